@@ -1,0 +1,31 @@
+"""The checks envdoctor runs, listed explicitly (installed as `envdoctor.checks`).
+
+Each module defines `CHECKS: list[Check]`. Add a module to `CHECK_MODULES` when you add one.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from envdoctor.checkdef import Check
+
+CHECK_MODULES: tuple[str, ...] = (
+    "python_versions",
+)
+
+
+def load_checks(modules: tuple[str, ...] | None = None) -> list[Check]:
+    """The checks of `modules` (default: all), in registry order."""
+    checks: list[Check] = []
+    for name in modules or CHECK_MODULES:
+        module = importlib.import_module(f"envdoctor.checks.{name}")
+        checks.extend(module.CHECKS)
+    return checks
+
+
+def find_check(finding_id: str) -> Check | None:
+    """The check that emits `finding_id`, or None."""
+    for chk in load_checks():
+        if finding_id in chk.ids:
+            return chk
+    return None

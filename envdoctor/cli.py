@@ -1,0 +1,94 @@
+"""The command line: parses arguments, runs a command, prints, and picks the exit code.
+
+Exit codes: 0 no finding at or above --fail-on; 1 findings at or above it; 2 usage error or
+unreadable input; 3 internal error. This is the only module that prints or exits.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+import traceback
+
+from envdoctor import __version__
+from envdoctor.commands import COMMAND_MODULES, EXIT_INTERNAL, EXIT_USAGE, Outcome, UsageError
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors and exit code 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The full argument parser."""
+    parser = _Parser(prog="envdoctor", description="Environment compatibility doctor for GPU "
+                                                   "and ML machines.")
+    parser.add_argument("--version", action="version", version=f"envdoctor {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    subparsers.required = True
+    for name in COMMAND_MODULES:
+        importlib.import_module(f"envdoctor.commands.{name}").add_parser(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run envdoctor; returns the exit code (or execs into a command for preflight)."""
+    argv = sys.argv[1:] if argv is None else argv
+    try:
+        parser = build_parser()
+        args = parser.parse_args(argv)
+        module = importlib.import_module(f"envdoctor.commands.{_module_for(args.command)}")
+        outcome: Outcome = module.run(args)
+    except UsageError as exc:
+        _write(sys.stderr, f"envdoctor: {_one_line(str(exc))}\n")
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        _write(sys.stderr, "envdoctor: interrupted\n")
+        return 130
+    except Exception as exc:  # noqa: BLE001 - the last line of defence
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        _write(sys.stderr, f"envdoctor: internal error: {type(exc).__name__}: {_one_line(str(exc))} "
+                           f"(at {os.path.basename(where.filename)}:{where.lineno}); "
+                           "please report it with `envdoctor --version`\n")
+        return EXIT_INTERNAL
+    _write(sys.stdout, outcome.stdout)
+    _write(sys.stderr, outcome.stderr)
+    if outcome.exec_argv:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        try:
+            os.execvp(outcome.exec_argv[0], outcome.exec_argv)
+        except OSError as exc:
+            _write(sys.stderr, f"envdoctor: cannot exec {outcome.exec_argv[0]}: {exc.strerror}\n")
+            return 127 if isinstance(exc, FileNotFoundError) else 126
+    return outcome.exit_code
+
+
+def _module_for(command: str) -> str:
+    for name in COMMAND_MODULES:
+        if name == command or name == f"{command}_cmd":
+            return name
+    raise UsageError(f"unknown command {command!r}")
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _write(stream, text: str) -> None:  # noqa: ANN001
+    if not text:
+        return
+    try:
+        stream.write(text)
+        stream.flush()
+    except BrokenPipeError:
+        try:
+            sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the interpreter's flush at exit
+        except OSError:
+            pass
+    except UnicodeEncodeError:
+        stream.write(text.encode("ascii", "replace").decode("ascii"))

@@ -1,0 +1,265 @@
+"""The probe context: the one door between envdoctor and the system it inspects.
+
+Probes read the environment, run commands and read files only through a `ProbeContext`, so a
+test can point them at a fake root tree and fake tools on PATH. Commands never go through a
+shell, always have a timeout, and the whole process group is killed when it runs out. Each
+command runs and each file is read at most once per context (results are cached).
+"""
+
+from __future__ import annotations
+
+import glob as globlib
+import os
+import shutil
+import signal
+import subprocess
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable, Mapping
+
+DEFAULT_COMMAND_TIMEOUT_S = 5.0
+MAX_OUTPUT_BYTES = 16 * 1024 * 1024
+MAX_READ_BYTES = 8 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class CommandResult:
+    """What running one command produced. `error` is set when it did not run to completion."""
+
+    argv: tuple[str, ...]
+    returncode: int | None
+    stdout: str
+    stderr: str
+    duration_s: float
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        """True when the command ran and exited 0."""
+        return self.error is None and self.returncode == 0
+
+    def describe_failure(self) -> str:
+        """A one-line reason for a failed run, with the first bytes of its output."""
+        if self.error:
+            return self.error
+        first = (self.stderr.strip() or self.stdout.strip()).splitlines()[:1]
+        tail = f": {first[0][:200]}" if first else ""
+        return f"{self.argv[0]} exited {self.returncode}{tail}"
+
+
+@dataclass(frozen=True)
+class ProbeOptions:
+    """What the user asked the probes to look at."""
+
+    python: str | None = None  # target interpreter (--python); None = the one running envdoctor
+    deep: bool = False  # run a small script in the target interpreter (--deep)
+    timeout_s: float = 20.0  # overall deadline for all probes
+    apps: tuple[str, ...] = ()  # --app NAME
+    app_dirs: tuple[str, ...] = ()  # --app-dir DIR
+    image: str | None = None  # --image IMAGE
+    only: tuple[str, ...] = ()  # probe modules to run (empty = all)
+
+
+@dataclass(frozen=True)
+class ReadResult:
+    """A file read: its text, or why there is none."""
+
+    text: str | None
+    error: str | None = None
+
+
+class ProbeContext:
+    """Environment, command runner, file reader and clock for probes, with per-run caching."""
+
+    def __init__(
+        self,
+        root: str | Path = "/",
+        env: Mapping[str, str] | None = None,
+        options: ProbeOptions | None = None,
+        clock: Callable[[], datetime] | None = None,
+    ) -> None:
+        self.root = Path(root)
+        self.env: dict[str, str] = dict(os.environ if env is None else env)
+        self.options = options or ProbeOptions()
+        self._clock = clock or (lambda: datetime.now(timezone.utc))
+        self._lock = threading.Lock()
+        self._runs: dict[tuple[str, ...], _Pending] = {}
+        self._reads: dict[str, _Pending] = {}
+
+    # -- clock -------------------------------------------------------------------------------
+    def now(self) -> datetime:
+        """The current time (injected in tests)."""
+        return self._clock()
+
+    # -- files -------------------------------------------------------------------------------
+    def path(self, path: str) -> Path:
+        """The real location of the target system's `path` (under the configured root)."""
+        if self.root == Path("/"):
+            return Path(path)
+        return self.root / str(path).lstrip("/")
+
+    def read(self, path: str, max_bytes: int = MAX_READ_BYTES) -> ReadResult:
+        """Read a text file of the target system once, leniently decoded; never raises."""
+        return self._once(self._reads, str(path), lambda: self._read_uncached(path, max_bytes))
+
+    def read_text(self, path: str, max_bytes: int = MAX_READ_BYTES) -> str | None:
+        """The file's text, or None when it is missing or unreadable."""
+        return self.read(path, max_bytes).text
+
+    def _read_uncached(self, path: str, max_bytes: int) -> ReadResult:
+        real = self.path(path)
+        try:
+            with open(real, "rb") as handle:
+                data = handle.read(max_bytes)
+        except FileNotFoundError:
+            return ReadResult(None, f"{path} does not exist")
+        except PermissionError:
+            return ReadResult(None, f"permission denied reading {path}")
+        except IsADirectoryError:
+            return ReadResult(None, f"{path} is a directory")
+        except OSError as exc:
+            return ReadResult(None, f"cannot read {path}: {exc.strerror or exc}")
+        return ReadResult(data.decode("utf-8", errors="replace"))
+
+    def exists(self, path: str) -> bool:
+        """Whether `path` exists on the target system (a dangling link does not)."""
+        try:
+            return self.path(path).exists()
+        except OSError:
+            return False
+
+    def is_dir(self, path: str) -> bool:
+        """Whether `path` is a directory on the target system."""
+        try:
+            return self.path(path).is_dir()
+        except OSError:
+            return False
+
+    def listdir(self, path: str) -> list[str]:
+        """Sorted entry names of a directory, or [] when it is missing or unreadable."""
+        try:
+            return sorted(os.listdir(self.path(path)))
+        except OSError:
+            return []
+
+    def glob(self, pattern: str) -> list[str]:
+        """Paths on the target system matching `pattern` (absolute, as the target sees them)."""
+        real_pattern = str(self.path(pattern))
+        try:
+            matches = sorted(globlib.glob(real_pattern))
+        except OSError:
+            return []
+        if self.root == Path("/"):
+            return matches
+        prefix = str(self.root)
+        return ["/" + m[len(prefix):].lstrip("/") for m in matches]
+
+    def readlink(self, path: str) -> str | None:
+        """The target of a symbolic link, or None."""
+        try:
+            return os.readlink(self.path(path))
+        except OSError:
+            return None
+
+    def stat(self, path: str) -> os.stat_result | None:
+        """os.stat of the target's `path`, or None."""
+        try:
+            return os.stat(self.path(path))
+        except OSError:
+            return None
+
+    # -- commands ----------------------------------------------------------------------------
+    def which(self, name: str) -> str | None:
+        """The executable `name` would run, searched on this context's PATH."""
+        return shutil.which(name, path=self.env.get("PATH", os.defpath))
+
+    def run(self, argv: list[str] | tuple[str, ...], timeout_s: float = DEFAULT_COMMAND_TIMEOUT_S,
+            input_text: str | None = None) -> CommandResult:
+        """Run argv (no shell) once per context, killed with its process group at `timeout_s`."""
+        key = tuple(argv) + ((("\0stdin", input_text),) if input_text else ())  # type: ignore[operator]
+        return self._once(self._runs, key, lambda: run_command(argv, timeout_s, self.env, input_text))
+
+    # -- caching -----------------------------------------------------------------------------
+    def _once(self, cache: dict, key, compute):  # noqa: ANN001 - internal helper
+        with self._lock:
+            pending = cache.get(key)
+            owner = pending is None
+            if owner:
+                pending = cache[key] = _Pending()
+        if owner:
+            try:
+                pending.value = compute()
+            finally:
+                pending.done.set()
+        else:
+            pending.done.wait()
+        return pending.value
+
+
+@dataclass
+class _Pending:
+    done: threading.Event = field(default_factory=threading.Event)
+    value: object = None
+
+
+def run_command(argv: list[str] | tuple[str, ...], timeout_s: float,
+                env: Mapping[str, str] | None = None, input_text: str | None = None) -> CommandResult:
+    """Run a command without a shell; never raises. Output is decoded leniently and capped."""
+    argv = tuple(str(a) for a in argv)
+    start = time.monotonic()
+    if not argv:
+        return CommandResult(argv, None, "", "", 0.0, "empty command")
+    run_env = dict(env if env is not None else os.environ)
+    run_env.setdefault("LC_ALL", "C")
+    try:
+        proc = subprocess.Popen(
+            argv,
+            stdin=subprocess.PIPE if input_text is not None else subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=run_env,
+            start_new_session=True,
+        )
+    except FileNotFoundError:
+        return CommandResult(argv, None, "", "", time.monotonic() - start, f"{argv[0]} not found")
+    except PermissionError:
+        return CommandResult(argv, None, "", "", time.monotonic() - start,
+                             f"{argv[0]} is not executable (permission denied)")
+    except OSError as exc:
+        return CommandResult(argv, None, "", "", time.monotonic() - start,
+                             f"{argv[0]} could not start: {exc.strerror or exc}")
+    try:
+        out, err = proc.communicate(input=input_text.encode() if input_text is not None else None,
+                                    timeout=timeout_s)
+    except subprocess.TimeoutExpired:
+        _kill_group(proc)
+        try:
+            out, err = proc.communicate(timeout=1.0)
+        except (subprocess.TimeoutExpired, OSError, ValueError):
+            out, err = b"", b""
+        return CommandResult(argv, None, _decode(out), _decode(err), time.monotonic() - start,
+                             f"{Path(argv[0]).name} timed out after {_seconds(timeout_s)}")
+    return CommandResult(argv, proc.returncode, _decode(out), _decode(err), time.monotonic() - start)
+
+
+def _kill_group(proc: subprocess.Popen) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError, OSError):
+        try:
+            proc.kill()
+        except OSError:
+            pass
+
+
+def _decode(data: bytes | None) -> str:
+    if not data:
+        return ""
+    return data[:MAX_OUTPUT_BYTES].decode("utf-8", errors="replace")
+
+
+def _seconds(value: float) -> str:
+    return f"{value:g} s"

@@ -1,0 +1,45 @@
+"""The diagnosis pipeline shared by commands: probes -> snapshot -> checks -> report."""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from envdoctor.context import ProbeContext, ProbeOptions
+from envdoctor.engine import run_checks
+from envdoctor.findings import Severity
+from envdoctor.matrixset import MatrixSet, load_bundled
+from envdoctor.report import Report
+from envdoctor.snapshot import Snapshot
+
+
+def active_matrices() -> MatrixSet:
+    """The matrix set in use: the newest valid installed update, else the bundled set."""
+    try:
+        from envdoctor.matrix_update import load_active
+    except ImportError:
+        return load_bundled()
+    return load_active()
+
+
+def collect_live(options: ProbeOptions, root: str = "/", env: Mapping[str, str] | None = None,
+                 modules: tuple[str, ...] | None = None) -> Snapshot:
+    """Run the probes on this machine (or an unpacked root) and return the snapshot."""
+    from envdoctor.probes import collect_all
+
+    ctx = ProbeContext(root=root, env=env, options=options)
+    return collect_all(ctx, modules).snapshot
+
+
+def diagnose(snapshot: Snapshot, kind: str = "check", matrices: MatrixSet | None = None,
+             check_modules: tuple[str, ...] | None = None) -> Report:
+    """Run the checks on a snapshot and bundle the report."""
+    from envdoctor.checks import load_checks
+
+    matrices = matrices if matrices is not None else active_matrices()
+    outcome = run_checks(snapshot, matrices, load_checks(check_modules))
+    return Report.from_outcome(snapshot, outcome, kind)
+
+
+def exit_code_for(report: Report, fail_on: str) -> int:
+    """0 when no finding reaches `fail_on`, else 1 (see README, "Exit codes")."""
+    return 1 if report.worst_at_least(Severity(fail_on)) else 0

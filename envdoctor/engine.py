@@ -1,0 +1,93 @@
+"""The engine: runs checks against a snapshot and the matrices, and ranks what they find.
+
+A check whose needed facts are missing is skipped with the reason; a check that raises becomes an
+`envdoctor.check-crashed` finding instead of a traceback. Findings drawn from pasted facts carry
+at most the confidence of those facts.
+"""
+
+from __future__ import annotations
+
+import traceback
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from envdoctor.checkdef import Check
+from envdoctor.findings import Evidence, Finding, Severity, order
+from envdoctor.matrixset import MatrixSet
+from envdoctor.snapshot import CONFIDENCE_ORDER, Confidence, Snapshot
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A check that did not run, and why."""
+
+    id: str
+    reason: str
+
+
+@dataclass
+class CheckOutcome:
+    """Everything the checks said about one snapshot."""
+
+    findings: list[Finding] = field(default_factory=list)
+    passed: list[str] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+
+
+def missing_reason(check: Check, snap: Snapshot, matrices: MatrixSet) -> str | None:
+    """Why `check` cannot run on `snap` with `matrices`, or None when its needs are met."""
+    for table in check.matrices:
+        if matrices.get(table) is None:
+            return f"needs matrix {table}: not in the {matrices.origin} set"
+    for name in check.needs:
+        group = snap.group(name)
+        if group is None:
+            return f"needs {name}: not collected"
+        if not group.collected:
+            return f"needs {name}: {group.status.value} ({group.reason or 'no reason given'})"
+    if check.needs_any and not any(snap.has(name) for name in check.needs_any):
+        return "needs one of " + ", ".join(check.needs_any)
+    return None
+
+
+def run_checks(snap: Snapshot, matrices: MatrixSet, checks: Iterable[Check]) -> CheckOutcome:
+    """Run every check; never raises because of a check."""
+    outcome = CheckOutcome()
+    for chk in checks:
+        reason = missing_reason(chk, snap, matrices)
+        if reason is not None:
+            outcome.skipped.append(Skipped(chk.id, reason))
+            continue
+        try:
+            found = chk.run(snap, matrices)
+        except Exception as exc:  # noqa: BLE001 - a broken check must not break the report
+            outcome.findings.append(_crash_finding(chk, exc))
+            continue
+        cap = _weakest_confidence(snap, chk.needs + tuple(n for n in chk.needs_any if snap.has(n)))
+        if not found:
+            outcome.passed.append(chk.id)
+        outcome.findings.extend(f.with_confidence_at_most(cap) for f in found)
+    outcome.findings = order(outcome.findings)
+    return outcome
+
+
+def _weakest_confidence(snap: Snapshot, names: Iterable[str]) -> Confidence:
+    weakest = Confidence.HIGH
+    for name in names:
+        group = snap.group(name)
+        if group is not None and CONFIDENCE_ORDER[group.confidence] > CONFIDENCE_ORDER[weakest]:
+            weakest = group.confidence
+    return weakest
+
+
+def _crash_finding(chk: Check, exc: Exception) -> Finding:
+    where = traceback.extract_tb(exc.__traceback__)[-1:]
+    location = f" at {where[0].filename.rsplit('/', 1)[-1]}:{where[0].lineno}" if where else ""
+    return Finding(
+        id="envdoctor.check-crashed",
+        severity=Severity.WARNING,
+        title=f"Check {chk.id} failed inside envdoctor",
+        detail=(f"The check raised {type(exc).__name__}: {exc}{location}. Its verdict is unknown; "
+                "the other checks are unaffected. Please report this to the envdoctor developers."),
+        evidence=(Evidence("check", chk.id),),
+    )

@@ -1,0 +1,54 @@
+"""The layers of a machine, and which fact groups and finding ids belong to each.
+
+A fact group is named `layer` or `layer.subject` ("os", "nvidia.gpus", "python.torch"); a finding
+id is `area.kebab-name`, and its area maps to a layer here. The terminal view lists layers in
+this order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Layer:
+    """One layer of the stack as shown to the user."""
+
+    key: str
+    title: str
+
+
+LAYERS: tuple[Layer, ...] = (
+    Layer("os", "Operating system"),
+    Layer("platform", "Platform (WSL, VM, Windows, macOS, edge)"),
+    Layer("nvidia", "NVIDIA GPU and driver"),
+    Layer("amd", "AMD GPU and ROCm"),
+    Layer("intel", "Intel GPU"),
+    Layer("apple", "Apple GPU"),
+    Layer("cuda", "CUDA toolkit and libraries"),
+    Layer("python", "Python and ML packages"),
+    Layer("container", "Containers"),
+    Layer("apps", "Applications"),
+    Layer("workload", "Workload"),
+    Layer("pasted", "Pasted text"),
+    Layer("envdoctor", "envdoctor itself"),
+)
+
+LAYER_KEYS = {layer.key for layer in LAYERS}
+
+# finding-id area -> layer, where they differ
+_AREA_LAYER = {
+    "torch": "python", "tensorflow": "python", "jax": "python", "cupy": "python",
+    "bitsandbytes": "python", "onnxruntime": "python", "xformers": "python",
+    "rocm": "amd", "wsl": "platform", "windows": "platform", "macos": "platform",
+    "jetson": "platform", "vm": "platform", "vgpu": "platform", "android": "platform",
+    "app": "apps", "memory": "workload", "fit": "workload", "triage": "pasted",
+    "docker": "container", "podman": "container", "kubernetes": "container",
+}
+
+
+def layer_of(name: str) -> str:
+    """The layer a fact-group name or finding id belongs to ("nvidia.gpus" -> "nvidia")."""
+    area = name.split(".", 1)[0]
+    area = _AREA_LAYER.get(area, area)
+    return area if area in LAYER_KEYS else "envdoctor"

@@ -1,0 +1,383 @@
+"""Loading and validating the compatibility matrices (TOML files, see matrices/README.md).
+
+`load_bundled()` reads the set shipped inside the package (`envdoctor.matrices`); `load_dir()`
+reads any folder. Every file is validated as it loads: a file with errors is left out of the set
+and its errors are kept (`MatrixSet.errors`), each with its file and line, so one bad file never
+takes the others down. `lint()` adds the cross-file checks.
+"""
+
+from __future__ import annotations
+
+import re
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib  # type: ignore[no-redef]
+from dataclasses import dataclass, field
+from datetime import date
+from importlib import resources
+from pathlib import Path
+from typing import Any, Iterable
+
+from packaging.version import Version
+
+from envdoctor import __version__
+from envdoctor import versions
+
+SUPPORTED_SCHEMA = 1
+ROW_META = {"source", "sources", "checked", "unverified", "note"}
+COLUMN_TYPES = {"version", "specifier", "range", "string", "int", "float", "bool", "url",
+                "list[string]", "list[version]", "list[int]"}
+_ROWS_HEADER = re.compile(r"^\s*\[\[\s*rows\s*\]\]", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class LintError:
+    """A problem in a matrix file, with the line it is on (0 when the whole file)."""
+
+    path: str
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.path}:{self.line}: {self.message}" if self.line else f"{self.path}: {self.message}"
+
+
+@dataclass
+class Matrix:
+    """One validated table. `rows` are plain dicts as TOML parses them."""
+
+    name: str
+    title: str
+    schema_version: int
+    columns: dict[str, str]
+    key: tuple[str, ...]
+    rows: list[dict[str, Any]]
+    path: str
+    description: str = ""
+    min_envdoctor: str | None = None
+    row_lines: list[int] = field(default_factory=list)
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def newest_checked(self) -> date | None:
+        """The most recent `checked` date of any row."""
+        dates = [r["checked"] for r in self.rows if isinstance(r.get("checked"), date)]
+        return max(dates) if dates else None
+
+    def where(self, **conditions: Any) -> list[dict[str, Any]]:
+        """Rows whose columns equal the given values."""
+        return [r for r in self.rows if all(r.get(k) == v for k, v in conditions.items())]
+
+
+@dataclass
+class MatrixSet:
+    """All matrices of one set (bundled, or an installed update), with load errors."""
+
+    tables: dict[str, Matrix] = field(default_factory=dict)
+    errors: list[LintError] = field(default_factory=list)
+    origin: str = "bundled"
+
+    def table(self, name: str) -> Matrix:
+        """The table called `name`; KeyError when the set lacks it."""
+        try:
+            return self.tables[name]
+        except KeyError:
+            raise KeyError(f"matrix {name!r} is not in the {self.origin} set") from None
+
+    def get(self, name: str) -> Matrix | None:
+        """The table called `name`, or None."""
+        return self.tables.get(name)
+
+    def names(self) -> list[str]:
+        """Table names, sorted."""
+        return sorted(self.tables)
+
+
+def bundled_dir() -> Path:
+    """The folder of the matrices shipped with envdoctor."""
+    return Path(str(resources.files("envdoctor.matrices")))
+
+
+def load_bundled() -> MatrixSet:
+    """The matrices shipped with this envdoctor."""
+    return load_dir(bundled_dir(), origin="bundled")
+
+
+def load_dir(folder: Path | str, origin: str | None = None) -> MatrixSet:
+    """Load and validate every `*.toml` in `folder`."""
+    folder = Path(folder)
+    result = MatrixSet(origin=origin or str(folder))
+    for path in sorted(folder.glob("*.toml")):
+        matrix, errors = load_file(path)
+        result.errors.extend(errors)
+        if matrix is not None and not errors:
+            result.tables[matrix.name] = matrix
+    return result
+
+
+def load_file(path: Path) -> tuple[Matrix | None, list[LintError]]:
+    """Parse and validate one matrix file."""
+    shown = path.name
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return None, [LintError(shown, 0, f"cannot read: {exc}")]
+    return parse_matrix(text, shown, expected_name=path.stem)
+
+
+def parse_matrix(text: str, shown: str, expected_name: str | None = None
+                 ) -> tuple[Matrix | None, list[LintError]]:
+    """Validate a matrix file's text; returns the matrix (None if unusable) and its errors."""
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        line = _toml_error_line(str(exc))
+        return None, [LintError(shown, line, f"not valid TOML: {exc}")]
+    errors: list[LintError] = []
+
+    def err(line: int, message: str) -> None:
+        errors.append(LintError(shown, line, message))
+
+    schema = doc.get("schema_version")
+    if not isinstance(schema, int):
+        err(1, "schema_version (an integer) is missing")
+        return None, errors
+    if schema > SUPPORTED_SCHEMA:
+        err(1, f"schema_version {schema} is newer than this envdoctor supports ({SUPPORTED_SCHEMA}); "
+               "upgrade envdoctor")
+        return None, errors
+    min_version = doc.get("min_envdoctor")
+    if min_version is not None:
+        if not isinstance(min_version, str) or not versions.is_valid(min_version):
+            err(1, f"min_envdoctor {min_version!r} is not a version")
+        elif Version(min_version) > Version(__version__):
+            err(1, f"needs envdoctor >= {min_version} (this is {__version__})")
+            return None, errors
+    name = doc.get("name")
+    if not isinstance(name, str) or not name:
+        err(1, "name is missing")
+    elif expected_name is not None and name != expected_name:
+        err(1, f"name {name!r} differs from the file name {expected_name!r}")
+    title = doc.get("title")
+    if not isinstance(title, str) or not title:
+        err(1, "title is missing")
+    columns = doc.get("columns")
+    if not isinstance(columns, dict) or not columns:
+        err(1, "[columns] table is missing")
+        return None, errors
+    for column, kind in columns.items():
+        if kind not in COLUMN_TYPES:
+            err(1, f"column {column!r} has unknown type {kind!r}")
+    key = doc.get("key", [])
+    if not isinstance(key, list) or not all(isinstance(k, str) and k in columns for k in key):
+        err(1, f"key {key!r} must list declared columns")
+        key = []
+    rows = doc.get("rows", [])
+    if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+        err(1, "rows must be an array of tables ([[rows]])")
+        return None, errors
+    lines = [text.count("\n", 0, m.start()) + 1 for m in _ROWS_HEADER.finditer(text)]
+    lines += [0] * (len(rows) - len(lines))
+
+    seen: dict[tuple, int] = {}
+    for index, row in enumerate(rows):
+        line = lines[index]
+        label = _row_label(row, key) or f"row {index + 1}"
+        _check_row_meta(row, label, line, err)
+        for column, value in row.items():
+            if column in ROW_META:
+                continue
+            if column not in columns:
+                err(line, f"{label}: unknown column {column!r}")
+                continue
+            problem = _type_problem(columns[column], value)
+            if problem:
+                err(line, f"{label}: {column} {problem}")
+        if key:
+            missing = [k for k in key if k not in row]
+            if missing:
+                err(line, f"{label}: key column(s) {', '.join(missing)} missing")
+            else:
+                ident = tuple(_normal(row[k]) for k in key)
+                if ident in seen:
+                    err(line, f"{label}: duplicate key (first at line {seen[ident]})")
+                else:
+                    seen[ident] = line
+    for column in doc.get("no_overlap", []):
+        if columns.get(column) != "range":
+            err(1, f"no_overlap column {column!r} is not a range column")
+            continue
+        errors.extend(_overlaps(rows, lines, key, column, shown))
+    for column in doc.get("unique_normalized", []):
+        if column not in columns:
+            err(1, f"unique_normalized column {column!r} is not declared")
+    errors.extend(_normalized_duplicates(rows, lines, doc.get("unique_normalized", []), shown))
+    if errors:
+        return None, errors
+    meta = {k: v for k, v in doc.items()
+            if k not in {"schema_version", "min_envdoctor", "name", "title", "columns", "key",
+                         "rows", "description"}}
+    return Matrix(name=name, title=title, schema_version=schema, columns=columns, key=tuple(key),
+                  rows=rows, path=shown, description=str(doc.get("description", "")),
+                  min_envdoctor=min_version, row_lines=lines[:len(rows)], meta=meta), errors
+
+
+def lint(folder: Path | str | None = None) -> tuple[MatrixSet, list[LintError]]:
+    """Validate a set: every file, then the cross-file `references` (column -> "table.column")."""
+    ms = load_dir(folder) if folder is not None else load_bundled()
+    errors = list(ms.errors)
+    for matrix in ms.tables.values():
+        for column, target in dict(matrix.meta.get("references", {})).items():
+            table_name, _, target_column = str(target).partition(".")
+            other = ms.get(table_name)
+            if other is None:
+                errors.append(LintError(matrix.path, 1, f"references unknown table {table_name!r}"))
+                continue
+            known = {_normal(v) for r in other.rows for v in _as_list(r.get(target_column))}
+            for row, line in zip(matrix.rows, matrix.row_lines):
+                for value in _as_list(row.get(column)):
+                    if _normal(value) not in known:
+                        errors.append(LintError(matrix.path, line,
+                                                f"{column} {value!r} is not in {target}"))
+    return ms, errors
+
+
+# -- helpers ------------------------------------------------------------------------------------
+def _check_row_meta(row: dict, label: str, line: int, err) -> None:  # noqa: ANN001
+    sources = [row["source"]] if "source" in row else []
+    if "sources" in row:
+        if not isinstance(row["sources"], list):
+            err(line, f"{label}: sources must be a list of URLs")
+        else:
+            sources += row["sources"]
+    if "source" not in row:
+        err(line, f"{label}: no source (every row needs the URL it was read from)")
+    for url in sources:
+        if not isinstance(url, str) or not url.startswith("https://") or " " in url.strip():
+            err(line, f"{label}: source {url!r} is not an https URL")
+    checked = row.get("checked")
+    if not isinstance(checked, date):
+        err(line, f"{label}: no checked date (write checked = YYYY-MM-DD)")
+    if "unverified" in row and not isinstance(row["unverified"], bool):
+        err(line, f"{label}: unverified must be true or false")
+    if "note" in row and not isinstance(row["note"], str):
+        err(line, f"{label}: note must be a string")
+
+
+def _type_problem(kind: str, value: Any) -> str | None:
+    if kind == "version":
+        return None if isinstance(value, str) and versions.is_valid(value) else f"{value!r} is not a version"
+    if kind == "specifier":
+        return None if isinstance(value, str) and versions.is_valid_specifier(value) else \
+            f"{value!r} is not a version specifier"
+    if kind == "range":
+        if not isinstance(value, dict) or not set(value) <= {"min", "max"} or not value:
+            return "must be { min = \"…\", max = \"…\" }"
+        for bound in value.values():
+            if not isinstance(bound, str) or not versions.is_valid(bound):
+                return f"bound {bound!r} is not a version"
+        if "min" in value and "max" in value and Version(value["min"]) >= Version(value["max"]):
+            return "min must be below max"
+        return None
+    if kind == "string":
+        return None if isinstance(value, str) else "must be a string"
+    if kind == "url":
+        return None if isinstance(value, str) and value.startswith("https://") else "must be an https URL"
+    if kind == "int":
+        return None if isinstance(value, int) and not isinstance(value, bool) else "must be an integer"
+    if kind == "float":
+        return None if isinstance(value, (int, float)) and not isinstance(value, bool) else "must be a number"
+    if kind == "bool":
+        return None if isinstance(value, bool) else "must be true or false"
+    if kind.startswith("list["):
+        if not isinstance(value, list):
+            return "must be a list"
+        inner = kind[5:-1]
+        for item in value:
+            problem = _type_problem(inner, item)
+            if problem:
+                return f"item {problem}"
+        return None
+    return f"has unknown type {kind!r}"  # pragma: no cover - columns are validated first
+
+
+def _overlaps(rows: list[dict], lines: list[int], key: list[str], column: str, shown: str
+              ) -> list[LintError]:
+    groups: dict[tuple, list[int]] = {}
+    others = [k for k in key if k != column]
+    for index, row in enumerate(rows):
+        if isinstance(row.get(column), dict):
+            groups.setdefault(tuple(_normal(row.get(k)) for k in others), []).append(index)
+    errors = []
+    for members in groups.values():
+        for i, a in enumerate(members):
+            for b in members[i + 1:]:
+                if _ranges_overlap(rows[a][column], rows[b][column]):
+                    errors.append(LintError(shown, lines[b],
+                                            f"{column} range overlaps the row at line {lines[a]}"))
+    return errors
+
+
+def _ranges_overlap(a: dict, b: dict) -> bool:
+    def low(r: dict) -> Version:
+        return Version(r["min"]) if "min" in r else Version("0")
+
+    def high(r: dict) -> Version | None:
+        return Version(r["max"]) if "max" in r else None
+
+    a_hi, b_hi = high(a), high(b)
+    a_before_b = a_hi is not None and a_hi <= low(b)
+    b_before_a = b_hi is not None and b_hi <= low(a)
+    return not (a_before_b or b_before_a)
+
+
+def normalize_name(name: str) -> str:
+    """Product-name normalisation used for uniqueness and lookup: case, 'NVIDIA ', separators."""
+    text = name.lower().strip()
+    if text.startswith("nvidia "):
+        text = text[len("nvidia "):]
+    return re.sub(r"[\s\-_]+", " ", text).strip()
+
+
+def _normalized_duplicates(rows: list[dict], lines: list[int], columns: Iterable[str], shown: str
+                           ) -> list[LintError]:
+    seen: dict[str, int] = {}
+    errors = []
+    for index, row in enumerate(rows):
+        for column in columns:
+            for value in _as_list(row.get(column)):
+                if not isinstance(value, str):
+                    continue
+                norm = normalize_name(value)
+                if norm in seen and seen[norm] != lines[index]:
+                    errors.append(LintError(shown, lines[index],
+                                            f"{value!r} repeats a name at line {seen[norm]}"))
+                seen.setdefault(norm, lines[index])
+    return errors
+
+
+def _as_list(value: Any) -> list:
+    if value is None:
+        return []
+    return value if isinstance(value, list) else [value]
+
+
+def _normal(value: Any) -> Any:
+    if isinstance(value, str):
+        return value.strip().lower()
+    if isinstance(value, dict):
+        return tuple(sorted(value.items()))
+    if isinstance(value, list):
+        return tuple(_normal(v) for v in value)
+    return value
+
+
+def _row_label(row: dict, key: list[str]) -> str:
+    parts = [f"{k}={row[k]}" for k in key if k in row]
+    return ", ".join(parts)
+
+
+def _toml_error_line(message: str) -> int:
+    match = re.search(r"line (\d+)", message)
+    return int(match.group(1)) if match else 0

@@ -1,0 +1,125 @@
+"""Probes: the only code that looks at the live system, one module per layer.
+
+Each probe module defines `GROUPS` (the fact-group names it fills), optionally `TIMEOUT_S`, and
+`collect(ctx) -> list[FactGroup]`. `collect_all` runs them in parallel daemon threads under a
+per-probe and an overall deadline: a probe that hangs or raises becomes failed fact groups with
+the reason, never a traceback, and never holds up the exit.
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import timezone
+
+from envdoctor import __version__
+from envdoctor.context import ProbeContext
+from envdoctor.snapshot import FactGroup, Snapshot, failed
+
+# Listed explicitly, in display order. Add a module here when you add a probe.
+PROBE_MODULES: tuple[str, ...] = (
+    "os_info",
+    "python_env",
+)
+
+DEFAULT_PROBE_TIMEOUT_S = 10.0
+
+
+@dataclass
+class ProbeTiming:
+    """How long one probe took, and how it ended ("ok", "failed", "timeout", "crashed")."""
+
+    name: str
+    duration_ms: float
+    outcome: str
+
+
+@dataclass
+class Collection:
+    """The result of running probes: a snapshot and per-probe timings."""
+
+    snapshot: Snapshot
+    timings: list[ProbeTiming] = field(default_factory=list)
+
+
+def collect_all(ctx: ProbeContext, modules: tuple[str, ...] | None = None) -> Collection:
+    """Run the probes (all, `modules`, or ctx.options.only) and gather their facts."""
+    names = modules or ctx.options.only or PROBE_MODULES
+    snapshot = Snapshot(origin="live", created_at=ctx.now().astimezone(timezone.utc).isoformat(),
+                        envdoctor_version=__version__)
+    start = time.monotonic()
+    overall_deadline = start + ctx.options.timeout_s
+    runners = [_Runner(name, ctx) for name in names]
+    for runner in runners:
+        runner.thread.start()
+    timings = []
+    for runner in runners:
+        limit = min(runner.deadline, overall_deadline)
+        runner.thread.join(max(0.0, limit - time.monotonic()))
+        groups, timing = runner.outcome()
+        snapshot.extend(groups)
+        timings.append(timing)
+    snapshot.add(_timings_group(timings))
+    return Collection(snapshot, timings)
+
+
+class _Runner:
+    """One probe on its own daemon thread."""
+
+    def __init__(self, name: str, ctx: ProbeContext) -> None:
+        self.name = name
+        self.ctx = ctx
+        self.groups: list[FactGroup] | None = None
+        self.error: str | None = None
+        self.group_names: tuple[str, ...] = (name,)
+        self.timeout_s = DEFAULT_PROBE_TIMEOUT_S
+        self.module = None
+        try:
+            self.module = importlib.import_module(f"envdoctor.probes.{name}")
+            self.group_names = tuple(getattr(self.module, "GROUPS", (name,)))
+            self.timeout_s = float(getattr(self.module, "TIMEOUT_S", DEFAULT_PROBE_TIMEOUT_S))
+        except Exception as exc:  # noqa: BLE001 - a broken probe module is a fact, not a crash
+            self.error = f"probe module could not load: {type(exc).__name__}: {exc}"
+        self.started = time.monotonic()
+        self.deadline = self.started + self.timeout_s
+        self.finished: float | None = None
+        self.thread = threading.Thread(target=self._work, name=f"probe-{name}", daemon=True)
+
+    def _work(self) -> None:
+        if self.module is None:
+            self.finished = time.monotonic()
+            return
+        try:
+            self.groups = list(self.module.collect(self.ctx))
+        except Exception as exc:  # noqa: BLE001
+            self.error = f"probe crashed: {type(exc).__name__}: {exc}"
+        self.finished = time.monotonic()
+
+    def outcome(self) -> tuple[list[FactGroup], ProbeTiming]:
+        source = f"probe:{self.name}"
+        if self.finished is None:
+            elapsed = time.monotonic() - self.started
+            reason = f"probe {self.name} did not finish within {elapsed:.1f} s and was abandoned"
+            return ([failed(g, source, reason) for g in self.group_names],
+                    ProbeTiming(self.name, elapsed * 1000, "timeout"))
+        duration_ms = (self.finished - self.started) * 1000
+        if self.error is not None or self.groups is None:
+            reason = self.error or "probe returned nothing"
+            return ([failed(g, source, reason) for g in self.group_names],
+                    ProbeTiming(self.name, duration_ms, "crashed"))
+        for group in self.groups:
+            if group.duration_ms is None:
+                group.duration_ms = duration_ms
+        outcome = "ok" if all(g.status.value != "failed" for g in self.groups) else "failed"
+        return self.groups, ProbeTiming(self.name, duration_ms, outcome)
+
+
+def _timings_group(timings: list[ProbeTiming]) -> FactGroup:
+    from envdoctor.snapshot import collected
+
+    return collected("envdoctor.timings", "envdoctor", {
+        "probes": [{"name": t.name, "duration_ms": round(t.duration_ms, 1), "outcome": t.outcome}
+                   for t in timings],
+    }, summary=f"{len(timings)} probes")

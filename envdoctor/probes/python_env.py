@@ -1,0 +1,53 @@
+"""The target Python environment: interpreter, environment kind, installed distributions.
+
+Fills `python` (executable, version, implementation, environment: system / venv / uv-venv /
+conda, prefix, platform, machine) and `python.packages` (packages: {normalized name: version},
+installers: {name: "pip" / "uv" / "conda"...}, locations: {name: site dir}). The interpreter
+running envdoctor is described in-process; one named with `--python` is described by running
+`interpreter_facts.py` in it, in a subprocess under a deadline.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from envdoctor.context import ProbeContext
+from envdoctor.probes import interpreter_facts
+from envdoctor.snapshot import FactGroup, collected, failed
+
+GROUPS = ("python", "python.packages")
+TIMEOUT_S = 15.0
+TARGET_TIMEOUT_S = 12.0
+
+
+def collect(ctx: ProbeContext) -> list[FactGroup]:
+    """Describe the target interpreter and its packages."""
+    target = ctx.options.python
+    if target is None:
+        facts = interpreter_facts.describe()
+        source = "probe:python_env"
+    else:
+        result = ctx.run([target, str(Path(interpreter_facts.__file__))], timeout_s=TARGET_TIMEOUT_S)
+        if not result.ok:
+            reason = f"could not inspect {target}: {result.describe_failure()}"
+            return [failed(g, "probe:python_env", reason) for g in GROUPS]
+        try:
+            facts = json.loads(result.stdout)
+        except json.JSONDecodeError:
+            return [failed(g, "probe:python_env",
+                           f"{target} printed no JSON: {result.stdout[:120]!r}") for g in GROUPS]
+        source = f"probe:python_env ({target})"
+    packages = facts.pop("packages", {})
+    installers = facts.pop("installers", {})
+    locations = facts.pop("locations", {})
+    where = facts.get("environment", "?")
+    if where != "system":
+        where = f"{where} {facts.get('prefix')}"
+    summary = f"Python {facts.get('version')} ({where}), {len(packages)} packages"
+    return [
+        collected("python", source, facts, summary=summary),
+        collected("python.packages", source,
+                  {"packages": packages, "installers": installers, "locations": locations},
+                  summary=f"{len(packages)} distributions"),
+    ]

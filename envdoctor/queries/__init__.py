@@ -1,0 +1,1 @@
+"""Small pure questions asked of the matrices (one module per domain)."""

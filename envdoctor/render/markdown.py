@@ -1,0 +1,83 @@
+"""Markdown: paste-ready for a ticket, with the JSON report embedded so it reads back exactly."""
+
+from __future__ import annotations
+
+import json
+
+from envdoctor.facts import LAYERS
+from envdoctor.report import Report
+
+EMBED_START = "<!-- envdoctor-report-json"
+EMBED_END = "envdoctor-report-json -->"
+_ICON = {"error": "✗", "warning": "!", "info": "i"}
+
+
+def render(report: Report, include_raw: bool = False, **_: object) -> str:
+    """The report as Markdown; the full JSON document sits in an HTML comment at the end."""
+    lines = [f"## envdoctor {report.kind} report", ""]
+    os_summary = _summary(report, "os")
+    if os_summary:
+        lines += [f"**Machine:** {_escape(os_summary)}", ""]
+    counts = ", ".join(f"{report.count(s)} {s.value}" for s in _severities())
+    lines += [f"**Findings:** {counts} · {len(report.passed)} checks passed · "
+              f"{len(report.skipped)} skipped", ""]
+    if report.findings:
+        lines += ["### Findings", ""]
+        for finding in report.findings:
+            indent = "  " if finding.explained_by else ""
+            lines.append(f"{indent}- {_ICON[finding.severity.value]} **{_escape(finding.title)}** "
+                         f"(`{finding.id}`, {finding.severity.value}, {finding.confidence.value} confidence)")
+            if finding.detail:
+                lines.append(f"{indent}  {_escape(finding.detail)}")
+            for ev in finding.evidence:
+                expected = f" (expected {_escape(ev.expected)})" if ev.expected else ""
+                lines.append(f"{indent}  - {_escape(ev.fact)}: `{ev.actual}`{expected}")
+            for rank, fix in enumerate(finding.fixes, start=1):
+                lines.append(f"{indent}  {rank}. {_escape(fix.summary)} — *{fix.risk.value}*")
+                if fix.commands:
+                    lines.append("")
+                    lines.append(f"{indent}     ```sh")
+                    lines += [f"{indent}     {c}" for c in fix.commands]
+                    lines.append(f"{indent}     ```")
+                    lines.append("")
+                if fix.url:
+                    lines.append(f"{indent}     <{fix.url}>")
+        lines.append("")
+    lines += ["### Layers", "", "| layer | status | facts |", "|---|---|---|"]
+    for layer in LAYERS:
+        groups = [g for g in report.snapshot.groups.values() if g.name.split(".")[0] == layer.key]
+        if not groups:
+            continue
+        main = groups[0]
+        text = main.summary if main.collected else (main.reason or "")
+        lines.append(f"| {layer.title} | {main.status.value} | {_escape(text or '')} |")
+    lines.append("")
+    document = json.dumps(report.to_dict(include_raw=include_raw), sort_keys=True, indent=1)
+    lines += [EMBED_START, document.replace("-->", "--\\u003e"), EMBED_END, ""]
+    return "\n".join(lines)
+
+
+def extract_embedded(text: str) -> str | None:
+    """The JSON document embedded in a Markdown report, or None."""
+    start = text.find(EMBED_START)
+    if start < 0:
+        return None
+    end = text.find(EMBED_END, start)
+    if end < 0:
+        return None
+    return text[start + len(EMBED_START):end]  # json.loads undoes the "--\\u003e" escape
+
+
+def _summary(report: Report, name: str) -> str | None:
+    group = report.snapshot.group(name)
+    return group.summary if group is not None and group.collected else None
+
+
+def _severities():
+    from envdoctor.findings import Severity
+
+    return list(Severity)
+
+
+def _escape(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")

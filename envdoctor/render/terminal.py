@@ -1,0 +1,142 @@
+"""The terminal view: a flutter-doctor-like list per layer, causes first, the first fix under each.
+
+Made with rich; plain text (no colour, no escape codes) when the output is not a terminal or
+NO_COLOR is set. Not for parsing: use --json.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import sys
+
+from envdoctor.facts import LAYERS
+from envdoctor.findings import Finding, Severity
+from envdoctor.report import Report
+from envdoctor.snapshot import FactGroup, Status
+
+_MARK = {Severity.ERROR: ("✗", "bold red"), Severity.WARNING: ("!", "bold yellow"),
+         Severity.INFO: ("i", "cyan")}
+_OK = ("✓", "bold green")
+_NONE = ("-", "dim")
+_FAILED = ("?", "bold magenta")
+
+
+def render(report: Report, verbose: bool = False, width: int | None = None,
+           color: bool | None = None, **_: object) -> str:
+    """The report as terminal text. `color=None` decides from the environment (NO_COLOR)."""
+    from rich.console import Console
+    from rich.text import Text
+
+    if color is None:
+        color = (sys.stdout.isatty() and "NO_COLOR" not in os.environ
+                 and os.environ.get("TERM") != "dumb")
+    buffer = io.StringIO()
+    console = Console(file=buffer, width=width or 100, force_terminal=color,
+                      color_system="standard" if color else None, no_color=not color,
+                      highlight=False, emoji=False, soft_wrap=False)
+
+    def line(*parts: tuple[str, str] | str, indent: int = 0, clip: bool = False) -> None:
+        text = Text(" " * indent)
+        for part in parts:
+            if isinstance(part, tuple):
+                text.append(part[0], style=part[1])
+            else:
+                text.append(part)
+        if clip:  # one line per layer: cut, never wrap
+            console.print(text, overflow="ellipsis", no_wrap=True, crop=True)
+        else:
+            console.print(text, overflow="fold")
+
+    title = f"envdoctor {report.envdoctor_version} · {report.kind}"
+    os_group = report.snapshot.group("os")
+    if os_group is not None and os_group.collected and os_group.summary:
+        title += f" · {os_group.summary}"
+    line((title, "bold"), clip=True)
+    console.print()
+
+    problems = [f for f in report.findings if f.severity is not Severity.INFO and not f.explained_by]
+    if problems:
+        line(("What to do first", "bold underline"))
+        _finding_block(line, problems[0], verbose=False, indent=2, show_commands=True)
+        console.print()
+
+    shown: set[int] = set()
+    for layer in LAYERS:
+        groups = [g for g in report.snapshot.groups.values()
+                  if g.name.split(".")[0] == layer.key and g.name != "envdoctor.timings"]
+        findings = [f for f in report.findings if f.layer == layer.key]
+        if not groups and not findings:
+            continue
+        mark = _layer_mark(groups, findings)
+        summary = _layer_summary(groups)
+        line("[", mark, "] ", (f"{layer.title:<28}", "bold"), summary, clip=True)
+        for finding in findings:
+            shown.add(id(finding))
+            indent = 6 if finding.explained_by else 4
+            _finding_block(line, finding, verbose=verbose, indent=indent,
+                           show_commands=verbose)
+        if verbose:
+            for group in groups:
+                if not group.collected:
+                    line((f"{group.name}: {group.status.value} — {group.reason}", "dim"), indent=4)
+    console.print()
+    counts = [f"{report.count(s)} {s.value}{'s' if report.count(s) != 1 else ''}" for s in Severity]
+    footer = (f"{', '.join(counts)} · {len(report.passed)} checks passed · "
+              f"{len(report.skipped)} skipped")
+    if not verbose:
+        footer += " · -v for evidence, commands and timings"
+    line((footer, "dim"))
+    if verbose:
+        for skipped in report.skipped:
+            line((f"skipped {skipped.id}: {skipped.reason}", "dim"), indent=2)
+        timings = report.snapshot.data("envdoctor.timings") or {}
+        probes = ", ".join(f"{p['name']} {p['duration_ms']:.0f} ms" for p in timings.get("probes", []))
+        if probes:
+            line((f"probe timings: {probes}", "dim"), indent=2)
+    return buffer.getvalue()
+
+
+def _finding_block(line, finding: Finding, verbose: bool, indent: int,  # noqa: ANN001
+                   show_commands: bool) -> None:
+    mark = _MARK[finding.severity]
+    suffix = "" if finding.confidence.value == "high" else f"  ({finding.confidence.value} confidence)"
+    line(mark, " ", (finding.title, "bold"), (suffix, "dim"), indent=indent)
+    if verbose and finding.detail:
+        line(finding.detail, indent=indent + 2)
+    if verbose:
+        for ev in finding.evidence:
+            expected = f" (expected {ev.expected})" if ev.expected else ""
+            line((f"• {ev.fact}: {ev.actual}{expected}", "dim"), indent=indent + 2)
+    fixes = finding.fixes if verbose else finding.fixes[:1]
+    for rank, fix in enumerate(fixes, start=1):
+        prefix = "→ " if not verbose else f"{rank}. "
+        risk = "" if fix.risk.value == "safe" else f" [{fix.risk.value}]"
+        line((prefix, "green"), fix.summary, (risk, "yellow"), indent=indent + 2)
+        if show_commands or rank == 1:
+            for command in fix.commands:
+                line(("$ ", "dim"), (command, "cyan"), indent=indent + 4)
+    if finding.explained_by is None and finding.explains and verbose:
+        line((f"explains: {', '.join(finding.explains)}", "dim"), indent=indent + 2)
+
+
+def _layer_mark(groups: list[FactGroup], findings: list[Finding]) -> tuple[str, str]:
+    severities = {f.severity for f in findings}
+    for severity in (Severity.ERROR, Severity.WARNING):
+        if severity in severities:
+            return _MARK[severity]
+    if any(g.status is Status.FAILED for g in groups):
+        return _FAILED
+    if groups and all(g.status is Status.ABSENT for g in groups):
+        return _NONE
+    return _OK
+
+
+def _layer_summary(groups: list[FactGroup]) -> str:
+    for group in groups:  # the first collected group with a summary speaks for the layer
+        if group.collected and group.summary:
+            return group.summary
+    for group in groups:
+        if group.reason:
+            return group.reason
+    return ""

@@ -1,0 +1,71 @@
+"""The report: a snapshot plus what the checks said about it — the input of every renderer."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+from envdoctor import __version__
+from envdoctor.engine import CheckOutcome, Skipped
+from envdoctor.findings import SEVERITY_ORDER, Finding, Severity
+from envdoctor.snapshot import SCHEMA_VERSION, Snapshot
+
+
+@dataclass
+class Report:
+    """One diagnosis, ready to render. `kind` names the command that made it."""
+
+    snapshot: Snapshot
+    findings: list[Finding] = field(default_factory=list)
+    passed: list[str] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+    kind: str = "check"
+    envdoctor_version: str = __version__
+
+    @classmethod
+    def from_outcome(cls, snapshot: Snapshot, outcome: CheckOutcome, kind: str = "check") -> "Report":
+        """Bundle a snapshot with the checks' outcome."""
+        return cls(snapshot, outcome.findings, outcome.passed, outcome.skipped, kind)
+
+    def count(self, severity: Severity) -> int:
+        """How many findings have this severity."""
+        return sum(1 for f in self.findings if f.severity is severity)
+
+    def worst_at_least(self, threshold: Severity) -> bool:
+        """Whether any finding is at or above `threshold` (error > warning > info)."""
+        limit = SEVERITY_ORDER[threshold]
+        return any(SEVERITY_ORDER[f.severity] <= limit for f in self.findings)
+
+    def to_dict(self, include_raw: bool = False) -> dict[str, Any]:
+        """The stable JSON document (see README, "JSON output")."""
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "envdoctor_version": self.envdoctor_version,
+            "kind": self.kind,
+            "snapshot": self.snapshot.to_dict(include_raw),
+            "findings": [f.to_dict() for f in self.findings],
+            "checks": {
+                "passed": sorted(self.passed),
+                "skipped": [{"id": s.id, "reason": s.reason} for s in self.skipped],
+            },
+            "summary": {s.value: self.count(s) for s in Severity},
+        }
+
+    @classmethod
+    def from_dict(cls, obj: Mapping[str, Any]) -> "Report":
+        """Rebuild a report from its JSON document; raises ValueError when malformed."""
+        if not isinstance(obj, Mapping) or "snapshot" not in obj:
+            raise ValueError("not an envdoctor report (no 'snapshot')")
+        version = obj.get("schema_version")
+        if not isinstance(version, int) or version > SCHEMA_VERSION:
+            raise ValueError(f"unsupported report schema_version {version!r}")
+        snapshot = Snapshot.from_dict(obj["snapshot"])
+        findings = [Finding.from_dict(f) for f in obj.get("findings", [])]
+        checks = obj.get("checks", {}) or {}
+        try:
+            skipped = [Skipped(str(s["id"]), str(s["reason"])) for s in checks.get("skipped", [])]
+            passed = [str(p) for p in checks.get("passed", [])]
+        except (KeyError, TypeError, AttributeError) as exc:
+            raise ValueError(f"malformed 'checks' section: {exc}") from exc
+        return cls(snapshot, findings, passed, skipped, str(obj.get("kind", "check")),
+                   str(obj.get("envdoctor_version", "unknown")))
