@@ -44,7 +44,8 @@ def main(argv: list[str] | None = None) -> int:
         module = importlib.import_module(f"envdoctor.commands.{_module_for(args.command)}")
         outcome: Outcome = module.run(args)
     except UsageError as exc:
-        _write(sys.stderr, f"envdoctor: {_one_line(str(exc))}\n")
+        message = _one_line(str(exc))
+        _write(sys.stderr, (message if message.startswith("envdoctor") else f"envdoctor: {message}") + "\n")
         return EXIT_USAGE
     except KeyboardInterrupt:
         _write(sys.stderr, "envdoctor: interrupted\n")
