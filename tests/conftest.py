@@ -1,0 +1,72 @@
+"""Shared test fixtures: the real captures in ../shared/fixtures/real, fake root trees."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+TESTS = Path(__file__).resolve().parent
+
+
+def shared_dir() -> Path | None:
+    """The shared/ folder beside the checkout (ENVDOCTOR_SHARED overrides)."""
+    override = os.environ.get("ENVDOCTOR_SHARED")
+    candidates = [Path(override)] if override else []
+    candidates += [REPO.parent / "shared", REPO / "shared"]
+    for candidate in candidates:
+        if (candidate / "fixtures" / "real").is_dir():
+            return candidate
+    return None
+
+
+@pytest.fixture(scope="session")
+def real_captures() -> Path:
+    """../shared/fixtures/real: required in CI, skipped elsewhere when absent."""
+    shared = shared_dir()
+    if shared is None:
+        if os.environ.get("CI"):
+            pytest.fail("shared/fixtures/real is missing beside the checkout (required in CI)")
+        pytest.skip("shared/fixtures/real not found beside the checkout")
+    return shared / "fixtures" / "real"
+
+
+@pytest.fixture()
+def fake_root(tmp_path: Path):
+    """A factory that writes files into a fake root tree: fake_root({"/etc/os-release": "..."})."""
+
+    def build(files: dict[str, str | bytes], symlinks: dict[str, str] | None = None) -> Path:
+        root = tmp_path / "root"
+        root.mkdir(exist_ok=True)
+        for path, content in files.items():
+            target = root / path.lstrip("/")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(content, bytes):
+                target.write_bytes(content)
+            else:
+                target.write_text(content)
+        for link, points_to in (symlinks or {}).items():
+            target = root / link.lstrip("/")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.symlink_to(points_to)
+        return root
+
+    return build
+
+
+@pytest.fixture()
+def fake_tools(tmp_path: Path):
+    """A factory for fake executables on a private PATH: fake_tools({"nvidia-smi": "#!/bin/sh\\n..."})."""
+
+    def build(tools: dict[str, str]) -> str:
+        bindir = tmp_path / "bin"
+        bindir.mkdir(exist_ok=True)
+        for name, script in tools.items():
+            path = bindir / name
+            path.write_text(script)
+            path.chmod(0o755)
+        return str(bindir)
+
+    return build
