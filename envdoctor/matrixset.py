@@ -28,7 +28,7 @@ SUPPORTED_SCHEMA = 1
 ROW_META = {"source", "sources", "checked", "unverified", "note"}
 COLUMN_TYPES = {"version", "specifier", "range", "string", "int", "float", "bool", "url",
                 "list[string]", "list[version]", "list[int]"}
-_ROWS_HEADER = re.compile(r"^\s*\[\[\s*rows\s*\]\]", re.MULTILINE)
+_ROWS_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*rows[ \t]*\]\]", re.MULTILINE)
 
 
 @dataclass(frozen=True)

@@ -56,9 +56,10 @@ def render(report: Report, verbose: bool = False, width: int | None = None,
     console.print()
 
     problems = [f for f in report.findings if f.severity is not Severity.INFO and not f.explained_by]
-    if problems:
+    first = problems[0] if problems else None
+    if first is not None:
         line(("What to do first", "bold underline"))
-        _finding_block(line, problems[0], verbose=False, indent=2, show_commands=True)
+        _finding_block(line, first, verbose=False, indent=2, show_commands=True)
         console.print()
 
     shown: set[int] = set()
@@ -74,6 +75,9 @@ def render(report: Report, verbose: bool = False, width: int | None = None,
         for finding in findings:
             shown.add(id(finding))
             indent = 6 if finding.explained_by else 4
+            if finding is first and not verbose:  # already shown in full above
+                _title(line, finding, indent)
+                continue
             _finding_block(line, finding, verbose=verbose, indent=indent,
                            show_commands=verbose)
         if verbose:
@@ -81,8 +85,8 @@ def render(report: Report, verbose: bool = False, width: int | None = None,
                 if not group.collected:
                     line((f"{group.name}: {group.status.value} — {group.reason}", "dim"), indent=4)
     console.print()
-    counts = [f"{report.count(s)} {s.value}{'s' if report.count(s) != 1 else ''}" for s in Severity]
-    footer = (f"{', '.join(counts)} · {len(report.passed)} checks passed · "
+    counts = [_plural(report.count(s), s.value) for s in Severity]
+    footer = (f"{', '.join(counts)} · {_plural(len(report.passed), 'check')} passed · "
               f"{len(report.skipped)} skipped")
     if not verbose:
         footer += " · -v for evidence, commands and timings"
@@ -97,11 +101,19 @@ def render(report: Report, verbose: bool = False, width: int | None = None,
     return buffer.getvalue()
 
 
-def _finding_block(line, finding: Finding, verbose: bool, indent: int,  # noqa: ANN001
-                   show_commands: bool) -> None:
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
+
+
+def _title(line, finding: Finding, indent: int) -> None:  # noqa: ANN001
     mark = _MARK[finding.severity]
     suffix = "" if finding.confidence.value == "high" else f"  ({finding.confidence.value} confidence)"
     line(mark, " ", (finding.title, "bold"), (suffix, "dim"), indent=indent)
+
+
+def _finding_block(line, finding: Finding, verbose: bool, indent: int,  # noqa: ANN001
+                   show_commands: bool) -> None:
+    _title(line, finding, indent)
     if verbose and finding.detail:
         line(finding.detail, indent=indent + 2)
     if verbose:
@@ -113,7 +125,7 @@ def _finding_block(line, finding: Finding, verbose: bool, indent: int,  # noqa: 
         prefix = "→ " if not verbose else f"{rank}. "
         risk = "" if fix.risk.value == "safe" else f" [{fix.risk.value}]"
         line((prefix, "green"), fix.summary, (risk, "yellow"), indent=indent + 2)
-        if show_commands or rank == 1:
+        if show_commands:
             for command in fix.commands:
                 line(("$ ", "dim"), (command, "cyan"), indent=indent + 4)
     if finding.explained_by is None and finding.explains and verbose:
