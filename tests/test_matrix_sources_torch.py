@@ -1,0 +1,196 @@
+"""The torch matrices say what their sources say.
+
+tests/data/source_quotes/torch.toml holds verbatim text from the build scripts and documents behind
+matrices/torch_releases.toml, torch_arch.toml and torch_index.toml. Each test pulls the value out of
+a quote the way a reader of that source would and compares it with the row, so a typo in a matrix
+(or a quote pasted for the wrong row) fails CI. The files are read with tomllib directly, not
+through the loader, so these checks do not depend on it.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib  # type: ignore[no-redef]
+
+ROOT = Path(__file__).resolve().parents[1]
+MATRICES = ROOT / "matrices"
+QUOTES_FILE = ROOT / "tests" / "data" / "source_quotes" / "torch.toml"
+OWN_TABLES = ["torch_releases", "torch_arch", "torch_index", "python_frameworks", "cudnn"]
+KEY_FIELDS = ("torch", "variant", "os")
+
+
+def _load(name: str) -> dict:
+    return tomllib.loads((MATRICES / f"{name}.toml").read_text(encoding="utf-8"))
+
+
+TABLES = {name: _load(name) for name in OWN_TABLES}
+QUOTES = tomllib.loads(QUOTES_FILE.read_text(encoding="utf-8"))["quotes"]
+
+
+def _row_for(quote: dict) -> dict:
+    table = TABLES[quote["table"]]
+    keys = {k: quote[k] for k in KEY_FIELDS if k in quote}
+    hits = [r for r in table["rows"] if all(r.get(k) == v for k, v in keys.items())]
+    assert len(hits) == 1, f"{quote['table']} has {len(hits)} rows for {keys}"
+    return hits[0]
+
+
+def _quote_id(quote: dict) -> str:
+    keys = "/".join(str(quote[k]) for k in KEY_FIELDS if k in quote)
+    return f"{quote['table']}:{keys}:{quote['field']}"
+
+
+# -- extraction: how a reader gets the value out of each kind of source text ------------------------
+def _channel_list(text: str, channel: str) -> list[str]:
+    """The list of one channel in a test-infra `*_ARCHES_DICT = {...}` block."""
+    match = re.search(rf'"{channel}":\s*\[([^\]]*)\]', text)
+    assert match, f"no {channel!r} list in {text!r}"
+    return re.findall(r'"([^"]+)"', match.group(1))
+
+
+def _arches_from_arch_list(spec: str) -> list[str]:
+    """TORCH_CUDA_ARCH_LIST "5.0;6.0;8.6+PTX" -> sm_XY per entry in order, then compute_XY per +PTX."""
+    sass, ptx = [], []
+    for entry in filter(None, (e.strip() for e in spec.split(";"))):
+        code = entry.replace("+PTX", "").replace(".", "")
+        sass.append(f"sm_{code}")
+        if entry.endswith("+PTX"):
+            ptx.append(f"compute_{code}")
+    return sass + ptx
+
+
+def _cuda_arches(quote: dict) -> list[str]:
+    text = quote["quote"]
+    if text.startswith("|"):
+        # RELEASE.md "PyTorch CUDA Support Matrix" row: | CUDA | architectures | notes |
+        cells = text.split("|")
+        linux_only_ptx = "linux builds only" in cells[3]
+        sass, ptx = [], []
+        for major, minor, plus in re.findall(r"(\d+)\.(\d+)(\+PTX)?", cells[2]):
+            sass.append(f"sm_{major}{minor}")
+            if plus and (quote["os"] == "linux" or not linux_only_ptx):
+                ptx.append(f"compute_{major}{minor}")
+        return sass + ptx
+    if '"x86_64": {' in text:
+        # build_env_setup.py TORCH_CUDA_ARCH_LIST_TABLE entry; torch_cuda_arch_list() sorts the CCs
+        ccs = sorted(int(c) for c in re.search(r'"x86_64": \{([^}]*)\}', text).group(1).split(","))
+        ptx = {int(c) for c in re.search(r"\{([^}]*)\}", quote["quote_base"]).group(1).split(",")}
+        return [f"sm_{c}" for c in ccs] + [f"compute_{c}" for c in ccs if c in ptx]
+    match = re.search(r'(?:TORCH_)?CUDA_ARCH_LIST="?([0-9.;+PTX${}_A-Z]+?)"?$', text.strip())
+    assert match, f"no arch list in {text!r}"
+    spec = match.group(1)
+    if "${TORCH_CUDA_ARCH_LIST}" in spec:
+        base = re.search(r'TORCH_CUDA_ARCH_LIST="([^"]*)"', quote["quote_base"]).group(1)
+        spec = spec.replace("${TORCH_CUDA_ARCH_LIST}", base)
+    return _arches_from_arch_list(spec)
+
+
+def _expected(quote: dict):  # noqa: ANN202 - returns the field's value type
+    field, text = quote["field"], quote["quote"]
+    if field == "python":
+        values = _channel_list(text, quote["channel"])
+        excluded = set(re.findall(r'"([^"]+)"', quote.get("quote_exclude", "")))
+        return [v for v in values if v not in excluded]
+    if field == "cuda_variants":
+        return ["cu" + v.replace(".", "") for v in _channel_list(text, quote["channel"])]
+    if field == "rocm_variants":
+        return ["rocm" + v for v in _channel_list(text, quote["channel"])]
+    if field == "pypi_default_linux_x86_64":
+        if "STABLE_CUDA_VERSIONS" in text:
+            version = re.search(r'"release":\s*"([\d.]+)"', text).group(1)
+        else:
+            version = re.search(r'gpu_arch_version == "([\d.]+)" and os == (?:"linux"|LINUX)', text).group(1)
+        return "cu" + version.replace(".", "")
+    if field == "torchvision":
+        torch, vision = re.match(r"\|\s*`([\d.]+)`\s*\|\s*`([\d.]+)`", text).groups()
+        assert torch == quote["torch"], f"README line is for torch {torch}"
+        return vision
+    if field == "cudnn":
+        match = re.search(r'"cudnn":\s*"(\d+)"', text) or re.search(r"(\d+\.\d+\.\d+\.\d+)", text)
+        return match.group(1)
+    if field == "cuda_arches":
+        return _cuda_arches(quote)
+    raise AssertionError(f"no extraction rule for field {field!r}")
+
+
+ROW_QUOTES = [q for q in QUOTES if q.get("variant") != "*"]
+RULE_QUOTES = [q for q in QUOTES if q.get("variant") == "*"]
+
+
+@pytest.mark.parametrize("quote", ROW_QUOTES, ids=_quote_id)
+def test_row_value_matches_quote(quote: dict) -> None:
+    row = _row_for(quote)
+    assert row.get(quote["field"]) == _expected(quote)
+
+
+@pytest.mark.parametrize("quote", ROW_QUOTES, ids=_quote_id)
+def test_quote_url_is_a_source_of_its_row(quote: dict) -> None:
+    row = _row_for(quote)
+    assert quote["url"] in [row["source"], *row.get("sources", [])]
+
+
+def test_index_urls_follow_the_build_matrix_rule() -> None:
+    rules = {q["field"]: q for q in RULE_QUOTES}
+    base = re.search(r'DOWNLOAD_URL_BASE = "([^"]+)"', rules["index_url"]["quote_base"]).group(1)
+    body = rules["index_url"]["quote"]
+    # release channel: <base>/whl/<desired_cuda>, CPU: <base>/whl/cpu
+    assert 'f"{DOWNLOAD_URL_BASE}/{repo}"' in body
+    assert 'base_url_for_type if channel == RELEASE else' in body
+    assert 'f"{base_url_for_type}/{desired_cuda}"' in body
+    assert 'f"{base_url_for_type}/{gpu_arch_type}"' in body
+    assert "cu{gpu_arch_version.replace('.', '')}" in rules["cuda"]["quote"]
+    assert "rocm{gpu_arch_version}" in rules["rocm"]["quote"]
+    for row in TABLES["torch_index"]["rows"]:
+        assert row["index_url"] == f"{base}/whl/{row['variant']}"
+        if row["kind"] == "cuda":
+            assert row["variant"] == "cu" + row["cuda"].replace(".", "")
+        if row["kind"] == "rocm":
+            assert row["variant"] == "rocm" + row["rocm"]
+
+
+def test_every_verified_arch_row_and_release_list_is_quoted() -> None:
+    quoted = {(q["table"], q.get("torch"), q.get("variant"), q.get("os"), q["field"]) for q in ROW_QUOTES}
+    for row in TABLES["torch_arch"]["rows"]:
+        if not row.get("unverified"):
+            assert ("torch_arch", row["torch"], row["variant"], row["os"], "cuda_arches") in quoted, row
+    for row in TABLES["torch_releases"]["rows"]:
+        for field in ("python", "rocm_variants"):
+            assert ("torch_releases", row["torch"], None, None, field) in quoted, (row["torch"], field)
+
+
+def test_variants_of_releases_have_an_index_and_linux_arch_rows() -> None:
+    index = {r["variant"] for r in TABLES["torch_index"]["rows"]}
+    arch = {(r["torch"], r["variant"]) for r in TABLES["torch_arch"]["rows"] if r["os"] == "linux"}
+    for row in TABLES["torch_releases"]["rows"]:
+        for variant in row["cuda_variants"] + row["rocm_variants"]:
+            assert variant in index, variant
+        for variant in row["cuda_variants"]:
+            assert (row["torch"], variant) in arch, (row["torch"], variant)
+        if "pypi_default_linux_x86_64" in row:
+            assert row["pypi_default_linux_x86_64"] in row["cuda_variants"]
+
+
+@pytest.mark.parametrize("name", OWN_TABLES)
+def test_every_row_has_an_https_source_and_a_checked_date(name: str) -> None:
+    for row in TABLES[name]["rows"]:
+        assert isinstance(row.get("source"), str) and row["source"].startswith("https://"), row
+        for url in row.get("sources", []):
+            assert url.startswith("https://") and " " not in url, url
+        assert isinstance(row.get("checked"), date), row
+        if row.get("unverified"):
+            assert row.get("note"), f"unverified row without a note: {row}"
+
+
+@pytest.mark.parametrize("name", OWN_TABLES)
+def test_sources_cite_originals_not_the_notes(name: str) -> None:
+    for row in TABLES[name]["rows"]:
+        for url in [row["source"], *row.get("sources", [])]:
+            assert "/shared/reference" not in url and not url.startswith("file:"), url
