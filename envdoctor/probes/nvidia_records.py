@@ -1,0 +1,249 @@
+"""The shapes of the NVIDIA fact groups, shared by the live probes and the pasted-text readers.
+
+Every source (NVML, `nvidia-smi -q -x`, the `nvidia-smi` table, `/proc/driver/nvidia`) fills the same
+records, so checks never know where a fact came from. Unknown values are None, never guessed.
+
+`nvidia.driver` data: driver_version ("550.54.14"), cuda_driver_max ("12.4", the newest CUDA the
+driver supports: nvidia-smi's "CUDA Version", NVML's cudaDriverVersion), kernel_module ("open" |
+"proprietary" | None), module_version (the loaded kernel module), library_version (user-space
+libnvidia-ml), platform ("linux" | "windows" | "wsl" | None), gpu_count (GPUs the driver reports),
+driver_loaded (True when the driver answered, False when a source says it is not loaded), smi_version (the nvidia-smi tool's own version, which differs from the driver on WSL2), nvml_error
+({code, name, message} when NVML failed to start), smi_error (nvidia-smi's failure text), sources.
+
+`nvidia.gpus` data: `gpus`, a list of records made by `new_gpu` (see its docstring for units).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+# NVML return codes that matter to the checks (nvml.h; the same numbers as pynvml.NVML_ERROR_*).
+NVML_ERROR_NAMES = {
+    1: "UNINITIALIZED", 2: "INVALID_ARGUMENT", 3: "NOT_SUPPORTED", 4: "NO_PERMISSION",
+    6: "NOT_FOUND", 9: "DRIVER_NOT_LOADED", 10: "TIMEOUT", 12: "LIBRARY_NOT_FOUND",
+    13: "FUNCTION_NOT_FOUND", 14: "CORRUPTED_INFOROM", 15: "GPU_IS_LOST", 16: "RESET_REQUIRED",
+    17: "OPERATING_SYSTEM", 18: "LIB_RM_VERSION_MISMATCH", 20: "MEMORY", 999: "UNKNOWN",
+}
+NVML_LIB_RM_VERSION_MISMATCH = 18
+NVML_GPU_IS_LOST = 15
+
+# Clock event ("throttle") reasons: NVML bit -> the name used in `throttle_reasons`.
+THROTTLE_BITS = {
+    0x1: "gpu_idle", 0x2: "applications_clocks_setting", 0x4: "sw_power_cap",
+    0x8: "hw_slowdown", 0x10: "sync_boost", 0x20: "sw_thermal_slowdown",
+    0x40: "hw_thermal_slowdown", 0x80: "hw_power_brake_slowdown", 0x100: "display_clocks_setting",
+}
+
+VIRTUALIZATION_MODES = {0: "none", 1: "pass-through", 2: "vgpu", 3: "host-vgpu", 4: "host-vsga"}
+
+_NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
+_NOT_A_VALUE = {"", "n/a", "[n/a]", "not found", "err!", "[unknown error]", "unknown error",
+                "not supported", "[not supported]", "requested functionality has been deprecated",
+                "insufficient permissions", "[insufficient permissions]", "gpu is lost", "[gpu is lost]"}
+
+
+def new_gpu(index: int | None) -> dict[str, Any]:
+    """An empty GPU record with every key of the contract set to None.
+
+    Units: memory in MiB, temperature in °C, power in W, utilisation in percent. mig_mode is
+    "enabled" | "disabled"; persistence_mode / display_mode are booleans; virtualization_mode one of
+    none / pass-through / vgpu / host-vgpu / host-vsga; pci_bus_id is lower case with a 4-digit
+    domain ("0000:01:00.0"); throttle_reasons is the list of active reason names (THROTTLE_BITS).
+    `errors` maps a field to why its value is missing ("Not Supported"), `mig_devices` lists MIG
+    instances ({index, gpu_instance_id, compute_instance_id, uuid, profile, memory_total_mib}).
+    """
+    return {
+        "index": index, "name": None, "pci_bus_id": None, "uuid": None, "serial": None,
+        "compute_capability": None, "compute_capability_source": None,
+        "memory_total_mib": None, "memory_used_mib": None,
+        "mig_mode": None, "mig_mode_pending": None, "mig_devices": [],
+        "virtualization_mode": None,
+        "pcie": {"gen_current": None, "gen_max": None, "width_current": None, "width_max": None,
+                 "replay_counter": None},
+        "ecc": {"mode": None, "mode_pending": None, "volatile_uncorrected": None,
+                "aggregate_uncorrected": None, "volatile_corrected": None,
+                "aggregate_corrected": None, "sram_threshold_exceeded": None},
+        "remapped_rows": {"correctable": None, "uncorrectable": None, "pending": None, "failure": None},
+        "retired_pages": {"single_bit": None, "double_bit": None, "pending": None},
+        "throttle_reasons": None, "temperature_c": None, "power_draw_w": None, "power_limit_w": None,
+        "utilization_gpu_pct": None, "persistence_mode": None, "display_mode": None,
+        "driver_model": None, "performance_state": None, "architecture": None,
+        "device_id": None, "process_count": None, "lost": None, "errors": {},
+    }
+
+
+def new_driver() -> dict[str, Any]:
+    """An empty `nvidia.driver` record (see the module docstring for the keys)."""
+    return {
+        "driver_version": None, "cuda_driver_max": None, "kernel_module": None,
+        "module_version": None, "library_version": None, "platform": None, "gpu_count": None,
+        "smi_version": None, "driver_loaded": None, "nvml_error": None, "smi_error": None,
+        "sources": [],
+    }
+
+
+def is_value(text: str | None) -> bool:
+    """Whether a printed field holds a value (not "N/A", "ERR!", "[Not Supported]"...)."""
+    return text is not None and str(text).strip().lower() not in _NOT_A_VALUE
+
+
+def clean(text: str | None) -> str | None:
+    """The stripped text, or None when it is a placeholder such as "N/A"."""
+    return str(text).strip() if is_value(text) else None
+
+
+def number(text: str | None) -> float | None:
+    """The first number in "67.03 W", "27 C", "65 %"; None for placeholders."""
+    if not is_value(text):
+        return None
+    match = _NUMBER.search(str(text))
+    return float(match.group(0)) if match else None
+
+
+def integer(text: str | None) -> int | None:
+    """The first number as an int ("81920 MiB" -> 81920, "16x" -> 16)."""
+    value = number(text)
+    return None if value is None else int(value)
+
+
+def yes_no(text: str | None) -> bool | None:
+    """ "Yes"/"Enabled"/"On"/"Active" -> True, "No"/"Disabled"/"Off"/"Not Active" -> False."""
+    value = clean(text)
+    if value is None:
+        return None
+    lowered = value.lower()
+    if lowered in {"yes", "enabled", "on", "active", "true", "1"}:
+        return True
+    if lowered in {"no", "disabled", "off", "not active", "false", "0"}:
+        return False
+    return None
+
+
+def enabled_state(text: str | None) -> str | None:
+    """ "Enabled"/"Disabled" (any case) -> "enabled"/"disabled", else None."""
+    flag = yes_no(text)
+    return None if flag is None else ("enabled" if flag else "disabled")
+
+
+def bus_id(text: str | None) -> str | None:
+    """A PCI address in one spelling: "00000000:01:00.0" / "0000:01:00.0" -> "0000:01:00.0".
+
+    Kernel-log addresses without a function ("PCI:0000:01:00") keep that form ("0000:01:00").
+    """
+    value = clean(text)
+    if value is None:
+        return None
+    value = value.strip().lower()
+    if value.startswith("pci:"):
+        value = value[4:]
+    match = re.fullmatch(r"(?:([0-9a-f]{4,8}):)?([0-9a-f]{2}):([0-9a-f]{2})(?:\.([0-7]))?", value)
+    if not match:
+        return value
+    domain = (match.group(1) or "0000")[-4:]
+    address = f"{domain}:{match.group(2)}:{match.group(3)}"
+    return f"{address}.{match.group(4)}" if match.group(4) is not None else address
+
+
+def same_device(a: str | None, b: str | None) -> bool:
+    """Whether two PCI addresses name the same device (a function-less address matches all functions)."""
+    if not a or not b:
+        return False
+    a, b = bus_id(a) or a, bus_id(b) or b
+    return a == b or a.startswith(b + ".") or b.startswith(a + ".")
+
+
+def cuda_from_int(value: int | None) -> str | None:
+    """NVML/CUDA's 1000*major + 10*minor encoding -> "major.minor" (12040 -> "12.4"); 0 -> None."""
+    if not isinstance(value, int) or value <= 0:
+        return None
+    return f"{value // 1000}.{(value % 1000) // 10}"
+
+
+def library_from_nvml_version(text: str | None) -> str | None:
+    """The driver version inside NVML's version string ("12.550.54.14" -> "550.54.14")."""
+    value = clean(text)
+    if value is None:
+        return None
+    parts = value.split(".")
+    if len(parts) >= 3 and parts[0].isdigit() and int(parts[0]) < 100:
+        return ".".join(parts[1:])
+    return value
+
+
+def version_from_library_name(path: str) -> str | None:
+    """The version in a driver library's file name ("libnvidia-ml.so.550.54.14" -> "550.54.14").
+
+    Names such as "libcuda.so.1" (an ABI number, not a version) give None.
+    """
+    match = re.search(r"\.so\.(\d+(?:\.\d+)+)$", path)
+    return match.group(1) if match else None
+
+
+def compute_capability_for(name: str | None, matrices: Any) -> str | None:
+    """The compute capability the nvidia_gpus matrix lists for a printed product name, or None."""
+    if not name or matrices is None:
+        return None
+    try:
+        from envdoctor.queries.nvidia import gpu_by_name
+    except ImportError:
+        return None
+    try:
+        row = gpu_by_name(matrices, name)
+    except Exception:  # noqa: BLE001 - a lookup must never break fact collection
+        return None
+    if not row or row.get("unverified"):
+        return None
+    value = row.get("compute_capability")
+    return str(value) if value else None
+
+
+def fill_compute_capability(gpus: list[dict[str, Any]], matrices: Any) -> None:
+    """Fill compute_capability from the matrix for GPUs whose source did not report it."""
+    for gpu in gpus:
+        if gpu.get("compute_capability") is None:
+            value = compute_capability_for(gpu.get("name"), matrices)
+            if value is not None:
+                gpu["compute_capability"] = value
+                gpu["compute_capability_source"] = "matrix"
+
+
+def bundled_matrices() -> Any:
+    """The bundled matrix set, or None when it cannot be loaded (lookups then give None)."""
+    try:
+        from envdoctor.matrixset import load_bundled
+
+        return load_bundled()
+    except Exception:  # noqa: BLE001
+        return None
+
+
+def gpu_summary(gpus: list[dict[str, Any]]) -> str:
+    """ "2 × NVIDIA GeForce RTX 3090 (24576 MiB)" style one-liner for people."""
+    if not gpus:
+        return "no GPU"
+    names: dict[str, int] = {}
+    for gpu in gpus:
+        label = gpu.get("name") or "unknown GPU"
+        if gpu.get("memory_total_mib"):
+            label += f" ({gpu['memory_total_mib']} MiB)"
+        names[label] = names.get(label, 0) + 1
+    return ", ".join(f"{n} × {label}" if n > 1 else label for label, n in names.items())
+
+
+def driver_summary(driver: dict[str, Any]) -> str:
+    """ "driver 550.54.14 (CUDA 12.4), open kernel module" style one-liner."""
+    parts = []
+    if driver.get("driver_version"):
+        parts.append(f"driver {driver['driver_version']}")
+    elif driver.get("module_version"):
+        parts.append(f"kernel module {driver['module_version']}")
+    if driver.get("cuda_driver_max"):
+        parts.append(f"CUDA {driver['cuda_driver_max']}")
+    if driver.get("kernel_module"):
+        parts.append(f"{driver['kernel_module']} kernel module")
+    if driver.get("nvml_error"):
+        parts.append(f"NVML: {driver['nvml_error'].get('message')}")
+    elif driver.get("smi_error"):
+        parts.append(f"nvidia-smi: {driver['smi_error']}")
+    return ", ".join(parts) or "driver facts incomplete"
