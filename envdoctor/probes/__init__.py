@@ -22,6 +22,11 @@ from envdoctor.snapshot import FactGroup, Snapshot, failed
 PROBE_MODULES: tuple[str, ...] = (
     "os_info",
     "python_env",
+    "container_inside",
+    "container_docker",
+    "container_toolkit",
+    "container_cdi",
+    "container_podman",
 )
 
 DEFAULT_PROBE_TIMEOUT_S = 10.0
