@@ -12,6 +12,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "check",
     "explain",
     "matrices_cmd",
+    "preflight",
+    "report",
 )
 
 EXIT_OK = 0

@@ -12,6 +12,7 @@ FORMATS: dict[str, str] = {
     "text": "terminal",
     "json": "json_format",
     "markdown": "markdown",
+    "html": "html",
 }
 
 

@@ -1,0 +1,325 @@
+"""`envdoctor preflight`: check a workload's requirements, then exec its command.
+
+    envdoctor preflight [--require SPEC]… [--config FILE] [--json] [--timeout S] [--warn-only]
+                        [--python PATH] [-- CMD [ARG…]]
+
+Requirements come from `--require` (the language in `envdoctor.requirements`) and from the
+project's config: `envdoctor.toml` (`[preflight] require = [...]`) or `pyproject.toml`
+(`[tool.envdoctor.preflight] require = [...]`) in the current directory, or `--config FILE`.
+Only the probes and checks the requirements need are run. When all are met, CMD is exec'd (it
+replaces envdoctor: same PID, signals go straight to it) or preflight exits 0; otherwise a short
+reason with the first fix goes to stderr (the JSON document to stdout with --json) and it exits 1,
+or starts CMD anyway with --warn-only. Usage errors exit 2, internal errors 3.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import shlex
+import time
+from pathlib import Path
+from typing import Any
+
+from envdoctor.commands import EXIT_FINDINGS, EXIT_OK, Outcome, UsageError
+
+DEFAULT_TIMEOUT_S = 10.0
+CONFIG_KEYS = ("require", "timeout")
+
+# Which layers' findings may explain an unmet requirement, by requirement kind.
+_CAUSE_LAYERS = {
+    "gpu": ("nvidia", "amd", "intel", "platform", "container"),
+    "driver": ("nvidia", "platform", "container"),
+    "torch": ("python",),
+    "torch.cuda": ("python", "nvidia", "amd", "platform", "container"),
+    "rocm": ("amd",),
+}
+_KIND_CAUSES = {"gpus": "gpu", "vendor": "gpu", "compute": "gpu", "vram": "gpu",
+                "cuda-driver": "driver"}
+_MARK = {"met": "✓", "unmet": "✗", "unknown": "?"}
+
+
+def add_parser(subparsers) -> None:  # noqa: ANN001
+    """Register `preflight`."""
+    parser = subparsers.add_parser(
+        "preflight", help="check a workload's requirements, then exec its command",
+        description="Check that this machine meets the stated requirements (gpu, gpus>=2, "
+                    "vendor=nvidia|amd|intel, compute>=8.0, vram>=24GB, driver>=550, "
+                    "cuda-driver>=12.4, torch.cuda, torch>=2.4, rocm>=6.1, app=NAME, no:FINDING-ID), "
+                    "then exec CMD. Exit 1 when a requirement is not met, 2 on a usage error.")
+    parser.add_argument("--require", action="append", default=[], metavar="SPEC",
+                        help="a requirement (repeatable; several may be given comma-separated)")
+    parser.add_argument("--config", metavar="FILE",
+                        help="read requirements from this envdoctor.toml or pyproject.toml "
+                             "(default: the one in the current directory, if any)")
+    parser.add_argument("--json", action="store_true", help="print the verdicts as JSON on stdout")
+    parser.add_argument("--timeout", type=float, default=None, metavar="S",
+                        help=f"give up on the probes after this many seconds (default: {DEFAULT_TIMEOUT_S:g})")
+    parser.add_argument("--warn-only", action="store_true",
+                        help="report unmet requirements but start CMD (or exit 0) anyway")
+    parser.add_argument("--python", metavar="PATH", help="judge torch in this interpreter's environment")
+    parser.add_argument("argv", nargs=argparse.REMAINDER, metavar="-- CMD [ARG…]",
+                        help="the command to exec when the requirements are met")
+
+
+def run(args: argparse.Namespace) -> Outcome:
+    """Judge the requirements and decide: exec, exit 0, or exit 1."""
+    from envdoctor.requirements import RequirementError, expand_apps, parse_requirements
+
+    started = time.monotonic()
+    command = list(args.argv)
+    if command and command[0] == "--":
+        command = command[1:]
+    config_specs, config_origin, config_timeout = read_config(args.config, Path.cwd())
+    timeout_s = args.timeout if args.timeout is not None else (config_timeout or DEFAULT_TIMEOUT_S)
+    if timeout_s <= 0:
+        raise UsageError(f"--timeout must be positive, not {timeout_s:g}")
+    try:
+        requirements = parse_requirements(args.require)
+        requirements += parse_requirements(config_specs, origin=config_origin or "config")
+        requirements = expand_apps(requirements, _matrices)
+    except RequirementError as exc:
+        raise UsageError(str(exc)) from None
+    if not requirements:
+        note = "" if args.json else ("envdoctor preflight: no requirements given (--require or "
+                                     "[preflight] require in envdoctor.toml)\n")
+        doc = _document([], [], command, True, args.warn_only, started, None)
+        return Outcome(stdout=_json(doc) if args.json else "", stderr=note,
+                       exec_argv=command or None)
+    verdicts, snapshot, causes = judge(requirements, timeout_s, args.python)
+    ok = all(v.ok for v in verdicts)
+    go = ok or args.warn_only
+    doc = _document(verdicts, [causes.get(i) for i in range(len(verdicts))], command, go,
+                    args.warn_only, started, snapshot)
+    stdout = _json(doc) if args.json else ""
+    stderr = "" if args.json else _text(verdicts, causes, command, ok, args.warn_only, started)
+    return Outcome(stdout=stdout, stderr=stderr, exit_code=EXIT_OK if go else EXIT_FINDINGS,
+                   exec_argv=command or None if go else None)
+
+
+def judge(requirements: list, timeout_s: float, python: str | None = None,
+          root: str = "/", env: dict[str, str] | None = None) -> tuple[list, Any, dict[int, Any]]:
+    """Collect what the requirements need and judge them: (verdicts, snapshot, causes by index)."""
+    from envdoctor.context import ProbeContext, ProbeOptions
+    from envdoctor.engine import run_checks
+    from envdoctor.probes import collect_all
+    from envdoctor.requirements import Judge, finding_ids_needed, groups_needed
+
+    checks, emitters = _finding_checks(requirements, finding_ids_needed(requirements))
+    groups = groups_needed(requirements)
+    for chk in checks:
+        groups.update(chk.needs)
+        groups.update(chk.needs_any)
+    modules = probe_modules_for(groups)
+    ctx = ProbeContext(root=root, env=env, options=ProbeOptions(python=python, timeout_s=timeout_s))
+    if modules:
+        snapshot = collect_all(ctx, modules).snapshot
+    else:
+        from envdoctor.snapshot import Snapshot
+
+        snapshot = Snapshot(origin="live")
+    outcome = run_checks(snapshot, _matrices() if any(c.matrices for c in checks) else _no_matrices(),
+                         checks) if checks else None
+    verdicts = Judge(snapshot, requirements, outcome, emitters).judge_all()
+    causes = {}
+    if not all(v.ok for v in verdicts):
+        causes = likely_causes(verdicts, snapshot)
+    return verdicts, snapshot, causes
+
+
+def probe_modules_for(groups: set[str]) -> tuple[str, ...]:
+    """The probe modules (from PROBE_MODULES, by their GROUPS) that fill any of `groups`."""
+    from envdoctor.probes import PROBE_MODULES
+
+    chosen = []
+    for name in PROBE_MODULES:
+        try:
+            module = importlib.import_module(f"envdoctor.probes.{name}")
+        except Exception:  # noqa: BLE001 - a broken probe fills nothing; check reports it
+            continue
+        if set(getattr(module, "GROUPS", (name,))) & groups:
+            chosen.append(name)
+    return tuple(chosen)
+
+
+def _finding_checks(requirements: list, ids: set[str]) -> tuple[list, dict[str, list]]:
+    """The checks that emit `ids`, and id -> emitting checks; UsageError for an unknown id."""
+    if not ids:
+        return [], {}
+    from envdoctor.checks import load_checks
+
+    emitters: dict[str, list] = {}
+    chosen = []
+    for chk in load_checks():
+        hits = set(chk.ids) & ids
+        if hits:
+            chosen.append(chk)
+            for fid in hits:
+                emitters.setdefault(fid, []).append(chk)
+    for req in requirements:
+        if req.kind == "finding" and req.value not in emitters:
+            raise UsageError(f"unknown finding id {req.value!r} in {req.text!r} "
+                             "(`envdoctor explain ID` shows the known ones)")
+    return chosen, emitters
+
+
+def likely_causes(verdicts: list, snapshot: Any) -> dict[int, Any]:
+    """For each unmet verdict not decided by a finding, the top finding of its layers (if any)."""
+    from envdoctor.diagnose import diagnose
+    from envdoctor.findings import Severity
+
+    report = diagnose(snapshot, kind="preflight")
+    problems = [f for f in report.findings if f.severity is not Severity.INFO and not f.explained_by]
+    causes: dict[int, Any] = {}
+    for i, verdict in enumerate(verdicts):
+        if verdict.ok:
+            continue
+        if verdict.finding is not None:
+            causes[i] = verdict.finding
+            continue
+        kind = _KIND_CAUSES.get(verdict.requirement.kind, verdict.requirement.kind)
+        layers = _CAUSE_LAYERS.get(kind, ())
+        match = next((f for f in problems if f.layer in layers), None)
+        if match is not None:
+            causes[i] = match
+    return causes
+
+
+# -- configuration -------------------------------------------------------------------------------
+
+def read_config(path: str | None, cwd: Path) -> tuple[list[str], str | None, float | None]:
+    """(requirement specs, where they came from, timeout) from a config file; UsageError if bad."""
+    if path is not None:
+        file = Path(path)
+        if not file.is_file():
+            raise UsageError(f"--config {path}: no such file")
+        return _config_table(file, required=True)
+    for candidate in (cwd / "envdoctor.toml", cwd / "pyproject.toml"):
+        if candidate.is_file():
+            specs, origin, timeout = _config_table(candidate, required=False)
+            if origin is not None:
+                return specs, origin, timeout
+    return [], None, None
+
+
+def _config_table(file: Path, required: bool) -> tuple[list[str], str | None, float | None]:
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        import tomli as tomllib  # type: ignore[no-redef]
+    try:
+        doc = tomllib.loads(file.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"{file}: cannot read: {exc}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise UsageError(f"{file}: not valid TOML: {exc}") from None
+    pyproject = file.name == "pyproject.toml"
+    table = (doc.get("tool", {}).get("envdoctor", {}) if pyproject else doc).get("preflight")
+    where = "[tool.envdoctor.preflight]" if pyproject else "[preflight]"
+    if table is None:
+        if required:
+            raise UsageError(f"{file}: no {where} table with `require = [...]`")
+        return [], None, None
+    if not isinstance(table, dict):
+        raise UsageError(f"{file}: {where} must be a table")
+    unknown = sorted(set(table) - set(CONFIG_KEYS))
+    if unknown:
+        raise UsageError(f"{file}: unknown key {unknown[0]!r} in {where} (known: {', '.join(CONFIG_KEYS)})")
+    require = table.get("require", [])
+    if isinstance(require, str):
+        require = [require]
+    if not isinstance(require, list) or not all(isinstance(r, str) for r in require):
+        raise UsageError(f"{file}: {where} require must be a list of strings")
+    timeout = table.get("timeout")
+    if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))):
+        raise UsageError(f"{file}: {where} timeout must be a number of seconds")
+    return list(require), f"{file.name} {where}", float(timeout) if timeout is not None else None
+
+
+# -- output --------------------------------------------------------------------------------------
+
+def _document(verdicts: list, causes: list, command: list[str], go: bool,
+              warn_only: bool, started: float, snapshot: Any) -> dict[str, Any]:
+    from envdoctor import __version__
+    from envdoctor.snapshot import SCHEMA_VERSION
+
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "envdoctor_version": __version__,
+        "kind": "preflight",
+        "ok": all(v.ok for v in verdicts),
+        "starts_command": go,
+        "warn_only": warn_only,
+        "command": command or None,
+        "requirements": [_verdict_dict(v, c) for v, c in zip(verdicts, causes)],
+        "duration_ms": round((time.monotonic() - started) * 1000, 1),
+        "snapshot": snapshot.to_dict() if snapshot is not None else None,
+    }
+
+
+def _verdict_dict(verdict: Any, cause: Any) -> dict[str, Any]:
+    fix = cause.fixes[0].to_dict(1) if cause is not None and cause.fixes else None
+    return {
+        "requirement": verdict.requirement.text,
+        "origin": verdict.requirement.origin,
+        "state": verdict.state,
+        "reason": verdict.reason,
+        "evidence": [{"fact": f, "actual": a, "expected": e} for f, a, e in verdict.evidence],
+        "cause": cause.to_dict() if cause is not None else None,
+        "fix": fix,
+    }
+
+
+def _json(doc: dict[str, Any]) -> str:
+    return json.dumps(doc, sort_keys=True, indent=2) + "\n"
+
+
+def _text(verdicts: list, causes: dict[int, Any], command: list[str], ok: bool, warn_only: bool,
+          started: float) -> str:
+    elapsed = f"{time.monotonic() - started:.2f} s"
+    names = ", ".join(v.requirement.text for v in verdicts)
+    if ok:
+        return f"envdoctor preflight: ok ({names}) in {elapsed}\n"
+    bad = [v for v in verdicts if not v.ok]
+    shown_cmd = shlex.join(command) if command else ""
+    if warn_only:
+        tail = f" — starting {shown_cmd} anyway (--warn-only)" if command else " (--warn-only)"
+    else:
+        tail = f" — not starting {shown_cmd}" if command else ""
+    lines = [f"envdoctor preflight: {len(bad)} of {len(verdicts)} requirement(s) not met{tail}"]
+    width = max(len(v.requirement.text) for v in verdicts)
+    for i, verdict in enumerate(verdicts):
+        if verdict.ok:
+            continue
+        lines.append(f"  {_MARK[verdict.state]} {verdict.requirement.text:<{width}}  {verdict.reason}")
+        cause = causes.get(i)
+        if cause is not None and cause is not verdict.finding:
+            lines.append(f"      cause: {cause.title} [{cause.id}]")
+        if cause is not None and cause.fixes:
+            fix = cause.fixes[0]
+            lines.append(f"      fix:   {fix.summary}")
+            lines += [f"             {c}" for c in fix.commands]
+    met = [v.requirement.text for v in verdicts if v.ok]
+    if met:
+        lines.append(f"  {_MARK['met']} met: {', '.join(met)}")
+    hint = "Full diagnosis: envdoctor check"
+    if not warn_only:
+        hint += "; --warn-only starts the command anyway"
+    lines.append(f"{hint}. ({elapsed})")
+    return "\n".join(lines) + "\n"
+
+
+# -- matrices, loaded only when a check or app needs them --------------------------------------
+
+def _matrices() -> Any:
+    from envdoctor.diagnose import active_matrices
+
+    return active_matrices()
+
+
+def _no_matrices() -> Any:
+    from envdoctor.matrixset import MatrixSet
+
+    return MatrixSet(origin="none")
+

@@ -1,0 +1,370 @@
+"""Redaction of a report document before it is rendered and shared.
+
+Replaced, with pseudonyms that are stable within one document (the same host is `<host-1>`
+everywhere, in facts, raw captures and finding texts alike):
+
+- user names (`<user-N>`): from home paths (/home/NAME, /Users/NAME, C:\\Users\\NAME), from keys
+  such as USER / username, and those the caller knows (the account running envdoctor);
+- host names (`<host-N>`): from keys such as HOSTNAME / hostname / nodename, names with an
+  embedded IPv4 (ip-10-0-0-12, dhcp-192-168-0-66), and those the caller knows;
+- IPv4 and IPv6 addresses (`<ipv4-N>`, `<ipv6-N>`; loopback and unspecified ones are kept),
+  MAC addresses (`<mac-N>`);
+- GPU and MIG UUIDs (`<gpu-uuid-N>`, `<mig-uuid-N>`) and serial numbers / unique ids
+  (`<serial-N>`), in data keys and in raw tool output (nvidia-smi XML and text, rocm-smi, dmesg);
+- secrets (`<secret-N>`): values of keys whose name says secret (TOKEN, KEY, SECRET, PASSWORD,
+  PASSWD, CREDENTIAL, AUTH, COOKIE, PRIVATE…), `NAME=value` lines of such names, URL
+  credentials, Authorization headers, PEM private keys, key-shaped values (hf_…, ghp_…,
+  github_pat_…, sk-…, AKIA…, xox…-, glpat-…, AIza…, JWTs, npm_…, pypi-…) and long hex or
+  high-entropy base64 strings outside version/commit/digest fields.
+
+The first pass only discovers identifiers across the whole document, the second replaces
+them, so a name first seen in a path late in the document is still replaced early in it.
+Generic account and host names (root, ubuntu, localhost…) are kept: they identify no one.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+# -- what counts as what -------------------------------------------------------------------------
+
+_SECRET_WORDS = {"TOKEN", "TOKENS", "KEY", "KEYS", "SECRET", "SECRETS", "PASSWORD", "PASSWORDS",
+                 "PASSWD", "PASSPHRASE", "CREDENTIAL", "CREDENTIALS", "CREDS", "AUTH", "APIKEY",
+                 "COOKIE", "COOKIES", "PRIVATE", "SIGNATURE", "BEARER", "PAT"}
+_SECRET_SUFFIXES = ("TOKEN", "APIKEY", "ACCESSKEY", "SECRETKEY", "SECRET", "PASSWORD", "PASSWD")
+_SERIAL_KEYS = {"serial", "serial_number", "serialnumber", "board_serial", "board_serial_number",
+                "gpu_serial", "chassis_serial_number", "unique_id", "uniqueid", "serial number",
+                "unique id", "board serial number"}
+_HOST_KEYS = {"hostname", "host_name", "nodename", "node_name", "fqdn", "computername",
+              "computer_name", "slurmd_nodename", "slurm_nodelist", "slurm_job_nodelist"}
+_USER_KEYS = {"user", "username", "user_name", "logname", "login", "sudo_user", "slurm_job_user",
+              "owner"}
+_EXEMPT_KEY = re.compile(r"(?i)(version|commit|digest|sha\d*|checksum|hash)$")
+_GENERIC_USERS = {"root", "user", "users", "admin", "administrator", "ubuntu", "debian", "centos",
+                  "fedora", "ec2-user", "nobody", "runner", "jovyan", "docker", "vagrant", "pi",
+                  "coder", "app", "guest", "test", "default", "shared", "public", "all users",
+                  "default user", "linuxbrew", "opc", "azureuser", "cloud-user", "admin1", "home"}
+_GENERIC_HOSTS = {"localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback",
+                  "redacted-host", "host", "none", "unknown", "n/a", "(none)", "local"}
+_NOT_A_VALUE = {"", "n/a", "na", "none", "null", "not supported", "[n/a]", "unknown", "redacted",
+                "not available", "[not supported]", "0", "-"}
+
+_PEM = re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----.*?-----END [A-Z ]*PRIVATE KEY-----", re.S)
+_URL_CREDENTIALS = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)([^\s/@:<>\"']+:[^\s/@<>\"']+)@")
+_AUTH_HEADER = re.compile(r"(?i)\b(authorization|proxy-authorization|x-api-key|x-auth-token)"
+                          r"(\s*[:=]\s*)(?:(bearer|basic|token|digest)\s+)?([^\s\"',;]+)")
+_ASSIGNMENT = re.compile(r"""(?x)
+    (?P<name>\b[A-Za-z_][A-Za-z0-9_.-]*)      # NAME
+    (?P<sep>["']?\s*(?::|=|=>)\s*)            # = or : (also "NAME": in JSON)
+    (?P<quote>["']?)
+    (?P<value>[^\s"'<>,;&]{1,4096})
+""")
+_KEY_SHAPES = re.compile(r"""(?x)
+    \b(?:
+        hf_[A-Za-z0-9]{30,}                              # Hugging Face
+      | gh[pousr]_[A-Za-z0-9]{30,}                        # GitHub tokens
+      | github_pat_[A-Za-z0-9_]{30,}
+      | sk-(?:proj-|ant-|live-|test-)?[A-Za-z0-9_-]{20,}  # OpenAI / Anthropic / Stripe
+      | (?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}          # AWS access key ids
+      | xox[abposr]-[A-Za-z0-9-]{10,}                     # Slack
+      | glpat-[A-Za-z0-9_-]{20,}                          # GitLab
+      | AIza[0-9A-Za-z_-]{35}                             # Google API keys
+      | npm_[A-Za-z0-9]{36}
+      | pypi-[A-Za-z0-9_-]{50,}
+      | eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}   # JWT
+    )""")
+_UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
+_GPU_UUID = re.compile(rf"\bGPU-(?:{_UUID}|[0-9a-fA-F]{{16}})\b")
+_MIG_UUID = re.compile(rf"\bMIG-{_UUID}\b")
+_SERIAL_TEXT = re.compile(
+    r"(?i)(?P<label>serial(?:[ _-]?(?:number|no))?|unique[ _-]?id)"
+    r"(?P<sep>[\"']?\s*(?:[:=]|>)\s*[\"']?)(?P<value>[A-Za-z0-9][A-Za-z0-9_-]{3,})")
+_MAC = re.compile(r"(?<![\w:-])[0-9A-Fa-f]{2}(?:([:-])[0-9A-Fa-f]{2})(?:\1[0-9A-Fa-f]{2}){4}(?![\w:-])")
+_IPV4 = re.compile(r"(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}"
+                   r"(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\w]|\.\w)")
+_IPV6_CANDIDATE = re.compile(r"(?<![\w:.])(?:[0-9A-Fa-f]{0,4}:){2,7}[0-9A-Fa-f]{0,4}(?![\w:])")
+_DASHED_IP_HOST = re.compile(r"(?<![\w.-])[A-Za-z][A-Za-z0-9]*-(?:\d{1,3}-){3}\d{1,3}"
+                             r"(?:\.[A-Za-z0-9-]+)*(?![\w-])")
+_HOME = re.compile(r"(?P<prefix>(?:/home|/Users|/var/home|/export/home)/)"
+                   r"(?P<name>[A-Za-z0-9_][A-Za-z0-9_.@-]{0,63})(?![A-Za-z0-9_.@-])")
+_WINDOWS_HOME = re.compile(r"(?i)(?P<prefix>\b[A-Z]:(?:\\{1,2}|/)Users(?:\\{1,2}|/))"
+                           r"(?P<name>[A-Za-z0-9_][A-Za-z0-9_.@ -]{0,63}?)(?=\\|/|[\"':;,)\]}>\n]|$)")
+_HEX = re.compile(r"(?<![\w-])[0-9a-fA-F]{32,}(?![\w-])")
+_BASE64 = re.compile(r"(?<![\w+/=-])[A-Za-z0-9+/_-]{40,}={0,2}(?![\w+/=-])")
+_HEX_CONTEXT = re.compile(r"(?i)(sha\d*|commit|version|digest|git|rev|hash|checksum|build)[\w\s:=\"'-]{0,12}$")
+_PSEUDONYM = re.compile(r"<[a-z0-9-]+-\d+>")
+
+
+def is_secret_name(name: str) -> bool:
+    """Whether an environment variable or key name says its value is secret (HF_TOKEN, api_key)."""
+    upper = name.upper()
+    parts = [p for p in re.split(r"[_.\-\s]+", upper) if p]
+    if any(p in _SECRET_WORDS for p in parts):
+        return True
+    return any(p.endswith(_SECRET_SUFFIXES) for p in parts)
+
+
+def _meaningful(value: str) -> bool:
+    text = value.strip().strip("\"'")
+    return text.lower() not in _NOT_A_VALUE and bool(text.strip("0 "))
+
+
+def _entropy(text: str) -> float:
+    counts = Counter(text)
+    return -sum(c / len(text) * math.log2(c / len(text)) for c in counts.values())
+
+
+# -- the redactor --------------------------------------------------------------------------------
+
+@dataclass
+class Redactor:
+    """Redacts one document. Seed it with identifiers the caller knows (this machine's user and
+    host names), call `redact(doc)`, then `summary()` / `leaks(text)` on what it did."""
+
+    users: set[str] = field(default_factory=set)
+    hosts: set[str] = field(default_factory=set)
+    _literals: dict[str, str] = field(default_factory=dict)  # value -> kind, found in pass 1
+    _tokens: dict[tuple[str, str], str] = field(default_factory=dict)
+    _counts: Counter = field(default_factory=Counter)
+    _seen: dict[str, str] = field(default_factory=dict)  # original -> pseudonym
+    _literal_re: re.Pattern | None = None
+    _literal_kinds: list[str] = field(default_factory=list)
+
+    # -- public ----------------------------------------------------------------------------------
+    def redact(self, doc: Any) -> Any:
+        """A redacted copy of a JSON-like document (dicts, lists, strings, numbers)."""
+        for user in self.users:
+            self._note("user", user)
+        for host in self.hosts:
+            self._note_host(host)
+        self._discover(doc, None)
+        self._literal_re = self._build_literal_re()
+        return self._walk(doc, None)
+
+    def redact_text(self, text: str, key: str | None = None) -> str:
+        """Redact one string (after `redact` has discovered the document's identifiers)."""
+        if self._literal_re is None:
+            self._discover(text, key)
+            self._literal_re = self._build_literal_re()
+        return self._text(text, key)
+
+    def summary(self) -> dict[str, int]:
+        """How many distinct values of each kind were replaced."""
+        return dict(sorted(self._counts.items()))
+
+    def leaks(self, text: str) -> list[str]:
+        """Kinds of replaced values that still occur in `text` (a rendered report): should be []."""
+        found = []
+        for original, token in self._seen.items():
+            kind = token.strip("<>").rsplit("-", 1)[0]
+            if len(original) < 4:
+                continue
+            if kind in ("user", "host"):
+                if re.search(_boundary(original, kind), text):
+                    found.append(kind)
+            elif original in text:
+                found.append(kind)
+        return sorted(set(found))
+
+    # -- discovery (pass 1) ----------------------------------------------------------------------
+    def _discover(self, obj: Any, key: str | None) -> None:
+        if isinstance(obj, dict):
+            for k, v in obj.items():
+                self._discover_text(str(k), None)
+                self._discover(v, _child_key(key, str(k)))
+        elif isinstance(obj, list):
+            for v in obj:
+                self._discover(v, key)
+        elif isinstance(obj, str):
+            self._discover_text(obj, key)
+
+    def _discover_text(self, text: str, key: str | None) -> None:
+        lowered = (key or "").lower()
+        if key is not None and _meaningful(text) and "\n" not in text:
+            if lowered in _SERIAL_KEYS:
+                self._note("serial", text.strip())
+            elif lowered in _HOST_KEYS:
+                self._note_host(text.strip())
+            elif lowered in _USER_KEYS:
+                self._note("user", text.strip())
+            elif is_secret_name(key) and len(text.strip()) >= 6:
+                self._note("secret", text.strip())
+        for pattern in (_HOME, _WINDOWS_HOME):
+            for match in pattern.finditer(text):
+                self._note("user", match["name"].rstrip(" ."))
+        for match in _ASSIGNMENT.finditer(text):
+            name, value = match["name"], match["value"]
+            if name.upper() in ("HOSTNAME", "NODENAME", "SLURMD_NODENAME") and _meaningful(value):
+                self._note_host(value)
+            elif name.upper() in ("USER", "LOGNAME", "USERNAME", "SUDO_USER") and _meaningful(value):
+                self._note("user", value)
+            elif is_secret_name(name) and _meaningful(value) and len(value) >= 6:
+                self._note("secret", value)
+        for match in _SERIAL_TEXT.finditer(text):
+            if _meaningful(match["value"]):
+                self._note("serial", match["value"])
+
+    def _note(self, kind: str, value: str) -> None:
+        value = value.strip()
+        if not value or _PSEUDONYM.fullmatch(value):
+            return
+        if kind == "user" and (value.lower() in _GENERIC_USERS or len(value) < 2):
+            return
+        self._literals.setdefault(value, kind)
+
+    def _note_host(self, value: str) -> None:
+        value = value.strip().rstrip(".")
+        if not value or value.lower() in _GENERIC_HOSTS or _IPV4.fullmatch(value):
+            return
+        self._note("host", value)
+        short = value.split(".", 1)[0]
+        if short != value and short.lower() not in _GENERIC_HOSTS and len(short) >= 2:
+            self._note("host", short)
+
+    def _build_literal_re(self) -> re.Pattern | None:
+        values = sorted(self._literals.items(), key=lambda p: (-len(p[0]), p[0]))
+        parts = [f"(?P<l{i}>{_boundary(value, kind)})" for i, (value, kind) in enumerate(values)]
+        self._literal_kinds = [kind for _v, kind in values]
+        return re.compile("|".join(parts)) if parts else None
+
+    # -- substitution (pass 2) -------------------------------------------------------------------
+    def _walk(self, obj: Any, key: str | None) -> Any:
+        if isinstance(obj, dict):
+            return {self._text(str(k), None): self._walk(v, _child_key(key, str(k))) for k, v in obj.items()}
+        if isinstance(obj, list):
+            return [self._walk(v, key) for v in obj]
+        if isinstance(obj, str):
+            return self._text(obj, key)
+        return obj
+
+    def _text(self, text: str, key: str | None) -> str:
+        if not text:
+            return text
+        lowered = (key or "").lower()
+        if key is not None and _meaningful(text) and "\n" not in text:
+            if lowered in _SERIAL_KEYS:
+                return self._token("serial", text)
+            if is_secret_name(key) and not _EXEMPT_KEY.search(key):
+                return self._token("secret", text)
+        exempt = key is not None and bool(_EXEMPT_KEY.search(key))
+        text = _PEM.sub(lambda m: self._token("secret", m.group(0)), text)
+        text = _URL_CREDENTIALS.sub(lambda m: m.group(1) + self._token("secret", m.group(2)) + "@", text)
+        text = _AUTH_HEADER.sub(self._auth_header, text)
+        text = _ASSIGNMENT.sub(self._assignment, text)
+        text = _KEY_SHAPES.sub(lambda m: self._token("secret", m.group(0)), text)
+        text = _MIG_UUID.sub(lambda m: self._token("mig-uuid", m.group(0)), text)
+        text = _GPU_UUID.sub(lambda m: self._token("gpu-uuid", m.group(0)), text)
+        text = _SERIAL_TEXT.sub(self._serial, text)
+        text = _HOME.sub(self._home, text)
+        text = _WINDOWS_HOME.sub(self._home, text)
+        if self._literal_re is not None:
+            text = self._literal_re.sub(self._literal, text)
+        text = _DASHED_IP_HOST.sub(lambda m: self._token("host", m.group(0)), text)
+        text = _MAC.sub(self._mac, text)
+        if not exempt:
+            text = _IPV6_CANDIDATE.sub(self._ipv6, text)
+            text = _IPV4.sub(self._ipv4, text)
+            text = _HEX.sub(self._hex, text)
+            text = _BASE64.sub(self._base64, text)
+        return text
+
+    def _token(self, kind: str, value: str) -> str:
+        if _PSEUDONYM.fullmatch(value):
+            return value
+        canonical = value.lower() if kind in ("host", "gpu-uuid", "mig-uuid", "mac", "ipv6") else value
+        token = self._tokens.get((kind, canonical))
+        if token is None:
+            self._counts[kind] += 1
+            token = self._tokens[(kind, canonical)] = f"<{kind}-{self._counts[kind]}>"
+        self._seen[value] = token
+        return token
+
+    def _auth_header(self, m: re.Match) -> str:
+        scheme = f"{m.group(3)} " if m.group(3) else ""
+        return f"{m.group(1)}{m.group(2)}{scheme}{self._token('secret', m.group(4))}"
+
+    def _assignment(self, m: re.Match) -> str:
+        name, value = m["name"], m["value"]
+        if not is_secret_name(name) or not _meaningful(value) or _PSEUDONYM.fullmatch(value) \
+                or _EXEMPT_KEY.search(name):
+            return m.group(0)
+        return f"{name}{m['sep']}{m['quote']}{self._token('secret', value)}"
+
+    def _serial(self, m: re.Match) -> str:
+        if not _meaningful(m["value"]) or _PSEUDONYM.fullmatch(m["value"]):
+            return m.group(0)
+        return f"{m['label']}{m['sep']}{self._token('serial', m['value'])}"
+
+    def _home(self, m: re.Match) -> str:
+        name = m["name"].rstrip(" .")
+        if name.lower() in _GENERIC_USERS or _PSEUDONYM.fullmatch(name):
+            return m.group(0)
+        return m["prefix"] + self._token("user", name) + m["name"][len(name):]
+
+    def _literal(self, m: re.Match) -> str:
+        index = int(next(k for k, v in m.groupdict().items() if v is not None)[1:])
+        return self._token(self._literal_kinds[index], m.group(0))
+
+    def _mac(self, m: re.Match) -> str:
+        digits = re.sub(r"[:-]", "", m.group(0))
+        if digits.strip("0") == "" or digits.lower().strip("f") == "":
+            return m.group(0)
+        return self._token("mac", m.group(0))
+
+    def _ipv4(self, m: re.Match) -> str:
+        address = ipaddress.IPv4Address(m.group(0))
+        if address.is_loopback or address.is_unspecified or m.group(0) == "255.255.255.255" \
+                or m.group(0).startswith("255."):
+            return m.group(0)
+        return self._token("ipv4", m.group(0))
+
+    def _ipv6(self, m: re.Match) -> str:
+        candidate = m.group(0)
+        if candidate.count(":") < 2 or not re.search(r"[0-9A-Fa-f]", candidate):
+            return candidate
+        try:
+            address = ipaddress.IPv6Address(candidate)
+        except ValueError:
+            return candidate
+        if address.is_loopback or address.is_unspecified:
+            return candidate
+        return self._token("ipv6", candidate)
+
+    def _hex(self, m: re.Match) -> str:
+        before = m.string[max(0, m.start() - 24):m.start()]
+        if _HEX_CONTEXT.search(before):
+            return m.group(0)
+        return self._token("secret", m.group(0))
+
+    def _base64(self, m: re.Match) -> str:
+        value = m.group(0)
+        if (value.startswith("/") or value.count("/") > 2 or not re.search(r"[A-Z]", value)
+                or not re.search(r"[a-z]", value) or not re.search(r"\d", value)
+                or _entropy(value) < 4.3):
+            return value
+        return self._token("secret", value)
+
+
+def _boundary(value: str, kind: str) -> str:
+    """A pattern for `value` as a whole word (host names in any case; users exactly as written)."""
+    if kind == "host":
+        return rf"(?i:(?<![\w.-]){re.escape(value)}(?![\w-]))"
+    if kind == "user":
+        return rf"(?<![\w.-]){re.escape(value)}(?![\w-])"
+    return re.escape(value)
+
+
+def _child_key(parent: str | None, key: str) -> str:
+    """The key a value is judged by: a package list's values are versions, whatever the name."""
+    return "version" if parent == "packages" else key
+
+
+def redact_document(doc: Any, users: Iterable[str] = (), hosts: Iterable[str] = ()) -> tuple[Any, Redactor]:
+    """Redact a JSON-like report document; returns it and the redactor (for summary/leaks)."""
+    redactor = Redactor(users={u for u in users if u}, hosts={h for h in hosts if h})
+    return redactor.redact(doc), redactor

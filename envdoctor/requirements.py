@@ -1,0 +1,600 @@
+"""The preflight requirement language: parse what a workload needs, and judge a snapshot by it.
+
+One requirement per token; tokens are separated by commas or spaces (several `--require`
+options add up):
+
+    gpu                    at least one GPU of any vendor
+    gpus>=2                how many GPUs (operators: >= > <= < = == !=)
+    vendor=nvidia|amd      at least one GPU of one of these vendors (nvidia, amd, intel)
+    compute>=8.0           CUDA compute capability, per GPU
+    vram>=24GB             memory per GPU; GiB/MiB/TiB are binary, GB/MB/TB decimal (a "24 GB"
+                           card reports about 23.99 GiB, so write 24GB for it, not 24GiB)
+    driver>=550            NVIDIA driver version
+    cuda-driver>=12.4      the highest CUDA the driver supports (not the toolkit, not torch's)
+    torch / torch>=2.4     PyTorch installed / at this version
+    torch.cuda             the installed torch can use the GPUs present (see below)
+    rocm / rocm>=6.1       ROCm installed / at this version
+    app=vllm               the application's requirements, from the matrices
+    no:ID  (or !ID)        finding ID must not fire, e.g. no:nvidia.driver-library-mismatch
+
+Per-GPU requirements (compute, vram) and `vendor` narrow the GPUs that count: each is met when
+at least as many GPUs satisfy it as `gpus` asks for (one when `gpus` is not given), and `gpus` /
+`gpu` count the GPUs that satisfy all of them. Versions compare on as many components as
+written: `driver>=550` accepts 550.54.14, `torch<=2.4` accepts 2.4.1, `driver=550` means 550.*.
+
+`torch.cuda` holds when a GPU is present, torch is installed, and none of the torch build
+findings fired (a CPU build on a GPU host, a driver too old for the build, a GPU too new or too
+old for the build's kernels): the Python-stack checks decide, this module does not re-derive.
+
+A verdict is met, unmet, or unknown (the facts could not be read: a tool hung, a probe failed);
+preflight treats unknown as not met.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
+
+from envdoctor.versions import parse as parse_version
+
+if TYPE_CHECKING:
+    from envdoctor.engine import CheckOutcome
+    from envdoctor.findings import Finding
+    from envdoctor.snapshot import Snapshot
+
+MET, UNMET, UNKNOWN = "met", "unmet", "unknown"
+
+# vendor -> the fact group listing its GPUs ({"gpus": [{"index", "name", "compute_capability",
+# "memory_total_mib", ...}]}); add a vendor here when a probe fills its group.
+GPU_GROUPS: dict[str, str] = {"nvidia": "nvidia.gpus", "amd": "amd.gpus", "intel": "intel.gpus"}
+NVIDIA_DRIVER_GROUPS = ("nvidia.driver", "nvidia.gpus")  # driver_version, cuda_driver_max
+TORCH_GROUPS = ("python.torch", "python.packages")  # python.torch: version; packages: {"torch": v}
+ROCM_GROUPS = ("amd.rocm", "rocm")  # version (or rocm_version)
+
+# The Python-stack findings that mean "this torch cannot use the GPUs present".
+TORCH_CUDA_FINDINGS: tuple[str, ...] = (
+    "torch.cpu-build-on-gpu-host",
+    "torch.driver-too-old",
+    "torch.gpu-too-new-for-build",
+    "torch.gpu-too-old-for-build",
+)
+
+# Where `app=NAME` looks for an application's requirements (owned by the applications work):
+# `preflight_requirements(name, matrices) -> list[str] | None` (None: unknown app) and optionally
+# `known_apps(matrices) -> list[str]`.
+APP_REQUIREMENTS_MODULE = "envdoctor.queries.apps"
+
+_OPERATORS = (">=", "<=", "==", "!=", ">", "<", "=")
+_TOKEN = re.compile(r"^(?P<name>[a-z][a-z0-9_.-]*)\s*(?:(?P<op>>=|<=|==|!=|>|<|=)\s*(?P<value>\S+))?$")
+_FINDING_ID = re.compile(r"^[a-z][a-z0-9_]*(?:\.[a-z0-9][a-z0-9_-]*)+$")
+_VERSION = re.compile(r"^\d+(?:\.\d+){0,3}$")
+_SIZE = re.compile(r"^(?P<number>\d+(?:\.\d+)?)(?P<unit>[A-Za-z]+)$")
+_SIZE_UNITS_MIB = {"mib": 1.0, "gib": 1024.0, "tib": 1024.0 ** 2,
+                   "mb": 1e6 / 2 ** 20, "gb": 1e9 / 2 ** 20, "tb": 1e12 / 2 ** 20}
+
+
+class RequirementError(ValueError):
+    """A malformed requirement; the message names the bad token."""
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """One parsed requirement. `kind` is the left-hand name ("gpus", "vram", "finding", ...)."""
+
+    text: str
+    kind: str
+    op: str | None = None
+    value: str | None = None
+    choices: tuple[str, ...] = ()  # vendor alternatives
+    origin: str = "--require"  # where it was written (an option, a config file, app=NAME)
+
+    @property
+    def finding_id(self) -> str | None:
+        """The finding that must not fire, for `no:ID` requirements."""
+        return self.value if self.kind == "finding" else None
+
+
+@dataclass(frozen=True)
+class Kind:
+    """How one requirement name is written and which fact groups judging it reads."""
+
+    name: str
+    ops: tuple[str, ...]  # allowed operators; () = none allowed
+    value: Callable[[str], str] | None  # validates/normalises the value; raises ValueError
+    groups: tuple[str, ...]
+    optional_op: bool = False  # `torch` alone is allowed as well as `torch>=2.4`
+
+
+def _count(text: str) -> str:
+    if not text.isdigit():
+        raise ValueError("expected a whole number of GPUs")
+    return str(int(text))
+
+
+def _version(text: str) -> str:
+    if not _VERSION.match(text):
+        raise ValueError("expected a version such as 12.4")
+    return text
+
+
+def _vram(text: str) -> str:
+    size_mib(text)
+    return text
+
+
+def _app(text: str) -> str:
+    if not re.match(r"^[a-z0-9][a-z0-9_.-]*$", text.lower()):
+        raise ValueError("expected an application name such as vllm")
+    return text.lower()
+
+
+def size_mib(text: str) -> float:
+    """A memory size such as "24GiB" or "24GB" in MiB; ValueError without a known unit."""
+    match = _SIZE.match(text)
+    if not match:
+        raise ValueError("expected a size with a unit, e.g. 24GB or 24GiB")
+    unit = match["unit"].lower()
+    if unit not in _SIZE_UNITS_MIB:
+        raise ValueError(f"unknown unit {match['unit']!r} (use GiB, MiB, TiB, GB, MB or TB)")
+    return float(match["number"]) * _SIZE_UNITS_MIB[unit]
+
+
+_ALL_GPU_GROUPS = tuple(GPU_GROUPS.values())
+_COMPARE = (">=", "<=", "==", "!=", ">", "<", "=")
+KINDS: dict[str, Kind] = {k.name: k for k in (
+    Kind("gpu", (), None, _ALL_GPU_GROUPS),
+    Kind("gpus", _COMPARE, _count, _ALL_GPU_GROUPS),
+    Kind("vendor", ("=", "=="), None, _ALL_GPU_GROUPS),
+    Kind("compute", _COMPARE, _version, _ALL_GPU_GROUPS),
+    Kind("vram", _COMPARE, _vram, _ALL_GPU_GROUPS),
+    Kind("driver", _COMPARE, _version, NVIDIA_DRIVER_GROUPS),
+    Kind("cuda-driver", _COMPARE, _version, NVIDIA_DRIVER_GROUPS),
+    Kind("torch", _COMPARE, _version, TORCH_GROUPS, optional_op=True),
+    Kind("torch.cuda", (), None, _ALL_GPU_GROUPS + TORCH_GROUPS),
+    Kind("rocm", _COMPARE, _version, ROCM_GROUPS, optional_op=True),
+    Kind("app", ("=", "=="), _app, ()),
+)}
+
+
+# -- parsing -------------------------------------------------------------------------------------
+
+def split_specs(specs: Iterable[str]) -> list[str]:
+    """Tokens of several spec strings ("gpu, vram>=24GB" -> ["gpu", "vram>=24GB"])."""
+    tokens: list[str] = []
+    for spec in specs:
+        tokens += [t for t in re.split(r"[\s,]+", spec.strip()) if t]
+    return tokens
+
+
+def parse_requirement(token: str, origin: str = "--require") -> Requirement:
+    """Parse one token; RequirementError naming it when it is malformed."""
+    text = token.strip()
+    if text.startswith("!") or text.lower().startswith("no:"):
+        fid = text[1:] if text.startswith("!") else text[3:]
+        if not _FINDING_ID.match(fid):
+            raise RequirementError(f"bad requirement {token!r}: {fid!r} is not a finding id "
+                                   "(like nvidia.driver-library-mismatch)")
+        return Requirement(text, "finding", value=fid, origin=origin)
+    match = _TOKEN.match(text)
+    if not match:
+        raise RequirementError(f"bad requirement {token!r}: expected NAME, NAME>=VALUE or no:FINDING-ID "
+                               f"(names: {', '.join(KINDS)})")
+    name, op, value = match["name"], match["op"], match["value"]
+    kind = KINDS.get(name)
+    if kind is None:
+        hint = (f"; to require that finding {name} does not fire, write no:{name}"
+                if _FINDING_ID.match(name) else "")
+        raise RequirementError(f"unknown requirement {token!r} (names: {', '.join(KINDS)}{hint})")
+    if op is None:
+        if kind.ops and not kind.optional_op:
+            raise RequirementError(f"bad requirement {token!r}: {name} needs a comparison, "
+                                   f"e.g. {name}{kind.ops[0]}{_EXAMPLES.get(name, 'VALUE')}")
+        return Requirement(text, name, origin=origin)
+    if op not in kind.ops:
+        allowed = " ".join(kind.ops) if kind.ops else "none"
+        raise RequirementError(f"bad requirement {token!r}: {name} takes no {op!r} "
+                               f"(operators allowed: {allowed})")
+    op = "=" if op == "==" else op
+    assert value is not None
+    if name == "vendor":
+        choices = tuple(v.lower() for v in value.split("|"))
+        unknown = [c for c in choices if c not in GPU_GROUPS]
+        if unknown or not choices:
+            raise RequirementError(f"bad requirement {token!r}: unknown vendor {unknown[0]!r} "
+                                   f"(known: {'|'.join(GPU_GROUPS)})" if unknown else
+                                   f"bad requirement {token!r}")
+        return Requirement(text, name, op, value.lower(), choices, origin)
+    try:
+        normal = kind.value(value) if kind.value else value
+    except ValueError as exc:
+        raise RequirementError(f"bad requirement {token!r}: {exc}") from None
+    return Requirement(text, name, op, normal, origin=origin)
+
+
+_EXAMPLES = {"gpus": "2", "compute": "8.0", "vram": "24GB", "driver": "550", "cuda-driver": "12.4",
+             "app": "vllm"}
+
+
+def parse_requirements(specs: Iterable[str], origin: str = "--require") -> list[Requirement]:
+    """Parse spec strings (each may hold several tokens); RequirementError on the first bad one."""
+    return [parse_requirement(t, origin) for t in split_specs(specs)]
+
+
+def expand_apps(requirements: Sequence[Requirement], matrices_loader: Callable[[], Any]) -> list[Requirement]:
+    """Replace each `app=NAME` by the app's own requirements; RequirementError for an unknown app."""
+    if not any(r.kind == "app" for r in requirements):
+        return list(requirements)
+    try:
+        provider = importlib.import_module(APP_REQUIREMENTS_MODULE)
+        lookup = provider.preflight_requirements
+    except (ImportError, AttributeError):
+        provider, lookup = None, None
+    matrices = matrices_loader() if lookup is not None else None
+    out: list[Requirement] = []
+    for req in requirements:
+        if req.kind != "app":
+            out.append(req)
+            continue
+        specs = lookup(req.value, matrices) if lookup is not None else None
+        if specs is None:
+            known = list(getattr(provider, "known_apps", lambda _m: [])(matrices)) if provider else []
+            listed = f"known: {', '.join(sorted(known))}" if known else \
+                "this envdoctor knows no application requirements yet"
+            raise RequirementError(f"unknown app {req.value!r} in {req.text!r} ({listed})")
+        try:
+            out += parse_requirements(specs, origin=f"{req.text}")
+        except RequirementError as exc:
+            raise RequirementError(f"the requirements of {req.text} are malformed: {exc}") from None
+    return out
+
+
+# -- what judging needs --------------------------------------------------------------------------
+
+def groups_needed(requirements: Iterable[Requirement]) -> set[str]:
+    """The fact groups the requirements read directly (finding requirements add their checks')."""
+    needed: set[str] = set()
+    for req in requirements:
+        kind = KINDS.get(req.kind)
+        if kind is not None:
+            needed.update(kind.groups)
+    return needed
+
+
+def finding_ids_needed(requirements: Iterable[Requirement]) -> set[str]:
+    """The finding ids whose checks must run."""
+    ids: set[str] = set()
+    for req in requirements:
+        if req.kind == "finding":
+            ids.add(req.value or "")
+        elif req.kind == "torch.cuda":
+            ids.update(TORCH_CUDA_FINDINGS)
+    return ids
+
+
+# -- judging -------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Verdict:
+    """The answer for one requirement: met / unmet / unknown, why, and what to do."""
+
+    requirement: Requirement
+    state: str
+    reason: str
+    evidence: tuple[tuple[str, str, str | None], ...] = ()  # (fact, actual, expected)
+    finding: "Finding | None" = None  # the finding that decided it, when one did
+
+    @property
+    def ok(self) -> bool:
+        """Whether the requirement is met."""
+        return self.state == MET
+
+
+@dataclass(frozen=True)
+class Gpu:
+    """One GPU as the requirements see it. Memory in MiB."""
+
+    vendor: str
+    index: Any
+    name: str
+    compute_capability: str | None
+    memory_total_mib: float | None
+
+    @property
+    def label(self) -> str:
+        """'GPU 0 (NVIDIA GeForce RTX 4090)'."""
+        return f"{self.vendor} GPU {self.index} ({self.name})" if self.name else f"{self.vendor} GPU {self.index}"
+
+
+@dataclass
+class Inventory:
+    """The GPUs the snapshot lists, and why some vendors could not be listed."""
+
+    gpus: list[Gpu] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)  # "nvidia.gpus: failed (nvidia-smi timed out)"
+    absent: list[str] = field(default_factory=list)  # "nvidia.gpus: no NVIDIA GPU on the PCI bus"
+    missing: list[str] = field(default_factory=list)  # groups no probe filled
+
+
+def inventory(snap: "Snapshot") -> Inventory:
+    """Every GPU of every vendor in the snapshot."""
+    inv = Inventory()
+    for vendor, name in GPU_GROUPS.items():
+        group = snap.group(name)
+        if group is None:
+            inv.missing.append(name)
+            continue
+        if not group.collected:
+            (inv.failed if group.status.value == "failed" else inv.absent).append(
+                f"{name}: {group.reason or group.status.value}")
+            continue
+        for i, gpu in enumerate(group.data.get("gpus") or []):
+            if not isinstance(gpu, dict):
+                continue
+            inv.gpus.append(Gpu(vendor, gpu.get("index", i), str(gpu.get("name") or ""),
+                                _opt_str(gpu.get("compute_capability")), _memory_mib(gpu)))
+    return inv
+
+
+def _memory_mib(gpu: dict) -> float | None:
+    value = gpu.get("memory_total_mib")
+    if isinstance(value, (int, float)):
+        return float(value)
+    value = gpu.get("memory_total_bytes")
+    if isinstance(value, (int, float)):
+        return float(value) / 2 ** 20
+    return None
+
+
+def _opt_str(value: Any) -> str | None:
+    return None if value is None or value == "" else str(value)
+
+
+def compare_versions(actual: str, op: str, wanted: str) -> bool | None:
+    """`actual op wanted` on as many components as `wanted` has; None when actual is unparsable."""
+    version = parse_version(actual)
+    if version is None:
+        return None
+    want = [int(p) for p in wanted.split(".")]
+    have = (list(version.release) + [0] * len(want))[:len(want)]
+    return _apply(have, op, want)
+
+
+def _apply(have: Any, op: str, want: Any) -> bool:
+    return {">=": have >= want, ">": have > want, "<=": have <= want, "<": have < want,
+            "=": have == want, "!=": have != want}[op]
+
+
+class Judge:
+    """Judges requirements against one snapshot and the outcome of the finding checks."""
+
+    def __init__(self, snap: "Snapshot", requirements: Sequence[Requirement],
+                 checks_outcome: "CheckOutcome | None" = None,
+                 emitters: dict[str, list[Any]] | None = None) -> None:
+        self.snap = snap
+        self.requirements = list(requirements)
+        self.outcome = checks_outcome
+        self.emitters = emitters or {}  # finding id -> checks that emit it
+        self.inv = inventory(snap)
+        self.vendors = self._vendor_filter()
+        self.count_needed = self._count_needed()
+
+    # -- helpers ---------------------------------------------------------------------------------
+    def _vendor_filter(self) -> tuple[str, ...] | None:
+        choices = [set(r.choices) for r in self.requirements if r.kind == "vendor"]
+        if not choices:
+            return None
+        allowed = set.intersection(*choices)
+        return tuple(v for v in GPU_GROUPS if v in allowed)
+
+    def _count_needed(self) -> int:
+        need = 1
+        for req in self.requirements:
+            if req.kind == "gpus" and req.value is not None:
+                n = int(req.value)
+                need = max(need, {">=": n, ">": n + 1, "=": n}.get(req.op or "", 1))
+        return need
+
+    def _candidates(self) -> list[Gpu]:
+        return [g for g in self.inv.gpus if self.vendors is None or g.vendor in self.vendors]
+
+    def _per_gpu(self, req: Requirement, gpu: Gpu) -> tuple[bool, str]:
+        if req.kind == "compute":
+            if gpu.compute_capability is None:
+                return False, f"{gpu.label}: no CUDA compute capability known"
+            ok = compare_versions(gpu.compute_capability, req.op or ">=", req.value or "0")
+            return bool(ok), f"{gpu.label}: compute capability {gpu.compute_capability}"
+        if req.kind == "vram":
+            if gpu.memory_total_mib is None:
+                return False, f"{gpu.label}: memory size unknown"
+            ok = _apply(gpu.memory_total_mib, req.op or ">=", size_mib(req.value or "0MiB"))
+            return ok, f"{gpu.label}: {gpu.memory_total_mib / 1024:.1f} GiB ({gpu.memory_total_mib:.0f} MiB)"
+        return True, gpu.label
+
+    def qualifying(self) -> list[Gpu]:
+        """The GPUs that satisfy the vendor and every per-GPU requirement."""
+        per_gpu = [r for r in self.requirements if r.kind in ("compute", "vram")]
+        return [g for g in self._candidates() if all(self._per_gpu(r, g)[0] for r in per_gpu)]
+
+    def _no_gpu(self, req: Requirement, what: str = "no GPU found") -> Verdict:
+        if self.inv.failed:
+            return Verdict(req, UNKNOWN, f"could not list GPUs: {'; '.join(self.inv.failed)}")
+        if not self.inv.absent:
+            return Verdict(req, UNKNOWN, f"no probe listed GPUs ({', '.join(self.inv.missing)} not collected)")
+        detail = "; ".join(self.inv.absent)
+        return Verdict(req, UNMET, f"{what} ({detail})", (("gpus", "0", "at least 1"),))
+
+    # -- the verdicts ----------------------------------------------------------------------------
+    def judge(self, req: Requirement) -> Verdict:
+        """The verdict for one requirement."""
+        method = {
+            "gpu": self._gpus, "gpus": self._gpus, "vendor": self._vendor, "compute": self._per_gpu_req,
+            "vram": self._per_gpu_req, "driver": self._driver, "cuda-driver": self._driver,
+            "torch": self._torch, "torch.cuda": self._torch_cuda, "rocm": self._rocm,
+            "finding": self._finding,
+        }.get(req.kind)
+        if method is None:
+            return Verdict(req, UNKNOWN, f"{req.kind} requirements cannot be judged here")
+        return method(req)
+
+    def judge_all(self) -> list[Verdict]:
+        """Verdicts for every requirement, in the order given."""
+        return [self.judge(r) for r in self.requirements]
+
+    def _gpus(self, req: Requirement) -> Verdict:
+        found = self.qualifying()
+        if req.kind == "gpu":
+            op, want = ">=", 1
+        else:
+            op, want = req.op or ">=", int(req.value or 0)
+        if _apply(len(found), op, want):
+            names = ", ".join(g.label for g in found) or "none"
+            return Verdict(req, MET, f"{len(found)} GPU(s): {names}",
+                           (("gpus", str(len(found)), f"{op} {want}"),))
+        if not self.inv.gpus:
+            return self._no_gpu(req)
+        narrowed = len(found) != len(self.inv.gpus)
+        why = " that meet the other requirements" if narrowed else ""
+        return Verdict(req, UNMET, f"{len(found)} GPU(s){why}, need {op} {want}",
+                       (("gpus", str(len(found)), f"{op} {want}"),))
+
+    def _vendor(self, req: Requirement) -> Verdict:
+        found = [g for g in self.inv.gpus if g.vendor in req.choices]
+        if found:
+            return Verdict(req, MET, ", ".join(g.label for g in found))
+        if not self.inv.gpus:
+            return self._no_gpu(req, f"no {'/'.join(req.choices)} GPU found")
+        seen = ", ".join(g.label for g in self.inv.gpus)
+        return Verdict(req, UNMET, f"no {' or '.join(req.choices)} GPU; found {seen}",
+                       (("gpu.vendor", ", ".join(sorted({g.vendor for g in self.inv.gpus})),
+                         "|".join(req.choices)),))
+
+    def _per_gpu_req(self, req: Requirement) -> Verdict:
+        candidates = self._candidates()
+        if not candidates:
+            return self._no_gpu(req)
+        results = [(g, *self._per_gpu(req, g)) for g in candidates]
+        good = [r for r in results if r[1]]
+        expected = f"{req.op} {req.value}"
+        if len(good) >= self.count_needed:
+            return Verdict(req, MET, "; ".join(r[2] for r in good))
+        bad = [r for r in results if not r[1]]
+        many = f"{len(good)} of {len(candidates)} GPU(s) meet it, need {self.count_needed}: " \
+            if self.count_needed > 1 or len(candidates) > 1 else ""
+        return Verdict(req, UNMET, f"{many}" + "; ".join(r[2] for r in bad) + f" (needs {expected})",
+                       tuple((f"{req.kind}[{g.index}]", text.split(': ', 1)[-1], expected)
+                             for g, _ok, text in bad))
+
+    def _driver(self, req: Requirement) -> Verdict:
+        key = "driver_version" if req.kind == "driver" else "cuda_driver_max"
+        value, failures, absences = None, [], []
+        for name in NVIDIA_DRIVER_GROUPS:
+            group = self.snap.group(name)
+            if group is None:
+                continue
+            if group.collected:
+                value = value or _opt_str(group.data.get(key))
+            elif group.status.value == "failed":
+                failures.append(f"{name}: {group.reason}")
+            else:
+                absences.append(f"{name}: {group.reason}")
+        what = "NVIDIA driver version" if req.kind == "driver" else "highest CUDA the driver supports"
+        if value is None:
+            if failures:
+                return Verdict(req, UNKNOWN, f"could not read the {what}: {'; '.join(failures)}")
+            detail = "; ".join(absences) or "no NVIDIA probe ran"
+            return Verdict(req, UNMET, f"no NVIDIA driver found ({detail})",
+                           ((key, "none", f"{req.op} {req.value}"),))
+        return self._version_verdict(req, key, value, what)
+
+    def _version_verdict(self, req: Requirement, fact: str, value: str, what: str) -> Verdict:
+        ok = compare_versions(value, req.op or ">=", req.value or "0")
+        if ok is None:
+            return Verdict(req, UNKNOWN, f"the {what} {value!r} is not a version")
+        state = MET if ok else UNMET
+        return Verdict(req, state, f"{what} is {value}" + ("" if ok else f", needs {req.op} {req.value}"),
+                       ((fact, value, f"{req.op} {req.value}"),))
+
+    def torch_version(self) -> tuple[str | None, str | None]:
+        """(torch version, why unknown) from python.torch or the package list."""
+        group = self.snap.group("python.torch")
+        if group is not None and group.collected and group.data.get("version"):
+            return str(group.data["version"]), None
+        packages = self.snap.group("python.packages")
+        if packages is not None and packages.collected:
+            version = (packages.data.get("packages") or {}).get("torch")
+            return (str(version), None) if version else (None, None)
+        reasons = [f"{g.name}: {g.reason}" for g in (group, packages) if g is not None and not g.collected]
+        return None, "; ".join(reasons) or "no Python probe ran"
+
+    def _torch_missing(self, req: Requirement, why: str | None) -> Verdict:
+        if why is not None:
+            return Verdict(req, UNKNOWN, f"could not tell whether torch is installed: {why}")
+        where = self.snap.fact("python", "prefix") or self.snap.fact("python", "executable")
+        place = f" in {where}" if where else ""
+        return Verdict(req, UNMET, f"torch is not installed{place}", (("python.packages.torch", "none", "installed"),))
+
+    def _torch(self, req: Requirement) -> Verdict:
+        version, why = self.torch_version()
+        if version is None:
+            return self._torch_missing(req, why)
+        if req.op is None:
+            return Verdict(req, MET, f"torch {version}")
+        return self._version_verdict(req, "python.torch.version", version, "torch version")
+
+    def _rocm(self, req: Requirement) -> Verdict:
+        value, reasons, failed = None, [], False
+        for name in ROCM_GROUPS:
+            group = self.snap.group(name)
+            if group is None:
+                continue
+            if group.collected:
+                value = value or _opt_str(group.data.get("version") or group.data.get("rocm_version"))
+            else:
+                failed = failed or group.status.value == "failed"
+                reasons.append(f"{name}: {group.reason}")
+        if value is None:
+            detail = "; ".join(reasons) or "no ROCm probe ran"
+            return Verdict(req, UNKNOWN if failed else UNMET, f"ROCm not found ({detail})")
+        if req.op is None:
+            return Verdict(req, MET, f"ROCm {value}")
+        return self._version_verdict(req, "rocm.version", value, "ROCm version")
+
+    def _torch_cuda(self, req: Requirement) -> Verdict:
+        if not self.inv.gpus:
+            return self._no_gpu(req, "no GPU for torch to use")
+        version, why = self.torch_version()
+        if version is None:
+            return self._torch_missing(req, why)
+        known = [fid for fid in TORCH_CUDA_FINDINGS if fid in self.emitters]
+        if not known:
+            return Verdict(req, UNKNOWN, "this envdoctor has no checks of torch builds to decide it")
+        unknowns = []
+        for fid in known:
+            verdict = self._finding(Requirement(f"no:{fid}", "finding", value=fid, origin=req.text))
+            if verdict.state == UNMET:
+                return Verdict(req, UNMET, verdict.reason, verdict.evidence, verdict.finding)
+            if verdict.state == UNKNOWN:
+                unknowns.append(verdict.reason)
+        if unknowns:
+            return Verdict(req, UNKNOWN, "; ".join(unknowns))
+        return Verdict(req, MET, f"torch {version} can use {', '.join(g.label for g in self.inv.gpus)}")
+
+    def _finding(self, req: Requirement) -> Verdict:
+        fid = req.value or ""
+        fired = [f for f in (self.outcome.findings if self.outcome else []) if f.id == fid]
+        if fired:
+            f = fired[0]
+            return Verdict(req, UNMET, f"{f.title}", tuple((e.fact, e.actual, e.expected) for e in f.evidence), f)
+        checks = self.emitters.get(fid, [])
+        if not checks:
+            return Verdict(req, UNKNOWN, f"no check in this envdoctor reports {fid}")
+        for chk in checks:
+            for name in tuple(chk.needs):
+                group = self.snap.group(name)
+                if group is None:
+                    return Verdict(req, UNKNOWN, f"{fid} not checked: no probe collected {name}")
+                if group.status.value == "failed":
+                    return Verdict(req, UNKNOWN, f"{fid} not checked: {name} failed ({group.reason})")
+        return Verdict(req, MET, f"{fid} did not fire")
