@@ -27,6 +27,8 @@ PROBE_MODULES: tuple[str, ...] = (
     "container_toolkit",
     "container_cdi",
     "container_podman",
+    "cuda_toolkit",
+    "cuda_libraries",
 )
 
 DEFAULT_PROBE_TIMEOUT_S = 10.0

@@ -36,7 +36,7 @@ NVCC_TIMEOUT_S = 4.0
 SOURCE = "probe:cuda_toolkit"
 
 DEFAULT_LINK = "/usr/local/cuda"
-_ROOT_GLOBS = ("/usr/local/cuda", "/usr/local/cuda-*", "/opt/cuda", "/opt/cuda-*",
+ROOT_GLOBS = ("/usr/local/cuda", "/usr/local/cuda-*", "/opt/cuda", "/opt/cuda-*",
                "/usr/lib/nvidia-cuda-toolkit", "/opt/nvidia/hpc_sdk/*/*/cuda/[0-9]*")
 HOME_VARIABLES = ("CUDA_HOME", "CUDA_PATH", "CUDA_ROOT", "CUDA_TOOLKIT_ROOT_DIR")
 CONDA_TOOLKIT_PACKAGES = ("cuda-toolkit", "cudatoolkit", "cudatoolkit-dev", "cuda-nvcc", "cuda-cudart",
@@ -67,7 +67,7 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
     if ctx.exists(DEFAULT_LINK):
         toolkit = add(DEFAULT_LINK, DEFAULT_LINK)
         default = toolkit["real_path"] if toolkit else None
-    for pattern in _ROOT_GLOBS:
+    for pattern in ROOT_GLOBS:
         for root in ctx.glob(pattern):
             add(root, "directory")
     cuda_home = {var: ctx.env[var] for var in HOME_VARIABLES if var in ctx.env}
@@ -117,7 +117,7 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
         _fill_version_from_nvcc(ctx, toolkit)
     toolkits = sorted(found.values(), key=lambda t: t["real_path"])
     if not toolkits:
-        places = ", ".join(list(_ROOT_GLOBS[:4]) + ["CUDA_HOME/CUDA_PATH", "nvcc on PATH",
+        places = ", ".join(list(ROOT_GLOBS[:4]) + ["CUDA_HOME/CUDA_PATH", "nvcc on PATH",
                                                    "conda env", "pip nvidia-cuda-nvcc"])
         return [absent("cuda.toolkits", SOURCE, f"no CUDA toolkit found (looked at {places})")]
     data = {
