@@ -4,9 +4,607 @@ A reader module defines `NAME` (e.g. "nvidia-smi-xml"), `detect(text) -> bool` (
 part look like my format?) and `read(text) -> list[FactGroup]` (the same fact groups the live
 probes fill, with `source="pasted:NAME"` and a lowered confidence). Readers are tried in the order
 of `READER_MODULES`, specific formats first, free-text fallbacks last.
+
+How a paste becomes one snapshot (`ingest_lines` / `ingest_text`):
+
+1. `split_lines` cuts the input into `Part`s at fenced code blocks and at the start of a
+   recognisable section (a `collect_env` dump, an `nvidia-smi` table or `-q` log, an XML or JSON
+   document, an envdoctor Markdown report's embedded JSON, a Python traceback); everything else is
+   "text", flushed every `TEXT_PART_LINES` lines so memory stays bounded.
+2. Each part is offered to the specific readers in registry order; the first whose `detect`
+   accepts it and whose `read` returns groups claims it. A reader that raises is skipped for that
+   part (recorded in `pasted.parts`), never fatal.
+3. A module with `FALLBACK = True` runs after the specific readers, on every part, claimed or
+   not, so error lines are extracted even where no specific reader exists. A fallback that offers
+   `collector()` (an object with `feed(text)` and `groups()`) is streamed through all parts once;
+   otherwise its `read` is called on each part nobody claimed.
+4. Groups of the same name from several parts merge (`merge_groups`): the more confident source
+   wins each fact, the other fills what it lacks, lists are united. The snapshot's origin is
+   "pasted"; `pasted.parts` records every part, its line range and the reader that read it.
+
+`iter_decoded_lines` turns a binary stream into lines leniently (BOM / UTF-16 aware, undecodable
+bytes replaced, NULs and ANSI escapes dropped, lines longer than `MAX_LINE_CHARS` cut) and raises
+`InputTooLarge` past a byte limit, so a 50 MB paste streams through with bounded memory.
 """
 
 from __future__ import annotations
 
+import codecs
+import importlib
+import re
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any, BinaryIO, Iterable, Iterator
+
+from envdoctor.snapshot import CONFIDENCE_ORDER, FactGroup, Snapshot, Status, collected
+
 # Listed explicitly, most specific first. Add a module here when you add a reader.
-READER_MODULES: tuple[str, ...] = ()
+READER_MODULES: tuple[str, ...] = (
+    "envdoctor_report",
+    "collect_env",
+    "glxinfo",
+    "free_text",
+)
+
+MAX_INPUT_BYTES = 50 * 1024 * 1024  # larger pastes are refused (the triage command exits 2)
+READ_CHUNK_BYTES = 1024 * 1024
+MAX_LINE_CHARS = 1024 * 1024  # a longer line is cut here (the rest of it is dropped)
+TEXT_PART_LINES = 2000  # free text is handed to readers in slices of at most this many lines
+TEXT_PART_CHARS = 1024 * 1024
+MAX_PART_CHARS = 8 * 1024 * 1024  # a structured part longer than this is cut and marked truncated
+MAX_PART_RECORDS = 200  # parts listed individually in pasted.parts
+
+
+class InputTooLarge(ValueError):
+    """The input is larger than the limit the caller set."""
+
+
+@dataclass(frozen=True)
+class Part:
+    """A slice of the input. `kind` is what the splitter saw (collect_env, nvidia-smi,
+    nvidia-smi-q, xml, json, envdoctor-embed, traceback, text); `first_line` / `last_line` are
+    1-based line numbers in the input; `truncated` when the part hit a size cap."""
+
+    kind: str
+    text: str
+    first_line: int
+    last_line: int
+    truncated: bool = False
+    fenced: bool = False
+
+
+@dataclass
+class PartRecord:
+    """What happened to one part: who read it, or why nobody could."""
+
+    kind: str
+    first_line: int
+    last_line: int
+    reader: str | None = None
+    errors: list[str] = field(default_factory=list)
+    truncated: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        out: dict[str, Any] = {"kind": self.kind, "lines": [self.first_line, self.last_line],
+                               "reader": self.reader}
+        if self.errors:
+            out["errors"] = self.errors
+        if self.truncated:
+            out["truncated"] = True
+        return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Lenient decoding
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
+
+
+def iter_decoded_lines(stream: BinaryIO, limit_bytes: int = MAX_INPUT_BYTES,
+                       chunk_bytes: int = READ_CHUNK_BYTES) -> Iterator[str]:
+    """The lines of a binary stream, decoded leniently, without their line endings.
+
+    UTF-8 (with or without BOM) and UTF-16 (BOM, or NULs in every other byte) are recognised;
+    undecodable bytes become U+FFFD. Raises InputTooLarge once more than `limit_bytes` were read.
+    """
+    first = stream.read(chunk_bytes)
+    if not first:
+        return
+    encoding, skip = _sniff_encoding(first)
+    decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
+    total = len(first)
+    if total > limit_bytes:
+        raise InputTooLarge(f"input is larger than {limit_bytes // (1024 * 1024)} MB")
+    pending = ""
+    chunk = first[skip:]
+    while True:
+        text = decoder.decode(chunk, final=not chunk)
+        if text:
+            pending += text
+            lines = pending.splitlines(keepends=True)
+            pending = ""
+            if lines and not lines[-1].endswith(("\n", "\r")):
+                pending = lines.pop()
+                if len(pending) > MAX_LINE_CHARS:
+                    lines.append(pending[:MAX_LINE_CHARS])
+                    pending = ""
+            for line in lines:
+                yield clean_line(line)
+        if not chunk:
+            break
+        chunk = stream.read(chunk_bytes)
+        total += len(chunk)
+        if total > limit_bytes:
+            raise InputTooLarge(f"input is larger than {limit_bytes // (1024 * 1024)} MB")
+    if pending:
+        yield clean_line(pending)
+
+
+def _sniff_encoding(head: bytes) -> tuple[str, int]:
+    if head.startswith(codecs.BOM_UTF8):
+        return "utf-8", len(codecs.BOM_UTF8)
+    if head.startswith(codecs.BOM_UTF16_LE):
+        return "utf-16-le", 2
+    if head.startswith(codecs.BOM_UTF16_BE):
+        return "utf-16-be", 2
+    sample = head[:4096]
+    if len(sample) >= 8:
+        odd_nuls = sample[1::2].count(0)
+        even_nuls = sample[0::2].count(0)
+        half = len(sample) // 2
+        if odd_nuls > half * 0.4 and even_nuls < half * 0.05:
+            return "utf-16-le", 0
+        if even_nuls > half * 0.4 and odd_nuls < half * 0.05:
+            return "utf-16-be", 0
+    return "utf-8", 0
+
+
+def clean_line(line: str) -> str:
+    """A line without its ending, NULs, ANSI escapes, and cut at MAX_LINE_CHARS."""
+    line = line.rstrip("\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
+    if len(line) > MAX_LINE_CHARS:
+        line = line[:MAX_LINE_CHARS]
+    if "\x00" in line:
+        line = line.replace("\x00", "")
+    if "\x1b" in line:
+        line = _ANSI.sub("", line)
+    return line
+
+
+# ---------------------------------------------------------------------------------------------
+# Splitting
+
+
+_FENCE = re.compile(r"\s{0,3}(`{3,}|~{3,})")
+_STRUCTURED_START = re.compile(
+    r"\s{0,3}(?:"
+    r"(?P<collect_env>Collecting environment information|PyTorch version\s*:)"
+    r"|(?P<xml><\?xml|<!DOCTYPE nvidia_smi_log|<nvidia_smi_log\b)"
+    r"|(?P<embed><!-- envdoctor-report-json)"
+    r"|(?P<smiq>=+\s*NVSMI LOG\s*=+)"
+    r"|(?P<table>\+-{10,}|\|\s+NVIDIA-SMI \d)"
+    r"|(?P<json>[{\[])"
+    r")")
+_TRACEBACK = "Traceback (most recent call last)"
+_TIMESTAMP_LINE = re.compile(r"^\s*(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \w{3}\s+\d{1,2} \d\d:\d\d:\d\d \d{4}\s*$")
+_COLLECT_ENV_LIBRARIES = re.compile(r"\s*=*\s*Versions of relevant libraries", re.IGNORECASE)
+_TRACEBACK_BODY = re.compile(r"\s|File \"|During handling|The above exception|Traceback|[│╰╭|]")
+_EXCEPTION_LINE = re.compile(r"[\w.]*(?:Error|Exception|Warning|Interrupt|Exit)\b|[\w.]+: ")
+
+
+def _json_start(stripped: str) -> bool:
+    if stripped.startswith("{"):
+        rest = stripped[1:].lstrip()
+        return rest == "" or rest.startswith(('"', "}"))
+    return stripped == "[" or stripped.startswith(("[{", '["', "[[", "[]"))
+
+
+class _JsonDepth:
+    """Tracks bracket depth across lines of a JSON document, aware of strings."""
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.in_string = False
+        self.escape = False
+        self.started = False
+
+    def feed(self, line: str) -> bool:
+        """Consume one line; True when the document closed on it."""
+        for ch in line:
+            if self.in_string:
+                if self.escape:
+                    self.escape = False
+                elif ch == "\\":
+                    self.escape = True
+                elif ch == '"':
+                    self.in_string = False
+                continue
+            if ch == '"':
+                self.in_string = True
+            elif ch in "{[":
+                self.depth += 1
+                self.started = True
+            elif ch in "}]":
+                self.depth -= 1
+                if self.started and self.depth <= 0:
+                    return True
+        return False
+
+
+class Splitter:
+    """A line-by-line state machine that yields `Part`s (see the module docstring)."""
+
+    def __init__(self) -> None:
+        self.kind = "text"
+        self.lines: list[str] = []
+        self.chars = 0
+        self.first_line = 1
+        self.line_no = 0
+        self.fence: str | None = None
+        self.truncated = False
+        self.libraries_seen = False
+        self.json_depth: _JsonDepth | None = None
+        self.xml_end: str | None = None
+        self.traceback_ended = False
+
+    def feed(self, line: str) -> Iterator[Part]:
+        """Consume one line (without its ending); yields the parts it completes."""
+        self.line_no += 1
+        fence = _FENCE.match(line)
+        if fence and (self.fence is None or fence.group(1)[0] == self.fence[0]):
+            yield from self._flush()
+            self.fence = None if self.fence is not None else fence.group(1)
+            self.first_line = self.line_no + 1
+            return
+        if self.kind != "text":
+            if self._continues(line):
+                self._append(line)
+                if self._ends_after(line):
+                    yield from self._flush()
+                elif self.chars > MAX_PART_CHARS:
+                    self.truncated = True
+                    yield from self._flush()
+                return
+            yield from self._flush()
+        kind = self._start_kind(line)
+        if kind is not None:
+            pulled = self._pull_table_timestamp() if kind == "nvidia-smi" else None
+            yield from self._flush()
+            self._begin(kind, line, pulled)
+            if self._ends_after(line):
+                yield from self._flush()
+            return
+        self._append(line)
+        if len(self.lines) >= TEXT_PART_LINES or self.chars >= TEXT_PART_CHARS:
+            yield from self._flush()
+
+    def finish(self) -> Iterator[Part]:
+        """Flush what is left at the end of the input."""
+        yield from self._flush()
+
+    # -- state helpers ---------------------------------------------------------------------
+
+    def _start_kind(self, line: str) -> str | None:
+        if _TRACEBACK in line:
+            return "traceback"
+        match = _STRUCTURED_START.match(line)
+        if match is None:
+            return None
+        group = match.lastgroup
+        if group == "collect_env":
+            return "collect_env"
+        if group == "xml":
+            return "xml"
+        if group == "embed":
+            return "envdoctor-embed"
+        if group == "smiq":
+            return "nvidia-smi-q"
+        if group == "table":
+            return "nvidia-smi"
+        if group == "json" and _json_start(line.strip()):
+            return "json"
+        return None
+
+    def _begin(self, kind: str, line: str, pulled: str | None) -> None:
+        self.kind = kind
+        self.first_line = self.line_no - (1 if pulled is not None else 0)
+        self.libraries_seen = False
+        self.traceback_ended = False
+        self.json_depth = _JsonDepth() if kind == "json" else None
+        self.xml_end = None
+        if kind == "xml":
+            self.xml_end = "</nvidia_smi_log>" if "nvidia_smi" in line else None
+        if pulled is not None:
+            self._append(pulled)
+        self._append(line)
+
+    def _pull_table_timestamp(self) -> str | None:
+        if self.kind == "text" and self.lines and _TIMESTAMP_LINE.match(self.lines[-1]):
+            line = self.lines.pop()
+            self.chars -= len(line) + 1
+            return line
+        return None
+
+    def _continues(self, line: str) -> bool:
+        """Whether `line` still belongs to the current structured part."""
+        kind = self.kind
+        if kind in ("json", "xml", "envdoctor-embed"):
+            return True
+        if kind == "traceback":
+            if self.traceback_ended:
+                return False
+            if not line.strip() or _TRACEBACK_BODY.match(line):
+                return True
+            # the exception line closes the traceback
+            self.traceback_ended = bool(_EXCEPTION_LINE.match(line))
+            return self.traceback_ended
+        if kind == "nvidia-smi":
+            stripped = line.lstrip()
+            return stripped.startswith(("|", "+")) or not stripped
+        if kind == "nvidia-smi-q":
+            if _start_strong(line):
+                return False
+            return not line.strip() or line[:1].isspace() or " : " in line or line.startswith("=")
+        if kind == "collect_env":
+            if _start_strong(line):
+                return False
+            if _COLLECT_ENV_LIBRARIES.match(line):
+                self.libraries_seen = True
+                return True
+            if self.libraries_seen and _looks_like_prose(line):
+                return False
+            return len(self.lines) < 5000
+        return True
+
+    def _ends_after(self, line: str) -> bool:
+        if self.kind == "json" and self.json_depth is not None:
+            return self.json_depth.feed(line)
+        if self.kind == "xml":
+            if self.xml_end is None:
+                tag = re.search(r"<([A-Za-z_][\w.-]*)[\s>]", line)
+                if tag and not line.lstrip().startswith(("<?", "<!")):
+                    self.xml_end = f"</{tag.group(1)}>"
+            return self.xml_end is not None and self.xml_end in line
+        if self.kind == "envdoctor-embed":
+            return "envdoctor-report-json -->" in line
+        if self.kind == "traceback":
+            return self.traceback_ended
+        return False
+
+    def _append(self, line: str) -> None:
+        self.lines.append(line)
+        self.chars += len(line) + 1
+
+    def _flush(self) -> Iterator[Part]:
+        if self.lines:
+            text = "\n".join(self.lines)
+            if text.strip():
+                yield Part(self.kind, text, self.first_line, self.first_line + len(self.lines) - 1,
+                           self.truncated, self.fence is not None)
+        self.kind = "text"
+        self.lines = []
+        self.chars = 0
+        self.truncated = False
+        self.json_depth = None
+        self.first_line = self.line_no + 1
+
+
+def _start_strong(line: str) -> bool:
+    """A line that starts a different structured section."""
+    if _TRACEBACK in line:
+        return True
+    match = _STRUCTURED_START.match(line)
+    return match is not None and match.lastgroup in ("xml", "embed", "table")
+
+
+_PROSE_EXEMPT = re.compile(r"\s|\[|=|GPU\d|NIC\d|mlx|[\w .()/-]{1,60}(?::|=)")
+
+
+def _looks_like_prose(line: str) -> bool:
+    return bool(line.strip()) and _PROSE_EXEMPT.match(line) is None
+
+
+def split_lines(lines: Iterable[str]) -> Iterator[Part]:
+    """The parts of the input given line by line (without line endings)."""
+    splitter = Splitter()
+    for line in lines:
+        yield from splitter.feed(line)
+    yield from splitter.finish()
+
+
+def split(text: str) -> list[Part]:
+    """The parts of a text."""
+    return list(split_lines(clean_line(line) for line in text.splitlines()))
+
+
+# ---------------------------------------------------------------------------------------------
+# Readers and the driver
+
+
+@dataclass(frozen=True)
+class Reader:
+    """A loaded reader module."""
+
+    name: str
+    module: ModuleType
+
+    @property
+    def fallback(self) -> bool:
+        """Fallbacks read every part after the specific readers."""
+        return bool(getattr(self.module, "FALLBACK", False))
+
+
+def load_readers(modules: tuple[str, ...] | None = None) -> tuple[list[Reader], list[str]]:
+    """(readers in order, fallbacks last; load errors). A module that fails to import is skipped."""
+    readers: list[Reader] = []
+    errors: list[str] = []
+    for name in modules or READER_MODULES:
+        try:
+            module = importlib.import_module(f"envdoctor.ingest.{name}")
+        except Exception as exc:  # noqa: BLE001 - a broken reader must not break triage
+            errors.append(f"reader {name} could not load: {type(exc).__name__}: {exc}")
+            continue
+        readers.append(Reader(str(getattr(module, "NAME", name)), module))
+    readers.sort(key=lambda r: r.fallback)  # stable: registry order within each class
+    return readers, errors
+
+
+def ingest_text(text: str, modules: tuple[str, ...] | None = None) -> Snapshot:
+    """The snapshot of a pasted text."""
+    return ingest_lines((clean_line(line) for line in text.splitlines()), modules)
+
+
+def ingest_lines(lines: Iterable[str], modules: tuple[str, ...] | None = None) -> Snapshot:
+    """The snapshot of an input given line by line: every part read, the groups merged."""
+    readers, load_errors = load_readers(modules)
+    specific = [r for r in readers if not r.fallback]
+    fallbacks = [r for r in readers if r.fallback]
+    collectors = []
+    per_part_fallbacks = []
+    for reader in fallbacks:
+        factory = getattr(reader.module, "collector", None)
+        if callable(factory):
+            collectors.append((reader, factory()))
+        else:
+            per_part_fallbacks.append(reader)
+    groups: dict[str, FactGroup] = {}
+    records: list[PartRecord] = []
+    counts: dict[str, int] = {}
+    total_parts = 0
+    last_line = 0
+    truncated_any = False
+    for part in split_lines(lines):
+        total_parts += 1
+        last_line = part.last_line
+        truncated_any = truncated_any or part.truncated
+        record = PartRecord(part.kind, part.first_line, part.last_line, truncated=part.truncated)
+        for reader in specific:
+            found = _try_read(reader, part.text, record)
+            if found:
+                record.reader = reader.name
+                _merge_into(groups, found)
+                break
+        for reader, collector in collectors:
+            try:
+                collector.feed(part.text)
+            except Exception as exc:  # noqa: BLE001
+                record.errors.append(f"{reader.name}: {type(exc).__name__}: {exc}")
+        if record.reader is None:
+            for reader in per_part_fallbacks:
+                found = _try_read(reader, part.text, record)
+                if found:
+                    record.reader = reader.name
+                    _merge_into(groups, found)
+                    break
+        key = record.reader or f"unread {part.kind}"
+        counts[key] = counts.get(key, 0) + 1
+        if len(records) < MAX_PART_RECORDS:
+            records.append(record)
+    for reader, collector in collectors:
+        try:
+            _merge_into(groups, list(collector.groups()))
+        except Exception as exc:  # noqa: BLE001
+            load_errors.append(f"{reader.name}: {type(exc).__name__}: {exc}")
+    snapshot = Snapshot(origin="pasted")
+    for group in groups.values():
+        snapshot.groups[group.name] = group
+    snapshot.groups["pasted.parts"] = _parts_group(records, counts, total_parts, last_line,
+                                                   truncated_any, load_errors)
+    return snapshot
+
+
+def _try_read(reader: Reader, text: str, record: PartRecord) -> list[FactGroup]:
+    try:
+        if not reader.module.detect(text):
+            return []
+        return [g for g in reader.module.read(text) or [] if isinstance(g, FactGroup)]
+    except Exception as exc:  # noqa: BLE001 - one reader's bug costs only its own facts
+        record.errors.append(f"{reader.name}: {type(exc).__name__}: {exc}")
+        return []
+
+
+def _parts_group(records: list[PartRecord], counts: dict[str, int], total: int, lines: int,
+                 truncated: bool, errors: list[str]) -> FactGroup:
+    shown = ", ".join(f"{name} ×{n}" if n > 1 else name for name, n in counts.items())
+    data: dict[str, Any] = {
+        "parts": [r.to_dict() for r in records],
+        "part_count": total,
+        "line_count": lines,
+        "readers": counts,
+        "truncated": truncated,
+    }
+    if errors:
+        data["errors"] = errors
+    from envdoctor.snapshot import Confidence
+
+    return collected("pasted.parts", "pasted:splitter", data,
+                     summary=f"{total} part{'s' if total != 1 else ''}: {shown or 'nothing readable'}",
+                     confidence=Confidence.LOW)
+
+
+def _merge_into(groups: dict[str, FactGroup], found: list[FactGroup]) -> None:
+    for group in found:
+        existing = groups.get(group.name)
+        groups[group.name] = group if existing is None else merge_groups(existing, group)
+
+
+def merge_groups(first: FactGroup, second: FactGroup) -> FactGroup:
+    """One group from two readings of the same facts.
+
+    A collected group beats an absent or failed one; between two collected groups the more
+    confident one (else the first) wins each fact and the other fills the facts it lacks. Lists
+    are united: records with the same `index` (or `name`) merge, other items are appended once.
+    """
+    if first.collected != second.collected:
+        return first if first.collected else second
+    if not first.collected:
+        return first
+    primary, secondary = first, second
+    if CONFIDENCE_ORDER[second.confidence] < CONFIDENCE_ORDER[first.confidence]:
+        primary, secondary = second, first
+    sources = [s for s in dict.fromkeys(primary.source.split(", ") + secondary.source.split(", ")) if s]
+    raw = dict(secondary.raw)
+    raw.update(primary.raw)
+    return FactGroup(primary.name, Status.COLLECTED, ", ".join(sources),
+                     _merge_values(primary.data, secondary.data), summary=primary.summary or secondary.summary,
+                     confidence=primary.confidence, raw=raw)
+
+
+def _merge_values(a: Any, b: Any) -> Any:
+    if a is None:
+        return b
+    if isinstance(a, dict) and isinstance(b, dict):
+        out = dict(a)
+        for key, value in b.items():
+            out[key] = _merge_values(out.get(key), value) if key in out else value
+        return out
+    if isinstance(a, list) and isinstance(b, list):
+        return _merge_lists(a, b)
+    return a
+
+
+def _record_key(item: Any) -> Any:
+    if isinstance(item, dict):
+        if item.get("index") is not None:
+            return ("index", item["index"])
+        if item.get("name") is not None:
+            return ("name", item["name"])
+    return None
+
+
+def _merge_lists(a: list, b: list) -> list:
+    out = list(a)
+    for item in b:
+        key = _record_key(item)
+        if key is not None:
+            for i, have in enumerate(out):
+                if _record_key(have) == key:
+                    out[i] = _merge_values(have, item)
+                    break
+            else:
+                out.append(item)
+        elif item not in out:
+            out.append(item)
+    return out
