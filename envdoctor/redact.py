@@ -9,7 +9,8 @@ everywhere, in facts, raw captures and finding texts alike):
   embedded IPv4 (ip-10-0-0-12, dhcp-192-168-0-66), and those the caller knows;
 - IPv4 and IPv6 addresses (`<ipv4-N>`, `<ipv6-N>`; loopback and unspecified ones are kept),
   MAC addresses (`<mac-N>`);
-- GPU and MIG UUIDs (`<gpu-uuid-N>`, `<mig-uuid-N>`) and serial numbers / unique ids
+- GPU and MIG UUIDs (`<gpu-uuid-N>`, `<mig-uuid-N>`), other UUIDs such as machine or daemon ids
+  (`<uuid-N>`), and serial numbers / unique ids
   (`<serial-N>`), in data keys and in raw tool output (nvidia-smi XML and text, rocm-smi, dmesg);
 - secrets (`<secret-N>`): values of keys whose name says secret (TOKEN, KEY, SECRET, PASSWORD,
   PASSWD, CREDENTIAL, AUTH, COOKIE, PRIVATE…), `NAME=value` lines of such names, URL
@@ -81,6 +82,8 @@ _KEY_SHAPES = re.compile(r"""(?x)
 _UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
 _GPU_UUID = re.compile(rf"\bGPU-(?:{_UUID}|[0-9a-fA-F]{{16}})\b")
 _MIG_UUID = re.compile(rf"\bMIG-{_UUID}\b")
+_ANY_UUID = re.compile(rf"(?<![\w-]){_UUID}(?![\w-])")
+_DOCKER_INFO_NAME = re.compile(r"(?m)^ Name: ([A-Za-z0-9][A-Za-z0-9.-]*)$")  # `docker info`: the host
 _SERIAL_TEXT = re.compile(
     r"(?i)(?P<label>serial(?:[ _-]?(?:number|no))?|unique[ _-]?id)"
     r"(?P<sep>[\"']?\s*(?:[:=]|>)\s*[\"']?)(?P<value>[A-Za-z0-9][A-Za-z0-9_-]{3,})")
@@ -205,6 +208,8 @@ class Redactor:
                 self._note("user", value)
             elif is_secret_name(name) and _meaningful(value) and len(value) >= 6:
                 self._note("secret", value)
+        for match in _DOCKER_INFO_NAME.finditer(text):
+            self._note_host(match.group(1))
         for match in _SERIAL_TEXT.finditer(text):
             if _meaningful(match["value"]):
                 self._note("serial", match["value"])
@@ -259,6 +264,7 @@ class Redactor:
         text = _KEY_SHAPES.sub(lambda m: self._token("secret", m.group(0)), text)
         text = _MIG_UUID.sub(lambda m: self._token("mig-uuid", m.group(0)), text)
         text = _GPU_UUID.sub(lambda m: self._token("gpu-uuid", m.group(0)), text)
+        text = _ANY_UUID.sub(lambda m: self._token("uuid", m.group(0)), text)
         text = _SERIAL_TEXT.sub(self._serial, text)
         text = _HOME.sub(self._home, text)
         text = _WINDOWS_HOME.sub(self._home, text)
