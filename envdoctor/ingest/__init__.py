@@ -43,6 +43,11 @@ READER_MODULES: tuple[str, ...] = (
     "envdoctor_report",
     "collect_env",
     "glxinfo",
+    "nvidia_smi_xml",
+    "nvidia_smi_text",
+    "proc_nvidia_version",
+    "kernel_log",
+    "lspci_link",
     "free_text",
 )
 

@@ -29,6 +29,10 @@ PROBE_MODULES: tuple[str, ...] = (
     "container_podman",
     "cuda_toolkit",
     "cuda_libraries",
+    "nvidia_gpu",
+    "nvidia_pci",
+    "nvidia_kernel",
+    "nvidia_events",
 )
 
 DEFAULT_PROBE_TIMEOUT_S = 10.0
