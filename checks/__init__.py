@@ -11,6 +11,13 @@ from envdoctor.checkdef import Check
 
 CHECK_MODULES: tuple[str, ...] = (
     "python_versions",
+    "cuda_toolkit",
+    "cuda_libraries",
+    "cuda_devices",
+    "container_docker",
+    "container_cdi",
+    "container_inside",
+    "container_image",
 )
 
 
