@@ -48,6 +48,8 @@ READER_MODULES: tuple[str, ...] = (
     "proc_nvidia_version",
     "kernel_log",
     "lspci_link",
+    "docker_info",
+    "nvidia_container_cli",
     "free_text",
 )
 
