@@ -14,6 +14,10 @@ CHECK_MODULES: tuple[str, ...] = (
     "cuda_toolkit",
     "cuda_libraries",
     "cuda_devices",
+    "container_docker",
+    "container_cdi",
+    "container_inside",
+    "container_image",
 )
 
 
