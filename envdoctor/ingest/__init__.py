@@ -50,6 +50,7 @@ READER_MODULES: tuple[str, ...] = (
     "lspci_link",
     "docker_info",
     "nvidia_container_cli",
+    "nvcc_version",
     "free_text",
 )
 
