@@ -65,7 +65,15 @@ def run(args: argparse.Namespace) -> Outcome:
     options = probe_options(args)
     if args.root != "/" and not os.path.isdir(args.root):
         raise UsageError(f"--root {args.root}: not a directory")
-    snapshot = collect_live(options, root=args.root)
+    if args.image:
+        from envdoctor.image_inspect import ImageInspectError, collect_for_image
+
+        try:
+            snapshot = collect_for_image(args.image, options)
+        except ImageInspectError as exc:
+            raise UsageError(f"--image {args.image}: {exc}") from exc
+    else:
+        snapshot = collect_live(options, root=args.root)
     report = diagnose(snapshot, kind="check")
     text = render(report, args.format, verbose=args.verbose)
     return Outcome(stdout=text, exit_code=exit_code_for(report, args.fail_on))
