@@ -62,8 +62,8 @@ _AUTH_HEADER = re.compile(r"(?i)\b(authorization|proxy-authorization|x-api-key|x
 _ASSIGNMENT = re.compile(r"""(?x)
     (?P<name>\b[A-Za-z_][A-Za-z0-9_.-]*)      # NAME
     (?P<sep>["']?\s*(?::|=|=>)\s*)            # = or : (also "NAME": in JSON)
-    (?P<quote>["']?)
-    (?P<value>[^\s"'<>,;&]{1,4096})
+    (?P<quote>["'])?
+    (?P<value>(?(quote)[^"'\n]{1,4096}|[^\s"'<>,;&]{1,4096}))   # quoted: up to the quote
 """)
 _KEY_SHAPES = re.compile(r"""(?x)
     \b(?:
@@ -258,6 +258,8 @@ class Redactor:
                 return self._token("secret", text)
         exempt = key is not None and bool(_EXEMPT_KEY.search(key))
         text = _PEM.sub(lambda m: self._token("secret", m.group(0)), text)
+        if self._literal_re is not None:  # values found in pass 1, whole (a password with spaces)
+            text = self._literal_re.sub(self._literal, text)
         text = _URL_CREDENTIALS.sub(lambda m: m.group(1) + self._token("secret", m.group(2)) + "@", text)
         text = _AUTH_HEADER.sub(self._auth_header, text)
         text = _ASSIGNMENT.sub(self._assignment, text)
@@ -268,8 +270,6 @@ class Redactor:
         text = _SERIAL_TEXT.sub(self._serial, text)
         text = _HOME.sub(self._home, text)
         text = _WINDOWS_HOME.sub(self._home, text)
-        if self._literal_re is not None:
-            text = self._literal_re.sub(self._literal, text)
         text = _DASHED_IP_HOST.sub(lambda m: self._token("host", m.group(0)), text)
         text = _MAC.sub(self._mac, text)
         if not exempt:
@@ -299,7 +299,7 @@ class Redactor:
         if not is_secret_name(name) or not _meaningful(value) or _PSEUDONYM.fullmatch(value) \
                 or _EXEMPT_KEY.search(name):
             return m.group(0)
-        return f"{name}{m['sep']}{m['quote']}{self._token('secret', value)}"
+        return f"{name}{m['sep']}{m['quote'] or ''}{self._token('secret', value)}"
 
     def _serial(self, m: re.Match) -> str:
         if not _meaningful(m["value"]) or _PSEUDONYM.fullmatch(m["value"]):
