@@ -70,3 +70,7 @@ def fake_tools(tmp_path: Path):
         return str(bindir)
 
     return build
+
+
+# The real Docker daemon of the container tests (a session fixture; see tests/docker_daemon.py).
+from docker_daemon import docker_daemon  # noqa: E402,F401
