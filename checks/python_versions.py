@@ -5,6 +5,9 @@ from __future__ import annotations
 from envdoctor.checkdef import check
 from envdoctor.findings import Evidence, Finding, Fix, Severity
 from envdoctor.matrixset import MatrixSet
+from envdoctor.pip_commands import TorchTarget, new_venv, torch_install
+from envdoctor.queries import torch as tq
+from envdoctor.queries.torch_fixes import released_minors
 from envdoctor.snapshot import Snapshot
 from envdoctor.versions import major_minor, parse
 
@@ -12,11 +15,13 @@ _PYTHON_DOWNLOADS = "https://www.python.org/downloads/"
 _TORCH_GET_STARTED = "https://pytorch.org/get-started/locally/"
 
 
-def _release_rows(ms: MatrixSet) -> list[dict]:
-    return sorted(ms.table("torch_releases").rows, key=lambda r: parse(r["torch"]))
+def _cpython(pythons: list[str]) -> list[str]:
+    """The regular CPython minors of a release ("3.13t", the free-threaded build, left out)."""
+    return [p for p in pythons if not p.endswith("t")]
 
 
-@check("torch.python-unsupported", needs=("python", "python.packages"), matrices=("torch_releases",))
+@check("torch.python-unsupported", needs=("python", "python.packages"),
+       matrices=("torch_releases", "torch_index"))
 def python_supported_by_torch(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     """The Python interpreter is outside what the PyTorch release supports.
 
@@ -30,44 +35,59 @@ def python_supported_by_torch(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     python = major_minor(snap.fact("python", "version"))
     if python is None:
         return None
-    torch = (snap.fact("python.packages", "packages") or {}).get("torch")
-    rows = _release_rows(ms)
+    torch_facts = snap.data("python.torch") or {}
+    torch = torch_facts.get("version") or (snap.fact("python.packages", "packages") or {}).get("torch")
+    windows = str(snap.fact("python", "platform") or "").startswith("win")
     if torch is not None:
-        row = next((r for r in rows if major_minor(r["torch"]) == major_minor(torch)), None)
-        if row is None or not row.get("python") or python in row["python"]:
+        supported = tq.supported_pythons(ms, str(torch))
+        if not supported or python in supported:
             return None
-        supported = row["python"]
+        regular = _cpython(supported)
         return Finding(
             id="torch.python-unsupported",
             severity=Severity.WARNING,
             title=f"torch {torch} does not support Python {python}",
-            detail=(f"PyTorch {row['torch']} publishes wheels for Python {', '.join(supported)}; this "
-                    f"environment runs Python {python}, so this torch came from a source build or "
-                    "an unofficial wheel."),
+            detail=(f"PyTorch {major_minor(str(torch))} publishes wheels for Python {', '.join(supported)}; "
+                    f"this environment runs Python {python}, so this torch came from a source build "
+                    "or an unofficial wheel."),
             evidence=(Evidence("python.version", python, " / ".join(supported)),
-                      Evidence("torch.version", torch)),
-            fixes=(Fix(f"Create an environment with Python {supported[-1]} and install torch there",
-                       (f"python{supported[-1]} -m venv .venv-torch",
-                        ".venv-torch/bin/python -m pip install torch"), url=_PYTHON_DOWNLOADS),),
+                      Evidence("torch.version", str(torch))),
+            fixes=(_venv_fix(ms, snap, regular[-1], str(torch), windows),),
         )
-    newest = next((r for r in reversed(rows) if r.get("python")), None)
-    if newest is None or python in newest["python"]:
+    newest = released_minors(ms)
+    if not newest:
         return None
-    if parse(python) < max(parse(p) for p in newest["python"]):
+    supported = tq.supported_pythons(ms, newest[0]) or []
+    if not supported or python in supported:
+        return None
+    if parse(python) < max(parse(p.rstrip("t")) for p in supported):
         return None  # older than the newest release's range: older torch releases serve it
-    supported = newest["python"]
     return Finding(
         id="torch.python-unsupported",
         severity=Severity.WARNING,
         title=f"No PyTorch release supports Python {python} yet",
-        detail=(f"The newest PyTorch release known to envdoctor ({newest['torch']}) has wheels for "
+        detail=(f"The newest PyTorch release known to envdoctor ({newest[0]}) has wheels for "
                 f"Python {', '.join(supported)}: `pip install torch` here finds no matching "
                 "distribution."),
         evidence=(Evidence("python.version", python, " / ".join(supported)),),
-        fixes=(Fix(f"Use Python {supported[-1]} for PyTorch work",
-                   (f"python{supported[-1]} -m venv .venv-torch",
-                    ".venv-torch/bin/python -m pip install torch"), url=_TORCH_GET_STARTED),),
+        fixes=(_venv_fix(ms, snap, _cpython(supported)[-1], newest[0], windows),),
     )
+
+
+def _venv_fix(ms: MatrixSet, snap: Snapshot, python: str, torch: str, windows: bool) -> Fix:
+    """A new venv with a supported Python and the same torch release and variant."""
+    facts = snap.data("python.torch") or {}
+    variant = facts.get("variant") or tq.pypi_default(ms, torch, "windows" if windows else "linux") or "cpu"
+    url = tq.index_url(ms, variant) or tq.index_url(ms, "cpu")
+    companions = tq.companion_versions(ms, torch)
+    exact = "+" in torch or torch.count(".") >= 2
+    target = TorchTarget(str(torch).split("+")[0], variant, str(url), companions.get("torchvision"),
+                         companions.get("torchaudio"), exact=exact)
+    create, venv = new_venv(python, windows)
+    installed = snap.fact("python.packages", "packages") or {}
+    commands = (create, *torch_install(venv, target, installed))
+    return Fix(f"Create an environment with Python {python} and install torch {target.torch} ({variant}) there",
+               commands, url=_TORCH_GET_STARTED if not exact else _PYTHON_DOWNLOADS)
 
 
 CHECKS = [python_supported_by_torch]

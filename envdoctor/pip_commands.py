@@ -72,6 +72,15 @@ def detect_installer(python: Mapping[str, Any] | None, packages: Mapping[str, An
     return Installer(PIP, executable, prefix, windows, None, f"a {kind or 'Python'} environment")
 
 
+def new_venv(python_minor: str, windows: bool, folder: str = ".venv-torch") -> tuple[str, Installer]:
+    """The command creating a venv with CPython `python_minor` ("3.13") and an Installer for it."""
+    if windows:
+        return (f"py -{python_minor} -m venv {folder}",
+                Installer(PIP, f"{folder}\\Scripts\\python.exe", folder, True, None, "a new venv"))
+    return (f"python{python_minor} -m venv {folder}",
+            Installer(PIP, f"{folder}/bin/python", folder, False, None, "a new venv"))
+
+
 def quote(inst: Installer, arg: str) -> str:
     """One argument quoted for the environment's shell (POSIX sh, or cmd/PowerShell on Windows)."""
     if inst.windows:
@@ -176,21 +185,27 @@ class TorchTarget:
     exact: bool = False  # pin torch exactly (True) or to the minor's newest patch
 
 
+def torch_install(inst: Installer, target: TorchTarget, companions: Iterable[str] = ()) -> tuple[str, str]:
+    """Install the target torch (+ `companions` among torchvision / torchaudio), then verify.
+
+    Each companion is pinned to its minor (`torchvision==0.22.*`), or left unpinned when the minor
+    is unknown, in which case pip picks the one whose own exact torch pin matches.
+    """
+    wanted = set(companions)
+    specs = [pin("torch", target.torch, target.exact)]
+    for name, minor in (("torchvision", target.torchvision), ("torchaudio", target.torchaudio)):
+        if name in wanted:
+            specs.append(pin(name, minor, False) if minor else name)
+    return install(inst, specs, target.index_url), verify_torch(inst, backend_of_variant(target.variant))
+
+
 def torch_reinstall(inst: Installer, target: TorchTarget, installed: Mapping[str, str],
                     installers: Mapping[str, str] | None = None,
                     extra_remove: Iterable[str] = ()) -> tuple[str, ...]:
     """Uninstall torch (+ installed companions, + `extra_remove`), install the target, verify.
 
-    Companions are reinstalled only when they are installed now: each is pinned to its minor
-    (`torchvision==0.22.*`), or left unpinned when the minor is unknown, in which case pip picks
-    the one whose own exact torch pin matches.
+    Companions are reinstalled only when they are installed now.
     """
     remove = [n for n in TORCH_FAMILY if n in installed] or ["torch"]
     remove += [n for n in extra_remove if n in installed and n not in remove]
-    specs = [pin("torch", target.torch, target.exact)]
-    for name, minor in (("torchvision", target.torchvision), ("torchaudio", target.torchaudio)):
-        if name in installed:
-            specs.append(pin(name, minor, False) if minor else name)
-    return (*uninstall(inst, remove, installers),
-            install(inst, specs, target.index_url),
-            verify_torch(inst, backend_of_variant(target.variant)))
+    return (*uninstall(inst, remove, installers), *torch_install(inst, target, installed))

@@ -61,14 +61,13 @@ def describe(paths=None):
     """The ML distributions on `paths` (default: sys.path), as a JSON-ready dict."""
     out = {}
     result = {"environment": marker_environment(), "distributions": out}
-    try:
-        from importlib import metadata
-    except ImportError:  # Python < 3.8
-        result["error"] = "importlib.metadata is not available (Python < 3.8)"
-        return result
     search = list(paths) if paths else list(sys.path)
     try:
-        dists = list(metadata.distributions(path=search))
+        from importlib import metadata
+    except ImportError:  # Python 3.7: read the dist-info folders directly
+        metadata = None
+    try:
+        dists = list(metadata.distributions(path=search)) if metadata else list(_dist_infos(search))
     except Exception as exc:  # noqa: BLE001 - a broken path entry must not stop the scan
         result["error"] = "cannot list distributions: %s" % exc
         return result
@@ -128,6 +127,32 @@ def _entry(dist, key, name):
             if names:
                 entry["listings"][rel] = names[:MAX_LISTING]
     return entry
+
+
+class _DistInfo(object):
+    """The part of importlib.metadata.Distribution this script uses, for Python 3.7."""
+
+    def __init__(self, path):
+        from email.parser import Parser
+
+        self._path = path
+        self.metadata = Parser().parsestr(self.read_text("METADATA") or "")
+        self.version = self.metadata["Version"]
+        self.requires = self.metadata.get_all("Requires-Dist") or None
+
+    def read_text(self, filename):
+        try:
+            with open(os.path.join(self._path, filename), encoding="utf-8", errors="replace") as handle:
+                return handle.read()
+        except (OSError, IOError):
+            return None
+
+
+def _dist_infos(search):
+    for folder in search:
+        for name in _listdir(folder):
+            if name.endswith(".dist-info"):
+                yield _DistInfo(os.path.join(folder, name))
 
 
 def interesting(key):

@@ -80,7 +80,7 @@ def torch_facts(dists: Mapping[str, Mapping[str, Any]], environment: Mapping[str
     version = version_py.get("__version__") or metadata_version
     from envdoctor.queries import torch as tq
 
-    variant = tq.parse_local_variant(version)
+    variant = _variant(tq.parse_local_variant(version))
     cuda, hip = version_py.get("cuda"), version_py.get("hip")
     os_name = _os_name(environment or {})
     data: dict[str, Any] = {
@@ -88,6 +88,7 @@ def torch_facts(dists: Mapping[str, Mapping[str, Any]], environment: Mapping[str
         "metadata_version": metadata_version,
         "variant": variant,
         "backend": _backend(version_py, variant, files),
+        "build": None,  # filled below: the same value under collect_env's key
         "cuda": cuda,
         "hip": hip,
         "xpu": version_py.get("xpu"),
@@ -112,7 +113,19 @@ def torch_facts(dists: Mapping[str, Mapping[str, Any]], environment: Mapping[str
         source = "matrix:torch_arch" if arches is not None else None
     data["arch_list"] = arches
     data["arch_list_source"] = source
+    data["build"] = data["backend"]
     return data
+
+
+_VARIANT = re.compile(r"^(cpu|cu\d+|rocm\d+(?:\.\d+)*|xpu)")
+
+
+def _variant(label: str | None) -> str | None:
+    """The variant at the start of a local label ("cpu-cxx11-abi" -> "cpu"); other labels as is."""
+    if not label:
+        return None
+    match = _VARIANT.match(label)
+    return match.group(1) if match else label
 
 
 def _os_name(environment: Mapping[str, str]) -> str | None:

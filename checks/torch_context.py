@@ -1,0 +1,181 @@
+"""What the torch checks read from a snapshot, gathered once (pure; no check lives here).
+
+`torch_context(snap, ms)` collects the torch build (`python.torch`), the interpreter and its
+installer (`python`, `python.packages`), the NVIDIA GPUs with their compute capability
+(`nvidia.gpus`, completed from the nvidia_gpus table by name), the driver (`nvidia.driver`),
+AMD GPUs (`amd.gpus`) and the `--deep` results (`python.deep`). `reinstall_fixes()` turns ranked
+variant choices into exact fixes for this environment's installer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from envdoctor.findings import Fix, Risk
+from envdoctor.pip_commands import Installer, TorchTarget, detect_installer, torch_reinstall
+from envdoctor.queries import torch as tq
+from envdoctor.queries.torch_fixes import Choice
+from envdoctor.snapshot import Snapshot
+
+GET_STARTED = "https://pytorch.org/get-started/locally/"
+PREVIOUS_VERSIONS = "https://pytorch.org/get-started/previous-versions/"
+
+
+@dataclass
+class TorchContext:
+    """The facts the torch checks share."""
+
+    torch: dict[str, Any]
+    python: dict[str, Any]
+    packages: dict[str, Any]
+    os: str | None  # "linux" (x86_64), "windows", "macos", "linux-aarch64", ...
+    gpus: list[dict[str, Any]] = field(default_factory=list)  # {name, capability}
+    gpu_group_status: str | None = None  # status of nvidia.gpus: collected / absent / failed / None
+    driver_version: str | None = None
+    driver_max_cuda: str | None = None
+    amd_gpus: list[dict[str, Any]] = field(default_factory=list)
+    deep: dict[str, Any] | None = None
+    installer: Installer | None = None
+
+    @property
+    def capabilities(self) -> list[str]:
+        """Compute capabilities of the NVIDIA GPUs that have one known ("8.6")."""
+        return [g["capability"] for g in self.gpus if g.get("capability")]
+
+    @property
+    def installed(self) -> dict[str, str]:
+        """{normalized name: version} of the environment."""
+        return dict(self.packages.get("packages") or {})
+
+    @property
+    def python_version(self) -> str | None:
+        return self.python.get("version")
+
+    def arches(self, ms: Any) -> tuple[list[str] | None, str | None]:
+        """The build's CUDA arch list and where it came from: measured by --deep, else the
+        probe's matrix lookup, else the matrix for the version's variant."""
+        deep = self.deep or {}
+        if deep.get("arch_list"):
+            return list(deep["arch_list"]), "torch.cuda.get_arch_list() (--deep)"
+        if self.torch.get("arch_list"):
+            return list(self.torch["arch_list"]), self.torch.get("arch_list_source") or "python.torch"
+        variant = self.build_variant(ms)
+        os_name = self.os if self.os in ("linux", "windows") else None
+        if variant and os_name:
+            arches = tq.variant_arches(ms, str(self.torch.get("version")), variant, os_name)
+            if arches is not None:
+                return arches, "matrix:torch_arch"
+        return None, None
+
+    def build_variant(self, ms: Any) -> str | None:
+        """The installed wheel's variant: its label, else what PyPI ships for this platform."""
+        variant = self.torch.get("variant")
+        if variant:
+            return str(variant)
+        installers = self.packages.get("installers") or {}
+        conda_builds = self.packages.get("conda_builds") or {}
+        if installers.get("torch") == "conda" or self.torch.get("conda_build") or \
+                any(k in conda_builds for k in ("pytorch", "torch")):
+            return None  # a conda package, not one of PyTorch's wheels
+        if self.os in ("linux", "windows", "macos") and self.torch.get("version_py_read") is not True:
+            return tq.pypi_default(ms, str(self.torch.get("version")), self.os)
+        return None
+
+    @property
+    def backend(self) -> str | None:
+        """"cuda" / "rocm" / "xpu" / "cpu", or None when unknown."""
+        return self.torch.get("backend") or self.torch.get("build")
+
+
+def _os(snap: Snapshot, torch: dict[str, Any]) -> str | None:
+    python = snap.data("python") or {}
+    platform = str(python.get("platform") or "").lower()
+    machine = str(python.get("machine") or "").lower()
+    if not platform:
+        system = str(snap.fact("os", "system") or "").lower()
+        platform = {"linux": "linux", "windows": "win32", "darwin": "darwin"}.get(system, "")
+        machine = machine or str(snap.fact("os", "arch") or "").lower()
+    if not platform and torch.get("os"):
+        return str(torch["os"])
+    if platform.startswith("win"):
+        return "windows"
+    if platform == "darwin":
+        return "macos"
+    if platform.startswith("linux"):
+        return "linux" if machine in ("", "x86_64", "amd64") else f"linux-{machine}"
+    return None
+
+
+def _gpus(snap: Snapshot, ms: Any) -> list[dict[str, Any]]:
+    """NVIDIA GPUs with their compute capability: from the driver (nvidia.gpus), else from the PCI
+    bus (nvidia.pci: seen even without a driver), the capability looked up by name or PCI id."""
+    from envdoctor.queries.nvidia import gpu_by_name
+
+    out = []
+    for gpu in snap.fact("nvidia.gpus", "gpus") or []:
+        if not isinstance(gpu, dict):
+            continue
+        name = gpu.get("name")
+        capability = gpu.get("compute_capability")
+        if not capability and name:
+            row = gpu_by_name(ms, str(name))
+            capability = row.get("compute_capability") if row else None
+        out.append({"name": name, "capability": str(capability) if capability else None,
+                    "source": "nvidia.gpus"})
+    if out:
+        return out
+    for device in snap.fact("nvidia.pci", "devices") or []:
+        if not isinstance(device, dict) or not device.get("is_gpu"):
+            continue
+        row = _gpu_by_pci_id(ms, str(device.get("device_id") or ""))
+        out.append({"name": row.get("name") if row else f"NVIDIA GPU {device.get('device_id')}",
+                    "capability": row.get("compute_capability") if row else None, "source": "nvidia.pci"})
+    return out
+
+
+def _gpu_by_pci_id(ms: Any, device_id: str) -> dict[str, Any] | None:
+    wanted = device_id.strip().lower()
+    if not wanted:
+        return None
+    try:
+        rows = ms.table("nvidia_gpus").rows
+    except (KeyError, AttributeError):
+        return None
+    return next((r for r in rows if wanted in [str(i).lower() for i in r.get("pci_device_ids") or []]), None)
+
+
+def torch_context(snap: Snapshot, ms: Any) -> TorchContext:
+    """Gather the facts (absent groups give empty values)."""
+    torch = dict(snap.data("python.torch") or {})
+    python = dict(snap.data("python") or {})
+    packages = dict(snap.data("python.packages") or {})
+    gpu_group = snap.group("nvidia.gpus")
+    ctx = TorchContext(
+        torch=torch, python=python, packages=packages, os=_os(snap, torch),
+        gpus=_gpus(snap, ms), gpu_group_status=gpu_group.status.value if gpu_group else None,
+        driver_version=snap.fact("nvidia.driver", "driver_version"),
+        driver_max_cuda=snap.fact("nvidia.driver", "cuda_driver_max"),
+        amd_gpus=[g for g in snap.fact("amd.gpus", "gpus") or [] if isinstance(g, dict)],
+        deep=snap.data("python.deep"),
+    )
+    ctx.installer = detect_installer(python, packages, "torch")
+    return ctx
+
+
+def reinstall_fixes(ctx: TorchContext, choices: list[Choice], why: str) -> tuple[Fix, ...]:
+    """One fix per choice: uninstall, install the pinned wheel from its index, verify."""
+    fixes = []
+    installers = {str(k): str(v) for k, v in (ctx.packages.get("installers") or {}).items()}
+    installed = ctx.installed or {"torch": str(ctx.torch.get("version"))}
+    for choice in choices:
+        target = TorchTarget(choice.torch, choice.variant, choice.index_url, choice.torchvision,
+                             choice.torchaudio, exact=choice.exact is not None)
+        commands = torch_reinstall(ctx.installer or detect_installer({}, {}), target, installed, installers)
+        if choice.exact:
+            summary = f"Keep torch {choice.exact}, switch to its {choice.variant} build ({why})"
+        else:
+            summary = f"Install torch {choice.release} with {choice.variant} ({why})"
+        fixes.append(Fix(summary, commands, Risk.SAFE,
+                         url=GET_STARTED if not choice.exact else PREVIOUS_VERSIONS))
+    return tuple(fixes)

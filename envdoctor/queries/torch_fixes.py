@@ -1,0 +1,154 @@
+"""Which official torch wheel to install instead: the variant choice behind the torch fixes.
+
+Built on envdoctor.queries.torch (best_variant, has_kernels, variant_arches, ...). Only releases
+the torch_releases table dates (`released`) are proposed, so a release candidate never is; only
+verified torch_arch rows count (best_variant skips unverified ones). Several GPUs in one machine
+must all have kernels in the chosen variant.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Sequence
+
+from packaging.version import InvalidVersion, Version
+
+from envdoctor.queries import torch as tq
+from envdoctor.versions import release as public_release
+
+__all__ = ["Choice", "choose", "missing_kernels", "released_minors", "rocm_choice"]
+
+
+@dataclass(frozen=True)
+class Choice:
+    """A wheel to install: torch `release` (a minor, "2.13") or `exact` ("2.7.1"), its variant
+    ("cu126"), index URL and the companion minors that pair with it."""
+
+    release: str
+    variant: str
+    index_url: str
+    torchvision: str | None = None
+    torchaudio: str | None = None
+    exact: str | None = None  # the installed release, kept when only the variant changes
+
+    @property
+    def torch(self) -> str:
+        """What to pin torch to: the exact release, else the minor (its newest patch)."""
+        return self.exact or self.release
+
+    @property
+    def label(self) -> str:
+        """"torch 2.13 (cu126)" for people."""
+        return f"torch {self.exact or self.release + '.x'} ({self.variant})"
+
+
+def _v(text: Any) -> Version | None:
+    try:
+        return Version(str(text))
+    except (InvalidVersion, TypeError):
+        return None
+
+
+def _minor(text: Any) -> str | None:
+    parts = str(text or "").split("+", 1)[0].split(".")
+    return ".".join(parts[:2]) if len(parts) >= 2 and parts[0].isdigit() and parts[1].isdigit() else None
+
+
+def released_minors(ms: Any, python: str | None = None) -> list[str]:
+    """torch minors with a release date, newest first; with `python` ("3.11.4"), only those
+    that publish wheels for that CPython minor."""
+    try:
+        rows = list(ms.table("torch_releases").rows)
+    except (KeyError, AttributeError):
+        return []
+    py = _minor(python) if python else None
+    out = []
+    for row in rows:
+        if not row.get("released"):
+            continue
+        if py and py not in (row.get("python") or []):
+            continue
+        out.append(str(row["torch"]))
+    return sorted(out, key=lambda m: _v(m) or Version("0"), reverse=True)
+
+
+def missing_kernels(arches: Sequence[str] | None, capabilities: Iterable[str]) -> list[str]:
+    """The compute capabilities ("8.6") that a build with `arches` has no kernels for."""
+    if arches is None:
+        return []
+    return [cc for cc in capabilities if not tq.has_kernels(list(arches), cc)]
+
+
+def _variant_cuda(ms: Any, variant: str) -> Version:
+    return _v(tq.variant_cuda(ms, variant)) or Version("0")
+
+
+def _choice(ms: Any, release: str, variant: str, exact: str | None) -> Choice | None:
+    url = tq.index_url(ms, variant)
+    if url is None:
+        return None
+    companions = tq.companion_versions(ms, release)
+    return Choice(release, variant, url, companions.get("torchvision"), companions.get("torchaudio"),
+                  exact)
+
+
+def _best_in_release(ms: Any, release: str, capabilities: Sequence[str], driver_max_cuda: str | None,
+                     driver_version: str | None, os: str) -> str | None:
+    per_gpu = [tq.best_variant(ms, cc, driver_max_cuda, os, release, driver_version=driver_version)
+               for cc in capabilities]
+    if not per_gpu or any(found is None for found in per_gpu):
+        return None
+    # each GPU's best variant runs on this driver; keep those that serve every GPU, newest CUDA first
+    variants = sorted({found[1] for found in per_gpu}, key=lambda v: _variant_cuda(ms, v), reverse=True)
+    for variant in variants:
+        arches = tq.variant_arches(ms, release, variant, os)
+        if arches is not None and not missing_kernels(arches, capabilities):
+            return variant
+    return None
+
+
+def choose(ms: Any, capabilities: Sequence[str], os: str, *, driver_max_cuda: str | None = None,
+           driver_version: str | None = None, python: str | None = None,
+           installed: str | None = None) -> list[Choice]:
+    """Ranked CUDA wheels for these GPUs, this driver, OS and Python.
+
+    First the installed torch release with the newest variant that works (only the variant
+    changes, so extensions pinned to that torch keep working), then the newest release overall
+    when it differs. Empty when no official wheel fits (e.g. a GPU older than every build).
+    """
+    if not capabilities:
+        return []
+    minors = released_minors(ms, python)
+    ranked: list[Choice] = []
+    current = _minor(installed) if installed else None
+    if current in minors:
+        variant = _best_in_release(ms, current, capabilities, driver_max_cuda, driver_version, os)
+        exact = str(public_release(installed)) if variant else None
+        if variant:
+            choice = _choice(ms, current, variant, exact)
+            if choice:
+                ranked.append(choice)
+    for release in minors:
+        variant = _best_in_release(ms, release, capabilities, driver_max_cuda, driver_version, os)
+        if variant is None:
+            continue
+        choice = _choice(ms, release, variant, None)
+        if choice and not any(c.release == choice.release and c.variant == choice.variant for c in ranked):
+            ranked.append(choice)
+        break
+    return ranked
+
+
+def rocm_choice(ms: Any, python: str | None = None, installed: str | None = None) -> Choice | None:
+    """The newest ROCm wheel (Linux only): the installed release's newest ROCm variant when it
+    has one, else the newest release's. gfx targets are not checked (the tables lack them)."""
+    minors = released_minors(ms, python)
+    current = _minor(installed) if installed else None
+    order = ([current] if current in minors else []) + minors
+    for release in order:
+        row = tq.release_row(ms, release) or {}
+        variants = sorted(row.get("rocm_variants") or [], key=lambda v: _v(v[4:]) or Version("0"))
+        if variants:
+            exact = str(public_release(installed)) if release == current else None
+            return _choice(ms, release, variants[-1], exact)
+    return None
