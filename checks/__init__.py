@@ -11,6 +11,10 @@ from envdoctor.checkdef import Check
 
 CHECK_MODULES: tuple[str, ...] = (
     "python_versions",
+    "torch_gpu",
+    "torch_packages",
+    "torch_deep",
+    "frameworks",
     "cuda_toolkit",
     "cuda_libraries",
     "cuda_devices",

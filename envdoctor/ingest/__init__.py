@@ -51,6 +51,7 @@ READER_MODULES: tuple[str, ...] = (
     "docker_info",
     "nvidia_container_cli",
     "nvcc_version",
+    "pip_list",
     "free_text",
 )
 

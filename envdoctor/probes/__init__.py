@@ -22,6 +22,9 @@ from envdoctor.snapshot import FactGroup, Snapshot, failed
 PROBE_MODULES: tuple[str, ...] = (
     "os_info",
     "python_env",
+    "torch_build",
+    "frameworks",
+    "deep",
     "container_inside",
     "container_docker",
     "container_toolkit",
