@@ -47,7 +47,9 @@ def install_wheel(root: Path, dist_info: str, site: str = SITE) -> list[str]:
     for name in ("METADATA", "RECORD"):
         if (source / name).exists():
             shutil.copy(source / name, folder / name)
-    made = []
+    made: list[str] = []
+    if not (source / "RECORD").exists():
+        return made
     for line in (source / "RECORD").read_text().splitlines():
         rel = line.rsplit(",", 2)[0]
         if ".so" in rel.rsplit("/", 1)[-1]:
@@ -58,7 +60,7 @@ def install_wheel(root: Path, dist_info: str, site: str = SITE) -> list[str]:
 
 def nvcc_script(capture: str) -> str:
     """A fake nvcc printing a real `nvcc --version` capture."""
-    return f"#!/bin/sh\ncat {FIXTURES / 'nvcc' / capture}\n"
+    return f"#!/bin/sh\nexec /bin/cat {FIXTURES / 'nvcc' / capture}\n"
 
 
 def toolkit(root: Path, prefix: str, *, version_json: str | None = None, version_txt: str | None = None,
@@ -93,7 +95,7 @@ def this_machine(root: Path) -> None:
 
 def ldconfig_tool(fake_tools, capture: str) -> str:
     """A fake ldconfig printing a real `ldconfig -p` capture; returns its bin dir."""
-    return fake_tools({"ldconfig": f"#!/bin/sh\ncat {FIXTURES / 'ldconfig' / capture}\n"})
+    return fake_tools({"ldconfig": f"#!/bin/sh\nexec /bin/cat {FIXTURES / 'ldconfig' / capture}\n"})
 
 
 def context(root: Path, env: dict[str, str]) -> ProbeContext:

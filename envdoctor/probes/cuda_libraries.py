@@ -54,7 +54,8 @@ WHEEL_FAMILY = {
     "tensorrt-libs": "tensorrt", "tensorrt": "tensorrt",
 }
 _LIB_NAME = r"libcudart|libcublasLt|libcublas|libcudnn(?:_[a-z_]+)?|libnccl|libnvJitLink|libcusparse|libnvinfer(?:_plugin)?|libcuda"
-_SONAME = re.compile(rf"^(?P<lib>{_LIB_NAME})\.so\.(?P<major>\d+)$")
+# CUDA 10/11 libcudart carries major.minor in its soname ("libcudart.so.11.0"); the rest only the major
+_SONAME = re.compile(rf"^(?:(?P<lib>{_LIB_NAME})\.so\.(?P<major>\d+)|libcudart\.so\.(?:10|11)\.\d)$")
 _ANY_FILE = re.compile(rf"^(?P<lib>{_LIB_NAME})(?:-[0-9a-f]{{8}})?\.so\.(?P<major>\d+)(?P<rest>(?:\.\d+)*)$")
 _LDCONFIG_LINE = re.compile(r"^\s*(?P<soname>\S+)\s+\((?P<flags>[^)]*)\)\s+=>\s+(?P<path>\S+)\s*$")
 _VENDORED_CUDNN = re.compile(r"^libcudnn(?P<sub>_[a-z_]+)?-[0-9a-f]{8}\.so\.(?P<major>\d+)(?:\.\d+)*$")
@@ -139,14 +140,15 @@ class _Scan:
         match = _ANY_FILE.match(soname or name)
         if match is None or not self.ctx.exists(path):
             return
-        soname = f"{match['lib']}.so.{match['major']}"
+        soname = _soname(match["lib"], match["major"], match["rest"])
         real = cuda_paths.resolve(self.ctx, path)
         key = (soname, real)
         if key in self.copies:
             if route not in self.copies[key]["routes"]:
                 self.copies[key]["routes"].append(route)
             return
-        version, source = _file_name_version(match["lib"], posixpath.basename(real))
+        real_name = posixpath.basename(real)
+        version, source = (None, None) if real_name == soname else _file_name_version(match["lib"], real_name)
         self.copies[key] = {
             "library": match["lib"], "family": FAMILIES.get(match["lib"], "cudnn"), "soname": soname,
             "path": path, "real_path": real, "version": version,
@@ -216,6 +218,14 @@ class _Scan:
         if any(cuda_paths.under(real, root) for root in self.toolkit_roots):
             return "toolkit"
         return "system"
+
+
+def _soname(lib: str, major: str, rest: str) -> str:
+    """The name the loader looks a library up by: "libcudnn.so.9"; CUDA 10/11 cudart "libcudart.so.11.0"."""
+    if lib == "libcudart" and major in ("10", "11"):
+        minor = rest.split(".")[1] if major == "10" and rest.count(".") >= 1 and rest[1:] else "0"
+        return f"libcudart.so.{major}.{minor}"
+    return f"{lib}.so.{major}"
 
 
 def _file_name_version(lib: str, real_name: str) -> tuple[str | None, str | None]:
@@ -425,7 +435,7 @@ def _consumers(ctx: ProbeContext, target: cuda_paths.TargetPython) -> tuple[list
                               "cudnn_major": int(match["major"]), "evidence": path,
                               "has_sublibraries": bool(subs)})
         for pattern in FRAMEWORK_DIST_GLOBS:
-            for dist in cuda_paths.dist_infos(ctx, site, f"{pattern}"):
+            for dist in cuda_paths.dist_infos(ctx, site, f"{pattern}-*"):
                 lines = [line for line in cuda_paths.requires_dist(ctx, dist)
                          if line.lower().startswith(("nvidia-", "nvidia_", "tensorrt"))]
                 if not lines or dist.name in requires:
