@@ -198,6 +198,9 @@ def _blocks(lines: list[str]) -> dict[str, tuple[str, list[tuple[str, int]]]]:
             in_client = text.startswith("Client")
             current = None
             continue
+        if text.startswith(("WARNING:", "ERROR:")):
+            current = None
+            continue
         if current is not None and indent > current[1]:
             out[current[0]][1].append((text, indent))
             continue
