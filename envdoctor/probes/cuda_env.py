@@ -50,7 +50,7 @@ def describe(ctx: ProbeContext, copies: list[dict[str, Any]], preload: list[str]
         if ctx.env.get("CUDA_VISIBLE_DEVICES", "").strip() else [])
     for var in HOME_VARIABLES:
         value = ctx.env.get(var)
-        data[var] = {"set": var in ctx.env, "value": value, "exists": bool(value) and ctx.is_dir(value)}
+        data[var] = {"set": var in ctx.env, "value": value, "exists": bool(value) and cuda_paths.is_dir(ctx, value)}
     data["profile_lines"] = _profile_lines(ctx)
     set_vars = [v for v in ("LD_LIBRARY_PATH", "LD_PRELOAD", *PLAIN_VARIABLES, *HOME_VARIABLES)
                 if data[v]["set"]]
@@ -79,7 +79,7 @@ def _search_variable(ctx: ProbeContext, var: str, entries: list[str],
         out.append({
             "index": index,
             "path": path,
-            "exists": bool(path) and ctx.exists(path),
+            "exists": bool(path) and cuda_paths.exists(ctx, path),
             "cwd": path == "",
             "libraries": sorted({c["soname"] for c in here}),
             "shadows": shadows,
@@ -125,7 +125,7 @@ def _profile_lines(ctx: ProbeContext) -> list[dict[str, Any]]:
         files.extend(p for p in (ctx.glob(pattern) if "*" in pattern else [pattern]) if p not in files)
     lines = []
     for path in files:
-        text = ctx.read_text(path, max_bytes=_PROFILE_MAX_BYTES)
+        text = cuda_paths.read_text(ctx, path, max_bytes=_PROFILE_MAX_BYTES)
         if not text:
             continue
         for number, line in enumerate(text.splitlines(), start=1):

@@ -131,14 +131,14 @@ class _Scan:
         self._manifests: dict[str, dict[str, str]] = {}
 
     def add_dir(self, folder: str, route: str) -> None:
-        for name in self.ctx.listdir(folder):
+        for name in cuda_paths.listdir(self.ctx, folder):
             if _SONAME.match(name):
                 self.add_file(posixpath.join(folder, name), route, name)
 
     def add_file(self, path: str, route: str, soname: str | None = None) -> None:
         name = posixpath.basename(path)
         match = _ANY_FILE.match(soname or name)
-        if match is None or not self.ctx.exists(path):
+        if match is None or not cuda_paths.exists(self.ctx, path):
             return
         soname = _soname(match["lib"], match["major"], match["rest"])
         real = cuda_paths.resolve(self.ctx, path)
@@ -245,7 +245,7 @@ _TOOLKIT_DIST = re.compile(r"^(?P<name>nvidia_[a-z_]+?)(?:_cu\d+)?-(?P<version>\
 
 def _toolkit_manifest(ctx: ProbeContext, root: str) -> dict[str, str]:
     versions: dict[str, str] = {}
-    text = ctx.read_text(posixpath.join(root, "version.json"))
+    text = cuda_paths.read_text(ctx, posixpath.join(root, "version.json"))
     if text:
         try:
             doc = json.loads(text)
@@ -255,7 +255,7 @@ def _toolkit_manifest(ctx: ProbeContext, root: str) -> dict[str, str]:
             entry = doc.get(key) if isinstance(doc, dict) else None
             if isinstance(entry, dict) and isinstance(entry.get("version"), str):
                 versions[family] = entry["version"]
-    for entry in ctx.listdir(posixpath.join(root, "dist-info")):
+    for entry in cuda_paths.listdir(ctx, posixpath.join(root, "dist-info")):
         match = _TOOLKIT_DIST.match(entry)
         family = WHEEL_FAMILY.get(cuda_paths.normalize(match["name"])) if match else None
         if family and family not in versions:
@@ -280,7 +280,7 @@ def _toolkit_roots(ctx: ProbeContext) -> list[str]:
         roots.extend(cuda_paths.resolve(ctx, r) for r in ctx.glob(pattern))
     for var in HOME_VARIABLES:
         value = ctx.env.get(var)
-        if value and ctx.is_dir(value):
+        if value and cuda_paths.is_dir(ctx, value):
             roots.append(cuda_paths.resolve(ctx, value))
     return sorted(set(roots))
 
@@ -291,7 +291,7 @@ def _toolkit_lib_dirs(ctx: ProbeContext) -> list[str]:
         for candidate in [posixpath.join(root, "lib64"), posixpath.join(root, "lib")] + \
                 ctx.glob(posixpath.join(root, "targets", "*", "lib")):
             real = cuda_paths.resolve(ctx, candidate)
-            if ctx.is_dir(real) and real not in folders:
+            if cuda_paths.is_dir(ctx, real) and real not in folders:
                 folders.append(real)
     return folders
 
@@ -301,7 +301,7 @@ def _ldconfig(ctx: ProbeContext) -> dict[str, Any]:
     live = str(ctx.root) == "/"
     tool = ctx.which("ldconfig")
     if tool is None and live:
-        tool = next((p for p in ("/sbin/ldconfig", "/usr/sbin/ldconfig") if ctx.exists(p)), None)
+        tool = next((p for p in ("/sbin/ldconfig", "/usr/sbin/ldconfig") if cuda_paths.exists(ctx, p)), None)
     if tool is None:
         return {"ran": False, "error": "ldconfig not found", "entries": 0, "pairs": []}
     argv = [tool, "-p"] if live else [tool, "-C", str(ctx.path("/etc/ld.so.cache")), "-p"]
@@ -331,10 +331,10 @@ def _cudnn_headers(ctx: ProbeContext, copies: list[dict[str, Any]]) -> list[dict
     headers = []
     seen = set()
     for path in candidates:
-        if path in seen or not ctx.exists(path):
+        if path in seen or not cuda_paths.exists(ctx, path):
             continue
         seen.add(path)
-        defines = {m["key"]: m["value"] for m in _CUDNN_DEFINE.finditer(ctx.read_text(path) or "")}
+        defines = {m["key"]: m["value"] for m in _CUDNN_DEFINE.finditer(cuda_paths.read_text(ctx, path) or "")}
         if "MAJOR" in defines:
             version = ".".join(defines.get(k, "0") for k in ("MAJOR", "MINOR", "PATCHLEVEL"))
             headers.append({"path": path, "version": version})
@@ -429,7 +429,7 @@ def _consumers(ctx: ProbeContext, target: cuda_paths.TargetPython) -> tuple[list
             package = posixpath.basename(folder)[:-len(".libs")]
             dist = next(iter(cuda_paths.dist_infos(ctx, site, f"{package}-*") or
                              cuda_paths.dist_infos(ctx, site, f"{package.replace('-', '_')}-*")), None)
-            subs = [n for n in ctx.listdir(folder) if n.startswith("libcudnn_")]
+            subs = [n for n in cuda_paths.listdir(ctx, folder) if n.startswith("libcudnn_")]
             consumers.append({"package": dist.name if dist else cuda_paths.normalize(package),
                               "version": dist.version if dist else None, "site": site, "kind": "vendored",
                               "cudnn_major": int(match["major"]), "evidence": path,

@@ -68,9 +68,31 @@ def link_chain(ctx: ProbeContext, path: str) -> list[str]:
     return chain
 
 
+def exists(ctx: ProbeContext, path: str) -> bool:
+    """ctx.exists with links followed inside the target root (a fake root's absolute links
+    would otherwise point into the host)."""
+    return ctx.exists(resolve(ctx, path))
+
+
+def is_dir(ctx: ProbeContext, path: str) -> bool:
+    """ctx.is_dir with links followed inside the target root."""
+    return ctx.is_dir(resolve(ctx, path))
+
+
+def listdir(ctx: ProbeContext, path: str) -> list[str]:
+    """ctx.listdir with links followed inside the target root."""
+    return ctx.listdir(resolve(ctx, path))
+
+
+def read_text(ctx: ProbeContext, path: str, max_bytes: int | None = None) -> str | None:
+    """ctx.read_text with links followed inside the target root."""
+    real = resolve(ctx, path)
+    return ctx.read_text(real) if max_bytes is None else ctx.read_text(real, max_bytes=max_bytes)
+
+
 def is_executable_file(ctx: ProbeContext, path: str) -> bool:
     """Whether `path` is a regular file with an execute bit (links followed)."""
-    info = ctx.stat(path)
+    info = ctx.stat(resolve(ctx, path))
     return info is not None and stat.S_ISREG(info.st_mode) and bool(info.st_mode & 0o111)
 
 
@@ -127,7 +149,7 @@ def target_python(ctx: ProbeContext) -> TargetPython:
     unique: list[str] = []
     for site in sites:
         site = posixpath.normpath(site)
-        if site not in unique and ctx.is_dir(site):
+        if site not in unique and is_dir(ctx, site):
             unique.append(site)
     return TargetPython(prefix, tuple(unique))
 
@@ -140,7 +162,7 @@ def conda_prefixes(ctx: ProbeContext, target: TargetPython) -> list[str]:
     """Conda environments that matter here: the active one, the target interpreter's."""
     found: list[str] = []
     for prefix in (ctx.env.get("CONDA_PREFIX"), target.prefix):
-        if prefix and prefix not in found and ctx.is_dir(posixpath.join(prefix, "conda-meta")):
+        if prefix and prefix not in found and is_dir(ctx, posixpath.join(prefix, "conda-meta")):
             found.append(prefix)
     return found
 
@@ -151,7 +173,7 @@ _CONDA_META = re.compile(r"^(?P<name>.+)-(?P<version>[^-]+)-(?P<build>[^-]+)\.js
 def conda_packages(ctx: ProbeContext, prefix: str) -> dict[str, dict[str, str]]:
     """Packages recorded in `prefix`/conda-meta: {name: {"version", "build"}} (from file names)."""
     packages: dict[str, dict[str, str]] = {}
-    for entry in ctx.listdir(posixpath.join(prefix, "conda-meta")):
+    for entry in listdir(ctx, posixpath.join(prefix, "conda-meta")):
         match = _CONDA_META.match(entry)
         if match:
             packages[match["name"]] = {"version": match["version"], "build": match["build"]}
@@ -188,7 +210,7 @@ def dist_infos(ctx: ProbeContext, site: str, pattern: str = "*") -> list[DistInf
 
 def record_files(ctx: ProbeContext, dist: DistInfo) -> list[str]:
     """Files a distribution installed, as paths relative to its site dir (from RECORD)."""
-    text = ctx.read_text(posixpath.join(dist.path, "RECORD"))
+    text = read_text(ctx, posixpath.join(dist.path, "RECORD"))
     if not text:
         return []
     files = []
@@ -201,7 +223,7 @@ def record_files(ctx: ProbeContext, dist: DistInfo) -> list[str]:
 
 def requires_dist(ctx: ProbeContext, dist: DistInfo) -> list[str]:
     """The `Requires-Dist:` lines of a distribution's METADATA, as written."""
-    text = ctx.read_text(posixpath.join(dist.path, "METADATA")) or ""
+    text = read_text(ctx, posixpath.join(dist.path, "METADATA")) or ""
     head = text.split("\n\n", 1)[0]
     return [line.split(":", 1)[1].strip() for line in head.splitlines()
             if line.startswith("Requires-Dist:")]

@@ -64,7 +64,7 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
         return found[real]
 
     default = None
-    if ctx.exists(DEFAULT_LINK):
+    if cuda_paths.exists(ctx, DEFAULT_LINK):
         toolkit = add(DEFAULT_LINK, DEFAULT_LINK)
         default = toolkit["real_path"] if toolkit else None
     for pattern in ROOT_GLOBS:
@@ -72,7 +72,7 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
             add(root, "directory")
     cuda_home = {var: ctx.env[var] for var in HOME_VARIABLES if var in ctx.env}
     for var, value in cuda_home.items():
-        if value and ctx.is_dir(value):
+        if value and cuda_paths.is_dir(ctx, value):
             add(value, var)
 
     nvcc_all = _nvccs_on_path(ctx)
@@ -104,7 +104,7 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
     for site in target.site_dirs:
         for dist in cuda_paths.dist_infos(ctx, site, "nvidia_cuda_nvcc*"):
             nvcc_dirs = [posixpath.join(site, "nvidia", sub) for sub in ("cuda_nvcc", "cu13", "cu12")]
-            root = next((d for d in nvcc_dirs if ctx.exists(posixpath.join(d, "bin", "nvcc"))), None)
+            root = next((d for d in nvcc_dirs if cuda_paths.exists(ctx, posixpath.join(d, "bin", "nvcc"))), None)
             pip.append({"name": dist.name, "version": dist.version, "site": site,
                         "nvcc": posixpath.join(root, "bin", "nvcc") if root else None})
             if root:
@@ -123,7 +123,7 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
     data = {
         "toolkits": toolkits,
         "default_path": default,
-        "default_link": _default_link(ctx) if ctx.exists(DEFAULT_LINK) or ctx.readlink(DEFAULT_LINK) else None,
+        "default_link": _default_link(ctx) if cuda_paths.exists(ctx, DEFAULT_LINK) or ctx.readlink(DEFAULT_LINK) else None,
         "nvcc_on_path": nvcc_on_path,
         "nvcc_all_on_path": nvcc_all,
         "cuda_home": cuda_home,
@@ -136,7 +136,7 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
 def _looks_like_toolkit(ctx: ProbeContext, root: str) -> bool:
     markers = ("bin/nvcc", "version.json", "version.txt", "lib64/libcudart.so", "lib/libcudart.so",
                "conda-meta")
-    if any(ctx.exists(posixpath.join(root, m)) for m in markers):
+    if any(cuda_paths.exists(ctx, posixpath.join(root, m)) for m in markers):
         return True
     if ctx.glob(posixpath.join(root, "targets", "*", "lib", "libcudart.so*")):
         return True
@@ -150,7 +150,7 @@ def _describe(ctx: ProbeContext, root: str, real: str, via: str, target: cuda_pa
     candidates = [posixpath.join(real, "lib64"), posixpath.join(real, "lib")]
     for folder in candidates + ctx.glob(posixpath.join(real, "targets", "*", "lib")):
         folder = cuda_paths.resolve(ctx, folder)
-        if ctx.is_dir(folder) and folder not in lib_dirs:
+        if cuda_paths.is_dir(ctx, folder) and folder not in lib_dirs:
             lib_dirs.append(folder)
     return {
         "path": root,
@@ -169,7 +169,7 @@ def _describe(ctx: ProbeContext, root: str, real: str, via: str, target: cuda_pa
 
 def _file_version(ctx: ProbeContext, root: str) -> tuple[str | None, str | None, str | None]:
     """(version, source, raw SDK version) from version.json, version.txt or a wheel's dist-info."""
-    text = ctx.read_text(posixpath.join(root, "version.json"))
+    text = cuda_paths.read_text(ctx, posixpath.join(root, "version.json"))
     if text:
         try:
             doc = json.loads(text)
@@ -184,19 +184,19 @@ def _file_version(ctx: ProbeContext, root: str) -> tuple[str | None, str | None,
                 return nvcc, "version.json", sdk
             if sdk:
                 return _release(sdk), "version.json", sdk
-    text = ctx.read_text(posixpath.join(root, "version.txt"))
+    text = cuda_paths.read_text(ctx, posixpath.join(root, "version.txt"))
     match = _VERSION_TXT.search(text or "")
     if match:
         return match["version"], "version.txt", None
-    for entry in ctx.listdir(posixpath.join(root, "dist-info")):
+    for entry in cuda_paths.listdir(ctx, posixpath.join(root, "dist-info")):
         match = _NVCC_DIST.match(entry)
         if match and entry.startswith("nvidia_cuda_nvcc"):
             return match["version"], "dist-info", None
-    for entry in ctx.listdir(posixpath.join(root, "dist-info")):
+    for entry in cuda_paths.listdir(ctx, posixpath.join(root, "dist-info")):
         match = _NVCC_DIST.match(entry)
         if match:
             return match["version"], "dist-info", None
-    packages = cuda_paths.conda_packages(ctx, root) if ctx.is_dir(posixpath.join(root, "conda-meta")) else {}
+    packages = cuda_paths.conda_packages(ctx, root) if cuda_paths.is_dir(ctx, posixpath.join(root, "conda-meta")) else {}
     for name in ("cuda-nvcc", "cudatoolkit", "cuda-toolkit", "cuda-cudart"):
         if name in packages:
             return packages[name]["version"], "conda-meta", None
@@ -224,7 +224,7 @@ def _release(version: str | None) -> str | None:
 
 
 def _origin(ctx: ProbeContext, real: str, target: cuda_paths.TargetPython) -> str:
-    if ctx.is_dir(posixpath.join(real, "conda-meta")):
+    if cuda_paths.is_dir(ctx, posixpath.join(real, "conda-meta")):
         return "conda"
     if any(cuda_paths.under(real, site) for site in target.site_dirs) or "/site-packages/" in real:
         return "pip-wheel"
@@ -250,7 +250,7 @@ def _describe_path_nvcc(ctx: ProbeContext, path: str) -> dict[str, Any]:
     resolved = cuda_paths.resolve(ctx, path)
     via = "symlink" if resolved != path else None
     for _ in range(3):
-        head = ctx.read_text(resolved, max_bytes=4096) or ""
+        head = cuda_paths.read_text(ctx, resolved, max_bytes=4096) or ""
         match = _WRAPPER_EXEC.search(head) if head.startswith("#!") else None
         if not match or match["target"] == resolved:
             break
@@ -283,7 +283,7 @@ def _fill_version_from_nvcc(ctx: ProbeContext, toolkit: dict[str, Any]) -> None:
 def _default_link(ctx: ProbeContext) -> dict[str, Any]:
     chain = cuda_paths.link_chain(ctx, DEFAULT_LINK)
     return {"path": DEFAULT_LINK, "is_symlink": len(chain) > 1, "chain": chain,
-            "dangling": not ctx.exists(DEFAULT_LINK)}
+            "dangling": not cuda_paths.exists(ctx, DEFAULT_LINK)}
 
 
 def _summary(toolkits: list[dict[str, Any]], default: str | None, nvcc: dict[str, Any] | None) -> str:
