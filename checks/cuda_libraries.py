@@ -89,6 +89,7 @@ def _shadow_finding(kind: str, where: str, wheel_copies: list[dict[str, Any]], c
     users = [name for name, lines in sorted(libraries.get("framework_requires", {}).items())
              if any(_requirement_name(line) in wheel_names for line in lines)]
     who = ", ".join(users) or "frameworks using the pip nvidia wheels"
+    one = len(users) == 1
     pairs = []
     unknown = False
     for copy in wheel_copies:
@@ -100,7 +101,7 @@ def _shadow_finding(kind: str, where: str, wheel_copies: list[dict[str, Any]], c
     missing_subs = _missing_cudnn_sublibraries(where, wheel_copies, copies) if kind != "LD_PRELOAD" else []
     symptoms = "; ".join(_SYMPTOMS[f] for f in families if f in _SYMPTOMS)
     detail = (f"{variable} {'preloads' if kind == 'LD_PRELOAD' else 'contains'} {where}, which the dynamic loader "
-              f"searches before the RUNPATH through which {who} find their bundled libraries"
+              f"searches before the RUNPATH through which {who} {'finds its' if one else 'find their'} bundled libraries"
               f"{' (' + ', '.join(packages) + ')' if packages else ''}. They load: " + "; ".join(pairs) + ".")
     if missing_subs:
         detail += (f" {where} also lacks {', '.join(missing_subs)}, which cuDNN loads by name next: "
@@ -124,7 +125,8 @@ def _shadow_finding(kind: str, where: str, wheel_copies: list[dict[str, Any]], c
     title_where = posixpath.basename(where) if kind == "LD_PRELOAD" else where
     return Finding(
         id="cuda.ld-library-path-shadows-wheel", severity=severity,
-        title=f"{variable} puts {title_where} ahead of the {'/'.join(families)} libraries that {who} bundle",
+        title=f"{variable} puts {title_where} ahead of the {'/'.join(families)} libraries that {who} "
+              f"{'bundles' if one else 'bundle'}",
         detail=detail,
         evidence=tuple(Evidence(f"loader picks {c['soname']}", c["shadowed_by"]["path"], c["path"])
                        for c in wheel_copies),
@@ -245,6 +247,17 @@ def cudnn_missing(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
     return findings
 
 
+_CUDNN_LIB_DIR = ("-c 'import os, nvidia.cudnn; print(os.path.join(list(nvidia.cudnn.__path__)[0], "
+                  "\"lib\"))'")
+
+
+def _pip(site: str | None) -> str:
+    """The pip of the environment that owns `site` ("/opt/venv/bin/python -m pip")."""
+    if site and "/.local/lib/" not in site and "/lib/python" in site and site.endswith("site-packages"):
+        return f"{shlex.quote(site.split('/lib/python')[0] + '/bin/python')} -m pip"
+    return "python3 -m pip"
+
+
 def _major_of(copy: dict[str, Any]) -> int:
     return int(copy["soname"].rsplit(".", 1)[1])
 
@@ -269,7 +282,7 @@ def _vendored_missing(snap: Snapshot, consumer: dict[str, Any], major: int, copi
                          Risk.SAFE, _FASTER_WHISPER_GPU))
     newer = [m for m, _ in others if m > major]
     if package == "ctranslate2" and newer:
-        commands = ["python -m pip install --upgrade ctranslate2"]
+        commands = [f"{_pip(consumer.get('site'))} install --upgrade ctranslate2"]
         nine = [c for c in cudnn if _major_of(c) == max(newer) and c.get("origin") == "pip-wheel" and not _on_loader_path(c)]
         if nine:
             folder = posixpath.dirname(nine[0]["path"])
@@ -281,20 +294,24 @@ def _vendored_missing(snap: Snapshot, consumer: dict[str, Any], major: int, copi
                           if w.get("cuda_major") and w.get("site") == consumer.get("site")})
     pinned_other = [c for c in libraries.get("consumers", []) if c["kind"] == "requires"
                     and c.get("cudnn_major") not in (None, major) and c.get("site") == consumer.get("site")]
-    if not wheel_same and len(cuda_majors) == 1 and not pinned_other:
-        wheel = f"nvidia-cudnn-cu{cuda_majors[0]}"
-        fixes.append(Fix(f"Install cuDNN {major} as a pip wheel and put it on the loader path",
-                         (f"python -m pip install \"{wheel}=={major}.*\"",
-                          f"export LD_LIBRARY_PATH=$(python -c 'import os, nvidia.cudnn; "
-                          f"print(os.path.join(list(nvidia.cudnn.__path__)[0], \"lib\"))')${{LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}}"),
-                         Risk.SAFE, _FASTER_WHISPER_GPU))
-    elif pinned_other:
-        pins = ", ".join(f"{c['package']} {c.get('version')} pins {c.get('requirement')}{c.get('spec')}" for c in pinned_other)
-        fixes.append(Fix(f"Or give {package} its own virtual environment with cuDNN {major} ({pins} here, so pip "
-                         f"cannot install cuDNN {major} beside it)",
-                         (f"python -m venv ~/.venvs/{package}",
-                          f"~/.venvs/{package}/bin/python -m pip install {package}=={version}" if version
-                          else f"~/.venvs/{package}/bin/python -m pip install {package}"), Risk.SAFE))
+    if not wheel_same and len(cuda_majors) == 1:
+        wheel = f"\"nvidia-cudnn-cu{cuda_majors[0]}=={major}.*\""
+        if pinned_other:
+            pins = ", ".join(f"{c['package']} {c.get('version')} pins {c.get('requirement')}{c.get('spec')}"
+                             for c in pinned_other)
+            venv = f"~/.venvs/{package}"
+            spec = f"{package}=={version}" if version else package
+            fixes.append(Fix(f"Or give {package} its own virtual environment with cuDNN {major} ({pins} here: "
+                             f"installing cuDNN {major} in this environment would replace it)",
+                             (f"python3 -m venv {venv}", f"{venv}/bin/python -m pip install {spec} {wheel}",
+                              f"export LD_LIBRARY_PATH=$({venv}/bin/python {_CUDNN_LIB_DIR})${{LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}}"),
+                             Risk.SAFE, _FASTER_WHISPER_GPU))
+        else:
+            pip = _pip(consumer.get("site"))
+            fixes.append(Fix(f"Install cuDNN {major} as a pip wheel and put it on the loader path",
+                             (f"{pip} install {wheel}",
+                              f"export LD_LIBRARY_PATH=$({pip.split(' -m ')[0]} {_CUDNN_LIB_DIR})${{LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}}"),
+                             Risk.SAFE, _FASTER_WHISPER_GPU))
     have = "; ".join(f"cuDNN {m} from {src}" for m, src in others) or "no other cuDNN"
     where = "" if wheel_same else " anywhere on this machine"
     return Finding(
@@ -329,7 +346,7 @@ def _required_missing(consumer: dict[str, Any], major: int, copies: list[dict[st
                 "shared object file`."),
         evidence=(Evidence(f"{package} requires", requirement, f"libcudnn.so.{major}"),),
         fixes=(Fix(f"Install the cuDNN wheel {package} was built for",
-                   (f"python -m pip install \"{requirement}\"",), Risk.SAFE),),
+                   (f"{_pip(site)} install \"{requirement}\"",), Risk.SAFE),),
     )
 
 
