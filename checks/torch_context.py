@@ -9,6 +9,7 @@ variant choices into exact fixes for this environment's installer.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,6 +18,7 @@ from envdoctor.pip_commands import Installer, TorchTarget, detect_installer, tor
 from envdoctor.queries import torch as tq
 from envdoctor.queries.torch_fixes import Choice
 from envdoctor.snapshot import Snapshot
+from envdoctor.versions import major_minor, release
 
 GET_STARTED = "https://pytorch.org/get-started/locally/"
 PREVIOUS_VERSIONS = "https://pytorch.org/get-started/previous-versions/"
@@ -37,6 +39,7 @@ class TorchContext:
     amd_gpus: list[dict[str, Any]] = field(default_factory=list)
     deep: dict[str, Any] | None = None
     installer: Installer | None = None
+    frameworks: dict[str, Any] = field(default_factory=dict)  # python.frameworks packages
 
     @property
     def capabilities(self) -> list[str]:
@@ -158,24 +161,46 @@ def torch_context(snap: Snapshot, ms: Any) -> TorchContext:
         driver_max_cuda=snap.fact("nvidia.driver", "cuda_driver_max"),
         amd_gpus=[g for g in snap.fact("amd.gpus", "gpus") or [] if isinstance(g, dict)],
         deep=snap.data("python.deep"),
+        frameworks=dict((snap.data("python.frameworks") or {}).get("packages") or {}),
     )
     ctx.installer = detect_installer(python, packages, "torch")
     return ctx
 
 
+def _pinned_elsewhere(ctx: TorchContext, choice: Choice) -> dict[str, str]:
+    """Installed extensions whose exact torch pin (`torch==2.7.0`) the new torch breaks."""
+    out = {}
+    for name, entry in ctx.frameworks.items():
+        match = re.fullmatch(r"==\s*(\d+(?:\.\d+)+)", str(entry.get("requires_torch") or "").strip())
+        if not match:
+            continue
+        pinned = match.group(1)
+        keeps = (str(release(pinned)) == str(release(choice.exact)) if choice.exact
+                 else major_minor(pinned) == choice.release)
+        if not keeps:
+            out[name] = pinned
+    return out
+
+
 def reinstall_fixes(ctx: TorchContext, choices: list[Choice], why: str) -> tuple[Fix, ...]:
-    """One fix per choice: uninstall, install the pinned wheel from its index, verify."""
+    """One fix per choice: uninstall, install the pinned wheel from its index, verify. Extensions
+    pinned to the old torch are removed with it (they could not load with the new one)."""
     fixes = []
     installers = {str(k): str(v) for k, v in (ctx.packages.get("installers") or {}).items()}
     installed = ctx.installed or {"torch": str(ctx.torch.get("version"))}
     for choice in choices:
         target = TorchTarget(choice.torch, choice.variant, choice.index_url, choice.torchvision,
                              choice.torchaudio, exact=choice.exact is not None)
-        commands = torch_reinstall(ctx.installer or detect_installer({}, {}), target, installed, installers)
+        broken = _pinned_elsewhere(ctx, choice)
+        commands = torch_reinstall(ctx.installer or detect_installer({}, {}), target,
+                                   {**installed, **{n: "" for n in broken}}, installers, extra_remove=broken)
         if choice.exact:
             summary = f"Keep torch {choice.exact}, switch to its {choice.variant} build ({why})"
         else:
             summary = f"Install torch {choice.release} with {choice.variant} ({why})"
+        if broken:
+            summary += ("; this removes " + ", ".join(f"{n} (built for torch {v})" for n, v in sorted(broken.items()))
+                        + ": reinstall them for the new torch")
         fixes.append(Fix(summary, commands, Risk.SAFE,
                          url=GET_STARTED if not choice.exact else PREVIOUS_VERSIONS))
     return tuple(fixes)

@@ -101,22 +101,59 @@ def cpu_build(snap: Snapshot, ms: MatrixSet) -> Finding | None:
             evidence=tuple(evidence + [Evidence("amd.gpus", targets)]), fixes=fixes, explains=_SYMPTOM)
     if ctx.os == "macos":
         return None  # macOS wheels are CPU + MPS builds: the Apple GPU is reached through MPS
+    intent = _cuda_packages(ctx)
+    if intent and not any(snap.group(g) for g in ("nvidia.gpus", "nvidia.pci", "amd.gpus")):
+        return Finding(
+            id="torch.cpu-build-on-gpu-host", severity=Severity.WARNING,
+            title=f"torch {version} is a CPU-only build next to CUDA packages ({', '.join(intent)})",
+            detail=(f"This environment holds CUDA runtime packages ({', '.join(intent)}), so it was meant "
+                    f"for a GPU, but torch {version} is a CPU-only build and can never use one. No GPU "
+                    "facts were given; run envdoctor check on that machine for the exact reinstall command."),
+            evidence=tuple(evidence + [Evidence("CUDA packages", ", ".join(intent))]),
+            fixes=_cpu_to_cuda_hint(ctx, ms), explains=_SYMPTOM)
     return _no_gpu_note(snap, ctx, str(version))
+
+
+def _cuda_packages(ctx: TorchContext) -> list[str]:
+    """CUDA runtime packages in the environment: signs it was meant for a GPU."""
+    wanted = ("cudatoolkit", "pytorch-cuda", "cuda-runtime", "cuda-cudart", "nvidia-cuda-runtime-cu")
+    return [f"{n} {v}" for n, v in sorted(ctx.installed.items()) if n.startswith(wanted)]
+
+
+def _cpu_to_cuda_hint(ctx: TorchContext, ms: MatrixSet) -> tuple[Fix, ...]:
+    """Without GPU facts: the release's PyPI-default CUDA wheel for Linux, from its index."""
+    version = str(ctx.torch.get("version") or "")
+    variant = tq.pypi_default(ms, version, "linux")
+    url = tq.index_url(ms, variant) if variant else None
+    if not variant or not url or not str(variant).startswith("cu"):
+        return ()
+    comp = tq.companion_versions(ms, version)
+    target = TorchTarget(version.split("+")[0], variant, url, comp.get("torchvision"), comp.get("torchaudio"),
+                         exact=True)
+    from envdoctor.pip_commands import torch_reinstall
+
+    commands = torch_reinstall(ctx.installer, target, ctx.installed or {"torch": version},
+                               dict(ctx.packages.get("installers") or {}))
+    return (Fix(f"Reinstall torch {target.torch} as its {variant} build (the CUDA build PyPI ships on Linux; "
+                "check it has kernels for your GPU)", commands, url="https://pytorch.org/get-started/locally/"),)
 
 
 def _no_gpu_note(snap: Snapshot, ctx: TorchContext, version: str) -> Finding:
     group = snap.group("nvidia.gpus")
     if group is None:
-        seen = "no GPU probe reported a GPU"
+        seen = "no GPU facts were given" if snap.origin == "pasted" else "no GPU probe reported a GPU"
     elif group.collected:
         seen = "nvidia.gpus lists no GPU"
     elif group.status.value == "failed":
         seen = f"GPU presence unknown: {group.reason or 'the GPU probe failed'}"
     else:
         seen = f"no NVIDIA GPU ({group.reason or group.status.value})"
+    title = (f"torch {version} is a CPU-only build and no GPU was found: nothing to fix for GPU use"
+             if group is not None or snap.origin != "pasted"
+             else f"torch {version} is a CPU-only build (the pasted text shows no GPU)")
     return Finding(
         id="torch.cpu-build-no-gpu", severity=Severity.INFO,
-        title=f"torch {version} is a CPU-only build and no GPU was found: nothing to fix for GPU use",
+        title=title,
         detail=(f"This environment's torch runs on the CPU only, which is right for a machine "
                 f"without a GPU ({seen}). If you move it to a GPU machine, reinstall torch from the "
                 "CUDA index there; envdoctor check on that machine prints the exact command."),

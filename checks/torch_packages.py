@@ -83,7 +83,9 @@ def companions(snap: Snapshot, ms: MatrixSet) -> Finding | None:
             continue
         theirs = _variant_of(ms, ctx, have, version)
         if torch_variant and theirs and theirs != torch_variant:
-            problems.append(f"{name} {have} is a {theirs} build, torch {version} a {torch_variant} build")
+            what = (f"a {theirs} build" if _label(have) else
+                    f"PyPI's build, which is {theirs} on {ctx.os.capitalize() if ctx.os else 'this platform'}")
+            problems.append(f"{name} {have} is {what}, torch {version} a {torch_variant} build")
             evidence.append(Evidence(f"{name} variant", theirs, torch_variant))
             wrong.append(name)
     if not problems:

@@ -3,8 +3,9 @@
 Fills `python.packages` (packages {normalized name: version}, installers {name: "pip" / "conda"}),
 `python.torch` when torch is in the list (version, variant from the local label; for a conda
 build, the CUDA version its build string names), `python.frameworks` for the neighbours, and, from
-`conda list`, `python` (environment "conda", prefix, Python version). Versions come from the text
-as printed; nothing else is inferred.
+`conda list`, `python` (environment "conda", prefix, Python version; or version and platform from
+an interactive interpreter's banner pasted with the list). Versions come from the text as
+printed; nothing else is inferred.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ _CONDA_ROW = re.compile(r"^(?P<name>[A-Za-z0-9_][A-Za-z0-9._-]*)\s+(?P<version>\
 _CONDA_CUDA = (re.compile(r"cuda(?P<major>\d+)\.(?P<minor>\d+)"),  # py3.10_cuda12.1_cudnn8.9.2_0
                re.compile(r"cuda(?P<major>1\d)(?P<minor>\d)(?!\d)"))  # cuda126_mkl_py312_... (conda-forge)
 _COMMAND = re.compile(r"\b(?P<tool>pip3?|uv pip|conda|mamba|micromamba)\s+(?P<verb>list|freeze)\b")
+_PYTHON_BANNER = re.compile(r"^Python (?P<version>\d+\.\d+\.\d+)\S* \(.*\).* on (?P<platform>linux|win32|darwin|cygwin)\s*$",
+                            re.MULTILINE)
 _WHEEL_URL_VERSION = re.compile(r"/[A-Za-z0-9_.]+?-(?P<version>\d[^-/]*)-[^/]*\.whl$")
 
 
@@ -67,13 +70,18 @@ def read(text: str) -> list[FactGroup]:
     packages, installers, extra = parsed
     if not packages:
         return []
+    banner = _PYTHON_BANNER.search(text)
+    if banner and not extra.get("python"):  # the interactive interpreter's first line
+        extra["python"] = {"version": banner.group("version"), "platform": banner.group("platform")}
     groups = [collected("python.packages", SOURCE,
                         {"packages": packages, "installers": installers, "locations": {}},
                         summary=f"{len(packages)} distributions ({kind})", confidence=Confidence.MEDIUM)]
     if extra.get("python"):
+        where = (f"conda {extra['python'].get('prefix')}" if extra["python"].get("environment") == "conda"
+                 else extra["python"].get("platform"))
         groups.append(collected("python", SOURCE, extra["python"],
-                                summary=f"Python {extra['python'].get('version')} (conda "
-                                        f"{extra['python'].get('prefix')})", confidence=Confidence.MEDIUM))
+                                summary=f"Python {extra['python'].get('version')} ({where})",
+                                confidence=Confidence.MEDIUM))
     dists = {name: {"version": version, "installer": installers.get(name)}
              for name, version in packages.items()}
     if "torch" in dists:

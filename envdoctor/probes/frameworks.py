@@ -202,8 +202,8 @@ def _xformers(text: str | None, put) -> None:  # noqa: ANN001
     src = "xformers/cpp_lib.json"
     put("torch", version.get("torch"), src)
     cuda = version.get("cuda")
-    if isinstance(cuda, int) and cuda > 0:  # 1201 = CUDA 12.1
-        put("cuda", f"{cuda // 1000}.{(cuda % 1000) // 10}", src)
+    if isinstance(cuda, int) and cuda > 0:  # 1201 = CUDA 12.1, 1108 = 11.8 (major * 100 + minor)
+        put("cuda", f"{cuda // 100}.{cuda % 100}", src)
     put("rocm", version.get("hip") or None, src)
     put("python", version.get("python"), src)
 
