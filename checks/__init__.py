@@ -22,6 +22,7 @@ CHECK_MODULES: tuple[str, ...] = (
     "container_cdi",
     "container_inside",
     "container_image",
+    "signatures",
 )
 
 

@@ -14,6 +14,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "matrices_cmd",
     "preflight",
     "report",
+    "triage",
 )
 
 EXIT_OK = 0

@@ -1,0 +1,551 @@
+"""The free-text fallback: error and log lines -> the `pasted.text` group.
+
+It reads every part of a paste (whatever other reader claimed it) and keeps the *notable* lines:
+those holding an anchor of some error signature (`envdoctor.checks.signatures.anchors()`), a
+generic error word (error, failed, cannot, 报错...) or a word the facts below come from. From
+the notable lines it extracts, without guessing:
+
+- `lines`: the notable lines in input order (each cut at `MAX_LINE_CHARS`): the first
+  `HEAD_LINES`, then lines that bring an anchor not seen before, then the last `TAIL_LINES`;
+- `errors`: the lines that read as errors (for people, and for "no signature matched");
+- `frames`: traceback frames {file, line, function}; `extensions`: compiled extension modules
+  and CUDA-extension packages seen in frames and paths (xformers, flash_attn_2_cuda, a custom
+  `*.cpython-*.so`); `companions`: torchvision / torchaudio binaries seen the same way;
+- `gpus`: GPU product names mentioned ("NVIDIA GeForce RTX 5090", "AMD Radeon RX 6600");
+  `compute_capabilities` ("12.0"); `torch_arch_list` (from "supports CUDA capabilities sm_50 ...");
+  `torch_min_cc` (from "minimum cuda capability supported by this library is 3.7");
+  `gfx_targets`;
+- `versions`: {package: version} mentioned (pip list / freeze / conda list lines, "PyTorch: 2.8.0",
+  "(you have 2.1.2+cpu)"), the most explicit mention winning; `system_versions`: driver,
+  cuda_driver (nvidia-smi's "CUDA Version"), nvcc, python;
+- `os_mentions` (windows, wsl, macos, linux, container), `distro`, `windows_build`, `arch`;
+  `apps` (comfyui, a1111, forge, ollama, vllm); `platforms` (jetson); `languages` (zh);
+- `ollama`: Ollama server log lines (`level=… source=… msg=…`) and what they say about the GPU.
+
+Memory stays bounded whatever the input size: only notable lines are examined, at most
+`PROCESS_LINES` of them in full. The scan itself is one compiled regular expression (a trie of
+all keywords) over each lowercased part.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import deque
+from functools import lru_cache
+from typing import Any, Iterable
+
+from envdoctor.snapshot import Confidence, FactGroup, collected
+
+NAME = "free-text"
+SOURCE = "pasted:free-text"
+FALLBACK = True
+
+HEAD_LINES = 400
+NEW_ANCHOR_LINES = 200
+TAIL_LINES = 100
+PROCESS_LINES = 5000
+MAX_LINE_CHARS = 600
+MAX_ERRORS = 40
+MAX_FRAMES = 100
+MAX_OLLAMA_LINES = 60
+
+GENERIC_KEYWORDS = (
+    "error", "exception", "failed", "failure", "fatal", "traceback", "cannot", "can't", "couldn't",
+    "could not", "unable", "not found", "no such", "denied", "invalid", "unsatisfied", "mismatch",
+    "incompatible", "not compatible", "too old", "out of memory", "aborted", "segmentation fault",
+    "undefined symbol", "warning", "not available", "no gpu", "not detected",
+    "报错", "错误", "失败", "显存", "内存不足", "无法", "找不到",
+)
+FACT_KEYWORDS = (
+    "geforce", "rtx", "gtx", "quadro", "tesla", "titan", "radeon", "instinct", "nvidia", " arc ",
+    "a100", "h100", "h200", "b200", "l40", "v100", "t4 ", "a10g", "jetson", "jetpack", "l4t",
+    "tegra", "gfx", "capabilit", "sm_", "torch", "tensorflow", "tensor flow", "jax", "xformers",
+    "flash", "bitsandbytes", "cudatoolkit", "cudnn", "cuda", "driver", "python", "windows", "win1",
+    "wsl", "macos", "mac os", "ubuntu", "debian", "fedora", "centos", "arch linux", "opensuse",
+    "gentoo", "cachyos", "docker", "container", "kubernetes", "podman", "comfy", "webui",
+    "automatic1111", "a1111", "forge", "ollama", "vllm", 'file "', ".so", ".pyd", ".dll",
+    "site-packages", "dist-packages", "level=", "version", "aarch64", "arm64", "x86_64",
+)
+
+_ERROR_LINE = re.compile(
+    r"\b(?:error|exception|failed|failure|fatal|cannot|can't|couldn't|could not|unable|not found|"
+    r"no such|denied|invalid|unsatisfied|mismatch|incompatible|not compatible|too old|"
+    r"out of memory|aborted|segmentation fault|undefined symbol)\b|"
+    r"\w+Error\b|报错|错误|失败|显存不足|无法", re.IGNORECASE)
+_FRAME = re.compile(r'File "(?P<file>[^"]{1,400})", line (?P<line>\d{1,7})(?:, in (?P<func>[^\s,]{1,200}))?')
+_RICH_FRAME = re.compile(r"(?P<file>(?:[A-Za-z]:)?[\\/][^\s:│]{1,400}\.py):(?P<line>\d{1,7}) in (?P<func>[\w<>.]{1,200})")
+_IPY_FRAME = re.compile(r"(?P<file>~?/[^\s]{1,400}\.py) in (?P<func>[\w<>.]{1,200})\(")
+_SO_NAME = re.compile(r"(?P<name>[A-Za-z_][\w]{0,100})(?:\.cpython-\d{2,3}[\w-]{0,60}|\.abi3)?\.(?:so|pyd)\b")
+_SITE_PACKAGE = re.compile(r"(?:site|dist)-packages[\\/](?P<pkg>[A-Za-z_][\w]{0,100})")
+_CPP_EXTENSION = re.compile(r"torch[\\/]utils[\\/]cpp_extension\.py")
+_TORCH_LIBS = re.compile(r"^(?:lib)?(?:torch|c10|caffe2|cuda|cudart|cublas|cudnn|nvrtc|nvjitlink|"
+                         r"cusparse|cufft|curand|cusolver|nccl|gomp|stdc|_C$|_C_flatbuffer|"
+                         r"nvToolsExt|shm|torch_python)", re.IGNORECASE)
+COMPANIONS = ("torchvision", "torchaudio", "torchtext", "_torch_sox", "torchdata")
+# CUDA-extension packages: compiled against one torch build, broken by another.
+EXTENSION_PACKAGES = (
+    "xformers", "flash_attn", "flash_attn_2_cuda", "flash_attn_cuda", "apex", "mmcv", "mmcv_full",
+    "detectron2", "bitsandbytes", "vllm", "deepspeed", "torch_scatter", "torch_sparse",
+    "torch_cluster", "torch_spline_conv", "pytorch3d", "causal_conv1d", "mamba_ssm", "auto_gptq",
+    "exllamav2", "llama_cpp", "sageattention", "nunchaku", "spconv", "diff_gaussian_rasterization",
+    "simple_knn", "tinycudann", "nvdiffrast", "natten", "fused_layer_norm_cuda", "transformer_engine",
+    "groundingdino", "gsplat", "kaolin", "torchsparse", "MinkowskiEngine", "dgl", "xformers_C",
+)
+
+_GPU_PATTERNS = (
+    re.compile(r"\b(?:NVIDIA\s+)?GeForce\s+(?:RTX|GTX|GT|MX)\s?\d{3,4}(?:\s?(?:Ti|SUPER))?"
+               r"(?:\s(?:Laptop GPU|Mobile))?(?:\s?D\b)?", re.IGNORECASE),
+    re.compile(r"\b(?:NVIDIA\s+)?(?:RTX|GTX)\s?-?\d{3,4}(?:\s?(?:Ti|SUPER))?\b", re.IGNORECASE),
+    re.compile(r"\b(?:NVIDIA\s+)?(?:RTX\s+)?(?:PRO\s+)?(?:A|RTX\s)?\d{4}\s+Ada\b", re.IGNORECASE),
+    re.compile(r"\bNVIDIA\s+RTX\s+A\d{3,4}\b|\bRTX\s+A\d{4}\b", re.IGNORECASE),
+    re.compile(r"\b(?:NVIDIA\s+)?Quadro\s+(?:RTX\s+)?[A-Z]{0,2}\d{2,4}[A-Z]?\b", re.IGNORECASE),
+    re.compile(r"\b(?:NVIDIA\s+)?Tesla\s+[A-Z]\d{1,3}[A-Z]?\b", re.IGNORECASE),
+    re.compile(r"\bNVIDIA\s+(?:[AHBLTV]\d{1,3}[A-Z]?|GH200|GB200|GB10)(?:[- ](?:SXM\d?|PCIe|NVL))?"
+               r"(?:[- ]\d{2,3}GB)?(?:\s+HBM\d\w?)?\b"),
+    re.compile(r"\b(?:A100|H100|H200|B200|L40S?|V100|A10G|A30|A40|GH200|GB200)\b"),
+    re.compile(r"\b(?:NVIDIA\s+)?TITAN\s+(?:RTX|Xp?|V|Black|Z)\b", re.IGNORECASE),
+    re.compile(r"\b(?:NVIDIA\s+)?Jetson\s+(?:AGX\s+)?(?:Orin|Xavier|Nano|TX2|TX1|Thor)(?:\s+(?:NX|Nano))?\b",
+               re.IGNORECASE),
+    re.compile(r"\b(?:AMD\s+)?Radeon\s+(?:RX\s?)?(?:Pro\s+)?[A-Z]?\d{3,4}[A-Z]?(?:\s?(?:XTX|XT|GRE))?\b",
+               re.IGNORECASE),
+    re.compile(r"\b(?:AMD\s+)?Instinct\s+MI\d{2,3}[A-Z]?\b", re.IGNORECASE),
+    re.compile(r"\bRX\s?\d{4}(?:\s?(?:XTX|XT|GRE))?\b", re.IGNORECASE),
+    re.compile(r"\bIntel(?:\(R\))?\s+(?:Arc(?:\(TM\))?\s+[AB]\d{3}\w?|(?:UHD|Iris(?: Xe| Plus)?|HD)\s+Graphics(?:\s+\d{3,4})?)",
+               re.IGNORECASE),
+    re.compile(r"\b(?P<num>[1-9]\d{3})\s?(?P<suffix>ti|super)\b", re.IGNORECASE),
+)
+_CC = re.compile(r"(?:compute|cuda)\s+capability(?:\s+of)?\s+(?:is\s+)?(?:sm_(?P<sm>\d{2,3})|(?P<major>\d{1,2})\.(?P<minor>\d))",
+                 re.IGNORECASE)
+_OLLAMA_COMPUTE = re.compile(r"\bcompute=(?P<major>\d{1,2})\.(?P<minor>\d)\b")
+_ARCH_LIST = re.compile(r"supports CUDA capabilities\s+(?P<list>(?:sm_\d{2,3}a?\s*){1,40})", re.IGNORECASE)
+_MIN_CC = re.compile(r"minimum cuda capability (?:supported by this library )?is (?P<cc>\d{1,2}\.\d)", re.IGNORECASE)
+_GFX = re.compile(r"\bgfx(?:\d{3,4}|90a|90c)\b", re.IGNORECASE)
+_VERSION = r"v?(?P<version>\d{1,4}(?:\.\d{1,8}){1,3}(?:[a-z]{1,5}\d{0,12})?(?:\+[\w.-]{1,40})?)"
+_NAME = r"(?P<name>[A-Za-z][\w.-]{0,60})"
+_PIP_LIST = re.compile(r"^\s*" + _NAME + r"\s{2,}" + _VERSION + r"(?:\s+\S+)?\s*$")
+_PIP_FREEZE = re.compile(r"^\s*" + _NAME + r"\s*==\s*" + _VERSION + r"\s*$")
+_CONDA_LIST = re.compile(r"^\s*" + _NAME + r"\s+" + _VERSION + r"\s+(?P<build>\S{1,80})(?:\s+\S{1,80})?\s*$")
+_INSTALLED = (
+    re.compile(r"\(you have " + _VERSION + r"\)", re.IGNORECASE),
+    re.compile(r"\b(?:torch\.__version__|PyTorch version)\s*[:=]?\s*'?" + _VERSION, re.IGNORECASE),
+)
+_MENTION = re.compile(
+    r"\b(?P<name>pytorch|torch|tensorflow|tensor flow|jaxlib|jax|xformers|flash[-_]attn|bitsandbytes|"
+    r"torchvision|torchaudio|vllm|ollama|onnxruntime(?:-gpu)?|cupy(?:-cuda\w+)?)"
+    r"(?:\s+version)?(?:\s+is)?\s*(?:[:=]=?|-|\s)\s*" + _VERSION + r"\b", re.IGNORECASE)
+_DRIVER = re.compile(r"\b(?:driver(?:\s+version)?|nvidia-drivers?|host driver)\s*[:=-]?\s*(?:is\s+)?"
+                     r"(?P<version>\d{3}\.\d{1,3}(?:\.\d{1,3})?)\b", re.IGNORECASE)
+_CUDA_DRIVER = re.compile(r"\bCUDA Version\s*:\s*(?P<version>\d{2}\.\d)\b")
+_NVCC = re.compile(r"\brelease (?P<version>\d{1,2}\.\d), V\d")
+_PYTHON = re.compile(r"\bpython(?:\s+version)?\s*[:=]?\s*(?P<version>3\.\d{1,2}(?:\.\d{1,2})?)\b", re.IGNORECASE)
+_WINDOWS_BUILD = re.compile(r"\b10\.0\.(?P<build>\d{5})\b")
+_OS_WORDS = (
+    ("wsl", re.compile(r"\bwsl\s?[12]?\b|microsoft-standard", re.IGNORECASE)),
+    ("windows", re.compile(r"\bwindows(?:\s?1[01])?\b|\bwin1[01]\b|[A-Za-z]:\\(?:Users|Windows|Program)",
+                           re.IGNORECASE)),
+    ("macos", re.compile(r"\bmac\s?os\b|\bmacos\b|\bosx\b|\bdarwin\b|apple m[1-4]\b", re.IGNORECASE)),
+    ("linux", re.compile(r"\b(?:linux|ubuntu|debian|fedora|centos|rhel|opensuse|arch|gentoo|cachyos)\b",
+                         re.IGNORECASE)),
+    ("container", re.compile(r"\bdocker\b|\bcontainer\b|\bkubernetes\b|\bk8s\b|\bpodman\b|\bkubelet\b",
+                             re.IGNORECASE)),
+)
+_DISTRO = re.compile(r"\b(ubuntu|debian|fedora|centos|rhel|rocky|opensuse|arch\s?linux|manjaro|gentoo|"
+                     r"cachyos|nixos|pop!_os|linux mint)\b", re.IGNORECASE)
+_ARCH = re.compile(r"\b(aarch64|arm64|x86_64|ppc64le)\b")
+_APPS = (
+    ("comfyui", re.compile(r"comfy", re.IGNORECASE)),
+    ("a1111", re.compile(r"stable-diffusion-webui|webui(?:-user)?\.(?:sh|bat)|automatic1111|\ba1111\b|"
+                         r"--(?:med|low)vram|launch\.py", re.IGNORECASE)),
+    ("forge", re.compile(r"webui-forge|\bforge\b", re.IGNORECASE)),
+    ("ollama", re.compile(r"ollama|source=(?:gpu|server|amd_\w+|routes)\.go", re.IGNORECASE)),
+    ("vllm", re.compile(r"\bvllm\b", re.IGNORECASE)),
+)
+_JETSON = re.compile(r"\bjetson\b|\bjetpack\b|\bl4t\b|\btegra\b|nv_tegra_release", re.IGNORECASE)
+_OLLAMA_LINE = re.compile(r"\blevel=(?P<level>[A-Z]{3,5})\s+source=(?P<source>\S{1,80})\s+msg=")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+@lru_cache(maxsize=1)
+def _selector() -> tuple[re.Pattern, frozenset[str]]:
+    """The one regex that finds notable lines (a trie of all keywords), and the signature anchors."""
+    try:
+        from envdoctor.checks.signatures import anchors
+        signature_anchors = anchors()
+    except Exception:  # noqa: BLE001 - without signatures, generic lines are still kept
+        signature_anchors = frozenset()
+    words = set(GENERIC_KEYWORDS) | set(FACT_KEYWORDS) | set(signature_anchors)
+    return re.compile(_trie_regex(w for w in words if w)), signature_anchors
+
+
+def _trie_regex(words: Iterable[str]) -> str:
+    trie: dict[str, dict] = {}
+    for word in words:
+        node = trie
+        for ch in word:
+            node = node.setdefault(ch, {})
+        node[""] = {}
+
+    def build(node: dict[str, dict]) -> str:
+        alternatives = [re.escape(ch) + build(child) for ch, child in sorted(node.items()) if ch]
+        if not alternatives:
+            return ""
+        body = alternatives[0] if len(alternatives) == 1 else "(?:" + "|".join(alternatives) + ")"
+        if "" in node:
+            return "(?:" + body + ")?"
+        return body
+
+    return build(trie)
+
+
+class Collector:
+    """Streams parts through the selector and accumulates the `pasted.text` facts."""
+
+    def __init__(self) -> None:
+        self.selector, self.signature_anchors = _selector()
+        self.line_no = 0
+        self.total_chars = 0
+        self.processed = 0
+        self.head: list[tuple[int, str]] = []
+        self.extra: list[tuple[int, str]] = []
+        self.tail: deque[tuple[int, str]] = deque(maxlen=TAIL_LINES)
+        self.seen_anchors: set[str] = set()
+        self.errors: list[str] = []
+        self.frames: list[dict[str, Any]] = []
+        self.extensions: list[str] = []
+        self.companions: list[str] = []
+        self.gpus: list[str] = []
+        self.ccs: list[str] = []
+        self.arch_list: list[str] = []
+        self.min_cc: str | None = None
+        self.gfx: list[str] = []
+        self.versions: dict[str, tuple[int, str]] = {}
+        self.system_versions: dict[str, str] = {}
+        self.os_mentions: list[str] = []
+        self.distro: str | None = None
+        self.arch: str | None = None
+        self.windows_build: int | None = None
+        self.apps: list[str] = []
+        self.platforms: list[str] = []
+        self.languages: list[str] = []
+        self.ollama_lines: list[str] = []
+
+    def feed(self, text: str) -> None:
+        """Consume one part of the input."""
+        self.total_chars += len(text)
+        if "zh" not in self.languages and _CJK.search(text[:200000]):
+            self.languages.append("zh")
+        lowered = text.lower()
+        if len(lowered) != len(text):  # a few characters change length when lowercased
+            for line in text.split("\n"):
+                self._scan(line, line.lower())
+            return
+        self._scan(text, lowered)
+
+    def _scan(self, text: str, lowered: str) -> None:
+        start_no = self.line_no
+        position = 0
+        counted_to = 0
+        line_no = start_no
+        search = self.selector.search
+        while True:
+            found = search(lowered, position)
+            if found is None:
+                break
+            begin = lowered.rfind("\n", 0, found.start()) + 1
+            end = lowered.find("\n", found.end())
+            if end < 0:
+                end = len(lowered)
+            line_no += lowered.count("\n", counted_to, begin)
+            counted_to = begin
+            self._line(line_no + 1, text[begin:end], lowered[begin:end], found.group(0))
+            position = end + 1
+            if position >= len(lowered):
+                break
+        self.line_no = start_no + lowered.count("\n") + 1
+
+    def _line(self, number: int, line: str, lowered: str, first: str) -> None:
+        stripped = line.strip()
+        if not stripped:
+            return
+        clipped = stripped[:MAX_LINE_CHARS]
+        entry = (number, clipped)
+        if self.processed < PROCESS_LINES:
+            self.processed += 1
+            self._facts(stripped[:4 * MAX_LINE_CHARS], lowered)
+            if len(self.head) < HEAD_LINES:
+                self.head.append(entry)
+                self._note_anchors(lowered)
+                return
+        self.tail.append(entry)
+        if len(self.extra) < NEW_ANCHOR_LINES:
+            fresh = {a for a in self.signature_anchors if a in lowered} - self.seen_anchors
+            if fresh:
+                self.extra.append(entry)
+                self.seen_anchors |= fresh
+                if self.processed >= PROCESS_LINES:
+                    self._facts(stripped[:4 * MAX_LINE_CHARS], lowered)
+
+    def _note_anchors(self, lowered: str) -> None:
+        for anchor in self.signature_anchors:
+            if anchor in lowered:
+                self.seen_anchors.add(anchor)
+
+    # -- facts ---------------------------------------------------------------------------------
+
+    def _facts(self, line: str, lowered: str) -> None:
+        if len(self.errors) < MAX_ERRORS and _ERROR_LINE.search(line):
+            self.errors.append(line[:MAX_LINE_CHARS])
+        if 'file "' in lowered or ".py:" in lowered or ".py in " in lowered:
+            self._frames(line)
+        if ".so" in lowered or ".pyd" in lowered or "-packages" in lowered:
+            self._extensions(line)
+        self._gpus(line, lowered)
+        if "capabilit" in lowered or "compute=" in lowered:
+            for match in _CC.finditer(line):
+                self._add(self.ccs, _cc_of(match))
+            for match in _OLLAMA_COMPUTE.finditer(line):
+                self._add(self.ccs, f"{match.group('major')}.{match.group('minor')}")
+            arch = _ARCH_LIST.search(line)
+            if arch and not self.arch_list:
+                self.arch_list = arch.group("list").split()
+            minimum = _MIN_CC.search(line)
+            if minimum:
+                self.min_cc = minimum.group("cc")
+        if "gfx" in lowered:
+            for match in _GFX.finditer(line):
+                self._add(self.gfx, match.group(0).lower())
+        self._versions(line, lowered)
+        self._environment(line)
+        if "level=" in lowered:
+            ollama = _OLLAMA_LINE.search(line)
+            if ollama and len(self.ollama_lines) < MAX_OLLAMA_LINES:
+                self.ollama_lines.append(line[:MAX_LINE_CHARS])
+
+    @staticmethod
+    def _add(items: list[str], value: str | None, limit: int = 50) -> None:
+        if value and value not in items and len(items) < limit:
+            items.append(value)
+
+    def _frames(self, line: str) -> None:
+        for regex in (_FRAME, _RICH_FRAME, _IPY_FRAME):
+            for match in regex.finditer(line):
+                if len(self.frames) >= MAX_FRAMES:
+                    return
+                groups = match.groupdict()
+                frame = {"file": groups.get("file"), "line": int(groups["line"]) if groups.get("line") else None,
+                         "function": groups.get("func")}
+                if frame not in self.frames:
+                    self.frames.append(frame)
+                self._path_packages(frame["file"] or "")
+            if self.frames:
+                break
+        if _CPP_EXTENSION.search(line):
+            self._add(self.extensions, "torch.utils.cpp_extension")
+
+    def _extensions(self, line: str) -> None:
+        for match in _SO_NAME.finditer(line):
+            name = match.group("name")
+            if _TORCH_LIBS.match(name):
+                continue
+            start = match.start()
+            context = line[max(0, start - 200):start]
+            package = _package_in_path(context)
+            if name in COMPANIONS or package in COMPANIONS:
+                self._add(self.companions, package if package in COMPANIONS else name)
+                continue
+            self._add(self.extensions, name)
+        self._path_packages(line)
+
+    def _path_packages(self, text: str) -> None:
+        for match in _SITE_PACKAGE.finditer(text):
+            package = match.group("pkg")
+            if package in COMPANIONS:
+                self._add(self.companions, package)
+            elif package in EXTENSION_PACKAGES:
+                self._add(self.extensions, package)
+
+    def _gpus(self, line: str, lowered: str) -> None:
+        if not any(k in lowered for k in ("geforce", "rtx", "gtx", "quadro", "tesla", "titan", "radeon",
+                                            "instinct", "nvidia", "a100", "h100", "h200", "b200", "l40",
+                                            "v100", "a10g", "jetson", "rx", "intel", "ti", "super",
+                                            "a30", "a40")):
+            return
+        spans: list[tuple[int, int]] = []
+        for regex in _GPU_PATTERNS:
+            for match in regex.finditer(line):
+                if any(s <= match.start() < e for s, e in spans):
+                    continue
+                spans.append((match.start(), match.end()))
+                self._add(self.gpus, canonical_gpu(match), limit=16)
+
+    def _versions(self, line: str, lowered: str) -> None:
+        for priority, regex in enumerate(_INSTALLED):
+            match = regex.search(line)
+            if match:
+                self._version("torch", match.group("version"), priority)
+        for regex in (_PIP_FREEZE, _PIP_LIST, _CONDA_LIST):
+            match = regex.match(line)
+            if match and _interesting_package(match.group("name")):
+                self._version(match.group("name"), match.group("version"), 2)
+                break
+        for match in _MENTION.finditer(line):
+            self._version(match.group("name"), match.group("version"), 4)
+        if "driver" in lowered:
+            match = _DRIVER.search(line)
+            if match:
+                self.system_versions.setdefault("driver", match.group("version"))
+        match = _CUDA_DRIVER.search(line)
+        if match:
+            self.system_versions.setdefault("cuda_driver", match.group("version"))
+        match = _NVCC.search(line)
+        if match:
+            self.system_versions.setdefault("nvcc", match.group("version"))
+        if "python" in lowered:
+            match = _PYTHON.search(line)
+            if match:
+                self.system_versions.setdefault("python", match.group("version"))
+
+    def _version(self, name: str, version: str, priority: int) -> None:
+        key = _package_key(name)
+        have = self.versions.get(key)
+        if have is None or priority < have[0]:
+            self.versions[key] = (priority, version)
+
+    def _environment(self, line: str) -> None:
+        for word, regex in _OS_WORDS:
+            if word not in self.os_mentions and regex.search(line):
+                self.os_mentions.append(word)
+        if self.distro is None:
+            match = _DISTRO.search(line)
+            if match:
+                self.distro = re.sub(r"\s", "", match.group(1).lower()).replace("linux", "") or "arch"
+        if self.arch is None:
+            match = _ARCH.search(line)
+            if match:
+                self.arch = match.group(1)
+        if self.windows_build is None and "10.0." in line:
+            match = _WINDOWS_BUILD.search(line)
+            if match:
+                self.windows_build = int(match.group("build"))
+        for app, regex in _APPS:
+            if app not in self.apps and regex.search(line):
+                self.apps.append(app)
+        if "jetson" not in self.platforms and _JETSON.search(line):
+            self.platforms.append("jetson")
+
+    # -- output --------------------------------------------------------------------------------
+
+    def groups(self) -> list[FactGroup]:
+        """The `pasted.text` group (always, once anything was fed)."""
+        if self.total_chars == 0:
+            return []
+        kept = {number: line for number, line in (*self.head, *self.extra, *self.tail)}
+        lines = [kept[n] for n in sorted(kept)]
+        data: dict[str, Any] = {
+            "lines": lines,
+            "errors": self.errors,
+            "frames": self.frames,
+            "extensions": self.extensions,
+            "companions": self.companions,
+            "gpus": self.gpus,
+            "compute_capabilities": self.ccs,
+            "torch_arch_list": self.arch_list,
+            "torch_min_cc": self.min_cc,
+            "gfx_targets": self.gfx,
+            "versions": {name: version for name, (_, version) in self.versions.items()},
+            "system_versions": self.system_versions,
+            "os_mentions": self.os_mentions,
+            "distro": self.distro,
+            "arch": self.arch,
+            "windows_build": self.windows_build,
+            "apps": self.apps,
+            "platforms": self.platforms,
+            "languages": self.languages,
+            "ollama": {"lines": self.ollama_lines},
+            "line_count": self.line_no,
+            "char_count": self.total_chars,
+            "notable_lines_seen": self.processed,
+        }
+        first_error = self.errors[0] if self.errors else None
+        summary = f"{len(lines)} notable lines of {self.line_no}"
+        if first_error:
+            summary += f"; first error: {first_error[:120]}"
+        return [collected("pasted.text", SOURCE, data, summary=summary, confidence=Confidence.LOW)]
+
+
+def collector() -> Collector:
+    """A fresh streaming collector (the driver feeds it every part)."""
+    return Collector()
+
+
+def detect(text: str) -> bool:
+    """Free text is always readable."""
+    return bool(text.strip())
+
+
+def read(text: str) -> list[FactGroup]:
+    """The `pasted.text` group of one text."""
+    c = Collector()
+    c.feed(text)
+    return c.groups()
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+_PACKAGE_ALIASES = {"pytorch": "torch", "tensor-flow": "tensorflow", "tensor flow": "tensorflow",
+                    "flash-attn": "flash-attn", "flash_attn": "flash-attn"}
+_INTERESTING = re.compile(r"^(?:torch|pytorch|tensorflow|tf-|jax|xformers|flash|bitsandbytes|cuda|"
+                          r"nvidia-|cudatoolkit|cudnn|triton|onnxruntime|cupy|vllm|transformers|"
+                          r"accelerate|diffusers|mmcv|detectron2|deepspeed|apex|ctranslate2|"
+                          r"faster-whisper|llama|auto-gptq|peft|cpuonly|rocm|hip)", re.IGNORECASE)
+
+
+def _interesting_package(name: str) -> bool:
+    return bool(_INTERESTING.match(name))
+
+
+def _package_key(name: str) -> str:
+    key = re.sub(r"[-_.\s]+", "-", name.lower()).strip("-")
+    return _PACKAGE_ALIASES.get(key, _PACKAGE_ALIASES.get(name.lower(), key))
+
+
+def _package_in_path(text: str) -> str | None:
+    found = None
+    for match in _SITE_PACKAGE.finditer(text):
+        found = match.group("pkg")
+    return found
+
+
+def _cc_of(match: re.Match) -> str | None:
+    if match.group("sm"):
+        sm = int(match.group("sm"))
+        return f"{sm // 10}.{sm % 10}"
+    return f"{match.group('major')}.{match.group('minor')}"
+
+
+def canonical_gpu(match: re.Match) -> str:
+    """A GPU name as NVIDIA/AMD print it: "rtx 3090" -> "NVIDIA GeForce RTX 3090",
+    "1050ti" -> "NVIDIA GeForce GTX 1050 Ti", "rx 6600" -> "AMD Radeon RX 6600"."""
+    groups = match.groupdict()
+    if groups.get("num"):
+        number = int(groups["num"])
+        suffix = " Ti" if groups["suffix"].lower() == "ti" else " SUPER"
+        family = "GTX" if number < 2000 or 1600 <= number < 1700 else "RTX"
+        return f"NVIDIA GeForce {family} {number}{suffix}"
+    text = " ".join(match.group(0).split())
+    low = text.lower()
+    text = re.sub(r"(?i)\b(rtx|gtx|gt|mx)\s?-?(\d)", lambda m: f"{m.group(1).upper()} {m.group(2)}", text)
+    text = re.sub(r"(?i)(\d)\s?(ti)\b", r"\1 Ti", text)
+    text = re.sub(r"(?i)(\d)\s?(super)\b", r"\1 SUPER", text)
+    if re.match(r"(?i)^(?:rtx|gtx)\s", text) and "geforce" not in low:
+        text = "GeForce " + text
+    if re.match(r"(?i)^geforce|^quadro|^tesla|^titan|^jetson|^rtx a|^[ahblv]\d", text):
+        text = "NVIDIA " + text
+    if re.match(r"(?i)^rx\s?\d", text):
+        text = "AMD Radeon " + re.sub(r"(?i)^rx\s?", "RX ", text)
+    elif re.match(r"(?i)^radeon", text):
+        text = "AMD " + text
+    elif re.match(r"(?i)^instinct", text):
+        text = "AMD " + text
+    return text
