@@ -17,7 +17,13 @@ def add_parser(subparsers) -> None:  # noqa: ANN001
     show = actions.add_parser("show", help="print one matrix's rows")
     show.add_argument("name")
     lint = actions.add_parser("lint", help="validate the matrices (exit 1 on any error)")
-    lint.add_argument("--dir", help="lint this folder instead of the active set")
+    lint.add_argument("--dir", help="lint this folder instead of the bundled set")
+    update = actions.add_parser("update", help="install a newer, verified matrix set")
+    update.add_argument("--url", help="https URL of a .tar.gz of matrix files "
+                                      "(default: $ENVDOCTOR_MATRICES_URL)")
+    update.add_argument("--sha256", help="the bundle's SHA-256, verified before unpacking "
+                                         "(default: $ENVDOCTOR_MATRICES_SHA256)")
+    actions.add_parser("rollback", help="go back to the previously active set (or the bundled one)")
 
 
 def run(args: argparse.Namespace) -> Outcome:
@@ -25,6 +31,8 @@ def run(args: argparse.Namespace) -> Outcome:
     from envdoctor.diagnose import active_matrices
     from envdoctor.matrixset import lint
 
+    if args.action in ("update", "rollback"):
+        return _update_or_rollback(args)
     if args.action == "lint":
         _, errors = lint(args.dir) if args.dir else lint()
         if errors:
@@ -56,6 +64,25 @@ def run(args: argparse.Namespace) -> Outcome:
         lines.append("  " + ", ".join(cells) + flag)
         lines.append(f"    source: {row.get('source')}  checked: {row.get('checked')}")
     return Outcome(stdout="\n".join(lines) + "\n")
+
+
+def _update_or_rollback(args: argparse.Namespace) -> Outcome:
+    import os
+
+    from envdoctor.matrix_update import UpdateError, rollback, update
+
+    try:
+        if args.action == "rollback":
+            return Outcome(stdout=f"active matrix set: {rollback()}\n")
+        url = args.url or os.environ.get("ENVDOCTOR_MATRICES_URL")
+        digest = args.sha256 or os.environ.get("ENVDOCTOR_MATRICES_SHA256")
+        if not url or not digest:
+            raise UsageError("matrices update needs --url and --sha256 (no default update source "
+                             "is configured)")
+        name = update(url, digest)
+    except UpdateError as exc:
+        return Outcome(stderr=f"envdoctor: update refused: {exc}\n", exit_code=1)
+    return Outcome(stdout=f"installed and activated matrix set {name}\n")
 
 
 def _cell(value: object) -> str:

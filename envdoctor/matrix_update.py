@@ -1,0 +1,301 @@
+"""Updating the matrices without a new release, and rolling back.
+
+An update is a `.tar.gz` of matrix TOML files, fetched over HTTPS (plain http only to a loopback
+address, for tests) with size and time limits. Its SHA-256 is verified before anything is
+unpacked; members are unpacked only when they are plain `*.toml` / `README.md` files with safe
+names; the unpacked set must lint clean and contain every table the bundled set has. It is then
+installed atomically into the user cache (a new folder, then one atomic rename of the `active`
+pointer). Any failure leaves the active set exactly as it was.
+
+The set in use is the newest valid one: an installed update whose newest `checked` date is at
+least the bundled set's, else the bundled set. Offline use never needs the network.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import ipaddress
+import json
+import os
+import shutil
+import tarfile
+import tempfile
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Mapping
+from urllib.parse import urlparse
+
+from envdoctor.matrixset import MatrixSet, lint, load_bundled, load_dir
+
+MAX_BUNDLE_BYTES = 20 * 1024 * 1024
+MAX_MEMBER_BYTES = 5 * 1024 * 1024
+MAX_MEMBERS = 200
+CONNECT_TIMEOUT_S = 5.0
+READ_TIMEOUT_S = 10.0
+TOTAL_TIMEOUT_S = 60.0
+BUNDLED = "bundled"
+
+
+class UpdateError(Exception):
+    """An update or rollback that was refused; the message is one line for the user."""
+
+
+@dataclass(frozen=True)
+class CachePaths:
+    """Where installed matrix sets live."""
+
+    root: Path
+
+    @property
+    def sets(self) -> Path:
+        """One folder per installed set."""
+        return self.root / "sets"
+
+    @property
+    def active(self) -> Path:
+        """A file naming the active set (a folder name under `sets`, or "bundled")."""
+        return self.root / "active"
+
+    @property
+    def history(self) -> Path:
+        """JSON list of previously active set names, newest last."""
+        return self.root / "history.json"
+
+
+def cache_paths(env: Mapping[str, str] | None = None) -> CachePaths:
+    """The cache location: $ENVDOCTOR_CACHE_DIR, else $XDG_CACHE_HOME/envdoctor, else ~/.cache."""
+    env = os.environ if env is None else env
+    if env.get("ENVDOCTOR_CACHE_DIR"):
+        base = Path(env["ENVDOCTOR_CACHE_DIR"])
+    elif env.get("XDG_CACHE_HOME"):
+        base = Path(env["XDG_CACHE_HOME"]) / "envdoctor"
+    else:
+        base = Path(env.get("HOME", "~")).expanduser() / ".cache" / "envdoctor"
+    return CachePaths(base / "matrices")
+
+
+def load_active(env: Mapping[str, str] | None = None) -> MatrixSet:
+    """The matrix set in use (see module docstring); never raises, never touches the network."""
+    bundled = load_bundled()
+    name = _active_name(cache_paths(env))
+    if name in (None, BUNDLED):
+        return bundled
+    folder = cache_paths(env).sets / name
+    installed = load_dir(folder, origin=f"update {name}")
+    if installed.errors or not set(bundled.names()) <= set(installed.names()):
+        return bundled  # a damaged cache never wins over the bundled data
+    if _newest(installed) < _newest(bundled):
+        return bundled  # this envdoctor ships newer data than the update
+    return installed
+
+
+def update(url: str, sha256: str, env: Mapping[str, str] | None = None) -> str:
+    """Fetch, verify, lint and install a matrix bundle; returns the new set's name."""
+    _check_url(url)
+    digest = sha256.strip().lower()
+    if len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
+        raise UpdateError("--sha256 must be 64 hex digits")
+    payload = _download(url)
+    actual = hashlib.sha256(payload).hexdigest()
+    if actual != digest:
+        raise UpdateError(f"digest mismatch: the download has sha256 {actual[:16]}…, expected "
+                          f"{digest[:16]}…; nothing was installed")
+    paths = cache_paths(env)
+    paths.sets.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=paths.sets))
+    try:
+        _unpack(payload, staging)
+        _validate(staging)
+        name = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%SZ") + "-" + actual[:12]
+        final = paths.sets / name
+        if final.exists():
+            shutil.rmtree(final)
+        os.replace(staging, final)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    (final / "MANIFEST.json").write_text(json.dumps({"url": url, "sha256": actual}, indent=1))
+    previous = _active_name(paths) or BUNDLED
+    _write_atomic(paths.history, json.dumps(_history(paths) + [previous]))
+    _write_atomic(paths.active, name)
+    return name
+
+
+def rollback(env: Mapping[str, str] | None = None) -> str:
+    """Make the previously active set active again (the bundled set when there is none)."""
+    paths = cache_paths(env)
+    history = _history(paths)
+    while history:
+        candidate = history.pop()
+        if candidate == BUNDLED or (paths.sets / candidate).is_dir():
+            _write_atomic(paths.active, candidate)
+            _write_atomic(paths.history, json.dumps(history))
+            return candidate
+    _write_atomic(paths.active, BUNDLED)
+    _write_atomic(paths.history, "[]")
+    return BUNDLED
+
+
+# -- steps -------------------------------------------------------------------------------------
+def _check_url(url: str) -> None:
+    parsed = urlparse(url)
+    if parsed.scheme == "https" and parsed.hostname:
+        return
+    if parsed.scheme == "http" and parsed.hostname and _is_loopback(parsed.hostname):
+        return
+    raise UpdateError(f"refusing {url!r}: updates are fetched over https only")
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def _download(url: str) -> bytes:
+    """The body at `url`, within the size limit and the total deadline (a trickling server is
+    abandoned on its daemon thread when the deadline passes)."""
+    import threading
+
+    result: dict[str, object] = {}
+
+    def fetch() -> None:
+        try:
+            result["body"] = _fetch(url)
+        except UpdateError as exc:
+            result["error"] = exc
+        except Exception as exc:  # noqa: BLE001 - any transport failure is a refusal
+            result["error"] = UpdateError(f"download failed: {type(exc).__name__}")
+
+    worker = threading.Thread(target=fetch, name="matrix-download", daemon=True)
+    worker.start()
+    worker.join(TOTAL_TIMEOUT_S)
+    if worker.is_alive():
+        raise UpdateError(f"download took longer than {TOTAL_TIMEOUT_S:g} s")
+    if "error" in result:
+        raise result["error"]  # type: ignore[misc]
+    return result["body"]  # type: ignore[return-value]
+
+
+def _fetch(url: str) -> bytes:
+    import requests
+
+    try:
+        response = requests.get(url, stream=True, timeout=(CONNECT_TIMEOUT_S, READ_TIMEOUT_S),
+                                allow_redirects=False)
+    except requests.RequestException as exc:
+        raise UpdateError(f"download failed: {type(exc).__name__}") from None
+    with response:
+        return _read_body(response)
+
+
+def _read_body(response) -> bytes:  # noqa: ANN001
+    import requests
+
+    if response.status_code != 200:
+        raise UpdateError(f"download failed: HTTP {response.status_code}")
+    declared = response.headers.get("Content-Length")
+    if declared and declared.isdigit() and int(declared) > MAX_BUNDLE_BYTES:
+        raise UpdateError(f"bundle too large: {int(declared)} bytes (limit {MAX_BUNDLE_BYTES})")
+    buffer = io.BytesIO()
+    try:
+        for chunk in response.iter_content(64 * 1024):
+            buffer.write(chunk)
+            if buffer.tell() > MAX_BUNDLE_BYTES:
+                raise UpdateError(f"bundle too large: over {MAX_BUNDLE_BYTES} bytes")
+    except (requests.RequestException, OSError) as exc:
+        raise UpdateError(f"download failed: {type(exc).__name__}") from None
+    if declared and declared.isdigit() and buffer.tell() != int(declared):
+        raise UpdateError("download truncated")
+    return buffer.getvalue()
+
+
+def _unpack(payload: bytes, target: Path) -> None:
+    try:
+        archive = tarfile.open(fileobj=io.BytesIO(payload), mode="r:gz")
+    except (tarfile.TarError, OSError, EOFError):
+        raise UpdateError("not a .tar.gz archive") from None
+    with archive:
+        try:
+            members = archive.getmembers()
+        except (tarfile.TarError, OSError, EOFError):
+            raise UpdateError("archive is damaged") from None
+        if len(members) > MAX_MEMBERS:
+            raise UpdateError(f"archive has {len(members)} members (limit {MAX_MEMBERS})")
+        wrote = 0
+        for member in members:
+            if member.isdir():
+                continue
+            name = Path(member.name).name
+            parts = Path(member.name).parts
+            if (not member.isfile() or member.name.startswith("/") or ".." in parts
+                    or not (name.endswith(".toml") or name == "README.md") or name.startswith(".")):
+                raise UpdateError(f"archive member {member.name!r} is not allowed")
+            if member.size > MAX_MEMBER_BYTES:
+                raise UpdateError(f"archive member {member.name!r} is too large")
+            handle = archive.extractfile(member)
+            if handle is None:
+                raise UpdateError(f"archive member {member.name!r} cannot be read")
+            destination = target / name
+            if destination.exists():
+                raise UpdateError(f"archive has two files named {name!r}")
+            destination.write_bytes(handle.read())
+            wrote += 1
+        if not wrote:
+            raise UpdateError("archive holds no matrix files")
+
+
+def _validate(folder: Path) -> None:
+    ms, errors = lint(folder)
+    if errors:
+        raise UpdateError(f"the new set does not lint: {errors[0]} ({len(errors)} error(s))")
+    missing = sorted(set(load_bundled().names()) - set(ms.names()))
+    if missing:
+        raise UpdateError(f"the new set lacks matrices: {', '.join(missing)}")
+
+
+def _newest(ms: MatrixSet):  # noqa: ANN202 - a date
+    from datetime import date
+
+    dates = [t.newest_checked for t in ms.tables.values() if t.newest_checked]
+    return max(dates) if dates else date.min
+
+
+def _active_name(paths: CachePaths) -> str | None:
+    try:
+        name = paths.active.read_text().strip()
+    except OSError:
+        return None
+    if name != BUNDLED and (not name or "/" in name or name.startswith(".")):
+        return None
+    return name
+
+
+def _history(paths: CachePaths) -> list[str]:
+    try:
+        value = json.loads(paths.history.read_text())
+    except (OSError, ValueError):
+        return []
+    return [str(v) for v in value] if isinstance(value, list) else []
+
+
+def _write_atomic(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(handle, "w") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temp, path)
+    except BaseException:
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+        raise
