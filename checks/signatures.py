@@ -90,7 +90,7 @@ FACT_NAMES = (
     "driver.version", "driver.cuda_max", "cuda.nvcc",
     "os.system", "os.wsl", "os.arch", "os.distro", "os.windows_build", "os.container",
     "python.version", "jetson", "traceback.extension", "traceback.extensions",
-    "torch.companion_mismatch",
+    "torch.companion_mismatch", "opengl.software",
     "app.comfyui", "app.a1111", "app.ollama", "app.vllm", "app.forge",
     "pkg.*", "m.*",
 )
@@ -197,7 +197,7 @@ class Match:
     score: int
     line: str
     captures: dict[str, str]
-    confirmed: list[tuple[Condition, list[tuple[str, Any]]]]
+    confirmed: list[tuple[Condition, list[tuple[str, Any, str | None]]]]
 
 
 class SignatureError(ValueError):
@@ -360,12 +360,12 @@ def _known_fact(name: str) -> bool:
     return (name.startswith("pkg.") and len(name) > 4) or (name.startswith("m.") and len(name) > 2)
 
 
-def evaluate_condition(condition: Condition, facts: "Facts") -> tuple[bool | None, list[tuple[str, Any]]]:
+def evaluate_condition(condition: Condition, facts: "Facts") -> tuple[bool | None, list[tuple[str, Any, str | None]]]:
     """(True / False / None for unknown, the facts it looked at)."""
     outcome: bool | None = False
     for alternative in condition.alternatives:
         result: bool | None = True
-        seen: list[tuple[str, Any]] = []
+        seen: list[tuple[str, Any, str | None]] = []
         for clause in alternative:
             value = _clause_value(clause, facts, seen)
             if value is False:
@@ -380,12 +380,12 @@ def evaluate_condition(condition: Condition, facts: "Facts") -> tuple[bool | Non
     return outcome, []
 
 
-def _clause_value(clause: Clause, facts: "Facts", seen: list[tuple[str, Any]]) -> bool | None:
+def _clause_value(clause: Clause, facts: "Facts", seen: list[tuple[str, Any, str | None]]) -> bool | None:
     if clause.fact == "text":
         found = facts.text_search(clause.pattern) if clause.pattern is not None else None
         outcome = found is not None
         if found is not None:
-            seen.append(("pasted.text", found))
+            seen.append(("pasted.text", found, None))
         return outcome if clause.op == "~" else not outcome
     actual = facts.get(clause.fact)
     if clause.op is None:
@@ -393,7 +393,7 @@ def _clause_value(clause: Clause, facts: "Facts", seen: list[tuple[str, Any]]) -
             return None
         truth = bool(actual)
         if truth:
-            seen.append((clause.fact, actual))
+            seen.append((clause.fact, actual, None))
         return (not truth) if clause.negate else truth
     expected: Any = clause.value
     if isinstance(expected, str) and expected.startswith("$"):
@@ -406,7 +406,10 @@ def _clause_value(clause: Clause, facts: "Facts", seen: list[tuple[str, Any]]) -
     if outcome is None:
         return None
     if outcome:
-        seen.append((clause.fact, actual))
+        shown = clause.value or ""
+        if shown.startswith("$"):
+            shown = f"{shown[1:]} = {_show(expected)}"
+        seen.append((clause.fact, actual, f"{clause.op} {shown}"))
     return (not outcome) if clause.negate else outcome
 
 
@@ -458,8 +461,18 @@ class Facts:
         self.text = snap.data("pasted.text") or {}
         self.lines: list[str] = [str(line) for line in self.text.get("lines", [])]
         self.lowered = [line.lower() for line in self.lines]
-        self.values = _derive(snap, self.text, matrices)
+        self._source: tuple[Snapshot, Any] | None = (snap, matrices)
+        self._values: dict[str, Any] | None = None
         self.captures: dict[str, str] = {}
+
+    @property
+    def values(self) -> dict[str, Any]:
+        """The derived facts, computed on first use (most signatures match no line and never
+        need them)."""
+        if self._values is None:
+            snap, matrices = self._source if self._source is not None else (Snapshot(), None)
+            self._values = _derive(snap, self.text, matrices)
+        return self._values
 
     def get(self, name: str) -> Any:
         """A fact's value, or None when unknown."""
@@ -479,7 +492,8 @@ class Facts:
     def with_captures(self, captures: dict[str, str]) -> "Facts":
         """The same facts with a signature's captures (shared lines, no copy)."""
         other = object.__new__(Facts)
-        other.text, other.lines, other.lowered, other.values = self.text, self.lines, self.lowered, self.values
+        other.text, other.lines, other.lowered = self.text, self.lines, self.lowered
+        other._source, other._values = self._source, self.values
         other.captures = captures
         return other
 
@@ -676,6 +690,11 @@ def _derive_os(snap: Snapshot, text: Mapping[str, Any], values: dict[str, Any]) 
     values["os.arch"] = os_facts.get("arch") or (text.get("arch") or None)
     values["os.distro"] = os_facts.get("distro_id") or (text.get("distro") or None)
     values["os.windows_build"] = os_facts.get("windows_build") or text.get("windows_build")
+    opengl = snap.data("platform.opengl") or {}
+    if opengl.get("d3d12"):
+        values["os.wsl"] = True
+        values["os.system"] = values["os.system"] or "Linux"
+    values["opengl.software"] = opengl.get("software")
     virtualization = os_facts.get("virtualization")
     container = virtualization in ("docker", "podman", "kubernetes", "lxc") or "container" in mentions
     values["os.container"] = True if container else None
@@ -828,12 +847,13 @@ def to_finding(match: Match, facts: Facts) -> Finding:
 
     evidence = [Evidence("pasted.text", _clip(match.line)), Evidence("signature", sig.key)]
     shown: set[str] = set()
-    for condition, seen in match.confirmed:
-        for fact, value in seen:
+    for _condition, seen in match.confirmed:
+        for fact, value, expected in seen:
             if fact == "pasted.text" or fact in shown:
                 continue
             shown.add(fact)
-            evidence.append(Evidence(fact, _clip(_show(value)), condition.text))
+            name = f"match.{fact[2:]}" if fact.startswith("m.") else fact
+            evidence.append(Evidence(name, _clip(_show(value)), expected))
     fixes = []
     for spec in sig.fixes:
         if spec.when is not None and evaluate_condition(spec.when, scoped)[0] is False:
@@ -1066,7 +1086,8 @@ DATA = load()
 
 class _NoSnapshot(Facts):
     def __init__(self) -> None:  # noqa: D401 - facts of nothing, for help pages
-        self.text, self.lines, self.lowered, self.values, self.captures = {}, [], [], {}, {}
+        self.text, self.lines, self.lowered, self.captures = {}, [], [], {}
+        self._source, self._values = None, {}
 
 
 _EMPTY_FACTS = _NoSnapshot()

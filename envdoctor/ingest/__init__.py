@@ -15,7 +15,9 @@ How a paste becomes one snapshot (`ingest_lines` / `ingest_text`):
    accepts it and whose `read` returns groups claims it. A reader that raises is skipped for that
    part (recorded in `pasted.parts`), never fatal.
 3. A module with `FALLBACK = True` runs after the specific readers, on every part, claimed or
-   not, so error lines are extracted even where no specific reader exists. A fallback that offers
+   not (except parts claimed by a reader with `EXCLUSIVE = True`, such as an envdoctor report
+   whose text is not an error message), so error lines are extracted even where no specific
+   reader exists. A fallback that offers
    `collector()` (an object with `feed(text)` and `groups()`) is streamed through all parts once;
    otherwise its `read` is called on each part nobody claimed.
 4. Groups of the same name from several parts merge (`merge_groups`): the more confident source
@@ -71,7 +73,7 @@ class InputTooLarge(ValueError):
 @dataclass(frozen=True)
 class Part:
     """A slice of the input. `kind` is what the splitter saw (collect_env, nvidia-smi,
-    nvidia-smi-q, xml, json, envdoctor-embed, traceback, text); `first_line` / `last_line` are
+    nvidia-smi-q, xml, json, envdoctor-markdown, envdoctor-embed, traceback, text); `first_line` / `last_line` are
     1-based line numbers in the input; `truncated` when the part hit a size cap."""
 
     kind: str
@@ -192,11 +194,13 @@ _STRUCTURED_START = re.compile(
     r"(?P<collect_env>Collecting environment information|PyTorch version\s*:)"
     r"|(?P<xml><\?xml|<!DOCTYPE nvidia_smi_log|<nvidia_smi_log\b)"
     r"|(?P<embed><!-- envdoctor-report-json)"
+    r"|(?P<markdown>## envdoctor [\w-]+ report\s*$)"
     r"|(?P<smiq>=+\s*NVSMI LOG\s*=+)"
     r"|(?P<table>\+-{10,}|\|\s+NVIDIA-SMI \d)"
     r"|(?P<json>[{\[])"
     r")")
 _TRACEBACK = "Traceback (most recent call last)"
+_OPAQUE = ("json", "xml", "envdoctor-embed", "envdoctor-markdown")  # fences inside do not split them
 _TIMESTAMP_LINE = re.compile(r"^\s*(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \w{3}\s+\d{1,2} \d\d:\d\d:\d\d \d{4}\s*$")
 _COLLECT_ENV_LIBRARIES = re.compile(r"\s*=*\s*Versions of relevant libraries", re.IGNORECASE)
 _TRACEBACK_BODY = re.compile(r"\s|File \"|During handling|The above exception|Traceback|[│╰╭|]")
@@ -261,7 +265,7 @@ class Splitter:
     def feed(self, line: str) -> Iterator[Part]:
         """Consume one line (without its ending); yields the parts it completes."""
         self.line_no += 1
-        fence = _FENCE.match(line)
+        fence = _FENCE.match(line) if self.kind not in _OPAQUE else None
         if fence and (self.fence is None or fence.group(1)[0] == self.fence[0]):
             yield from self._flush()
             self.fence = None if self.fence is not None else fence.group(1)
@@ -308,6 +312,8 @@ class Splitter:
             return "xml"
         if group == "embed":
             return "envdoctor-embed"
+        if group == "markdown":
+            return "envdoctor-markdown"
         if group == "smiq":
             return "nvidia-smi-q"
         if group == "table":
@@ -339,7 +345,7 @@ class Splitter:
     def _continues(self, line: str) -> bool:
         """Whether `line` still belongs to the current structured part."""
         kind = self.kind
-        if kind in ("json", "xml", "envdoctor-embed"):
+        if kind in _OPAQUE:
             return True
         if kind == "traceback":
             if self.traceback_ended:
@@ -376,7 +382,7 @@ class Splitter:
                 if tag and not line.lstrip().startswith(("<?", "<!")):
                     self.xml_end = f"</{tag.group(1)}>"
             return self.xml_end is not None and self.xml_end in line
-        if self.kind == "envdoctor-embed":
+        if self.kind in ("envdoctor-embed", "envdoctor-markdown"):
             return "envdoctor-report-json -->" in line
         if self.kind == "traceback":
             return self.traceback_ended
@@ -495,7 +501,8 @@ def ingest_lines(lines: Iterable[str], modules: tuple[str, ...] | None = None) -
                 record.reader = reader.name
                 _merge_into(groups, found)
                 break
-        for reader, collector in collectors:
+        exclusive = record.reader is not None and _exclusive(record.reader, specific)
+        for reader, collector in collectors if not exclusive else ():
             try:
                 collector.feed(part.text)
             except Exception as exc:  # noqa: BLE001
@@ -522,6 +529,12 @@ def ingest_lines(lines: Iterable[str], modules: tuple[str, ...] | None = None) -
     snapshot.groups["pasted.parts"] = _parts_group(records, counts, total_parts, last_line,
                                                    truncated_any, load_errors)
     return snapshot
+
+
+def _exclusive(name: str, readers: list[Reader]) -> bool:
+    """Whether the reader called `name` keeps its parts from the fallbacks (`EXCLUSIVE = True`:
+    an envdoctor report, whose text is not an error message)."""
+    return any(r.name == name and getattr(r.module, "EXCLUSIVE", False) for r in readers)
 
 
 def _try_read(reader: Reader, text: str, record: PartRecord) -> list[FactGroup]:

@@ -129,10 +129,13 @@ _INSTALLED = (
     re.compile(r"\(you have " + _VERSION + r"\)", re.IGNORECASE),
     re.compile(r"\b(?:torch\.__version__|PyTorch version)\s*[:=]?\s*'?" + _VERSION, re.IGNORECASE),
 )
+_KEY_VALUE = re.compile(
+    r"\b(?P<name>pytorch|torch|tensorflow|tensor flow|jaxlib|jax|xformers|flash[-_]attn|bitsandbytes|"
+    r"torchvision|torchaudio|vllm|ollama)(?:\s+version)?\s*[:=]=?\s*" + _VERSION + r"\b", re.IGNORECASE)
 _MENTION = re.compile(
     r"\b(?P<name>pytorch|torch|tensorflow|tensor flow|jaxlib|jax|xformers|flash[-_]attn|bitsandbytes|"
     r"torchvision|torchaudio|vllm|ollama|onnxruntime(?:-gpu)?|cupy(?:-cuda\w+)?)"
-    r"(?:\s+version)?(?:\s+is)?\s*(?:[:=]=?|-|\s)\s*" + _VERSION + r"\b", re.IGNORECASE)
+    r"(?:\s+version)?(?:\s+is)?(?:\s*[:=]=?\s*|\s*-\s*|\s+)" + _VERSION + r"\b", re.IGNORECASE)
 _DRIVER = re.compile(r"\b(?:driver(?:\s+version)?|nvidia-drivers?|host driver)\s*[:=-]?\s*(?:is\s+)?"
                      r"(?P<version>\d{3}\.\d{1,3}(?:\.\d{1,3})?)\b", re.IGNORECASE)
 _CUDA_DRIVER = re.compile(r"\bCUDA Version\s*:\s*(?P<version>\d{2}\.\d)\b")
@@ -388,6 +391,8 @@ class Collector:
             if match and _interesting_package(match.group("name")):
                 self._version(match.group("name"), match.group("version"), 2)
                 break
+        for match in _KEY_VALUE.finditer(line):
+            self._version(match.group("name"), match.group("version"), 3)
         for match in _MENTION.finditer(line):
             self._version(match.group("name"), match.group("version"), 4)
         if "driver" in lowered:
@@ -408,7 +413,9 @@ class Collector:
     def _version(self, name: str, version: str, priority: int) -> None:
         key = _package_key(name)
         have = self.versions.get(key)
-        if have is None or priority < have[0]:
+        more_specific = have is not None and priority == have[0] and "+" in version and "+" not in have[1] \
+            and version.startswith(have[1])
+        if have is None or priority < have[0] or more_specific:
             self.versions[key] = (priority, version)
 
     def _environment(self, line: str) -> None:
