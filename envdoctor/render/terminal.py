@@ -26,6 +26,7 @@ def render(report: Report, verbose: bool = False, width: int | None = None,
            color: bool | None = None, **_: object) -> str:
     """The report as terminal text. `color=None` decides from the environment (NO_COLOR)."""
     from rich.console import Console
+    from rich.padding import Padding
     from rich.text import Text
 
     if color is None:
@@ -37,16 +38,17 @@ def render(report: Report, verbose: bool = False, width: int | None = None,
                       highlight=False, emoji=False, soft_wrap=False)
 
     def line(*parts: tuple[str, str] | str, indent: int = 0, clip: bool = False) -> None:
-        text = Text(" " * indent)
+        text = Text()
         for part in parts:
             if isinstance(part, tuple):
                 text.append(part[0], style=part[1])
             else:
                 text.append(part)
         if clip:  # one line per layer: cut, never wrap
+            text = Text(" " * indent) + text
             console.print(text, overflow="ellipsis", no_wrap=True, crop=True)
-        else:
-            console.print(text, overflow="fold")
+        else:  # wrap long lines under their own indentation
+            console.print(Padding(text, (0, 0, 0, indent), expand=False), overflow="fold")
 
     title = f"envdoctor {report.envdoctor_version} · {report.kind}"
     os_group = report.snapshot.group("os")
@@ -98,7 +100,7 @@ def render(report: Report, verbose: bool = False, width: int | None = None,
         probes = ", ".join(f"{p['name']} {p['duration_ms']:.0f} ms" for p in timings.get("probes", []))
         if probes:
             line((f"probe timings: {probes}", "dim"), indent=2)
-    return buffer.getvalue()
+    return "".join(l.rstrip() + "\n" for l in buffer.getvalue().splitlines())
 
 
 def _plural(count: int, word: str) -> str:
