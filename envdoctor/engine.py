@@ -32,6 +32,14 @@ class CheckOutcome:
     findings: list[Finding] = field(default_factory=list)
     passed: list[str] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
+    not_applicable: list[str] = field(default_factory=list)
+
+
+def not_applicable(check: Check, snap: Snapshot) -> bool:
+    """A check of pasted text (triage signatures) has nothing to look at on a live machine: it is
+    neither run nor listed as skipped there."""
+    return snap.origin == "live" and any(
+        n.startswith("pasted.") and snap.group(n) is None for n in check.needs)
 
 
 def missing_reason(check: Check, snap: Snapshot, matrices: MatrixSet) -> str | None:
@@ -54,6 +62,9 @@ def run_checks(snap: Snapshot, matrices: MatrixSet, checks: Iterable[Check]) -> 
     """Run every check; never raises because of a check."""
     outcome = CheckOutcome()
     for chk in checks:
+        if not_applicable(chk, snap):
+            outcome.not_applicable.append(chk.id)
+            continue
         reason = missing_reason(chk, snap, matrices)
         if reason is not None:
             outcome.skipped.append(Skipped(chk.id, reason))

@@ -74,3 +74,13 @@ def test_explanation_cycles_do_not_lose_findings():
     a = Finding("x.a", Severity.ERROR, "a", explains=("x.b",))
     b = Finding("x.b", Severity.ERROR, "b", explains=("x.a",))
     assert sorted(f.id for f in order([a, b])) == ["x.a", "x.b"]
+
+
+def test_paste_only_checks_are_not_listed_as_skipped_on_a_live_machine():
+    live = Snapshot(origin="live")
+    live.add(collected("os", "probe", {"kernel": "6.1"}))
+    outcome = run_checks(live, MatrixSet(), [from_paste, passes])
+    assert outcome.skipped == [] and outcome.not_applicable == ["test.from-paste"]
+    pasted = Snapshot(origin="pasted")
+    outcome = run_checks(pasted, MatrixSet(), [from_paste])
+    assert [s.id for s in outcome.skipped] == ["test.from-paste"]
