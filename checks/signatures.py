@@ -183,7 +183,8 @@ class Signature:
         yield from self.all
         yield from self.none
         yield from self.capture
-        for condition in (*self.requires, *self.confirm, *self.refute):
+        fix_conditions = [c for f in self.fixes for c in (f.when, f.first_when) if c is not None]
+        for condition in (*self.requires, *self.confirm, *self.refute, *fix_conditions):
             for clause in condition.clauses:
                 if clause.pattern is not None and clause.fact == "text":
                     yield Pattern(clause.value or "", clause.pattern, _anchors_of(clause.value or ""))
@@ -271,13 +272,14 @@ def _anchors_of(pattern: str) -> tuple[str, ...]:
 
 
 def _check_backtracking(pattern: str) -> None:
-    """Refuse nested unbounded repeats such as (a+)+ or (\\w*\\s?)*, which backtrack exponentially."""
+    """Refuse an unbounded repeat inside another one, such as (a+)+ or (\\w*\\s?)*, which can
+    backtrack exponentially; bound the outer one instead ({1,40})."""
 
     def walk(parsed: Any, inside_repeat: bool) -> None:
         for op, av in parsed:
             if op in (_MAX_REPEAT, _MIN_REPEAT, _POSSESSIVE):
                 unbounded = av[1] == sre_constants.MAXREPEAT or av[1] > 50
-                if unbounded and inside_repeat and _has_repeat(av[2]):
+                if unbounded and inside_repeat:
                     raise SignatureError(f"pattern {pattern!r} nests unbounded repeats")
                 walk(av[2], inside_repeat or unbounded)
             elif op is sre_constants.SUBPATTERN:
@@ -287,18 +289,6 @@ def _check_backtracking(pattern: str) -> None:
                     walk(branch, inside_repeat)
 
     walk(sre_parse.parse(pattern, re.IGNORECASE), False)
-
-
-def _has_repeat(parsed: Any) -> bool:
-    for op, av in parsed:
-        if op in (_MAX_REPEAT, _MIN_REPEAT, _POSSESSIVE):
-            if av[1] == sre_constants.MAXREPEAT or av[1] > 1:
-                return True
-        elif op is sre_constants.SUBPATTERN and _has_repeat(av[-1]):
-            return True
-        elif op is sre_constants.BRANCH and any(_has_repeat(b) for b in av[1]):
-            return True
-    return False
 
 
 def compile_pattern(text: str) -> Pattern:

@@ -73,15 +73,15 @@ def detect(text: str) -> bool:
 def read(text: str) -> list[FactGroup]:
     """The fact groups of a collect_env dump."""
     fields, gpu_lines, cudnn_lines, libraries = _parse(text)
-    if not fields:
+    if not any(key in fields for key in ("pytorch version", "is cuda available", "cuda used to build pytorch")):
         return []
     out: list[FactGroup] = []
     torch = _torch(fields)
     os_facts = _os(fields, cudnn_lines)
     if os_facts is not None:
         out.append(_group("os", os_facts, _os_summary(os_facts)))
-    else:
-        out.append(failed("os", SOURCE, "collect_env printed 'OS: Could not collect'",
+    elif "os" in fields:
+        out.append(failed("os", SOURCE, f"collect_env printed 'OS: {fields['os']}'",
                           confidence=Confidence.MEDIUM))
     python = _python(fields, os_facts)
     if python:

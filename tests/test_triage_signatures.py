@@ -1,0 +1,252 @@
+"""Error signatures as data: loading, patterns, conditions, and how facts steer the ranking."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from envdoctor.checks import signatures as sig
+from envdoctor.commands.triage import triage_text
+from envdoctor.ingest import free_text
+from envdoctor.snapshot import Confidence, Snapshot, collected
+
+ALL = sig.DATA.signatures
+REQUIRED_IDS = {
+    "torch.cpu-build-on-gpu-host", "torch.driver-too-old", "torch.gpu-too-new-for-build",
+    "torch.gpu-too-old-for-build", "torch.companion-mismatch", "torch.extension-abi-mismatch",
+    "nvidia.driver-library-mismatch", "nvidia.no-driver-bound", "nvidia.nouveau-loaded",
+    "nvidia.module-not-built-for-kernel", "nvidia.secure-boot-blocks-module", "nvidia.uvm-not-loaded",
+    "nvidia.xid-fallen-off-bus", "nvidia.pcie-link-degraded", "nvidia.fabric-manager-not-running",
+    "nvidia.mig-device-selection", "nvidia.vgpu-unlicensed", "nvidia.gpu-crash-dump",
+    "nvidia.fan-control-headless", "cuda.ld-library-path-shadows-wheel", "cuda.conda-pip-cuda-mixed",
+    "cuda.cudnn-missing", "cuda.visible-devices-hide-gpus", "container.no-nvidia-runtime",
+    "container.cdi-no-gpu-vendor", "container.nvml-library-not-found",
+    "container.cuda-requirement-unsatisfied", "container.nvml-unknown-error-cgroup",
+    "container.no-gpus-injected", "wsl.libcuda-not-symlink", "wsl.software-rendering",
+    "wsl.linux-driver-inside-wsl", "app.ollama-cpu-fallback", "rocm.kfd-permission",
+    "rocm.no-binary-for-gpu", "rocm.gfx-unsupported", "rocm.visible-devices-hide-gpus",
+    "memory.out-of-memory", "tensorflow.windows-native-no-gpu", "jax.cuda-backend-failed",
+    "jetson.pypi-wheel", "windows.device-removed-tdr", "windows.d3d11-required",
+    "bitsandbytes.cuda-setup-failed", "nvidia.uvm-stale-after-suspend", "cuda.toolkit-newer-than-driver",
+    "cuda.toolkits-disagree",
+}
+BENIGN = """\
+Mon Dec  2 10:00:00 2024
+Loading checkpoint shards: 100%|##########| 4/4 [00:03<00:00,  1.10it/s]
+INFO:     Started server process [1234]
+INFO:     Uvicorn running on http://0.0.0.0:8000 (Press CTRL+C to quit)
+epoch 1/10 loss=0.4213 lr=3e-4
+"""
+
+
+def _pasted(text: str, *groups) -> Snapshot:
+    snap = Snapshot(origin="pasted")
+    for group in free_text.read(text):
+        snap.add(group)
+    for group in groups:
+        snap.add(group)
+    return snap
+
+
+def test_data_loads_without_errors() -> None:
+    assert sig.DATA.errors == ()
+    assert len(ALL) >= 60
+
+
+def test_every_required_cause_has_a_signature() -> None:
+    assert REQUIRED_IDS <= {s.id for s in ALL}
+
+
+def test_each_signature_becomes_one_check_per_id() -> None:
+    ids = [c.ids[0] for c in sig.CHECKS]
+    assert len(ids) == len(set(ids))
+    assert set(ids) == {s.id for s in ALL} | {sig.NO_MATCH_ID}
+    assert all(c.needs == ("pasted.text",) for c in sig.CHECKS)
+
+
+@pytest.mark.parametrize("signature", ALL, ids=lambda s: s.key)
+def test_example_matches_its_own_patterns(signature: sig.Signature) -> None:
+    for example in signature.examples:
+        assert any(p.search(example, example.lower()) for p in signature.match), example
+        kept = free_text.read(example)[0].data["lines"]
+        assert kept, f"the free-text reader drops the example line of {signature.key}"
+
+
+def test_benign_log_matches_no_signature() -> None:
+    assert sig.match_all(_pasted(BENIGN)) == []
+    report = triage_text(BENIGN)
+    assert [f.id for f in report.findings if f.id != sig.NO_MATCH_ID] == []
+
+
+def test_every_pattern_has_anchors_of_three_characters() -> None:
+    for signature in ALL:
+        for pattern in signature.patterns():
+            assert pattern.anchors and min(len(a) for a in pattern.anchors) >= 2, pattern.text
+
+
+def test_loader_refuses_catastrophic_patterns() -> None:
+    with pytest.raises(sig.SignatureError):
+        sig.compile_pattern(r"(a+)+b failed")
+    with pytest.raises(sig.SignatureError):
+        sig.compile_pattern(r"(\w*\s?)*error")
+    with pytest.raises(sig.SignatureError):
+        sig.compile_pattern(r"\d+")  # no literal to anchor on
+    assert sig.compile_pattern(r"(?:sm_\d{2,3} ?){1,40}supports").anchors
+
+
+def test_loader_reports_bad_entries(tmp_path: Path) -> None:
+    (tmp_path / "bad.toml").write_text(
+        'schema_version = 1\n[[signature]]\nid = "x.y"\nseverity = "error"\ntitle = "t"\n'
+        'match = ["abc"]\nexample = "abc"\nconfirm = ["nosuch.fact > 1"]\n'
+        '[[signature.fix]]\nsummary = "s"\n', encoding="utf-8")
+    (tmp_path / "worse.toml").write_text("schema_version = 2\n", encoding="utf-8")
+    data = sig.load(tmp_path)
+    assert data.signatures == ()
+    assert any("unknown fact" in e for e in data.errors)
+    assert any("schema_version" in e for e in data.errors)
+
+
+def test_conditions_are_three_valued() -> None:
+    snap = _pasted("RuntimeError: CUDA error: no kernel image is available for execution on the device",
+                   collected("python.torch", "t", {"version": "2.5.1+cu124", "cuda": "12.4", "build": "cuda"}))
+    facts = sig.Facts(snap)
+    assert sig.evaluate_condition(sig.parse_condition("torch.cuda < 12.8"), facts)[0] is True
+    assert sig.evaluate_condition(sig.parse_condition("torch.cuda >= 12.8"), facts)[0] is False
+    assert sig.evaluate_condition(sig.parse_condition("gpu.sm > 90"), facts)[0] is None
+    assert sig.evaluate_condition(sig.parse_condition("gpu.sm > 90 or torch.build == cuda"), facts)[0] is True
+    assert sig.evaluate_condition(sig.parse_condition("gpu.sm > 90 and torch.build == cpu"), facts)[0] is False
+    assert sig.evaluate_condition(sig.parse_condition("text ~ 'kernel image'"), facts)[0] is True
+    assert sig.evaluate_condition(sig.parse_condition("!torch.variant"), facts)[0] is False
+    with pytest.raises(sig.SignatureError):
+        sig.parse_condition("torch.cuda <> 12")
+
+
+NO_KERNEL = "RuntimeError: CUDA error: no kernel image is available for execution on the device"
+
+
+def _gpu(name: str, cc: str):
+    return collected("nvidia.gpus", "pasted:collect_env", {"gpus": [{"index": 0, "name": name,
+                                                                    "compute_capability": cc}]},
+                     confidence=Confidence.MEDIUM)
+
+
+def _torch(version: str, cuda: str):
+    return collected("python.torch", "pasted:collect_env",
+                     {"version": version, "variant": version.split("+")[1], "cuda": cuda, "build": "cuda"},
+                     confidence=Confidence.MEDIUM)
+
+
+def _best(snap: Snapshot):
+    matches = sig.match_all(snap)
+    assert matches, "no signature matched"
+    return matches[0], sig.to_finding(matches[0], sig.Facts(snap))
+
+
+def test_new_gpu_on_an_old_build_means_install_a_newer_build() -> None:
+    snap = _pasted(NO_KERNEL, _gpu("NVIDIA GeForce RTX 5090", "12.0"), _torch("2.5.1+cu124", "12.4"))
+    match, finding = _best(snap)
+    assert finding.id == "torch.gpu-too-new-for-build"
+    assert "cu128" in finding.fixes[0].summary
+    assert any("download.pytorch.org/whl/cu128" in c for c in finding.fixes[0].commands)
+
+
+def test_same_message_with_current_torch_and_an_extension_means_rebuild_it() -> None:
+    text = (NO_KERNEL + "\n"
+            '  File "/venv/lib/python3.12/site-packages/xformers/ops/fmha/__init__.py", line 306, in memory_efficient_attention\n')
+    snap = _pasted(text, _gpu("NVIDIA GeForce RTX 5090", "12.0"), _torch("2.7.0+cu128", "12.8"))
+    match, finding = _best(snap)
+    assert finding.id == "torch.extension-abi-mismatch"
+    assert "sm_120" in finding.title and "xformers" in finding.title
+    assert "TORCH_CUDA_ARCH_LIST=\"12.0\"" in finding.fixes[0].commands[0]
+    ids = [m.signature.id for m in sig.match_all(snap)]
+    assert "torch.gpu-too-new-for-build" not in ids  # ruled out: cu128 targets sm_120
+
+
+def test_old_gpu_on_a_build_that_dropped_it() -> None:
+    snap = _pasted(NO_KERNEL, _gpu("NVIDIA GeForce GTX 1050", "6.1"), _torch("2.8.0+cu128", "12.8"))
+    match, finding = _best(snap)
+    assert finding.id == "torch.gpu-too-old-for-build"
+    assert "cu126" in finding.fixes[0].summary
+
+
+def test_without_facts_the_message_alone_still_ranks_candidates() -> None:
+    ids = [m.signature.id for m in sig.match_all(_pasted(NO_KERNEL))]
+    assert ids[0] == "torch.gpu-too-new-for-build"
+    assert "torch.gpu-too-old-for-build" in ids
+
+
+def test_capture_conditions_choose_between_causes() -> None:
+    cpu = ("WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n"
+           "    PyTorch 2.1.2+cu121 with CUDA 1201 (you have 2.1.2+cpu)\n")
+    cuda = cpu.replace("2.1.2+cpu", "2.3.0+cu121")
+    assert _best(_pasted(cpu))[1].id == "torch.cpu-build-on-gpu-host"
+    found = _best(_pasted(cuda))[1]
+    assert found.id == "torch.extension-abi-mismatch" and "2.3.0+cu121" in found.title
+
+
+def test_driver_code_is_decoded() -> None:
+    text = "RuntimeError: The NVIDIA driver on your system is too old (found version 10010)."
+    finding = _best(_pasted(text))[1]
+    assert finding.id == "torch.driver-too-old" and "CUDA 10.1" in finding.title
+
+
+def test_refuting_facts_drop_a_signature() -> None:
+    text = "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver."
+    native = {m.signature.id for m in sig.match_all(_pasted(text))}
+    assert "nvidia.module-not-built-for-kernel" in native
+    wsl = {m.signature.id for m in sig.match_all(_pasted(text + "\nInside WSL2 on Windows 11\n"))}
+    assert "nvidia.module-not-built-for-kernel" not in wsl
+    assert "wsl.linux-driver-inside-wsl" in wsl
+
+
+def test_fixes_follow_the_os() -> None:
+    text = "Failed to initialize NVML: Unknown Error\nopenat /dev/nvidiactl = -1 EPERM (Operation not permitted)\n"
+    plain = _best(_pasted(text))[1]
+    kube = _best(_pasted(text + "kubelet --cpu-manager-policy=static\n"))[1]
+    assert plain.id == kube.id == "container.nvml-unknown-error-cgroup"
+    assert "compatWithCPUManager" in kube.fixes[0].summary
+    assert all("compatWithCPUManager" not in f.summary for f in plain.fixes)
+
+
+def test_chinese_prose_mixed_in() -> None:
+    text = "训练时报错，显存不足\nRuntimeError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 8.00 GiB total capacity)"
+    finding = _best(_pasted(text))[1]
+    assert finding.id == "memory.out-of-memory" and "8.00 GiB" in finding.title
+    assert _best(_pasted("报错：显存不足，怎么办"))[1].id == "memory.out-of-memory"
+
+
+def test_no_signature_says_so_and_facts_still_report(real_captures: Path) -> None:
+    dump = (real_captures / "collect_env" /
+            "torch-1.4.0+cpu-windows10-home-cpu-only-pytorch-issue-33473.txt").read_text(encoding="utf-8")
+    report = triage_text("ValueError: frobnication failed in stage 3\n" + dump)
+    ids = [f.id for f in report.findings]
+    assert sig.NO_MATCH_ID in ids
+    no_match = next(f for f in report.findings if f.id == sig.NO_MATCH_ID)
+    assert any("frobnication" in e.actual for e in no_match.evidence)
+    assert report.snapshot.fact("python.torch", "variant") == "cpu"
+
+
+ADVERSARIAL = [
+    "a" * 100_000,
+    "(" * 50_000 + ")" * 50_000,
+    "[" * 100_000,
+    "{" * 100_000,
+    "error " * 20_000,
+    "no kernel image " + "a" * 100_000,
+    "Traceback (most recent call last):" + " File \"x\"," * 10_000,
+    "CUDA out of memory" + " (GPU 0; " * 10_000,
+    'File "' + "/" * 100_000,
+    ("NVIDIA GeForce RTX " * 5_000) + "5090",
+    "sm_" * 30_000 + " is not compatible with the current PyTorch installation",
+    "\t" * 100_000 + "undefined symbol: _ZN",
+    "x" * 200_000 + ": undefined symbol: _ZN3c10" + "a" * 10_000,
+]
+
+
+@pytest.mark.parametrize("line", ADVERSARIAL, ids=lambda s: repr(s[:24]))
+def test_adversarial_lines_do_not_backtrack(line: str) -> None:
+    start = time.perf_counter()
+    triage_text(line + "\n" + line)
+    assert time.perf_counter() - start < 2.0
