@@ -106,7 +106,8 @@ def test_driver_new_enough_for_the_toolkit(fake_root, ms):
 # -- cuda.toolkits-disagree --------------------------------------------------------------------
 
 def _two_toolkits(root):
-    toolkit(root, "/usr/local/cuda-12.4", nvcc_capture="nvcc-version-12.4.131-pytorch-issue-134929.txt")
+    toolkit(root, "/usr/local/cuda-12.8", version_json="version.json-12.8.2",
+            nvcc_capture="nvcc-version-12.4.131-pytorch-issue-134929.txt")
     toolkit(root, "/usr/local/cuda-11.0", version_txt="version.txt-11.0.207")
     link(root, "/usr/local/cuda", "/usr/local/cuda-11.0")
 
@@ -114,34 +115,35 @@ def _two_toolkits(root):
 def test_path_nvcc_and_cuda_home_name_different_toolkits(fake_root, ms):
     root = fake_root({})
     _two_toolkits(root)
-    put(root, "/root/.bashrc", "export PATH=/usr/local/cuda-12.4/bin:$PATH\nexport CUDA_HOME=/usr/local/cuda-11.0\n")
-    snap = probe(root, {"PATH": "/usr/local/cuda-12.4/bin:/usr/bin", "CUDA_HOME": "/usr/local/cuda-11.0"})
+    put(root, "/root/.bashrc", "export PATH=/usr/local/cuda-12.8/bin:$PATH\nexport CUDA_HOME=/usr/local/cuda-11.0\n")
+    snap = probe(root, {"PATH": "/usr/local/cuda-12.8/bin:/usr/bin", "CUDA_HOME": "/usr/local/cuda-11.0"})
     [finding] = checks.toolkits_disagree.run(snap, ms)
     assert finding.severity is Severity.WARNING
-    assert "nvcc on PATH: /usr/local/cuda-12.4 (CUDA 12.4)" in finding.detail
+    assert "nvcc on PATH: /usr/local/cuda-12.8 (CUDA 12.8)" in finding.detail
     assert "CUDA_HOME: /usr/local/cuda-11.0 (CUDA 11.0)" in finding.detail
     commands = [c for fix in finding.fixes for c in fix.commands]
-    assert "export CUDA_HOME=/usr/local/cuda-12.4" in commands
-    assert "sed -i.bak '2s|.*|export CUDA_HOME=/usr/local/cuda-12.4|' /root/.bashrc" in commands
+    assert "export CUDA_HOME=/usr/local/cuda-12.8" in commands
+    assert "sed -i.bak '2s|.*|export CUDA_HOME=/usr/local/cuda-12.8|' /root/.bashrc" in commands
     assert "export PATH=/usr/local/cuda-11.0/bin:$PATH" in commands
-    assert "ln -sfn /usr/local/cuda-12.4 /usr/local/cuda" in commands
+    assert "ln -sfn /usr/local/cuda-12.8 /usr/local/cuda" in commands
 
 
 def test_cuda_home_pointing_nowhere(fake_root, ms):
     root = fake_root({})
-    toolkit(root, "/usr/local/cuda-12.4", nvcc_capture="nvcc-version-12.4.131-pytorch-issue-134929.txt")
-    snap = probe(root, {"PATH": "/usr/local/cuda-12.4/bin", "CUDA_HOME": "/usr/local/cuda-12.1"})
+    toolkit(root, "/usr/local/cuda-12.8", version_json="version.json-12.8.2",
+            nvcc_capture="nvcc-version-12.4.131-pytorch-issue-134929.txt")
+    snap = probe(root, {"PATH": "/usr/local/cuda-12.8/bin", "CUDA_HOME": "/usr/local/cuda-12.1"})
     [finding] = checks.toolkits_disagree.run(snap, ms)
     assert finding.title == "CUDA_HOME / CUDA_PATH does not point at a CUDA toolkit"
-    assert finding.fixes[0].commands == ("export CUDA_HOME=/usr/local/cuda-12.4",)
+    assert finding.fixes[0].commands == ("export CUDA_HOME=/usr/local/cuda-12.8",)
 
 
 def test_toolkits_that_agree(fake_root, ms):
     root = fake_root({})
     _two_toolkits(root)
     (root / "usr/local/cuda").unlink()
-    link(root, "/usr/local/cuda", "/usr/local/cuda-12.4")
-    snap = probe(root, {"PATH": "/usr/local/cuda-12.4/bin:/usr/bin", "CUDA_HOME": "/usr/local/cuda"})
+    link(root, "/usr/local/cuda", "/usr/local/cuda-12.8")
+    snap = probe(root, {"PATH": "/usr/local/cuda-12.8/bin:/usr/bin", "CUDA_HOME": "/usr/local/cuda"})
     assert checks.toolkits_disagree.run(snap, ms) == []
 
 

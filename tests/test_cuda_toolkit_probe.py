@@ -7,8 +7,8 @@ import pytest
 from envdoctor.ingest import ingest_text, nvcc_version
 from envdoctor.probes import cuda_toolkit
 from envdoctor.snapshot import Status
-from tests.cuda_trees import (SITE, context, fixture_text, install_wheel, link, put, this_machine,
-                              toolkit)
+from envdoctor.context import ProbeContext
+from tests.cuda_trees import SITE, context, fixture_text, link, nvcc_script, put, this_machine, toolkit
 
 
 def _toolkits(root, env):
@@ -23,12 +23,12 @@ def test_this_machine_layout_gives_13_0_88_through_the_wrapper(fake_root):
     data = group.data
     [tk] = data["toolkits"]
     assert (tk["real_path"], tk["version"], tk["version_source"]) == ("/usr/local/cuda-13.0", "13.0.88", "dist-info")
-    assert tk["nvcc_version"] == "13.0.88"
+    assert tk["nvcc_version"] is None  # binaries under a non-live root are never run
     assert data["default_path"] == "/usr/local/cuda-13.0"
     assert data["default_link"]["chain"] == ["/usr/local/cuda", "/usr/local/cuda-13.0"]
     nvcc = data["nvcc_on_path"]
     assert (nvcc["path"], nvcc["resolved"], nvcc["via"]) == ("/usr/local/bin/nvcc", "/usr/local/cuda-13.0/bin/nvcc", "wrapper")
-    assert (nvcc["version"], nvcc["release"], nvcc["toolkit"]) == ("13.0.88", "13.0", "/usr/local/cuda-13.0")
+    assert (nvcc["toolkit"], nvcc["version"], nvcc["error"]) == ("/usr/local/cuda-13.0", None, cuda_toolkit.NOT_RUN)
     assert group.summary == "CUDA 13.0.88 at /usr/local/cuda-13.0 (/usr/local/cuda, nvcc on PATH)"
 
 
@@ -70,11 +70,11 @@ def test_path_order_cuda_home_conda_and_pip_nvcc(fake_root):
            "CUDA_HOME": "/usr/local/cuda-10.0", "CONDA_PREFIX": "/opt/conda", "VIRTUAL_ENV": "/opt/venv"}
     data = _toolkits(root, env).data
     assert data["nvcc_all_on_path"] == ["/usr/local/cuda-12.4/bin/nvcc", "/usr/local/cuda-10.0/bin/nvcc"]
-    assert data["nvcc_on_path"]["version"] == "12.4.131"
+    assert data["nvcc_on_path"]["toolkit"] == "/usr/local/cuda-12.4"
     assert data["cuda_home"] == {"CUDA_HOME": "/usr/local/cuda-10.0"}
     by_path = {tk["real_path"]: tk for tk in data["toolkits"]}
-    assert "CUDA_HOME" in by_path["/usr/local/cuda-10.0"]["found_via"]
-    assert by_path["/usr/local/cuda-10.0"]["version"] == "10.0.130"
+    assert by_path["/usr/local/cuda-10.0"]["found_via"] == ["directory", "CUDA_HOME", "PATH (shadowed)"]
+    assert by_path["/usr/local/cuda-10.0"]["version"] is None  # only nvcc could tell, and it is not run here
     assert by_path["/opt/conda"]["origin"] == "conda"
     assert by_path["/opt/conda"]["version"] == "11.8.0"
     assert data["conda"] == [{"prefix": "/opt/conda", "packages": {"cudatoolkit": "11.8.0"}}]
@@ -89,13 +89,30 @@ def test_no_toolkit_is_absent_with_the_places_searched(fake_root):
     assert "/usr/local/cuda" in group.reason and "nvcc on PATH" in group.reason
 
 
-def test_a_broken_nvcc_leaves_the_file_version_and_a_reason(fake_root):
-    root = fake_root({})
-    toolkit(root, "/usr/local/cuda-12.8", version_json="version.json-12.8.2")
-    put(root, "/usr/local/cuda-12.8/bin/nvcc", "#!/bin/sh\necho 'cannot execute' >&2\nexit 126\n", mode=0o755)
-    data = _toolkits(root, {"PATH": "/usr/local/cuda-12.8/bin"}).data
-    assert data["toolkits"][0]["version"] == "12.8.2"
-    assert "exited 126" in data["nvcc_on_path"]["error"]
+def _live_toolkit(tmp_path, env_path):
+    group = cuda_toolkit.collect(ProbeContext(root="/", env={"PATH": env_path, "HOME": str(tmp_path)}))[0]
+    return group.data
+
+
+def test_on_the_live_root_nvcc_runs_through_its_wrapper(tmp_path):
+    tk = tmp_path / "cuda-12.4"
+    put(tk, "/bin/nvcc", nvcc_script("nvcc-version-12.4.131-pytorch-issue-134929.txt"), mode=0o755)
+    put(tmp_path, "/bin/nvcc", f'#!/bin/sh\nexec {tk}/bin/nvcc "$@"\n', mode=0o755)
+    data = _live_toolkit(tmp_path, f"{tmp_path}/bin")
+    nvcc = data["nvcc_on_path"]
+    assert (nvcc["via"], nvcc["resolved"], nvcc["version"], nvcc["release"]) == ("wrapper", f"{tk}/bin/nvcc", "12.4.131", "12.4")
+    mine = next(t for t in data["toolkits"] if t["real_path"] == str(tk))
+    assert (mine["version"], mine["version_source"], mine["nvcc_version"]) == ("12.4.131", "nvcc", "12.4.131")
+
+
+def test_on_the_live_root_a_broken_nvcc_leaves_the_file_version_and_a_reason(tmp_path):
+    tk = tmp_path / "cuda-12.8"
+    toolkit(tk, "/", version_json="version.json-12.8.2")
+    put(tk, "/bin/nvcc", "#!/bin/sh\necho 'cannot execute' >&2\nexit 126\n", mode=0o755)
+    data = _live_toolkit(tmp_path, f"{tk}/bin")
+    mine = next(t for t in data["toolkits"] if t["real_path"] == str(tk))
+    assert mine["version"] == "12.8.2"
+    assert "exited 126: cannot execute" in data["nvcc_on_path"]["error"]
 
 
 @pytest.mark.parametrize("capture, version, release", [

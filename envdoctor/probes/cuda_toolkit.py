@@ -10,8 +10,9 @@ Fills `cuda.toolkits`:
 - `default_path`: the toolkit /usr/local/cuda is or points to (None when missing);
   `default_link`: {path, is_symlink, chain} (the links it goes through).
 - `nvcc_on_path`: {path, resolved (wrapper scripts and links followed), via ("wrapper" / "symlink"
-  / None), version, release, toolkit (its real root)}; `nvcc_all_on_path`: every nvcc on PATH in
-  order (the first one wins, the others are shadowed).
+  / None), version, release, toolkit (its real root), error}; `nvcc_all_on_path`: every nvcc on
+  PATH in order (the first one wins, the others are shadowed). nvcc runs (`--version`) only on the
+  live root; under `--root` / `--image` versions come from the files alone.
 - `cuda_home`: {"CUDA_HOME": value, "CUDA_PATH": value} as set.
 - `conda`: [{prefix, packages: {name: version}}] for cudatoolkit / cuda-toolkit / cuda-nvcc ...;
   `pip`: [{name, version, site, nvcc}] for nvidia-cuda-nvcc wheels.
@@ -34,6 +35,7 @@ GROUPS = ("cuda.toolkits",)
 TIMEOUT_S = 10.0
 NVCC_TIMEOUT_S = 4.0
 SOURCE = "probe:cuda_toolkit"
+NOT_RUN = "not run: binaries under another root (--root, --image) are never executed"
 
 DEFAULT_LINK = "/usr/local/cuda"
 ROOT_GLOBS = ("/usr/local/cuda", "/usr/local/cuda-*", "/opt/cuda", "/opt/cuda-*",
@@ -258,6 +260,9 @@ def _describe_path_nvcc(ctx: ProbeContext, path: str) -> dict[str, Any]:
         via = "wrapper"
     info: dict[str, Any] = {"path": path, "resolved": resolved, "via": via, "version": None,
                             "release": None, "toolkit": None, "error": None}
+    if not _live(ctx):
+        info["error"] = NOT_RUN
+        return info
     result = ctx.run([str(ctx.path(resolved)), "--version"], timeout_s=NVCC_TIMEOUT_S)
     parsed = parse_nvcc(result.stdout) if result.ok else None
     if parsed:
@@ -267,8 +272,13 @@ def _describe_path_nvcc(ctx: ProbeContext, path: str) -> dict[str, Any]:
     return info
 
 
+def _live(ctx: ProbeContext) -> bool:
+    """Binaries are run only on this machine's own root, never from another root (an image)."""
+    return str(ctx.root) == "/"
+
+
 def _fill_version_from_nvcc(ctx: ProbeContext, toolkit: dict[str, Any]) -> None:
-    if toolkit["nvcc"] is None or toolkit["nvcc_version"] is not None:
+    if toolkit["nvcc"] is None or toolkit["nvcc_version"] is not None or not _live(ctx):
         return
     if toolkit["version"] is not None and toolkit["version_source"] != "conda-meta":
         return
