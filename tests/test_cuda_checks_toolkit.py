@@ -117,6 +117,8 @@ def test_path_nvcc_and_cuda_home_name_different_toolkits(fake_root, ms):
     _two_toolkits(root)
     put(root, "/root/.bashrc", "export PATH=/usr/local/cuda-12.8/bin:$PATH\nexport CUDA_HOME=/usr/local/cuda-11.0\n")
     snap = probe(root, {"PATH": "/usr/local/cuda-12.8/bin:/usr/bin", "CUDA_HOME": "/usr/local/cuda-11.0"})
+    # /usr/local/cuda is cuda-11.0 too, so CUDA_HOME overrides only the nvcc on PATH
+    assert snap.fact("cuda.env", "CUDA_HOME")["shadows"] == [{"what": "nvcc on PATH", "path": "/usr/local/cuda-12.8"}]
     [finding] = checks.toolkits_disagree.run(snap, ms)
     assert finding.severity is Severity.WARNING
     assert "nvcc on PATH: /usr/local/cuda-12.8 (CUDA 12.8)" in finding.detail

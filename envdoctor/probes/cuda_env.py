@@ -8,7 +8,10 @@ Builds the `cuda.env` group for the cuda_libraries probe (which owns the library
 - `PATH`: {set, value, entries: [{index, path, nvcc}]} and `nvcc_shadowed`: the nvcc binaries
   hidden behind the first one.
 - `CUDA_VISIBLE_DEVICES` (with `tokens`), `CUDA_DEVICE_ORDER`, `CUDA_MODULE_LOADING`,
-  `CUDA_HOME`, `CUDA_PATH` (with `exists`): {set, value} exactly as set.
+  `CUDA_HOME`, `CUDA_PATH`: {set, value} exactly as set; the last two with `exists` and
+  `shadows` ([{what: "/usr/local/cuda" | "nvcc on PATH", path}]: the toolkits that build tools
+  reading CUDA_HOME first, such as torch.utils.cpp_extension, no longer use; a PATH nvcc wrapper
+  script is not followed here, cuda.toolkits does that).
 - `profile_lines`: [{file, line (1-based), text, variables}] — shell start-up files that set
   these variables, so a fix can name the line to delete.
 """
@@ -43,6 +46,7 @@ def describe(ctx: ProbeContext, copies: list[dict[str, Any]], preload: list[str]
         "LD_PRELOAD": _search_variable(ctx, "LD_PRELOAD", preload, copies),
     }
     data.update(_path_variable(ctx))
+    nvccs = [e["nvcc"] for e in data["PATH"]["entries"] if e["nvcc"]]
     for var in PLAIN_VARIABLES:
         data[var] = {"set": var in ctx.env, "value": ctx.env.get(var)}
     data["CUDA_VISIBLE_DEVICES"]["tokens"] = (
@@ -50,7 +54,8 @@ def describe(ctx: ProbeContext, copies: list[dict[str, Any]], preload: list[str]
         if ctx.env.get("CUDA_VISIBLE_DEVICES", "").strip() else [])
     for var in HOME_VARIABLES:
         value = ctx.env.get(var)
-        data[var] = {"set": var in ctx.env, "value": value, "exists": bool(value) and cuda_paths.is_dir(ctx, value)}
+        data[var] = {"set": var in ctx.env, "value": value, "exists": bool(value) and cuda_paths.is_dir(ctx, value),
+                     "shadows": _home_shadows(ctx, value, nvccs[0] if nvccs else None) if value else []}
     data["profile_lines"] = _profile_lines(ctx)
     set_vars = [v for v in ("LD_LIBRARY_PATH", "LD_PRELOAD", *PLAIN_VARIABLES, *HOME_VARIABLES)
                 if data[v]["set"]]
@@ -99,6 +104,21 @@ def _earlier(via: str, route: str) -> bool:
         return (9, 0)
 
     return key(via) < key(route)
+
+
+def _home_shadows(ctx: ProbeContext, value: str, nvcc: str | None) -> list[dict[str, str]]:
+    """The toolkits a CUDA_HOME / CUDA_PATH value overrides for build tools that read it first."""
+    mine = cuda_paths.resolve(ctx, value)
+    shadows = []
+    if cuda_paths.exists(ctx, "/usr/local/cuda"):
+        default = cuda_paths.resolve(ctx, "/usr/local/cuda")
+        if default != mine:
+            shadows.append({"what": "/usr/local/cuda", "path": default})
+    if nvcc:
+        root = posixpath.dirname(posixpath.dirname(cuda_paths.resolve(ctx, nvcc)))
+        if root != mine:
+            shadows.append({"what": "nvcc on PATH", "path": root})
+    return shadows
 
 
 def _path_variable(ctx: ProbeContext) -> dict[str, Any]:
