@@ -107,6 +107,10 @@ class Pattern:
     regex: re.Pattern
     anchors: tuple[str, ...]
 
+    def possible_in(self, text: str) -> bool:
+        """Whether `text` (lowercased) holds one of the anchors: if not, no line of it can match."""
+        return any(a in text for a in self.anchors)
+
     def search(self, line: str, lowered: str) -> re.Match | None:
         """The match in `line` (its lowercase form `lowered`), trying the regex only when an
         anchor is present."""
@@ -451,6 +455,7 @@ class Facts:
         self.text = snap.data("pasted.text") or {}
         self.lines: list[str] = [str(line) for line in self.text.get("lines", [])]
         self.lowered = [line.lower() for line in self.lines]
+        self.joined = "\n".join(self.lowered)
         self._source: tuple[Snapshot, Any] | None = (snap, matrices)
         self._values: dict[str, Any] | None = None
         self.captures: dict[str, str] = {}
@@ -482,7 +487,7 @@ class Facts:
     def with_captures(self, captures: dict[str, str]) -> "Facts":
         """The same facts with a signature's captures (shared lines, no copy)."""
         other = object.__new__(Facts)
-        other.text, other.lines, other.lowered = self.text, self.lines, self.lowered
+        other.text, other.lines, other.lowered, other.joined = self.text, self.lines, self.lowered, self.joined
         other._source, other._values = self._source, self.values
         other.captures = captures
         return other
@@ -802,6 +807,8 @@ def _with_decoded_versions(captures: dict[str, str]) -> dict[str, str]:
 
 def _find(patterns: Iterable[Pattern], facts: Facts) -> tuple[str | None, dict[str, str]]:
     for pattern in patterns:
+        if not pattern.possible_in(facts.joined):
+            continue
         for line, lowered in zip(facts.lines, facts.lowered):
             found = pattern.search(line, lowered)
             if found is not None:
@@ -1006,6 +1013,16 @@ def anchors() -> frozenset[str]:
     return frozenset(found)
 
 
+def match_anchors() -> frozenset[str]:
+    """The anchors of the patterns that make a signature apply (match, all, capture), without
+    those of its conditions: what the free-text reader still looks for deep in a long log."""
+    found: set[str] = set()
+    for signature in DATA.signatures:
+        for pattern in (*signature.match, *signature.all, *signature.capture):
+            found.update(pattern.anchors)
+    return frozenset(found)
+
+
 # ---------------------------------------------------------------------------------------------
 # Checks
 
@@ -1076,7 +1093,7 @@ DATA = load()
 
 class _NoSnapshot(Facts):
     def __init__(self) -> None:  # noqa: D401 - facts of nothing, for help pages
-        self.text, self.lines, self.lowered, self.captures = {}, [], [], {}
+        self.text, self.lines, self.lowered, self.captures, self.joined = {}, [], [], {}, ""
         self._source, self._values = None, {}
 
 
@@ -1092,6 +1109,6 @@ def _build_checks() -> list[Check]:
 
 CHECKS: list[Check] = _build_checks()
 
-__all__ = ["CHECKS", "DATA", "Facts", "Match", "Signature", "SignatureError", "anchors",
+__all__ = ["CHECKS", "DATA", "Facts", "Match", "Signature", "SignatureError", "anchors", "match_anchors",
            "compile_pattern", "evaluate", "load", "match_all", "match_scores", "parse_condition",
            "to_finding"]

@@ -53,26 +53,33 @@ def run(args: argparse.Namespace) -> Outcome:
     """Read the input, diagnose it, render the report."""
     from envdoctor.diagnose import exit_code_for
 
-    lines = _input_lines(args.file)
-    report = triage_lines(lines, here=args.here, timeout_s=args.timeout)
+    blocks = _input_blocks(args.file)
+    report = triage_blocks(blocks, here=args.here, timeout_s=args.timeout)
     text = render(report, args.format, verbose=args.verbose)
     return Outcome(stdout=text, exit_code=exit_code_for(report, args.fail_on))
 
 
 def triage_text(text: str, here: bool = False, timeout_s: float = 20.0) -> Report:
     """The triage report of a text (for tests and library use)."""
-    from envdoctor.ingest import clean_line
+    from envdoctor.ingest import clean_block
 
-    return triage_lines((clean_line(line) for line in text.splitlines()), here, timeout_s)
+    return triage_blocks([clean_block(text)] if text else [], here, timeout_s)
 
 
 def triage_lines(lines: Iterable[str], here: bool = False, timeout_s: float = 20.0) -> Report:
     """The triage report of an input given line by line."""
+    from envdoctor.ingest import _blocks_of
+
+    return triage_blocks(_blocks_of(lines), here, timeout_s)
+
+
+def triage_blocks(blocks: Iterable[str], here: bool = False, timeout_s: float = 20.0) -> Report:
+    """The triage report of an input given as cleaned blocks of whole lines."""
     from envdoctor.checks.signatures import match_scores
     from envdoctor.diagnose import active_matrices, diagnose
-    from envdoctor.ingest import ingest_lines
+    from envdoctor.ingest import ingest_blocks
 
-    snapshot = ingest_lines(lines)
+    snapshot = ingest_blocks(blocks)
     if here:
         snapshot = with_live_facts(snapshot, timeout_s)
     matrices = active_matrices()
@@ -98,7 +105,8 @@ def with_live_facts(pasted: Snapshot, timeout_s: float) -> Snapshot:
 # Input
 
 
-def _input_lines(path: str | None) -> Iterable[str]:
+def _input_blocks(path: str | None) -> Iterable[str]:
+    """The input as cleaned blocks of whole lines, streamed; UsageError when unreadable."""
     from envdoctor.ingest import MAX_INPUT_BYTES
 
     if path in (None, "-"):
@@ -125,10 +133,10 @@ def _input_lines(path: str | None) -> Iterable[str]:
 
 
 def _read_stream(stream: BinaryIO, label: str, close: bool = False) -> Iterable[str]:
-    from envdoctor.ingest import InputTooLarge, MAX_INPUT_BYTES, iter_decoded_lines
+    from envdoctor.ingest import InputTooLarge, MAX_INPUT_BYTES, iter_decoded_blocks
 
     try:
-        yield from iter_decoded_lines(stream, MAX_INPUT_BYTES)
+        yield from iter_decoded_blocks(stream, MAX_INPUT_BYTES)
     except InputTooLarge as exc:
         raise UsageError(f"triage: {label}: {exc}; triage reads at most "
                          f"{MAX_INPUT_BYTES // 1048576} MB") from exc
@@ -139,15 +147,14 @@ def _read_stream(stream: BinaryIO, label: str, close: bool = False) -> Iterable[
             stream.close()
 
 
-def _checked(lines: Iterable[str]) -> Iterable[str]:
-    """The lines, with a usage error if there are none at all."""
-    iterator = iter(lines)
-    try:
-        first = next(iterator)
-    except StopIteration:
-        raise UsageError("triage: the input is empty: nothing to diagnose") from None
-    yield first
-    yield from iterator
+def _checked(blocks: Iterable[str]) -> Iterable[str]:
+    """The blocks, with a usage error if the input holds nothing but white space."""
+    seen_text = False
+    for block in blocks:
+        seen_text = seen_text or bool(block.strip())
+        yield block
+    if not seen_text:
+        raise UsageError("triage: the input is empty: nothing to diagnose")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -204,4 +211,4 @@ def rank_for_triage(findings: list[Finding], scores: Mapping[str, int]) -> list[
     return [f for block in sorted(blocks, key=key) for f in block]
 
 
-__all__ = ["merge_duplicates", "rank_for_triage", "triage_lines", "triage_text"]
+__all__ = ["merge_duplicates", "rank_for_triage", "triage_blocks", "triage_lines", "triage_text"]

@@ -3,7 +3,10 @@
 A reader module defines `NAME` (e.g. "nvidia-smi-xml"), `detect(text) -> bool` (cheap: does this
 part look like my format?) and `read(text) -> list[FactGroup]` (the same fact groups the live
 probes fill, with `source="pasted:NAME"` and a lowered confidence). Readers are tried in the order
-of `READER_MODULES`, specific formats first, free-text fallbacks last.
+of `READER_MODULES`, specific formats first, free-text fallbacks last. Optional: `MARKERS`, a
+tuple of case-sensitive strings of which every text the reader accepts contains at least one;
+the driver then skips `detect` on parts holding none of them (a plain substring test, so a 10 MB
+log costs each such reader almost nothing).
 
 How a paste becomes one snapshot (`ingest_lines` / `ingest_text`):
 
@@ -22,7 +25,8 @@ How a paste becomes one snapshot (`ingest_lines` / `ingest_text`):
    otherwise its `read` is called on each part nobody claimed.
 4. Groups of the same name from several parts merge (`merge_groups`): the more confident source
    wins each fact, the other fills what it lacks, lists are united. The snapshot's origin is
-   "pasted"; `pasted.parts` records every part, its line range and the reader that read it.
+   "pasted"; `pasted.parts` records every part, its line range, the reader that read it, and the
+   milliseconds each reader spent (`reader_ms`).
 
 `iter_decoded_lines` turns a binary stream into lines leniently (BOM / UTF-16 aware, undecodable
 bytes replaced, NULs and ANSI escapes dropped, lines longer than `MAX_LINE_CHARS` cut) and raises
@@ -34,6 +38,7 @@ from __future__ import annotations
 import codecs
 import importlib
 import re
+import time
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, BinaryIO, Iterable, Iterator
@@ -113,36 +118,45 @@ class PartRecord:
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
 
 
-def iter_decoded_lines(stream: BinaryIO, limit_bytes: int = MAX_INPUT_BYTES,
-                       chunk_bytes: int = READ_CHUNK_BYTES) -> Iterator[str]:
-    """The lines of a binary stream, decoded leniently, without their line endings.
+def iter_decoded_blocks(stream: BinaryIO, limit_bytes: int = MAX_INPUT_BYTES,
+                        chunk_bytes: int = READ_CHUNK_BYTES) -> Iterator[str]:
+    """The text of a binary stream as cleaned blocks of whole lines ("\n"-separated, see
+    `clean_block`), decoded leniently.
 
     UTF-8 (with or without BOM) and UTF-16 (BOM, or NULs in every other byte) are recognised;
     undecodable bytes become U+FFFD. Raises InputTooLarge once more than `limit_bytes` were read.
+    Memory stays within a few chunks whatever the input size.
     """
     first = stream.read(chunk_bytes)
     if not first:
         return
-    encoding, skip = _sniff_encoding(first)
-    decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
     total = len(first)
     if total > limit_bytes:
         raise InputTooLarge(f"input is larger than {limit_bytes // (1024 * 1024)} MB")
+    encoding, skip = _sniff_encoding(first)
+    decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
     pending = ""
     chunk = first[skip:]
     while True:
         text = decoder.decode(chunk, final=not chunk)
         if text:
-            pending += text
-            lines = pending.splitlines(keepends=True)
-            pending = ""
-            if lines and not lines[-1].endswith(("\n", "\r")):
-                pending = lines.pop()
+            text = pending + text
+            cut = max(text.rfind("\n"), text.rfind("\r"))
+            if cut < 0 and len(text) <= MAX_LINE_CHARS:
+                pending = ""
+                if chunk:
+                    pending = text
+                    text = ""
+            elif cut < 0:
+                pending, text = "", text[:MAX_LINE_CHARS]
+            elif chunk:
+                pending, text = text[cut + 1:], text[:cut + 1]
                 if len(pending) > MAX_LINE_CHARS:
-                    lines.append(pending[:MAX_LINE_CHARS])
-                    pending = ""
-            for line in lines:
-                yield clean_line(line)
+                    text, pending = text + pending[:MAX_LINE_CHARS] + "\n", ""
+            else:
+                pending = ""
+            if text:
+                yield clean_block(text)
         if not chunk:
             break
         chunk = stream.read(chunk_bytes)
@@ -150,7 +164,14 @@ def iter_decoded_lines(stream: BinaryIO, limit_bytes: int = MAX_INPUT_BYTES,
         if total > limit_bytes:
             raise InputTooLarge(f"input is larger than {limit_bytes // (1024 * 1024)} MB")
     if pending:
-        yield clean_line(pending)
+        yield clean_block(pending)
+
+
+def iter_decoded_lines(stream: BinaryIO, limit_bytes: int = MAX_INPUT_BYTES,
+                       chunk_bytes: int = READ_CHUNK_BYTES) -> Iterator[str]:
+    """The lines of a binary stream, decoded leniently, without their line endings."""
+    for block in iter_decoded_blocks(stream, limit_bytes, chunk_bytes):
+        yield from block.split("\n")
 
 
 def _sniff_encoding(head: bytes) -> tuple[str, int]:
@@ -170,6 +191,23 @@ def _sniff_encoding(head: bytes) -> tuple[str, int]:
         if even_nuls > half * 0.4 and odd_nuls < half * 0.05:
             return "utf-16-be", 0
     return "utf-8", 0
+
+
+_LONG_LINE = re.compile(r"[^\n]{%d}" % MAX_LINE_CHARS)
+
+
+def clean_block(text: str) -> str:
+    """Text with "\n" line ends only (CRLF and lone CR become "\n"), without NULs and ANSI
+    escapes, lines cut at MAX_LINE_CHARS, and no final line end."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "\x00" in text:
+        text = text.replace("\x00", "")
+    if "\x1b" in text:
+        text = _ANSI.sub("", text)
+    if len(text) > MAX_LINE_CHARS and _LONG_LINE.search(text):
+        text = "\n".join(line[:MAX_LINE_CHARS] for line in text.split("\n"))
+    return text[:-1] if text.endswith("\n") else text
 
 
 def clean_line(line: str) -> str:
@@ -199,6 +237,12 @@ _STRUCTURED_START = re.compile(
     r"|(?P<table>\+-{10,}|\|\s+NVIDIA-SMI \d)"
     r"|(?P<json>[{\[])"
     r")")
+# A line that may change the splitter's state while it is in free text: found with one search
+# over a whole block, so ordinary log lines cost no Python work at all.
+_INTERESTING = re.compile(
+    r"^[ \t]{0,3}(?:`{3}|~{3}|Collecting environment information|PyTorch version\s*:|<\?xml|<!DOCTYPE nvidia_smi_log|"
+    r"<nvidia_smi_log\b|<!-- envdoctor-report-json|## envdoctor [\w-]+ report|=+\s*NVSMI LOG|\+-{10}|"
+    r"\|\s+NVIDIA-SMI \d|\{[ \t]*(?:$|[\"}])|\[[ \t]*$|\[[{\"\[\]])", re.MULTILINE)
 _TRACEBACK = "Traceback (most recent call last)"
 _OPAQUE = ("json", "xml", "envdoctor-embed", "envdoctor-markdown")  # fences inside do not split them
 _TIMESTAMP_LINE = re.compile(r"^\s*(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \w{3}\s+\d{1,2} \d\d:\d\d:\d\d \d{4}\s*$")
@@ -214,40 +258,37 @@ def _json_start(stripped: str) -> bool:
     return stripped == "[" or stripped.startswith(("[{", '["', "[[", "[]"))
 
 
-class _JsonDepth:
-    """Tracks bracket depth across lines of a JSON document, aware of strings."""
-
-    def __init__(self) -> None:
-        self.depth = 0
-        self.in_string = False
-        self.escape = False
-        self.started = False
-
-    def feed(self, line: str) -> bool:
-        """Consume one line; True when the document closed on it."""
-        for ch in line:
-            if self.in_string:
-                if self.escape:
-                    self.escape = False
-                elif ch == "\\":
-                    self.escape = True
-                elif ch == '"':
-                    self.in_string = False
-                continue
-            if ch == '"':
-                self.in_string = True
-            elif ch in "{[":
-                self.depth += 1
-                self.started = True
-            elif ch in "}]":
-                self.depth -= 1
-                if self.started and self.depth <= 0:
-                    return True
-        return False
+def _json_closes_on_line(line: str) -> bool:
+    """Whether a JSON document that starts on `line` also ends on it (compact JSON)."""
+    depth = 0
+    in_string = escape = False
+    for ch in line:
+        if in_string:
+            if escape:
+                escape = False
+            elif ch == "\\":
+                escape = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "{[":
+            depth += 1
+        elif ch in "}]":
+            depth -= 1
+            if depth <= 0:
+                return True
+    return False
 
 
 class Splitter:
-    """A line-by-line state machine that yields `Part`s (see the module docstring)."""
+    """A state machine over the input that yields `Part`s (see the module docstring).
+
+    Feed it blocks of whole lines (`feed_block`) or single lines (`feed`). In free text it only
+    looks at the lines `_INTERESTING` finds; inside an XML, JSON or envdoctor report it searches
+    for the end marker; the other structured parts (collect_env, nvidia-smi, tracebacks) are
+    small and are followed line by line.
+    """
 
     def __init__(self) -> None:
         self.kind = "text"
@@ -258,9 +299,98 @@ class Splitter:
         self.fence: str | None = None
         self.truncated = False
         self.libraries_seen = False
-        self.json_depth: _JsonDepth | None = None
-        self.xml_end: str | None = None
+        self.end_marker: str | None = None
+        self.json_close: re.Pattern | None = None
         self.traceback_ended = False
+        self._text_lines = 0
+        self.part_last = 0
+
+    # -- block interface -------------------------------------------------------------------
+
+    def feed_block(self, block: str) -> Iterator[Part]:
+        """Consume a block of whole lines (no final line end); yields the parts it completes."""
+        position = 0
+        size = len(block)
+        while position <= size:
+            if self.kind == "text":
+                position = yield from self._text_span(block, position)
+            elif self.kind in _OPAQUE:
+                position = yield from self._opaque_span(block, position)
+            else:
+                end = block.find("\n", position)
+                end = size if end < 0 else end
+                yield from self.feed(block[position:end])
+                position = end + 1
+
+    def _text_span(self, block: str, position: int) -> Iterator[Part]:
+        """Take free text up to the next interesting line, which is then fed line by line."""
+        size = len(block)
+        found = _INTERESTING.search(block, position)
+        start = found.start() if found else size + 1
+        traceback = block.find(_TRACEBACK, position, start if found else size)
+        if traceback >= 0:
+            start = block.rfind("\n", 0, traceback) + 1
+        if start > position:
+            yield from self._append_text(block[position:min(start, size + 1) - 1] if start <= size
+                                         else block[position:])
+        if start > size:
+            return size + 1
+        end = block.find("\n", start)
+        end = size if end < 0 else end
+        yield from self.feed(block[start:end])
+        return end + 1
+
+    def _append_text(self, text: str) -> Iterator[Part]:
+        """Add whole lines of free text, flushing the text part at its size limits."""
+        while text is not None:
+            room = TEXT_PART_CHARS - self.chars
+            if len(text) > room:
+                cut = text.rfind("\n", 0, max(room, 1))
+                if cut <= 0:
+                    cut = text.find("\n")
+                if cut < 0:
+                    piece, text = text, None
+                else:
+                    piece, text = text[:cut], text[cut + 1:]
+            else:
+                piece, text = text, None
+            count = piece.count("\n") + 1
+            self.line_no += count
+            self.part_last = self.line_no
+            self.lines.append(piece)
+            self.chars += len(piece) + 1
+            self._text_lines += count
+            if self.chars >= TEXT_PART_CHARS or self._text_lines >= TEXT_PART_LINES:
+                yield from self._flush()
+
+    def _opaque_span(self, block: str, position: int) -> Iterator[Part]:
+        """Inside an XML / JSON document or an envdoctor report: jump to its end marker."""
+        size = len(block)
+        if self.end_marker is None:  # an XML document whose root is not known yet: go by lines
+            end = block.find("\n", position)
+            end = size if end < 0 else end
+            yield from self.feed(block[position:end])
+            return end + 1
+        if self.kind == "json" and self.json_close is not None:
+            found = self.json_close.search(block, position)
+            hit = found.start() if found else -1
+        else:
+            hit = block.find(self.end_marker, position)
+        stop = size if hit < 0 else (block.find("\n", hit) if block.find("\n", hit) >= 0 else size)
+        piece = block[position:stop]
+        count = piece.count("\n") + 1
+        self.line_no += count
+        self.part_last = self.line_no
+        self.lines.append(piece)
+        self.chars += len(piece) + 1
+        if hit >= 0:
+            yield from self._flush()
+        elif self.chars > MAX_PART_CHARS:
+            self.truncated = True
+            yield from self._flush()
+        return stop + 1
+
+    # -- line interface --------------------------------------------------------------------
 
     def feed(self, line: str) -> Iterator[Part]:
         """Consume one line (without its ending); yields the parts it completes."""
@@ -290,7 +420,8 @@ class Splitter:
                 yield from self._flush()
             return
         self._append(line)
-        if len(self.lines) >= TEXT_PART_LINES or self.chars >= TEXT_PART_CHARS:
+        self._text_lines += 1
+        if self._text_lines >= TEXT_PART_LINES or self.chars >= TEXT_PART_CHARS:
             yield from self._flush()
 
     def finish(self) -> Iterator[Part]:
@@ -306,38 +437,37 @@ class Splitter:
         if match is None:
             return None
         group = match.lastgroup
-        if group == "collect_env":
-            return "collect_env"
-        if group == "xml":
-            return "xml"
-        if group == "embed":
-            return "envdoctor-embed"
-        if group == "markdown":
-            return "envdoctor-markdown"
-        if group == "smiq":
-            return "nvidia-smi-q"
-        if group == "table":
-            return "nvidia-smi"
-        if group == "json" and _json_start(line.strip()):
-            return "json"
-        return None
+        if group == "json":
+            return "json" if _json_start(line.strip()) else None
+        return {"collect_env": "collect_env", "xml": "xml", "embed": "envdoctor-embed",
+                "markdown": "envdoctor-markdown", "smiq": "nvidia-smi-q", "table": "nvidia-smi"}[group]
 
     def _begin(self, kind: str, line: str, pulled: str | None) -> None:
         self.kind = kind
         self.first_line = self.line_no - (1 if pulled is not None else 0)
         self.libraries_seen = False
         self.traceback_ended = False
-        self.json_depth = _JsonDepth() if kind == "json" else None
-        self.xml_end = None
-        if kind == "xml":
-            self.xml_end = "</nvidia_smi_log>" if "nvidia_smi" in line else None
+        self.end_marker = None
+        self.json_close = None
+        if kind == "json":
+            indent = len(line) - len(line.lstrip())
+            closer = "}" if line.strip().startswith("{") else "]"
+            self.end_marker = closer
+            self.json_close = re.compile(r"^[ \t]{0,%d}\%s[ \t]*,?[ \t]*$" % (indent, closer), re.MULTILINE)
+        elif kind == "xml" and "nvidia_smi" in line:
+            self.end_marker = "</nvidia_smi_log>"
+        elif kind in ("envdoctor-embed", "envdoctor-markdown"):
+            self.end_marker = "envdoctor-report-json -->"
         if pulled is not None:
             self._append(pulled)
         self._append(line)
 
     def _pull_table_timestamp(self) -> str | None:
-        if self.kind == "text" and self.lines and _TIMESTAMP_LINE.match(self.lines[-1]):
-            line = self.lines.pop()
+        if self.kind == "text" and self.lines and _TIMESTAMP_LINE.match(self.lines[-1].rsplit("\n", 1)[-1]):
+            last = self.lines.pop()
+            head, _, line = last.rpartition("\n")
+            if head or "\n" in last:
+                self.lines.append(head)
             self.chars -= len(line) + 1
             return line
         return None
@@ -352,8 +482,7 @@ class Splitter:
                 return False
             if not line.strip() or _TRACEBACK_BODY.match(line):
                 return True
-            # the exception line closes the traceback
-            self.traceback_ended = bool(_EXCEPTION_LINE.match(line))
+            self.traceback_ended = bool(_EXCEPTION_LINE.match(line))  # the exception line closes it
             return self.traceback_ended
         if kind == "nvidia-smi":
             stripped = line.lstrip()
@@ -374,14 +503,15 @@ class Splitter:
         return True
 
     def _ends_after(self, line: str) -> bool:
-        if self.kind == "json" and self.json_depth is not None:
-            return self.json_depth.feed(line)
+        if self.kind == "json":
+            return (len(self.lines) == 1 and _json_closes_on_line(line)) or (
+                len(self.lines) > 1 and self.json_close is not None and bool(self.json_close.match(line)))
         if self.kind == "xml":
-            if self.xml_end is None:
+            if self.end_marker is None:
                 tag = re.search(r"<([A-Za-z_][\w.-]*)[\s>]", line)
                 if tag and not line.lstrip().startswith(("<?", "<!")):
-                    self.xml_end = f"</{tag.group(1)}>"
-            return self.xml_end is not None and self.xml_end in line
+                    self.end_marker = f"</{tag.group(1)}>"
+            return self.end_marker is not None and self.end_marker in line
         if self.kind in ("envdoctor-embed", "envdoctor-markdown"):
             return "envdoctor-report-json -->" in line
         if self.kind == "traceback":
@@ -391,18 +521,20 @@ class Splitter:
     def _append(self, line: str) -> None:
         self.lines.append(line)
         self.chars += len(line) + 1
+        self.part_last = self.line_no
 
     def _flush(self) -> Iterator[Part]:
         if self.lines:
             text = "\n".join(self.lines)
             if text.strip():
-                yield Part(self.kind, text, self.first_line, self.first_line + len(self.lines) - 1,
-                           self.truncated, self.fence is not None)
+                yield Part(self.kind, text, self.first_line, self.part_last, self.truncated,
+                           self.fence is not None)
         self.kind = "text"
         self.lines = []
         self.chars = 0
+        self._text_lines = 0
         self.truncated = False
-        self.json_depth = None
+        self.end_marker = None
         self.first_line = self.line_no + 1
 
 
@@ -421,17 +553,36 @@ def _looks_like_prose(line: str) -> bool:
     return bool(line.strip()) and _PROSE_EXEMPT.match(line) is None
 
 
+def split_blocks(blocks: Iterable[str]) -> Iterator[Part]:
+    """The parts of the input given as cleaned blocks of whole lines."""
+    splitter = Splitter()
+    for block in blocks:
+        yield from splitter.feed_block(block)
+    yield from splitter.finish()
+
+
 def split_lines(lines: Iterable[str]) -> Iterator[Part]:
     """The parts of the input given line by line (without line endings)."""
-    splitter = Splitter()
+    return split_blocks(_blocks_of(lines))
+
+
+def _blocks_of(lines: Iterable[str]) -> Iterator[str]:
+    """Lines regrouped into blocks of about READ_CHUNK_BYTES characters."""
+    batch: list[str] = []
+    size = 0
     for line in lines:
-        yield from splitter.feed(line)
-    yield from splitter.finish()
+        batch.append(line)
+        size += len(line) + 1
+        if size >= READ_CHUNK_BYTES:
+            yield "\n".join(batch)
+            batch, size = [], 0
+    if batch:
+        yield "\n".join(batch)
 
 
 def split(text: str) -> list[Part]:
     """The parts of a text."""
-    return list(split_lines(clean_line(line) for line in text.splitlines()))
+    return list(split_blocks([clean_block(text)] if text else []))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -468,11 +619,17 @@ def load_readers(modules: tuple[str, ...] | None = None) -> tuple[list[Reader], 
 
 def ingest_text(text: str, modules: tuple[str, ...] | None = None) -> Snapshot:
     """The snapshot of a pasted text."""
-    return ingest_lines((clean_line(line) for line in text.splitlines()), modules)
+    return ingest_blocks([clean_block(text)] if text else [], modules)
 
 
 def ingest_lines(lines: Iterable[str], modules: tuple[str, ...] | None = None) -> Snapshot:
-    """The snapshot of an input given line by line: every part read, the groups merged."""
+    """The snapshot of an input given line by line (without line endings)."""
+    return ingest_blocks(_blocks_of(lines), modules)
+
+
+def ingest_blocks(blocks: Iterable[str], modules: tuple[str, ...] | None = None) -> Snapshot:
+    """The snapshot of an input given as cleaned blocks of whole lines (`iter_decoded_blocks`):
+    every part read, the groups merged."""
     readers, load_errors = load_readers(modules)
     specific = [r for r in readers if not r.fallback]
     fallbacks = [r for r in readers if r.fallback]
@@ -485,31 +642,34 @@ def ingest_lines(lines: Iterable[str], modules: tuple[str, ...] | None = None) -
         else:
             per_part_fallbacks.append(reader)
     groups: dict[str, FactGroup] = {}
+    timings: dict[str, float] = {}
     records: list[PartRecord] = []
     counts: dict[str, int] = {}
     total_parts = 0
     last_line = 0
     truncated_any = False
-    for part in split_lines(lines):
+    for part in split_blocks(blocks):
         total_parts += 1
         last_line = part.last_line
         truncated_any = truncated_any or part.truncated
         record = PartRecord(part.kind, part.first_line, part.last_line, truncated=part.truncated)
         for reader in specific:
-            found = _try_read(reader, part.text, record)
+            found = _try_read(reader, part.text, record, timings)
             if found:
                 record.reader = reader.name
                 _merge_into(groups, found)
                 break
         exclusive = record.reader is not None and _exclusive(record.reader, specific)
         for reader, collector in collectors if not exclusive else ():
+            start = time.perf_counter()
             try:
                 collector.feed(part.text)
             except Exception as exc:  # noqa: BLE001
                 record.errors.append(f"{reader.name}: {type(exc).__name__}: {exc}")
+            timings[reader.name] = timings.get(reader.name, 0.0) + (time.perf_counter() - start) * 1000
         if record.reader is None:
             for reader in per_part_fallbacks:
-                found = _try_read(reader, part.text, record)
+                found = _try_read(reader, part.text, record, timings)
                 if found:
                     record.reader = reader.name
                     _merge_into(groups, found)
@@ -519,15 +679,17 @@ def ingest_lines(lines: Iterable[str], modules: tuple[str, ...] | None = None) -
         if len(records) < MAX_PART_RECORDS:
             records.append(record)
     for reader, collector in collectors:
+        start = time.perf_counter()
         try:
             _merge_into(groups, list(collector.groups()))
         except Exception as exc:  # noqa: BLE001
             load_errors.append(f"{reader.name}: {type(exc).__name__}: {exc}")
+        timings[reader.name] = timings.get(reader.name, 0.0) + (time.perf_counter() - start) * 1000
     snapshot = Snapshot(origin="pasted")
     for group in groups.values():
         snapshot.groups[group.name] = group
     snapshot.groups["pasted.parts"] = _parts_group(records, counts, total_parts, last_line,
-                                                   truncated_any, load_errors)
+                                                   truncated_any, load_errors, timings)
     return snapshot
 
 
@@ -537,7 +699,11 @@ def _exclusive(name: str, readers: list[Reader]) -> bool:
     return any(r.name == name and getattr(r.module, "EXCLUSIVE", False) for r in readers)
 
 
-def _try_read(reader: Reader, text: str, record: PartRecord) -> list[FactGroup]:
+def _try_read(reader: Reader, text: str, record: PartRecord, timings: dict[str, float]) -> list[FactGroup]:
+    markers = getattr(reader.module, "MARKERS", None)
+    if markers and not any(marker in text for marker in markers):
+        return []  # none of the strings its format always contains: detect() cannot accept
+    start = time.perf_counter()
     try:
         if not reader.module.detect(text):
             return []
@@ -545,10 +711,12 @@ def _try_read(reader: Reader, text: str, record: PartRecord) -> list[FactGroup]:
     except Exception as exc:  # noqa: BLE001 - one reader's bug costs only its own facts
         record.errors.append(f"{reader.name}: {type(exc).__name__}: {exc}")
         return []
+    finally:
+        timings[reader.name] = timings.get(reader.name, 0.0) + (time.perf_counter() - start) * 1000
 
 
 def _parts_group(records: list[PartRecord], counts: dict[str, int], total: int, lines: int,
-                 truncated: bool, errors: list[str]) -> FactGroup:
+                 truncated: bool, errors: list[str], timings: dict[str, float]) -> FactGroup:
     shown = ", ".join(f"{name} ×{n}" if n > 1 else name for name, n in counts.items())
     data: dict[str, Any] = {
         "parts": [r.to_dict() for r in records],
@@ -556,6 +724,7 @@ def _parts_group(records: list[PartRecord], counts: dict[str, int], total: int, 
         "line_count": lines,
         "readers": counts,
         "truncated": truncated,
+        "reader_ms": {name: round(ms, 1) for name, ms in sorted(timings.items(), key=lambda kv: -kv[1])},
     }
     if errors:
         data["errors"] = errors

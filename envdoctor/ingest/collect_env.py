@@ -36,6 +36,7 @@ from envdoctor.snapshot import Confidence, FactGroup, collected, failed
 
 NAME = "collect_env"
 SOURCE = "pasted:collect_env"
+MARKERS = ("PyTorch version", "Is CUDA available", "CUDA used to build PyTorch")
 
 _KEY_LINE = re.compile(r"^\s*(?P<key>[A-Za-z][A-Za-z0-9 _/().+-]{1,60}?)\s*:(?:\s+(?P<value>.*?))?\s*$")
 _MARKERS = ("PyTorch version", "Is debug build", "CUDA used to build PyTorch", "Is CUDA available",

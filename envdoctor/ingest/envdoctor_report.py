@@ -16,6 +16,7 @@ from envdoctor.snapshot import CONFIDENCE_ORDER, Confidence, FactGroup, Snapshot
 
 NAME = "envdoctor-report"
 SOURCE = f"pasted:{NAME}"
+MARKERS = ('"schema_version"', "envdoctor-report-json")
 EXCLUSIVE = True  # a report's text is findings and facts, not an error message to match
 _MARKERS = ('"schema_version"', "envdoctor-report-json")
 

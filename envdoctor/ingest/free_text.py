@@ -6,7 +6,8 @@ generic error word (error, failed, cannot, 报错...) or a word the facts below 
 the notable lines it extracts, without guessing:
 
 - `lines`: the notable lines in input order (each cut at `MAX_LINE_CHARS`): the first
-  `HEAD_LINES`, then lines that bring an anchor not seen before, then the last `TAIL_LINES`;
+  `HEAD_LINES`, then lines that bring a signature anchor not seen before, and the notable lines
+  among the last `TAIL_LINES` lines of the input;
 - `errors`: the lines that read as errors (for people, and for "no signature matched");
 - `frames`: traceback frames {file, line, function}; `extensions`: compiled extension modules
   and CUDA-extension packages seen in frames and paths (xformers, flash_attn_2_cuda, a custom
@@ -43,7 +44,7 @@ FALLBACK = True
 HEAD_LINES = 400
 NEW_ANCHOR_LINES = 200
 TAIL_LINES = 100
-PROCESS_LINES = 5000
+PROCESS_LINES = 2000
 MAX_LINE_CHARS = 600
 MAX_ERRORS = 40
 MAX_FRAMES = 100
@@ -114,6 +115,8 @@ _GPU_PATTERNS = (
                re.IGNORECASE),
     re.compile(r"\b(?P<num>[1-9]\d{3})\s?(?P<suffix>ti|super)\b", re.IGNORECASE),
 )
+_GPU_HINT = re.compile(r"geforce|rtx|gtx|quadro|tesla|titan|radeon|instinct|nvidia|a100|h100|h200|b200|"
+                       r"l40|v100|a10g|jetson|\brx|intel|\dti\b|\d ti\b|super|a30|a40|gb10|gh200|gb200")
 _CC = re.compile(r"(?:compute|cuda)\s+capability(?:\s+of)?\s+(?:is\s+)?(?:sm_(?P<sm>\d{2,3})|(?P<major>\d{1,2})\.(?P<minor>\d))",
                  re.IGNORECASE)
 _OLLAMA_COMPUTE = re.compile(r"\bcompute=(?P<major>\d{1,2})\.(?P<minor>\d)\b")
@@ -142,42 +145,45 @@ _CUDA_DRIVER = re.compile(r"\bCUDA Version\s*:\s*(?P<version>\d{2}\.\d)\b")
 _NVCC = re.compile(r"\brelease (?P<version>\d{1,2}\.\d), V\d")
 _PYTHON = re.compile(r"\bpython(?:\s+version)?\s*[:=]?\s*(?P<version>3\.\d{1,2}(?:\.\d{1,2})?)\b", re.IGNORECASE)
 _WINDOWS_BUILD = re.compile(r"\b10\.0\.(?P<build>\d{5})\b")
-_OS_WORDS = (
-    ("wsl", re.compile(r"\bwsl\s?[12]?\b|microsoft-standard", re.IGNORECASE)),
-    ("windows", re.compile(r"\bwindows(?:\s?1[01])?\b|\bwin1[01]\b|[A-Za-z]:\\(?:Users|Windows|Program)",
-                           re.IGNORECASE)),
-    ("macos", re.compile(r"\bmac\s?os\b|\bmacos\b|\bosx\b|\bdarwin\b|apple m[1-4]\b", re.IGNORECASE)),
-    ("linux", re.compile(r"\b(?:linux|ubuntu|debian|fedora|centos|rhel|opensuse|arch|gentoo|cachyos)\b",
-                         re.IGNORECASE)),
-    ("container", re.compile(r"\bdocker\b|\bcontainer\b|\bkubernetes\b|\bk8s\b|\bpodman\b|\bkubelet\b",
-                             re.IGNORECASE)),
-)
+# Mentions of the environment, one named group per mention (one pass per line).
+_ENVIRONMENT = re.compile(
+    r"(?P<wsl>\bwsl\s?[12]?\b|microsoft-standard)"
+    r"|(?P<windows>\bwindows(?:\s?1[01])?\b|\bwin1[01]\b|\b[A-Za-z]:\\(?:Users|Windows|Program))"
+    r"|(?P<macos>\bmac\s?os\b|\bmacos\b|\bosx\b|\bdarwin\b|\bapple m[1-4]\b)"
+    r"|(?P<linux>\b(?:linux|ubuntu|debian|fedora|centos|rhel|opensuse|arch|gentoo|cachyos)\b)"
+    r"|(?P<container>\bdocker\b|\bcontainer\b|\bkubernetes\b|\bk8s\b|\bpodman\b|\bkubelet\b)"
+    r"|(?P<comfyui>comfy)"
+    r"|(?P<a1111>stable-diffusion-webui|webui(?:-user)?\.(?:sh|bat)|automatic1111|\ba1111\b|--(?:med|low)vram|launch\.py)"
+    r"|(?P<forge>webui-forge|\bforge\b)"
+    r"|(?P<ollama>ollama|source=(?:gpu|server|amd_\w{1,20}|routes)\.go)"
+    r"|(?P<vllm>\bvllm\b)"
+    r"|(?P<jetson>\bjetson\b|\bjetpack\b|\bl4t\b|\btegra\b|nv_tegra_release)",
+    re.IGNORECASE)
+_OS_MENTIONS = ("wsl", "windows", "macos", "linux", "container")
+_APP_MENTIONS = ("comfyui", "a1111", "forge", "ollama", "vllm")
 _DISTRO = re.compile(r"\b(ubuntu|debian|fedora|centos|rhel|rocky|opensuse|arch\s?linux|manjaro|gentoo|"
                      r"cachyos|nixos|pop!_os|linux mint)\b", re.IGNORECASE)
+_DISTRO_IDS = {"archlinux": "arch", "arch linux": "arch", "linux mint": "linuxmint", "pop!_os": "pop"}
 _ARCH = re.compile(r"\b(aarch64|arm64|x86_64|ppc64le)\b")
-_APPS = (
-    ("comfyui", re.compile(r"comfy", re.IGNORECASE)),
-    ("a1111", re.compile(r"stable-diffusion-webui|webui(?:-user)?\.(?:sh|bat)|automatic1111|\ba1111\b|"
-                         r"--(?:med|low)vram|launch\.py", re.IGNORECASE)),
-    ("forge", re.compile(r"webui-forge|\bforge\b", re.IGNORECASE)),
-    ("ollama", re.compile(r"ollama|source=(?:gpu|server|amd_\w+|routes)\.go", re.IGNORECASE)),
-    ("vllm", re.compile(r"\bvllm\b", re.IGNORECASE)),
-)
-_JETSON = re.compile(r"\bjetson\b|\bjetpack\b|\bl4t\b|\btegra\b|nv_tegra_release", re.IGNORECASE)
 _OLLAMA_LINE = re.compile(r"\blevel=(?P<level>[A-Z]{3,5})\s+source=(?P<source>\S{1,80})\s+msg=")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 @lru_cache(maxsize=1)
-def _selector() -> tuple[re.Pattern, frozenset[str]]:
-    """The one regex that finds notable lines (a trie of all keywords), and the signature anchors."""
+def _selectors() -> tuple[re.Pattern, re.Pattern | None, frozenset[str]]:
+    """(the regex of every keyword, the regex of the signatures' match anchors, those anchors).
+
+    Each is one trie-shaped alternation, compiled once: the first finds notable lines while facts
+    are still being gathered, the second finds lines that bring a match anchor not seen yet."""
     try:
-        from envdoctor.checks.signatures import anchors
-        signature_anchors = anchors()
+        from envdoctor.checks.signatures import anchors, match_anchors
+        signature_anchors, deep_anchors = anchors(), match_anchors()
     except Exception:  # noqa: BLE001 - without signatures, generic lines are still kept
-        signature_anchors = frozenset()
+        signature_anchors = deep_anchors = frozenset()
     words = set(GENERIC_KEYWORDS) | set(FACT_KEYWORDS) | set(signature_anchors)
-    return re.compile(_trie_regex(w for w in words if w)), signature_anchors
+    every = re.compile(_trie_regex(w for w in words if w))
+    only_anchors = re.compile(_trie_regex(deep_anchors)) if deep_anchors else None
+    return every, only_anchors, deep_anchors
 
 
 def _trie_regex(words: Iterable[str]) -> str:
@@ -201,16 +207,23 @@ def _trie_regex(words: Iterable[str]) -> str:
 
 
 class Collector:
-    """Streams parts through the selector and accumulates the `pasted.text` facts."""
+    """Streams parts through the selectors and accumulates the `pasted.text` facts.
+
+    While fewer than PROCESS_LINES notable lines were seen, every keyword selects a line (facts
+    come from it; the first HEAD_LINES are kept). After that only lines holding a signature anchor
+    not seen before are kept (at most NEW_ANCHOR_LINES). The last TAIL_LINES lines of the input
+    are examined in full at the end, so the final error is never lost."""
 
     def __init__(self) -> None:
-        self.selector, self.signature_anchors = _selector()
+        self.selector, self.anchor_selector, self.signature_anchors = _selectors()
         self.line_no = 0
         self.total_chars = 0
         self.processed = 0
+        self.head_end = 0  # last line number examined in full during the head
         self.head: list[tuple[int, str]] = []
         self.extra: list[tuple[int, str]] = []
-        self.tail: deque[tuple[int, str]] = deque(maxlen=TAIL_LINES)
+        self.tail: list[tuple[int, str]] = []
+        self.recent: deque[tuple[int, str]] = deque(maxlen=4)  # (first line number, part text)
         self.seen_anchors: set[str] = set()
         self.errors: list[str] = []
         self.frames: list[dict[str, Any]] = []
@@ -237,66 +250,97 @@ class Collector:
         self.total_chars += len(text)
         if "zh" not in self.languages and _CJK.search(text[:200000]):
             self.languages.append("zh")
+        first = self.line_no + 1
+        self.recent.append((first, text))
+        while sum(t.count("\n") + 1 for _, t in list(self.recent)[1:]) > TAIL_LINES:
+            self.recent.popleft()
         lowered = text.lower()
         if len(lowered) != len(text):  # a few characters change length when lowercased
+            number = self.line_no
             for line in text.split("\n"):
-                self._scan(line, line.lower())
+                number += 1
+                self._scan_one(number, line)
+            self.line_no = number
             return
         self._scan(text, lowered)
+
+    def _scan_one(self, number: int, line: str) -> None:
+        lowered = line.lower()
+        regex = self.selector if self.processed < PROCESS_LINES else self.anchor_selector
+        if regex is not None and regex.search(lowered):
+            self._line(number, line, lowered)
 
     def _scan(self, text: str, lowered: str) -> None:
         start_no = self.line_no
         position = 0
         counted_to = 0
         line_no = start_no
-        search = self.selector.search
-        while True:
-            found = search(lowered, position)
+        size = len(lowered)
+        while position < size:
+            regex = self.selector if self.processed < PROCESS_LINES else self.anchor_selector
+            if regex is None:
+                break
+            found = regex.search(lowered, position)
             if found is None:
                 break
             begin = lowered.rfind("\n", 0, found.start()) + 1
             end = lowered.find("\n", found.end())
             if end < 0:
-                end = len(lowered)
+                end = size
             line_no += lowered.count("\n", counted_to, begin)
             counted_to = begin
-            self._line(line_no + 1, text[begin:end], lowered[begin:end], found.group(0))
+            self._line(line_no + 1, text[begin:end], lowered[begin:end])
             position = end + 1
-            if position >= len(lowered):
-                break
         self.line_no = start_no + lowered.count("\n") + 1
 
-    def _line(self, number: int, line: str, lowered: str, first: str) -> None:
+    def _line(self, number: int, line: str, lowered: str) -> None:
         stripped = line.strip()
         if not stripped:
             return
-        clipped = stripped[:MAX_LINE_CHARS]
-        entry = (number, clipped)
-        if self.processed < PROCESS_LINES:
+        entry = (number, stripped[:MAX_LINE_CHARS])
+        in_head = self.processed < PROCESS_LINES
+        if in_head:
             self.processed += 1
+            self.head_end = number
             self._facts(stripped[:4 * MAX_LINE_CHARS], lowered)
             if len(self.head) < HEAD_LINES:
                 self.head.append(entry)
                 self._note_anchors(lowered)
                 return
-        self.tail.append(entry)
-        if len(self.extra) < NEW_ANCHOR_LINES:
-            fresh = {a for a in self.signature_anchors if a in lowered} - self.seen_anchors
-            if fresh:
-                self.extra.append(entry)
-                self.seen_anchors |= fresh
-                if self.processed >= PROCESS_LINES:
-                    self._facts(stripped[:4 * MAX_LINE_CHARS], lowered)
+        if len(self.extra) >= NEW_ANCHOR_LINES or self.anchor_selector is None:
+            return
+        fresh = {m.group(0) for m in self.anchor_selector.finditer(lowered)} - self.seen_anchors
+        if fresh:
+            self.extra.append(entry)
+            self.seen_anchors |= fresh
+            if not in_head:
+                self._facts(stripped[:4 * MAX_LINE_CHARS], lowered)
 
     def _note_anchors(self, lowered: str) -> None:
-        for anchor in self.signature_anchors:
-            if anchor in lowered:
-                self.seen_anchors.add(anchor)
+        if self.anchor_selector is not None:
+            self.seen_anchors.update(m.group(0) for m in self.anchor_selector.finditer(lowered))
+
+    def _finish_tail(self) -> None:
+        """Examine the last TAIL_LINES lines in full (those the head did not already cover)."""
+        lines: list[tuple[int, str]] = []
+        for first, text in self.recent:
+            lines.extend((first + i, line) for i, line in enumerate(text.split("\n")))
+        kept = {n for n, _ in (*self.head, *self.extra)}
+        for number, line in lines[-TAIL_LINES:]:
+            if number <= self.head_end or number in kept:
+                continue
+            lowered = line.lower()
+            if not self.selector.search(lowered) or not line.strip():
+                continue
+            self._facts(line.strip()[:4 * MAX_LINE_CHARS], lowered)
+            self.tail.append((number, line.strip()[:MAX_LINE_CHARS]))
 
     # -- facts ---------------------------------------------------------------------------------
 
     def _facts(self, line: str, lowered: str) -> None:
-        if len(self.errors) < MAX_ERRORS and _ERROR_LINE.search(line):
+        if _ERROR_LINE.search(line):
+            if len(self.errors) >= MAX_ERRORS:
+                self.errors.pop(MAX_ERRORS // 2)  # keep the first half and the latest ones
             self.errors.append(line[:MAX_LINE_CHARS])
         if 'file "' in lowered or ".py:" in lowered or ".py in " in lowered:
             self._frames(line)
@@ -368,10 +412,7 @@ class Collector:
                 self._add(self.extensions, package)
 
     def _gpus(self, line: str, lowered: str) -> None:
-        if not any(k in lowered for k in ("geforce", "rtx", "gtx", "quadro", "tesla", "titan", "radeon",
-                                            "instinct", "nvidia", "a100", "h100", "h200", "b200", "l40",
-                                            "v100", "a10g", "jetson", "rx", "intel", "ti", "super",
-                                            "a30", "a40")):
+        if not _GPU_HINT.search(lowered):
             return
         spans: list[tuple[int, int]] = []
         for regex in _GPU_PATTERNS:
@@ -419,14 +460,22 @@ class Collector:
             self.versions[key] = (priority, version)
 
     def _environment(self, line: str) -> None:
-        for word, regex in _OS_WORDS:
-            if word not in self.os_mentions and regex.search(line):
-                self.os_mentions.append(word)
-        if self.distro is None:
-            match = _DISTRO.search(line)
-            if match:
-                self.distro = re.sub(r"\s", "", match.group(1).lower()).replace("linux", "") or "arch"
-        if self.arch is None:
+        for match in _ENVIRONMENT.finditer(line):
+            name = match.lastgroup
+            if name in _OS_MENTIONS:
+                if name not in self.os_mentions:
+                    self.os_mentions.append(name)
+            elif name in _APP_MENTIONS:
+                if name not in self.apps:
+                    self.apps.append(name)
+            elif name == "jetson" and "jetson" not in self.platforms:
+                self.platforms.append("jetson")
+            if name == "linux" and self.distro is None:
+                distro = _DISTRO.search(line)
+                if distro:
+                    word = " ".join(distro.group(1).lower().split())
+                    self.distro = _DISTRO_IDS.get(word, word)
+        if self.arch is None and "64" in line:
             match = _ARCH.search(line)
             if match:
                 self.arch = match.group(1)
@@ -434,11 +483,6 @@ class Collector:
             match = _WINDOWS_BUILD.search(line)
             if match:
                 self.windows_build = int(match.group("build"))
-        for app, regex in _APPS:
-            if app not in self.apps and regex.search(line):
-                self.apps.append(app)
-        if "jetson" not in self.platforms and _JETSON.search(line):
-            self.platforms.append("jetson")
 
     # -- output --------------------------------------------------------------------------------
 
@@ -446,6 +490,7 @@ class Collector:
         """The `pasted.text` group (always, once anything was fed)."""
         if self.total_chars == 0:
             return []
+        self._finish_tail()
         kept = {number: line for number, line in (*self.head, *self.extra, *self.tail)}
         lines = [kept[n] for n in sorted(kept)]
         data: dict[str, Any] = {

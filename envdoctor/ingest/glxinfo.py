@@ -15,6 +15,7 @@ from envdoctor.snapshot import Confidence, FactGroup, collected
 
 NAME = "glxinfo"
 SOURCE = f"pasted:{NAME}"
+MARKERS = ("OpenGL renderer string:",)
 
 _FIELD = re.compile(r"^\s*(?P<key>OpenGL vendor string|OpenGL renderer string|OpenGL version string|"
                     r"OpenGL core profile version string|Vendor|Device|Version|Accelerated|Video memory|"
