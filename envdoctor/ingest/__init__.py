@@ -344,16 +344,20 @@ class Splitter:
         """Add whole lines of free text, flushing the text part at its size limits."""
         while text is not None:
             room = TEXT_PART_CHARS - self.chars
+            cut = -1
             if len(text) > room:
                 cut = text.rfind("\n", 0, max(room, 1))
                 if cut <= 0:
                     cut = text.find("\n")
-                if cut < 0:
-                    piece, text = text, None
-                else:
-                    piece, text = text[:cut], text[cut + 1:]
-            else:
+            allowed = max(TEXT_PART_LINES - self._text_lines, 1)
+            if text.count("\n", 0, cut if cut >= 0 else len(text)) >= allowed:
+                cut = -1
+                for _ in range(allowed):
+                    cut = text.find("\n", cut + 1)
+            if cut < 0:
                 piece, text = text, None
+            else:
+                piece, text = text[:cut], text[cut + 1:]
             count = piece.count("\n") + 1
             self.line_no += count
             self.part_last = self.line_no

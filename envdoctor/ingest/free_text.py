@@ -414,13 +414,14 @@ class Collector:
     def _gpus(self, line: str, lowered: str) -> None:
         if not _GPU_HINT.search(lowered):
             return
-        spans: list[tuple[int, int]] = []
+        spans: list[tuple[int, int, str]] = []
         for regex in _GPU_PATTERNS:
             for match in regex.finditer(line):
-                if any(s <= match.start() < e for s, e in spans):
+                if any(s <= match.start() < e for s, e, _ in spans):
                     continue
-                spans.append((match.start(), match.end()))
-                self._add(self.gpus, canonical_gpu(match), limit=16)
+                spans.append((match.start(), match.end(), canonical_gpu(match)))
+        for _, _, name in sorted(spans):
+            self._add(self.gpus, name, limit=16)
 
     def _versions(self, line: str, lowered: str) -> None:
         for priority, regex in enumerate(_INSTALLED):
