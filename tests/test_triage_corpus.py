@@ -4,6 +4,7 @@ in the top three findings for at least 90% of the cases, and first for at least 
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,8 +17,9 @@ def _scorer():
     spec = importlib.util.spec_from_file_location("triage_corpus_score", SCORER)
     module = importlib.util.module_from_spec(spec)
     assert spec.loader is not None
+    sys.modules.setdefault(spec.name, module)  # dataclasses look their module up while defining
     spec.loader.exec_module(module)
-    return module
+    return sys.modules[spec.name]
 
 
 @pytest.fixture(scope="module")
