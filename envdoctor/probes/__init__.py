@@ -21,6 +21,13 @@ from envdoctor.snapshot import FactGroup, Snapshot, failed
 # Listed explicitly, in display order. Add a module here when you add a probe.
 PROBE_MODULES: tuple[str, ...] = (
     "os_info",
+    "platform_wsl",
+    "platform_windows",
+    "platform_macos",
+    "platform_jetson",
+    "platform_android",
+    "platform_vm",
+    "platform_graphics",
     "python_env",
     "torch_build",
     "frameworks",
