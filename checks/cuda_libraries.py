@@ -46,7 +46,7 @@ def _same_release(a: str | None, b: str | None) -> bool | None:
     return release(a) == release(b)
 
 
-@check("cuda.ld-library-path-shadows-wheel", needs=("cuda.libraries", "cuda.env"))
+@check("cuda.ld-library-path-shadows-wheel", needs=("cuda.libraries",))
 def ld_library_path_shadows_wheel(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
     """LD_LIBRARY_PATH or LD_PRELOAD puts other CUDA/cuDNN libraries ahead of those a wheel bundles.
 
@@ -76,8 +76,46 @@ def ld_library_path_shadows_wheel(snap: Snapshot, ms: MatrixSet) -> list[Finding
         key = (_kind(shadow.get("via")), posixpath.dirname(shadow["path"]) if _kind(shadow.get("via")) != "LD_PRELOAD"
                else shadow["path"])
         groups.setdefault(key, []).append(copy)
-    return [_shadow_finding(kind, where, wheel_copies, copies, env, libraries)
-            for (kind, where), wheel_copies in groups.items()]
+    findings = [_shadow_finding(kind, where, wheel_copies, copies, env, libraries)
+                for (kind, where), wheel_copies in groups.items()]
+    return findings + _ldd_findings(copies)
+
+
+def _ldd_findings(copies: list[dict[str, Any]]) -> list[Finding]:
+    """Pasted `ldd` of a wheel's library that resolved a CUDA dependency outside the wheels."""
+    by_dir: dict[str, list[dict[str, Any]]] = {}
+    for copy in copies:
+        needed_by = copy.get("needed_by") or ""
+        if copy.get("via") != "ldd" or copy.get("origin") == "pip-wheel" or not re.search(
+                r"/(?:site|dist)-packages/(?:torch/lib/\.\./\.\./)?nvidia/", needed_by):
+            continue
+        by_dir.setdefault(posixpath.dirname(copy["path"]), []).append(copy)
+    findings = []
+    for folder, group in by_dir.items():
+        families = sorted({c["family"] for c in group})
+        symptoms = "; ".join(_SYMPTOMS[f] for f in families if f in _SYMPTOMS)
+        detail = ("ldd shows a library of a pip nvidia wheel loading " + "; ".join(
+            f"{c['soname']} from {c['path']} ({c['origin']}) for {c['needed_by']}" for c in group)
+            + f". A wheel's library finds its siblings through RUNPATH, which the loader searches after "
+            f"LD_PRELOAD and LD_LIBRARY_PATH, so {folder} is on LD_LIBRARY_PATH (unless the wheel's own "
+            "copy is missing and the ldconfig cache supplied this one).")
+        if symptoms:
+            detail += f" Expect: {symptoms}."
+        drop = shlex.quote(folder)
+        findings.append(Finding(
+            id="cuda.ld-library-path-shadows-wheel", severity=Severity.ERROR,
+            title=f"A pip nvidia wheel loads {'/'.join(families)} from {folder} instead of its own copy",
+            detail=detail,
+            evidence=tuple(Evidence(f"ldd {c['needed_by']}", f"{c['soname']} => {c['path']}",
+                                    "a copy in site-packages/nvidia") for c in group),
+            fixes=(Fix(f"Take {folder} out of LD_LIBRARY_PATH in this shell",
+                       (f"export LD_LIBRARY_PATH=$(printf %s \"$LD_LIBRARY_PATH\" | tr ':' '\\n' | grep -vxF {drop} "
+                        "| paste -sd: -)",), Risk.SAFE, _NVJITLINK_CASE),
+                   Fix(f"Delete the lines of ~/.bashrc that add {folder} to LD_LIBRARY_PATH (a copy is kept "
+                       "as ~/.bashrc.bak), then open a new shell",
+                       (f"sed -i.bak '\\#LD_LIBRARY_PATH=.*{folder.replace('#', '[#]')}#d' ~/.bashrc",), Risk.SAFE)),
+        ))
+    return findings
 
 
 def _shadow_finding(kind: str, where: str, wheel_copies: list[dict[str, Any]], copies: list[dict[str, Any]],

@@ -58,6 +58,7 @@ READER_MODULES: tuple[str, ...] = (
     "docker_info",
     "nvidia_container_cli",
     "nvcc_version",
+    "ldd_ldconfig",
     "pip_list",
     "free_text",
 )
@@ -78,7 +79,7 @@ class InputTooLarge(ValueError):
 @dataclass(frozen=True)
 class Part:
     """A slice of the input. `kind` is what the splitter saw (collect_env, nvidia-smi,
-    nvidia-smi-q, xml, json, envdoctor-markdown, envdoctor-embed, traceback, text); `first_line` / `last_line` are
+    nvidia-smi-q, xml, json, html, envdoctor-markdown, envdoctor-embed, traceback, text); `first_line` / `last_line` are
     1-based line numbers in the input; `truncated` when the part hit a size cap."""
 
     kind: str
@@ -233,6 +234,7 @@ _STRUCTURED_START = re.compile(
     r"|(?P<xml><\?xml|<!DOCTYPE nvidia_smi_log|<nvidia_smi_log\b)"
     r"|(?P<embed><!-- envdoctor-report-json)"
     r"|(?P<markdown>## envdoctor [\w-]+ report\s*$)"
+    r"|(?P<html><!DOCTYPE html|<html\b)"
     r"|(?P<smiq>=+\s*NVSMI LOG\s*=+)"
     r"|(?P<table>\+-{10,}|\|\s+NVIDIA-SMI \d)"
     r"|(?P<json>[{\[])"
@@ -241,10 +243,11 @@ _STRUCTURED_START = re.compile(
 # over a whole block, so ordinary log lines cost no Python work at all.
 _INTERESTING = re.compile(
     r"^[ \t]{0,3}(?:`{3}|~{3}|Collecting environment information|PyTorch version\s*:|<\?xml|<!DOCTYPE nvidia_smi_log|"
-    r"<nvidia_smi_log\b|<!-- envdoctor-report-json|## envdoctor [\w-]+ report|=+\s*NVSMI LOG|\+-{10}|"
+    r"<nvidia_smi_log\b|<!-- envdoctor-report-json|## envdoctor [\w-]+ report|<!DOCTYPE html|<html\b|"
+    r"=+\s*NVSMI LOG|\+-{10}|"
     r"\|\s+NVIDIA-SMI \d|\{[ \t]*(?:$|[\"}])|\[[ \t]*$|\[[{\"\[\]])", re.MULTILINE)
 _TRACEBACK = "Traceback (most recent call last)"
-_OPAQUE = ("json", "xml", "envdoctor-embed", "envdoctor-markdown")  # fences inside do not split them
+_OPAQUE = ("json", "xml", "html", "envdoctor-embed", "envdoctor-markdown")  # fences inside do not split them
 _TIMESTAMP_LINE = re.compile(r"^\s*(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \w{3}\s+\d{1,2} \d\d:\d\d:\d\d \d{4}\s*$")
 _COLLECT_ENV_LIBRARIES = re.compile(r"\s*=*\s*Versions of relevant libraries", re.IGNORECASE)
 _TRACEBACK_BODY = re.compile(r"\s|File \"|During handling|The above exception|Traceback|[│╰╭|]")
@@ -443,7 +446,7 @@ class Splitter:
         group = match.lastgroup
         if group == "json":
             return "json" if _json_start(line.strip()) else None
-        return {"collect_env": "collect_env", "xml": "xml", "embed": "envdoctor-embed",
+        return {"collect_env": "collect_env", "xml": "xml", "embed": "envdoctor-embed", "html": "html",
                 "markdown": "envdoctor-markdown", "smiq": "nvidia-smi-q", "table": "nvidia-smi"}[group]
 
     def _begin(self, kind: str, line: str, pulled: str | None) -> None:
@@ -462,6 +465,8 @@ class Splitter:
             self.end_marker = "</nvidia_smi_log>"
         elif kind in ("envdoctor-embed", "envdoctor-markdown"):
             self.end_marker = "envdoctor-report-json -->"
+        elif kind == "html":
+            self.end_marker = "</html>"
         if pulled is not None:
             self._append(pulled)
         self._append(line)
@@ -518,6 +523,8 @@ class Splitter:
             return self.end_marker is not None and self.end_marker in line
         if self.kind in ("envdoctor-embed", "envdoctor-markdown"):
             return "envdoctor-report-json -->" in line
+        if self.kind == "html":
+            return "</html>" in line
         if self.kind == "traceback":
             return self.traceback_ended
         return False
