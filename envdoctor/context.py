@@ -248,7 +248,7 @@ def run_command(argv: list[str] | tuple[str, ...], timeout_s: float,
 def _kill_group(proc: subprocess.Popen) -> None:
     try:
         os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError, OSError):
+    except (ProcessLookupError, PermissionError, OSError, AttributeError):  # no killpg/SIGKILL on Windows
         try:
             proc.kill()
         except OSError:
