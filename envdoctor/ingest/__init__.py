@@ -50,6 +50,7 @@ READER_MODULES: tuple[str, ...] = (
     "envdoctor_report",
     "collect_env",
     "glxinfo",
+    "tegra_release",
     "nvidia_smi_xml",
     "nvidia_smi_text",
     "proc_nvidia_version",
