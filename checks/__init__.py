@@ -22,6 +22,13 @@ CHECK_MODULES: tuple[str, ...] = (
     "container_cdi",
     "container_inside",
     "container_image",
+    "nvidia_presence",
+    "nvidia_driver_load",
+    "nvidia_devices",
+    "nvidia_health",
+    "nvidia_xid",
+    "nvidia_pcie",
+    "nvidia_fabric",
     "signatures",
 )
 

@@ -51,6 +51,13 @@ def parse(text: str) -> list[dict[str, Any]]:
             header = _header(match)
             cap = None
             continue
+        driver = re.search(r"Kernel driver in use:\s*(\S+)", line)
+        if driver and header is not None:
+            header["driver"], header["driver_seen"] = driver.group(1), True
+            for device in devices:
+                if device["address"] == header["address"]:
+                    device["driver"], device["driver_unknown"] = driver.group(1), False
+            continue
         cap_match = _CAP.search(line)
         if cap_match:
             cap = (float(cap_match.group("speed")), int(cap_match.group("width")))
@@ -66,7 +73,8 @@ def parse(text: str) -> list[dict[str, Any]]:
             "device_id": header.get("device_id") if header else None,
             "class": header.get("class") if header else None,
             "name": header.get("name") if header else None,
-            "driver": None,
+            "driver": header.get("driver") if header else None,
+            "driver_unknown": not (header and header.get("driver_seen")),
             "vendor_confirmed": bool(header and header["nvidia"]),
             "link": {
                 "speed_current_gts": speed, "gen_current": gen_of(speed),
@@ -97,6 +105,7 @@ def _header(match: re.Match[str]) -> dict[str, Any]:
         "device_id": f"0x{ids.group('device').lower()}" if ids else None,
         "class": klass,
         "name": rest.split(": ", 1)[-1].strip() if ": " in rest else None,
+        "driver": None, "driver_seen": False,
         "nvidia": "NVIDIA" in rest or bool(ids and ids.group("vendor").lower() == "10de"),
     }
 

@@ -13,6 +13,7 @@ Fills `nvidia.kernel` with:
 - devices: [{path, mode, uid, gid, group, accessible}] for /dev/nvidia*, /dev/nvidia-caps/*, /dev/dxg;
   user {uid, gids};
 - libraries: {"libnvidia-ml": [...], "libcuda": [...]} each {path, version, found_by};
+  nvidia_modprobe {path, setuid} (libcuda uses it to load nvidia_uvm on demand);
 - fabric_manager: {nvswitch_devices, service, process_running} (probed only with NVSwitch nodes).
 """
 
@@ -76,6 +77,7 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
         "devices": devices,
         "user": {"uid": _uid(), "gids": sorted(_gids())},
         "libraries": find_libraries(ctx),
+        "nvidia_modprobe": nvidia_modprobe(ctx),
         "fabric_manager": fabric_manager(ctx, devices),
     }
     return [collected("nvidia.kernel", "procfs", data, summary=_summary(data))]
@@ -321,6 +323,15 @@ def _resolve(ctx: ProbeContext, path: str) -> str:
             return current
         current = target if target.startswith("/") else current.rsplit("/", 1)[0] + "/" + target
     return current
+
+
+def nvidia_modprobe(ctx: ProbeContext) -> dict[str, Any]:
+    """nvidia-modprobe (the setuid helper libcuda uses to load nvidia_uvm and create device nodes)."""
+    path = ctx.which("nvidia-modprobe") if str(ctx.root) == "/" else None
+    if path is None:
+        path = next((p for p in ("/usr/bin/nvidia-modprobe", "/usr/sbin/nvidia-modprobe") if ctx.exists(p)), None)
+    st = ctx.stat(path) if path else None
+    return {"path": path, "setuid": bool(st.st_mode & 0o4000) if st else None}
 
 
 def fabric_manager(ctx: ProbeContext, devices: list[dict[str, Any]]) -> dict[str, Any]:
