@@ -10,6 +10,7 @@ except when the CI environment variable is set: then they fail.
 
 from __future__ import annotations
 
+import ctypes
 import io
 import os
 import shutil
@@ -25,6 +26,7 @@ from typing import Iterator
 import pytest
 
 START_TIMEOUT_S = 60.0
+PR_SET_PDEATHSIG = 1  # prctl option (linux/prctl.h)
 STOP_TIMEOUT_S = 30.0
 
 
@@ -101,7 +103,7 @@ def start_daemon(extra_args: tuple[str, ...] = ()) -> Daemon | str:
             "--ip6tables=false", "--bridge=none", *extra_args]
     with open(log, "wb") as out:
         process = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                   start_new_session=True)
+                                   start_new_session=True, preexec_fn=_die_with_parent)
     deadline = time.monotonic() + START_TIMEOUT_S
     while time.monotonic() < deadline:
         if process.poll() is not None:
@@ -116,6 +118,16 @@ def start_daemon(extra_args: tuple[str, ...] = ()) -> Daemon | str:
     daemon = Daemon(base, process, "docker", log)
     daemon.stop()
     return f"dockerd did not answer within {START_TIMEOUT_S:g} s"
+
+
+def _die_with_parent() -> None:
+    """In the child before exec: have the kernel send SIGTERM to dockerd when the test process
+    dies, so a killed pytest (a timeout, ^C) never leaves a daemon behind."""
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+    except (OSError, AttributeError):
+        pass
 
 
 def _compatible_cli(dockerd: str, base: Path) -> str | None:
