@@ -41,9 +41,11 @@ def _on_loader_path(copy: dict[str, Any]) -> bool:
 
 
 def _same_release(a: str | None, b: str | None) -> bool | None:
-    if not a or not b:
+    """Same major.minor.patch ("9.1.0" from a header is the wheel's "9.1.0.70"); None if unknown."""
+    first, second = release(a), release(b)
+    if first is None or second is None:
         return None
-    return release(a) == release(b)
+    return (first.release + (0, 0))[:3] == (second.release + (0, 0))[:3]
 
 
 @check("cuda.ld-library-path-shadows-wheel", needs=("cuda.libraries",))

@@ -84,6 +84,13 @@ def test_no_shadowing_without_ld_library_path_or_with_the_same_version(fake_root
     assert checks.ld_library_path_shadows_wheel.run(same, ms) == []
     own = probe(root, {**VENV, "LD_LIBRARY_PATH": f"{SITE}/nvidia/nvjitlink/lib"})  # the wheel itself
     assert checks.ld_library_path_shadows_wheel.run(own, ms) == []
+    put(root, "/opt/cudnn/lib/libcudnn.so.9.1.0")  # the same cuDNN 9.1.0 as the wheel's 9.1.0.70
+    link(root, "/opt/cudnn/lib/libcudnn.so.9", "libcudnn.so.9.1.0")
+    for sub in ("adv", "cnn", "engines_precompiled", "engines_runtime_compiled", "graph", "heuristic", "ops"):
+        put(root, f"/opt/cudnn/lib/libcudnn_{sub}.so.9.1.0")
+        link(root, f"/opt/cudnn/lib/libcudnn_{sub}.so.9", f"libcudnn_{sub}.so.9.1.0")
+    same_cudnn = probe(root, {**VENV, "LD_LIBRARY_PATH": "/opt/cudnn/lib"})
+    assert checks.ld_library_path_shadows_wheel.run(same_cudnn, ms) == []
 
 
 # -- cuda.conda-pip-cuda-mixed -----------------------------------------------------------------
