@@ -139,12 +139,13 @@ def toolkit_without_driver(snap: Snapshot, ms: MatrixSet) -> Finding | None:
         detail += " Other toolkits: " + "; ".join(others) + "."
     if minimum:
         detail += f" To run CUDA {lookup} code, a driver of at least {minimum} is needed (NVIDIA's minimum on Linux)."
-    fixes = [
-        Fix("If this is a container: start it with the host's GPUs and driver passed in (the host needs "
-            "the NVIDIA driver and the NVIDIA Container Toolkit)", ("docker run --gpus all IMAGE",),
-            Risk.SAFE, _CONTAINER_TOOLKIT),
-        driver_install_fix(snap, minimum, "if this is the machine with the GPU"),
-    ]
+    in_container = snap.fact("container.inside", "in_container")
+    container_fix = Fix(
+        ("This runs in a container: start it again" if in_container else "If this is a container: start it")
+        + " with the host's GPUs and driver passed in (IMAGE is its image; the host needs the NVIDIA driver "
+        "and the NVIDIA Container Toolkit)", ("docker run --gpus all IMAGE",), Risk.SAFE, _CONTAINER_TOOLKIT)
+    driver_fix = driver_install_fix(snap, minimum, "if this is the machine with the GPU")
+    fixes = [container_fix] if in_container else [driver_fix] if in_container is False else [container_fix, driver_fix]
     return Finding(
         id="cuda.toolkit-without-driver", severity=Severity.INFO,
         title=f"CUDA {major_minor(version) or ''} toolkit installed, but no NVIDIA driver: nothing can run on a GPU here".replace("  ", " "),

@@ -40,6 +40,10 @@ def test_this_machine_toolkit_without_driver_is_info_and_says_what_it_means(fake
     assert "repos/debian12/x86_64/cuda-keyring_1.1-1_all.deb" in finding.fixes[1].commands[0]
     outcome = run_checks(snap, ms, checks.CHECKS)
     assert [f.id for f in outcome.findings] == ["cuda.toolkit-without-driver"]
+    snap.add(collected("container.inside", "test", {"in_container": True, "engine": "docker"}))
+    [inside] = checks.toolkit_without_driver.run(snap, ms)
+    assert [f.commands for f in inside.fixes] == [("docker run --gpus all IMAGE",)]
+    assert inside.fixes[0].summary.startswith("This runs in a container")
 
 
 def test_toolkit_with_a_driver_is_fine(fake_root, ms):
