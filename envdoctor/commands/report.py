@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import argparse
 import os
-import tempfile
 from pathlib import Path
 from typing import Mapping
 
+from envdoctor.atomic import write_text_atomically
 from envdoctor.commands import Outcome, UsageError
 from envdoctor.commands.check import add_probe_arguments, probe_options
 
@@ -111,22 +111,6 @@ def machine_identifiers(env: Mapping[str, str], hostnames: tuple[str, ...] | Non
 
 
 def write_atomically(path: Path, text: str, private: bool = False) -> None:
-    """Write `text` to `path` through a temporary file in the same folder and a rename.
-
-    On any failure the temporary file is removed and an existing `path` is left as it was.
-    `private` makes the file readable by its owner only (0600), else 0644.
-    """
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent or "."))
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temp, 0o600 if private else 0o644)
-        os.replace(temp, path)
-    except BaseException:
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass
-        raise
+    """Write the report through a temporary file and a rename (an existing file survives any
+    failure); `private` makes it readable by its owner only (0600), else 0644."""
+    write_text_atomically(path, text, mode=0o600 if private else 0o644)
