@@ -37,6 +37,17 @@ def test_missing_ldconfig_is_a_reason_not_a_crash(fake_root):
     assert data["copies"] == []
 
 
+def test_without_ldconfig_the_ld_so_conf_dirs_are_read(fake_root):
+    # this machine's files: ld.so.conf includes ld.so.conf.d/*.conf; zz-cuda-13-0.conf names the toolkit
+    root = fake_root({"/etc/ld.so.conf": "include /etc/ld.so.conf.d/*.conf\n\n",
+                      "/etc/ld.so.conf.d/libc.conf": "# libc default configuration\n/usr/local/lib\n",
+                      "/etc/ld.so.conf.d/zz-cuda-13-0.conf": "/usr/local/cuda-13.0/lib\n"})
+    this_machine(root)
+    data, _ = _collect(root, {"PATH": "/nonexistent"})
+    assert data["ldconfig"]["conf_dirs"] == ["/usr/local/lib", "/usr/local/cuda-13.0/lib"]
+    assert _copy(data["copies"], "libcudart.so.13")["via"] == "ldconfig"
+
+
 def test_wheels_versions_and_ld_library_path_shadowing(fake_root):
     root = fake_root({})
     for wheel in ("nvidia_cuda_runtime_cu12-12.4.127.dist-info", "nvidia_nvjitlink_cu12-12.4.127.dist-info",

@@ -19,7 +19,8 @@ Fills `cuda.libraries` (and `cuda.env`, see cuda_env.py):
   only cuDNN's front library in <pkg>.libs/ and loads the rest by name; "requires": pins an
   nvidia-cudnn wheel in Requires-Dist), cudnn_major, evidence, has_sublibraries}].
 - `framework_requires`: {package: [nvidia-* Requires-Dist lines]} for torch, JAX, TF and others.
-- `cudnn_headers`: [{path, version}]; `ldconfig`: {ran, error, entries}; `site_dirs`.
+- `cudnn_headers`: [{path, version}]; `ldconfig`: {ran, error, entries, conf_dirs (when the cache
+  could not be listed: the dirs /etc/ld.so.conf names, scanned instead)}; `site_dirs`.
 Pip wheels put their libraries in site-packages/nvidia/<name>/lib (CUDA 11/12) or
 nvidia/cu13/lib (CUDA 13); frameworks find them through their RUNPATH, which the loader
 searches after LD_LIBRARY_PATH, so an LD_LIBRARY_PATH entry with the same soname wins.
@@ -89,6 +90,10 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
     ldconfig = _ldconfig(ctx)
     for soname, path in ldconfig.pop("pairs"):
         scan.add_file(path, "ldconfig", soname)
+    if ldconfig["error"]:  # no cache listing (another root, no ldconfig): the dirs it is built from
+        ldconfig["conf_dirs"] = _ld_so_conf_dirs(ctx)
+        for folder in ldconfig["conf_dirs"]:
+            scan.add_dir(folder, "ldconfig")
     for pattern in DEFAULT_DIR_GLOBS:
         for folder in ctx.glob(pattern):
             scan.add_dir(folder, "default-dir")
@@ -316,6 +321,24 @@ def _ldconfig(ctx: ProbeContext) -> dict[str, Any]:
     wide = any("64" in flags for _, flags, _ in rows)
     pairs = [(soname, path) for soname, flags, path in rows if not wide or "64" in flags]
     return {"ran": True, "error": None, "entries": len(pairs), "pairs": pairs}
+
+
+def _ld_so_conf_dirs(ctx: ProbeContext, conf: str = "/etc/ld.so.conf", depth: int = 0) -> list[str]:
+    """The library dirs /etc/ld.so.conf names (following `include` globs), in order."""
+    folders: list[str] = []
+    for line in (cuda_paths.read_text(ctx, conf) or "").splitlines():
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        if line.startswith("include") and depth < 3:
+            pattern = line.split(None, 1)[1] if " " in line else ""
+            if pattern and not pattern.startswith("/"):
+                pattern = posixpath.join(posixpath.dirname(conf), pattern)
+            for included in ctx.glob(pattern) if pattern else []:
+                folders += [f for f in _ld_so_conf_dirs(ctx, included, depth + 1) if f not in folders]
+        elif line.startswith("/") and line not in folders:
+            folders.append(line)
+    return folders
 
 
 def _cudnn_headers(ctx: ProbeContext, copies: list[dict[str, Any]]) -> list[dict[str, Any]]:
