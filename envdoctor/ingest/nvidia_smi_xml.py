@@ -57,6 +57,8 @@ def parse(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """(driver record, GPU records) from XML text; NotNvidiaSmiXml when there is none."""
     root = _root(text)
     tree = _tree(root)
+    if "driver_version" not in tree and "gpu" not in tree:
+        raise NotNvidiaSmiXml("the nvidia-smi XML holds neither a driver version nor a GPU")
     driver, gpus = records_from_tree(tree)
     driver["sources"] = ["nvidia-smi"]
     return driver, gpus
