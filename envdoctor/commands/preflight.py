@@ -20,9 +20,15 @@ import json
 import shlex
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from envdoctor.commands import EXIT_FINDINGS, EXIT_OK, Outcome, UsageError
+
+if TYPE_CHECKING:
+    from envdoctor.checkdef import Check
+    from envdoctor.findings import Finding
+    from envdoctor.requirements import Requirement, Verdict
+    from envdoctor.snapshot import Snapshot
 
 DEFAULT_TIMEOUT_S = 10.0
 CONFIG_KEYS = ("require", "timeout")
@@ -95,11 +101,12 @@ def run(args: argparse.Namespace) -> Outcome:
     stdout = _json(doc) if args.json else ""
     stderr = "" if args.json else _text(verdicts, causes, command, ok, args.warn_only, started)
     return Outcome(stdout=stdout, stderr=stderr, exit_code=EXIT_OK if go else EXIT_FINDINGS,
-                   exec_argv=command or None if go else None)
+                   exec_argv=(command or None) if go else None)
 
 
-def judge(requirements: list, timeout_s: float, python: str | None = None,
-          root: str = "/", env: dict[str, str] | None = None) -> tuple[list, Any, dict[int, Any]]:
+def judge(requirements: Sequence["Requirement"], timeout_s: float, python: str | None = None,
+          root: str = "/", env: dict[str, str] | None = None
+          ) -> tuple[list["Verdict"], "Snapshot", dict[int, "Finding"]]:
     """Collect what the requirements need and judge them: (verdicts, snapshot, causes by index)."""
     from envdoctor.context import ProbeContext, ProbeOptions
     from envdoctor.engine import run_checks
@@ -143,7 +150,8 @@ def probe_modules_for(groups: set[str]) -> tuple[str, ...]:
     return tuple(chosen)
 
 
-def _finding_checks(requirements: list, ids: set[str]) -> tuple[list, dict[str, list]]:
+def _finding_checks(requirements: Sequence["Requirement"], ids: set[str]
+                    ) -> tuple[list["Check"], dict[str, list["Check"]]]:
     """The checks that emit `ids`, and id -> emitting checks; UsageError for an unknown id."""
     if not ids:
         return [], {}
@@ -164,14 +172,14 @@ def _finding_checks(requirements: list, ids: set[str]) -> tuple[list, dict[str, 
     return chosen, emitters
 
 
-def likely_causes(verdicts: list, snapshot: Any) -> dict[int, Any]:
+def likely_causes(verdicts: Sequence["Verdict"], snapshot: "Snapshot") -> dict[int, "Finding"]:
     """For each unmet verdict not decided by a finding, the top finding of its layers (if any)."""
     from envdoctor.diagnose import diagnose
     from envdoctor.findings import Severity
 
     report = diagnose(snapshot, kind="preflight")
     problems = [f for f in report.findings if f.severity is not Severity.INFO and not f.explained_by]
-    causes: dict[int, Any] = {}
+    causes: dict[int, "Finding"] = {}
     for i, verdict in enumerate(verdicts):
         if verdict.ok:
             continue
@@ -239,8 +247,9 @@ def _config_table(file: Path, required: bool) -> tuple[list[str], str | None, fl
 
 # -- output --------------------------------------------------------------------------------------
 
-def _document(verdicts: list, causes: list, command: list[str], go: bool,
-              warn_only: bool, started: float, snapshot: Any) -> dict[str, Any]:
+def _document(verdicts: Sequence["Verdict"], causes: Sequence["Finding | None"], command: list[str],
+              go: bool, warn_only: bool, started: float, snapshot: "Snapshot | None") -> dict[str, Any]:
+    """The --json document (stable keys; fields are only ever added)."""
     from envdoctor import __version__
     from envdoctor.snapshot import SCHEMA_VERSION
 
@@ -258,7 +267,7 @@ def _document(verdicts: list, causes: list, command: list[str], go: bool,
     }
 
 
-def _verdict_dict(verdict: Any, cause: Any) -> dict[str, Any]:
+def _verdict_dict(verdict: "Verdict", cause: "Finding | None") -> dict[str, Any]:
     fix = cause.fixes[0].to_dict(1) if cause is not None and cause.fixes else None
     return {
         "requirement": verdict.requirement.text,
@@ -275,8 +284,9 @@ def _json(doc: dict[str, Any]) -> str:
     return json.dumps(doc, sort_keys=True, indent=2) + "\n"
 
 
-def _text(verdicts: list, causes: dict[int, Any], command: list[str], ok: bool, warn_only: bool,
-          started: float) -> str:
+def _text(verdicts: Sequence["Verdict"], causes: dict[int, "Finding"], command: list[str], ok: bool,
+          warn_only: bool, started: float) -> str:
+    """The human verdict for stderr: one line when all is met, else each unmet one with its fix."""
     elapsed = f"{time.monotonic() - started:.2f} s"
     names = ", ".join(v.requirement.text for v in verdicts)
     if ok:
