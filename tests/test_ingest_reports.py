@@ -54,6 +54,15 @@ def test_triage_of_a_report_runs_the_checks_again() -> None:
     report = triage_text(json.dumps(document, indent=2))
     assert report.kind == "triage"
     assert report.snapshot.fact("python.packages", "packages")["torch"] == "2.5.1+cpu"
+    ids = [f.id for f in report.findings]
+    assert {f.id for f in sample_report().findings} <= set(ids)  # the report's own findings come back
+    assert len(ids) == len(set(ids))
+
+
+def test_html_report_is_one_part_not_free_text() -> None:
+    snap = ingest_text(render(sample_report(), "html"))
+    assert snap.fact("pasted.parts", "readers") == {"envdoctor-report": 1}
+    assert not snap.has("pasted.text")
 
 
 def test_glxinfo_software_rendering(real_captures: Path) -> None:

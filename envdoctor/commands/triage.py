@@ -7,7 +7,8 @@ plus the error signatures (checks/signatures), and the findings are ranked for t
 
 - one finding per id: when a fact-based check and a signature report the same id, the report
   keeps the fact-based finding (its evidence is exact) and adds the signature's matched line and
-  fixes it lacks (`merge_duplicates`);
+  fixes it lacks (`merge_duplicates`); a pasted envdoctor report's own findings are added after
+  the current checks' and merge the same way (the current check's finding is the base);
 - causes keep their symptoms folded under them; blocks of findings that a signature matched come
   first, by the signature's score (how telling the message is, plus the facts that confirm it),
   then by severity and confidence (`rank_for_triage`).
@@ -84,8 +85,20 @@ def triage_blocks(blocks: Iterable[str], here: bool = False, timeout_s: float = 
         snapshot = with_live_facts(snapshot, timeout_s)
     matrices = active_matrices()
     report = diagnose(snapshot, kind="triage", matrices=matrices)
-    report.findings = rank_for_triage(report.findings, match_scores(snapshot, matrices))
+    findings = report.findings + reported_findings(snapshot)
+    report.findings = rank_for_triage(findings, match_scores(snapshot, matrices))
     return report
+
+
+def reported_findings(snapshot: Snapshot) -> list[Finding]:
+    """The findings of a pasted envdoctor report (`pasted.report`), those that still parse."""
+    out = []
+    for item in (snapshot.data("pasted.report") or {}).get("findings", []):
+        try:
+            out.append(replace(Finding.from_dict(item), explained_by=None))
+        except ValueError:
+            continue
+    return out
 
 
 def with_live_facts(pasted: Snapshot, timeout_s: float) -> Snapshot:

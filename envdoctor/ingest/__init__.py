@@ -60,6 +60,8 @@ READER_MODULES: tuple[str, ...] = (
     "nvidia_container_cli",
     "nvcc_version",
     "ldd_ldconfig",
+    "rocminfo",
+    "rocm_smi",
     "pip_list",
     "free_text",
 )

@@ -4,7 +4,9 @@ snapshot (`Snapshot.to_json`), and the Markdown report, whose embedded JSON read
 Every fact group of the report comes back under its own name, with the report's data unchanged;
 the source becomes "pasted:envdoctor-report (<original source>)" and the confidence is at most
 medium (the facts were first-hand on the machine that wrote the report, not on this one). The
-report's findings are not reused: triage runs the current checks on the facts again.
+report's own findings (made on that machine, possibly from facts only it had) come back in the
+`pasted.report` group (kind, envdoctor_version, findings as JSON); triage shows them next to what
+the current checks find on the facts, one finding per id, the current check's winning.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from envdoctor.snapshot import CONFIDENCE_ORDER, Confidence, FactGroup, Snapshot
+from envdoctor.snapshot import CONFIDENCE_ORDER, Confidence, FactGroup, Snapshot, collected
 
 NAME = "envdoctor-report"
 SOURCE = f"pasted:{NAME}"
@@ -36,9 +38,9 @@ def read(text: str) -> list[FactGroup]:
     snapshot = _snapshot(document)
     if snapshot is None:
         return []
-    out = []
+    out = [_report_group(document)] if "snapshot" in document else []
     for group in snapshot.groups.values():
-        if group.name in ("pasted.parts",):
+        if group.name in ("pasted.parts", "pasted.report"):
             continue
         confidence = group.confidence
         if CONFIDENCE_ORDER[confidence] < CONFIDENCE_ORDER[Confidence.MEDIUM]:
@@ -49,6 +51,15 @@ def read(text: str) -> list[FactGroup]:
                              summary=group.summary, confidence=confidence,
                              duration_ms=group.duration_ms, raw=group.raw))
     return out
+
+
+def _report_group(document: dict[str, Any]) -> FactGroup:
+    findings = [f for f in document.get("findings", []) or [] if isinstance(f, dict)]
+    data = {"kind": document.get("kind"), "envdoctor_version": document.get("envdoctor_version"),
+            "findings": findings}
+    return collected("pasted.report", SOURCE, data,
+                     summary=f"envdoctor {data['kind'] or 'check'} report with {len(findings)} findings",
+                     confidence=Confidence.MEDIUM)
 
 
 def _document(text: str) -> dict[str, Any] | None:
