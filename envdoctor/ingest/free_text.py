@@ -45,6 +45,7 @@ HEAD_LINES = 400
 NEW_ANCHOR_LINES = 200
 TAIL_LINES = 100
 PROCESS_LINES = 2000
+REBUILD_AFTER_USELESS = 200
 MAX_LINE_CHARS = 600
 MAX_ERRORS = 40
 MAX_FRAMES = 100
@@ -216,6 +217,8 @@ class Collector:
 
     def __init__(self) -> None:
         self.selector, self.anchor_selector, self.signature_anchors = _selectors()
+        self.useless_hits = 0  # deep-scan hits that brought no new anchor since the last rebuild
+        self.newly_seen = 0  # anchors seen since the deep selector was last built
         self.line_no = 0
         self.total_chars = 0
         self.processed = 0
@@ -313,12 +316,26 @@ class Collector:
         if fresh:
             self.extra.append(entry)
             self.seen_anchors |= fresh
+            self.newly_seen += len(fresh)
             if not in_head:
                 self._facts(stripped[:4 * MAX_LINE_CHARS], lowered)
+        elif not in_head:
+            self.useless_hits += 1
+            if self.useless_hits >= REBUILD_AFTER_USELESS and self.newly_seen:
+                self._rebuild_deep_selector()
+
+    def _rebuild_deep_selector(self) -> None:
+        """Drop the anchors already seen from the deep selector, so a word that floods a log
+        (a common one that some signature needs) stops costing a match per line."""
+        remaining = self.signature_anchors - self.seen_anchors
+        self.anchor_selector = re.compile(_trie_regex(remaining)) if remaining else None
+        self.useless_hits = self.newly_seen = 0
 
     def _note_anchors(self, lowered: str) -> None:
         if self.anchor_selector is not None:
+            before = len(self.seen_anchors)
             self.seen_anchors.update(m.group(0) for m in self.anchor_selector.finditer(lowered))
+            self.newly_seen += len(self.seen_anchors) - before
 
     def _finish_tail(self) -> None:
         """Examine the last TAIL_LINES lines in full (those the head did not already cover)."""
