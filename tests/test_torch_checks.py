@@ -365,3 +365,18 @@ def test_mixed_gpus_get_a_variant_with_kernels_for_both(ms):
 def test_python_version_limits_the_release(ms):
     choice = choose(ms, ["8.6"], "linux", driver_max_cuda="12.4", driver_version="550.127.05", python="3.8.18")
     assert (choice[0].release, choice[0].variant) == ("2.4", "cu124")
+
+
+def test_ptx_only_kernels_on_an_older_minor_driver_warn(real_captures, ms):
+    """Minor-version compatibility runs cu128 on 535 (CUDA 12.2), but not PTX from CUDA 12.8."""
+    snap = nvidia_from(real_captures, "nvidia-smi-q-x/telegraf-a100-sxm4-80gb-mig-driver-535.54.03.xml")
+    snap.extend(python_groups({"torch": "2.8.0+cu128"}))
+    snap.add(torch_group(ms, "2.8.0+cu128", "12.8"))
+    # a custom build (measured by --deep) with SASS for sm_75 only and PTX for compute_80
+    snap.add(collected("python.deep", "probe:deep", {"outcome": "ok", "arch_list": ["sm_75", "compute_80"],
+                                                      "devices": [], "cuda_available": True}))
+    finding = one(run(snap, ms), "torch.driver-too-old")
+    assert finding.severity.value == "warning" and "PTX only" in finding.title
+    snap.add(collected("python.deep", "probe:deep", {"outcome": "ok", "arch_list": ["sm_75", "sm_80"],
+                                                      "devices": [], "cuda_available": True}))
+    assert "torch.driver-too-old" in run(snap, ms).passed

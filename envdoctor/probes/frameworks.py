@@ -22,6 +22,8 @@ import json
 import re
 from typing import Any, Mapping
 
+from packaging.utils import canonicalize_name
+
 from envdoctor.context import ProbeContext
 from envdoctor.probes import ml_packages
 from envdoctor.snapshot import FactGroup, absent, collected, failed
@@ -84,7 +86,7 @@ def _requirements(lines: list[str], environment: Mapping[str, str] | None) -> di
             req = Requirement(str(line))
         except InvalidRequirement:
             continue
-        name = re.sub(r"[-_.]+", "-", req.name).lower()
+        name = canonicalize_name(req.name)
         if not _TRACKED_DEPS.match(name):
             continue
         if req.marker is not None:

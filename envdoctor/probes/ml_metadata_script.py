@@ -17,6 +17,11 @@ import os
 import platform
 import sys
 
+try:  # imported as part of envdoctor
+    from envdoctor.probes.interpreter_facts import _normalize as normalize
+except ImportError:  # run as a script in the target interpreter: the sibling file is on sys.path
+    from interpreter_facts import _normalize as normalize
+
 # Distributions worth describing (normalized names); "prefix*" entries match a prefix.
 INTERESTING = (
     "torch", "torchvision", "torchaudio", "torchtext", "torchdata", "torchao", "triton",
@@ -164,17 +169,6 @@ def interesting(key):
         elif key == pattern:
             return True
     return False
-
-
-def normalize(name):
-    """PEP 503 normalization: lower case, runs of -_. become one -."""
-    out = []
-    for ch in name.lower():
-        out.append("-" if ch in "_. " else ch)
-    text = "".join(out)
-    while "--" in text:
-        text = text.replace("--", "-")
-    return text
 
 
 def _safe(fn):

@@ -20,6 +20,8 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping
 
+from packaging.utils import canonicalize_name
+
 from envdoctor.context import ProbeContext
 from envdoctor.probes import ml_packages
 from envdoctor.snapshot import FactGroup, absent, collected, failed
@@ -184,7 +186,7 @@ def _nvidia(dists: Mapping[str, Mapping[str, Any]], torch: Mapping[str, Any],
             req = Requirement(str(line))
         except InvalidRequirement:
             continue
-        name = _normalize(req.name)
+        name = canonicalize_name(req.name)
         if not _NVIDIA_LIB.match(name):
             continue
         if req.marker is not None and environment:
@@ -211,9 +213,6 @@ def _satisfies(installed: str, required: str) -> bool:
     except InvalidSpecifier:
         return True
 
-
-def _normalize(name: str) -> str:
-    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 def summary(data: Mapping[str, Any]) -> str:
