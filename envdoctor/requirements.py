@@ -590,11 +590,18 @@ class Judge:
         checks = self.emitters.get(fid, [])
         if not checks:
             return Verdict(req, UNKNOWN, f"no check in this envdoctor reports {fid}")
+        missing = []
+        runnable = 0
         for chk in checks:
-            for name in tuple(chk.needs):
-                group = self.snap.group(name)
-                if group is None:
-                    return Verdict(req, UNKNOWN, f"{fid} not checked: no probe collected {name}")
-                if group.status.value == "failed":
-                    return Verdict(req, UNKNOWN, f"{fid} not checked: {name} failed ({group.reason})")
+            groups = [self.snap.group(name) for name in chk.needs]
+            failed = [g for g in groups if g is not None and g.status.value == "failed"]
+            if failed:
+                return Verdict(req, UNKNOWN, f"{fid} not checked: {failed[0].name} failed ({failed[0].reason})")
+            absent_names = [n for n, g in zip(chk.needs, groups) if g is None]
+            if absent_names:
+                missing += absent_names  # no probe fills it: this check cannot judge a live machine
+            else:
+                runnable += 1
+        if not runnable:
+            return Verdict(req, UNKNOWN, f"{fid} not checked: no probe collected {', '.join(sorted(set(missing)))}")
         return Verdict(req, MET, f"{fid} did not fire")

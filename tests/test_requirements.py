@@ -311,3 +311,20 @@ def test_finding_requirement_not_applicable_when_facts_absent():
     snap.add(collected("python.packages", "p", {"packages": {}}))
     (v,) = judge_with_checks(snap, "no:torch.driver-too-old")
     assert v.state == MET
+
+
+@check("torch.driver-too-old", needs=("pasted.text",))
+def text_signature(_snap, _matrices):
+    """Test double of an error signature: judges pasted text only."""
+    return None
+
+
+def test_emitters_that_need_pasted_text_do_not_block_a_live_verdict(real_captures):
+    snap = snapshot_from(real_captures, A100)
+    reqs = parse_requirements(["no:torch.driver-too-old"])
+    both = {"torch.driver-too-old": [driver_too_old, text_signature]}
+    outcome = run_checks(snap, MatrixSet(origin="none"), [driver_too_old, text_signature])
+    assert Judge(snap, reqs, outcome, both).judge_all()[0].state == MET
+    only_text = {"torch.driver-too-old": [text_signature]}
+    v = Judge(snap, reqs, run_checks(snap, MatrixSet(origin="none"), [text_signature]), only_text).judge_all()[0]
+    assert v.state == UNKNOWN and "no probe collected pasted.text" in v.reason

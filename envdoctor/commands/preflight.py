@@ -32,6 +32,9 @@ if TYPE_CHECKING:
 
 DEFAULT_TIMEOUT_S = 10.0
 CONFIG_KEYS = ("require", "timeout")
+# Check modules that judge pasted text only (their checks need `pasted.text`, which a live
+# machine never has): preflight does not load them (the signatures alone take ~0.5 s to load).
+TEXT_ONLY_CHECK_MODULES = ("signatures",)
 
 # Which layers' findings may explain an unmet requirement, by requirement kind.
 _CAUSE_LAYERS = {
@@ -155,11 +158,9 @@ def _finding_checks(requirements: Sequence["Requirement"], ids: set[str]
     """The checks that emit `ids`, and id -> emitting checks; UsageError for an unknown id."""
     if not ids:
         return [], {}
-    from envdoctor.checks import load_checks
-
     emitters: dict[str, list] = {}
     chosen = []
-    for chk in load_checks():
+    for chk in live_checks():
         hits = set(chk.ids) & ids
         if hits:
             chosen.append(chk)
@@ -172,13 +173,22 @@ def _finding_checks(requirements: Sequence["Requirement"], ids: set[str]
     return chosen, emitters
 
 
+def live_checks() -> list["Check"]:
+    """Every check that can judge a live machine (the registry minus the text-only modules)."""
+    from envdoctor.checks import CHECK_MODULES, load_checks
+
+    return load_checks(tuple(m for m in CHECK_MODULES if m not in TEXT_ONLY_CHECK_MODULES))
+
+
 def likely_causes(verdicts: Sequence["Verdict"], snapshot: "Snapshot") -> dict[int, "Finding"]:
     """For each unmet verdict not decided by a finding, the top finding of its layers (if any)."""
-    from envdoctor.diagnose import diagnose
+    from envdoctor.engine import run_checks
     from envdoctor.findings import Severity
 
-    report = diagnose(snapshot, kind="preflight")
-    problems = [f for f in report.findings if f.severity is not Severity.INFO and not f.explained_by]
+    checks = live_checks()
+    matrices = _matrices() if any(c.matrices for c in checks) else _no_matrices()
+    findings = run_checks(snapshot, matrices, checks).findings
+    problems = [f for f in findings if f.severity is not Severity.INFO and not f.explained_by]
     causes: dict[int, "Finding"] = {}
     for i, verdict in enumerate(verdicts):
         if verdict.ok:
