@@ -188,3 +188,11 @@ def test_real_cpu_torch_under_deep():
     assert out.returncode == 0
     assert '"torch.gpu-test-failed"' in out.stdout  # listed among the passed checks, not a finding
     assert '"id": "torch.gpu-test-failed"' not in out.stdout
+
+
+def test_no_torch_at_all_is_absent_not_a_failure(tmp_path, fake_tools):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    bindir = fake_tools({"bare-python": f'#!/bin/sh\nPYTHONPATH="{empty}" exec "{sys.executable}" -S "$@"\n'})
+    group, _ = deep_group(str(Path(bindir) / "bare-python"))
+    assert group.status.value == "absent" and "torch is not installed" in group.reason

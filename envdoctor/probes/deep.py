@@ -49,6 +49,9 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
         if "timed out" not in result.error:  # it never started
             return [failed("python.deep", source, f"could not run the GPU test: {result.error}")]
     data = interpret(result, limit)
+    if data["outcome"] == "import-failed" and str(data["error"]).startswith(
+            "ModuleNotFoundError: No module named 'torch'"):
+        return [absent("python.deep", source, f"torch is not installed in {python} (nothing to test)")]
     return [collected("python.deep", f"{source} ({python})", data, summary=_summary(data),
                       raw={"deep_script": result.stdout[-20000:], "stderr": result.stderr[-4000:]})]
 
