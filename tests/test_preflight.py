@@ -20,11 +20,11 @@ from envdoctor.requirements import UNKNOWN, parse_requirements
 REPO = Path(__file__).resolve().parent.parent
 
 
-def envdoctor(*args: str, cwd: Path, timeout: float = 60, **kw) -> subprocess.CompletedProcess:
-    """Run `python -m envdoctor ARGS` as a separate process."""
-    env = {**os.environ, "PYTHONPATH": str(REPO), "NO_COLOR": "1"}
-    return subprocess.run([sys.executable, "-m", "envdoctor", *args], cwd=cwd, env=env, text=True,
-                          capture_output=True, timeout=timeout, **kw)
+def envdoctor(*args: str, cwd: Path, timeout: float = 60, env: dict | None = None) -> subprocess.CompletedProcess:
+    """Run `python -m envdoctor ARGS` as a separate process (with `env` added to this one's)."""
+    full_env = {**os.environ, "PYTHONPATH": str(REPO), "NO_COLOR": "1", **(env or {})}
+    return subprocess.run([sys.executable, "-m", "envdoctor", *args], cwd=cwd, env=full_env, text=True,
+                          capture_output=True, timeout=timeout)
 
 
 def torch_python() -> str:
@@ -304,3 +304,23 @@ def test_failure_shows_the_first_fix_of_the_deciding_finding(monkeypatch):
     text = preflight._text(verdicts, causes, ["python", "train.py"], False, False, time.monotonic())
     assert "The test finding fired" in text and "fix:   Run the fix" in text and "echo fix-one" in text
     assert "echo two" not in text and "not starting python train.py" in text
+
+
+def test_end_to_end_cpu_torch_on_an_a100(real_captures, fake_tools, tmp_path):
+    """A fake nvidia-smi printing a real A100 capture, a real CPU-only torch: the GPU requirements
+    are met, torch.cuda is not, and the first fix is the torch reinstall for this GPU and driver."""
+    if not preflight.probe_modules_for({"nvidia.gpus"}):
+        pytest.skip("no probe module in PROBE_MODULES fills nvidia.gpus yet")
+    python = torch_python()
+    capture = real_captures / "nvidia-smi-q-x" / "telegraf-a100-sxm4-80gb-mig-driver-535.54.03.xml"
+    tools = fake_tools({"nvidia-smi": f"#!/bin/sh\ncat '{capture}'\n"})
+    result = envdoctor("preflight", "--json", "--python", python,
+                       "--require", "gpu,vendor=nvidia,vram>=80GB,compute>=8.0,driver>=535,cuda-driver>=12.2",
+                       "--require", "torch.cuda", "--", "true", cwd=tmp_path,
+                       env={"PATH": f"{tools}:{os.environ['PATH']}"})
+    assert result.returncode == 1, result.stderr
+    states = {r["requirement"]: r for r in json.loads(result.stdout)["requirements"]}
+    assert [k for k, r in states.items() if r["state"] != "met"] == ["torch.cuda"]
+    torch_cuda = states["torch.cuda"]
+    assert torch_cuda["cause"]["id"] == "torch.cpu-build-on-gpu-host"
+    assert any("--index-url https://download.pytorch.org/whl/cu" in c for c in torch_cuda["fix"]["commands"])
