@@ -29,6 +29,12 @@ CHECK_MODULES: tuple[str, ...] = (
     "nvidia_xid",
     "nvidia_pcie",
     "nvidia_fabric",
+    "amd_gfx",
+    "amd_access",
+    "amd_visible",
+    "amd_torch",
+    "amd_ollama",
+    "intel_xpu",
     "signatures",
 )
 

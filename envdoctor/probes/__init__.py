@@ -43,6 +43,11 @@ PROBE_MODULES: tuple[str, ...] = (
     "nvidia_pci",
     "nvidia_kernel",
     "nvidia_events",
+    "amd_gpu",
+    "amd_kernel",
+    "amd_rocm",
+    "amd_env",
+    "intel_gpu",
 )
 
 DEFAULT_PROBE_TIMEOUT_S = 10.0

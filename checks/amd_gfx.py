@@ -1,0 +1,152 @@
+"""AMD GPUs whose gfx target the installed ROCm or the torch build does not cover."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from envdoctor.checkdef import check
+from envdoctor.checks import amd_facts as af
+from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.matrixset import MatrixSet
+from envdoctor.queries import rocm as rq
+from envdoctor.queries import torch as tq
+from envdoctor.snapshot import Snapshot
+
+_NO_BINARY_TEXTS = ("hipErrorNoBinaryForGpu", "invalid device function",
+                    "Unable to find code object for all current devices", "No compatible code objects found")
+
+
+@check("rocm.gfx-unsupported", needs=("amd.gpus", "amd.rocm"),
+       matrices=("rocm_gpus", "rocm_targets", "rocm_overrides"))
+def gfx_unsupported(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
+    """The installed ROCm release does not list this GPU's gfx target.
+
+    AMD publishes, per ROCm release, the GPUs it supports on Linux with their LLVM target (the
+    gfx name rocminfo prints: gfx1100 for the RX 7900 XTX, gfx942 for the MI300X). "If a GPU is not
+    listed on this table, it's not officially supported by AMD": the ROCm libraries (rocBLAS,
+    MIOpen, hipBLASLt) carry no kernels for its target, so applications built on the system ROCm
+    fail with "Cannot read TensileLibrary.dat ... for GPU arch gfx1031" or hipErrorNoBinaryForGpu,
+    or fall back to the CPU. Consumer RDNA2/RDNA3 cards other than the listed ones (RX 6700 XT
+    gfx1031, RX 7800 XT gfx1101 before it was listed, the 780M APU gfx1103) are the usual case.
+
+    Fixes, best first: a ROCm release that lists the target (supported); then, as an unsupported
+    workaround, HSA_OVERRIDE_GFX_VERSION set to the family's listed target (10.3.0 = gfx1030 for
+    RDNA2, 11.0.0 = gfx1100 for RDNA3), which makes the runtime load that target's kernels. A torch
+    ROCm wheel brings its own libraries: see rocm.no-binary-for-gpu for what the wheel itself lacks.
+    """
+    rocm = af.rocm_version(snap)
+    if rocm is None:
+        return []
+    findings = []
+    for target in af.gpu_targets(snap):
+        status = rq.target_status(ms, target["effective"], rocm)
+        if status not in ("unlisted", "unsupported"):
+            continue
+        findings.append(_unsupported(snap, ms, target, rocm, status))
+    return findings
+
+
+def _unsupported(snap: Snapshot, ms: MatrixSet, target: dict[str, Any], rocm: str, status: str) -> Finding:
+    gfx, name = target["gfx"], target["name"]
+    effective = target["effective"]
+    fixes: list[Fix] = []
+    newest = rq.newest_release_supporting(ms, effective)
+    if newest and rq.is_supported(ms, effective, rocm) is False:
+        fixes.append(af.install_rocm_fix(snap, newest, f"its Linux table lists {effective}"))
+    torch_list, source = af.torch_targets(snap, ms)
+    if torch_list and effective in torch_list:
+        fixes.append(Fix(f"Use the ROCm libraries inside your torch wheel: its build lists {effective} "
+                         f"({source}); run PyTorch without the system ROCm on LD_LIBRARY_PATH",
+                         ("env | grep -E '^LD_LIBRARY_PATH='", "unset LD_LIBRARY_PATH")))
+    override = rq.override_for(ms, effective) if target["override"] is None else None
+    if override and rq.is_supported(ms, override["runs_as"], rocm):
+        fixes.append(af.override_fix(effective, override["value"], override["runs_as"], override["source"]))
+    listed = ", ".join(rq.supported_targets(ms, rocm) or [])
+    what = "lists it as unsupported" if status == "unsupported" else "does not list it"
+    detail = (f"GPU {target['index']} ({name}) is {gfx}"
+              + (f", run as {effective} through HSA_OVERRIDE_GFX_VERSION={target['override']}" if target["override"] else "")
+              + f". AMD's Linux support table for ROCm {rocm} {what}; it lists {listed}. The ROCm libraries "
+              "may have no kernels for it (rocBLAS/MIOpen errors, hipErrorNoBinaryForGpu) or the application "
+              "falls back to the CPU.")
+    products = rq.products(ms, effective)
+    evidence = [Evidence("amd.gpus.gfx_target", f"{name}: {gfx}"),
+                Evidence("amd.rocm.version", rocm, f"a release listing {effective}")]
+    if products:
+        evidence.append(Evidence("rocm_targets", f"{effective}: {', '.join(products)}"))
+    return Finding(
+        id="rocm.gfx-unsupported", severity=Severity.WARNING,
+        title=f"ROCm {rocm} does not support {name} ({effective}) on Linux",
+        detail=detail, evidence=tuple(evidence), fixes=tuple(fixes) or (
+            Fix("Check AMD's current support table for this GPU", ("rocminfo | grep -E 'Marketing Name|gfx'",),
+                Risk.SAFE, af.SYSTEM_REQUIREMENTS),),
+        explains=("app.ollama-cpu-fallback", "app.ollama-amd-unsupported-gfx"))
+
+
+@check("rocm.no-binary-for-gpu", needs=("amd.gpus", "python.torch"), matrices=("rocm_overrides",))
+def no_binary_for_gpu(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
+    """The torch ROCm build has no code object for this GPU's gfx target.
+
+    A ROCm wheel of PyTorch is compiled for a fixed list of gfx targets (torch.cuda.get_arch_list()
+    on a ROCm build: gfx900, gfx906, gfx908, gfx90a, gfx942, gfx1030, gfx1100, ... depending on the
+    release). On a GPU outside the list the first kernel launch fails with hipErrorNoBinaryForGpu
+    ("Unable to find code object for all current devices") or "HIP error: invalid device function".
+    envdoctor knows the list when `--deep` ran torch.cuda.get_arch_list() or the build matrix has
+    the wheel's gfx targets; it also reads the error itself from the --deep test.
+
+    Fixes: a torch ROCm wheel whose list includes the target (when the matrix knows one); the
+    family override as an unsupported workaround when the build lists the sibling target; a
+    source build for exactly this target (PYTORCH_ROCM_ARCH).
+    """
+    if af.torch_backend(snap) != "rocm":
+        return []
+    deep = snap.data("python.deep") or {}
+    error = str(deep.get("error") or "")
+    failed_text = next((t for t in _NO_BINARY_TEXTS if t.lower() in error.lower()), None)
+    arches, source = af.torch_targets(snap, ms)
+    findings = []
+    for target in af.gpu_targets(snap):
+        effective = target["effective"]
+        missing = arches is not None and effective not in arches
+        if not missing and not failed_text:
+            continue
+        findings.append(_no_binary(snap, ms, target, arches, source, error if failed_text else None))
+        if not missing:
+            break  # one error, one finding
+    return findings
+
+
+def _no_binary(snap: Snapshot, ms: MatrixSet, target: dict[str, Any], arches: list[str] | None,
+               source: str | None, error: str | None) -> Finding:
+    effective, name = target["effective"], target["name"]
+    torch = snap.data("python.torch") or {}
+    version = torch.get("version") or "torch"
+    fixes: list[Fix] = []
+    choice = af.rocm_choice_for(snap, ms, af.rocm_version(snap), [effective])
+    if choice is not None and arches is not None:
+        listed = tq.variant_arches(ms, choice.release, choice.variant, "linux")
+        if listed and effective in {rq.normalize_gfx(a) for a in listed}:
+            fixes.extend(af.torch_fixes(snap, ms, choice, f"its build lists {effective}"))
+    override = rq.override_for(ms, effective) if target["override"] is None else None
+    if override and (arches is None or override["runs_as"] in arches):
+        fixes.append(af.override_fix(effective, override["value"], override["runs_as"], override["source"]))
+    fixes.append(Fix(f"Build PyTorch from source for {effective} only",
+                     ("git clone --recursive https://github.com/pytorch/pytorch && cd pytorch",
+                      "pip install -r requirements.txt", "python tools/amd_build/build_amd.py",
+                      f"PYTORCH_ROCM_ARCH={effective} python -m pip install --no-build-isolation -v -e ."),
+                     Risk.SAFE, "https://github.com/pytorch/pytorch#amd-rocm-support"))
+    evidence = [Evidence("amd.gpus.gfx_target", f"{name}: {target['gfx']}"
+                         + (f" (run as {effective})" if target["override"] else ""))]
+    if arches is not None:
+        evidence.append(Evidence("torch gfx targets", ", ".join(arches), f"a list with {effective} ({source})"))
+    if error:
+        evidence.append(Evidence("python.deep.error", error[:300]))
+    detail = (f"{version} was built for {', '.join(arches) if arches else 'a list of gfx targets'}; "
+              f"GPU {target['index']} ({name}) is {effective}. HIP finds no code object for it, so every "
+              "GPU kernel fails (hipErrorNoBinaryForGpu / \"HIP error: invalid device function\").")
+    return Finding(id="rocm.no-binary-for-gpu", severity=Severity.ERROR,
+                   title=f"{version} has no GPU code for {name} ({effective})",
+                   detail=detail, evidence=tuple(evidence), fixes=tuple(fixes),
+                   explains=("torch.gpu-test-failed",))
+
+
+CHECKS = [gfx_unsupported, no_binary_for_gpu]

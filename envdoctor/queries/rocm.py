@@ -1,0 +1,325 @@
+"""Questions about AMD GPUs and ROCm asked of the matrices (rocm_gpus, rocm_targets,
+rocm_overrides, rocm_os, rocm_app_targets), plus the gfx-name arithmetic they rest on.
+
+A gfx target is named `gfx` + major (decimal) + minor and stepping (one hexadecimal digit each):
+gfx90a = 9.0.10, gfx1103 = 11.0.3. The KFD sysfs topology writes it as the integer
+major*10000 + minor*100 + stepping (90010, 110003); HSA_OVERRIDE_GFX_VERSION as "major.minor.stepping"
+with decimal parts ("9.0.10", "11.0.0").
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from packaging.version import InvalidVersion, Version
+
+_GFX = re.compile(r"^gfx(\d{1,2})([0-9a-f])([0-9a-f])$")
+_OVERRIDE = re.compile(r"^\s*(\d{1,2})\.(\d{1,2})\.(\d{1,2})\s*$")
+_RELEASE = re.compile(r"\d+(?:\.\d+){0,3}")
+
+
+# -- names and numbers ----------------------------------------------------------------------
+def normalize_gfx(text: Any) -> str | None:
+    """"gfx942:sramecc+:xnack-" / "amdgcn-amd-amdhsa--gfx90a" / "GFX1100" -> "gfx942" / "gfx90a" /
+    "gfx1100"; None when no gfx name is there."""
+    match = re.search(r"gfx[0-9a-f]{3,4}", str(text or "").lower())
+    if not match:
+        return None
+    name = match.group(0)
+    return name if _GFX.match(name) else None
+
+
+def gfx_parts(gfx: str) -> tuple[int, int, int] | None:
+    """(major, minor, stepping) of a gfx name: "gfx90a" -> (9, 0, 10)."""
+    name = normalize_gfx(gfx)
+    match = _GFX.match(name or "")
+    if not match:
+        return None
+    return int(match.group(1)), int(match.group(2), 16), int(match.group(3), 16)
+
+
+def gfx_from_target_version(value: Any) -> str | None:
+    """KFD's gfx_target_version integer -> gfx name (110003 -> "gfx1103"); None for 0 (a CPU node)
+    or a value whose minor or stepping does not fit one hexadecimal digit."""
+    try:
+        number = int(str(value).strip())
+    except (TypeError, ValueError):
+        return None
+    if number <= 0:
+        return None
+    major, minor, stepping = number // 10000, (number // 100) % 100, number % 100
+    if minor > 15 or stepping > 15 or major == 0:
+        return None
+    return f"gfx{major}{minor:x}{stepping:x}"
+
+
+def target_version_of(gfx: str) -> int | None:
+    """gfx name -> KFD's integer form ("gfx90a" -> 90010)."""
+    parts = gfx_parts(gfx)
+    if parts is None:
+        return None
+    major, minor, stepping = parts
+    return major * 10000 + minor * 100 + stepping
+
+
+def gfx_from_override(value: Any) -> str | None:
+    """An HSA_OVERRIDE_GFX_VERSION value -> the gfx target it makes the runtime report
+    ("10.3.0" -> "gfx1030", "9.0.10" -> "gfx90a"); a literal "gfx1030" is accepted too."""
+    text = str(value or "").strip()
+    if text.lower().startswith("gfx"):
+        return normalize_gfx(text)
+    match = _OVERRIDE.match(text)
+    if not match:
+        return None
+    major, minor, stepping = (int(g) for g in match.groups())
+    if minor > 15 or stepping > 15 or major == 0:
+        return None
+    return f"gfx{major}{minor:x}{stepping:x}"
+
+
+def override_string(gfx: str) -> str | None:
+    """gfx name -> the HSA_OVERRIDE_GFX_VERSION spelling of it ("gfx1030" -> "10.3.0")."""
+    parts = gfx_parts(gfx)
+    return None if parts is None else ".".join(str(p) for p in parts)
+
+
+def family_of(gfx: str) -> str | None:
+    """The first three characters after "gfx" for 4-digit names, two for 3-digit ones:
+    gfx1031 -> "gfx103", gfx90a -> "gfx90"."""
+    name = normalize_gfx(gfx)
+    if name is None:
+        return None
+    return name[:-1]
+
+
+# -- tables ---------------------------------------------------------------------------------
+def _rows(ms: Any, name: str) -> list[dict[str, Any]]:
+    try:
+        return list(ms.table(name).rows)
+    except (KeyError, AttributeError):
+        return []
+
+
+def _version(text: Any) -> Version | None:
+    match = _RELEASE.search(str(text or ""))
+    if not match:
+        return None
+    try:
+        return Version(match.group(0))
+    except InvalidVersion:  # pragma: no cover - the pattern admits only digits and dots
+        return None
+
+
+def _in_range(version: Version, rng: Any) -> bool:
+    if not isinstance(rng, dict):
+        return False
+    low, high = _version(rng.get("min")), _version(rng.get("max"))
+    return (low is None or version >= low) and (high is None or version < high)
+
+
+def covered_releases(ms: Any) -> tuple[Version, Version] | None:
+    """(lowest, highest-exclusive) ROCm release the rocm_gpus table covers."""
+    lows = [_version(r["rocm"].get("min")) for r in _rows(ms, "rocm_gpus") if isinstance(r.get("rocm"), dict)]
+    highs = [_version(r["rocm"].get("max")) for r in _rows(ms, "rocm_gpus") if isinstance(r.get("rocm"), dict)]
+    lows = [v for v in lows if v is not None]
+    highs = [v for v in highs if v is not None]
+    if not lows or not highs:
+        return None
+    return min(lows), max(highs)
+
+
+def release_rows(ms: Any, rocm: str) -> list[dict[str, Any]]:
+    """The rocm_gpus rows of ROCm release `rocm` ("6.2.4"); [] when the table does not cover it."""
+    version = _version(rocm)
+    if version is None:
+        return []
+    return [r for r in _rows(ms, "rocm_gpus") if _in_range(version, r.get("rocm"))]
+
+
+def supported_targets(ms: Any, rocm: str, include_deprecated: bool = True) -> list[str] | None:
+    """The gfx targets ROCm `rocm` lists as supported (and deprecated) on Linux, sorted; None when
+    the table does not cover that release."""
+    rows = release_rows(ms, rocm)
+    if not rows:
+        return None
+    wanted = {"supported", "deprecated"} if include_deprecated else {"supported"}
+    return sorted({r["gfx"] for r in rows if r.get("status") in wanted})
+
+
+def target_status(ms: Any, gfx: str, rocm: str) -> str | None:
+    """Is gfx target `gfx` supported by ROCm `rocm` on Linux? "supported", "deprecated",
+    "unsupported" (listed as not enabled), "unlisted" (not in AMD's table), or None when the table
+    does not cover that release. The best status of any product with that target counts."""
+    name = normalize_gfx(gfx)
+    rows = release_rows(ms, rocm)
+    if not rows or name is None:
+        return None
+    statuses = {r.get("status") for r in rows if r.get("gfx") == name}
+    for status in ("supported", "deprecated", "unsupported"):
+        if status in statuses:
+            return status
+    return "unlisted"
+
+
+def is_supported(ms: Any, gfx: str, rocm: str) -> bool | None:
+    """True when ROCm `rocm` lists `gfx` as supported or deprecated on Linux; False when it does
+    not; None when the table does not cover that release."""
+    status = target_status(ms, gfx, rocm)
+    if status is None:
+        return None
+    return status in ("supported", "deprecated")
+
+
+def product_status(ms: Any, product: str, rocm: str) -> str | None:
+    """The status of one product name in ROCm `rocm`'s table, "unlisted", or None (release not
+    covered). Names compare without case, the "AMD " prefix and the ™/® marks."""
+    rows = release_rows(ms, rocm)
+    if not rows:
+        return None
+    wanted = _product_key(product)
+    for row in rows:
+        if _product_key(row.get("product")) == wanted:
+            return str(row.get("status"))
+    return "unlisted"
+
+
+def releases_supporting(ms: Any, gfx: str) -> list[str]:
+    """The ROCm release ranges ("6.0.0-6.0.2") whose Linux table lists `gfx` as supported."""
+    name = normalize_gfx(gfx)
+    found = []
+    for row in _rows(ms, "rocm_gpus"):
+        if row.get("gfx") == name and row.get("status") == "supported" and isinstance(row.get("rocm"), dict):
+            label = f"{row['rocm'].get('min')}-{row['rocm'].get('max')}"
+            if label not in found:
+                found.append(label)
+    return sorted(found, key=lambda s: _version(s.split("-")[0]) or Version("0"))
+
+
+def newest_release_supporting(ms: Any, gfx: str) -> str | None:
+    """The lowest version of the newest ROCm release range listing `gfx` as supported ("6.2")."""
+    ranges = releases_supporting(ms, gfx)
+    return ranges[-1].split("-")[0] if ranges else None
+
+
+def target_row(ms: Any, gfx: str) -> dict[str, Any] | None:
+    """The rocm_targets row of a gfx name."""
+    name = normalize_gfx(gfx)
+    for row in _rows(ms, "rocm_targets"):
+        if row.get("gfx") == name:
+            return row
+    return None
+
+
+def products(ms: Any, gfx: str) -> list[str]:
+    """Product names for a gfx target: rocm_targets first, then any rocm_gpus product."""
+    name = normalize_gfx(gfx)
+    found: list[str] = list((target_row(ms, gfx) or {}).get("products") or [])
+    keys = {_product_key(p) for p in found}
+    for row in _rows(ms, "rocm_gpus"):
+        if row.get("gfx") == name and _product_key(row.get("product")) not in keys:
+            keys.add(_product_key(row.get("product")))
+            found.append(str(row.get("product")))
+    return found
+
+
+def architecture(ms: Any, gfx: str) -> str | None:
+    """"gfx1100" -> "RDNA3"."""
+    row = target_row(ms, gfx)
+    if row and row.get("architecture"):
+        return str(row["architecture"])
+    name = normalize_gfx(gfx)
+    for row in _rows(ms, "rocm_gpus"):
+        if row.get("gfx") == name and row.get("architecture"):
+            return str(row["architecture"])
+    return None
+
+
+def is_apu(ms: Any, gfx: str) -> bool | None:
+    """Whether a gfx target is integrated graphics (an APU); None when unknown."""
+    row = target_row(ms, gfx)
+    if row is None or "apu" not in row:
+        return None
+    return bool(row["apu"])
+
+
+def gfx_for_product(ms: Any, name: str) -> str | None:
+    """The gfx target of a product name as rocm-smi, amd-smi or collect_env print it
+    ("AMD Instinct MI300X", "Arcturus GL-XL [Instinct MI100]", "Navi 22 [Radeon RX 6700/6700 XT]").
+    The longest known product name contained in `name` wins; a name known under two targets is
+    ignored; None when no product matches."""
+    text = _product_key(name)
+    if not text:
+        return None
+    best: tuple[int, str] | None = None
+    seen: dict[str, set[str]] = {}
+    for row in _rows(ms, "rocm_targets"):
+        for product in row.get("products") or []:
+            seen.setdefault(_product_key(product), set()).add(str(row["gfx"]))
+    for row in _rows(ms, "rocm_gpus"):
+        seen.setdefault(_product_key(row.get("product")), set()).add(str(row.get("gfx")))
+    for product, gfxs in seen.items():
+        if len(gfxs) != 1 or not product:
+            continue
+        if re.search(r"(?:^|[\s\[/(])" + re.escape(product) + r"(?:$|[\s\]/),])", text):
+            if best is None or len(product) > best[0]:
+                best = (len(product), next(iter(gfxs)))
+    return best[1] if best else None
+
+
+def override_for(ms: Any, gfx: str) -> dict[str, Any] | None:
+    """The community HSA_OVERRIDE_GFX_VERSION for an unlisted gfx target, as
+    {"value": "10.3.0", "runs_as": "gfx1030", "family": ..., "source": url, "note": ...}; None when
+    no row covers it. Always an unsupported workaround."""
+    name = normalize_gfx(gfx)
+    for row in _rows(ms, "rocm_overrides"):
+        if name in (row.get("applies_to") or []):
+            return {"value": row.get("override"), "runs_as": row.get("runs_as"),
+                    "family": row.get("family"), "source": row.get("source"), "note": row.get("note")}
+    return None
+
+
+def os_rows(ms: Any, rocm: str) -> list[dict[str, Any]]:
+    """The rocm_os rows (distro, distro_id, distro_version, kernel) of ROCm release `rocm`."""
+    version = _version(rocm)
+    if version is None:
+        return []
+    return [r for r in _rows(ms, "rocm_os") if _in_range(version, r.get("rocm"))]
+
+
+def os_supported(ms: Any, rocm: str, distro_id: str, distro_version: str) -> bool | None:
+    """Whether ROCm `rocm` lists this distribution release (os-release ID and VERSION_ID: "ubuntu",
+    "22.04"); a listed point release ("22.04.4") counts for its base. None when not covered."""
+    rows = os_rows(ms, rocm)
+    if not rows:
+        return None
+    wanted_id = str(distro_id or "").lower()
+    wanted = str(distro_version or "").strip()
+    for row in rows:
+        listed = str(row.get("distro_version") or "")
+        if row.get("distro_id") == wanted_id and (listed == wanted or listed.startswith(wanted + ".")):
+            return True
+    return False
+
+
+def app_targets(ms: Any, app: str) -> list[str] | None:
+    """The gfx targets an application lists as running on ROCm (rocm_app_targets), or None."""
+    for row in _rows(ms, "rocm_app_targets"):
+        if row.get("app") == app:
+            return list(row.get("gfx_targets") or [])
+    return None
+
+
+def app_source(ms: Any, app: str) -> str | None:
+    """Where an application's gfx list was read."""
+    for row in _rows(ms, "rocm_app_targets"):
+        if row.get("app") == app:
+            return row.get("source")
+    return None
+
+
+def _product_key(name: Any) -> str:
+    text = re.sub(r"[™®]|\(tm\)|\(r\)", "", str(name or ""), flags=re.IGNORECASE).lower()
+    text = re.sub(r"\s+", " ", text).strip()
+    text = re.sub(r"^amd\s+", "", text)
+    return text
