@@ -35,6 +35,14 @@ CHECK_MODULES: tuple[str, ...] = (
     "amd_torch",
     "amd_ollama",
     "intel_xpu",
+    "platform_wsl",
+    "platform_graphics",
+    "platform_windows",
+    "platform_macos",
+    "platform_jetson",
+    "platform_android",
+    "platform_vm",
+    "platform_identify",
     "signatures",
 )
 
