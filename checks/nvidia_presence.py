@@ -189,4 +189,27 @@ def driver_without_gpu(snap: Snapshot, ms: MatrixSet) -> Finding | None:
         explains=_DRIVER_SYMPTOMS)
 
 
-CHECKS = [no_gpu, no_driver_bound, driver_without_gpu]
+@check("nvidia.driver-not-responding", needs_any=("nvidia.kernel", "nvidia.pci", "nvidia.events"))
+def driver_not_responding(snap: Snapshot, ms: MatrixSet) -> Finding | None:
+    """NVML or nvidia-smi did not answer within its deadline: the driver is probably hung.
+
+    envdoctor gives NVML and `nvidia-smi -q -x` a few seconds each; a healthy driver answers in
+    well under a second. A hang usually follows a GPU error (Xid 79 "fallen off the bus", Xid 119
+    GSP timeout) or a process stuck in the driver; CUDA programs then hang as well. The kernel log
+    says which; a reboot clears it.
+    """
+    group = snap.group("nvidia.driver")
+    if group is None or group.status is not Status.FAILED or "hung" not in (group.reason or ""):
+        return None
+    return Finding(
+        id="nvidia.driver-not-responding", severity=Severity.ERROR,
+        title="The NVIDIA driver does not answer (NVML / nvidia-smi hung)",
+        detail=f"{group.reason}. CUDA programs on this machine will hang the same way.",
+        evidence=(Evidence("nvidia.driver", group.reason or "failed", "an answer within seconds"),),
+        fixes=(Fix("Read what the driver logged (Xid 79, 119 or a stuck process)",
+                   ("sudo dmesg | grep -iE 'nvrm|xid' | tail -n 30",), Risk.SAFE),
+               Fix("Reboot the machine", ("sudo reboot",), Risk.NEEDS_RESTART)),
+        explains=_DRIVER_SYMPTOMS)
+
+
+CHECKS = [no_gpu, no_driver_bound, driver_without_gpu, driver_not_responding]

@@ -59,6 +59,8 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
                                    r"missing - tainting kernel", re.I)),
     ("gsp-timeout", re.compile(r"Timeout after \d+s of waiting for RPC response from GPU\d* GSP", re.I)),
 )
+# kinds that count on any kernel line (module loading is logged without the NVRM prefix)
+_ANY_LINE_KINDS = {"unsigned-module-rejected", "module-unsigned"}
 
 
 def detect(text: str) -> bool:
@@ -124,7 +126,10 @@ def parse(text: str) -> dict[str, Any]:
             address = rec.bus_id(match.group("pci"))
             if address and address not in nouveau:
                 nouveau.append(address)
-        if "NVRM" not in body and "nvidia" not in body.lower() and "lockdown" not in body.lower():
+        for kind, pattern in _KINDS:
+            if (kind in _ANY_LINE_KINDS or "NVRM" in body) and pattern.search(body):
+                messages.append(_message(kind, body, when))
+        if "NVRM" not in body:
             continue
         xid = _XID.search(body)
         if xid:
@@ -137,10 +142,6 @@ def parse(text: str) -> dict[str, Any]:
             loaded.append({"version": module.group("version"),
                            "kernel_module": "open" if module.group("open") else "proprietary",
                            "time": when})
-        for kind, pattern in _KINDS:
-            if kind in {"module-unsigned", "unsigned-module-rejected"} or "NVRM" in body or kind == "gsp-timeout":
-                if pattern.search(body):
-                    messages.append(_message(kind, body, when))
     return {"xids": xids, "messages": messages, "modules_loaded": loaded, "nouveau_devices": nouveau,
             "gpu_uuids": uuids, "secure_boot": secure_boot}
 
