@@ -667,12 +667,7 @@ def ingest_blocks(blocks: Iterable[str], modules: tuple[str, ...] | None = None)
         last_line = part.last_line
         truncated_any = truncated_any or part.truncated
         record = PartRecord(part.kind, part.first_line, part.last_line, truncated=part.truncated)
-        for reader in specific:
-            found = _try_read(reader, part.text, record, timings)
-            if found:
-                record.reader = reader.name
-                _merge_into(groups, found)
-                break
+        _first_reader(specific, part.text, record, groups, timings)
         exclusive = record.reader is not None and _exclusive(record.reader, specific)
         for reader, collector in collectors if not exclusive else ():
             start = time.perf_counter()
@@ -682,12 +677,7 @@ def ingest_blocks(blocks: Iterable[str], modules: tuple[str, ...] | None = None)
                 record.errors.append(f"{reader.name}: {type(exc).__name__}: {exc}")
             timings[reader.name] = timings.get(reader.name, 0.0) + (time.perf_counter() - start) * 1000
         if record.reader is None:
-            for reader in per_part_fallbacks:
-                found = _try_read(reader, part.text, record, timings)
-                if found:
-                    record.reader = reader.name
-                    _merge_into(groups, found)
-                    break
+            _first_reader(per_part_fallbacks, part.text, record, groups, timings)
         key = record.reader or f"unread {part.kind}"
         counts[key] = counts.get(key, 0) + 1
         if len(records) < MAX_PART_RECORDS:
@@ -705,6 +695,17 @@ def ingest_blocks(blocks: Iterable[str], modules: tuple[str, ...] | None = None)
     snapshot.groups["pasted.parts"] = _parts_group(records, counts, total_parts, last_line,
                                                    truncated_any, load_errors, timings)
     return snapshot
+
+
+def _first_reader(readers: list[Reader], text: str, record: PartRecord, groups: dict[str, FactGroup],
+                  timings: dict[str, float]) -> None:
+    """Let the first reader that accepts the part read it; its groups join `groups`."""
+    for reader in readers:
+        found = _try_read(reader, text, record, timings)
+        if found:
+            record.reader = reader.name
+            _merge_into(groups, found)
+            return
 
 
 def _exclusive(name: str, readers: list[Reader]) -> bool:
