@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from envdoctor.checkdef import check
 from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
 from envdoctor.matrixset import MatrixSet
@@ -18,26 +20,33 @@ def _software(gfx: dict | None) -> bool:
     return bool(gfx) and (gfx.get("software") is True or bool(gfx.get("forces_software")))
 
 
-def _mesa_upgrade(snap: Snapshot, minimum: str) -> Fix:
-    """The command that brings this distribution's Mesa to `minimum` or newer."""
+def _mesa_upgrade(snap: Snapshot, minimum: str) -> list[Fix]:
+    """The commands that bring this distribution's Mesa to `minimum` or newer (unknown distribution:
+    find it, with the Debian/Ubuntu commands)."""
     fam = pf.family(snap)
     distro_id, version, _ = pf.distro(snap)
     url = pf.WSLG_README
-    if distro_id == "ubuntu" and version and pf.version_lt(version, "22.04"):
-        return Fix(f"Ubuntu {version} ships a Mesa older than {minimum}: upgrade the distribution to 22.04 or newer",
-                   ("sudo apt-get update", "sudo apt-get -y dist-upgrade", "sudo do-release-upgrade"),
-                   Risk.NEEDS_RESTART, url)
-    if distro_id == "debian" and version and pf.version_lt(version, "12"):
-        return Fix(f"Debian {version} ships a Mesa older than {minimum}: upgrade to Debian 12 (bookworm), whose "
-                   "libgl1-mesa-dri 22.3.6 includes d3d12_dri.so", ("sudo apt-get update", "sudo apt-get -y full-upgrade"),
-                   Risk.NEEDS_RESTART, url)
+    check_gl = "glxinfo -B | grep -E 'OpenGL version|renderer'"
     commands = {
-        "debian": ("sudo apt-get update", "sudo apt-get install -y --only-upgrade libgl1-mesa-dri libglx-mesa0 mesa-utils"),
-        "fedora": ("sudo dnf upgrade -y --refresh mesa-dri-drivers mesa-libGL",),
-        "arch": ("sudo pacman -Syu --needed mesa",),
-        "suse": ("sudo zypper refresh", "sudo zypper update -y Mesa-dri Mesa-libGL1"),
-    }.get(fam or "", ())
-    return Fix(f"Update Mesa to {minimum} or newer (the release with WSL's d3d12 driver)", commands, Risk.SAFE, url)
+        "debian": ("sudo apt-get update", "sudo apt-get install -y --only-upgrade libgl1-mesa-dri libglx-mesa0 mesa-utils",
+                   check_gl),
+        "fedora": ("sudo dnf upgrade -y --refresh mesa-dri-drivers mesa-libGL", check_gl),
+        "arch": ("sudo pacman -Syu --needed mesa", check_gl),
+        "suse": ("sudo zypper refresh", "sudo zypper update -y Mesa-dri Mesa-libGL1", check_gl),
+    }
+    if fam is None:
+        return [Fix(f"Update Mesa to {minimum} or newer (the release with WSL's d3d12 driver); on Debian / Ubuntu:",
+                    ("cat /etc/os-release",) + commands["debian"], Risk.SAFE, url)]
+    fixes = [Fix(f"Update Mesa to {minimum} or newer (the release with WSL's d3d12 driver)", commands.get(fam, ()),
+                 Risk.SAFE, url)]
+    if distro_id == "ubuntu" and version and pf.version_lt(version, "22.04"):
+        fixes.append(Fix(f"If Ubuntu {version}'s Mesa stays below {minimum}, upgrade the release",
+                         ("sudo do-release-upgrade",), Risk.NEEDS_RESTART, url))
+    elif distro_id == "debian" and version and pf.version_lt(version, "12"):
+        fixes.append(Fix(f"If Debian {version}'s Mesa stays below {minimum}, upgrade to Debian 12 (bookworm), whose "
+                         "libgl1-mesa-dri 22.3.6 includes d3d12_dri.so", ("sudo apt-get update", "sudo apt-get -y full-upgrade"),
+                         Risk.NEEDS_RESTART, url))
+    return fixes
 
 
 def _install_d3d12(snap: Snapshot) -> Fix:
@@ -90,7 +99,7 @@ def wsl_software(snap: Snapshot, ms: MatrixSet) -> Finding | None:
         cause = f"{', '.join(forced)} forces the CPU renderer. "
     old = pf.version_lt(mesa, minimum) if mesa else None
     if old:
-        fixes.append(_mesa_upgrade(snap, minimum))
+        fixes.extend(_mesa_upgrade(snap, minimum))
         cause += f"Mesa {mesa} is older than {minimum}, the first release with WSL's d3d12 driver. "
     elif gfx.get("d3d12_driver") is False:
         evidence.append(Evidence("d3d12_dri.so", "missing", "in the Mesa DRI folder"))
@@ -152,9 +161,9 @@ def other_software(snap: Snapshot, ms: MatrixSet) -> Finding | None:
         fixes.append(Fix("Tell the platform apart: a kernel release with 'microsoft' is WSL, systemd-detect-virt names "
                          "a hypervisor", ("uname -r", "systemd-detect-virt", "lspci -nn | grep -Ei 'vga|3d|display'")))
         if mesa and pf.version_lt(mesa, minimum):
-            fixes.append(Fix(f"If it is WSL 2: Mesa {mesa} is older than {minimum}, the first release with WSL's d3d12 "
-                             "driver; upgrade the distribution's Mesa (Ubuntu 20.04 -> 22.04 or newer)",
-                             ("sudo do-release-upgrade",), Risk.NEEDS_RESTART, pf.WSLG_README))
+            upgrade = _mesa_upgrade(snap, minimum)[0]
+            fixes.append(replace(upgrade, summary=f"If it is WSL 2: Mesa {mesa} is older than {minimum}, the first "
+                                                  "release with WSL's d3d12 driver. " + upgrade.summary))
         else:
             fixes.append(Fix("If it is WSL 2: ask Mesa for its d3d12 driver", ("export GALLIUM_DRIVER=d3d12",),
                              Risk.SAFE, WSLG_D3D12_ISSUE))

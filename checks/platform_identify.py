@@ -13,7 +13,7 @@ from envdoctor.snapshot import Snapshot
 from envdoctor.checks import platform_facts as pf
 from envdoctor.checks.platform_jetson import jetpack_row, jetson_facts
 
-_NEEDS = ("nvidia.driver", "nvidia.gpus", "os", "platform.opengl", "platform.jetson", "pasted.text")
+_NEEDS = ("nvidia.driver", "nvidia.gpus", "os", "platform.opengl", "platform.jetson")
 
 
 def _gpu_names(snap: Snapshot) -> str:

@@ -85,7 +85,7 @@ def _jetson_torch_fixes(major: int | None) -> tuple[Fix, ...]:
     return (check_release,)
 
 
-@check("jetson.pypi-wheel", needs_any=("platform.jetson", "nvidia.driver", "pasted.text"),
+@check("jetson.pypi-wheel", needs_any=("platform.jetson", "nvidia.driver"),
        matrices=("jetpack",))
 def pypi_wheel(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     """A generic (PyPI / pytorch.org) torch wheel on a Jetson instead of NVIDIA's JetPack build.
