@@ -162,7 +162,18 @@ FORK_CASES = {
         ("2.4.0+cu121", "12.1", "535.129.03", "rhel", ["NVIDIA L40S-48C"] * 3),
     "macos-apple-m1-torch-2.7.0-cpu-section-vllm-pr-18285.txt":
         ("2.7.0", None, None, "macos", []),
+    "TRUNCATED-windows11-wmic-cpu-section-gtx1050ti-torch-2.0.1+cu117-pytorch-issue-51858.txt":
+        ("2.0.1+cu117", "11.7", "535.98", "windows", ["NVIDIA GeForce GTX 1050 Ti"]),
+    "TRUNCATED-blockquoted-windows-server-2019-2x-titan-rtx-torch-1.5.0+cu101-pytorch-issue-40682.txt":
+        ("1.5.0+cu101", "10.1", "442.92", "windows", ["TITAN RTX", "TITAN RTX"]),
 }
+
+
+def test_windows_build_from_python_platform() -> None:
+    name = "TRUNCATED-windows11-wmic-cpu-section-gtx1050ti-torch-2.0.1+cu117-pytorch-issue-51858.txt"
+    snap = ingest_text((FORKS / name).read_text(encoding="utf-8"))
+    assert snap.fact("os", "windows_build") == 22621
+    assert snap.fact("python.packages", "packages")["torchaudio"] == "2.0.2+cu117"
 
 
 @pytest.mark.parametrize("name", sorted(FORK_CASES))

@@ -3,7 +3,7 @@
 Handles the 2018 format (`[pip] numpy (1.15.0)`, Yes/No), 1.x and 2.x (`Libc version`,
 `Python platform`, `CPU:` lscpu section, `CUDA_MODULE_LOADING`, `Is XNNPACK available`), forks
 that pad keys (`OS                 : Ubuntu ...`, vLLM's `==== System Info ====` sections and
-`vLLM Version`), Windows (cudnn64_*.dll paths, `OS: Microsoft Windows 10 Pro`, a cp866/cp1251
+`vLLM Version`), dumps pasted as a Markdown quote (`> PyTorch version: ...`), Windows (cudnn64_*.dll paths, `OS: Microsoft Windows 10 Pro`, a cp866/cp1251
 mojibake OS line, `OS: Could not collect`), macOS, ROCm builds (`HIP runtime version`, AMD GPU
 names with their gfx target), and leading runpy warnings.
 
@@ -55,6 +55,7 @@ _PLATFORM_LINUX = re.compile(
 _PLATFORM_MAC = re.compile(r"^macOS-(?P<version>[\d.]+)-(?P<arch>\w+)")
 _PLATFORM_WIN = re.compile(r"^Windows-(?P<release>\w+)-(?P<build>[\d.]+)")
 _VERSION = re.compile(r"\d+(?:\.\d+)+")
+_BLOCKQUOTE = re.compile(r"^\s{0,3}(?:>\s?){1,5}")  # a dump pasted as a Markdown quote
 _DISTRO_IDS = (
     ("red hat enterprise linux", "rhel"), ("rocky", "rocky"), ("almalinux", "almalinux"),
     ("centos", "centos"), ("fedora", "fedora"), ("ubuntu", "ubuntu"), ("debian", "debian"),
@@ -140,7 +141,7 @@ def _parse(text: str) -> tuple[dict[str, str], list[str], list[str], list[tuple[
     block: str | None = None  # the multi-line field being continued
     in_cpu = False
     for raw in text.splitlines():
-        line = raw.rstrip()
+        line = _BLOCKQUOTE.sub("", raw).rstrip()
         lib = _LIB_LINE.match(line)
         if lib:
             libraries.append((lib.group("tool"), lib.group("rest")))
