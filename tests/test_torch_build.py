@@ -255,9 +255,12 @@ def test_check_on_this_machine_says_cpu_build_nothing_to_fix(torch_python):
 def _old_python() -> str | None:
     import shutil
 
-    for name in ("python3.7", "python3.8"):
-        found = shutil.which(name)
-        if found and subprocess.run([found, "-c", "import sys"], capture_output=True).returncode == 0:
+    import glob
+
+    candidates = [shutil.which(n) for n in ("python3.7", "python3.8")]
+    candidates += sorted(glob.glob(os.path.expanduser("~/.pyenv/versions/3.[78].*/bin/python")))
+    for found in filter(None, candidates):
+        if subprocess.run([found, "-c", "import sys"], capture_output=True).returncode == 0:
             return found
     return None
 
