@@ -140,3 +140,21 @@ def test_lspci_header_and_driver_line():
     assert (devices[0]["address"], devices[0]["device_id"], devices[0]["class"], devices[0]["driver"]) == (
         "0000:01:00.0", "0x2684", "0x0300", "nvidia")
     assert devices[0]["driver_unknown"] is False
+
+
+@pytest.mark.parametrize("module,pattern", [
+    ("nvidia_smi_xml", "nvidia-smi-q-x/*.xml"), ("nvidia_smi_text", "nvidia-smi-text/*.txt"),
+    ("nvidia_smi_text", "misc/nvexp-nvidia-smi-*"), ("proc_nvidia_version", "misc/proc-driver-nvidia-version-*"),
+    ("kernel_log", "misc/*dmesg*"), ("lspci_link", "misc/*lspci*"),
+])
+def test_markers_cover_every_capture_the_reader_accepts(real_captures, module, pattern):
+    """The ingest driver skips detect() on parts without a MARKERS string: none may be lost."""
+    import importlib
+
+    reader = importlib.import_module(f"envdoctor.ingest.{module}")
+    files = sorted(real_captures.glob(pattern))
+    assert files
+    for path in files:
+        text = path.read_text()
+        assert reader.detect(text), path.name
+        assert any(marker in text for marker in reader.MARKERS), path.name

@@ -22,6 +22,7 @@ from envdoctor.snapshot import Confidence, FactGroup, collected
 
 NAME = "kernel-log"
 SOURCE = f"pasted:{NAME}"
+MARKERS = ("NVRM:", "nouveau ")  # detect() needs one of them
 
 _STAMP = re.compile(
     r"^\s*(?:\[\s*(?P<mono>\d+\.\d+)\]|\[(?P<human>[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4})\]"

@@ -18,6 +18,7 @@ from envdoctor.snapshot import Confidence, FactGroup, collected
 
 NAME = "lspci"
 SOURCE = f"pasted:{NAME}"
+MARKERS = ("LnkSta:",)
 
 _HEADER = re.compile(r"^(?P<addr>(?:[0-9a-fA-F]{4}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7])\s+(?P<rest>.+)$")
 _CAP = re.compile(r"LnkCap:.*?Speed\s+(?P<speed>[\d.]+)GT/s,\s*Width\s+x(?P<width>\d+)")

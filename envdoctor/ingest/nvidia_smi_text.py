@@ -17,6 +17,9 @@ from envdoctor.snapshot import Confidence, FactGroup
 
 NAME = "nvidia-smi"
 SOURCE = f"pasted:{NAME}"
+# every text detect() accepts contains one of these (the ingest driver skips detect() otherwise)
+MARKERS = ("NVIDIA-SMI", "NVSMI LOG", "UUID: GPU-", "NVML", "nvml", "CPU Affinity", "No devices were found",
+           "libnvidia-ml", "ersion mismatch", "couldn't communicate")
 
 _BANNER = re.compile(r"NVIDIA-SMI\s+(\S+)\s+Driver Version:\s*(\S+)(?:\s+CUDA Version:\s*([^\s|]+))?")
 _BUS = r"[0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-7]"

@@ -16,6 +16,7 @@ from envdoctor.snapshot import Confidence, FactGroup, collected
 
 NAME = "nvidia-smi-xml"
 SOURCE = f"pasted:{NAME}"
+MARKERS = ("<nvidia_smi_log",)  # every text detect() accepts contains one of these
 
 Tree = dict[str, Any]
 

@@ -18,6 +18,7 @@ from envdoctor.snapshot import Confidence, FactGroup, collected
 
 NAME = "proc-driver-nvidia-version"
 SOURCE = f"pasted:{NAME}"
+MARKERS = ("NVRM version:",)
 
 _LINE = re.compile(r"NVRM version:\s*NVIDIA UNIX\s+(Open\s+)?(?:(\S+)\s+)?Kernel Module(?:\s+for\s+(\S+))?"
                    r"\s+(\d+(?:\.\d+)+)\s*(.*)$", re.M)
