@@ -20,14 +20,19 @@ from envdoctor.snapshot import Confidence, FactGroup, collected
 
 NAME = "ldd-ldconfig"
 
-_LIB = r"(?P<lib>libcudart|libcublasLt|libcublas|libcudnn(?:_[a-z_]+)?|libnccl|libnvJitLink|libcusparse|libnvinfer(?:_plugin)?|libcuda)"
-_SONAME = re.compile(rf"^{_LIB}\.so\.(?P<major>\d+)(?:\.\d+)?$")
-_LDCONFIG = re.compile(r"^\s*(?P<soname>\S+)\s+\((?P<flags>[^)]*)\)\s+=>\s+(?P<path>/\S+)\s*$")
+# The CUDA libraries envdoctor tracks (shared with the live cuda_libraries probe): name -> family;
+# every libcudnn_* sub-library is family "cudnn" too.
+LIB_NAME_PATTERN = (r"libcudart|libcublasLt|libcublas|libcudnn(?:_[a-z_]+)?|libnccl|libnvJitLink|libcusparse"
+                    r"|libnvinfer(?:_plugin)?|libcuda")
+FAMILIES = {
+    "libcudart": "cudart", "libcublas": "cublas", "libcublasLt": "cublas", "libcudnn": "cudnn",
+    "libnccl": "nccl", "libnvJitLink": "nvjitlink", "libcusparse": "cusparse",
+    "libnvinfer": "tensorrt", "libnvinfer_plugin": "tensorrt", "libcuda": "driver",
+}
+_SONAME = re.compile(rf"^(?P<lib>{LIB_NAME_PATTERN})\.so\.(?P<major>\d+)(?:\.\d+)?$")
+LDCONFIG_LINE = re.compile(r"^\s*(?P<soname>\S+)\s+\((?P<flags>[^)]*)\)\s+=>\s+(?P<path>/\S+)\s*$")  # `ldconfig -p`
 _LDD = re.compile(r"^\s+(?P<soname>\S+)\s+=>\s+(?:(?P<path>/\S+)\s+\(0x[0-9a-f]+\)|(?P<missing>not found))\s*$")
 _LDD_SUBJECT = re.compile(r"^(?:.*\$\s*)?ldd\s+(?:-\S+\s+)*(?P<path>/\S+)\s*$|^(?P<header>/\S+):\s*$")
-_FAMILIES = {"libcudart": "cudart", "libcublas": "cublas", "libcublasLt": "cublas", "libnccl": "nccl",
-             "libnvJitLink": "nvjitlink", "libcusparse": "cusparse", "libnvinfer": "tensorrt",
-             "libnvinfer_plugin": "tensorrt", "libcuda": "driver"}
 
 
 def origin(path: str) -> str:
@@ -52,7 +57,7 @@ def _entries(text: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         if head:
             subject = head["path"] or head["header"]
             continue
-        ldconfig = _LDCONFIG.match(line)
+        ldconfig = LDCONFIG_LINE.match(line)
         ldd = None if ldconfig else _LDD.match(line)
         match = ldconfig or ldd
         if not match:
@@ -68,7 +73,7 @@ def _entries(text: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
         path = match["path"]
         real = path.replace("/lib/../../", "/")
         copies.append({
-            "library": name["lib"], "family": _FAMILIES.get(name["lib"], "cudnn"), "soname": match["soname"],
+            "library": name["lib"], "family": FAMILIES.get(name["lib"], "cudnn"), "soname": match["soname"],
             "path": path, "real_path": real, "version": None, "version_source": None, "origin": origin(real),
             "via": "ldconfig" if ldconfig else "ldd", "routes": ["ldconfig" if ldconfig else "ldd"],
             "package": None, "package_version": None, "site": None, "wins": False, "shadowed_by": None,

@@ -34,6 +34,7 @@ import re
 from typing import Any
 
 from envdoctor.context import ProbeContext
+from envdoctor.ingest.ldd_ldconfig import FAMILIES, LDCONFIG_LINE, LIB_NAME_PATTERN
 from envdoctor.probes import cuda_env, cuda_paths
 from envdoctor.probes.cuda_toolkit import HOME_VARIABLES, ROOT_GLOBS
 from envdoctor.snapshot import FactGroup, collected
@@ -43,22 +44,16 @@ TIMEOUT_S = 10.0
 LDCONFIG_TIMEOUT_S = 5.0
 SOURCE = "probe:cuda_libraries"
 
-FAMILIES = {
-    "libcudart": "cudart", "libcublas": "cublas", "libcublasLt": "cublas", "libcudnn": "cudnn",
-    "libnccl": "nccl", "libnvJitLink": "nvjitlink", "libcusparse": "cusparse",
-    "libnvinfer": "tensorrt", "libnvinfer_plugin": "tensorrt", "libcuda": "driver",
-}
 # wheel name stem (without -cuNN) -> family, to take a wheel library's version from its wheel
 WHEEL_FAMILY = {
     "nvidia-cuda-runtime": "cudart", "nvidia-cublas": "cublas", "nvidia-cudnn": "cudnn",
     "nvidia-nccl": "nccl", "nvidia-nvjitlink": "nvjitlink", "nvidia-cusparse": "cusparse",
     "tensorrt-libs": "tensorrt", "tensorrt": "tensorrt",
 }
-_LIB_NAME = r"libcudart|libcublasLt|libcublas|libcudnn(?:_[a-z_]+)?|libnccl|libnvJitLink|libcusparse|libnvinfer(?:_plugin)?|libcuda"
+_LIB_NAME = LIB_NAME_PATTERN
 # CUDA 10/11 libcudart carries major.minor in its soname ("libcudart.so.11.0"); the rest only the major
 _SONAME = re.compile(rf"^(?:(?P<lib>{_LIB_NAME})\.so\.(?P<major>\d+)|libcudart\.so\.(?:10|11)\.\d)$")
 _ANY_FILE = re.compile(rf"^(?P<lib>{_LIB_NAME})(?:-[0-9a-f]{{8}})?\.so\.(?P<major>\d+)(?P<rest>(?:\.\d+)*)$")
-_LDCONFIG_LINE = re.compile(r"^\s*(?P<soname>\S+)\s+\((?P<flags>[^)]*)\)\s+=>\s+(?P<path>\S+)\s*$")
 _VENDORED_CUDNN = re.compile(r"^libcudnn(?P<sub>_[a-z_]+)?-[0-9a-f]{8}\.so\.(?P<major>\d+)(?:\.\d+)*$")
 _CUDNN_DEFINE = re.compile(r"^\s*#\s*define\s+CUDNN_(?P<key>MAJOR|MINOR|PATCHLEVEL)\s+(?P<value>\d+)", re.MULTILINE)
 _REQUIREMENT = re.compile(r"^(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*\(?(?P<spec>[^;()]*)\)?\s*(?:;(?P<marker>.*))?$")
@@ -315,7 +310,7 @@ def _ldconfig(ctx: ProbeContext) -> dict[str, Any]:
         return {"ran": True, "error": result.describe_failure(), "entries": 0, "pairs": []}
     rows = []
     for line in result.stdout.splitlines():
-        match = _LDCONFIG_LINE.match(line)
+        match = LDCONFIG_LINE.match(line)
         if match and _SONAME.match(match["soname"]):
             rows.append((match["soname"], match["flags"], match["path"]))
     wide = any("64" in flags for _, flags, _ in rows)
