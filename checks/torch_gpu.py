@@ -140,7 +140,10 @@ def _cpu_to_cuda_hint(ctx: TorchContext, ms: MatrixSet) -> tuple[Fix, ...]:
 
 def _no_gpu_note(snap: Snapshot, ctx: TorchContext, version: str) -> Finding:
     group = snap.group("nvidia.gpus")
-    if group is None:
+    pci = snap.data("nvidia.pci")
+    if pci is not None and not [d for d in pci.get("devices") or [] if isinstance(d, dict) and d.get("is_gpu")]:
+        seen = "no NVIDIA device on the PCI bus"
+    elif group is None:
         seen = "no GPU facts were given" if snap.origin == "pasted" else "no GPU probe reported a GPU"
     elif group.collected:
         seen = "nvidia.gpus lists no GPU"
@@ -157,7 +160,7 @@ def _no_gpu_note(snap: Snapshot, ctx: TorchContext, version: str) -> Finding:
         detail=(f"This environment's torch runs on the CPU only, which is right for a machine "
                 f"without a GPU ({seen}). If you move it to a GPU machine, reinstall torch from the "
                 "CUDA index there; envdoctor check on that machine prints the exact command."),
-        evidence=(Evidence("python.torch.version", version), Evidence("nvidia.gpus", seen)))
+        evidence=(Evidence("python.torch.version", version), Evidence("GPUs", seen)))
 
 
 @check("torch.driver-too-old", needs=("python.torch", "nvidia.driver"), matrices=_TORCH_MATRICES + ("cuda_compat",))
