@@ -149,7 +149,7 @@ _WINDOWS_BUILD = re.compile(r"\b10\.0\.(?P<build>\d{5})\b")
 # Mentions of the environment, one named group per mention (one pass per line).
 _ENVIRONMENT = re.compile(
     r"(?P<wsl>\bwsl\s?[12]?\b|microsoft-standard)"
-    r"|(?P<windows>\bwindows(?:\s?1[01])?\b|\bwin1[01]\b|\b[A-Za-z]:\\(?:Users|Windows|Program))"
+    r"|(?P<windows>\bwindows(?:\s?1[01])?\b|\bwin1[01]\b|\b[a-z]:\\(?:users|windows|program))"
     r"|(?P<macos>\bmac\s?os\b|\bmacos\b|\bosx\b|\bdarwin\b|\bapple m[1-4]\b)"
     r"|(?P<linux>\b(?:linux|ubuntu|debian|fedora|centos|rhel|opensuse|arch|gentoo|cachyos)\b)"
     r"|(?P<container>\bdocker\b|\bcontainer\b|\bkubernetes\b|\bk8s\b|\bpodman\b|\bkubelet\b)"
@@ -158,8 +158,7 @@ _ENVIRONMENT = re.compile(
     r"|(?P<forge>webui-forge|\bforge\b)"
     r"|(?P<ollama>ollama|source=(?:gpu|server|amd_\w{1,20}|routes)\.go)"
     r"|(?P<vllm>\bvllm\b)"
-    r"|(?P<jetson>\bjetson\b|\bjetpack\b|\bl4t\b|\btegra\b|nv_tegra_release)",
-    re.IGNORECASE)
+    r"|(?P<jetson>\bjetson\b|\bjetpack\b|\bl4t\b|\btegra\b|nv_tegra_release)")  # on lowercased lines
 _OS_MENTIONS = ("wsl", "windows", "macos", "linux", "container")
 _APP_MENTIONS = ("comfyui", "a1111", "forge", "ollama", "vllm")
 _DISTRO = re.compile(r"\b(ubuntu|debian|fedora|centos|rhel|rocky|opensuse|arch\s?linux|manjaro|gentoo|"
@@ -379,7 +378,7 @@ class Collector:
             for match in _GFX.finditer(line):
                 self._add(self.gfx, match.group(0).lower())
         self._versions(line, lowered)
-        self._environment(line)
+        self._environment(line, lowered)
         if "level=" in lowered:
             ollama = _OLLAMA_LINE.search(line)
             if ollama and len(self.ollama_lines) < MAX_OLLAMA_LINES:
@@ -477,8 +476,8 @@ class Collector:
         if have is None or priority < have[0] or more_specific:
             self.versions[key] = (priority, version)
 
-    def _environment(self, line: str) -> None:
-        for match in _ENVIRONMENT.finditer(line):
+    def _environment(self, line: str, lowered: str) -> None:
+        for match in _ENVIRONMENT.finditer(lowered):
             name = match.lastgroup
             if name in _OS_MENTIONS:
                 if name not in self.os_mentions:
