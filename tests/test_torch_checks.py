@@ -28,7 +28,10 @@ def ms():
 
 
 def version_py(version: str, cuda: str | None) -> str:
-    """torch/version.py in the layout of the real 2.7.1+cu126 file, with another version."""
+    """torch/version.py: the real files for 2.7.1+cu126 and 2.13.0+cpu, else the layout of the
+    real 2.7.1+cu126 file with another version."""
+    if version == "2.13.0+cpu":
+        return VERSION_PY_2130_CPU
     text = VERSION_PY_271_CU126.replace("2.7.1+cu126", version)
     return text.replace("'12.6'", repr(cuda) if cuda else "None")
 

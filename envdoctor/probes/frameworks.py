@@ -22,7 +22,6 @@ import json
 import re
 from typing import Any, Mapping
 
-from packaging.utils import canonicalize_name
 
 from envdoctor.context import ProbeContext
 from envdoctor.probes import ml_packages
@@ -77,27 +76,8 @@ def frameworks_facts(dists: Mapping[str, Mapping[str, Any]],
 
 
 def _requirements(lines: list[str], environment: Mapping[str, str] | None) -> dict[str, str]:
-    from packaging.markers import InvalidMarker, UndefinedEnvironmentName
-    from packaging.requirements import InvalidRequirement, Requirement
-
     found: dict[str, str] = {}
-    for line in lines:
-        try:
-            req = Requirement(str(line))
-        except InvalidRequirement:
-            continue
-        name = canonicalize_name(req.name)
-        if not _TRACKED_DEPS.match(name):
-            continue
-        if req.marker is not None:
-            marker = str(req.marker)
-            extra = re.search(r"extra\s*==\s*['\"]([^'\"]+)['\"]", marker)
-            try:
-                env = {**(environment or {}), "extra": extra.group(1) if extra else ""}
-                if environment and not req.marker.evaluate(env):
-                    continue
-            except (InvalidMarker, UndefinedEnvironmentName):
-                pass
+    for name, req in ml_packages.requirements(lines, environment, _TRACKED_DEPS, extras=True):
         found.setdefault(name, str(req.specifier) or "*")
     return found
 

@@ -8,9 +8,10 @@ through `ctx.run`, which caches the result, so both probes share one run.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable, Mapping
 
 from envdoctor.context import ProbeContext
 from envdoctor.probes import ml_metadata_script
@@ -54,3 +55,32 @@ def _from_raw(raw: Any, source: str) -> MlMetadata:
     env = raw.get("environment") if isinstance(raw.get("environment"), dict) else {}
     error = raw.get("error")
     return MlMetadata(raw["distributions"], env, source, str(error) if error else None)
+
+
+def requirements(lines: Iterable[str], environment: Mapping[str, str] | None, wanted: "re.Pattern[str]",
+                 extras: bool = False) -> list[tuple[str, Any]]:
+    """(normalized name, packaging Requirement) of the Requires-Dist lines whose name matches
+    `wanted` and whose markers hold for `environment` (all when it is unknown). With `extras`, a
+    line behind `extra == "x"` counts as if that extra had been asked for."""
+    from packaging.markers import InvalidMarker, UndefinedEnvironmentName
+    from packaging.requirements import InvalidRequirement, Requirement
+    from packaging.utils import canonicalize_name
+
+    out = []
+    for line in lines:
+        try:
+            req = Requirement(str(line))
+        except InvalidRequirement:
+            continue
+        name = canonicalize_name(req.name)
+        if not wanted.match(name):
+            continue
+        if req.marker is not None and environment:
+            extra = re.search(r"extra\s*==\s*['\"]([^'\"]+)['\"]", str(req.marker)) if extras else None
+            try:
+                if not req.marker.evaluate({**environment, "extra": extra.group(1) if extra else ""}):
+                    continue
+            except (InvalidMarker, UndefinedEnvironmentName):
+                pass
+        out.append((name, req))
+    return out

@@ -20,8 +20,6 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping
 
-from packaging.utils import canonicalize_name
-
 from envdoctor.context import ProbeContext
 from envdoctor.probes import ml_packages
 from envdoctor.snapshot import FactGroup, absent, collected, failed
@@ -175,26 +173,10 @@ def _compiled_backends(torch: Mapping[str, Any]) -> list[str] | None:
 
 def _nvidia(dists: Mapping[str, Mapping[str, Any]], torch: Mapping[str, Any],
             environment: Mapping[str, str] | None) -> dict[str, Any]:
-    from packaging.markers import InvalidMarker, UndefinedEnvironmentName
-    from packaging.requirements import InvalidRequirement, Requirement
-
     bundled = {name: str(entry.get("version")) for name, entry in sorted(dists.items())
                if _NVIDIA_LIB.match(name)}
     pins: dict[str, str] = {}
-    for line in torch.get("requires") or []:
-        try:
-            req = Requirement(str(line))
-        except InvalidRequirement:
-            continue
-        name = canonicalize_name(req.name)
-        if not _NVIDIA_LIB.match(name):
-            continue
-        if req.marker is not None and environment:
-            try:
-                if not req.marker.evaluate({**environment, "extra": ""}):
-                    continue
-            except (InvalidMarker, UndefinedEnvironmentName):
-                pass
+    for name, req in ml_packages.requirements(torch.get("requires") or [], environment, _NVIDIA_LIB):
         exact = [s.version for s in req.specifier if s.operator in ("==", "===")]
         pins[name] = exact[0] if exact else str(req.specifier)
     missing = sorted(n for n in pins if n not in bundled)
