@@ -16,7 +16,7 @@ _NO_BINARY_TEXTS = ("hipErrorNoBinaryForGpu", "invalid device function",
                     "Unable to find code object for all current devices", "No compatible code objects found")
 
 
-@check("rocm.gfx-unsupported", needs=("amd.gpus", "amd.rocm"),
+@check("rocm.gfx-unsupported", "rocm.product-unlisted", needs=("amd.gpus",),
        matrices=("rocm_gpus", "rocm_targets", "rocm_overrides"))
 def gfx_unsupported(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
     """The installed ROCm release does not list this GPU's gfx target.
@@ -27,31 +27,87 @@ def gfx_unsupported(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
     MIOpen, hipBLASLt) carry no kernels for its target, so applications built on the system ROCm
     fail with "Cannot read TensileLibrary.dat ... for GPU arch gfx1031" or hipErrorNoBinaryForGpu,
     or fall back to the CPU. Consumer RDNA2/RDNA3 cards other than the listed ones (RX 6700 XT
-    gfx1031, RX 7800 XT gfx1101 before it was listed, the 780M APU gfx1103) are the usual case.
+    gfx1031, RX 6600 gfx1032, the 780M APU gfx1103 on older releases) are the usual case. When the
+    ROCm release is unknown (a pasted rocminfo) or newer than envdoctor's tables, only targets that
+    no release lists and AMD's current docs do not list either are reported.
 
     Fixes, best first: a ROCm release that lists the target (supported); then, as an unsupported
     workaround, HSA_OVERRIDE_GFX_VERSION set to the family's listed target (10.3.0 = gfx1030 for
     RDNA2, 11.0.0 = gfx1100 for RDNA3), which makes the runtime load that target's kernels. A torch
     ROCm wheel brings its own libraries: see rocm.no-binary-for-gpu for what the wheel itself lacks.
+
+    rocm.product-unlisted (info): the card itself is not on AMD's Linux list, but its gfx target is
+    (an RX 6800 XT shares gfx1030 with the listed PRO W6800): ROCm runs it, without AMD's support.
     """
     rocm = af.rocm_version(snap)
-    if rocm is None:
-        return []
+    covered = rocm is not None and rq.target_status(ms, "gfx1100", rocm) is not None
     findings = []
+    seen: set[str] = set()
     for target in af.gpu_targets(snap):
-        status = rq.target_status(ms, target["effective"], rocm)
-        if status not in ("unlisted", "unsupported"):
+        effective = target["effective"]
+        if covered:
+            status = rq.target_status(ms, effective, rocm)
+        else:
+            status = rq.status_without_release(ms, effective)
+        if status in ("unlisted", "unsupported"):
+            if (effective, target["name"]) not in seen:
+                findings.append(_unsupported(snap, ms, target, rocm if covered else None, status))
+            seen.add((effective, target["name"]))
             continue
-        findings.append(_unsupported(snap, ms, target, rocm, status))
+        note = _product_note(ms, target, rocm if covered else None)
+        if note is not None and target["name"] not in seen:
+            seen.add(target["name"])
+            findings.append(note)
     return findings
 
 
-def _unsupported(snap: Snapshot, ms: MatrixSet, target: dict[str, Any], rocm: str, status: str) -> Finding:
+def _product_note(ms: MatrixSet, target: dict[str, Any], rocm: str | None) -> Finding | None:
+    name, effective = target["name"], target["effective"]
+    if not target["gpu"].get("name") or target["override"] or "graphics" in name.lower():
+        return None
+    release = rocm or _newest_covered(ms)
+    if release is None or rq.target_status(ms, effective, release) not in ("supported", "deprecated"):
+        return None
+    if rq.product_status(ms, name, release) != "unlisted":
+        return None
+    listed = [r["product"] for r in rq.release_rows(ms, release) if r.get("gfx") == effective]
+    if not listed or rq.gfx_for_product(ms, name) not in (None, effective):
+        return None
+    label = f"ROCm {rocm}" if rocm else _covered_label(ms)
+    return Finding(
+        id="rocm.product-unlisted", severity=Severity.INFO,
+        title=f"{name} is not on AMD's Linux list ({label}), but its target {effective} is",
+        detail=(f"AMD lists {', '.join(listed)} ({effective}) for {label} on Linux, not {name}. It runs the "
+                "same code objects, so ROCm works on it in practice; AMD does not test or support it."),
+        evidence=(Evidence("amd.gpus.name", name), Evidence("rocm_gpus", f"{effective}: {', '.join(listed)}")),
+        fixes=(Fix("Nothing to change; if something fails, compare with AMD's list", (), Risk.SAFE, af.SYSTEM_REQUIREMENTS),))
+
+
+def _covered_label(ms: MatrixSet) -> str:
+    """"ROCm 5.7 to 6.3": the releases the support tables cover."""
+    covered = rq.covered_releases(ms)
+    if covered is None:
+        return "the known ROCm releases"
+    high = covered[1].release
+    last = f"{high[0]}.{high[1] - 1}" if len(high) > 1 and high[1] > 0 else str(covered[1])
+    return f"ROCm {covered[0]} to {last}"
+
+
+def _newest_covered(ms: MatrixSet) -> str | None:
+    covered = rq.covered_releases(ms)
+    if covered is None:
+        return None
+    rows = [r for r in ms.table("rocm_gpus").rows if isinstance(r.get("rocm"), dict)]
+    lows = sorted({r["rocm"]["min"] for r in rows}, key=lambda v: [int(p) for p in str(v).split(".")])
+    return lows[-1] if lows else None
+
+
+def _unsupported(snap: Snapshot, ms: MatrixSet, target: dict[str, Any], rocm: str | None, status: str) -> Finding:
     gfx, name = target["gfx"], target["name"]
     effective = target["effective"]
     fixes: list[Fix] = []
     newest = rq.newest_release_supporting(ms, effective)
-    if newest and rq.is_supported(ms, effective, rocm) is False:
+    if newest and (rocm is None or rq.is_supported(ms, effective, rocm) is False):
         fixes.append(af.install_rocm_fix(snap, newest, f"its Linux table lists {effective}"))
     torch_list, source = af.torch_targets(snap, ms)
     if torch_list and effective in torch_list:
@@ -59,23 +115,32 @@ def _unsupported(snap: Snapshot, ms: MatrixSet, target: dict[str, Any], rocm: st
                          f"({source}); run PyTorch without the system ROCm on LD_LIBRARY_PATH",
                          ("env | grep -E '^LD_LIBRARY_PATH='", "unset LD_LIBRARY_PATH")))
     override = rq.override_for(ms, effective) if target["override"] is None else None
-    if override and rq.is_supported(ms, override["runs_as"], rocm):
+    runs_as_ok = override is not None and (rq.is_supported(ms, override["runs_as"], rocm) if rocm
+                                           else rq.status_without_release(ms, override["runs_as"]) is None)
+    if override and runs_as_ok:
         fixes.append(af.override_fix(effective, override["value"], override["runs_as"], override["source"]))
-    listed = ", ".join(rq.supported_targets(ms, rocm) or [])
     what = "lists it as unsupported" if status == "unsupported" else "does not list it"
+    if rocm:
+        listed = ", ".join(rq.supported_targets(ms, rocm) or [])
+        where = f"AMD's Linux support table for ROCm {rocm} {what}; it lists {listed}."
+        title = f"ROCm {rocm} does not support {name} ({effective}) on Linux"
+    else:
+        where = (f"No AMD Linux support table ({_covered_label(ms)}, and AMD's current docs) lists {effective}"
+                 if status == "unlisted" else f"AMD's Linux tables mark {effective} unsupported")
+        where += " (the installed ROCm release is not known here)."
+        title = f"ROCm does not support {name} ({effective}) on Linux"
     detail = (f"GPU {target['index']} ({name}) is {gfx}"
               + (f", run as {effective} through HSA_OVERRIDE_GFX_VERSION={target['override']}" if target["override"] else "")
-              + f". AMD's Linux support table for ROCm {rocm} {what}; it lists {listed}. The ROCm libraries "
-              "may have no kernels for it (rocBLAS/MIOpen errors, hipErrorNoBinaryForGpu) or the application "
-              "falls back to the CPU.")
+              + f". {where} The ROCm libraries may have no kernels for it (rocBLAS/MIOpen errors, "
+              "hipErrorNoBinaryForGpu) or the application falls back to the CPU.")
     products = rq.products(ms, effective)
-    evidence = [Evidence("amd.gpus.gfx_target", f"{name}: {gfx}"),
-                Evidence("amd.rocm.version", rocm, f"a release listing {effective}")]
+    evidence = [Evidence("amd.gpus.gfx_target", f"{name}: {gfx}")]
+    if rocm:
+        evidence.append(Evidence("amd.rocm.version", rocm, f"a release listing {effective}"))
     if products:
         evidence.append(Evidence("rocm_targets", f"{effective}: {', '.join(products)}"))
     return Finding(
-        id="rocm.gfx-unsupported", severity=Severity.WARNING,
-        title=f"ROCm {rocm} does not support {name} ({effective}) on Linux",
+        id="rocm.gfx-unsupported", severity=Severity.WARNING, title=title,
         detail=detail, evidence=tuple(evidence), fixes=tuple(fixes) or (
             Fix("Check AMD's current support table for this GPU", ("rocminfo | grep -E 'Marketing Name|gfx'",),
                 Risk.SAFE, af.SYSTEM_REQUIREMENTS),),

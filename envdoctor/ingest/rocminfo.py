@@ -212,5 +212,14 @@ def gpu_summary(gpus: list[dict[str, Any]]) -> str:
 
 
 def read(text: str) -> list[FactGroup]:
-    """The fact groups of a pasted rocminfo output."""
-    return groups_from(parse(text))
+    """The fact groups of a pasted rocminfo output. A paste that also holds rocm-smi / amd-smi
+    output in the same text block (one terminal session) gets that read too, merged in."""
+    groups = groups_from(parse(text))
+    from envdoctor.ingest import merge_groups, rocm_smi
+
+    if rocm_smi.detect(text):
+        by_name = {g.name: g for g in groups}
+        for group in rocm_smi.read(text):
+            by_name[group.name] = merge_groups(by_name[group.name], group) if group.name in by_name else group
+        groups = list(by_name.values())
+    return groups

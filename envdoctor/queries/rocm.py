@@ -173,15 +173,24 @@ def is_supported(ms: Any, gfx: str, rocm: str) -> bool | None:
 
 def product_status(ms: Any, product: str, rocm: str) -> str | None:
     """The status of one product name in ROCm `rocm`'s table, "unlisted", or None (release not
-    covered). Names compare without case, the "AMD " prefix and the ™/® marks."""
+    covered). Names compare without case, the "AMD " prefix and the ™/® marks; a listed name
+    contained in `product` counts ("AMD Instinct MI300X OAM" is the listed MI300X)."""
     rows = release_rows(ms, rocm)
     if not rows:
         return None
     wanted = _product_key(product)
+    best: tuple[int, str] | None = None
     for row in rows:
-        if _product_key(row.get("product")) == wanted:
-            return str(row.get("status"))
-    return "unlisted"
+        key = _product_key(row.get("product"))
+        if key and _contains(wanted, key) and (best is None or len(key) > best[0]):
+            best = (len(key), str(row.get("status")))
+    return best[1] if best else "unlisted"
+
+
+def _contains(text: str, product: str) -> bool:
+    """Whether product key `product` appears in `text` as whole words ("instinct mi100" in
+    "arcturus gl-xl [instinct mi100]", not "radeon rx 7900 xt" in "radeon rx 7900 xtx")."""
+    return re.search(r"(?:^|[\s\[/(])" + re.escape(product) + r"(?:$|[\s\]/),])", text) is not None
 
 
 def releases_supporting(ms: Any, gfx: str) -> list[str]:
@@ -243,6 +252,33 @@ def is_apu(ms: Any, gfx: str) -> bool | None:
     return bool(row["apu"])
 
 
+def in_current_docs(ms: Any, gfx: str) -> bool | None:
+    """Whether AMD's current (unversioned) Radeon / Ryzen Linux tables list a product with this
+    target; None when the table row does not say (Instinct targets, unknown targets)."""
+    row = target_row(ms, gfx)
+    if row is None or "current_docs_linux" not in row:
+        return None
+    return bool(row["current_docs_linux"])
+
+
+def status_without_release(ms: Any, gfx: str) -> str | None:
+    """What can be said of a gfx target when the ROCm release is unknown or newer than the tables:
+    "unsupported" when the newest covered table marks it so, "unlisted" when no covered release
+    lists it and AMD's current docs do not either, else None (it may well be supported)."""
+    name = normalize_gfx(gfx)
+    covered = covered_releases(ms)
+    if name is None or covered is None:
+        return None
+    rows = [r for r in _rows(ms, "rocm_gpus") if r.get("gfx") == name]
+    newest = max((r for r in rows if isinstance(r.get("rocm"), dict)),
+                 key=lambda r: _version(r["rocm"].get("min")) or Version("0"), default=None)
+    if newest is not None and newest.get("status") == "unsupported":
+        return "unsupported"
+    if any(r.get("status") in ("supported", "deprecated") for r in rows):
+        return None
+    return "unlisted" if in_current_docs(ms, name) is False else None
+
+
 def gfx_for_product(ms: Any, name: str) -> str | None:
     """The gfx target of a product name as rocm-smi, amd-smi or collect_env print it
     ("AMD Instinct MI300X", "Arcturus GL-XL [Instinct MI100]", "Navi 22 [Radeon RX 6700/6700 XT]").
@@ -261,7 +297,7 @@ def gfx_for_product(ms: Any, name: str) -> str | None:
     for product, gfxs in seen.items():
         if len(gfxs) != 1 or not product:
             continue
-        if re.search(r"(?:^|[\s\[/(])" + re.escape(product) + r"(?:$|[\s\]/),])", text):
+        if _contains(text, product):
             if best is None or len(product) > best[0]:
                 best = (len(product), next(iter(gfxs)))
     return best[1] if best else None
