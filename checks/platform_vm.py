@@ -54,6 +54,10 @@ def vgpu_unlicensed(snap: Snapshot, ms: MatrixSet) -> Finding | None:
         evidence.append(Evidence("nvidia-gridd", str(vgpu.get("gridd_active") or ("installed" if vgpu.get("gridd_installed")
                                                                               else "not installed")), "active"))
         evidence.append(Evidence("/etc/nvidia/ClientConfigToken/*.tok", str(vgpu.get("client_tokens", 0)), ">= 1"))
+        feature = (vgpu.get("gridd_conf") or {}).get("feature_type")
+        if feature is not None:
+            evidence.append(Evidence("gridd.conf FeatureType", str(feature),
+                                     "1 (vGPU), 2 (RTX Virtual Workstation) or 4 (Virtual Compute Server)"))
         return Finding(
             id="nvidia.vgpu-unlicensed", severity=Severity.ERROR if restricted else Severity.WARNING,
             title=("This vGPU is unlicensed and already restricted (throttled)" if restricted
@@ -70,6 +74,8 @@ def vgpu_unlicensed(snap: Snapshot, ms: MatrixSet) -> Finding | None:
             problems.append("/etc/nvidia/gridd.conf is missing")
         if not vgpu.get("client_tokens"):
             problems.append("no client configuration token in /etc/nvidia/ClientConfigToken")
+        if (vgpu.get("gridd_conf") or {}).get("feature_type") == 0:
+            problems.append("gridd.conf sets FeatureType=0, which the driver's template calls the unlicensed state")
         if not problems or not vm:
             return None
         return Finding(
