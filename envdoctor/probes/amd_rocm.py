@@ -33,8 +33,8 @@ _FOLDER_VERSION = re.compile(r"rocm-(\d+\.\d+(?:\.\d+)*)")
 
 def collect(ctx: ProbeContext) -> list[FactGroup]:
     """Describe the ROCm installs of the target system."""
-    paths = [p for p in ctx.glob("/opt/rocm-*") if ctx.is_dir(p)]
-    if ctx.is_dir("/opt/rocm"):
+    paths = [p for p in ctx.glob("/opt/rocm-*") if ctx.is_dir(_resolve(ctx, p))]
+    if ctx.is_dir(_resolve(ctx, "/opt/rocm")):
         paths.append("/opt/rocm")
     installs = [_install(ctx, p) for p in sorted(set(paths))]
     default = next((i for i in installs if i["path"] == "/opt/rocm"), None)
@@ -61,7 +61,19 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
     return [collected("amd.rocm", SOURCE, data, summary=_summary(data))]
 
 
-def _install(ctx: ProbeContext, path: str) -> dict[str, Any]:
+def _resolve(ctx: ProbeContext, path: str) -> str:
+    """`path` with its symbolic links followed inside the target root (update-alternatives makes
+    /opt/rocm an absolute link to /etc/alternatives/rocm, itself a link to /opt/rocm-X.Y.Z)."""
+    for _ in range(8):
+        target = ctx.readlink(path)
+        if target is None:
+            return path
+        path = target if target.startswith("/") else os.path.normpath(os.path.join(os.path.dirname(path), target))
+    return path
+
+
+def _install(ctx: ProbeContext, shown: str) -> dict[str, Any]:
+    path = _resolve(ctx, shown)
     version, how = None, None
     text = amd_sysfs.read_small(ctx, f"{path}/.info/version")
     if text:
@@ -73,7 +85,7 @@ def _install(ctx: ProbeContext, path: str) -> dict[str, Any]:
             version = ".".join(found.get(k, "0") for k in ("ROCM_VERSION_MAJOR", "ROCM_VERSION_MINOR", "ROCM_VERSION_PATCH"))
             how = "rocm_version.h"
     if version is None:
-        match = _FOLDER_VERSION.search(os.path.basename(path) if path != "/opt/rocm" else (_link_target(ctx, path) or ""))
+        match = _FOLDER_VERSION.search(os.path.basename(path))
         if match:
             version, how = match.group(1), "folder name"
     hip = dict(_DEFINE.findall(ctx.read_text(f"{path}/include/hip/hip_version.h") or ""))
@@ -82,19 +94,14 @@ def _install(ctx: ProbeContext, path: str) -> dict[str, Any]:
         hip_version = ".".join(hip.get(k, "0") for k in ("HIP_VERSION_MAJOR", "HIP_VERSION_MINOR", "HIP_VERSION_PATCH"))
         if hip.get("HIP_VERSION_GITHASH"):
             hip_version += f"-{hip['HIP_VERSION_GITHASH']}"
-    return {"path": path, "version": version, "version_source": how, "hip_version": hip_version,
+    return {"path": shown, "version": version, "version_source": how, "hip_version": hip_version,
             "libamdhip64": [os.path.basename(p) for p in ctx.glob(f"{path}/lib/libamdhip64.so*")]}
 
 
 def _link_target(ctx: ProbeContext, path: str) -> str | None:
-    """Where /opt/rocm points, following update-alternatives' /etc/alternatives link."""
-    target = ctx.readlink(path)
-    for _ in range(3):
-        if target and target.startswith("/etc/alternatives"):
-            target = ctx.readlink(target) or target
-            continue
-        break
-    return target
+    """Where /opt/rocm points in the end (through /etc/alternatives), or None for a folder."""
+    resolved = _resolve(ctx, path)
+    return None if resolved == path else resolved
 
 
 def _package_version(text: str | None) -> str | None:
