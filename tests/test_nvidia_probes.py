@@ -142,7 +142,7 @@ def test_kernel_module_missing_for_running_kernel(fake_root):
 def test_secure_boot_off_and_permission_rule(fake_root):
     data = nvidia_kernel.collect(ProbeContext(root=_kernel_tree(fake_root, secure_boot=b"\x06\x00\x00\x00\x00")))[0].data
     assert data["secure_boot"]["enabled"] is False
-    may_open = nvidia_kernel._may_open
+    may_open = nvidia_kernel.may_open
     assert may_open(0o660, 0, 44, 1000, {1000, 44}) is True
     assert may_open(0o660, 0, 44, 1000, {1000}) is False
     assert may_open(0o666, 0, 0, 1000, {1000}) is True

@@ -272,6 +272,11 @@ def _listing(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
                 "index": int(mig.group(2)), "gpu_instance_id": None, "compute_instance_id": None,
                 "uuid": mig.group(3), "profile": mig.group(1), "memory_total_mib": None,
             })
+    return _gpus_only(gpus)
+
+
+def _gpus_only(gpus: list[dict[str, Any]]) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+    """A listing that names GPUs but no driver facts: (driver record with the count, GPUs)."""
     if not gpus:
         return None
     driver = rec.new_driver()
@@ -299,11 +304,7 @@ def _topology(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
         gpu["cpu_affinity"] = rec.clean(row.get("CPU Affinity"))
         gpu["numa_affinity"] = rec.clean(row.get("NUMA Affinity"))
         gpus.append(gpu)
-    if not gpus:
-        return None
-    driver = rec.new_driver()
-    driver["gpu_count"] = len(gpus)
-    return driver, gpus
+    return _gpus_only(gpus)
 
 
 # -- nvidia-smi -q ----------------------------------------------------------------------------

@@ -26,6 +26,7 @@ from typing import Any
 
 from envdoctor.context import ProbeContext
 from envdoctor.probes import nvidia_records as rec
+from envdoctor.probes.amd_sysfs import may_open  # the same mode-bit rule for every vendor's device nodes
 from envdoctor.snapshot import FactGroup, absent, collected
 
 GROUPS = ("nvidia.kernel",)
@@ -264,21 +265,8 @@ def device_nodes(ctx: ProbeContext) -> list[dict[str, Any]]:
             continue
         mode = st.st_mode & 0o777
         out.append({"path": path, "mode": f"{mode:04o}", "uid": st.st_uid, "gid": st.st_gid,
-                    "group": groups.get(st.st_gid), "accessible": _may_open(mode, st.st_uid, st.st_gid, uid, gids)})
+                    "group": groups.get(st.st_gid), "accessible": may_open(mode, st.st_uid, st.st_gid, uid, gids)})
     return out
-
-
-def _may_open(mode: int, owner: int, group: int, uid: int | None, gids: set[int]) -> bool | None:
-    """Read and write permission from the mode bits (cgroup device rules are not visible here)."""
-    if uid is None:
-        return None
-    if uid == 0:
-        return True
-    if uid == owner:
-        return mode & 0o600 == 0o600
-    if group in gids:
-        return mode & 0o060 == 0o060
-    return mode & 0o006 == 0o006
 
 
 def find_libraries(ctx: ProbeContext) -> dict[str, list[dict[str, Any]]]:
