@@ -179,9 +179,8 @@ def requirement_source(ms: Any, name: str) -> str | None:
     return str(rows[0]["source"]) if rows else None
 
 
-def gpu_intent(snap: Snapshot) -> list[str]:
-    """Signs that GPU use is wanted here: a CUDA/ROCm torch, CUDA runtime wheels, an NVIDIA GPU
-    or driver seen, a CUDA toolkit. [] when none."""
+def framework_gpu_intent(snap: Snapshot) -> list[str]:
+    """Signs the Python environment was set up for a GPU: a CUDA/ROCm torch, CUDA runtime wheels."""
     reasons = []
     torch = torch_facts(snap)
     if torch.get("backend") in ("cuda", "rocm"):
@@ -190,6 +189,13 @@ def gpu_intent(snap: Snapshot) -> list[str]:
     wheels = sorted(n for n in packages if str(n).startswith(("nvidia-cuda-runtime", "nvidia-cudnn")))
     if wheels:
         reasons.append("CUDA wheels installed (" + ", ".join(wheels[:3]) + ")")
+    return reasons
+
+
+def gpu_intent(snap: Snapshot) -> list[str]:
+    """Signs that GPU use is wanted here: framework_gpu_intent, an NVIDIA / AMD GPU or driver seen,
+    a CUDA toolkit. [] when none."""
+    reasons = framework_gpu_intent(snap)
     if nvidia_gpus(snap):
         reasons.append("an NVIDIA GPU is listed")
     if snap.fact("nvidia.driver", "driver_version"):

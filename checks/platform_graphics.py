@@ -174,7 +174,8 @@ def other_software(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     if not fixes:
         fixes.append(Fix("Check which display adapter and driver the system has",
                          ("lspci -nnk | grep -EiA3 'vga|3d|display'", "glxinfo -B")))
-    severity = Severity.WARNING if (pasted or pf.gpu_intent(snap) or forced) else Severity.INFO
+    severity = Severity.WARNING if (pasted or pf.framework_gpu_intent(snap) or pf.nvidia_gpus(snap) or forced) \
+        else Severity.INFO
     return Finding(
         id="platform.software-rendering", severity=severity,
         title=f"OpenGL renders on the CPU ({gfx.get('renderer') or 'software'}" + (f", Mesa {mesa}" if mesa else "")

@@ -130,7 +130,7 @@ def no_passthrough(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     fixes.append(Fix("Check inside the guest that a GPU appears beside the emulated adapter",
                      ("lspci -nn | grep -Ei 'vga|3d|display'",)))
     return Finding(
-        id="vm.no-gpu-passthrough", severity=Severity.WARNING if pf.gpu_intent(snap) else Severity.INFO,
+        id="vm.no-gpu-passthrough", severity=Severity.WARNING if pf.framework_gpu_intent(snap) else Severity.INFO,
         title=f"This {hypervisor} VM has only an emulated display adapter ({names}): no GPU is passed through",
         detail=("The guest sees no NVIDIA, AMD or Intel GPU, only the hypervisor's console adapter, so CUDA has no device "
                 "and OpenGL renders on the CPU. Give the VM a GPU in the hypervisor."),

@@ -176,7 +176,7 @@ def python_arch(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     native = str(snap.fact("platform.windows", "os_arch") or "").upper()
     if bits == 32:
         return Finding(
-            id="windows.python-arch-mismatch", severity=Severity.ERROR if pf.gpu_intent(snap) or pf.torch_facts(snap)
+            id="windows.python-arch-mismatch", severity=Severity.ERROR if pf.gpu_intent(snap) or pf.torch_facts(snap).get("version")
             else Severity.WARNING,
             title="This Python is a 32-bit build: PyTorch and CUDA have no 32-bit Windows packages",
             detail="PyTorch publishes Windows wheels for x86_64 only, so pip finds no torch for this interpreter.",
