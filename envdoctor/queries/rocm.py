@@ -206,9 +206,21 @@ def releases_supporting(ms: Any, gfx: str) -> list[str]:
 
 
 def newest_release_supporting(ms: Any, gfx: str) -> str | None:
-    """The lowest version of the newest ROCm release range listing `gfx` as supported ("6.2")."""
-    ranges = releases_supporting(ms, gfx)
-    return ranges[-1].split("-")[0] if ranges else None
+    """The newest ROCm release whose Linux table lists `gfx` as supported, as the table's source
+    names it ("6.2.4" for the docs/6.2.4 page; else the range's lower end, "6.2")."""
+    name = normalize_gfx(gfx)
+    best: tuple[Version, str] | None = None
+    for row in _rows(ms, "rocm_gpus"):
+        if row.get("gfx") != name or row.get("status") != "supported" or not isinstance(row.get("rocm"), dict):
+            continue
+        low = _version(row["rocm"].get("min"))
+        if low is None:
+            continue
+        named = re.search(r"(?:docs/|rocm-)(\d+\.\d+\.\d+)", str(row.get("source") or ""))
+        label = named.group(1) if named and _in_range(Version(named.group(1)), row["rocm"]) else str(row["rocm"]["min"])
+        if best is None or low > best[0]:
+            best = (low, label)
+    return best[1] if best else None
 
 
 def target_row(ms: Any, gfx: str) -> dict[str, Any] | None:
