@@ -177,3 +177,17 @@ def test_not_nvidia_smi():
     assert not smi.detect("Traceback (most recent call last):\n  File \"x.py\"\n")
     assert smi.parse("hello world") is None
     assert smi.read("hello world") == []
+
+
+@pytest.mark.parametrize("name,count", [
+    ("nvexp-nvidia-smi-q-rtx2080super-windows-591.86.txt", 1),
+    ("thamada-a40-x10-linux.txt", 10),
+    ("nvexp-h100-mig-linux-590.48.01.txt", 1),
+])
+def test_whole_paste_through_the_ingest_driver(real_captures, name, count):
+    """The splitter keeps a whole table or -q log in one part, so every GPU reaches the reader."""
+    from envdoctor.ingest import ingest_text
+
+    snap = ingest_text((real_captures / DIR / name).read_text())
+    assert snap.group("nvidia.gpus").source == "pasted:nvidia-smi"
+    assert len(snap.fact("nvidia.gpus", "gpus")) == count

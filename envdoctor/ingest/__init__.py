@@ -502,7 +502,8 @@ class Splitter:
         if kind == "nvidia-smi-q":
             if _start_strong(line):
                 return False
-            return not line.strip() or line[:1].isspace() or " : " in line or line.startswith("=")
+            return (not line.strip() or line[:1].isspace() or " : " in line or line.startswith("=")
+                    or bool(re.match(r"GPU [0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-7]\s*$", line)))
         if kind == "collect_env":
             if _start_strong(line):
                 return False
