@@ -31,6 +31,10 @@ when = "os.system != Windows"               # shown only when this is not known 
 first_when = "app.comfyui"                  # moved to the top when this holds
 ```
 
+Fixes are listed: those whose `first_when` holds, then those whose `when` holds, then those
+without a condition, then those whose `when` is unknown (a Fedora command when the distribution
+is not known comes after the generic one).
+
 Patterns are Python regular expressions, matched case-insensitively against one line at a time;
 each must contain a literal of at least three characters (two for CJK) that every match contains:
 the loader extracts these anchors, and the free-text reader keeps only the lines that hold an
@@ -39,7 +43,8 @@ on lines that can match it. Patterns are compiled once, at import; they must not
 repeats (`(a+)+`), which the loader refuses.
 
 Conditions are `FACT OP VALUE` joined by ` and `, `FACT` (truthy), `!FACT`, or
-`text ~ 'regex'` (any notable line matches). OP is == != < <= > >= ~ (regex) !~ or `in`. VALUE is a
+`text ~ 'regex'` (any notable line matches); a bare `m.NAME` is false when the capture is absent.
+OP is == != < <= > >= ~ (regex) !~ or `in`. VALUE is a
 bare word, a quoted string, or `$fact` for another fact. Versions compare as versions. A condition
 on an unknown fact is unknown: it neither confirms nor refutes, and does not meet `requires`.
 The facts (see `FACT_NAMES`) come from the structured groups first (collect_env, nvidia-smi,
@@ -383,6 +388,8 @@ def _clause_value(clause: Clause, facts: "Facts", seen: list[tuple[str, Any, str
         return outcome if clause.op == "~" else not outcome
     actual = facts.get(clause.fact)
     if clause.op is None:
+        if actual is None and clause.fact.startswith("m."):
+            actual = False  # the patterns ran: a capture that is not there is known to be absent
         if actual is None:
             return None
         truth = bool(actual)
@@ -853,11 +860,14 @@ def to_finding(match: Match, facts: Facts) -> Finding:
             evidence.append(Evidence(name, _clip(_show(value)), expected))
     fixes = []
     for spec in sig.fixes:
-        if spec.when is not None and evaluate_condition(spec.when, scoped)[0] is False:
+        when = None if spec.when is None else evaluate_condition(spec.when, scoped)[0]
+        if when is False:
             continue
         first = spec.first_when is not None and evaluate_condition(spec.first_when, scoped)[0] is True
-        fixes.append((0 if first else 1, Fix(fill(spec.summary), tuple(fill(c) for c in spec.commands),
-                                              spec.risk, spec.url)))
+        # known to apply first, then fixes for every case, then those whose condition is unknown
+        rank = 0 if first else (1 if when is True else (2 if spec.when is None else 3))
+        fixes.append((rank, Fix(fill(spec.summary), tuple(fill(c) for c in spec.commands),
+                                spec.risk, spec.url)))
     fixes.sort(key=lambda pair: pair[0])
     return Finding(id=sig.id, severity=sig.severity, title=fill(sig.title), detail=fill(sig.detail),
                    confidence=Confidence.LOW, evidence=tuple(evidence),
