@@ -12,11 +12,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from packaging.version import InvalidVersion, Version
+from packaging.version import Version
+
+from envdoctor import versions
 
 _GFX = re.compile(r"^gfx(\d{1,2})([0-9a-f])([0-9a-f])$")
 _OVERRIDE = re.compile(r"^\s*(\d{1,2})\.(\d{1,2})\.(\d{1,2})\s*$")
-_RELEASE = re.compile(r"\d+(?:\.\d+){0,3}")
 
 
 # -- names and numbers ----------------------------------------------------------------------
@@ -95,20 +96,13 @@ def family_of(gfx: str) -> str | None:
 
 # -- tables ---------------------------------------------------------------------------------
 def _rows(ms: Any, name: str) -> list[dict[str, Any]]:
-    try:
-        return list(ms.table(name).rows)
-    except (KeyError, AttributeError):
-        return []
+    table = ms.get(name) if ms is not None else None
+    return list(table.rows) if table is not None else []
 
 
 def _version(text: Any) -> Version | None:
-    match = _RELEASE.search(str(text or ""))
-    if not match:
-        return None
-    try:
-        return Version(match.group(0))
-    except InvalidVersion:  # pragma: no cover - the pattern admits only digits and dots
-        return None
+    """The release numbers of a ROCm spelling ("6.2.4-120" -> 6.2.4), or None."""
+    return versions.release(str(text)) if text is not None else None
 
 
 def _in_range(version: Version, rng: Any) -> bool:
