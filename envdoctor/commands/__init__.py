@@ -15,6 +15,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "preflight",
     "report",
     "triage",
+    "fit",
 )
 
 EXIT_OK = 0
