@@ -296,3 +296,18 @@ def test_this_machine_has_no_amd_alarm():
 def test_override_values(fake_root, value, gfx):
     data = amd_env.collect(ctx(fake_root({}), {"HSA_OVERRIDE_GFX_VERSION": value}))[0].data
     assert data["override"]["gfx"] == gfx
+
+
+def test_preflight_reads_amd_facts(fake_root):
+    """vendor=amd, gpus>=4, vram>=192GB on the MI300X tree (196592 MiB each: 192 GB, just under 192 GiB);
+    rocm>=6.1 on an install."""
+    from envdoctor.requirements import MET, UNMET, Judge, parse_requirements
+    from envdoctor.snapshot import Snapshot
+
+    root = tree(fake_root, "mi300x-x4", {"/opt/rocm-6.2.4/.info/version": "6.2.4\n"})
+    snap = Snapshot()
+    snap.extend(amd_gpu.collect(ctx(root)) + amd_rocm.collect(ctx(root)))
+    verdicts = Judge(snap, parse_requirements(["vendor=amd", "gpus>=4", "vram>=192GB", "rocm>=6.1"])).judge_all()
+    assert [v.state for v in verdicts] == [MET] * 4
+    [too_much] = Judge(snap, parse_requirements(["vram>=192GiB"])).judge_all()
+    assert too_much.state == UNMET

@@ -219,9 +219,10 @@ def _vram_size(value: Any) -> int | None:
 def groups_from(facts: dict[str, Any], source: str = SOURCE,
                 confidence: Confidence = Confidence.MEDIUM) -> list[FactGroup]:
     """The fact groups of parsed rocm-smi / amd-smi output."""
-    from envdoctor.ingest.rocminfo import gpu_summary
+    from envdoctor.ingest.rocminfo import gpu_summary, with_memory_alias
 
     out = []
+    with_memory_alias(facts["gpus"])
     if facts["gpus"]:
         out.append(collected("amd.gpus", source, {"gpus": facts["gpus"], "count": len(facts["gpus"])},
                              summary=gpu_summary(facts["gpus"]), confidence=confidence))

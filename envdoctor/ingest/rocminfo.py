@@ -170,7 +170,7 @@ def groups_from(facts: dict[str, Any], source: str = SOURCE,
                 confidence: Confidence = Confidence.MEDIUM) -> list[FactGroup]:
     """The fact groups a parsed rocminfo text gives."""
     out: list[FactGroup] = []
-    gpus = facts["gpus"]
+    gpus = with_memory_alias(facts["gpus"])
     if gpus:
         out.append(collected("amd.gpus", source, {"gpus": gpus, "count": len(gpus)},
                              summary=gpu_summary(gpus), confidence=confidence))
@@ -197,6 +197,15 @@ def groups_from(facts: dict[str, Any], source: str = SOURCE,
         out.append(collected("amd.kernel", source, kernel, summary=", ".join(parts) or "rocminfo messages",
                              confidence=confidence))
     return out
+
+
+def with_memory_alias(gpus: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The records with `memory_total_mib` beside `vram_mib` (the name preflight's vram>= reads
+    for every vendor)."""
+    for gpu in gpus:
+        if gpu.get("vram_mib") is not None:
+            gpu.setdefault("memory_total_mib", gpu["vram_mib"])
+    return gpus
 
 
 def gpu_summary(gpus: list[dict[str, Any]]) -> str:

@@ -1,7 +1,7 @@
 """AMD GPUs: from the kernel first (no ROCm needed), then ROCm's tools for names and memory.
 
 Fills `amd.gpus` with gpus [{index (HIP's device order), name, gfx_target ("gfx1100"),
-gfx_target_version (KFD's integer, 110000), vram_mib, pci_bus_id, unique_id ("0x..." hex; the
+gfx_target_version (KFD's integer, 110000), vram_mib (and memory_total_mib, the same), pci_bus_id, unique_id ("0x..." hex; the
 `GPU-<hex>` id ROCR_VISIBLE_DEVICES accepts), is_apu, kfd_node, gpu_id, device_id, render_minor,
 compute_units, driver (the PCI driver bound), sources}], count, kfd_present, pci_only (AMD display
 devices no KFD node belongs to, e.g. amdgpu not bound), tools {rocminfo, amd-smi, rocm-smi: "ok" /
@@ -68,6 +68,7 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
             known_products = rq.products(ms, gpu["gfx_target"])
             if len(known_products) == 1:
                 gpu["name"] = known_products[0]
+    rocminfo.with_memory_alias(gpus)
     data: dict[str, Any] = {
         "gpus": gpus,
         "count": len(gpus),
