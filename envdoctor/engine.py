@@ -14,15 +14,17 @@ from typing import Iterable
 from envdoctor.checkdef import Check
 from envdoctor.findings import Evidence, Finding, Severity, order
 from envdoctor.matrixset import MatrixSet
-from envdoctor.snapshot import CONFIDENCE_ORDER, Confidence, Snapshot
+from envdoctor.snapshot import CONFIDENCE_ORDER, Confidence, Snapshot, Status
 
 
 @dataclass(frozen=True)
 class Skipped:
-    """A check that did not run, and why."""
+    """A check that did not run, and why. `not_present` is True when it did not run because what
+    it examines is absent from the machine (no GPU, no docker): not applicable rather than unknown."""
 
     id: str
     reason: str
+    not_present: bool = False
 
 
 @dataclass
@@ -67,7 +69,7 @@ def run_checks(snap: Snapshot, matrices: MatrixSet, checks: Iterable[Check]) -> 
             continue
         reason = missing_reason(chk, snap, matrices)
         if reason is not None:
-            outcome.skipped.append(Skipped(chk.id, reason))
+            outcome.skipped.append(Skipped(chk.id, reason, _subject_absent(chk, snap)))
             continue
         try:
             found = chk.run(snap, matrices)
@@ -80,6 +82,14 @@ def run_checks(snap: Snapshot, matrices: MatrixSet, checks: Iterable[Check]) -> 
         outcome.findings.extend(f.with_confidence_at_most(cap) for f in found)
     outcome.findings = order(outcome.findings)
     return outcome
+
+
+def _subject_absent(check: Check, snap: Snapshot) -> bool:
+    """True when every unmet need is a group probed and found absent."""
+    unmet = [snap.group(n) for n in check.needs if not snap.has(n)]
+    if check.needs_any and not any(snap.has(n) for n in check.needs_any):
+        unmet += [snap.group(n) for n in check.needs_any]
+    return bool(unmet) and all(g is not None and g.status is Status.ABSENT for g in unmet)
 
 
 def _weakest_confidence(snap: Snapshot, names: Iterable[str]) -> Confidence:

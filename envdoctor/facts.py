@@ -20,7 +20,7 @@ class Layer:
 
 LAYERS: tuple[Layer, ...] = (
     Layer("os", "Operating system"),
-    Layer("platform", "Platform (WSL, VM, Windows, macOS, edge)"),
+    Layer("platform", "Platform"),
     Layer("nvidia", "NVIDIA GPU and driver"),
     Layer("amd", "AMD GPU and ROCm"),
     Layer("intel", "Intel GPU"),

@@ -46,7 +46,8 @@ class Report:
             "findings": [f.to_dict() for f in self.findings],
             "checks": {
                 "passed": sorted(self.passed),
-                "skipped": [{"id": s.id, "reason": s.reason} for s in self.skipped],
+                "skipped": [{"id": s.id, "reason": s.reason, "not_present": s.not_present}
+                            for s in self.skipped],
             },
             "summary": {s.value: self.count(s) for s in Severity},
         }
@@ -63,7 +64,8 @@ class Report:
         findings = [Finding.from_dict(f) for f in obj.get("findings", [])]
         checks = obj.get("checks", {}) or {}
         try:
-            skipped = [Skipped(str(s["id"]), str(s["reason"])) for s in checks.get("skipped", [])]
+            skipped = [Skipped(str(s["id"]), str(s["reason"]), bool(s.get("not_present", False)))
+                       for s in checks.get("skipped", [])]
             passed = [str(p) for p in checks.get("passed", [])]
         except (KeyError, TypeError, AttributeError) as exc:
             raise ValueError(f"malformed 'checks' section: {exc}") from exc

@@ -64,7 +64,23 @@ def render(report: Report, verbose: bool = False, width: int | None = None,
         _finding_block(line, first, verbose=False, indent=2, show_commands=True)
         console.print()
 
-    shown: set[int] = set()
+    children: dict[str, list[Finding]] = {}
+    for finding in report.findings:
+        if finding.explained_by:
+            children.setdefault(finding.explained_by, []).append(finding)
+
+    def finding_tree(finding: Finding, indent: int, seen: set[int]) -> None:
+        if id(finding) in seen:
+            return
+        seen.add(id(finding))
+        if finding is first and not verbose:  # already shown in full above
+            _title(line, finding, indent)
+        else:
+            _finding_block(line, finding, verbose=verbose, indent=indent, show_commands=verbose)
+        for child in children.get(finding.id, []):  # symptoms folded under their cause
+            finding_tree(child, indent + 2, seen)
+
+    seen: set[int] = set()
     for layer in LAYERS:
         groups = [g for g in report.snapshot.groups.values()
                   if g.name.split(".")[0] == layer.key and g.name != "envdoctor.timings"]
@@ -75,27 +91,24 @@ def render(report: Report, verbose: bool = False, width: int | None = None,
         summary = _layer_summary(groups)
         line("[", mark, "] ", (f"{layer.title:<28}", "bold"), summary, clip=True)
         for finding in findings:
-            shown.add(id(finding))
-            indent = 6 if finding.explained_by else 4
-            if finding is first and not verbose:  # already shown in full above
-                _title(line, finding, indent)
-                continue
-            _finding_block(line, finding, verbose=verbose, indent=indent,
-                           show_commands=verbose)
+            if not finding.explained_by:
+                finding_tree(finding, 4, seen)
         if verbose:
             for group in groups:
                 if not group.collected:
                     line((f"{group.name}: {group.status.value} — {group.reason}", "dim"), indent=4)
     console.print()
     counts = [_plural(report.count(s), s.value) for s in Severity]
+    absent = sum(1 for s in report.skipped if s.not_present)
     footer = (f"{', '.join(counts)} · {_plural(len(report.passed), 'check')} passed · "
-              f"{len(report.skipped)} skipped")
+              f"{absent} not applicable · {len(report.skipped) - absent} skipped")
     if not verbose:
         footer += " · -v for evidence, commands and timings"
     line((footer, "dim"))
     if verbose:
         for skipped in report.skipped:
-            line((f"skipped {skipped.id}: {skipped.reason}", "dim"), indent=2)
+            label = "not applicable" if skipped.not_present else "skipped"
+            line((f"{label} {skipped.id}: {skipped.reason}", "dim"), indent=2)
         timings = report.snapshot.data("envdoctor.timings") or {}
         probes = ", ".join(f"{p['name']} {p['duration_ms']:.0f} ms" for p in timings.get("probes", []))
         if probes:
