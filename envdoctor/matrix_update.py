@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Mapping
 from urllib.parse import urlparse
 
+from envdoctor.atomic import write_text_atomically
 from envdoctor.matrixset import MatrixSet, lint, load_bundled, load_dir
 
 MAX_BUNDLE_BYTES = 20 * 1024 * 1024
@@ -286,16 +287,4 @@ def _history(paths: CachePaths) -> list[str]:
 
 def _write_atomic(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temp, path)
-    except BaseException:
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass
-        raise
+    write_text_atomically(path, text)
