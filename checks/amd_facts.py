@@ -12,10 +12,7 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
-
-from packaging.version import InvalidVersion, Version
 
 from envdoctor.checks.torch_context import reinstall_fixes, torch_context
 from envdoctor.findings import Fix, Risk
@@ -23,6 +20,7 @@ from envdoctor.queries import rocm as rq
 from envdoctor.queries import torch as tq
 from envdoctor.queries.torch_fixes import Choice, released_minors
 from envdoctor.snapshot import Snapshot
+from envdoctor.versions import release as _v
 
 SYSTEM_REQUIREMENTS = "https://rocm.docs.amd.com/projects/install-on-linux/en/latest/reference/system-requirements.html"
 GROUPS_DOC = "https://rocm.docs.amd.com/projects/install-on-linux/en/latest/install/prerequisites.html"
@@ -100,14 +98,6 @@ def torch_targets(snap: Snapshot, ms: Any) -> tuple[list[str] | None, str | None
         if any(gfx):
             return sorted({a for a in gfx if a}), "matrix:torch_arch"
     return None, None
-
-
-def _v(text: Any) -> Version | None:
-    match = re.search(r"\d+(?:\.\d+)*", str(text or ""))
-    try:
-        return Version(match.group(0)) if match else None
-    except InvalidVersion:
-        return None
 
 
 def rocm_choice_for(snap: Snapshot, ms: Any, rocm: str | None, gfx: list[str] | None = None) -> Choice | None:

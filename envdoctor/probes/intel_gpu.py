@@ -16,7 +16,6 @@ Absent when none of the drivers, libraries, packages or oneAPI is present.
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from envdoctor.context import ProbeContext
