@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import os
+import shutil
 import sys
 
 from envdoctor.facts import LAYERS
@@ -32,8 +33,10 @@ def render(report: Report, verbose: bool = False, width: int | None = None,
     if color is None:
         color = (sys.stdout.isatty() and "NO_COLOR" not in os.environ
                  and os.environ.get("TERM") != "dumb")
+    if width is None:
+        width = shutil.get_terminal_size((100, 24)).columns if sys.stdout.isatty() else 100
     buffer = io.StringIO()
-    console = Console(file=buffer, width=width or 100, force_terminal=color,
+    console = Console(file=buffer, width=width, force_terminal=color,
                       color_system="standard" if color else None, no_color=not color,
                       highlight=False, emoji=False, soft_wrap=False)
 
@@ -103,7 +106,7 @@ def render(report: Report, verbose: bool = False, width: int | None = None,
     footer = (f"{', '.join(counts)} · {_plural(len(report.passed), 'check')} passed · "
               f"{absent} not applicable · {len(report.skipped) - absent} skipped")
     if not verbose:
-        footer += " · -v for evidence, commands and timings"
+        footer += " · -v for details"
     line((footer, "dim"))
     if verbose:
         for skipped in report.skipped:
