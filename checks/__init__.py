@@ -43,6 +43,8 @@ CHECK_MODULES: tuple[str, ...] = (
     "platform_android",
     "platform_vm",
     "platform_identify",
+    "workload_fit",
+    "workload_precision",
     "signatures",
 )
 

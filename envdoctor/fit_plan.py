@@ -96,8 +96,15 @@ def targets_from_snapshot(snap: Any, ms: Any) -> list[Target]:
             row = _gpu_row(ms, gpu.get("name") or "")
             cc = cc or normal_cc((row or {}).get("compute_capability"))
             arch = arch or (row or {}).get("arch")
+        note = None
+        slices = [d.get("memory_total_mib") for d in gpu.get("mig_devices") or []
+                  if isinstance(d.get("memory_total_mib"), (int, float)) and d.get("memory_total_mib")]
+        if gpu.get("mig_mode") == "enabled" and slices:
+            mib = max(slices)
+            note = (f"MIG is on: a process sees one MIG instance ({len(slices)} of them, the largest "
+                    f"{mib / 1024:.1f} GiB), not the whole GPU")
         out.append(Target(gpu.get("name"), mib / 1024 if isinstance(mib, (int, float)) and mib else None,
-                          "detected (nvidia.gpus)", 1, cc, arch, "nvidia", interconnect))
+                          "detected (nvidia.gpus)", 1, cc, arch, "nvidia", interconnect, note))
     for gpu in (snap.fact("amd.gpus", "gpus") or []):
         mib = gpu.get("vram_mib")
         out.append(Target(gpu.get("name") or gpu.get("gfx_target"),
@@ -392,24 +399,30 @@ def app_view(w: fit.Workload, target: Target | None, ms: Any) -> dict:
     return {"ollama": ollama, "gguf": gguf, "image_ui_flags": flags, "shared_memory": SHARED_MEMORY_NOTE}
 
 
-def reference_shape(ms: Any, name: str) -> fit.ModelShape | None:
-    """A model_memory "model" row by name or alias (case and -/_/. spacing do not matter)."""
-    wanted = _key(name)
+def reference_shapes(ms: Any) -> dict[str, fit.ModelShape]:
+    """Every reference model shape of model_memory, keyed by each of its names and aliases
+    (lower case, letters and digits only, the part after the last "/")."""
     try:
         rows = list(ms.table("model_memory").rows)
     except (KeyError, AttributeError):
-        return None
+        return {}
+    index: dict[str, fit.ModelShape] = {}
     for row in rows:
         if row.get("kind") != "model":
             continue
-        names = [row["name"], *(row.get("aliases") or [])]
-        if any(_key(n) == wanted or _key(n.split("/")[-1]) == wanted for n in names):
-            return fit.ModelShape(layers=row["layers"], hidden=row["hidden"], heads=row["heads"],
-                                  kv_heads=row["kv_heads"], head_dim=row["head_dim"], ffn=row["ffn"],
-                                  vocab=row["vocab"], tied_embeddings=bool(row.get("tied_embeddings")),
-                                  gated_mlp=bool(row.get("gated_mlp", True)), name=row["name"],
-                                  source=row.get("source"), derived=False)
-    return None
+        shape = fit.ModelShape(layers=row["layers"], hidden=row["hidden"], heads=row["heads"],
+                               kv_heads=row["kv_heads"], head_dim=row["head_dim"], ffn=row["ffn"],
+                               vocab=row["vocab"], tied_embeddings=bool(row.get("tied_embeddings")),
+                               gated_mlp=bool(row.get("gated_mlp", True)), name=row["name"],
+                               source=row.get("source"), derived=False)
+        for spelling in [row["name"], *(row.get("aliases") or [])]:
+            index.setdefault(shape_key(spelling), shape)
+    return index
+
+
+def reference_shape(ms: Any, name: str) -> fit.ModelShape | None:
+    """A reference model shape by name or alias (case and -/_/. spacing do not matter)."""
+    return reference_shapes(ms).get(shape_key(name))
 
 
 def reference_names(ms: Any) -> list[str]:
@@ -420,5 +433,6 @@ def reference_names(ms: Any) -> list[str]:
         return []
 
 
-def _key(name: str) -> str:
+def shape_key(name: str) -> str:
+    """"meta-llama/Llama-2-7b-hf" -> "llama27bhf"."""
     return "".join(ch for ch in str(name).lower().split("/")[-1] if ch.isalnum())

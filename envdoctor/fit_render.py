@@ -79,7 +79,8 @@ def _gpu_line(t: Target | None) -> str:
         bits.append(f"{t.vram_gib:.1f} GiB each" if t.count > 1 else f"{t.vram_gib:.1f} GiB")
     if t.count > 1:
         bits.append(f"{t.count} GPUs, interconnect {t.interconnect}")
-    return "GPU: " + " · ".join(bits) + f"  ({t.source})"
+    line = "GPU: " + " · ".join(bits) + f"  ({t.source})"
+    return line + (f"; {t.note}" if t.note and t.vram_gib is not None else "")
 
 
 def _title(p: Plan) -> str:
