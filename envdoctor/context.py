@@ -103,7 +103,7 @@ class ProbeContext:
 
     def read(self, path: str, max_bytes: int = MAX_READ_BYTES) -> ReadResult:
         """Read a text file of the target system once, leniently decoded; never raises."""
-        return self._once(self._reads, str(path), lambda: self._read_uncached(path, max_bytes))
+        return self._once(self._reads, (str(path), max_bytes), lambda: self._read_uncached(path, max_bytes))
 
     def read_text(self, path: str, max_bytes: int = MAX_READ_BYTES) -> str | None:
         """The file's text, or None when it is missing or unreadable."""
@@ -113,7 +113,7 @@ class ProbeContext:
         real = self.path(path)
         try:
             with open(real, "rb") as handle:
-                data = handle.read(max_bytes)
+                data = _read_chunked(handle, max_bytes)
         except FileNotFoundError:
             return ReadResult(None, f"{path} does not exist")
         except PermissionError:
@@ -203,6 +203,20 @@ class ProbeContext:
 class _Pending:
     done: threading.Event = field(default_factory=threading.Event)
     value: object = None
+
+
+def _read_chunked(handle, max_bytes: int) -> bytes:  # noqa: ANN001
+    """Read up to `max_bytes` in modest chunks: one huge read() fails with ENOMEM on some
+    procfs/sysfs files."""
+    parts: list[bytes] = []
+    left = max_bytes
+    while left > 0:
+        chunk = handle.read(min(left, 65536))
+        if not chunk:
+            break
+        parts.append(chunk)
+        left -= len(chunk)
+    return b"".join(parts)
 
 
 def run_command(argv: list[str] | tuple[str, ...], timeout_s: float,
