@@ -16,6 +16,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "report",
     "triage",
     "fit",
+    "fleet",
 )
 
 EXIT_OK = 0

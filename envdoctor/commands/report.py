@@ -1,7 +1,8 @@
 """`envdoctor report`: one file for a helpdesk — snapshot, findings and the raw captures behind
 them, redacted by default.
 
-    envdoctor report [-o FILE] [--format json|markdown|html|text] [--no-redact] [probe options]
+    envdoctor report [-o FILE] [--format json|markdown|html|text] [--no-redact] [--node-name NAME]
+                     [probe options]
 
 Without -o the report goes to `envdoctor-report.<ext>` in the current directory; `-o -` writes
 it to stdout. The format follows the file's extension unless --format is given (default
@@ -40,12 +41,16 @@ def add_parser(subparsers) -> None:  # noqa: ANN001
                         help="markdown (default), json, html or text; default from FILE's extension")
     parser.add_argument("--no-redact", action="store_true",
                         help="keep user/host names, addresses, GPU UUIDs, serials and secrets as they are")
+    parser.add_argument("--node-name", metavar="NAME", type=_node_name, default=None,
+                        help="label the report with this node name for `envdoctor fleet` (kept as "
+                             "given, except that a redacted report replaces a host name)")
     add_probe_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> Outcome:
     """Collect, diagnose, redact, render and write the report."""
     from envdoctor.diagnose import collect_live, diagnose
+    from envdoctor.fleet import node_group
 
     fmt = args.format or _BY_SUFFIX.get(Path(args.output or "").suffix.lower(), "markdown")
     target = args.output or f"envdoctor-report.{_EXTENSIONS[fmt]}"
@@ -57,6 +62,7 @@ def run(args: argparse.Namespace) -> Outcome:
     if args.root != "/" and not os.path.isdir(args.root):
         raise UsageError(f"--root {args.root}: not a directory")
     snapshot = collect_live(options, root=args.root)
+    snapshot.add(node_group(args.node_name, redacted=not args.no_redact))
     report = diagnose(snapshot, kind="report")
     text, note = build(report, fmt, redact=not args.no_redact)
     if target == "-":
@@ -67,6 +73,16 @@ def run(args: argparse.Namespace) -> Outcome:
         raise UsageError(f"cannot write {target}: {exc.strerror or exc}; nothing was changed") from None
     size_kib = len(text.encode("utf-8")) / 1024
     return Outcome(stderr=f"envdoctor report: wrote {target} ({fmt}, {size_kib:.0f} KiB). {note}")
+
+
+def _node_name(text: str) -> str:
+    """argparse type of --node-name (a usage error names the bad value)."""
+    from envdoctor.fleet import node_label
+
+    try:
+        return node_label(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def build(report, fmt: str, redact: bool = True, env: Mapping[str, str] | None = None,  # noqa: ANN001
