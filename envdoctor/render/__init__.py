@@ -13,6 +13,7 @@ FORMATS: dict[str, str] = {
     "json": "json_format",
     "markdown": "markdown",
     "html": "html",
+    "prometheus": "prometheus",
 }
 
 
