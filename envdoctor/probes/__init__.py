@@ -48,6 +48,11 @@ PROBE_MODULES: tuple[str, ...] = (
     "amd_rocm",
     "amd_env",
     "intel_gpu",
+    "apps_detect",
+    "apps_ollama",
+    "apps_llamacpp",
+    "apps_halcon",
+    "apps_torchserve",
 )
 
 DEFAULT_PROBE_TIMEOUT_S = 10.0
