@@ -145,7 +145,7 @@ def test_wsl_conf_and_sizes():
     assert platform_wsl.parse_size("512MB") == 512 * 1024 ** 2
     assert platform_wsl.parse_size("1073741824") == 1073741824
     assert platform_wsl.parse_size("lots") is None
-    assert platform_wsl.windows_build_from_ver("Microsoft Windows [Version 10.0.19045.4412]") == ("10.0.19045.4412", 19045)
+    assert platform_windows.parse_ver("Microsoft Windows [Version 10.0.19045.4412]") == ("10.0.19045.4412", 19045)
     text = ("\tlibcuda.so.1 (libc6,x86-64) => /usr/lib/x86_64-linux-gnu/libcuda.so.1\n"
             "\tlibcuda.so.1 (libc6,x86-64) => /usr/lib/wsl/lib/libcuda.so.1\n"
             "\tlibcuda.so (libc6,x86-64) => /usr/lib/wsl/lib/libcuda.so\n")

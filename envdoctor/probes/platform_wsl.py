@@ -38,6 +38,7 @@ from typing import Any
 from envdoctor.context import ProbeContext
 from envdoctor.probes import cuda_paths
 from envdoctor.probes.platform_packages import installed_dpkg
+from envdoctor.probes.platform_windows import parse_ver
 from envdoctor.snapshot import FactGroup, absent, collected
 
 GROUPS = ("platform.wsl",)
@@ -57,7 +58,6 @@ _LOCAL_REPO = re.compile(r"^cuda-repo-((?:wsl-)?[a-z]+[\w]*?)-\d+-\d+-local")
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([KMGT]?B?)?\s*$", re.IGNORECASE)
 _UNITS = {"": 1, "B": 1, "K": 1024, "KB": 1024, "M": 1024 ** 2, "MB": 1024 ** 2,
           "G": 1024 ** 3, "GB": 1024 ** 3, "T": 1024 ** 4, "TB": 1024 ** 4}
-_VER = re.compile(r"\[Version\s+(\d+)\.(\d+)\.(\d+)(?:\.(\d+))?\]")
 _LIB_DIRS = ("/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib")
 _SKIP_USERS = {"default", "default user", "public", "all users"}
 
@@ -261,15 +261,6 @@ def _mem_total_mib(ctx: ProbeContext) -> int | None:
     return None
 
 
-def windows_build_from_ver(text: str) -> tuple[str | None, int | None]:
-    """("10.0.22631.4317", 22631) from `ver`'s "Microsoft Windows [Version 10.0.22631.4317]"."""
-    match = _VER.search(text)
-    if not match:
-        return None, None
-    parts = [p for p in match.groups() if p is not None]
-    return ".".join(parts), int(match.group(3))
-
-
 def _windows_side(ctx: ProbeContext) -> dict[str, Any]:
     out: dict[str, Any] = {"windows_version": None, "windows_build": None, "windows_error": None,
                            "wsl_package_version": None}
@@ -277,7 +268,7 @@ def _windows_side(ctx: ProbeContext) -> dict[str, Any]:
     if cmd:
         run = ctx.run([cmd, "/c", "ver"], CMD_TIMEOUT_S)
         if run.ok:
-            out["windows_version"], out["windows_build"] = windows_build_from_ver(run.stdout)
+            out["windows_version"], out["windows_build"] = parse_ver(run.stdout)
         else:
             out["windows_error"] = run.describe_failure()
     else:
