@@ -140,7 +140,10 @@ def _summary(data: dict[str, Any]) -> str:
     elif data.get("vulkan"):
         text = "Vulkan: " + ", ".join(str(d.get("device_name")) for d in data["vulkan"])
     else:
-        text = f"no renderer read ({data.get('glxinfo')})"
+        mesa = (data.get("mesa_package") or {}).get("upstream")
+        text = (f"Mesa {mesa}" + (" with the d3d12 driver" if data.get("d3d12_driver") else "") if mesa else "Mesa") + \
+            f"; no renderer read ({data.get('glxinfo')})"
+        return text + (", forced to software by " + ", ".join(data["forces_software"]) if data.get("forces_software") else "")
     mesa = (data.get("mesa_package") or {}).get("upstream") or data.get("mesa_version")
     if mesa:
         text += f", Mesa {mesa}"
