@@ -505,7 +505,8 @@ def natural_key(text: str) -> tuple[Any, ...]:
 def hostlist(names: Iterable[str], limit: int = 0) -> str:
     """Slurm hostlist notation: gpu001,gpu002,gpu003,gpu007 -> gpu[001-003,007].
 
-    Names that share a prefix and a zero-padded number width are folded; others are listed. With
+    Names that share a prefix and a number padding (none, or zero-padded to one width) are
+    folded; others are listed. With
     `limit`, at most that many entries are shown, then "… (+N more)".
     """
     pattern = re.compile(r"(.*?)(\d+)$")
@@ -518,7 +519,11 @@ def hostlist(names: Iterable[str], limit: int = 0) -> str:
             singles.append(name)
             order.append(name)
             continue
-        key = (match.group(1), len(match.group(2)))
+        digits = match.group(2)
+        width = len(digits) if digits.startswith("0") and len(digits) > 1 else 0
+        if not width and (match.group(1), len(digits)) in buckets:
+            width = len(digits)  # gpu100 joins gpu[098-099]
+        key = (match.group(1), width)
         if key not in buckets:
             buckets[key] = []
             order.append(key)

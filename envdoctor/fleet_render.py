@@ -119,7 +119,8 @@ def render_text(fleet: Fleet) -> str:
 def _headline(fleet: Fleet) -> str:
     s = _summary(fleet)
     parts = [f"{s['nodes']} node{'s' if s['nodes'] != 1 else ''}", f"{s['stacks']} stack{'s' if s['stacks'] != 1 else ''}",
-             f"{s['faulty_nodes']} with GPU health faults", f"{s['outlier_nodes']} outliers"]
+             f"{s['faulty_nodes']} with GPU health faults",
+             f"{s['outlier_nodes']} outlier{'s' if s['outlier_nodes'] != 1 else ''}"]
     if s["unreadable"]:
         parts.append(f"{s['unreadable']} unreadable file{'s' if s['unreadable'] != 1 else ''}")
     if s["duplicates"]:
