@@ -16,7 +16,7 @@ from envdoctor.diagnose import diagnose
 from envdoctor.fleet import node_group
 from envdoctor.ingest import kernel_log, nvidia_smi_xml
 from envdoctor.report import Report
-from envdoctor.snapshot import Confidence, Snapshot, collected
+from envdoctor.snapshot import Confidence, Snapshot, absent, collected
 
 K80 = "openpai-tesla-k80-x4-driver-430.26-cuda-not-found.xml"  # 4 GPUs, 2 with lifetime uncorrected ECC errors
 A100 = "telegraf-a100-sxm4-80gb-mig-driver-535.54.03.xml"
@@ -26,6 +26,8 @@ RTX3090 = "telegraf-geforce-rtx3090-driver-525.147.05.xml"
 FALLEN_OFF_BUS = "dmesg-nvrm-fallen-off-bus-no-xid-open-kernel-module-570.158.01-NVSentinel-issue-155.txt"
 APP_XIDS = "TRUNCATED-dmesg-T-nvrm-loading-535.183.01-xid-43-31-94-akash-support-issue-244.txt"
 
+NO_DRIVER = ("no NVIDIA driver: NVML: NVML Shared Library Not Found, nvidia-smi not found, no /proc/driver/nvidia, "
+             "no libnvidia-ml or libcuda on the system")
 UBUNTU = {"system": "Linux", "distro_id": "ubuntu", "distro_version": "22.04", "distro_like": ["debian"],
           "distro_name": "Ubuntu 22.04.4 LTS", "kernel": "5.15.0-105-generic", "arch": "x86_64"}
 
@@ -50,6 +52,9 @@ def node_report(captures: Path, xml: str | None, *, node: str | None = None, dme
         snap.extend(nvidia_smi_xml.groups(driver, gpus, "nvidia-smi", Confidence.HIGH))
         raw = (captures / "nvidia-smi-q-x" / xml).read_text()
         snap.groups["nvidia.gpus"].raw["nvidia-smi -q -x"] = raw
+    else:  # what the live probe says on a machine without a driver (this repository's CI)
+        snap.add(absent("nvidia.driver", "nvml", NO_DRIVER))
+        snap.add(absent("nvidia.gpus", "nvml", f"no GPU facts without a driver ({NO_DRIVER})"))
     log = (captures / "misc" / dmesg).read_text() if dmesg else ""
     snap.add(collected("nvidia.events", "dmesg", kernel_log.parse(log), summary="kernel log"))
     if torch:
