@@ -27,3 +27,12 @@ def test_healthy_capture_has_no_error_finding(real_captures, name):
     errors = [f["id"] for f in findings if f["severity"] == "error"]
     assert errors == [], errors
     assert not any(f["id"].startswith("nvidia.mig") for f in findings)
+
+
+def test_text_on_the_opening_fence_line_is_kept():
+    paste = ("```torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB "
+             "(GPU 0; 23.65 GiB total capacity)\n```\n")
+    result = subprocess.run([sys.executable, "-m", "envdoctor", "triage", "-", "--json"], input=paste,
+                            capture_output=True, text=True, timeout=120)
+    ids = [f["id"] for f in json.loads(result.stdout)["findings"]]
+    assert ids and ids[0] == "memory.out-of-memory", ids

@@ -231,6 +231,7 @@ def clean_line(line: str) -> str:
 
 
 _FENCE = re.compile(r"\s{0,3}(`{3,}|~{3,})")
+_INFO_STRING = re.compile(r"[\w+.#-]{1,24}")  # a fence's language tag ("```python", "```sh")
 _STRUCTURED_START = re.compile(
     r"\s{0,3}(?:"
     r"(?P<collect_env>Collecting environment information|PyTorch version\s*:)"
@@ -410,6 +411,10 @@ class Splitter:
             yield from self._flush()
             self.fence = None if self.fence is not None else fence.group(1)
             self.first_line = self.line_no + 1
+            rest = line[fence.end():].strip()
+            if rest and not _INFO_STRING.fullmatch(rest):  # "```RuntimeError: ..." keeps its text
+                self.line_no -= 1
+                yield from self.feed(rest)
             return
         if self.kind != "text":
             if self._continues(line):
