@@ -45,6 +45,15 @@ CHECK_MODULES: tuple[str, ...] = (
     "platform_identify",
     "workload_fit",
     "workload_precision",
+    "apps_gpu",
+    "apps_vllm",
+    "apps_torch",
+    "apps_webui",
+    "apps_ollama",
+    "apps_llamacpp",
+    "apps_halcon",
+    "apps_torchserve",
+    "apps_cad",
     "signatures",
 )
 
