@@ -9,6 +9,7 @@ takes the others down. `lint()` adds the cross-file checks.
 from __future__ import annotations
 
 import re
+import threading
 try:
     import tomllib
 except ModuleNotFoundError:  # Python 3.10
@@ -70,28 +71,67 @@ class Matrix:
         return [r for r in self.rows if all(r.get(k) == v for k, v in conditions.items())]
 
 
-@dataclass
 class MatrixSet:
-    """All matrices of one set (bundled, or an installed update), with load errors."""
+    """All matrices of one set (bundled, or an installed update), with load errors.
 
-    tables: dict[str, Matrix] = field(default_factory=dict)
-    errors: list[LintError] = field(default_factory=list)
-    origin: str = "bundled"
+    A set made by `load_dir` reads its files lazily: `get`/`table` parse and validate only the
+    file of the table asked for, so a command pays only for the tables its checks use; `tables`,
+    `errors` and `names()` read every remaining file first (the full view lint and list need).
+    """
+
+    def __init__(self, tables: dict[str, Matrix] | None = None, errors: list[LintError] | None = None,
+                 origin: str = "bundled", pending: dict[str, Path] | None = None) -> None:
+        self._tables: dict[str, Matrix] = dict(tables or {})
+        self._errors: list[LintError] = list(errors or [])
+        self.origin = origin
+        self._pending: dict[str, Path] = dict(pending or {})  # table name (file stem) -> file not read yet
+        self._lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return f"MatrixSet(origin={self.origin!r}, tables={sorted(self._tables)}, pending={sorted(self._pending)})"
+
+    @property
+    def tables(self) -> dict[str, Matrix]:
+        """Every valid table by name (reads the files not read yet)."""
+        self._load_all()
+        return self._tables
+
+    @property
+    def errors(self) -> list[LintError]:
+        """Every file's validation errors (reads the files not read yet)."""
+        self._load_all()
+        return self._errors
 
     def table(self, name: str) -> Matrix:
         """The table called `name`; KeyError when the set lacks it."""
-        try:
-            return self.tables[name]
-        except KeyError:
-            raise KeyError(f"matrix {name!r} is not in the {self.origin} set") from None
+        found = self.get(name)
+        if found is None:
+            raise KeyError(f"matrix {name!r} is not in the {self.origin} set")
+        return found
 
     def get(self, name: str) -> Matrix | None:
         """The table called `name`, or None."""
-        return self.tables.get(name)
+        if name in self._pending:
+            self._load(name)
+        return self._tables.get(name)
 
     def names(self) -> list[str]:
         """Table names, sorted."""
         return sorted(self.tables)
+
+    def _load(self, name: str) -> None:
+        with self._lock:
+            path = self._pending.pop(name, None)
+            if path is None:
+                return
+            matrix, errors = load_file(path)
+            self._errors.extend(errors)
+            if matrix is not None and not errors:
+                self._tables[matrix.name] = matrix
+
+    def _load_all(self) -> None:
+        for name in sorted(self._pending):
+            self._load(name)
 
 
 def bundled_dir() -> Path:
@@ -105,15 +145,10 @@ def load_bundled() -> MatrixSet:
 
 
 def load_dir(folder: Path | str, origin: str | None = None) -> MatrixSet:
-    """Load and validate every `*.toml` in `folder`."""
+    """The set of every `*.toml` in `folder`; each file is read and validated when first used."""
     folder = Path(folder)
-    result = MatrixSet(origin=origin or str(folder))
-    for path in sorted(folder.glob("*.toml")):
-        matrix, errors = load_file(path)
-        result.errors.extend(errors)
-        if matrix is not None and not errors:
-            result.tables[matrix.name] = matrix
-    return result
+    return MatrixSet(origin=origin or str(folder),
+                     pending={path.stem: path for path in sorted(folder.glob("*.toml"))})
 
 
 def load_file(path: Path) -> tuple[Matrix | None, list[LintError]]:
