@@ -45,10 +45,8 @@ def not_applicable(check: Check, snap: Snapshot) -> bool:
 
 
 def missing_reason(check: Check, snap: Snapshot, matrices: MatrixSet) -> str | None:
-    """Why `check` cannot run on `snap` with `matrices`, or None when its needs are met."""
-    for table in check.matrices:
-        if matrices.get(table) is None:
-            return f"needs matrix {table}: not in the {matrices.origin} set"
+    """Why `check` cannot run on `snap` with `matrices`, or None when its needs are met. Facts are
+    looked at first, so the tables of a check that cannot run are never read."""
     for name in check.needs:
         group = snap.group(name)
         if group is None:
@@ -57,6 +55,9 @@ def missing_reason(check: Check, snap: Snapshot, matrices: MatrixSet) -> str | N
             return f"needs {name}: {group.status.value} ({group.reason or 'no reason given'})"
     if check.needs_any and not any(snap.has(name) for name in check.needs_any):
         return "needs one of " + ", ".join(check.needs_any)
+    for table in check.matrices:
+        if matrices.get(table) is None:
+            return f"needs matrix {table}: not in the {matrices.origin} set"
     return None
 
 
