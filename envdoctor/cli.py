@@ -23,23 +23,34 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The full argument parser."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The full argument parser, or with `only` (a COMMAND_MODULES name) just that command's, so
+    a command does not import the others (preflight's start-up stays a few times `python -c pass`)."""
     parser = _Parser(prog="envdoctor", description="Environment compatibility doctor for GPU "
                                                    "and ML machines.")
     parser.add_argument("--version", action="version", version=f"envdoctor {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     subparsers.required = True
-    for name in COMMAND_MODULES:
+    for name in (only,) if only else COMMAND_MODULES:
         importlib.import_module(f"envdoctor.commands.{name}").add_parser(subparsers)
     return parser
+
+
+def _named_command(argv: list[str]) -> str | None:
+    """The COMMAND_MODULES entry argv's first word names (None for options, help or a typo)."""
+    if not argv or argv[0].startswith("-"):
+        return None
+    try:
+        return _module_for(argv[0])
+    except UsageError:
+        return None
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run envdoctor; returns the exit code (or execs into a command for preflight)."""
     argv = sys.argv[1:] if argv is None else argv
     try:
-        parser = build_parser()
+        parser = build_parser(_named_command(argv))
         args = parser.parse_args(argv)
         module = importlib.import_module(f"envdoctor.commands.{_module_for(args.command)}")
         outcome: Outcome = module.run(args)
