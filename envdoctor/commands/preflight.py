@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import re
 import shlex
 import time
 from pathlib import Path
@@ -142,15 +143,34 @@ def probe_modules_for(groups: set[str]) -> tuple[str, ...]:
     """The probe modules (from PROBE_MODULES, by their GROUPS) that fill any of `groups`."""
     from envdoctor.probes import PROBE_MODULES
 
-    chosen = []
-    for name in PROBE_MODULES:
-        try:
-            module = importlib.import_module(f"envdoctor.probes.{name}")
-        except Exception:  # noqa: BLE001 - a broken probe fills nothing; check reports it
-            continue
-        if set(getattr(module, "GROUPS", (name,))) & groups:
-            chosen.append(name)
-    return tuple(chosen)
+    return tuple(name for name in PROBE_MODULES if set(declared_groups(name)) & groups)
+
+
+_GROUPS_LINE = re.compile(r"^GROUPS\s*(?::[^=\n]*)?=\s*(\([^)]*\)|\[[^\]]*\])", re.MULTILINE)
+
+
+def declared_groups(name: str) -> tuple[str, ...]:
+    """A probe module's GROUPS, read from its source when it is a literal (so choosing the probes
+    does not import all of them), else from the imported module; () when it cannot load."""
+    import ast
+    from importlib.util import find_spec
+
+    try:
+        spec = find_spec(f"envdoctor.probes.{name}")
+        origin = spec.origin if spec is not None else None
+        with open(origin or "", encoding="utf-8") as handle:
+            match = _GROUPS_LINE.search(handle.read())
+        if match:
+            value = ast.literal_eval(match.group(1))
+            if isinstance(value, (tuple, list)) and all(isinstance(g, str) for g in value):
+                return tuple(value)
+    except (OSError, ValueError, SyntaxError, ImportError):
+        pass
+    try:
+        module = importlib.import_module(f"envdoctor.probes.{name}")
+    except Exception:  # noqa: BLE001 - a broken probe fills nothing; check reports it
+        return ()
+    return tuple(getattr(module, "GROUPS", (name,)))
 
 
 def _finding_checks(requirements: Sequence["Requirement"], ids: set[str]
