@@ -19,8 +19,10 @@ import sys
 
 try:  # imported as part of envdoctor
     from envdoctor.probes.interpreter_facts import _normalize as normalize
+    from envdoctor.probes.interpreter_facts import distributions
 except ImportError:  # run as a script in the target interpreter: the sibling file is on sys.path
     from interpreter_facts import _normalize as normalize
+    from interpreter_facts import distributions
 
 # Distributions worth describing (normalized names); "prefix*" entries match a prefix.
 INTERESTING = (
@@ -66,21 +68,13 @@ def describe(paths=None):
     """The ML distributions on `paths` (default: sys.path), as a JSON-ready dict."""
     out = {}
     result = {"environment": marker_environment(), "distributions": out}
-    search = list(paths) if paths else list(sys.path)
     try:
-        from importlib import metadata
-    except ImportError:  # Python 3.7: read the dist-info folders directly
-        metadata = None
-    try:
-        dists = list(metadata.distributions(path=search)) if metadata else list(_dist_infos(search))
+        dists = list(distributions(paths))
     except Exception as exc:  # noqa: BLE001 - a broken path entry must not stop the scan
         result["error"] = "cannot list distributions: %s" % exc
         return result
     for dist in dists:
-        try:
-            name = dist.metadata["Name"]
-        except Exception:  # noqa: BLE001
-            continue
+        name = _safe(lambda: dist.name)
         if not name:
             continue
         key = normalize(name)
@@ -113,7 +107,7 @@ def _entry(dist, key, name):
         "location": location,
         "installer": _read(dist, "INSTALLER"),
         "requires": _safe(lambda: list(dist.requires or [])) or [],
-        "requires_python": _safe(lambda: dist.metadata["Requires-Python"]),
+        "requires_python": _safe(lambda: dist.header("Requires-Python")),
         "wheel_tags": _wheel_tags(dist),
         "direct_url": _direct_url(dist),
         "files": {},
@@ -132,32 +126,6 @@ def _entry(dist, key, name):
             if names:
                 entry["listings"][rel] = names[:MAX_LISTING]
     return entry
-
-
-class _DistInfo(object):
-    """The part of importlib.metadata.Distribution this script uses, for Python 3.7."""
-
-    def __init__(self, path):
-        from email.parser import Parser
-
-        self._path = path
-        self.metadata = Parser().parsestr(self.read_text("METADATA") or "")
-        self.version = self.metadata["Version"]
-        self.requires = self.metadata.get_all("Requires-Dist") or None
-
-    def read_text(self, filename):
-        try:
-            with open(os.path.join(self._path, filename), encoding="utf-8", errors="replace") as handle:
-                return handle.read()
-        except (OSError, IOError):
-            return None
-
-
-def _dist_infos(search):
-    for folder in search:
-        for name in _listdir(folder):
-            if name.endswith(".dist-info"):
-                yield _DistInfo(os.path.join(folder, name))
 
 
 def interesting(key):
@@ -184,10 +152,7 @@ def _read(dist, filename):
 
 
 def _location(dist):
-    path = getattr(dist, "_path", None)
-    if path is None:
-        return None
-    return str(os.path.dirname(str(path)))
+    return os.path.dirname(dist.path)
 
 
 def _wheel_tags(dist):
