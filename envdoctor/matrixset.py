@@ -294,6 +294,8 @@ def _check_row_meta(row: dict, label: str, line: int, err) -> None:  # noqa: ANN
     checked = row.get("checked")
     if not isinstance(checked, date):
         err(line, f"{label}: no checked date (write checked = YYYY-MM-DD)")
+    elif checked > date.today():
+        err(line, f"{label}: checked date {checked} is in the future")
     if "unverified" in row and not isinstance(row["unverified"], bool):
         err(line, f"{label}: unverified must be true or false")
     if "note" in row and not isinstance(row["note"], str):

@@ -131,3 +131,8 @@ def test_bundled_matrices_lint_clean():
 
 def test_load_bundled_is_the_package_data():
     assert "cuda_driver" in load_bundled().names()
+
+
+def test_checked_dates_in_the_future_are_rejected():
+    errors = _errors(GOOD_ROW.replace("checked = 2026-12-02", "checked = 2999-01-01"))
+    assert any("is in the future" in e for e in errors), errors
