@@ -52,3 +52,20 @@ def layer_of(name: str) -> str:
     area = name.split(".", 1)[0]
     area = _AREA_LAYER.get(area, area)
     return area if area in LAYER_KEYS else "envdoctor"
+
+
+# Which group speaks for its layer in one-line summaries (earlier = preferred).
+_SUMMARY_FIRST = (
+    "os", "platform.wsl", "platform.windows", "platform.macos", "platform.jetson",
+    "platform.android", "platform.vm", "platform.graphics",
+    "nvidia.gpus", "nvidia.driver", "nvidia.pci", "amd.gpus", "amd.rocm", "intel.gpus",
+    "cuda.toolkits", "python", "python.torch", "container.inside", "container.docker",
+)
+
+
+def summary_rank(group_name: str) -> tuple[int, str]:
+    """Sort key putting the group that best summarises its layer first."""
+    try:
+        return (_SUMMARY_FIRST.index(group_name), group_name)
+    except ValueError:
+        return (len(_SUMMARY_FIRST), group_name)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from envdoctor.facts import LAYERS
+from envdoctor.facts import LAYERS, summary_rank
 from envdoctor.report import Report
 
 EMBED_START = "<!-- envdoctor-report-json"
@@ -14,13 +14,15 @@ _ICON = {"error": "✗", "warning": "!", "info": "i"}
 
 def render(report: Report, include_raw: bool = False, **_: object) -> str:
     """The report as Markdown; the full JSON document sits in an HTML comment at the end."""
-    lines = [f"## envdoctor {report.kind} report", ""]
+    heading = "envdoctor report" if report.kind == "report" else f"envdoctor {report.kind} report"
+    lines = [f"## {heading}", ""]
     os_summary = _summary(report, "os")
     if os_summary:
         lines += [f"**Machine:** {_escape(os_summary)}", ""]
-    counts = ", ".join(f"{report.count(s)} {s.value}" for s in _severities())
-    lines += [f"**Findings:** {counts} · {len(report.passed)} checks passed · "
-              f"{len(report.skipped)} skipped", ""]
+    counts = ", ".join(_plural(report.count(s), s.value) for s in _severities())
+    absent = sum(1 for s in report.skipped if s.not_present)
+    lines += [f"**Findings:** {counts} · {_plural(len(report.passed), 'check')} passed · "
+              f"{absent} not applicable · {len(report.skipped) - absent} skipped", ""]
     if report.findings:
         lines += ["### Findings", ""]
         for finding in report.findings:
@@ -45,10 +47,12 @@ def render(report: Report, include_raw: bool = False, **_: object) -> str:
         lines.append("")
     lines += ["### Layers", "", "| layer | status | facts |", "|---|---|---|"]
     for layer in LAYERS:
-        groups = [g for g in report.snapshot.groups.values() if g.name.split(".")[0] == layer.key]
+        groups = sorted((g for g in report.snapshot.groups.values()
+                         if g.name.split(".")[0] == layer.key and g.name != "envdoctor.timings"),
+                        key=lambda g: summary_rank(g.name))
         if not groups:
             continue
-        main = groups[0]
+        main = next((g for g in groups if g.collected and g.summary), groups[0])
         text = main.summary if main.collected else (main.reason or "")
         lines.append(f"| {layer.title} | {main.status.value} | {_escape(text or '')} |")
     lines.append("")
@@ -66,6 +70,10 @@ def extract_embedded(text: str) -> str | None:
     if end < 0:
         return None
     return text[start + len(EMBED_START):end]  # json.loads undoes the "--\\u003e" escape
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def _summary(report: Report, name: str) -> str | None:

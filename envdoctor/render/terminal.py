@@ -11,7 +11,7 @@ import os
 import shutil
 import sys
 
-from envdoctor.facts import LAYERS
+from envdoctor.facts import LAYERS, summary_rank
 from envdoctor.findings import Finding, Severity
 from envdoctor.report import Report
 from envdoctor.snapshot import FactGroup, Status
@@ -85,8 +85,9 @@ def render(report: Report, verbose: bool = False, width: int | None = None,
 
     seen: set[int] = set()
     for layer in LAYERS:
-        groups = [g for g in report.snapshot.groups.values()
-                  if g.name.split(".")[0] == layer.key and g.name != "envdoctor.timings"]
+        groups = sorted((g for g in report.snapshot.groups.values()
+                         if g.name.split(".")[0] == layer.key and g.name != "envdoctor.timings"),
+                        key=lambda g: summary_rank(g.name))
         findings = [f for f in report.findings if f.layer == layer.key]
         if not groups and not findings:
             continue
