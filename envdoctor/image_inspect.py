@@ -113,7 +113,19 @@ def collect_for_image(image: str, options: ProbeOptions, env: dict[str, str] | N
     return merge(host, inner, collected("container.image", f"image:{image}", facts, summary=_summary(facts)), image)
 
 
-def merge(host: Snapshot, inner: Snapshot, image_group: FactGroup, image: str) -> Snapshot:
+def collect_for_root(root: str, options: ProbeOptions, env: dict[str, str] | None = None) -> Snapshot:
+    """The snapshot for `check --root DIR`: this host's driver, GPU and runtime facts, with the
+    software layers (os, python, cuda) read from the unpacked root filesystem at `root`."""
+    from envdoctor.probes import collect_all
+
+    host = collect_all(ProbeContext(env=env, options=options)).snapshot
+    root_ctx = ProbeContext(root=root, env=env, options=options)
+    modules = tuple(m for m in _probe_modules() if m not in HOST_ONLY_PROBES)
+    inner = collect_all(root_ctx, modules).snapshot
+    return merge(host, inner, None, f"root {root}")
+
+
+def merge(host: Snapshot, inner: Snapshot, image_group: FactGroup | None, image: str) -> Snapshot:
     """Host snapshot with the image's os/python/cuda groups (where the probes read the image)."""
     merged = Snapshot(dict(host.groups), host.origin, host.created_at, host.envdoctor_version)
     for name, group in inner.groups.items():
@@ -123,7 +135,8 @@ def merge(host: Snapshot, inner: Snapshot, image_group: FactGroup, image: str) -
         if mine is not None and mine.status == group.status and mine.data == group.data:
             continue  # the probe did not look at the image root: keep the host's, unrelabelled
         merged.groups[name] = replace(group, source=f"image:{image} {group.source}")
-    merged.groups["container.image"] = image_group
+    if image_group is not None:
+        merged.groups["container.image"] = image_group
     return merged
 
 

@@ -72,6 +72,10 @@ def run(args: argparse.Namespace) -> Outcome:
             snapshot = collect_for_image(args.image, options)
         except ImageInspectError as exc:
             raise UsageError(f"--image {args.image}: {exc}") from exc
+    elif args.root != "/":
+        from envdoctor.image_inspect import collect_for_root
+
+        snapshot = collect_for_root(args.root, options)
     else:
         snapshot = collect_live(options, root=args.root)
     report = diagnose(snapshot, kind="check")
