@@ -88,6 +88,7 @@ class ProbeContext:
         self._lock = threading.Lock()
         self._runs: dict[tuple[str, ...], _Pending] = {}
         self._reads: dict[str, _Pending] = {}
+        self._memo: dict[str, _Pending] = {}
 
     # -- clock -------------------------------------------------------------------------------
     def now(self) -> datetime:
@@ -183,6 +184,11 @@ class ProbeContext:
         return self._once(self._runs, key, lambda: run_command(argv, timeout_s, self.env, input_text))
 
     # -- caching -----------------------------------------------------------------------------
+    def once(self, key: str, compute: Callable[[], object]) -> object:
+        """`compute()` run once per context under `key` (a scan several probes share, such as the
+        in-process metadata scan); the other callers wait for it and get the same value."""
+        return self._once(self._memo, key, compute)
+
     def _once(self, cache: dict, key, compute):  # noqa: ANN001 - internal helper
         with self._lock:
             pending = cache.get(key)

@@ -1,8 +1,9 @@
 """Runs ml_metadata_script in the target interpreter and returns what it found.
 
 Shared by the torch_build and frameworks probes. For the interpreter running envdoctor the script
-is called in-process; for one named with `--python` it runs in a subprocess under a deadline
-through `ctx.run`, which caches the result, so both probes share one run.
+is called in-process, once per context (`ctx.once`); for one named with `--python` it runs in a
+subprocess under a deadline through `ctx.run`, which caches the result. Either way both probes
+share one scan.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ def read(ctx: ProbeContext, probe: str) -> MlMetadata:
     target = ctx.options.python
     if target is None:
         try:
-            raw = ml_metadata_script.describe()
+            raw = ctx.once("ml_metadata_script.describe", ml_metadata_script.describe)
         except Exception as exc:  # noqa: BLE001 - a probe never raises
             return MlMetadata({}, {}, f"probe:{probe}", f"metadata scan crashed: {exc}")
         return _from_raw(raw, f"probe:{probe}")
