@@ -195,22 +195,11 @@ def running_kernel(ctx: ProbeContext) -> str | None:
 
 
 def dpkg_versions(ctx: ProbeContext, names: tuple[str, ...]) -> dict[str, str]:
-    """Installed versions of the named Debian packages (from /var/lib/dpkg/status)."""
-    text = ctx.read_text("/var/lib/dpkg/status")
-    if not text:
-        return {}
+    """Installed versions of the named Debian packages (from /var/lib/dpkg/status, parsed once)."""
+    from envdoctor.probes.platform_packages import installed_dpkg
+
     wanted = set(names)
-    found: dict[str, str] = {}
-    for stanza in text.split("\n\n"):
-        fields: dict[str, str] = {}
-        for line in stanza.splitlines():
-            if ":" in line and not line.startswith(" "):
-                key, _, value = line.partition(":")
-                fields[key.strip().lower()] = value.strip()
-        name = fields.get("package")
-        if name in wanted and "installed" in fields.get("status", "").split() and fields.get("version"):
-            found[name] = fields["version"]
-    return dict(sorted(found.items()))
+    return dict(sorted((name, version) for name, version in installed_dpkg(ctx).items() if name in wanted))
 
 
 def in_container(ctx: ProbeContext) -> bool:

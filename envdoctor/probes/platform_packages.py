@@ -17,7 +17,12 @@ _PACMAN_DIR = re.compile(r"^(?P<name>.+)-(?P<version>[^-]+-[^-]+)$")
 
 
 def installed_dpkg(ctx: ProbeContext, prefix: str = "") -> dict[str, str]:
-    """{package: version} of the packages dpkg marks installed under `prefix` ("" = the system)."""
+    """{package: version} of the packages dpkg marks installed under `prefix` ("" = the system);
+    parsed once per context, however many probes ask."""
+    return dict(ctx.once(f"installed_dpkg:{prefix}", lambda: _parse_dpkg_status(ctx, prefix)))  # type: ignore[call-overload]
+
+
+def _parse_dpkg_status(ctx: ProbeContext, prefix: str) -> dict[str, str]:
     text = ctx.read_text(prefix.rstrip("/") + DPKG_STATUS)
     if not text:
         return {}
