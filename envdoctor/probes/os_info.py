@@ -61,11 +61,10 @@ def _distro(ctx: ProbeContext, live: bool) -> dict:
     except ImportError:
         return _os_release(ctx)
     try:
-        if live:
-            info = distro.LinuxDistribution()
-        else:
-            info = distro.LinuxDistribution(include_lsb=False, include_uname=False,
-                                            include_oslevel=False, root_dir=str(ctx.root))
+        # os-release only: distro would otherwise run lsb_release and uname itself, outside
+        # ctx.run (no deadline; a Python script on Debian)
+        info = distro.LinuxDistribution(include_lsb=False, include_uname=False, include_oslevel=False,
+                                        root_dir=None if live else str(ctx.root))
         if not info.id():
             return _os_release(ctx)
         return {
