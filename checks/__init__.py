@@ -57,6 +57,10 @@ CHECK_MODULES: tuple[str, ...] = (
     "signatures",
 )
 
+# Modules whose checks judge pasted text only (they need `pasted.text`, which a live machine never
+# has): a live diagnosis and preflight do not load them.
+TEXT_ONLY_CHECK_MODULES: tuple[str, ...] = ("signatures",)
+
 
 def load_checks(modules: tuple[str, ...] | None = None) -> list[Check]:
     """The checks of `modules` (default: all), in registry order."""

@@ -33,9 +33,6 @@ if TYPE_CHECKING:
 
 DEFAULT_TIMEOUT_S = 10.0
 CONFIG_KEYS = ("require", "timeout")
-# Check modules that judge pasted text only (their checks need `pasted.text`, which a live
-# machine never has): preflight does not load them (the signatures alone take ~0.5 s to load).
-TEXT_ONLY_CHECK_MODULES = ("signatures",)
 
 # Which layers' findings may explain an unmet requirement, by requirement kind.
 _CAUSE_LAYERS = {
@@ -195,7 +192,7 @@ def _finding_checks(requirements: Sequence["Requirement"], ids: set[str]
 
 def live_checks() -> list["Check"]:
     """Every check that can judge a live machine (the registry minus the text-only modules)."""
-    from envdoctor.checks import CHECK_MODULES, load_checks
+    from envdoctor.checks import CHECK_MODULES, TEXT_ONLY_CHECK_MODULES, load_checks
 
     return load_checks(tuple(m for m in CHECK_MODULES if m not in TEXT_ONLY_CHECK_MODULES))
 
