@@ -79,7 +79,7 @@ def test_real_podman_probe():
     [group] = container_podman.collect(ProbeContext())
     assert group.collected and group.data["version"], group.data
     assert group.data["cgroup_version"] in ("v1", "v2")
-    assert "info_error" not in group.data
+    assert "version_error" not in group.data
 
 
 def test_podman_absent_and_broken(tmp_path, fake_tools):
@@ -88,4 +88,7 @@ def test_podman_absent_and_broken(tmp_path, fake_tools):
     path = fake_tools({"podman": "#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'podman version 5.0.2'; exit 0; fi\n"
                                  "echo 'Error: cannot re-exec process' >&2; exit 125\n"})
     [group] = container_podman.collect(ProbeContext(env={"PATH": path}))
-    assert group.data["version"] == "5.0.2" and "cannot re-exec" in group.data["info_error"]
+    assert group.data["version"] == "5.0.2" and "version_error" not in group.data
+    path = fake_tools({"podman": "#!/bin/sh\necho 'Error: cannot re-exec process' >&2; exit 125\n"})
+    [group] = container_podman.collect(ProbeContext(env={"PATH": path}))
+    assert group.data["version"] is None and "cannot re-exec" in group.data["version_error"]

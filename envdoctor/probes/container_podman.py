@@ -1,15 +1,21 @@
 """Podman, and the CDI settings it would use for GPUs.
 
-Fills `container.podman` with: path, version (from `podman info --format json`, else
-`podman --version`), rootless, cgroup_manager, cgroup_version ("v1"/"v2"), oci_runtime,
-cdi_spec_dirs (the `cdi_spec_dirs` of containers.conf when set there; Podman's defaults are
-/etc/cdi and /var/run/cdi), oci_hook_file (a leftover NVIDIA OCI hook, which conflicts with
-CDI injection), info_error. Absent when `podman` is not on PATH.
+Fills `container.podman` with: path, version (`podman --version`), rootless (Podman's own rule:
+not run as root), cgroup_version ("v2" when /sys/fs/cgroup is the unified hierarchy, else "v1"),
+cgroup_manager and oci_runtime (only when containers.conf sets them), cdi_spec_dirs (the
+`cdi_spec_dirs` of containers.conf when set there; Podman's defaults are /etc/cdi and
+/var/run/cdi), oci_hook_file (a leftover NVIDIA OCI hook, which conflicts with CDI injection) and
+version_error when `podman --version` fails. Absent when `podman` is not on PATH.
+
+`podman info` and `podman version` are not run: both set up Podman's storage on first use
+(/var/lib/containers/storage, or ~/.local/share/containers for a user, where rootless Podman also
+starts its pause process), which a doctor must not do, and take ~0.3 s. `facts_from_info` reads
+a `podman info --format json` document someone captured.
 """
 
 from __future__ import annotations
 
-import json
+import os
 import re
 from typing import Any
 
@@ -24,7 +30,7 @@ except ModuleNotFoundError:  # Python 3.10
 
 GROUPS = ("container.podman",)
 TIMEOUT_S = 12.0
-INFO_TIMEOUT_S = 8.0
+VERSION_TIMEOUT_S = 3.0
 SOURCE = "probe:container_podman"
 CONTAINERS_CONF = ("/etc/containers/containers.conf", "/usr/share/containers/containers.conf")
 
@@ -35,21 +41,22 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
     if path is None:
         return [absent(GROUPS[0], SOURCE, "podman is not on PATH")]
     data: dict[str, Any] = {"path": path}
-    result = ctx.run([path, "info", "--format", "json"], timeout_s=INFO_TIMEOUT_S)
-    info = None
-    if result.ok:
-        try:
-            info = json.loads(result.stdout)
-        except json.JSONDecodeError:
-            info = None
-    if isinstance(info, dict):
-        data.update(facts_from_info(info))
-    else:
-        data["info_error"] = result.describe_failure() if not result.ok else "podman info printed no JSON"
-        version = ctx.run([path, "--version"], timeout_s=3.0)
-        match = re.search(r"version\s+(\S+)", version.stdout)
-        data["version"] = match.group(1) if match else None
-    data["cdi_spec_dirs"] = _configured_cdi_dirs(ctx)
+    result = ctx.run([path, "--version"], timeout_s=VERSION_TIMEOUT_S)
+    match = re.search(r"version\s+(\S+)", result.stdout) if result.ok else None
+    data["version"] = match.group(1) if match else None
+    if not match:
+        data["version_error"] = result.describe_failure() if not result.ok else "podman --version printed no version"
+    data["rootless"] = os.geteuid() != 0 if hasattr(os, "geteuid") else None
+    if ctx.exists("/sys/fs/cgroup/cgroup.controllers"):
+        data["cgroup_version"] = "v2"
+    elif ctx.is_dir("/sys/fs/cgroup"):
+        data["cgroup_version"] = "v1"
+    engine = _engine_table(ctx)
+    for key, conf_key in (("cgroup_manager", "cgroup_manager"), ("oci_runtime", "runtime")):
+        if isinstance(engine.get(conf_key), str):
+            data[key] = engine[conf_key]
+    dirs = engine.get("cdi_spec_dirs")
+    data["cdi_spec_dirs"] = [str(d) for d in dirs] if isinstance(dirs, list) else None
     data["oci_hook_file"] = ctx.exists(OCI_HOOK_FILE)
     summary = f"Podman {data.get('version') or '?'}" + (" (rootless)" if data.get("rootless") else "")
     return [collected(GROUPS[0], SOURCE, data, summary=summary)]
@@ -71,7 +78,10 @@ def facts_from_info(info: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _configured_cdi_dirs(ctx: ProbeContext) -> list[str] | None:
+def _engine_table(ctx: ProbeContext) -> dict[str, Any]:
+    """The [engine] settings of containers.conf: each key from the first file that sets it
+    (/etc/containers overrides /usr/share/containers), {} when none parses."""
+    merged: dict[str, Any] = {}
     for path in CONTAINERS_CONF:
         text = ctx.read_text(path)
         if not text:
@@ -80,8 +90,8 @@ def _configured_cdi_dirs(ctx: ProbeContext) -> list[str] | None:
             doc = tomllib.loads(text)
         except tomllib.TOMLDecodeError:
             continue
-        engine = doc.get("engine") if isinstance(doc.get("engine"), dict) else {}
-        dirs = engine.get("cdi_spec_dirs")
-        if isinstance(dirs, list):
-            return [str(d) for d in dirs]
-    return None
+        engine = doc.get("engine")
+        if isinstance(engine, dict):
+            for key, value in engine.items():
+                merged.setdefault(key, value)
+    return merged
