@@ -304,7 +304,10 @@ def _ldconfig(ctx: ProbeContext) -> dict[str, Any]:
         tool = next((p for p in ("/sbin/ldconfig", "/usr/sbin/ldconfig") if cuda_paths.exists(ctx, p)), None)
     if tool is None:
         return {"ran": False, "error": "ldconfig not found", "entries": 0, "pairs": []}
-    argv = [tool, "-p"] if live else [tool, "-C", str(ctx.path("/etc/ld.so.cache")), "-p"]
+    if live:  # the argv the other probes run too, so ctx.run runs ldconfig once for all
+        argv = ["ldconfig", "-p"] if ctx.which("ldconfig") == tool else [tool, "-p"]
+    else:
+        argv = [tool, "-C", str(ctx.path("/etc/ld.so.cache")), "-p"]
     result = ctx.run(argv, timeout_s=LDCONFIG_TIMEOUT_S)
     if not result.ok:
         return {"ran": True, "error": result.describe_failure(), "entries": 0, "pairs": []}
