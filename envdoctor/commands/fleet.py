@@ -166,8 +166,20 @@ def _workers(count: int, jobs: int) -> int:
 
 
 def read_chunk(files: list[str], application_xids: frozenset[int] = frozenset()) -> list[NodeSummary | Unreadable]:
-    """A pool worker's share: read these files (top-level so it can be pickled)."""
-    return [read_node(f, application_xids) for f in files]
+    """Read these files (a pool worker's share; top-level so it can be pickled).
+
+    The cyclic garbage collector is paused meanwhile: parsed JSON holds no cycles and is freed by
+    reference counting, and the collector's passes over the growing heap cost about a tenth.
+    """
+    import gc
+
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return [read_node(f, application_xids) for f in files]
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def _application_xids() -> frozenset[int]:
