@@ -95,68 +95,17 @@ def launch_settings(ctx: ProbeContext, app: str, folder: str) -> dict[str, Any]:
             if text is None:
                 continue
             args, line_seen, venv = _webui_assignments(text, name.endswith(".bat"))
-            if out["launch_file"] is None:
+            first = out["launch_file"] is None
+            if first:
                 out["launch_file"] = path
             if out["venv_dir"] is None:
                 out["venv_dir"] = venv
-            if line_seen is not None and (args or out["launch_args"] is None):
+            if line_seen is not None and (args or first):
                 out.update(launch_args=args, launch_file=path, launch_line=line_seen)
-                if args:
-                    break
+            if args:
+                break
         if out["launch_file"] is not None and out["launch_args"] is None:
             out["launch_args"] = []
-    elif app == "textgen":
-        candidates = [("pyproject.toml", _PYPROJECT_VERSION)]
-    for name, pattern in candidates:
-        text = ctx.read_text(join(folder, name), max_bytes=256 * 1024)
-        match = pattern.search(text or "")
-        if match:
-            return match.group(1), name
-    return None, None
-
-
-def _unquote(value: str) -> str:
-    value = value.strip()
-    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
-        return value[1:-1]
-    return value
-
-
-def _split(args: str) -> list[str]:
-    try:
-        return shlex.split(args)
-    except ValueError:
-        return args.split()
-
-
-def launch_settings(ctx: ProbeContext, app: str, folder: str) -> dict[str, Any]:
-    """What the app's own settings files say about how it starts: {launch_args, launch_file,
-    launch_line, venv_dir}. The last active (uncommented) assignment wins, as in the shell."""
-    out: dict[str, Any] = {"launch_args": None, "launch_file": None, "launch_line": None, "venv_dir": None}
-    if app == "webui":
-        for name in ("webui-user.sh", "webui-user.bat"):
-            path = join(folder, name)
-            text = ctx.read_text(path, max_bytes=256 * 1024)
-            if text is None:
-                continue
-            if out["launch_file"] is None:
-                out["launch_file"] = path
-            for line in text.splitlines():
-                if line.lstrip().startswith(("#", "::", "rem ", "REM ")):
-                    continue
-                sh_args, sh_venv, bat = _SH_ARGS.match(line), _SH_VENV.match(line), _BAT_SET.match(line)
-                if sh_args and name.endswith(".sh"):
-                    out.update(launch_args=_split(_unquote(sh_args.group("value"))), launch_file=path,
-                               launch_line=line.strip())
-                elif sh_venv and name.endswith(".sh"):
-                    out["venv_dir"] = _unquote(sh_venv.group("value"))
-                elif bat and name.endswith(".bat"):
-                    if bat.group("name").upper() == "VENV_DIR":
-                        out["venv_dir"] = bat.group("value").strip() or None
-                    elif out["launch_args"] is None or not out["launch_line"]:
-                        out.update(launch_args=_split(bat.group("value")), launch_file=path, launch_line=line.strip())
-            if out["launch_args"] is not None:
-                break
     elif app == "textgen":
         for name in ("user_data/CMD_FLAGS.txt", "CMD_FLAGS.txt"):
             path = join(folder, name)

@@ -33,13 +33,13 @@ NAMES = ("llama-server", "llama-cli", "llama-bench")
 MAX_BUILDS = 4
 
 _LIB_BACKENDS = (
-    ("cuda", re.compile(r"\blib(?:cudart|cublas|cublasLt|cuda)\.so(?:\.(\d+))?")),
+    ("cuda", re.compile(r"\blib(?:cudart|cublasLt|cublas)\.so(?:\.(\d+))?|\blibcuda\.so")),
     ("rocm", re.compile(r"\blib(?:amdhip64|hipblas|rocblas)\.so")),
     ("vulkan", re.compile(r"\blibvulkan\.so")),
     ("sycl", re.compile(r"\blib(?:sycl|ze_loader)\.so")),
 )
-_BACKEND_FILES = (("cuda", "ggml-cuda"), ("rocm", "ggml-hip"), ("vulkan", "ggml-vulkan"), ("sycl", "ggml-sycl"),
-                  ("metal", "ggml-metal"))
+_BACKEND_FILES = (("cuda", "ggml-cuda"), ("cuda", "ggml_cuda"), ("rocm", "ggml-hip"), ("rocm", "ggml_hip"),
+                  ("vulkan", "ggml-vulkan"), ("sycl", "ggml-sycl"), ("metal", "ggml-metal"))
 _VERSION = re.compile(r"^version:\s*(\d+)\s*\(([0-9a-f]+|unknown)\)", re.MULTILINE)
 _BUILT = re.compile(r"^built with (.+?)\s*$", re.MULTILINE)
 _DEVICE = re.compile(r"Device \d+:\s*(.+?), compute capability (\d+\.\d+)")
