@@ -14,12 +14,13 @@ from envdoctor.queries import apps as aq
 from envdoctor.snapshot import Snapshot
 
 GPU_APPS = ("vllm", "comfyui", "webui", "textgen", "ollama", "llamacpp", "torchserve", "halcon")
+CPU_FIRST = ("ollama", "llamacpp")  # run on the CPU as a matter of course: reported only when asked about
 VLLM_CPU_DOCS = "https://docs.vllm.ai/en/latest/getting_started/installation/cpu.html"
 _IDS = tuple(f"app.{app}.no-gpu" for app in GPU_APPS)
 
 # What each app can still do without a GPU, in its own words (commands filled in below).
 _CPU_WORDS = {
-    "vllm": "vLLM's CPU backend",
+    "vllm": "vLLM's CPU backend (Linux, x86 or Arm: inference and serving in FP32, FP16 and BF16, slower than a GPU)",
     "comfyui": "ComfyUI runs everything on the CPU with --cpu (slow)",
     "webui": "the web UI runs on the CPU with --use-cpu all --skip-torch-cuda-test in COMMANDLINE_ARGS (slow)",
     "textgen": "text-generation-webui runs on the CPU with --cpu in CMD_FLAGS.txt",
@@ -125,15 +126,16 @@ def app_without_gpu(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
     limited features, from its CPU installation page), ComfyUI's `--cpu`, the web UI's
     `--use-cpu all --skip-torch-cuda-test` in COMMANDLINE_ARGS, text-generation-webui's `--cpu` in
     CMD_FLAGS.txt, Ollama and llama.cpp on the CPU, TorchServe with number_of_gpu=0. A warning
-    when you asked about the app, info when it is merely installed; nothing when a GPU probe
-    failed (then it is unknown, not absent).
+    when you asked about the app, info when it is merely installed (Ollama and llama.cpp, which run
+    on the CPU as a matter of course, only when asked); nothing when a GPU probe failed (then it
+    is unknown, not absent).
     """
     if af.any_gpu(snap, ms) or af.gpu_unknown(snap):
         return []
     findings = []
     reasons = af.no_gpu_reasons(snap) or ["no GPU reported by any driver"]
     for app in GPU_APPS:
-        if not af.present(snap, app):
+        if not af.present(snap, app) or (app in CPU_FIRST and not af.asked(snap, app)):
             continue
         fixes = [f for f in (_cpu_fix(snap, ms, app), _gpu_fix(snap, ms, app)) if f is not None]
         what = "asked about with --app" if af.asked(snap, app) else "installed here"
@@ -143,7 +145,7 @@ def app_without_gpu(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
                              + (f" ({af.where(found[0])})" if found else ""))]
         findings.append(Finding(
             id=f"app.{app}.no-gpu", severity=af.severity_for(snap, app),
-            title=f"{af.label(app)} cannot use a GPU here: no usable GPU ({reasons[0]})",
+            title=f"{af.label(app)} cannot use a GPU here: no NVIDIA or AMD GPU is usable",
             detail=(f"Missing for GPU use: {'; '.join(reasons)}. "
                     f"What {af.label(app)} can still do on this machine: {_CPU_WORDS[app]}."),
             evidence=tuple(evidence), fixes=tuple(fixes)))
@@ -152,9 +154,10 @@ def app_without_gpu(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
 
 @check("app.unknown", needs=("apps.detected",), matrices=("apps",))
 def unknown_app(snap: Snapshot, ms: MatrixSet) -> Finding | None:
-    """`--app NAME` named an application envdoctor has no knowledge of: nothing was checked for
-    it. The finding lists the names it knows (aliases such as a1111, llama.cpp or
-    text-generation-webui work too)."""
+    """`--app NAME` named an application envdoctor has no knowledge of, so nothing was checked
+    for it: its requirements are not in envdoctor's `apps` table (matrices/apps.toml). The finding
+    lists the names it knows; aliases such as a1111, stable-diffusion-webui, llama.cpp,
+    text-generation-webui or oobabooga work too. Always info."""
     unknown = [str(n) for n in snap.fact("apps.detected", "unknown_requested") or []]
     if not unknown:
         return None
