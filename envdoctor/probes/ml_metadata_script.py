@@ -9,7 +9,9 @@ onnxruntime's build_and_package_info.py) and lists a few library folders.
 
 Output: {"environment": {the PEP 508 marker variables of this interpreter}, "distributions":
 {normalized name: {name, version, location, installer, requires, requires_python, wheel_tags,
-direct_url, files: {relative path: text}, listings: {relative dir: [names]}}}}.
+direct_url, files: {relative path: text}, listings: {relative dir: [names]}}}}, and as a script
+without SITE_DIR arguments also "interpreter": interpreter_facts.describe() (one run serves both
+the python_env and the ML probes).
 """
 
 import json
@@ -190,4 +192,11 @@ def _listdir(path):
 
 
 if __name__ == "__main__":
-    sys.stdout.write(json.dumps(describe(sys.argv[1:] or None)))
+    DOC = describe(sys.argv[1:] or None)
+    if not sys.argv[1:]:  # the whole interpreter too, so python_env and ml_packages share one run
+        try:
+            from interpreter_facts import describe as describe_interpreter
+        except ImportError:
+            from envdoctor.probes.interpreter_facts import describe as describe_interpreter
+        DOC["interpreter"] = describe_interpreter()
+    sys.stdout.write(json.dumps(DOC))

@@ -18,6 +18,7 @@ from envdoctor.context import ProbeContext
 from envdoctor.probes import ml_metadata_script
 
 TARGET_TIMEOUT_S = 12.0
+_NAME = re.compile(r"\s*[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?")  # a PEP 508 name at the start
 
 
 @dataclass(frozen=True)
@@ -69,6 +70,9 @@ def requirements(lines: Iterable[str], environment: Mapping[str, str] | None, wa
 
     out = []
     for line in lines:
+        head = _NAME.match(str(line))  # cheap test first: parsing a Requirement costs ~0.3 ms
+        if head is None or not wanted.match(canonicalize_name(head.group(0))):
+            continue
         try:
             req = Requirement(str(line))
         except InvalidRequirement:

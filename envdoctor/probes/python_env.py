@@ -4,7 +4,8 @@ Fills `python` (executable, version, implementation, environment: system / venv 
 conda, prefix, platform, machine) and `python.packages` (packages: {normalized name: version},
 installers: {name: "pip" / "uv" / "conda"...}, locations: {name: site dir}). The interpreter
 running envdoctor is described in-process; one named with `--python` is described by running
-`interpreter_facts.py` in it, in a subprocess under a deadline.
+`ml_metadata_script.py` in it (which includes `interpreter_facts.describe()`, so the ML probes
+share the run), in a subprocess under a deadline.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import json
 from pathlib import Path
 
 from envdoctor.context import ProbeContext
-from envdoctor.probes import interpreter_facts
+from envdoctor.probes import interpreter_facts, ml_metadata_script
 from envdoctor.snapshot import FactGroup, collected, failed
 
 GROUPS = ("python", "python.packages")
@@ -28,15 +29,18 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
         facts = interpreter_facts.describe()
         source = "probe:python_env"
     else:
-        result = ctx.run([target, str(Path(interpreter_facts.__file__))], timeout_s=TARGET_TIMEOUT_S)
+        # the same run as ml_packages' (ctx.run runs it once): the ML scan plus "interpreter"
+        result = ctx.run([target, str(Path(ml_metadata_script.__file__))], timeout_s=TARGET_TIMEOUT_S)
         if not result.ok:
             reason = f"could not inspect {target}: {result.describe_failure()}"
             return [failed(g, "probe:python_env", reason) for g in GROUPS]
         try:
-            facts = json.loads(result.stdout)
-        except json.JSONDecodeError:
+            facts = json.loads(result.stdout)["interpreter"]
+        except (json.JSONDecodeError, KeyError, TypeError):
             return [failed(g, "probe:python_env",
                            f"{target} printed no JSON: {result.stdout[:120]!r}") for g in GROUPS]
+        if not isinstance(facts, dict):
+            return [failed(g, "probe:python_env", f"{target} described no interpreter") for g in GROUPS]
         source = f"probe:python_env ({target})"
     packages = facts.pop("packages", {})
     installers = facts.pop("installers", {})
