@@ -13,8 +13,10 @@ import re
 import stat
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 from envdoctor.context import ProbeContext
+from envdoctor.probes import ml_metadata_script
 
 _MAX_LINK_HOPS = 40
 _SITE_GLOBS = (
@@ -24,9 +26,7 @@ _SITE_GLOBS = (
     "/usr/local/lib/python3*/site-packages",
     "/opt/conda/lib/python3*/site-packages",
 )
-_TARGET_PATHS_SCRIPT = ("import json, sys; print(json.dumps({'prefix': sys.prefix, "
-                        "'path': [p for p in sys.path if p]}))")
-TARGET_TIMEOUT_S = 8.0
+TARGET_TIMEOUT_S = 12.0  # ml_packages' deadline for the same run
 
 
 def resolve(ctx: ProbeContext, path: str) -> str:
@@ -125,13 +125,15 @@ def target_python(ctx: ProbeContext) -> TargetPython:
     prefix: str | None = None
     live = str(ctx.root) == "/"
     if ctx.options.python:
-        result = ctx.run([ctx.options.python, "-c", _TARGET_PATHS_SCRIPT], timeout_s=TARGET_TIMEOUT_S)
+        # the run python_env and the ML probes make too (ctx.run runs it once)
+        script = str(Path(ml_metadata_script.__file__))
+        result = ctx.run([ctx.options.python, script], timeout_s=TARGET_TIMEOUT_S)
         if result.ok:
             try:
                 facts = json.loads(result.stdout)
-                prefix = str(facts.get("prefix") or "") or None
-                sites.extend(str(p) for p in facts.get("path", []) if _looks_like_site(str(p)))
-            except (json.JSONDecodeError, AttributeError):
+                prefix = str(facts["interpreter"].get("prefix") or "") or None
+                sites.extend(str(p) for p in facts.get("sys_path", []) if _looks_like_site(str(p)))
+            except (json.JSONDecodeError, AttributeError, KeyError, TypeError):
                 pass
     elif live:
         prefix = sys.prefix

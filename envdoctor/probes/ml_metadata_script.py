@@ -10,8 +10,8 @@ onnxruntime's build_and_package_info.py) and lists a few library folders.
 Output: {"environment": {the PEP 508 marker variables of this interpreter}, "distributions":
 {normalized name: {name, version, location, installer, requires, requires_python, wheel_tags,
 direct_url, files: {relative path: text}, listings: {relative dir: [names]}}}}, and as a script
-without SITE_DIR arguments also "interpreter": interpreter_facts.describe() (one run serves both
-the python_env and the ML probes).
+without SITE_DIR arguments also "interpreter": interpreter_facts.describe() and "sys_path" (one run
+serves the python_env, ML and CUDA library probes).
 """
 
 import json
@@ -199,4 +199,5 @@ if __name__ == "__main__":
         except ImportError:
             from envdoctor.probes.interpreter_facts import describe as describe_interpreter
         DOC["interpreter"] = describe_interpreter()
+        DOC["sys_path"] = [entry for entry in sys.path if entry]
     sys.stdout.write(json.dumps(DOC))
