@@ -5,9 +5,12 @@ For each case: run triage on the pasted body, find the position of the `expected
 the ranked findings, and print one table row. Then the figures: the share of cases with the
 expected id first, and within the first three. Usage:
 
-    python bench/triage_corpus_score.py [--corpus DIR] [--json] [-v]
+    python bench/triage_corpus_score.py [--corpus DIR] [--set all|corpus|holdout] [--json] [-v]
 
-`-v` also prints the first three findings of each case that misses.
+A case's set is its `#! set:` header (`holdout` for the cases collected after the signatures
+were written), `corpus` when it has none. `--set` scores one set only; with all sets the
+figures are also printed per set. `-v` also prints the first three findings of each case that
+misses.
 """
 
 from __future__ import annotations
@@ -35,6 +38,11 @@ class Case:
     def expected(self) -> str:
         """The finding id whose fix the thread confirmed."""
         return self.header["expected"]
+
+    @property
+    def set(self) -> str:
+        """The set the case belongs to: `holdout`, or `corpus` (the default)."""
+        return self.header.get("set", "corpus")
 
     @property
     def also(self) -> list[str]:
@@ -73,9 +81,10 @@ def read_case(path: Path) -> Case:
     raise ValueError(f"{path.name}: no '#! ---' line ends the header")
 
 
-def load_corpus(folder: Path = CORPUS) -> list[Case]:
-    """Every case file of the corpus, in name order."""
-    return [read_case(p) for p in sorted(folder.glob("[0-9][0-9][0-9]-*.txt"))]
+def load_corpus(folder: Path = CORPUS, case_set: str = "all") -> list[Case]:
+    """Every case file of the corpus in name order, or only those of one set."""
+    cases = [read_case(p) for p in sorted(folder.glob("[0-9][0-9][0-9]-*.txt"))]
+    return cases if case_set == "all" else [c for c in cases if c.set == case_set]
 
 
 def score(cases: list[Case]) -> list[Result]:
@@ -103,13 +112,18 @@ def main(argv: list[str] | None = None) -> int:
     """Print the per-case table and the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=CORPUS)
+    parser.add_argument("--set", dest="case_set", default="all", choices=("all", "corpus", "holdout"),
+                        help="score only the cases of this set (default: all)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON only")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(REPO))
-    results = score(load_corpus(args.corpus))
+    results = score(load_corpus(args.corpus, args.case_set))
     summary = figures(results)
+    sets = sorted({r.case.set for r in results})
     if args.json:
+        if len(sets) > 1:
+            summary["sets"] = {name: figures([r for r in results if r.case.set == name]) for name in sets}
         print(json.dumps(summary, indent=2))
         return 0
     print(f"{'case':<58} {'expected':<40} {'rank':>4}  {'ms':>6}")
@@ -120,9 +134,17 @@ def main(argv: list[str] | None = None) -> int:
         if args.verbose and r.position != 1:
             print(f"{'':<6}got: {', '.join(r.ids[:3]) or '(no findings)'}")
     print()
-    print(f"{summary['cases']} cases: expected id first in {summary['first']} "
-          f"({summary['first_share']:.0%}), in the top 3 in {summary['top3']} ({summary['top3_share']:.0%})")
+    for name in sets if len(sets) > 1 else ():
+        part = figures([r for r in results if r.case.set == name])
+        print(f"set {name}: {_line(part)}")
+    print(("all sets: " if len(sets) > 1 else "") + _line(summary))
     return 0
+
+
+def _line(summary: dict[str, float]) -> str:
+    """One line of figures: cases, first, top 3."""
+    return (f"{summary['cases']} cases: expected id first in {summary['first']} "
+            f"({summary['first_share']:.0%}), in the top 3 in {summary['top3']} ({summary['top3_share']:.0%})")
 
 
 if __name__ == "__main__":
