@@ -13,14 +13,9 @@ least the bundled set's, else the bundled set. Offline use never needs the netwo
 
 from __future__ import annotations
 
-import hashlib
 import io
-import ipaddress
 import json
 import os
-import shutil
-import tarfile
-import tempfile
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -98,6 +93,10 @@ def update(url: str, sha256: str, env: Mapping[str, str] | None = None) -> str:
     digest = sha256.strip().lower()
     if len(digest) != 64 or any(c not in "0123456789abcdef" for c in digest):
         raise UpdateError("--sha256 must be 64 hex digits")
+    import hashlib
+    import shutil
+    import tempfile
+
     payload = _download(url)
     actual = hashlib.sha256(payload).hexdigest()
     if actual != digest:
@@ -150,6 +149,8 @@ def _check_url(url: str) -> None:
 
 
 def _is_loopback(host: str) -> bool:
+    import ipaddress
+
     if host == "localhost":
         return True
     try:
@@ -217,6 +218,8 @@ def _read_body(response) -> bytes:  # noqa: ANN001
 
 
 def _unpack(payload: bytes, target: Path) -> None:
+    import tarfile
+
     try:
         archive = tarfile.open(fileobj=io.BytesIO(payload), mode="r:gz")
     except (tarfile.TarError, OSError, EOFError):
