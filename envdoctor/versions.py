@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from packaging.specifiers import InvalidSpecifier, SpecifierSet
 from packaging.version import InvalidVersion, Version
 
 _LEADING_RELEASE = re.compile(r"(\d+(?:\.\d+){0,3})")
@@ -73,6 +72,8 @@ def is_valid(text: str) -> bool:
 
 def is_valid_specifier(text: str) -> bool:
     """Strict check used by the matrix linter: a PEP 440 specifier set."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet  # its import costs ~5 ms
+
     try:
         SpecifierSet(text)
     except (InvalidSpecifier, TypeError):

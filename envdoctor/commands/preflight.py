@@ -150,12 +150,12 @@ def declared_groups(name: str) -> tuple[str, ...]:
     """A probe module's GROUPS, read from its source when it is a literal (so choosing the probes
     does not import all of them), else from the imported module; () when it cannot load."""
     import ast
-    from importlib.util import find_spec
+    import os
+
+    from envdoctor import probes
 
     try:
-        spec = find_spec(f"envdoctor.probes.{name}")
-        origin = spec.origin if spec is not None else None
-        with open(origin or "", encoding="utf-8") as handle:
+        with open(os.path.join(list(probes.__path__)[0], f"{name}.py"), encoding="utf-8") as handle:
             match = _GROUPS_LINE.search(handle.read())
         if match:
             value = ast.literal_eval(match.group(1))

@@ -19,6 +19,7 @@ from envdoctor.probes import ml_metadata_script
 
 TARGET_TIMEOUT_S = 12.0
 _NAME = re.compile(r"\s*[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?")  # a PEP 508 name at the start
+_SEPARATORS = re.compile(r"[-_.]+")  # PEP 503 normalization, as canonicalize_name does
 
 
 @dataclass(frozen=True)
@@ -59,20 +60,26 @@ def _from_raw(raw: Any, source: str) -> MlMetadata:
     return MlMetadata(raw["distributions"], env, source, str(error) if error else None)
 
 
+def _wanted_name(line: str, wanted: "re.Pattern[str]") -> bool:
+    head = _NAME.match(line)
+    return head is not None and bool(wanted.match(_SEPARATORS.sub("-", head.group(0).strip()).lower()))
+
+
 def requirements(lines: Iterable[str], environment: Mapping[str, str] | None, wanted: "re.Pattern[str]",
                  extras: bool = False) -> list[tuple[str, Any]]:
     """(normalized name, packaging Requirement) of the Requires-Dist lines whose name matches
     `wanted` and whose markers hold for `environment` (all when it is unknown). With `extras`, a
     line behind `extra == "x"` counts as if that extra had been asked for."""
+    # a cheap test of the name first: packaging's import and each Requirement parse cost
+    candidates = [str(line) for line in lines if _wanted_name(str(line), wanted)]
+    if not candidates:
+        return []
     from packaging.markers import InvalidMarker, UndefinedEnvironmentName
     from packaging.requirements import InvalidRequirement, Requirement
     from packaging.utils import canonicalize_name
 
     out = []
-    for line in lines:
-        head = _NAME.match(str(line))  # cheap test first: parsing a Requirement costs ~0.3 ms
-        if head is None or not wanted.match(canonicalize_name(head.group(0))):
-            continue
+    for line in candidates:
         try:
             req = Requirement(str(line))
         except InvalidRequirement:

@@ -12,7 +12,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from envdoctor.context import ProbeContext
-from envdoctor.ingest import nvidia_smi_text, nvidia_smi_xml
 
 WSL_NVIDIA_SMI = "/usr/lib/wsl/lib/nvidia-smi"
 
@@ -55,6 +54,8 @@ def query(ctx: ProbeContext, timeout_s: float) -> SmiResult:
     if result.error is not None:
         return SmiResult(failure=result.error, timed_out="timed out" in result.error,
                          executable=executable, raw=output[:4000])
+    from envdoctor.ingest import nvidia_smi_text, nvidia_smi_xml  # only when there is output to read
+
     if result.returncode == 0 and nvidia_smi_xml.detect(result.stdout):
         try:
             driver, gpus = nvidia_smi_xml.parse(result.stdout)
