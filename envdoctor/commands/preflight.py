@@ -190,19 +190,27 @@ def _finding_checks(requirements: Sequence["Requirement"], ids: set[str]
     return chosen, emitters
 
 
-def live_checks() -> list["Check"]:
-    """Every check that can judge a live machine (the registry minus the text-only modules)."""
+def live_checks(layers: Sequence[str] | None = None) -> list["Check"]:
+    """Every check that can judge a live machine (the registry minus the text-only modules); with
+    `layers`, only the modules named after those layers (`nvidia_devices` -> nvidia), which is
+    where the findings of a layer live, so a cause search imports a part of the registry."""
     from envdoctor.checks import CHECK_MODULES, TEXT_ONLY_CHECK_MODULES, load_checks
+    from envdoctor.facts import layer_of
 
-    return load_checks(tuple(m for m in CHECK_MODULES if m not in TEXT_ONLY_CHECK_MODULES))
+    modules = tuple(m for m in CHECK_MODULES if m not in TEXT_ONLY_CHECK_MODULES
+                    and (layers is None or layer_of(m.split("_", 1)[0]) in layers))
+    return load_checks(modules) if modules else []
 
 
 def likely_causes(verdicts: Sequence["Verdict"], snapshot: "Snapshot") -> dict[int, "Finding"]:
-    """For each unmet verdict not decided by a finding, the top finding of its layers (if any)."""
+    """For each unmet verdict not decided by a finding, the top finding of its layers (if any),
+    from the check modules of those layers."""
     from envdoctor.engine import run_checks
     from envdoctor.findings import Severity
 
-    checks = live_checks()
+    wanted = {layer for v in verdicts if not v.ok and v.finding is None
+              for layer in _CAUSE_LAYERS.get(_KIND_CAUSES.get(v.requirement.kind, v.requirement.kind), ())}
+    checks = live_checks(sorted(wanted)) if wanted else []
     matrices = _matrices() if any(c.matrices for c in checks) else _no_matrices()
     findings = run_checks(snapshot, matrices, checks).findings
     problems = [f for f in findings if f.severity is not Severity.INFO and not f.explained_by]
