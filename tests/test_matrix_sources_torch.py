@@ -69,6 +69,9 @@ def _arches_from_arch_list(spec: str) -> list[str]:
 
 def _cuda_arches(quote: dict) -> list[str]:
     text = quote["quote"]
+    if quote.get("measured") == "get_arch_list":
+        # get_arch_list() printed as a list, or the CUDA_ARCH_FLAGS string it splits on whitespace
+        return re.findall(r"\b(?:sm|compute)_\d+[a-z]?\b", text)
     if text.startswith("|"):
         # RELEASE.md "PyTorch CUDA Support Matrix" row: | CUDA | architectures | notes |
         cells = text.split("|")
@@ -122,6 +125,24 @@ def _expected(quote: dict):  # noqa: ANN202 - returns the field's value type
 
 
 ROW_QUOTES = [q for q in QUOTES if q.get("variant") != "*"]
+MEASURED_QUOTES = [q for q in ROW_QUOTES if q.get("measured")]
+
+
+def _measured_build(context: list[str]) -> tuple[str | None, str | None, str | None]:
+    """(torch minor, variant, os) that a measured quote's context lines name, None where they name none."""
+    torch = variant = os = None
+    for line in context:
+        if m := re.search(r"__version__ = '(\d+\.\d+)\.\d+\+(\w+)'", line):
+            torch, variant = m.groups()
+        elif m := re.fullmatch(r"#+ PyTorch (\d+\.\d+)(?:\.\d+)?", line):
+            torch = m.group(1)
+        elif m := re.fullmatch(r"#+ CUDA (\d+)\.(\d+)", line):
+            variant = f"cu{m.group(1)}{m.group(2)}"
+        if "manylinux" in line or line == "Linux:":
+            os = "linux"
+        elif "win_amd64" in line or line == "Windows:":
+            os = "windows"
+    return torch, variant, os
 RULE_QUOTES = [q for q in QUOTES if q.get("variant") == "*"]
 
 
@@ -135,6 +156,20 @@ def test_row_value_matches_quote(quote: dict) -> None:
 def test_quote_url_is_a_source_of_its_row(quote: dict) -> None:
     row = _row_for(quote)
     assert quote["url"] in [row["source"], *row.get("sources", [])]
+
+
+@pytest.mark.parametrize("quote", MEASURED_QUOTES, ids=_quote_id)
+def test_measured_quote_names_the_build_of_its_row(quote: dict) -> None:
+    assert quote["measured"] == "get_arch_list" and quote["field"] == "cuda_arches"
+    assert _measured_build(quote["quote_context"]) == (quote["torch"], quote["variant"], quote["os"])
+    assert "measured" in _row_for(quote)["note"].lower(), "a measured row must say so in its note"
+
+
+def test_measured_build_reads_both_context_forms() -> None:
+    assert _measured_build(["torch-2.7.0-cp311-cp311-manylinux_2_28_x86_64.whl", "__version__ = '2.7.0+cu126'"]) == (
+        "2.7", "cu126", "linux")
+    assert _measured_build(["### PyTorch 2.7.1", "#### CUDA 12.8", "Windows:"]) == ("2.7", "cu128", "windows")
+    assert _measured_build(["### PyTorch 2.10", "Linux:"]) == ("2.10", None, "linux")
 
 
 def test_index_urls_follow_the_build_matrix_rule() -> None:

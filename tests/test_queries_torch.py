@@ -198,7 +198,7 @@ def test_v100_leaves_cu128_from_211(ms) -> None:
 def test_windows_uses_windows_lists(ms) -> None:
     torch, variant = tq.best_variant(ms, "6.1", "13.0", "windows")
     assert variant == "cu126" and "sm_61" in tq.variant_arches(ms, torch, variant, "windows")
-    assert tq.best_variant(ms, "12.0", "12.8", "windows") is None  # no verified Windows cu128 row
+    assert tq.best_variant(ms, "12.0", "12.8", "windows") == ("2.10", "cu128")  # newest Windows cu128 row
 
 
 def test_ptx_only_needs_the_full_cuda_of_the_build(ms) -> None:

@@ -195,9 +195,9 @@ def test_rtx5090_with_the_cu126_wheel_of_2_7_is_too_new(ms):
     finding = one(run(snap, ms), "torch.gpu-too-new-for-build")
     assert "sm_120" in finding.title and "is what a plain `pip install torch==2.7.*` gets from PyPI" in finding.detail
     fix = finding.fixes[0]
-    # 2.7's arch rows are unverified, so the newest verified variant with sm_120 on a 570 driver
-    assert "cu128" in fix.summary and "'torch==2.11.*'" in fix.commands[1]
-    assert fix.commands[1].endswith("--index-url https://download.pytorch.org/whl/cu128")
+    # 2.7 has a cu128 build with sm_120 (measured, torch_arch), so the fix keeps the release
+    assert "Keep torch 2.7.1" in fix.summary and "cu128" in fix.summary
+    assert fix.commands[1].endswith("pip install torch==2.7.1 --index-url https://download.pytorch.org/whl/cu128")
 
 
 def test_rtx5090_with_cu128_is_fine(ms):

@@ -170,12 +170,13 @@ def test_vllm_pinned_to_another_torch_offers_both_directions(tmp_path, ms):
 
 def test_a_torch_fix_removes_extensions_pinned_to_the_old_torch(tmp_path, ms):
     site = tmp_path / "site"
-    write_dist(site, "xformers", "0.0.30", requires=["torch==2.7.0"])
+    # 2.6 has no build with sm_120, so the fix changes torch (2.7's cu128 would keep an xformers for 2.7.0)
+    write_dist(site, "xformers", "0.0.29.post3", requires=["torch==2.6.0"])
     snap = Snapshot()
     snap.extend(nvidia_made("NVIDIA GeForce RTX 5090", "12.0", "570.124.04", "12.8", 32607))
-    snap.extend(python_groups({"torch": "2.7.0", "xformers": "0.0.30"}))
-    snap.add(torch_group(ms, "2.7.0+cu126", "12.6", metadata_version="2.7.0"))
+    snap.extend(python_groups({"torch": "2.6.0", "xformers": "0.0.29.post3"}))
+    snap.add(torch_group(ms, "2.6.0+cu124", "12.4", metadata_version="2.6.0"))
     snap.add(frameworks_group(site))
     fix = one(run(snap, ms), "torch.gpu-too-new-for-build").fixes[0]
     assert fix.commands[0] == "/home/user/venv/bin/python -m pip uninstall -y torch xformers"
-    assert "removes xformers (built for torch 2.7.0)" in fix.summary
+    assert "removes xformers (built for torch 2.6.0)" in fix.summary
