@@ -13,7 +13,7 @@ from typing import Iterable
 
 from envdoctor.checkdef import Check
 from envdoctor.findings import Evidence, Finding, Severity, order
-from envdoctor.matrixset import MatrixSet
+from envdoctor.matrixset import MatrixSet, MissingMatrix
 from envdoctor.snapshot import CONFIDENCE_ORDER, Confidence, Snapshot, Status
 
 
@@ -46,7 +46,7 @@ def not_applicable(check: Check, snap: Snapshot) -> bool:
 
 def missing_reason(check: Check, snap: Snapshot, matrices: MatrixSet) -> str | None:
     """Why `check` cannot run on `snap` with `matrices`, or None when its needs are met. Facts are
-    looked at first, so the tables of a check that cannot run are never read."""
+    looked at first, and tables are read only when the check asks for them."""
     for name in check.needs:
         group = snap.group(name)
         if group is None:
@@ -55,8 +55,8 @@ def missing_reason(check: Check, snap: Snapshot, matrices: MatrixSet) -> str | N
             return f"needs {name}: {group.status.value} ({group.reason or 'no reason given'})"
     if check.needs_any and not any(snap.has(name) for name in check.needs_any):
         return "needs one of " + ", ".join(check.needs_any)
-    for table in check.matrices:
-        if matrices.get(table) is None:
+    for table in check.matrices:  # read only when the check asks for it
+        if not matrices.has(table):
             return f"needs matrix {table}: not in the {matrices.origin} set"
     return None
 
@@ -74,6 +74,9 @@ def run_checks(snap: Snapshot, matrices: MatrixSet, checks: Iterable[Check]) -> 
             continue
         try:
             found = chk.run(snap, matrices)
+        except MissingMatrix as exc:  # a declared table whose file failed validation when read
+            outcome.skipped.append(Skipped(chk.id, f"needs {exc.args[0]}"))
+            continue
         except Exception as exc:  # noqa: BLE001 - a broken check must not break the report
             outcome.findings.append(_crash_finding(chk, exc))
             continue

@@ -71,6 +71,10 @@ class Matrix:
         return [r for r in self.rows if all(r.get(k) == v for k, v in conditions.items())]
 
 
+class MissingMatrix(KeyError):
+    """A table the set does not have, or whose file failed validation when it was read."""
+
+
 class MatrixSet:
     """All matrices of one set (bundled, or an installed update), with load errors.
 
@@ -106,8 +110,13 @@ class MatrixSet:
         """The table called `name`; KeyError when the set lacks it."""
         found = self.get(name)
         if found is None:
-            raise KeyError(f"matrix {name!r} is not in the {self.origin} set")
+            raise MissingMatrix(f"matrix {name!r} is not in the {self.origin} set")
         return found
+
+    def has(self, name: str) -> bool:
+        """Whether the set has a table called `name`, without reading its file (one that fails
+        validation is found out when `get`/`table` reads it)."""
+        return name in self._tables or name in self._pending
 
     def get(self, name: str) -> Matrix | None:
         """The table called `name`, or None."""
