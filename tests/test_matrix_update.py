@@ -37,7 +37,7 @@ def _bundled_files(marker: bool = True) -> dict[str, bytes]:
     for path in sorted(bundled_dir().glob("*.toml")):
         text = path.read_text()
         if marker and path.name == "cuda_driver.toml":
-            text = text.replace('label = "', 'label = "(from the update) ', 1)
+            text = text.replace('label = "CUDA ', 'label = "(from the update) CUDA ', 1)
         files[f"matrices/{path.name}"] = text.encode()
     return files
 
