@@ -89,6 +89,9 @@ class ProbeContext:
         self._runs: dict[tuple[str, ...], _Pending] = {}
         self._reads: dict[str, _Pending] = {}
         self._memo: dict[str, _Pending] = {}
+        self._running: dict[int, subprocess.Popen] = {}  # started and not finished, to `stop`
+        self._waiting: list[tuple[str, str]] = []  # (thread name, argv[0]) of calls in progress
+        self._stopped = False
 
     # -- clock -------------------------------------------------------------------------------
     def now(self) -> datetime:
@@ -181,7 +184,47 @@ class ProbeContext:
             input_text: str | None = None) -> CommandResult:
         """Run argv (no shell) once per context, killed with its process group at `timeout_s`."""
         key = tuple(argv) + ((("\0stdin", input_text),) if input_text else ())  # type: ignore[operator]
-        return self._once(self._runs, key, lambda: run_command(argv, timeout_s, self.env, input_text))
+        entry = (threading.current_thread().name, str(argv[0]) if argv else "")
+        with self._lock:
+            self._waiting.append(entry)
+        try:
+            return self._once(self._runs, key, lambda: self._run_tracked(argv, timeout_s, input_text))
+        finally:
+            with self._lock:
+                self._waiting.remove(entry)
+
+    def _run_tracked(self, argv: list[str] | tuple[str, ...], timeout_s: float,
+                     input_text: str | None) -> CommandResult:
+        """run_command, with the process registered while it runs (see `stop`)."""
+        token = object()
+
+        def started(proc: subprocess.Popen) -> bool:
+            with self._lock:
+                if self._stopped:
+                    return False
+                self._running[id(token)] = proc
+                return True
+
+        try:
+            return run_command(argv, timeout_s, self.env, input_text, on_start=started)
+        finally:
+            with self._lock:
+                self._running.pop(id(token), None)
+
+    def running(self, thread_name: str | None = None) -> list[str]:
+        """The commands (argv[0]) callers are waiting for, all or those thread `thread_name` waits
+        for (its own run, or one another probe started first)."""
+        with self._lock:
+            return [cmd for thread, cmd in self._waiting if thread_name is None or thread == thread_name]
+
+    def stop(self) -> None:
+        """Kill every command still running (with its process group) and refuse new ones: called
+        when the overall deadline abandons probes, so no tool outlives envdoctor."""
+        with self._lock:
+            self._stopped = True
+            procs = list(self._running.values())
+        for proc in procs:
+            _kill_group(proc)
 
     # -- caching -----------------------------------------------------------------------------
     def once(self, key: str, compute: Callable[[], object]) -> object:
@@ -226,8 +269,11 @@ def _read_chunked(handle, max_bytes: int) -> bytes:  # noqa: ANN001
 
 
 def run_command(argv: list[str] | tuple[str, ...], timeout_s: float,
-                env: Mapping[str, str] | None = None, input_text: str | None = None) -> CommandResult:
-    """Run a command without a shell; never raises. Output is decoded leniently and capped."""
+                env: Mapping[str, str] | None = None, input_text: str | None = None,
+                on_start: Callable[[subprocess.Popen], bool] | None = None) -> CommandResult:
+    """Run a command without a shell; never raises. Output is decoded leniently and capped.
+    `on_start(proc)` is told of the started process; when it returns False the process is killed
+    at once (the caller has stopped)."""
     argv = tuple(str(a) for a in argv)
     start = time.monotonic()
     if not argv:
@@ -251,6 +297,11 @@ def run_command(argv: list[str] | tuple[str, ...], timeout_s: float,
     except OSError as exc:
         return CommandResult(argv, None, "", "", time.monotonic() - start,
                              f"{argv[0]} could not start: {exc.strerror or exc}")
+    if on_start is not None and not on_start(proc):
+        _kill_group(proc)
+        proc.communicate()
+        return CommandResult(argv, None, "", "", time.monotonic() - start,
+                             f"{Path(argv[0]).name} not run: the overall deadline had passed")
     try:
         out, err = proc.communicate(input=input_text.encode() if input_text is not None else None,
                                     timeout=timeout_s)

@@ -92,6 +92,8 @@ def collect_all(ctx: ProbeContext, modules: tuple[str, ...] | None = None) -> Co
         groups, timing = runner.outcome()
         snapshot.extend(groups)
         timings.append(timing)
+    if any(t.outcome == "timeout" for t in timings):
+        ctx.stop()  # no command of an abandoned probe outlives envdoctor
     snapshot.add(_timings_group(timings))
     return Collection(snapshot, timings)
 
@@ -133,6 +135,9 @@ class _Runner:
         if self.finished is None:
             elapsed = time.monotonic() - self.started
             reason = f"probe {self.name} did not finish within {elapsed:.1f} s and was abandoned"
+            waiting_on = sorted(set(self.ctx.running(self.thread.name)))
+            if waiting_on:
+                reason += f" (still running: {', '.join(waiting_on)})"
             return ([failed(g, source, reason) for g in self.group_names],
                     ProbeTiming(self.name, elapsed * 1000, "timeout"))
         duration_ms = (self.finished - self.started) * 1000
