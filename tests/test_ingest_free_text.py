@@ -114,3 +114,11 @@ def test_a_signature_line_deep_in_a_log_is_kept() -> None:
 
 def test_nothing_fed_means_no_group() -> None:
     assert free_text.Collector().groups() == []
+
+
+def test_versions_under_issue_form_headings() -> None:
+    data = facts(body("083"))  # "### Tensorflow Version" / blank / "2.11.0"; "### Python version" / "3.9.10"
+    assert data["versions"]["tensorflow"] == "2.11.0"
+    assert data["system_versions"]["python"] == "3.9.10"
+    assert facts(body("084"))["versions"]["tensorflow"] == "2.12.0"  # "tf2.12.0"
+    assert "tensorflow" not in facts("### Tensorflow Version\n\nsee below\n\n2.11.0\n")["versions"]

@@ -17,7 +17,8 @@ the notable lines it extracts, without guessing:
   `torch_min_cc` (from "minimum cuda capability supported by this library is 3.7");
   `gfx_targets`;
 - `versions`: {package: version} mentioned (pip list / freeze / conda list lines, "PyTorch: 2.8.0",
-  "(you have 2.1.2+cpu)"), the most explicit mention winning; `system_versions`: driver,
+  "(you have 2.1.2+cpu)", an issue form's "### Tensorflow Version" heading with the version under
+  it), the most explicit mention winning; `system_versions`: driver,
   cuda_driver (nvidia-smi's "CUDA Version"), nvcc, python;
 - `os_mentions` (windows, wsl, macos, linux, container), `distro`, `windows_build`, `arch`;
   `apps` (comfyui, a1111, forge, ollama, vllm); `platforms` (jetson); `languages` (zh);
@@ -146,6 +147,13 @@ _CUDA_DRIVER = re.compile(r"\bCUDA Version\s*:\s*(?P<version>\d{2}\.\d)\b")
 _NVCC = re.compile(r"\brelease (?P<version>\d{1,2}\.\d), V\d")
 _PYTHON = re.compile(r"\bpython(?:\s+version)?\s*[:=]?\s*(?P<version>3\.\d{1,2}(?:\.\d{1,2})?)\b", re.IGNORECASE)
 _WINDOWS_BUILD = re.compile(r"\b10\.0\.(?P<build>\d{5})\b")
+# An issue form's heading naming a package, its answer a version on one of the next lines
+# ("### Tensorflow Version" / blank / "2.11.0"; "tf2.12.0"; "### Python version" / "3.10.10").
+_HEADING_VERSION = re.compile(
+    r"^#{1,4}[ \t]*(?P<name>tensorflow|tensor flow|pytorch|torch|jaxlib|jax|python|ollama|vllm)"
+    r"(?:[ \t]+version)?[ \t]*\r?\n(?:[ \t]*\r?\n){0,3}[ \t]*(?:tf[ \t]?|v)?"
+    r"(?P<version>\d{1,4}(?:\.\d{1,8}){1,3})\b", re.IGNORECASE | re.MULTILINE)
+HEADING_SCAN_CHARS = 200_000
 # Mentions of the environment, one named group per mention (one pass per line).
 _ENVIRONMENT = re.compile(
     r"(?P<wsl>\bwsl\s?[12]?\b|microsoft-standard)"
@@ -256,6 +264,8 @@ class Collector:
         self.recent.append((first, text))
         while sum(t.count("\n") + 1 for _, t in list(self.recent)[1:]) > TAIL_LINES:
             self.recent.popleft()
+        if "#" in text[:HEADING_SCAN_CHARS]:
+            self._heading_versions(text[:HEADING_SCAN_CHARS])
         lowered = text.lower()
         if len(lowered) != len(text):  # a few characters change length when lowercased
             number = self.line_no
@@ -467,6 +477,16 @@ class Collector:
             match = _PYTHON.search(line)
             if match:
                 self.system_versions.setdefault("python", match.group("version"))
+
+    def _heading_versions(self, text: str) -> None:
+        """Versions answered under issue-form headings (a version alone on its line is not a
+        notable line, so the line scan never sees it)."""
+        for match in _HEADING_VERSION.finditer(text):
+            name, version = match.group("name"), match.group("version")
+            if name.lower() == "python":
+                self.system_versions.setdefault("python", version)
+            else:
+                self._version(name, version, 3)
 
     def _version(self, name: str, version: str, priority: int) -> None:
         key = _package_key(name)
