@@ -96,6 +96,23 @@ def _cuda_arches(quote: dict) -> list[str]:
     return _arches_from_arch_list(spec)
 
 
+def _rocm_version_int(variant: str) -> int:
+    """ROCM_VERSION_INT the builder script computes: major*10000 + minor*100 + patch ("rocm6.2.4" -> 60204)."""
+    major, minor, patch = ([int(p) for p in variant.removeprefix("rocm").split(".")] + [0, 0])[:3]
+    return major * 10000 + minor * 100 + patch
+
+
+def _gfx_targets(quote: dict) -> list[str]:
+    """Evaluate the quoted PYTORCH_ROCM_ARCH base line and its `-ge N` appends for the row's ROCm version."""
+    arch = re.fullmatch(r'PYTORCH_ROCM_ARCH="([^"]+)"', quote["quote"].strip()).group(1).split(";")
+    for step in quote.get("quote_steps", []):
+        threshold = int(re.fullmatch(r"if \[\[ \$ROCM_VERSION_INT -ge (\d+) \]\]; then", step["condition"]).group(1))
+        added = re.fullmatch(r'PYTORCH_ROCM_ARCH(?:\+="|="\$\{PYTORCH_ROCM_ARCH\})(;[^"]+)"', step["line"]).group(1)
+        if _rocm_version_int(quote["variant"]) >= threshold:
+            arch += [a for a in added.split(";") if a]
+    return arch
+
+
 def _expected(quote: dict):  # noqa: ANN202 - returns the field's value type
     field, text = quote["field"], quote["quote"]
     if field == "python":
@@ -121,6 +138,8 @@ def _expected(quote: dict):  # noqa: ANN202 - returns the field's value type
         return match.group(1)
     if field == "cuda_arches":
         return _cuda_arches(quote)
+    if field == "gfx_targets":
+        return _gfx_targets(quote)
     raise AssertionError(f"no extraction rule for field {field!r}")
 
 
@@ -172,6 +191,21 @@ def test_measured_build_reads_both_context_forms() -> None:
     assert _measured_build(["### PyTorch 2.10", "Linux:"]) == ("2.10", None, "linux")
 
 
+def test_rocm_steps_follow_the_script_arithmetic() -> None:
+    assert _rocm_version_int("rocm6.2.4") == 60204 and _rocm_version_int("rocm5.7") == 50700
+    step = {"condition": "if [[ $ROCM_VERSION_INT -ge 60000 ]]; then", "line": 'PYTORCH_ROCM_ARCH+=";gfx942"'}
+    base = {"quote": 'PYTORCH_ROCM_ARCH="gfx900;gfx1100"', "quote_steps": [step]}
+    assert _gfx_targets({**base, "variant": "rocm5.7"}) == ["gfx900", "gfx1100"]
+    assert _gfx_targets({**base, "variant": "rocm6.0"}) == ["gfx900", "gfx1100", "gfx942"]
+
+
+def test_rocm_rows_carry_gfx_targets_only() -> None:
+    for row in TABLES["torch_arch"]["rows"]:
+        rocm = row["variant"].startswith("rocm")
+        assert ("gfx_targets" in row) == rocm and ("cuda_arches" in row) != rocm, row
+        assert not rocm or (row["os"] == "linux" and all(re.fullmatch(r"gfx[0-9a-f]{3,4}", g) for g in row["gfx_targets"]))
+
+
 def test_index_urls_follow_the_build_matrix_rule() -> None:
     rules = {q["field"]: q for q in RULE_QUOTES}
     base = re.search(r'DOWNLOAD_URL_BASE = "([^"]+)"', rules["index_url"]["quote_base"]).group(1)
@@ -195,7 +229,8 @@ def test_every_verified_arch_row_and_release_list_is_quoted() -> None:
     quoted = {(q["table"], q.get("torch"), q.get("variant"), q.get("os"), q["field"]) for q in ROW_QUOTES}
     for row in TABLES["torch_arch"]["rows"]:
         if not row.get("unverified"):
-            assert ("torch_arch", row["torch"], row["variant"], row["os"], "cuda_arches") in quoted, row
+            field = "gfx_targets" if "gfx_targets" in row else "cuda_arches"
+            assert ("torch_arch", row["torch"], row["variant"], row["os"], field) in quoted, row
     for row in TABLES["torch_releases"]["rows"]:
         for field in ("python", "rocm_variants"):
             assert ("torch_releases", row["torch"], None, None, field) in quoted, (row["torch"], field)
