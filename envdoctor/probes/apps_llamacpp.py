@@ -109,8 +109,8 @@ def describe(ctx: ProbeContext, path: str, how: str) -> dict[str, Any]:
     if live and not path.lower().endswith(".exe"):
         result = ctx.run([path, "--version"], timeout_s=10.0)
         _version_output(result.stdout + "\n" + result.stderr, build, found)
-        if result.error:
-            build["errors"].append(result.error)
+        if not result.ok:
+            build["errors"].append(result.describe_failure())
     build["backends"] = sorted(found) or (["cpu"] if build.get("_read") else [])
     build["backend_evidence"] = [f"{b}: {e}" for b, items in sorted(found.items()) for e in items[:2]]
     build.pop("_read", None)

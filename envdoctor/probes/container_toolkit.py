@@ -3,7 +3,8 @@
 Fills `container.toolkit` with:
 - binaries: {name: {"path", "version"}} for each of nvidia-ctk, nvidia-container-cli,
   nvidia-container-runtime, nvidia-container-runtime-hook and nvidia-cdi-hook found on PATH
-  (each asked for `--version` under a timeout); installed (any found); missing (names not found).
+  (each asked for `--version` under a timeout; "error" says why when no version came back);
+  installed (any found); missing (names not found).
 - config (from /etc/nvidia-container-runtime/config.toml, or NVIDIA_CTK_CONFIG_FILE_PATH): the
   keys that matter, as present in the file: no_cgroups, ldconfig, root, load_kmods (section
   [nvidia-container-cli]), mode, runtimes (section [nvidia-container-runtime]), disable_require;
@@ -92,7 +93,10 @@ def _binary(ctx: ProbeContext, name: str) -> dict[str, Any] | None:
         return None
     flag = "-version" if name == "nvidia-container-runtime-hook" else "--version"
     result = ctx.run([path, flag], timeout_s=VERSION_TIMEOUT_S)
-    return {"path": path, "version": parse_version(result.stdout + "\n" + result.stderr)}
+    found = {"path": path, "version": parse_version(result.stdout + "\n" + result.stderr)}
+    if found["version"] is None:  # say why it is unknown
+        found["error"] = result.describe_failure() if not result.ok else f"{flag} printed no version"
+    return found
 
 
 def parse_version(text: str) -> str | None:

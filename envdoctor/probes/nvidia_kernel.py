@@ -232,6 +232,9 @@ def secure_boot(ctx: ProbeContext) -> dict[str, Any]:
             return {"enabled": False, "efi": True, "source": "mokutil"}
         if "not supported" in text:
             return {"enabled": False, "efi": False, "source": "mokutil"}
+        return {"enabled": False if not efi and ctx.exists("/sys/firmware") else None, "efi": efi,
+                "source": None, "error": run.describe_failure() if not run.ok else
+                "mokutil --sb-state printed no Secure Boot state"}
     return {"enabled": False if not efi and ctx.exists("/sys/firmware") else None, "efi": efi,
             "source": None}
 
