@@ -12,6 +12,7 @@ import glob as globlib
 import os
 import shutil
 import signal
+import stat
 import subprocess
 import threading
 import time
@@ -116,7 +117,19 @@ class ProbeContext:
     def _read_uncached(self, path: str, max_bytes: int) -> ReadResult:
         real = self.path(path)
         try:
-            with open(real, "rb") as handle:
+            # O_NONBLOCK: opening a FIFO does not wait for a writer; only regular files are read
+            # (a FIFO, socket or device node in a fake root or unpacked image could block forever)
+            fd = os.open(real, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+            try:
+                mode = os.fstat(fd).st_mode
+            except OSError:
+                os.close(fd)
+                raise
+            if not stat.S_ISREG(mode):
+                os.close(fd)
+                kind = "a directory" if stat.S_ISDIR(mode) else "not a regular file"
+                return ReadResult(None, f"{path} is {kind}")
+            with open(fd, "rb") as handle:
                 data = _read_chunked(handle, max_bytes)
         except FileNotFoundError:
             return ReadResult(None, f"{path} does not exist")
