@@ -84,17 +84,24 @@ def _split(args: str) -> list[str]:
         return args.split()
 
 
+def _files(ctx: ProbeContext, folder: str, names: tuple[str, ...]) -> list[tuple[str, str]]:
+    """(path, text) of the files of `names` that exist in `folder`, in that order."""
+    out = []
+    for name in names:
+        path = join(folder, name)
+        text = ctx.read_text(path, max_bytes=256 * 1024)
+        if text is not None:
+            out.append((path, text))
+    return out
+
+
 def launch_settings(ctx: ProbeContext, app: str, folder: str) -> dict[str, Any]:
     """What the app's own settings files say about how it starts: {launch_args, launch_file,
     launch_line, venv_dir}. The last active (uncommented) assignment wins, as in the shell."""
     out: dict[str, Any] = {"launch_args": None, "launch_file": None, "launch_line": None, "venv_dir": None}
     if app == "webui":
-        for name in ("webui-user.sh", "webui-user.bat"):
-            path = join(folder, name)
-            text = ctx.read_text(path, max_bytes=256 * 1024)
-            if text is None:
-                continue
-            args, line_seen, venv = _webui_assignments(text, name.endswith(".bat"))
+        for path, text in _files(ctx, folder, ("webui-user.sh", "webui-user.bat")):
+            args, line_seen, venv = _webui_assignments(text, path.endswith(".bat"))
             first = out["launch_file"] is None
             if first:
                 out["launch_file"] = path
@@ -107,11 +114,7 @@ def launch_settings(ctx: ProbeContext, app: str, folder: str) -> dict[str, Any]:
         if out["launch_file"] is not None and out["launch_args"] is None:
             out["launch_args"] = []
     elif app == "textgen":
-        for name in ("user_data/CMD_FLAGS.txt", "CMD_FLAGS.txt"):
-            path = join(folder, name)
-            text = ctx.read_text(path, max_bytes=64 * 1024)
-            if text is None:
-                continue
+        for path, text in _files(ctx, folder, ("user_data/CMD_FLAGS.txt", "CMD_FLAGS.txt")):
             lines = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
             out.update(launch_args=_split(" ".join(lines)), launch_file=path,
                        launch_line=" ".join(lines) or None)
