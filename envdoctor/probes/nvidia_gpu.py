@@ -162,5 +162,7 @@ def _gpus_group(ctx: ProbeContext, gpus: list[dict[str, Any]], driver: dict[str,
         return failed("nvidia.gpus", "nvml", f"{nvml.error['message']}; the driver may be hung")  # type: ignore[index]
     if smi is not None and smi.timed_out:
         return failed("nvidia.gpus", "nvidia-smi", f"{smi.failure}; the driver may be hung")
-    why = (nvml.error or {}).get("message") or (smi.failure if smi else None) or "no source listed a GPU"
+    count_error = (driver.get("errors") or {}).get("gpu_count")
+    why = ((nvml.error or {}).get("message") or (f"NVML could not count them: {count_error}" if count_error else None)
+           or (smi.failure if smi else None) or "no source listed a GPU")
     return failed("nvidia.gpus", source or "nvml", f"GPUs could not be listed: {why}")
