@@ -145,8 +145,16 @@ def test_no_binary_passes(ms):
                 python__torch=_torch("2.5.1+cu124", "cu124", "cuda"))
     assert run1(amd_gfx.no_binary_for_gpu, cuda, ms) is None
     unknown_list = snap(amd__gpus={"gpus": [gpu(0, "AMD Radeon RX 6700 XT", "gfx1031")]},
-                        python__torch=_torch("2.5.1+rocm6.2", "rocm6.2", "rocm"))
-    assert run1(amd_gfx.no_binary_for_gpu, unknown_list, ms) is None  # torch_arch has no ROCm gfx rows yet
+                        python__torch=_torch("2.6.0+rocm6.1", "rocm6.1", "rocm"))
+    assert run1(amd_gfx.no_binary_for_gpu, unknown_list, ms) is None  # torch_arch has no gfx row for 2.6 rocm6.1
+
+
+def test_no_binary_from_the_matrix_gfx_targets(ms):
+    s = snap(amd__gpus={"gpus": [gpu(0, "AMD Radeon RX 6700 XT", "gfx1031")]},
+             python__torch=_torch("2.5.1+rocm6.2", "rocm6.2", "rocm"))
+    finding = run1(amd_gfx.no_binary_for_gpu, s, ms)
+    assert finding.title == "2.5.1+rocm6.2 has no GPU code for AMD Radeon RX 6700 XT (gfx1031)"
+    assert any(e.expected == "a list with gfx1031 (matrix:torch_arch)" for e in finding.evidence)
 
 
 # -- rocm.kfd-permission ------------------------------------------------------------------------

@@ -139,6 +139,8 @@ def _expected(quote: dict):  # noqa: ANN202 - returns the field's value type
     if field == "cuda_arches":
         return _cuda_arches(quote)
     if field == "gfx_targets":
+        if quote.get("measured") == "get_arch_list":
+            return re.findall(r"\bgfx[0-9a-f]{3,4}\b", text)
         return _gfx_targets(quote)
     raise AssertionError(f"no extraction rule for field {field!r}")
 
@@ -151,7 +153,7 @@ def _measured_build(context: list[str]) -> tuple[str | None, str | None, str | N
     """(torch minor, variant, os) that a measured quote's context lines name, None where they name none."""
     torch = variant = os = None
     for line in context:
-        if m := re.search(r"__version__ = '(\d+\.\d+)\.\d+\+(\w+)'", line):
+        if m := re.search(r"^(?:__version__ = )?'(\d+\.\d+)\.\d+\+([\w.]+)'$", line):  # version.py or torch.__version__
             torch, variant = m.groups()
         elif m := re.fullmatch(r"#+ PyTorch (\d+\.\d+)(?:\.\d+)?", line):
             torch = m.group(1)
@@ -161,6 +163,8 @@ def _measured_build(context: list[str]) -> tuple[str | None, str | None, str | N
             os = "linux"
         elif "win_amd64" in line or line == "Windows:":
             os = "windows"
+    if os is None and variant and variant.startswith("rocm"):
+        os = "linux"  # official ROCm wheels are built for Linux only
     return torch, variant, os
 RULE_QUOTES = [q for q in QUOTES if q.get("variant") == "*"]
 
@@ -179,7 +183,7 @@ def test_quote_url_is_a_source_of_its_row(quote: dict) -> None:
 
 @pytest.mark.parametrize("quote", MEASURED_QUOTES, ids=_quote_id)
 def test_measured_quote_names_the_build_of_its_row(quote: dict) -> None:
-    assert quote["measured"] == "get_arch_list" and quote["field"] == "cuda_arches"
+    assert quote["measured"] == "get_arch_list" and quote["field"] in ("cuda_arches", "gfx_targets")
     assert _measured_build(quote["quote_context"]) == (quote["torch"], quote["variant"], quote["os"])
     assert "measured" in _row_for(quote)["note"].lower(), "a measured row must say so in its note"
 
@@ -189,6 +193,7 @@ def test_measured_build_reads_both_context_forms() -> None:
         "2.7", "cu126", "linux")
     assert _measured_build(["### PyTorch 2.7.1", "#### CUDA 12.8", "Windows:"]) == ("2.7", "cu128", "windows")
     assert _measured_build(["### PyTorch 2.10", "Linux:"]) == ("2.10", None, "linux")
+    assert _measured_build(["'2.7.1+rocm6.2.4'"]) == ("2.7", "rocm6.2.4", "linux")
 
 
 def test_rocm_steps_follow_the_script_arithmetic() -> None:

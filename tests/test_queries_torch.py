@@ -195,6 +195,13 @@ def test_v100_leaves_cu128_from_211(ms) -> None:
     assert tq.best_variant(ms, "7.0", "12.8", "linux", torch="2.11") == ("2.11", "cu126")
 
 
+def test_rocm_variants_give_their_gfx_targets(ms) -> None:
+    # torch_arch gfx_targets (astral-sh/uv#14086: get_arch_list() of 2.7.1+rocm6.3); ROCm wheels are Linux-only
+    gfx = tq.variant_arches(ms, "2.7.1+rocm6.3", "rocm6.3", "linux")
+    assert gfx is not None and {"gfx1100", "gfx1201", "gfx942"} <= set(gfx) and "gfx1031" not in gfx
+    assert tq.variant_arches(ms, "2.7.1+rocm6.3", "rocm6.3", "windows") is None
+
+
 def test_windows_uses_windows_lists(ms) -> None:
     torch, variant = tq.best_variant(ms, "6.1", "13.0", "windows")
     assert variant == "cu126" and "sm_61" in tq.variant_arches(ms, torch, variant, "windows")
