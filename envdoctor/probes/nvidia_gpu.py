@@ -98,6 +98,8 @@ def _add_procfs(driver: dict[str, Any], procfs: nvidia_procfs.ProcfsResult) -> N
             driver["driver_version"] = procfs.sys_module_version
     if procfs.module_loaded and driver.get("driver_loaded") is not False:
         driver["driver_loaded"] = True
+    if procfs.errors:
+        driver["procfs_errors"] = list(procfs.errors)
 
 
 def _platform(ctx: ProbeContext) -> str | None:
@@ -137,7 +139,7 @@ def _driver_group(driver: dict[str, Any], source: str | None, nvml: nvidia_nvml.
         reasons.append("nvidia-smi not found")
     elif smi is not None and smi.failure:
         reasons.append(f"nvidia-smi: {smi.failure}")
-    reasons.append("no /proc/driver/nvidia")
+    reasons.append("; ".join(procfs.errors) if procfs.errors else "no /proc/driver/nvidia")
     if not any(libraries.values()):
         reasons.append("no libnvidia-ml or libcuda on the system")
     return absent("nvidia.driver", "nvml", "no NVIDIA driver: " + ", ".join(reasons), data=driver)

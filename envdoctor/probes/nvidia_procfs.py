@@ -28,6 +28,7 @@ class ProcfsResult:
     sys_module_version: str | None = None
     gpus: list[dict[str, Any]] = field(default_factory=list)
     raw: dict[str, str] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)  # files there but unreadable, with the reason
 
     @property
     def module_loaded(self) -> bool:
@@ -38,14 +39,21 @@ class ProcfsResult:
 def read(ctx: ProbeContext) -> ProcfsResult:
     """Read the module's version files and per-GPU information files."""
     result = ProcfsResult()
-    text = ctx.read_text(VERSION_FILE, SMALL_READ)
+
+    def text_of(path: str) -> str | None:
+        read = ctx.read(path, SMALL_READ)
+        if read.error and ctx.exists(path):
+            result.errors.append(read.error)
+        return read.text
+
+    text = text_of(VERSION_FILE)
     if text:
         result.raw[VERSION_FILE] = text[:2000]
         result.version = proc_nvidia_version.parse(text)
-    module = (ctx.read_text(SYS_MODULE_VERSION, SMALL_READ) or "").strip()
+    module = (text_of(SYS_MODULE_VERSION) or "").strip()
     result.sys_module_version = module or None
     for index, folder in enumerate(ctx.glob(f"{GPUS_DIR}/*")):
-        info = ctx.read_text(f"{folder}/information", SMALL_READ)
+        info = text_of(f"{folder}/information")
         if info:
             result.gpus.append(gpu_from_information(info, index, folder.rsplit("/", 1)[-1]))
     return result
