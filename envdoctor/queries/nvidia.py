@@ -12,7 +12,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from packaging.version import InvalidVersion, Version
+from packaging.version import Version
+
+from envdoctor import versions
 
 __all__ = [
     "compat_floor",
@@ -24,7 +26,6 @@ __all__ = [
     "nvcc_targets",
 ]
 
-_RELEASE = re.compile(r"\d+(?:\.\d+){0,3}")
 _OS_COLUMN = {
     "linux": "linux_min_driver",
     "windows": "windows_min_driver",
@@ -39,15 +40,7 @@ _OS_COLUMN = {
 
 def _version(text: Any) -> Version | None:
     """The first release number in `text` ("550.54.14", "V12.4.131", "12.4"), or None."""
-    if text is None:
-        return None
-    match = _RELEASE.search(str(text))
-    if not match:
-        return None
-    try:
-        return Version(match.group(0))
-    except InvalidVersion:  # pragma: no cover - the pattern admits only digits and dots
-        return None
+    return None if text is None else versions.release(str(text))
 
 
 def _rows(ms: Any, name: str) -> list[dict[str, Any]]:

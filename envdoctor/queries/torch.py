@@ -13,7 +13,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from packaging.version import InvalidVersion, Version
+from packaging.version import Version
+
+from envdoctor import versions
 
 __all__ = [
     "best_variant",
@@ -28,7 +30,6 @@ __all__ = [
     "variant_cuda",
 ]
 
-_RELEASE = re.compile(r"\d+(?:\.\d+){0,3}")
 _ARCH = re.compile(r"^(sm|compute)_(\d+)([a-z]?)$")
 _PLATFORM_COLUMN = {
     "linux": "pypi_default_linux_x86_64",
@@ -57,15 +58,7 @@ def _rows(ms: Any, name: str) -> list[dict[str, Any]]:
 
 def _version(text: Any) -> Version | None:
     """The first release number in `text` ("2.7.1+cu128" -> 2.7.1, "V12.8" -> 12.8), or None."""
-    if text is None:
-        return None
-    match = _RELEASE.search(str(text))
-    if not match:
-        return None
-    try:
-        return Version(match.group(0))
-    except InvalidVersion:  # pragma: no cover - the pattern admits only digits and dots
-        return None
+    return None if text is None else versions.release(str(text))
 
 
 def _minor(text: Any) -> Version | None:
