@@ -215,6 +215,8 @@ class Snapshot:
             obj = json.loads(text)
         except json.JSONDecodeError as exc:
             raise ValueError(f"not valid JSON: {exc.msg} at line {exc.lineno}") from exc
+        except RecursionError:
+            raise ValueError("not valid JSON: nested too deeply") from None
         return cls.from_dict(obj)
 
 

@@ -58,7 +58,7 @@ def parse(text: str) -> dict[str, Any] | None:
     if stripped.startswith("{"):
         try:
             obj = json.loads(stripped)
-        except json.JSONDecodeError:
+        except (json.JSONDecodeError, RecursionError):  # RecursionError: nested too deeply
             obj = None
         if isinstance(obj, dict):
             return facts_from_info(obj)

@@ -52,7 +52,7 @@ def detect(text: str) -> bool:
 def _json(text: str) -> Any:
     try:
         return json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested deeper than json can read
         return None
 
 

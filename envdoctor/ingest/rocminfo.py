@@ -34,7 +34,8 @@ _NUMBER = re.compile(r"^(\d+)")
 _HEX_IN_PARENS = re.compile(r"\(0x([0-9a-fA-F]+)\)")
 _ROCK = re.compile(r"ROCk module(?: version (?P<version>\S+))? is (?P<not>NOT )?loaded", re.IGNORECASE)
 _KFD_OPEN = re.compile(r"Unable to open /dev/kfd read-write:\s*(?P<why>.+?)\s*$", re.IGNORECASE | re.MULTILINE)
-_NOT_MEMBER = re.compile(r"(?P<user>\S+) is not member of \"(?P<group>\w+)\" group", re.IGNORECASE)
+# (?<!\S) and the bound: tried once per word, so a long line without spaces costs linear time
+_NOT_MEMBER = re.compile(r"(?<!\S)(?P<user>\S{1,256}) is not member of \"(?P<group>\w+)\" group", re.IGNORECASE)
 _HSA_ERROR = re.compile(r"(HSA_STATUS_ERROR_[A-Z_]+)")
 _SECTIONS = ("Pool Info", "ISA Info", "Cache Info")
 
