@@ -18,7 +18,6 @@ DOCKER_HOST or context).
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -188,6 +187,8 @@ def _context_meta(ctx: ProbeContext, name: str) -> str | None:
     folder = _docker_config_dir(ctx)
     if not folder:
         return None
+    import hashlib  # only when a docker context is named (its import costs ~3 ms)
+
     digest = hashlib.sha256(name.encode()).hexdigest()
     text = ctx.read_text(f"{folder}/contexts/meta/{digest}/meta.json")
     if not text:
