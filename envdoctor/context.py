@@ -8,8 +8,10 @@ command runs and each file is read at most once per context (results are cached)
 
 from __future__ import annotations
 
+import fnmatch
 import glob as globlib
 import os
+import re
 import shutil
 import signal
 import stat
@@ -22,6 +24,7 @@ from pathlib import Path
 from typing import Callable, Mapping
 
 DEFAULT_COMMAND_TIMEOUT_S = 5.0
+_MAGIC = re.compile(r"[*?[]")  # glob wildcards
 MAX_OUTPUT_BYTES = 16 * 1024 * 1024
 MAX_READ_BYTES = 8 * 1024 * 1024
 
@@ -90,6 +93,7 @@ class ProbeContext:
         self._runs: dict[tuple[str, ...], _Pending] = {}
         self._reads: dict[str, _Pending] = {}
         self._memo: dict[str, _Pending] = {}
+        self._listings: dict[str, _Pending] = {}
         self._running: dict[int, subprocess.Popen] = {}  # started and not finished, to `stop`
         self._waiting: list[tuple[str, str]] = []  # (thread name, argv[0]) of calls in progress
         self._stopped = False
@@ -157,18 +161,32 @@ class ProbeContext:
 
     def listdir(self, path: str) -> list[str]:
         """Sorted entry names of a directory, or [] when it is missing or unreadable."""
-        try:
-            return sorted(os.listdir(self.path(path)))
-        except OSError:
-            return []
+        return list(self._entries(str(self.path(path))))
+
+    def _entries(self, real_folder: str) -> tuple[str, ...]:
+        """A real folder's sorted entry names, listed once per context (() when unreadable)."""
+        def listing() -> tuple[str, ...]:
+            try:
+                return tuple(sorted(os.listdir(real_folder or ".")))
+            except (OSError, ValueError):
+                return ()
+
+        return self._once(self._listings, real_folder, listing)  # type: ignore[return-value]
 
     def glob(self, pattern: str) -> list[str]:
         """Paths on the target system matching `pattern` (absolute, as the target sees them)."""
         real_pattern = str(self.path(pattern))
-        try:
-            matches = sorted(globlib.glob(real_pattern))
-        except OSError:
-            return []
+        folder, name = os.path.split(real_pattern)
+        if _MAGIC.search(name) and not _MAGIC.search(folder):
+            # the common case, wildcards in the last part only: one listing per folder per context
+            hidden = name.startswith(".")
+            matches = [os.path.join(folder, entry) for entry in fnmatch.filter(self._entries(folder), name)
+                       if hidden or not entry.startswith(".")]
+        else:
+            try:
+                matches = sorted(globlib.glob(real_pattern))
+            except OSError:
+                return []
         if self.root == Path("/"):
             return matches
         prefix = str(self.root)
