@@ -82,9 +82,11 @@ def collect_all(ctx: ProbeContext, modules: tuple[str, ...] | None = None) -> Co
                         envdoctor_version=__version__)
     start = time.monotonic()
     overall_deadline = start + ctx.options.timeout_s
-    runners = [_Runner(name, ctx) for name in names]
-    for runner in runners:
+    runners = []
+    for name in names:  # each starts as soon as its module is imported: its commands run meanwhile
+        runner = _Runner(name, ctx)
         runner.thread.start()
+        runners.append(runner)
     timings = []
     for runner in runners:
         limit = min(runner.deadline, overall_deadline)
