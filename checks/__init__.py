@@ -62,6 +62,9 @@ CHECK_MODULES: tuple[str, ...] = (
 TEXT_ONLY_CHECK_MODULES: tuple[str, ...] = ("signatures",)
 
 
+INDEX_FILE = "index.json"  # beside this file; `python -m envdoctor.checks` rewrites it
+
+
 def load_checks(modules: tuple[str, ...] | None = None) -> list[Check]:
     """The checks of `modules` (default: all), in registry order."""
     checks: list[Check] = []
@@ -77,3 +80,68 @@ def find_check(finding_id: str) -> Check | None:
         if finding_id in chk.ids:
             return chk
     return None
+
+
+# -- the index: which module holds which checks, without importing them ------------------------
+# A narrow caller (preflight) reads `index.json` to import only the modules it needs: those that
+# emit a finding id, or whose checks can run on the groups collected. tests/test_check_index.py
+# keeps the file equal to the registry; a missing or unreadable index means "import them all".
+
+def build_index() -> dict[str, list[dict[str, list[str]]]]:
+    """{module: [{ids, needs, needs_any} per check]} from the imported registry."""
+    return {name: [{"ids": list(c.ids), "needs": list(c.needs), "needs_any": list(c.needs_any)}
+                   for c in importlib.import_module(f"envdoctor.checks.{name}").CHECKS]
+            for name in CHECK_MODULES}
+
+
+def read_index() -> dict[str, list[dict[str, list[str]]]] | None:
+    """The index shipped beside the modules, or None when it is missing, unreadable or stale
+    (a module of the registry not in it)."""
+    import json
+    import os
+
+    try:
+        with open(os.path.join(os.path.dirname(__file__), INDEX_FILE), encoding="utf-8") as handle:
+            index = json.load(handle)
+    except (OSError, ValueError):
+        return None
+    if not isinstance(index, dict) or any(not isinstance(index.get(m), list) for m in CHECK_MODULES):
+        return None
+    return index
+
+
+def modules_emitting(ids: set[str], modules: tuple[str, ...]) -> tuple[str, ...]:
+    """Those of `modules` with a check that may emit one of `ids` (all of them without an index)."""
+    index = read_index()
+    if index is None:
+        return modules
+    return tuple(m for m in modules if any(set(c["ids"]) & ids for c in index[m]))
+
+
+def modules_runnable(collected: set[str], modules: tuple[str, ...],
+                     touching: set[str] | None = None) -> tuple[str, ...]:
+    """Those of `modules` with a check whose needs are all in `collected` (and one of whose
+    `needs_any`, if it has them) and, with `touching`, that reads one of those groups; all of
+    them without an index."""
+    index = read_index()
+    if index is None:
+        return modules
+
+    def runs(c: dict[str, list[str]]) -> bool:
+        reads = set(c["needs"]) | set(c["needs_any"])
+        return (set(c["needs"]) <= collected and (not c["needs_any"] or bool(set(c["needs_any"]) & collected))
+                and (touching is None or bool(reads & touching)))
+
+    return tuple(m for m in modules if any(runs(c) for c in index[m]))
+
+
+def write_index() -> str:
+    """Rewrite index.json from the registry; returns its path."""
+    import json
+    import os
+
+    path = os.path.join(os.path.dirname(__file__), INDEX_FILE)
+    with open(path, "w", encoding="utf-8") as handle:
+        json.dump(build_index(), handle, indent=1, sort_keys=True)
+        handle.write("\n")
+    return path

@@ -10,7 +10,6 @@ import argparse
 import importlib
 import os
 import sys
-import traceback
 
 from envdoctor import __version__
 from envdoctor.commands import COMMAND_MODULES, EXIT_INTERNAL, EXIT_USAGE, Outcome, UsageError
@@ -62,6 +61,8 @@ def main(argv: list[str] | None = None) -> int:
         _write(sys.stderr, "envdoctor: interrupted\n")
         return 130
     except Exception as exc:  # noqa: BLE001 - the last line of defence
+        import traceback
+
         where = traceback.extract_tb(exc.__traceback__)[-1]
         _write(sys.stderr, f"envdoctor: internal error: {type(exc).__name__}: {_one_line(str(exc))} "
                            f"(at {os.path.basename(where.filename)}:{where.lineno}); "

@@ -65,6 +65,8 @@ class ProbeOptions:
     app_dirs: tuple[str, ...] = ()  # --app-dir DIR
     image: str | None = None  # --image IMAGE
     only: tuple[str, ...] = ()  # probe modules to run (empty = all)
+    groups: tuple[str, ...] = ()  # fact groups wanted (empty = all): a probe that fills several
+    # may skip the work of the others (`ProbeContext.wants`); preflight names what it judges
 
 
 @dataclass(frozen=True)
@@ -256,6 +258,10 @@ class ProbeContext:
             procs = list(self._running.values())
         for proc in procs:
             _kill_group(proc)
+
+    def wants(self, group: str) -> bool:
+        """Whether fact group `group` is wanted (all are, unless `options.groups` names some)."""
+        return not self.options.groups or group in self.options.groups
 
     # -- caching -----------------------------------------------------------------------------
     def once(self, key: str, compute: Callable[[], object]) -> object:

@@ -51,6 +51,9 @@ MET, UNMET, UNKNOWN = "met", "unmet", "unknown"
 GPU_GROUPS: dict[str, str] = {"nvidia": "nvidia.gpus", "amd": "amd.gpus", "intel": "intel.gpus"}
 NVIDIA_DRIVER_GROUPS = ("nvidia.driver", "nvidia.gpus")  # driver_version, cuda_driver_max
 TORCH_GROUPS = ("python.torch", "python.packages")  # python.torch: version; packages: {"torch": v}
+# `torch>=2.4` needs only the installed version, which the package list has: the torch build probe
+# (its files, the arch-list matrix) runs for `torch.cuda`, whose checks read the build.
+TORCH_VERSION_GROUPS = ("python.packages",)
 ROCM_GROUPS = ("amd.rocm", "rocm")  # version (or rocm_version)
 
 # The Python-stack findings that mean "this torch cannot use the GPUs present".
@@ -151,7 +154,7 @@ KINDS: dict[str, Kind] = {k.name: k for k in (
     Kind("vram", _COMPARE, _vram, _ALL_GPU_GROUPS),
     Kind("driver", _COMPARE, _version, NVIDIA_DRIVER_GROUPS),
     Kind("cuda-driver", _COMPARE, _version, NVIDIA_DRIVER_GROUPS),
-    Kind("torch", _COMPARE, _version, TORCH_GROUPS, optional_op=True),
+    Kind("torch", _COMPARE, _version, TORCH_VERSION_GROUPS, optional_op=True),
     Kind("torch.cuda", (), None, _ALL_GPU_GROUPS + TORCH_GROUPS),
     Kind("rocm", _COMPARE, _version, ROCM_GROUPS, optional_op=True),
     Kind("app", ("=", "=="), _app, ()),

@@ -299,6 +299,7 @@ def test_failure_shows_the_first_fix_of_the_deciding_finding(monkeypatch):
     import envdoctor.checks as checks
 
     monkeypatch.setattr(checks, "load_checks", lambda modules=None: [fires])
+    monkeypatch.setattr(checks, "read_index", lambda: None)  # the fake registry has no index
     verdicts, snap, causes = preflight.judge(parse_requirements(["no:test.always-fires"]), timeout_s=10)
     assert verdicts[0].state == "unmet" and causes[0].id == "test.always-fires"
     text = preflight._text(verdicts, causes, ["python", "train.py"], False, False, time.monotonic())

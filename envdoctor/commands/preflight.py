@@ -16,9 +16,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import json
 import re
-import shlex
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
@@ -110,7 +108,6 @@ def judge(requirements: Sequence["Requirement"], timeout_s: float, python: str |
           ) -> tuple[list["Verdict"], "Snapshot", dict[int, "Finding"]]:
     """Collect what the requirements need and judge them: (verdicts, snapshot, causes by index)."""
     from envdoctor.context import ProbeContext, ProbeOptions
-    from envdoctor.engine import run_checks
     from envdoctor.probes import collect_all
     from envdoctor.requirements import Judge, finding_ids_needed, groups_needed
 
@@ -120,15 +117,20 @@ def judge(requirements: Sequence["Requirement"], timeout_s: float, python: str |
         groups.update(chk.needs)
         groups.update(chk.needs_any)
     modules = probe_modules_for(groups)
-    ctx = ProbeContext(root=root, env=env, options=ProbeOptions(python=python, timeout_s=timeout_s))
+    ctx = ProbeContext(root=root, env=env, options=ProbeOptions(python=python, timeout_s=timeout_s,
+                                                                groups=tuple(sorted(groups))))
     if modules:
         snapshot = collect_all(ctx, modules).snapshot
     else:
         from envdoctor.snapshot import Snapshot
 
         snapshot = Snapshot(origin="live")
-    outcome = run_checks(snapshot, _matrices() if any(c.matrices for c in checks) else _no_matrices(),
-                         checks) if checks else None
+    outcome = None
+    if checks:  # the engine is imported only when a requirement names findings
+        from envdoctor.engine import run_checks
+
+        outcome = run_checks(snapshot, _matrices() if any(c.matrices for c in checks) else _no_matrices(),
+                             checks)
     verdicts = Judge(snapshot, requirements, outcome, emitters).judge_all()
     causes = {}
     if not all(v.ok for v in verdicts):
@@ -177,7 +179,7 @@ def _finding_checks(requirements: Sequence["Requirement"], ids: set[str]
         return [], {}
     emitters: dict[str, list] = {}
     chosen = []
-    for chk in live_checks():
+    for chk in live_checks(emitting=ids):
         hits = set(chk.ids) & ids
         if hits:
             chosen.append(chk)
@@ -190,30 +192,46 @@ def _finding_checks(requirements: Sequence["Requirement"], ids: set[str]
     return chosen, emitters
 
 
-def live_checks(layers: Sequence[str] | None = None) -> list["Check"]:
-    """Every check that can judge a live machine (the registry minus the text-only modules); with
-    `layers`, only the modules named after those layers (`nvidia_devices` -> nvidia), which is
-    where the findings of a layer live, so a cause search imports a part of the registry."""
-    from envdoctor.checks import CHECK_MODULES, TEXT_ONLY_CHECK_MODULES, load_checks
+def live_checks(layers: Sequence[str] | None = None, emitting: set[str] | None = None,
+                runnable_on: set[str] | None = None, touching: set[str] | None = None) -> list["Check"]:
+    """The checks that can judge a live machine (the registry minus the text-only modules),
+    narrowed so that only the modules needed are imported: with `layers`, the modules named after
+    those layers (`nvidia_devices` -> nvidia), where a layer's findings live; with `emitting`, the
+    modules that may emit one of those finding ids; with `runnable_on`, the modules with a check
+    whose needs are among those collected groups, and with `touching` too, that read one of
+    these (the last three from the registry's index)."""
+    from envdoctor.checks import (CHECK_MODULES, TEXT_ONLY_CHECK_MODULES, load_checks,
+                                  modules_emitting, modules_runnable)
     from envdoctor.facts import layer_of
 
     modules = tuple(m for m in CHECK_MODULES if m not in TEXT_ONLY_CHECK_MODULES
                     and (layers is None or layer_of(m.split("_", 1)[0]) in layers))
+    if emitting is not None:
+        modules = modules_emitting(emitting, modules)
+    if runnable_on is not None:
+        modules = modules_runnable(runnable_on, modules, touching)
     return load_checks(modules) if modules else []
 
 
 def likely_causes(verdicts: Sequence["Verdict"], snapshot: "Snapshot") -> dict[int, "Finding"]:
     """For each unmet verdict not decided by a finding, the top finding of its layers (if any),
     from the check modules of those layers."""
-    from envdoctor.engine import run_checks
-    from envdoctor.findings import Severity
+    from envdoctor.facts import layer_of
 
     wanted = {layer for v in verdicts if not v.ok and v.finding is None
               for layer in _CAUSE_LAYERS.get(_KIND_CAUSES.get(v.requirement.kind, v.requirement.kind), ())}
-    checks = live_checks(sorted(wanted)) if wanted else []
-    matrices = _matrices() if any(c.matrices for c in checks) else _no_matrices()
-    findings = run_checks(snapshot, matrices, checks).findings
-    problems = [f for f in findings if f.severity is not Severity.INFO and not f.explained_by]
+    # the checks that can run on what was collected and read a group of the layers in question
+    # (a check of the package list is no cause of a missing GPU)
+    collected = {name for name in snapshot.groups if snapshot.has(name)}
+    touching = {name for name in collected if layer_of(name) in wanted}
+    checks = live_checks(sorted(wanted), runnable_on=collected, touching=touching) if touching else []
+    findings = []
+    if checks:
+        from envdoctor.engine import run_checks
+
+        matrices = _matrices() if any(c.matrices for c in checks) else _no_matrices()
+        findings = run_checks(snapshot, matrices, checks).findings
+    problems = [f for f in findings if f.severity.value != "info" and not f.explained_by]
     causes: dict[int, "Finding"] = {}
     for i, verdict in enumerate(verdicts):
         if verdict.ok:
@@ -316,6 +334,8 @@ def _verdict_dict(verdict: "Verdict", cause: "Finding | None") -> dict[str, Any]
 
 
 def _json(doc: dict[str, Any]) -> str:
+    import json
+
     return json.dumps(doc, sort_keys=True, indent=2) + "\n"
 
 
@@ -326,6 +346,8 @@ def _text(verdicts: Sequence["Verdict"], causes: dict[int, "Finding"], command: 
     names = ", ".join(v.requirement.text for v in verdicts)
     if ok:
         return f"envdoctor preflight: ok ({names}) in {elapsed}\n"
+    import shlex
+
     bad = [v for v in verdicts if not v.ok]
     shown_cmd = shlex.join(command) if command else ""
     if warn_only:

@@ -33,8 +33,8 @@ ENV = ("ONEAPI_DEVICE_SELECTOR", "ZE_AFFINITY_MASK", "SYCL_DEVICE_FILTER", "ZE_E
 
 
 def collect(ctx: ProbeContext) -> list[FactGroup]:
-    """Describe the Intel GPUs and their runtime."""
-    return [_gpus(ctx), _runtime(ctx)]
+    """Describe the Intel GPUs and their runtime (the runtime only when it is wanted)."""
+    return [_gpus(ctx)] + ([_runtime(ctx)] if ctx.wants("intel.runtime") else [])
 
 
 def _gpus(ctx: ProbeContext) -> FactGroup:

@@ -66,7 +66,7 @@ def gather(ctx: ProbeContext, use_nvml: bool, nvml_timeout_s: float = NVML_TIMEO
         versions = [lib["version"] for lib in libraries.get("libnvidia-ml", []) if lib.get("version")]
         driver["library_version"] = versions[0] if versions else None
     driver["platform"] = _platform(ctx) or driver.get("platform")
-    if not nvml.ok:
+    if not nvml.ok and gpus:
         rec.fill_compute_capability(gpus, rec.bundled_matrices())
     driver_group = _driver_group(driver, source, nvml, smi, procfs, libraries, raw)
     return [driver_group, _gpus_group(ctx, gpus, driver, source, nvml, smi, driver_group)]

@@ -8,6 +8,7 @@ runs on a daemon thread with a deadline, because a hung driver can block it for 
 
 from __future__ import annotations
 
+import sys
 import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable
@@ -15,6 +16,7 @@ from typing import Any, Callable
 from envdoctor.probes import nvidia_records as rec
 
 _MIB = 1024 * 1024
+LINUX_LIBRARY = "libnvidia-ml.so.1"  # what pynvml dlopens on Linux
 
 
 @dataclass
@@ -67,7 +69,27 @@ def error_record(nv: Any, exc: BaseException) -> dict[str, Any]:
     return {"code": code, "name": rec.NVML_ERROR_NAMES.get(code, str(code)), "message": message[:200]}
 
 
+def library_missing() -> str | None:
+    """Why libnvidia-ml cannot load (None when it can, or when this cannot tell), found the way
+    the binding loads it (`dlopen("libnvidia-ml.so.1")` on Linux) before paying for the binding's
+    import (about a third of a preflight's time on a machine without a driver). Once the binding
+    is imported anyway, the binding decides."""
+    if "pynvml" in sys.modules or not sys.platform.startswith("linux"):
+        return None
+    import ctypes
+
+    try:
+        ctypes.CDLL(LINUX_LIBRARY)
+    except OSError:
+        return "NVML Shared Library Not Found"  # the binding's words for the same failure
+    return None
+
+
 def _query() -> NvmlResult:
+    missing = library_missing()
+    if missing is not None:
+        return NvmlResult(error={"code": rec.NVML_LIBRARY_NOT_FOUND, "name": "LIBRARY_NOT_FOUND",
+                                 "message": missing})
     try:
         import pynvml as nv
     except ImportError:

@@ -27,6 +27,7 @@ NVML_ERROR_NAMES = {
 }
 NVML_LIB_RM_VERSION_MISMATCH = 18
 NVML_GPU_IS_LOST = 15
+NVML_LIBRARY_NOT_FOUND = 12
 
 # Clock event ("throttle") reasons: NVML bit -> the name used in `throttle_reasons`.
 THROTTLE_BITS = {
