@@ -271,3 +271,37 @@ def test_probe_hung_nvml_skips_nvidia_smi(monkeypatch, fake_root, fake_tools, tm
     assert driver.status is Status.FAILED and gpus.status is Status.FAILED
     assert "NVML did not answer within 0.3 s; the driver may be hung" in driver.reason
     assert not marker.exists()
+
+
+# -- the library gate: no pynvml import when libnvidia-ml cannot load ---------------------------
+
+_GATE = ("import sys; from envdoctor.probes import nvidia_nvml as n; r = n.query(5); "
+         "print(r.error['name'] if r.error else None, 'pynvml' in sys.modules)")
+
+
+def test_without_the_library_the_binding_is_not_imported():
+    """This machine has no libnvidia-ml: the same LIBRARY_NOT_FOUND the binding gives, without it."""
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-c", _GATE], capture_output=True, text=True, timeout=60)
+    assert out.stdout.split() == ["LIBRARY_NOT_FOUND", "False"], out.stderr
+
+
+def test_with_a_loadable_library_the_binding_decides(tmp_path):
+    """A shared object named libnvidia-ml.so.1 that loads (a copy of libz): pynvml is imported and
+    its nvmlInit fails on the missing entry point, not on the library."""
+    import os
+    import shutil
+    import subprocess
+    import sys
+
+    libz = next((p for p in ("/lib/x86_64-linux-gnu/libz.so.1", "/usr/lib/x86_64-linux-gnu/libz.so.1",
+                             "/lib/aarch64-linux-gnu/libz.so.1") if os.path.exists(p)), None)
+    if libz is None:
+        pytest.skip("no libz.so.1 to stand in for a loadable library")
+    shutil.copy(libz, tmp_path / "libnvidia-ml.so.1")
+    env = dict(os.environ, LD_LIBRARY_PATH=str(tmp_path))
+    out = subprocess.run([sys.executable, "-c", _GATE], capture_output=True, text=True, timeout=60, env=env)
+    name, imported = out.stdout.split()
+    assert imported == "True" and name != "LIBRARY_NOT_FOUND", out.stdout + out.stderr
