@@ -118,6 +118,33 @@ def modules_emitting(ids: set[str], modules: tuple[str, ...]) -> tuple[str, ...]
     return tuple(m for m in modules if any(set(c["ids"]) & ids for c in index[m]))
 
 
+def load_checks_for(collected: set[str], modules: tuple[str, ...] | None = None) -> list[Check]:
+    """The checks of `modules` (default: all), in registry order, for a snapshot whose collected
+    groups are `collected`: a module with a check that can run is imported; one none of whose
+    checks can is not, and its checks stand in from the index (ids and needs, which is all the
+    engine reads of a check it skips). Without an index every module is imported."""
+    modules = modules or CHECK_MODULES
+    index = read_index()
+    if index is None:
+        return load_checks(modules)
+    checks: list[Check] = []
+    for name in modules:
+        if modules_runnable(collected, (name,)):
+            checks.extend(load_checks((name,)))
+        else:
+            checks.extend(Check(tuple(c["ids"]), tuple(c["needs"]), _not_imported(name), tuple(c["needs_any"]))
+                          for c in index[name])
+    return checks
+
+
+def _not_imported(module: str):  # noqa: ANN202 - returns a CheckFunction
+    def skipped(_snap, _matrices):  # noqa: ANN001, ANN202
+        """A check whose module was not imported: the engine skips it before calling this."""
+        raise RuntimeError(f"envdoctor.checks.{module} was not imported: its needs are not collected")
+
+    return skipped
+
+
 def modules_runnable(collected: set[str], modules: tuple[str, ...],
                      touching: set[str] | None = None) -> tuple[str, ...]:
     """Those of `modules` with a check whose needs are all in `collected` (and one of whose
@@ -140,8 +167,8 @@ def write_index() -> str:
     import json
     import os
 
+    from envdoctor.atomic import write_text_atomically
+
     path = os.path.join(os.path.dirname(__file__), INDEX_FILE)
-    with open(path, "w", encoding="utf-8") as handle:
-        json.dump(build_index(), handle, indent=1, sort_keys=True)
-        handle.write("\n")
+    write_text_atomically(path, json.dumps(build_index(), indent=1, sort_keys=True) + "\n", mode=0o644)
     return path

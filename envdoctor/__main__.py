@@ -1,7 +1,5 @@
 """`python -m envdoctor` runs the command-line interface."""
 
-import sys
+from envdoctor.cli import entry
 
-from envdoctor.cli import main
-
-sys.exit(main())
+entry()

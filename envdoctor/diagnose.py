@@ -34,12 +34,14 @@ def diagnose(snapshot: Snapshot, kind: str = "check", matrices: MatrixSet | None
              check_modules: tuple[str, ...] | None = None) -> Report:
     """Run the checks on a snapshot and bundle the report (on a live snapshot, without the
     text-only check modules, whose checks could not apply)."""
-    from envdoctor.checks import CHECK_MODULES, TEXT_ONLY_CHECK_MODULES, load_checks
+    from envdoctor.checks import CHECK_MODULES, TEXT_ONLY_CHECK_MODULES, load_checks_for
 
     if check_modules is None and snapshot.origin == "live":
         check_modules = tuple(m for m in CHECK_MODULES if m not in TEXT_ONLY_CHECK_MODULES)
     matrices = matrices if matrices is not None else active_matrices()
-    outcome = run_checks(snapshot, matrices, load_checks(check_modules))
+    # only the modules with a check that can run on this snapshot are imported
+    collected = {name for name in snapshot.groups if snapshot.has(name)}
+    outcome = run_checks(snapshot, matrices, load_checks_for(collected, check_modules))
     return Report.from_outcome(snapshot, outcome, kind)
 
 

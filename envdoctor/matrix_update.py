@@ -62,14 +62,9 @@ class CachePaths:
 
 def cache_paths(env: Mapping[str, str] | None = None) -> CachePaths:
     """The cache location: $ENVDOCTOR_CACHE_DIR, else $XDG_CACHE_HOME/envdoctor, else ~/.cache."""
-    env = os.environ if env is None else env
-    if env.get("ENVDOCTOR_CACHE_DIR"):
-        base = Path(env["ENVDOCTOR_CACHE_DIR"])
-    elif env.get("XDG_CACHE_HOME"):
-        base = Path(env["XDG_CACHE_HOME"]) / "envdoctor"
-    else:
-        base = Path(env.get("HOME", "~")).expanduser() / ".cache" / "envdoctor"
-    return CachePaths(base / "matrices")
+    from envdoctor.matrix_cache import cache_root
+
+    return CachePaths(cache_root(env) / "matrices")
 
 
 def load_active(env: Mapping[str, str] | None = None) -> MatrixSet:

@@ -161,13 +161,42 @@ def load_dir(folder: Path | str, origin: str | None = None) -> MatrixSet:
 
 
 def load_file(path: Path) -> tuple[Matrix | None, list[LintError]]:
-    """Parse and validate one matrix file."""
+    """Parse and validate one matrix file, or read it from the compiled cache when the cache holds
+    this very file's table as this envdoctor validated it (`envdoctor.matrix_cache`)."""
+    from envdoctor import matrix_cache
+
     shown = path.name
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
+        text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         return None, [LintError(shown, 0, f"cannot read: {exc}")]
-    return parse_matrix(text, shown, expected_name=path.stem)
+    entry = matrix_cache.key(data, __version__)
+    cached = _from_cache(matrix_cache.load(path.stem, entry), shown)
+    if cached is not None:
+        return cached, []
+    matrix, errors = parse_matrix(text, shown, expected_name=path.stem)
+    if matrix is not None and not errors:
+        matrix_cache.store(path.stem, entry, _cache_fields(matrix))
+    return matrix, errors
+
+
+_CACHED_FIELDS = ("name", "title", "schema_version", "columns", "key", "rows", "description",
+                  "min_envdoctor", "row_lines", "meta")
+
+
+def _cache_fields(matrix: Matrix) -> dict[str, Any]:
+    return {name: getattr(matrix, name) for name in _CACHED_FIELDS}
+
+
+def _from_cache(fields: dict[str, Any] | None, path: str) -> Matrix | None:
+    """The Matrix of a cache entry's fields, None when they do not make one."""
+    if fields is None or set(fields) != set(_CACHED_FIELDS):
+        return None
+    try:
+        return Matrix(**{**fields, "key": tuple(fields["key"]), "path": path})
+    except TypeError:
+        return None
 
 
 def parse_matrix(text: str, shown: str, expected_name: str | None = None

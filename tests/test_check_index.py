@@ -53,3 +53,43 @@ def test_a_finding_requirement_imports_only_its_module():
     loaded = eval(out.stdout)  # a printed list of module names
     assert "envdoctor.checks.nvidia_driver_load" in loaded
     assert "envdoctor.checks.apps_vllm" not in loaded and "envdoctor.checks.signatures" not in loaded
+
+
+def _outcome_key(outcome):
+    return ([(f.id, f.severity.value, f.title) for f in outcome.findings], outcome.passed,
+            [(s.id, s.reason, s.not_present) for s in outcome.skipped], outcome.not_applicable)
+
+
+def _both_ways(snapshot, modules=None):
+    from envdoctor.checks import load_checks, load_checks_for
+    from envdoctor.diagnose import active_matrices
+    from envdoctor.engine import run_checks
+
+    matrices = active_matrices()
+    collected = {name for name in snapshot.groups if snapshot.has(name)}
+    eager = run_checks(snapshot, matrices, load_checks(modules))
+    lazy = run_checks(snapshot, matrices, load_checks_for(collected, modules))
+    return _outcome_key(eager), _outcome_key(lazy)
+
+
+def test_lazy_registry_gives_the_same_outcome_on_this_machine():
+    """Importing only the runnable modules changes nothing in what the checks say (live snapshot)."""
+    from envdoctor.context import ProbeOptions
+    from envdoctor.diagnose import collect_live
+
+    live = tuple(m for m in CHECK_MODULES if m not in checks.TEXT_ONLY_CHECK_MODULES)
+    eager, lazy = _both_ways(collect_live(ProbeOptions(timeout_s=20)), live)
+    assert eager == lazy and eager[2], "expected some skipped checks on a machine without a GPU"
+
+
+def test_lazy_registry_gives_the_same_outcome_on_pasted_reports():
+    """The same on the snapshots of the real pasted reports of the triage corpus."""
+    from pathlib import Path
+
+    from envdoctor.ingest import ingest_text
+
+    corpus = sorted((Path(__file__).parent / "triage_corpus").glob("*.txt"))[:40]
+    assert corpus
+    for path in corpus:
+        eager, lazy = _both_ways(ingest_text(path.read_text(encoding="utf-8", errors="replace")))
+        assert eager == lazy, path.name

@@ -40,6 +40,7 @@ EXEC_CALLERS = {"envdoctor/cli.py": "preflight execs the workload's command (os.
 FILE_WRITERS = {
     "envdoctor/atomic.py": "every output file: a temporary file in the same folder, renamed over the target",
     "envdoctor/matrix_update.py": "installs and rolls back matrix updates in the cache folder",
+    "envdoctor/matrix_cache.py": "creates the cache folder of compiled matrices (entries via atomic.py)",
     "envdoctor/image_inspect.py": "unpacks an image's layers into a temporary folder it removes",
     "envdoctor/cli.py": "reopens stdout on os.devnull after a broken pipe",
 }
@@ -233,7 +234,14 @@ def test_commands_change_nothing_outside_their_output(sandbox, real_captures):
         if diff:
             changed[folder] = diff
     mine = [p for p in changed.pop(str(tmp_path), []) if not p.startswith("logs")]  # the fakes' own logs
-    assert mine == ["work/node.json"]  # the report asked for, nothing else in HOME, XDG, TMPDIR, cwd
+    # envdoctor's cache: the compiled matrices, one JSON file per bundled table, and nothing else
+    tables = {p.stem for p in (REPO / "matrices").glob("*.toml")}
+    cached = [p for p in mine if p.startswith("cache/")]
+    entries = [p for p in cached if p not in ("cache/envdoctor", "cache/envdoctor/compiled")]
+    assert entries and all(p.startswith("cache/envdoctor/compiled/") and p.endswith(".json")
+                           and p[len("cache/envdoctor/compiled/"):-len(".json")] in tables for p in entries), entries
+    assert [p for p in mine if p not in cached] == ["work/node.json"]  # the report asked for, nothing
+    # else in HOME, XDG, TMPDIR, cwd
     assert changed == {}  # the package folders
     assert list((tmp_path / "tmp").iterdir()) == []
     assert not (work / "x").exists()

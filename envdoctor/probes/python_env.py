@@ -25,8 +25,8 @@ TARGET_TIMEOUT_S = 12.0
 def collect(ctx: ProbeContext) -> list[FactGroup]:
     """Describe the target interpreter and its packages."""
     target = ctx.options.python
-    if target is None:
-        facts = interpreter_facts.describe()
+    if target is None:  # described once per context: apps_detect reads the same package list
+        facts = dict(ctx.once("interpreter_facts.describe", interpreter_facts.describe))  # type: ignore[call-overload]
         source = "probe:python_env"
     else:
         # the same run as ml_packages' (ctx.run runs it once): the ML scan plus "interpreter"

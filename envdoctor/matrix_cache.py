@@ -1,0 +1,88 @@
+"""The compiled form of validated matrix files, kept in the user cache so a run skips the TOML parse.
+
+Python's TOML parser is pure Python: the bundled tables take ~70 ms to parse, the GPU table alone
+~19 ms, while the same data as JSON loads in a few (the C parser). So once a file has parsed and
+validated without an error, its table is written as JSON to `<cache>/compiled/<name>.json` with
+the SHA-256 of the file's bytes and this envdoctor's version; a later load whose file hashes the
+same is read from there. Another file's content or another envdoctor version misses and
+overwrites the slot (one per table name, so the cache stays a few hundred KiB). The cache is an
+optimisation only: a folder that cannot be written, a damaged or foreign entry, anything odd means
+parsing the TOML as before. `ENVDOCTOR_MATRIX_CACHE=off` turns it off.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from datetime import date
+from pathlib import Path
+from typing import Any, Mapping
+
+FORMAT = 1  # of the JSON below; bump when Matrix gains a field
+SWITCH = "ENVDOCTOR_MATRIX_CACHE"  # "off": always parse the TOML
+_DATE = "$date"  # TOML dates (the `checked` column) as {"$date": "2026-11-30"}
+
+
+def cache_root(env: Mapping[str, str] | None = None) -> Path:
+    """envdoctor's cache folder: $ENVDOCTOR_CACHE_DIR, else $XDG_CACHE_HOME/envdoctor, else
+    ~/.cache/envdoctor."""
+    env = os.environ if env is None else env
+    if env.get("ENVDOCTOR_CACHE_DIR"):
+        return Path(env["ENVDOCTOR_CACHE_DIR"])
+    if env.get("XDG_CACHE_HOME"):
+        return Path(env["XDG_CACHE_HOME"]) / "envdoctor"
+    return Path(env.get("HOME", "~")).expanduser() / ".cache" / "envdoctor"
+
+
+def key(data: bytes, version: str) -> str:
+    """What an entry must match: the file's bytes and the envdoctor that validated them."""
+    return hashlib.sha256(data).hexdigest() + f"/{version}/{FORMAT}"
+
+
+def _compiled_dir(env: Mapping[str, str] | None) -> Path | None:
+    env = os.environ if env is None else env
+    return None if env.get(SWITCH, "").lower() == "off" else cache_root(env) / "compiled"
+
+
+def load(name: str, entry_key: str, env: Mapping[str, str] | None = None) -> dict[str, Any] | None:
+    """The cached fields of table `name` if its entry has `entry_key`, else None (never raises)."""
+    folder = _compiled_dir(env)
+    if folder is None:
+        return None
+    try:
+        with open(folder / f"{name}.json", encoding="utf-8") as handle:
+            doc = json.load(handle, object_hook=_decode)
+    except (OSError, ValueError, RecursionError):
+        return None
+    if not isinstance(doc, dict) or doc.get("key") != entry_key or not isinstance(doc.get("matrix"), dict):
+        return None
+    return doc["matrix"]
+
+
+def store(name: str, entry_key: str, fields: dict[str, Any], env: Mapping[str, str] | None = None) -> bool:
+    """Write table `name`'s fields under `entry_key` (atomically); False when it could not."""
+    folder = _compiled_dir(env)
+    if folder is None:
+        return False
+    from envdoctor.atomic import write_text_atomically
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        text = json.dumps({"key": entry_key, "matrix": fields}, default=_encode, separators=(",", ":"))
+        write_text_atomically(folder / f"{name}.json", text)
+    except (OSError, TypeError, ValueError):
+        return False
+    return True
+
+
+def _encode(value: Any) -> Any:
+    if isinstance(value, date):
+        return {_DATE: value.isoformat()}
+    raise TypeError(f"cannot store {type(value).__name__} in the matrix cache")
+
+
+def _decode(obj: dict[str, Any]) -> Any:
+    if len(obj) == 1 and _DATE in obj:
+        return date.fromisoformat(obj[_DATE])
+    return obj

@@ -1,0 +1,92 @@
+"""The compiled-matrix cache: a validated table read back as JSON equals the TOML parse, and
+anything odd (another file, another version, a damaged entry, an unwritable folder) falls back to
+parsing the TOML."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from envdoctor import matrix_cache
+from envdoctor.matrixset import bundled_dir, load_file, parse_matrix
+
+TABLES = sorted(Path(str(bundled_dir())).glob("*.toml"))
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("ENVDOCTOR_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv(matrix_cache.SWITCH, raising=False)
+    return tmp_path / "cache" / "compiled"
+
+
+@pytest.mark.parametrize("path", TABLES, ids=[p.stem for p in TABLES])
+def test_cached_table_equals_the_parsed_one(cache, path):
+    parsed, errors = parse_matrix(path.read_text(encoding="utf-8"), path.name, expected_name=path.stem)
+    assert parsed is not None and errors == []
+    first, _ = load_file(path)  # parses and stores
+    assert (cache / f"{path.stem}.json").is_file()
+    second, errors = load_file(path)  # from the cache
+    assert errors == [] and first == parsed and second == parsed
+
+
+def test_another_file_content_misses_and_overwrites(cache, tmp_path):
+    copy = tmp_path / "wsl.toml"
+    shutil.copy(bundled_dir() / "wsl.toml", copy)
+    original, _ = load_file(copy)
+    text = copy.read_text(encoding="utf-8")
+    copy.write_text(text.replace(f'title = "{original.title}"', 'title = "Changed title"', 1), encoding="utf-8")
+    changed, errors = load_file(copy)
+    assert errors == [] and changed.title == "Changed title" and original.title != "Changed title"
+    assert "Changed title" in (cache / "wsl.json").read_text(encoding="utf-8")  # the slot was overwritten
+
+
+def test_other_version_misses(cache, monkeypatch):
+    path = bundled_dir() / "wsl.toml"
+    load_file(path)
+    from envdoctor import __version__
+
+    data = path.read_bytes()
+    assert matrix_cache.load("wsl", matrix_cache.key(data, __version__)) is not None
+    assert matrix_cache.load("wsl", matrix_cache.key(data, "999.0")) is None
+
+
+@pytest.mark.parametrize("garbage", [b"", b"\x00\xff\xfe", b"{\"key\": 1}", b"[1, 2]", b"{" * 100000])
+def test_damaged_entry_means_parsing(cache, garbage):
+    path = bundled_dir() / "cudnn.toml"
+    cache.mkdir(parents=True)
+    (cache / "cudnn.json").write_bytes(garbage)
+    matrix, errors = load_file(path)
+    assert matrix is not None and errors == [] and matrix.rows
+
+
+def test_wrong_fields_mean_parsing(cache):
+    path = bundled_dir() / "cudnn.toml"
+    load_file(path)
+    entry = cache / "cudnn.json"
+    entry.write_text(entry.read_text(encoding="utf-8").replace('"rows":', '"rowz":'), encoding="utf-8")
+    matrix, errors = load_file(path)
+    assert matrix is not None and errors == [] and matrix.rows
+
+
+def test_unwritable_cache_still_loads(tmp_path, monkeypatch):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("a file where the cache folder should be")
+    monkeypatch.setenv("ENVDOCTOR_CACHE_DIR", str(blocker))
+    matrix, errors = load_file(bundled_dir() / "cudnn.toml")
+    assert matrix is not None and errors == []
+
+
+def test_invalid_file_is_never_cached(cache, tmp_path):
+    bad = tmp_path / "broken.toml"
+    bad.write_text('schema_version = 1\nname = "broken"\n', encoding="utf-8")
+    matrix, errors = load_file(bad)
+    assert matrix is None and errors and not (cache / "broken.json").exists()
+
+
+def test_switch_off_writes_nothing(cache, monkeypatch):
+    monkeypatch.setenv(matrix_cache.SWITCH, "off")
+    matrix, _ = load_file(bundled_dir() / "cudnn.toml")
+    assert matrix is not None and not cache.exists()
