@@ -127,9 +127,10 @@ def load_checks_for(collected: set[str], modules: tuple[str, ...] | None = None)
     index = read_index()
     if index is None:
         return load_checks(modules)
+    runnable = set(modules_runnable(collected, modules, index=index))
     checks: list[Check] = []
     for name in modules:
-        if modules_runnable(collected, (name,)):
+        if name in runnable:
             checks.extend(load_checks((name,)))
         else:
             checks.extend(Check(tuple(c["ids"]), tuple(c["needs"]), _not_imported(name), tuple(c["needs_any"]))
@@ -145,12 +146,12 @@ def _not_imported(module: str):  # noqa: ANN202 - returns a CheckFunction
     return skipped
 
 
-def modules_runnable(collected: set[str], modules: tuple[str, ...],
-                     touching: set[str] | None = None) -> tuple[str, ...]:
+def modules_runnable(collected: set[str], modules: tuple[str, ...], touching: set[str] | None = None,
+                     index: dict[str, list[dict[str, list[str]]]] | None = None) -> tuple[str, ...]:
     """Those of `modules` with a check whose needs are all in `collected` (and one of whose
     `needs_any`, if it has them) and, with `touching`, that reads one of those groups; all of
-    them without an index."""
-    index = read_index()
+    them without an index (`index`: one already read)."""
+    index = index if index is not None else read_index()
     if index is None:
         return modules
 

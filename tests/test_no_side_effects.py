@@ -35,7 +35,9 @@ SOURCE_DIRS = ("envdoctor", "checks")
 PROCESS_STARTERS = {
     "envdoctor/context.py": "ProbeContext.run / run_command: argv lists, no shell, a timeout, the group killed",
 }
-EXEC_CALLERS = {"envdoctor/cli.py": "preflight execs the workload's command (os.execvp) after the checks"}
+EXEC_CALLERS = {"envdoctor/cli.py": "preflight execs the workload's command (os.execvp) after the checks",
+                "envdoctor/probes/worker.py": "forks itself (os.fork, no exec) to run part of the probes on a "
+                                              "second core"}
 # The only modules that may create, change or remove files, and why.
 FILE_WRITERS = {
     "envdoctor/atomic.py": "every output file: a temporary file in the same folder, renamed over the target",

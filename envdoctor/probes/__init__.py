@@ -76,28 +76,58 @@ class Collection:
 
 
 def collect_all(ctx: ProbeContext, modules: tuple[str, ...] | None = None) -> Collection:
-    """Run the probes (all, `modules`, or ctx.options.only) and gather their facts."""
+    """Run the probes (all, `modules`, or ctx.options.only) and gather their facts: in threads, and
+    on Linux part of them in a forked worker process (`envdoctor.probes.worker`) for a second core."""
+    from envdoctor.probes import worker
+
     names = modules or ctx.options.only or PROBE_MODULES
     snapshot = Snapshot(origin="live", created_at=ctx.now().astimezone(timezone.utc).isoformat(),
                         envdoctor_version=__version__)
-    start = time.monotonic()
-    overall_deadline = start + ctx.options.timeout_s
+    overall_deadline = time.monotonic() + ctx.options.timeout_s
+    theirs = worker.share(tuple(names))
+    forked = worker.ForkedProbes.start(
+        ctx, theirs, lambda c, n: [(name, groups, vars(timing)) for name, groups, timing
+                                   in _run_here(c, n, overall_deadline)],
+        _declared_groups) if theirs else None
+    mine = tuple(n for n in names if forked is None or n not in theirs)
+    results = {name: (groups, timing) for name, groups, timing in _run_here(ctx, mine, overall_deadline)}
+    if forked is not None:
+        results.update({name: (groups, ProbeTiming(**timing))
+                        for name, (groups, timing) in forked.result(overall_deadline).items()})
+    timings = []
+    for name in names:
+        groups, timing = results[name]
+        snapshot.extend(groups)
+        timings.append(timing)
+    snapshot.add(_timings_group(timings))
+    return Collection(snapshot, timings)
+
+
+def _run_here(ctx: ProbeContext, names: tuple[str, ...], overall_deadline: float
+              ) -> list[tuple[str, list[FactGroup], ProbeTiming]]:
+    """Run `names` in this process, each on its own thread, under the deadlines."""
     runners = []
     for name in names:  # each starts as soon as its module is imported: its commands run meanwhile
         runner = _Runner(name, ctx)
         runner.thread.start()
         runners.append(runner)
-    timings = []
+    out = []
     for runner in runners:
         limit = min(runner.deadline, overall_deadline)
         runner.thread.join(max(0.0, limit - time.monotonic()))
         groups, timing = runner.outcome()
-        snapshot.extend(groups)
-        timings.append(timing)
-    if any(t.outcome == "timeout" for t in timings):
+        out.append((runner.name, groups, timing))
+    if any(timing.outcome == "timeout" for _, _, timing in out):
         ctx.stop()  # no command of an abandoned probe outlives envdoctor
-    snapshot.add(_timings_group(timings))
-    return Collection(snapshot, timings)
+    return out
+
+
+def _declared_groups(name: str) -> tuple[str, ...]:
+    """A probe module's GROUPS (its name when it cannot load): what fails if its worker fails."""
+    try:
+        return tuple(getattr(importlib.import_module(f"envdoctor.probes.{name}"), "GROUPS", (name,)))
+    except Exception:  # noqa: BLE001
+        return (name,)
 
 
 class _Runner:
