@@ -16,9 +16,7 @@ from __future__ import annotations
 from typing import Any
 
 from envdoctor.context import ProbeContext
-from envdoctor.ingest import rocm_smi, rocminfo
 from envdoctor.probes import amd_kfd, amd_sysfs
-from envdoctor.queries import rocm as rq
 from envdoctor.snapshot import FactGroup, absent, collected, failed
 
 GROUPS = ("amd.gpus",)
@@ -58,6 +56,10 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
         if topology["errors"]:
             why += f" (KFD nodes unreadable: {topology['errors'][0]})"
         return [absent("amd.gpus", SOURCE, why)]
+    # the tool parsers and the ROCm queries are imported only on a machine with an AMD GPU
+    from envdoctor.ingest import rocminfo
+    from envdoctor.queries import rocm as rq
+
     ms = _matrices()
     for gpu in gpus:
         if gpu.get("gfx_target") and gpu.get("is_apu") is None and ms is not None:
@@ -121,6 +123,8 @@ def _enrich_from_tools(ctx: ProbeContext, gpus: list[dict[str, Any]], tools: dic
                        raw: dict[str, str], sources: list[str]) -> None:
     """Merge amd-smi / rocm-smi and rocminfo into the records (matched by PCI address, else by
     index); when sysfs gave nothing (WSL2, a masked container) the tools' GPUs are the records."""
+    from envdoctor.ingest import rocm_smi, rocminfo
+
     ms = _matrices()
     smi = None
     for name, argv in (("amd-smi", ["static", "--json"]),
