@@ -139,8 +139,11 @@ def stages(folder: str) -> dict[str, float | int]:
             "outliers": len({o.node for o in fleet.outliers}), "unreadable": len(fleet.unreadable)}
 
 
-def scaled(env: dict[str, str], work: str, runs: int = 3, factors=scaling.FACTORS) -> list[dict]:
-    """Time `envdoctor fleet` at each factor of BASE_NODES reports; prints and returns the rows."""
+def scaled(env: dict[str, str], work: str, envdoctor: list[str] | None = None, runs: int = 3,
+           factors=scaling.FACTORS) -> list[dict]:
+    """Time `envdoctor fleet` (the `envdoctor` command line given, else this interpreter's
+    `-m envdoctor`) at each factor of BASE_NODES reports; prints and returns the rows."""
+    envdoctor = envdoctor or [sys.executable, "-m", "envdoctor"]
     forms = templates(env, work)
     folders: dict[int, str] = {}
 
@@ -150,7 +153,7 @@ def scaled(env: dict[str, str], work: str, runs: int = 3, factors=scaling.FACTOR
         folders[factor] = str(folder)
         return str(folder), f"{BASE_NODES * factor:,} reports, {written / 1048576:.0f} MiB"
 
-    rows = scaling.time_sizes(make, lambda path: [sys.executable, "-m", "envdoctor", "fleet", path, "--json"],
+    rows = scaling.time_sizes(make, lambda path: [*envdoctor, "fleet", path, "--json"],
                               env, work, runs=runs, factors=factors)
     scaling.print_sizes(rows)
     print(f"(each report {len(forms['healthy'][0]) / 1024:.0f} KiB as JSON, {len(forms['healthy'][1]) / 1024:.0f} KiB "
@@ -174,8 +177,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--factors", default="1,10,100", help="multiples of 100 reports")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="envdoctor-fleet-") as work:
-        scaled(envdoctor_env(os.path.join(work, "pycache")), work, args.runs,
-               tuple(int(x) for x in args.factors.split(",")))
+        scaled(envdoctor_env(os.path.join(work, "cache")), work, runs=args.runs,
+               factors=tuple(int(x) for x in args.factors.split(",")))
     return 0
 
 

@@ -1,23 +1,24 @@
 #!/usr/bin/env python3
 """envdoctor's start-up cost beside `python -m torch.utils.collect_env`, measured side by side.
 
-Runs, in one session on this machine and round-robin (so a change in load hits every command
-alike), each as a whole process: `python -c pass`, `envdoctor preflight --require gpu --require
-torch>=2.4` (and `--require torch>=2.4` alone, all met), `envdoctor check --json` (all judging
-the torch venv through `--python`) and `python -m torch.utils.collect_env` in that venv. Each
-gets one warm-up run (so envdoctor's bytecode is cached, as after `pip install`), then `--runs`
-measured runs; the table shows the
+Everything runs in one venv that has torch and envdoctor installed from this checkout as a wheel
+would install them (`pip install .`, not editable: an editable install adds a ~12 ms import hook
+to every Python start), which is how a container image or a workstation has it: `.venv-bench`,
+made on first use (torch==2.13.0 from the package index, envdoctor's dependencies), envdoctor
+reinstalled from the checkout on each run. In that venv, round-robin (so a change in load hits
+every command alike), each as a whole process: `python -c pass`, `envdoctor preflight --require
+gpu --require torch>=2.4` (unmet here: no GPU, so it also looks for the cause), `envdoctor
+preflight --require torch>=2.4` (all met, the path a container start takes before it execs),
+`envdoctor check --json`, and `python -m torch.utils.collect_env`; plus `check --json` with the
+compiled-matrix cache off (what a first run costs). Each gets one warm-up run (bytecode and the
+matrix cache written, as after the first use), then `--runs` measured runs; the table shows the
 median and the best wall time, the median CPU time (user + sys of the process and the children it
 waited for, from wait4) and the exit codes. The ratios against collect_env are printed for the
 wall-time medians and for CPU time (less sensitive to other work on a shared machine), with the
 1-minute load average before and after. Then triage of generated logs and fleet aggregation of
 generated node reports at 1x, 10x and 100x (`bench/bench_triage.py`, `bench/bench_fleet.py`).
 
-    python bench/run.py [--runs 7] [--torch-python .venv-torch/bin/python] [--no-triage]
-                        [--no-fleet] [--json FILE]
-
-Make the torch venv with `./scripts/test` or
-`python3 -m venv .venv-torch && .venv-torch/bin/pip install torch==2.13.0`.
+    python bench/run.py [--runs 11] [--venv .venv-bench] [--no-triage] [--no-fleet] [--json FILE]
 """
 
 from __future__ import annotations
@@ -62,29 +63,44 @@ class Command:
                 "peak_rss_mib": max(self.rss_kib) / 1024, "exit_codes": sorted(self.codes)}
 
 
-def envdoctor_env(pycache: str) -> dict[str, str]:
-    """The environment envdoctor runs in: bytecode written to (and read from) `pycache`, as an
-    installed package has its .pyc files; no colour."""
+def envdoctor_env(cache: str) -> dict[str, str]:
+    """The environment the commands run in: envdoctor's cache in `cache` (a fresh folder per bench
+    run, filled by the warm-up runs), bytecode written as an installed package has it, no colour."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-    env["PYTHONPYCACHEPREFIX"] = pycache
+    env["ENVDOCTOR_CACHE_DIR"] = cache
     env["NO_COLOR"] = "1"
     return env
 
 
-def startup_commands(torch_python: str, pycache: str) -> list[Command]:
-    """The command lines of the start-up table (preflight twice: with an unmet requirement, which
-    also searches for its cause, and with all met, the path a container start takes)."""
-    env = envdoctor_env(pycache)
-    envdoctor = [sys.executable, "-m", "envdoctor"]
+def bench_venv(venv: Path) -> Path:
+    """The bench venv's python, made if missing, with envdoctor reinstalled from this checkout."""
+    python = venv / "bin" / "python"
+    quiet = ["-q", "--disable-pip-version-check"]
+    if not python.exists():
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    has_torch = subprocess.run([str(python), "-c", "import importlib.metadata as m; m.version('torch')"],
+                               capture_output=True).returncode == 0
+    if not has_torch:
+        subprocess.run([str(python), "-m", "pip", "install", *quiet, "torch==2.13.0"], check=True)
+    subprocess.run([str(python), "-m", "pip", "install", *quiet, str(REPO)], check=True)  # its dependencies
+    subprocess.run([str(python), "-m", "pip", "install", *quiet, "--no-deps", "--force-reinstall", str(REPO)],
+                   check=True)  # this checkout's code, not a cached build of the same version
+    return python
+
+
+def startup_commands(python: Path, cache: str) -> list[Command]:
+    """The command lines of the start-up table, all in the bench venv."""
+    env = envdoctor_env(cache)
+    envdoctor = [str(python.parent / "envdoctor")]
+    cold = dict(env, ENVDOCTOR_MATRIX_CACHE="off")
     return [
-        Command("python -c pass", [sys.executable, "-c", "pass"], env),
-        Command("envdoctor preflight", envdoctor + ["preflight", "--require", "gpu", "--require", "torch>=2.4",
-                                                    "--python", torch_python], env, expect=(0, 1)),
-        Command("envdoctor preflight (all met)", envdoctor + ["preflight", "--require", "torch>=2.4",
-                                                              "--python", torch_python], env),
-        Command("envdoctor check --json", envdoctor + ["check", "--json", "--python", torch_python], env,
-                expect=(0, 1)),
-        Command("collect_env", [torch_python, "-m", "torch.utils.collect_env"], dict(os.environ)),
+        Command("python -c pass", [str(python), "-c", "pass"], env),
+        Command("envdoctor preflight", envdoctor + ["preflight", "--require", "gpu", "--require", "torch>=2.4"],
+                env, expect=(0, 1)),
+        Command("envdoctor preflight (all met)", envdoctor + ["preflight", "--require", "torch>=2.4"], env),
+        Command("envdoctor check --json", envdoctor + ["check", "--json"], env, expect=(0, 1)),
+        Command("check --json, matrix cache off", envdoctor + ["check", "--json"], cold, expect=(0, 1)),
+        Command("collect_env", [str(python), "-m", "torch.utils.collect_env"], dict(os.environ)),
     ]
 
 
@@ -139,14 +155,15 @@ def ratio_lines(result: dict[str, dict[str, float]]) -> list[str]:
     return lines
 
 
-def triage_sizes(env: dict[str, str], work: str, base_kib: int = 100) -> list[dict]:
+def triage_sizes(python: Path, env: dict[str, str], work: str, base_kib: int = 100) -> list[dict]:
     """`envdoctor triage` on bench_triage's generated logs of 100 KiB, 1 MiB and 10 MiB."""
     def make(factor: int) -> tuple[str, str]:
         path = Path(work) / f"log-{factor}x.txt"
         bench_triage.generate(path, base_kib * 1024 * factor)
         return str(path), f"{path.stat().st_size / 1048576:.1f} MiB log"
 
-    rows = scaling.time_sizes(make, lambda path: [sys.executable, "-m", "envdoctor", "triage", path, "--json"],
+    envdoctor = str(python.parent / "envdoctor")
+    rows = scaling.time_sizes(make, lambda path: [envdoctor, "triage", path, "--json"],
                               env, work)
     scaling.print_sizes(rows)
     return rows
@@ -160,27 +177,26 @@ def load() -> float:
 def main(argv: list[str] | None = None) -> int:
     """Measure, print the tables and ratios, optionally write them as JSON."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=7, help="measured runs per command (default 7)")
-    parser.add_argument("--torch-python", default=str(REPO / ".venv-torch" / "bin" / "python"),
-                        help="the interpreter of the venv with torch (default: .venv-torch/bin/python)")
+    parser.add_argument("--runs", type=int, default=11, help="measured runs per command (default 11)")
+    parser.add_argument("--venv", default=str(REPO / ".venv-bench"),
+                        help="the venv with torch and envdoctor installed (default: .venv-bench, made if missing)")
     parser.add_argument("--no-triage", action="store_true", help="skip the triage sizes")
     parser.add_argument("--no-fleet", action="store_true", help="skip the fleet sizes")
     parser.add_argument("--json", metavar="FILE", help="also write every figure to FILE as JSON")
     args = parser.parse_args(argv)
-    torch_python = args.torch_python
-    probe = subprocess.run([torch_python, "-c", "import importlib.metadata as m; print(m.version('torch'))"],
-                           capture_output=True, text=True)
-    if probe.returncode != 0:
-        print(f"bench: no torch in {torch_python}; make it with `python3 -m venv .venv-torch && "
-              ".venv-torch/bin/pip install torch==2.13.0`", file=sys.stderr)
+    try:
+        python = bench_venv(Path(args.venv))
+    except (OSError, subprocess.CalledProcessError) as exc:
+        print(f"bench: could not prepare {args.venv} (torch==2.13.0 and this checkout): {exc}", file=sys.stderr)
         return 2
-    doc: dict = {"python": sys.version.split()[0], "torch": probe.stdout.strip(), "cpus": os.cpu_count(),
-                 "torch_python": torch_python}
-    print(f"envdoctor start-up beside collect_env: Python {doc['python']}, torch {doc['torch']}, "
-          f"{doc['cpus']} CPUs, {args.runs} runs each after one warm-up")
+    torch = subprocess.run([str(python), "-c", "import importlib.metadata as m; print(m.version('torch'))"],
+                           capture_output=True, text=True).stdout.strip()
+    doc: dict = {"python": sys.version.split()[0], "torch": torch, "cpus": os.cpu_count(), "venv": args.venv}
+    print(f"envdoctor start-up beside collect_env, in {args.venv} (torch {torch}, envdoctor installed from "
+          f"this checkout): Python {doc['python']}, {doc['cpus']} CPUs, {args.runs} runs each after one warm-up")
     with tempfile.TemporaryDirectory(prefix="envdoctor-bench-") as work:
-        pycache = os.path.join(work, "pycache")
-        commands = startup_commands(torch_python, pycache)
+        cache = os.path.join(work, "cache")
+        commands = startup_commands(python, cache)
         doc["load_before"] = load()
         run_round_robin(commands, args.runs, work)
         doc["load_after"] = load()
@@ -198,12 +214,12 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"warning: {cmd.name} exited {unexpected} (expected {cmd.expect})")
         if not args.no_triage:
             print("\ntriage of a generated log (`envdoctor triage FILE --json`, whole process):")
-            doc["triage"] = triage_sizes(envdoctor_env(pycache), work)
+            doc["triage"] = triage_sizes(python, envdoctor_env(cache), work)
         if not args.no_fleet:
             import bench_fleet
 
             print("\nfleet aggregation of generated node reports (`envdoctor fleet DIR --json`, whole process):")
-            doc["fleet"] = bench_fleet.scaled(envdoctor_env(pycache), work)
+            doc["fleet"] = bench_fleet.scaled(envdoctor_env(cache), work, [str(python.parent / "envdoctor")])
     if args.json:
         Path(args.json).write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n")
     return 0

@@ -12,16 +12,16 @@ import fnmatch
 import glob as globlib
 import os
 import re
-import shutil
-import signal
 import stat
-import subprocess
 import threading
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable, Mapping
+from typing import TYPE_CHECKING, Callable, Mapping
+
+if TYPE_CHECKING:
+    import subprocess
 
 DEFAULT_COMMAND_TIMEOUT_S = 5.0
 _MAGIC = re.compile(r"[*?[]")  # glob wildcards
@@ -211,6 +211,8 @@ class ProbeContext:
     # -- commands ----------------------------------------------------------------------------
     def which(self, name: str) -> str | None:
         """The executable `name` would run, searched on this context's PATH."""
+        import shutil
+
         return shutil.which(name, path=self.env.get("PATH", os.defpath))
 
     def run(self, argv: list[str] | tuple[str, ...], timeout_s: float = DEFAULT_COMMAND_TIMEOUT_S,
@@ -311,6 +313,8 @@ def run_command(argv: list[str] | tuple[str, ...], timeout_s: float,
     """Run a command without a shell; never raises. Output is decoded leniently and capped.
     `on_start(proc)` is told of the started process; when it returns False the process is killed
     at once (the caller has stopped)."""
+    import subprocess  # here, not at the top: a preflight that runs no command never imports it
+
     argv = tuple(str(a) for a in argv)
     start = time.monotonic()
     if not argv:
@@ -354,6 +358,8 @@ def run_command(argv: list[str] | tuple[str, ...], timeout_s: float,
 
 
 def _kill_group(proc: subprocess.Popen) -> None:
+    import signal
+
     try:
         os.killpg(proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError, OSError, AttributeError):  # no killpg/SIGKILL on Windows

@@ -37,7 +37,6 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
-from envdoctor.versions import parse as parse_version
 
 if TYPE_CHECKING:
     from envdoctor.engine import CheckOutcome
@@ -354,13 +353,28 @@ def _opt_str(value: Any) -> str | None:
     return None if value is None or value == "" else str(value)
 
 
+_PLAIN_VERSION = re.compile(r"(\d+(?:\.\d+)*)(?:[+-][0-9A-Za-z.+-]*)?")  # 550.54.14, 2.13.0+cpu, 6.2.4-120
+
+
+def release_numbers(actual: str) -> list[int] | None:
+    """The release components of a version as `packaging` reads them (None when unparsable):
+    the common spellings directly, anything else (V13.0, 2.8.0.dev1, epochs) through packaging."""
+    plain = _PLAIN_VERSION.fullmatch(str(actual).strip())
+    if plain:
+        return [int(p) for p in plain.group(1).split(".")]
+    from envdoctor.versions import parse as parse_version
+
+    version = parse_version(actual)
+    return list(version.release) if version is not None else None
+
+
 def compare_versions(actual: str, op: str, wanted: str) -> bool | None:
     """`actual op wanted` on as many components as `wanted` has; None when actual is unparsable."""
-    version = parse_version(actual)
-    if version is None:
+    release = release_numbers(actual)
+    if release is None:
         return None
     want = [int(p) for p in wanted.split(".")]
-    have = (list(version.release) + [0] * len(want))[:len(want)]
+    have = (release + [0] * len(want))[:len(want)]
     return _apply(have, op, want)
 
 

@@ -328,3 +328,14 @@ def test_emitters_that_need_pasted_text_do_not_block_a_live_verdict(real_capture
     only_text = {"torch.driver-too-old": [text_signature]}
     v = Judge(snap, reqs, run_checks(snap, MatrixSet(origin="none"), [text_signature]), only_text).judge_all()[0]
     assert v.state == UNKNOWN and "no probe collected pasted.text" in v.reason
+
+
+@pytest.mark.parametrize("text", ["550.54.14", "2.13.0+cpu", "2.7.1+cu128", "6.2.4-120", "12.4", "2.8.0.dev20250601",
+                                  "V13.0.88", "1!2.0", "2.4.0a0", "575.57.08", "N/A", "", "cuda 12.4", "0"])
+def test_release_numbers_agree_with_packaging(text):
+    """The fast path for plain versions gives the release packaging gives, or both give nothing."""
+    from envdoctor.requirements import release_numbers
+    from envdoctor.versions import parse
+
+    version = parse(text)
+    assert release_numbers(text) == (list(version.release) if version is not None else None)
