@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -92,3 +93,35 @@ def test_podman_absent_and_broken(tmp_path, fake_tools):
     path = fake_tools({"podman": "#!/bin/sh\necho 'Error: cannot re-exec process' >&2; exit 125\n"})
     [group] = container_podman.collect(ProbeContext(env={"PATH": path}))
     assert group.data["version"] is None and "cannot re-exec" in group.data["version_error"]
+
+
+def test_packaged_podman_version_is_read_from_dpkg(tmp_path):
+    """A podman binary that dpkg's podman.list names: its version from the status file, and the
+    binary is not run (it is a script that would fail)."""
+    root = tmp_path / "root"
+    (root / "usr/bin").mkdir(parents=True)
+    (root / "var/lib/dpkg/info").mkdir(parents=True)
+    (root / "usr/bin/podman").write_text("#!/bin/sh\nexit 99\n")
+    (root / "usr/bin/podman").chmod(0o755)
+    (root / "var/lib/dpkg/info/podman.list").write_text("/.\n/usr\n/usr/bin\n/usr/bin/podman\n")
+    (root / "var/lib/dpkg/status").write_text(
+        "Package: podman\nStatus: install ok installed\nVersion: 4.3.1+ds1-8+deb12u1+b3\n\n"
+        "Package: other\nStatus: install ok installed\nVersion: 1.0\n")
+    ctx = ProbeContext(root=root, env={"PATH": "/usr/bin"})
+    assert container_podman.packaged_version(ctx, "/usr/bin/podman") == "4.3.1"
+    assert container_podman.packaged_version(ctx, "/usr/local/bin/podman") is None  # not the package's file
+    (root / "var/lib/dpkg/info/podman.list").write_text("/usr/bin/podman-remote\n")
+    fresh = ProbeContext(root=root, env={"PATH": "/usr/bin"})  # a context reads each file once
+    assert container_podman.packaged_version(fresh, "/usr/bin/podman") is None
+
+
+def test_real_podman_version_from_dpkg_equals_the_binary():
+    """On this machine (Debian's podman), dpkg's version is what `podman --version` prints."""
+    import subprocess
+
+    if shutil.which("podman") is None or not os.path.exists(container_podman.DPKG_LIST):
+        pytest.skip("no packaged podman here")
+    ctx = ProbeContext()
+    packaged = container_podman.packaged_version(ctx, shutil.which("podman"))
+    printed = subprocess.run(["podman", "--version"], capture_output=True, text=True, timeout=30).stdout
+    assert packaged is not None and printed.split()[-1] == packaged

@@ -64,11 +64,10 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
     """Describe the Ollama installation, its service and its last GPU discovery."""
     path = binary(ctx)
     files = [u for u in UNITS if ctx.exists(u)][:1] + ctx.glob(DROP_INS)
+    if path is None and not files:  # its server log is read only when something of it is here
+        return [absent("apps.ollama", SOURCE, "Ollama is not installed: no ollama binary, no ollama.service")]
     env, env_files = service_environment(ctx, files)
     log_source, lines = _log(ctx)
-    if path is None and not files and not lines:
-        return [absent("apps.ollama", SOURCE, "Ollama is not installed: no ollama binary, no ollama.service, "
-                                              "no server log")]
     data: dict[str, Any] = {"path": path, "version": None, "version_error": None, "service_files": files,
                             "service_env": env, "service_env_files": env_files}
     if path is not None and (ctx.root == Path("/") or ctx.which("ollama") == path):
