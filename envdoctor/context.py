@@ -120,7 +120,17 @@ class ProbeContext:
         """The file's text, or None when it is missing or unreadable."""
         return self.read(path, max_bytes).text
 
+    def read_bytes(self, path: str, max_bytes: int = MAX_READ_BYTES) -> bytes | None:
+        """A binary file of the target system (read once, like `read`), or None."""
+        data, _error = self._once(self._reads, ("bytes", str(path), max_bytes),
+                                  lambda: self._read_raw(path, max_bytes))
+        return data
+
     def _read_uncached(self, path: str, max_bytes: int) -> ReadResult:
+        data, error = self._read_raw(path, max_bytes)
+        return ReadResult(None, error) if data is None else ReadResult(data.decode("utf-8", errors="replace"))
+
+    def _read_raw(self, path: str, max_bytes: int) -> tuple[bytes | None, str | None]:
         real = self.path(path)
         try:
             # O_NONBLOCK: opening a FIFO does not wait for a writer; only regular files are read
@@ -134,18 +144,18 @@ class ProbeContext:
             if not stat.S_ISREG(mode):
                 os.close(fd)
                 kind = "a directory" if stat.S_ISDIR(mode) else "not a regular file"
-                return ReadResult(None, f"{path} is {kind}")
+                return None, f"{path} is {kind}"
             with open(fd, "rb") as handle:
                 data = _read_chunked(handle, max_bytes)
         except FileNotFoundError:
-            return ReadResult(None, f"{path} does not exist")
+            return None, f"{path} does not exist"
         except PermissionError:
-            return ReadResult(None, f"permission denied reading {path}")
+            return None, f"permission denied reading {path}"
         except IsADirectoryError:
-            return ReadResult(None, f"{path} is a directory")
+            return None, f"{path} is a directory"
         except OSError as exc:
-            return ReadResult(None, f"cannot read {path}: {exc.strerror or exc}")
-        return ReadResult(data.decode("utf-8", errors="replace"))
+            return None, f"cannot read {path}: {exc.strerror or exc}"
+        return data, None
 
     def exists(self, path: str) -> bool:
         """Whether `path` exists on the target system (a dangling link does not)."""

@@ -22,7 +22,7 @@ def test_real_ldconfig_listing_of_this_machine(fake_root, fake_tools):
     this_machine(root)
     tools = ldconfig_tool(fake_tools, "ldconfig-p-debian12-cuda13.0-container.txt")
     data, _ = _collect(root, {"PATH": tools})
-    assert data["ldconfig"] == {"ran": True, "error": None, "entries": 1}
+    assert data["ldconfig"] == {"ran": True, "error": None, "entries": 1, "how": "ran ldconfig -p"}
     cudart = _copy(data["copies"], "libcudart.so.13")
     assert (cudart["path"], cudart["via"], cudart["origin"], cudart["wins"]) == (
         "/usr/local/cuda-13.0/lib/libcudart.so.13", "ldconfig", "toolkit", True)

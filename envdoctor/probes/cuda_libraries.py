@@ -19,8 +19,9 @@ Fills `cuda.libraries` (and `cuda.env`, see cuda_env.py):
   only cuDNN's front library in <pkg>.libs/ and loads the rest by name; "requires": pins an
   nvidia-cudnn wheel in Requires-Dist), cudnn_major, evidence, has_sublibraries}].
 - `framework_requires`: {package: [nvidia-* Requires-Dist lines]} for torch, JAX, TF and others.
-- `cudnn_headers`: [{path, version}]; `ldconfig`: {ran, error, entries, conf_dirs (when the cache
-  could not be listed: the dirs /etc/ld.so.conf names, scanned instead)}; `site_dirs`.
+- `cudnn_headers`: [{path, version}]; `ldconfig`: {ran, error, entries, how (the cache file read,
+  or `ldconfig -p` run), conf_dirs (when the cache could not be listed: the dirs /etc/ld.so.conf
+  names, scanned instead)}; `site_dirs`.
 Pip wheels put their libraries in site-packages/nvidia/<name>/lib (CUDA 11/12) or
 nvidia/cu13/lib (CUDA 13); frameworks find them through their RUNPATH, which the loader
 searches after LD_LIBRARY_PATH, so an LD_LIBRARY_PATH entry with the same soname wins.
@@ -297,7 +298,13 @@ def _toolkit_lib_dirs(ctx: ProbeContext) -> list[str]:
 
 
 def _ldconfig(ctx: ProbeContext) -> dict[str, Any]:
-    """The ldconfig cache's CUDA entries, in cache order, as (soname, path) pairs."""
+    """The ldconfig cache's CUDA entries, in cache order, as (soname, path) pairs: read from the
+    target's /etc/ld.so.cache (`ld_cache`), else from `ldconfig -p`."""
+    from envdoctor.probes import ld_cache
+
+    cached = ld_cache.entries(ctx)
+    if cached is not None:
+        return _cache_pairs(cached, f"read {ld_cache.CACHE}")
     live = str(ctx.root) == "/"
     tool = ctx.which("ldconfig")
     if tool is None and live:
@@ -314,11 +321,17 @@ def _ldconfig(ctx: ProbeContext) -> dict[str, Any]:
     rows = []
     for line in result.stdout.splitlines():
         match = LDCONFIG_LINE.match(line)
-        if match and _SONAME.match(match["soname"]):
+        if match:
             rows.append((match["soname"], match["flags"], match["path"]))
+    return _cache_pairs(rows, "ran ldconfig -p")
+
+
+def _cache_pairs(rows: list[tuple[str, str, str]], how: str) -> dict[str, Any]:
+    """The CUDA entries of the cache's (soname, flags, path) rows, 64-bit ones only when any is."""
+    rows = [row for row in rows if _SONAME.match(row[0])]
     wide = any("64" in flags for _, flags, _ in rows)
     pairs = [(soname, path) for soname, flags, path in rows if not wide or "64" in flags]
-    return {"ran": True, "error": None, "entries": len(pairs), "pairs": pairs}
+    return {"ran": True, "error": None, "entries": len(pairs), "pairs": pairs, "how": how}
 
 
 def _ld_so_conf_dirs(ctx: ProbeContext, conf: str = "/etc/ld.so.conf", depth: int = 0) -> list[str]:

@@ -289,21 +289,38 @@ def find_libraries(ctx: ProbeContext) -> dict[str, list[dict[str, Any]]]:
         found[name].append({"path": path, "resolved": target if target != path else None,
                             "version": rec.version_from_library_name(target or path), "found_by": how})
 
-    if str(ctx.root) == "/" and ctx.which("ldconfig"):
-        run = ctx.run(["ldconfig", "-p"], LDCONFIG_TIMEOUT_S)
-        if run.ok:
-            for line in run.stdout.splitlines():
-                match = re.match(r"\s*(\S+)\s+\(([^)]*)\)\s+=>\s+(\S+)", line)
-                if not match:
-                    continue
-                for name in LIBRARIES:
-                    if match.group(1) == f"{name}.so.1":
-                        add(name, match.group(3), "ldconfig")
+    if str(ctx.root) == "/":
+        wanted = {f"{name}.so.1": name for name in LIBRARIES}
+        for soname, path in _loader_cache(ctx):
+            if soname in wanted:
+                add(wanted[soname], path, "ldconfig")
     for folder in LIBRARY_DIRS:
         for name in LIBRARIES:
             for path in ctx.glob(f"{folder}/{name}.so.1"):
                 add(name, path, "dir")
     return found
+
+
+def _loader_cache(ctx: ProbeContext) -> list[tuple[str, str]]:
+    """(soname, path) of the loader's cache: the file itself, else `ldconfig -p` (musl, an
+    unknown format)."""
+    from envdoctor.probes import ld_cache
+
+    cached = ld_cache.entries(ctx)
+    if cached is not None:
+        return [(soname, path) for soname, _flags, path in cached]
+    if not ctx.which("ldconfig"):
+        return []
+    run = ctx.run(["ldconfig", "-p"], LDCONFIG_TIMEOUT_S)
+    pairs = []
+    for line in run.stdout.splitlines() if run.ok else []:
+        match = _LDCONFIG_ENTRY.match(line)
+        if match:
+            pairs.append((match.group(1), match.group(3)))
+    return pairs
+
+
+_LDCONFIG_ENTRY = re.compile(r"\s*(\S+)\s+\(([^)]*)\)\s+=>\s+(\S+)")
 
 
 def _resolve(ctx: ProbeContext, path: str) -> str:

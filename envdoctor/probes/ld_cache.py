@@ -1,0 +1,77 @@
+"""The dynamic loader's cache (/etc/ld.so.cache), read directly instead of running `ldconfig -p`.
+
+`ldconfig -p` prints this file; reading it costs a fraction of a millisecond where starting the
+tool costs a process spawn (and, from Python, importing subprocess). glibc's format since 2.32
+("glibc-ld.so.cache1.1", also appended to old-format files by older glibc): a header, `nlibs`
+entries of (flags, key, value, osversion, hwcap), and NUL-terminated strings, the key being the
+soname and the value the path, both as offsets from the start of the new-format header. Entries
+come in the loader's search order, as `ldconfig -p` lists them. `entries` returns None for
+anything else (musl has no such file, a foreign byte order, a truncated or damaged file): the
+callers then run `ldconfig -p` as before.
+"""
+
+from __future__ import annotations
+
+import struct
+
+from envdoctor.context import ProbeContext
+
+CACHE = "/etc/ld.so.cache"
+MAGIC_NEW = b"glibc-ld.so.cache1.1"
+MAGIC_OLD = b"ld.so-1.7.0"
+_HEADER = struct.Struct("<20sII")  # magic + version, nlibs, len_strings (then 20 bytes we skip)
+_HEADER_SIZE = 48
+_ENTRY = struct.Struct("<iIIIQ")  # flags, key, value, osversion, hwcap
+_OLD_ENTRY_SIZE = 12  # flags, key, value in the old format
+MAX_BYTES = 64 * 1024 * 1024
+
+# ldconfig's words for the flags (its print_entry): the ELF class and the ABI tag
+_KINDS = {0x0000: "libc4", 0x0001: "ELF", 0x0002: "libc5", 0x0003: "libc6"}
+_ARCHES = {0x0100: "SPARC 64-bit", 0x0200: "IA-64", 0x0300: "x86-64", 0x0400: "64bit", 0x0500: "64bit",
+           0x0600: "N32", 0x0700: "64bit", 0x0800: "x32", 0x0900: "hard-float", 0x0a00: "AArch64",
+           0x0b00: "soft-float", 0x0c00: "nan2008", 0x0d00: "N32,nan2008", 0x0e00: "64bit,nan2008",
+           0x0f00: "double-float", 0x1000: "64bit"}
+
+
+def entries(ctx: ProbeContext) -> list[tuple[str, str, str]] | None:
+    """[(soname, flags, path)] in cache order, or None when the file is missing or not a cache
+    this reader knows. `flags` is the library kind and ABI as `ldconfig -p` words them
+    ("libc6,x86-64"), without its "OS ABI" and "hwcap" notes."""
+    data = ctx.read_bytes(CACHE, MAX_BYTES)
+    if data is None:
+        return None
+    return parse(data)
+
+
+def parse(data: bytes) -> list[tuple[str, str, str]] | None:
+    """The entries of a cache file's bytes; None when it is not a little-endian glibc cache."""
+    start = data.find(MAGIC_NEW)
+    if start < 0 or (start and not data.startswith(MAGIC_OLD)):
+        return None
+    if len(data) < start + _HEADER_SIZE:
+        return None
+    _magic, count, _strings = _HEADER.unpack_from(data, start)
+    table = start + _HEADER_SIZE
+    if count > (len(data) - table) // _ENTRY.size:
+        return None  # truncated, or another byte order
+    out = []
+    for i in range(count):
+        flags, key, value, _os, _hwcap = _ENTRY.unpack_from(data, table + i * _ENTRY.size)
+        soname, path = _string(data, start + key), _string(data, start + value)
+        if soname is None or path is None:
+            return None
+        out.append((soname, _flags_text(flags), path))
+    return out
+
+
+def _string(data: bytes, at: int) -> str | None:
+    end = data.find(b"\0", at)
+    if at >= len(data) or end < 0:
+        return None
+    return data[at:end].decode("utf-8", errors="replace")
+
+
+def _flags_text(flags: int) -> str:
+    kind = _KINDS.get(flags & 0x00ff, "unknown")
+    arch = _ARCHES.get(flags & 0xff00)
+    return f"{kind},{arch}" if arch else kind
