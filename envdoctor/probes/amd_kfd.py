@@ -16,7 +16,6 @@ from typing import Any
 
 from envdoctor.context import ProbeContext
 from envdoctor.probes.amd_sysfs import SMALL_READ, read_small
-from envdoctor.queries import rocm as rq
 
 TOPOLOGY = "/sys/class/kfd/kfd/topology"
 NODES = f"{TOPOLOGY}/nodes"
@@ -93,8 +92,13 @@ def is_gpu_node(node: dict[str, Any]) -> bool:
 
 def gpu_records(topology: dict[str, Any]) -> list[dict[str, Any]]:
     """One record per GPU node in node order, HIP's device order ("index" 0 = first GPU node)."""
+    nodes = [n for n in topology["nodes"] if is_gpu_node(n)]
+    if not nodes:
+        return []
+    from envdoctor.queries import rocm as rq  # packaging's import, only where KFD lists a GPU node
+
     out = []
-    for node in (n for n in topology["nodes"] if is_gpu_node(n)):
+    for node in nodes:
         props = node["properties"]
         version = props.get("gfx_target_version")
         simd_per_cu = props.get("simd_per_cu")
