@@ -305,3 +305,21 @@ def test_with_a_loadable_library_the_binding_decides(tmp_path):
     out = subprocess.run([sys.executable, "-c", _GATE], capture_output=True, text=True, timeout=60, env=env)
     name, imported = out.stdout.split()
     assert imported == "True" and name != "LIBRARY_NOT_FOUND", out.stdout + out.stderr
+
+
+def test_probe_without_a_library_anywhere_imports_neither_binding_nor_ctypes():
+    """This machine: no libnvidia-ml in the loader cache or the driver folders, no LD_LIBRARY_PATH:
+    the probe says LIBRARY_NOT_FOUND, as the binding would, without importing it or ctypes."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("import sys; from envdoctor.context import ProbeContext; from envdoctor.probes import nvidia_gpu; "
+            "driver, gpus = nvidia_gpu.collect(ProbeContext()); "
+            "print(driver.data.get('nvml_error', {}).get('name') if driver.data else driver.reason, "
+            "'pynvml' in sys.modules, 'ctypes' in sys.modules)")
+    env = {k: v for k, v in os.environ.items() if k != "LD_LIBRARY_PATH"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, env=env)
+    if "LIBRARY_NOT_FOUND" not in out.stdout:
+        pytest.skip(f"this machine has an NVIDIA library or driver: {out.stdout.strip()} {out.stderr[-200:]}")
+    assert out.stdout.split()[-2:] == ["False", "False"], out.stdout

@@ -33,7 +33,8 @@ def gather(ctx: ProbeContext, use_nvml: bool, nvml_timeout_s: float = NVML_TIMEO
     """The two groups, from the sources in order; tests call this with `use_nvml` on a fake root."""
     procfs = nvidia_procfs.read(ctx)
     libraries = nvidia_kernel.find_libraries(ctx)
-    nvml = nvidia_nvml.query(nvml_timeout_s) if use_nvml else nvidia_nvml.NvmlResult(
+    found = bool(libraries.get("libnvidia-ml"))  # libnvidia-ml.so.1 in the loader cache or a driver folder
+    nvml = nvidia_nvml.query(nvml_timeout_s, library_found=found) if use_nvml else nvidia_nvml.NvmlResult(
         unavailable="NVML is only asked on the live system")
     driver = rec.new_driver()
     gpus: list[dict[str, Any]] = []

@@ -8,6 +8,7 @@ runs on a daemon thread with a deadline, because a hung driver can block it for 
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 from dataclasses import dataclass, field
@@ -36,8 +37,14 @@ class NvmlResult:
         return self.driver is not None
 
 
-def query(timeout_s: float) -> NvmlResult:
-    """Ask NVML for the driver and every GPU, giving up after `timeout_s` seconds."""
+def query(timeout_s: float, library_found: bool | None = None) -> NvmlResult:
+    """Ask NVML for the driver and every GPU, giving up after `timeout_s` seconds.
+
+    `library_found=False` says the library search (the loader cache and the driver's folders)
+    found no libnvidia-ml.so.1: with LD_LIBRARY_PATH unset, where else the loader looks, the
+    library cannot load, and neither the binding nor ctypes is imported to be told so."""
+    if library_found is False and "pynvml" not in sys.modules and not os.environ.get("LD_LIBRARY_PATH"):
+        return NvmlResult(error=_not_found("NVML Shared Library Not Found"))
     box: dict[str, NvmlResult] = {}
 
     def work() -> None:
@@ -85,11 +92,14 @@ def library_missing() -> str | None:
     return None
 
 
+def _not_found(message: str) -> dict[str, Any]:
+    return {"code": rec.NVML_LIBRARY_NOT_FOUND, "name": "LIBRARY_NOT_FOUND", "message": message}
+
+
 def _query() -> NvmlResult:
     missing = library_missing()
     if missing is not None:
-        return NvmlResult(error={"code": rec.NVML_LIBRARY_NOT_FOUND, "name": "LIBRARY_NOT_FOUND",
-                                 "message": missing})
+        return NvmlResult(error=_not_found(missing))
     try:
         import pynvml as nv
     except ImportError:
