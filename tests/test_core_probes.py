@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 import time
 import types
+from pathlib import Path
 
 import pytest
 
@@ -122,3 +123,46 @@ def test_python_probe_on_another_interpreter_and_a_broken_one(fake_tools):
     groups = python_env.collect(ProbeContext(options=ProbeOptions(python=f"{bad}/python")))
     assert all(g.status is Status.FAILED for g in groups)
     assert "printed no JSON" in groups[0].reason
+
+
+OS_RELEASES = {
+    "this machine": None,  # /etc/os-release here
+    "ubuntu 22.04": 'PRETTY_NAME="Ubuntu 22.04.4 LTS"\nNAME="Ubuntu"\nVERSION_ID="22.04"\n'
+                    'VERSION="22.04.4 LTS (Jammy Jellyfish)"\nVERSION_CODENAME=jammy\nID=ubuntu\nID_LIKE=debian\n'
+                    'UBUNTU_CODENAME=jammy\n',
+    "codename only in VERSION": 'NAME="Rocky Linux"\nVERSION="9.3 (Blue Onyx)"\nID="rocky"\nID_LIKE="rhel centos fedora"\n'
+                                'VERSION_ID="9.3"\nPRETTY_NAME="Rocky Linux 9.3 (Blue Onyx)"\n',
+    "normalized id": 'NAME="Oracle Linux Server"\nVERSION="8.9"\nID="ol"\nID_LIKE="fedora"\nVERSION_ID="8.9"\n'
+                     'PRETTY_NAME="Oracle Linux Server 8.9"\nVERSION_CODENAME=""\n',
+    "escaped quotes": 'ID=custom\nVERSION_ID="1.0"\nPRETTY_NAME="Custom \\"edge\\" 1.0"\nVERSION_CODENAME=edge # comment\n',
+    "no codename": 'ID=arch\nPRETTY_NAME="Arch Linux"\nVERSION_ID=rolling\n',
+    "no version id": 'PRETTY_NAME="Debian GNU/Linux trixie/sid"\nNAME="Debian GNU/Linux"\nVERSION_CODENAME=trixie\nID=debian\n',
+    "unterminated quote": 'ID="broken\nVERSION_ID=1\n',
+}
+
+
+@pytest.mark.parametrize("name", sorted(OS_RELEASES))
+def test_os_release_reading_agrees_with_distro(name, tmp_path):
+    """Where the fast os-release path answers, it answers what the `distro` package says; where
+    it cannot (no codename, no VERSION_ID, bad quoting), it leaves the question to distro."""
+    distro = pytest.importorskip("distro")
+    from envdoctor.probes import os_info
+
+    text = OS_RELEASES[name]
+    if text is None:
+        if not Path("/etc/os-release").is_file():
+            pytest.skip("no /etc/os-release here")
+        ctx, root_dir = ProbeContext(), None
+    else:
+        (tmp_path / "etc").mkdir()
+        (tmp_path / "etc" / "os-release").write_text(text)
+        ctx, root_dir = ProbeContext(root=tmp_path), str(tmp_path)
+    fast = os_info.os_release_facts(ctx)
+    if name in ("no codename", "no version id", "unterminated quote"):
+        assert fast is None
+        return
+    info = distro.LinuxDistribution(include_lsb=False, include_uname=False, include_oslevel=False, root_dir=root_dir)
+    assert fast == {"distro_id": info.id() or None, "distro_version": info.version() or None,
+                    "distro_name": info.name(pretty=True) or None,
+                    "distro_like": info.like().split() if info.like() else [],
+                    "distro_codename": info.codename() or None}
