@@ -7,7 +7,6 @@ at most the confidence of those facts.
 
 from __future__ import annotations
 
-import traceback
 from dataclasses import dataclass, field
 from typing import Iterable
 
@@ -106,6 +105,8 @@ def _weakest_confidence(snap: Snapshot, names: Iterable[str]) -> Confidence:
 
 
 def _crash_finding(chk: Check, exc: Exception) -> Finding:
+    import traceback
+
     where = traceback.extract_tb(exc.__traceback__)[-1:]
     location = f" at {where[0].filename.rsplit('/', 1)[-1]}:{where[0].lineno}" if where else ""
     return Finding(

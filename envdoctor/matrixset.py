@@ -10,13 +10,8 @@ from __future__ import annotations
 
 import re
 import threading
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python 3.10
-    import tomli as tomllib  # type: ignore[no-redef]
 from dataclasses import dataclass, field
 from datetime import date
-from importlib import resources
 from pathlib import Path
 from typing import Any, Iterable
 
@@ -145,6 +140,12 @@ class MatrixSet:
 
 def bundled_dir() -> Path:
     """The folder of the matrices shipped with envdoctor."""
+    import envdoctor.matrices
+
+    if envdoctor.matrices.__file__:  # a folder on disk, as pip installs it
+        return Path(envdoctor.matrices.__file__).parent
+    from importlib import resources  # a zip or another loader: its own way to the files
+
     return Path(str(resources.files("envdoctor.matrices")))
 
 
@@ -202,6 +203,10 @@ def _from_cache(fields: dict[str, Any] | None, path: str) -> Matrix | None:
 def parse_matrix(text: str, shown: str, expected_name: str | None = None
                  ) -> tuple[Matrix | None, list[LintError]]:
     """Validate a matrix file's text; returns the matrix (None if unusable) and its errors."""
+    try:  # imported here: a run whose tables all come from the compiled cache never parses TOML
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10
+        import tomli as tomllib  # type: ignore[no-redef]
     try:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
