@@ -8,12 +8,13 @@ removed and an existing target is left exactly as it was.
 from __future__ import annotations
 
 import os
-import tempfile
 from pathlib import Path
 
 
 def write_text_atomically(path: Path | str, text: str, mode: int | None = None) -> None:
     """Replace `path` with `text` (UTF-8) atomically; `mode` sets its permission bits (e.g. 0o600)."""
+    import tempfile
+
     path = Path(path)
     fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent))
     try:

@@ -239,7 +239,7 @@ def read(text: str) -> list[FactGroup]:
 
 def _matrices() -> Any:
     try:
-        from envdoctor.diagnose import active_matrices
+        from envdoctor.matrix_update import load_active as active_matrices  # not diagnose: no engine import
 
         return active_matrices()
     except Exception:  # noqa: BLE001 - without matrices names are not mapped to gfx targets

@@ -197,7 +197,7 @@ def _match(gpus: list[dict[str, Any]], record: dict[str, Any]) -> dict[str, Any]
 
 def _matrices() -> Any:
     try:
-        from envdoctor.diagnose import active_matrices
+        from envdoctor.matrix_update import load_active as active_matrices  # not diagnose: no engine import
 
         return active_matrices()
     except Exception:  # noqa: BLE001 - without matrices names are not mapped to gfx targets

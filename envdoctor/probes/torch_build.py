@@ -50,7 +50,7 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
 
 def _matrices() -> Any:
     try:
-        from envdoctor.diagnose import active_matrices
+        from envdoctor.matrix_update import load_active as active_matrices  # not diagnose: no engine import
 
         return active_matrices()
     except Exception:  # noqa: BLE001 - without matrices the arch list is simply unknown
