@@ -220,10 +220,19 @@ class ProbeContext:
 
     # -- commands ----------------------------------------------------------------------------
     def which(self, name: str) -> str | None:
-        """The executable `name` would run, searched on this context's PATH."""
-        import shutil
+        """The executable `name` would run, searched on this context's PATH (shutil.which's rule:
+        a file, not a folder, that may be executed; written out on POSIX, where it saves
+        importing shutil and the compression modules it brings)."""
+        path = self.env.get("PATH", os.defpath)
+        if os.name == "nt":
+            import shutil
 
-        return shutil.which(name, path=self.env.get("PATH", os.defpath))
+            return shutil.which(name, path=path)
+        candidates = [name] if os.sep in name else [os.path.join(d, name) for d in dict.fromkeys(path.split(os.pathsep))]
+        for candidate in candidates:
+            if os.path.exists(candidate) and os.access(candidate, os.F_OK | os.X_OK) and not os.path.isdir(candidate):
+                return candidate
+        return None
 
     def run(self, argv: list[str] | tuple[str, ...], timeout_s: float = DEFAULT_COMMAND_TIMEOUT_S,
             input_text: str | None = None) -> CommandResult:

@@ -166,3 +166,22 @@ def test_os_release_reading_agrees_with_distro(name, tmp_path):
                     "distro_name": info.name(pretty=True) or None,
                     "distro_like": info.like().split() if info.like() else [],
                     "distro_codename": info.codename() or None}
+
+
+def test_which_follows_shutil_which(tmp_path):
+    """ProbeContext.which (written out on POSIX) finds what shutil.which finds: executables only,
+    not folders or files without the execute bit, the first PATH entry first."""
+    import os
+    import shutil
+
+    first, second = tmp_path / "a", tmp_path / "b"
+    for folder in (first, second):
+        folder.mkdir()
+    (first / "tool").write_text("#!/bin/sh\n")  # not executable: skipped
+    (second / "tool").write_text("#!/bin/sh\n")
+    (second / "tool").chmod(0o755)
+    (first / "dir-tool").mkdir()  # a folder: skipped
+    path = os.pathsep.join([str(first), "", str(second), "/usr/bin", "/bin"])
+    ctx = ProbeContext(env={"PATH": path})
+    for name in ("tool", "dir-tool", "sh", "ls", "no-such-tool", str(second / "tool"), str(first / "tool")):
+        assert ctx.which(name) == shutil.which(name, path=path), name

@@ -346,10 +346,12 @@ def _text(verdicts: Sequence["Verdict"], causes: dict[int, "Finding"], command: 
     names = ", ".join(v.requirement.text for v in verdicts)
     if ok:
         return f"envdoctor preflight: ok ({names}) in {elapsed}\n"
-    import shlex
-
     bad = [v for v in verdicts if not v.ok]
-    shown_cmd = shlex.join(command) if command else ""
+    shown_cmd = ""
+    if command:
+        import shlex
+
+        shown_cmd = shlex.join(command)
     if warn_only:
         tail = f" — starting {shown_cmd} anyway (--warn-only)" if command else " (--warn-only)"
     else:
