@@ -109,7 +109,10 @@ def no_driver_bound(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     was not built for the running kernel after a kernel update (nvidia.module-not-built-for-kernel);
     Secure Boot refused the unsigned module (nvidia.secure-boot-blocks-module); or no NVIDIA driver
     is installed at all. Those causes are reported separately and fold this finding under them.
-    A GPU bound to vfio-pci is handed to virtual machines on purpose and is not reported.
+    A GPU bound to vfio-pci is handed to virtual machines on purpose and is not reported, and
+    neither is a machine whose PCI bus was read and holds no NVIDIA GPU (driver libraries left
+    installed on a machine or image without one); without the bus (a pasted error) the driver's
+    own "not loaded" is taken as the sign of a GPU without its driver.
     """
     devices = [d for d in nf.pci_gpus(snap) if not d.get("driver_unknown")]
     loaded = nf.nvidia_module_loaded(snap)
@@ -120,6 +123,8 @@ def no_driver_bound(snap: Snapshot, ms: MatrixSet) -> Finding | None:
             return None
     elif data is None or data.get("driver_loaded") is not False or nf.platform(snap) == "wsl":
         return None  # WSL uses the Windows driver: the WSL checks explain a failure there
+    elif (snap.fact("nvidia.pci", "pci_device_count") or 0) > 0:
+        return None  # the bus was read and holds no NVIDIA GPU: driver software without a GPU is no fault
     facts = nf.os_facts(snap)
     kernel = nf.kernel_release(snap)
     names = "; ".join(nf.pci_label(ms, d) + f" bound to {d.get('driver') or 'no driver'}" for d in unbound)

@@ -462,3 +462,22 @@ def test_this_machine_says_plainly_there_is_no_gpu():
                              "frameworks use the CPU")
     assert "no NVIDIA driver is installed" in finding.detail
     assert not [f for f in report.findings if f.layer == "nvidia" and f.severity is not Severity.INFO]
+
+
+def test_no_driver_bound_stays_quiet_when_the_bus_holds_no_nvidia_gpu():
+    """Driver libraries installed (libnvidia-ml found), no kernel module, and a PCI bus that was
+    read and lists no NVIDIA device: no GPU lacks a driver, so no error (a CI box or an image with
+    the user-space driver). Without the bus facts (a paste) the driver's "not loaded" still counts."""
+    libs = {"libnvidia-ml": [{"path": "/usr/lib/x86_64-linux-gnu/libnvidia-ml.so.1", "version": "550.54.14"}],
+            "libcuda": []}
+    driver = collected("nvidia.driver", "procfs", {
+        "driver_version": None, "cuda_driver_max": None, "module_version": None, "library_version": "550.54.14",
+        "kernel_module": None, "driver_loaded": False, "gpu_count": None, "platform": "linux",
+        "nvml_error": {"code": 9, "name": "DRIVER_NOT_LOADED", "message": "Driver Not Loaded"}})
+    gpus = absent("nvidia.gpus", "nvml", "no GPU facts without a driver")
+    no_gpu_on_bus = snapshot(pci([], total=6), kernel(libraries=libs), driver, gpus, os_group())
+    assert not by_id(no_gpu_on_bus, "nvidia.no-driver-bound")
+    bus_unseen = snapshot(kernel(libraries=libs), driver, gpus, os_group())
+    assert by_id(bus_unseen, "nvidia.no-driver-bound")
+    with_gpu = snapshot(pci([gpu_device(None)]), kernel(libraries=libs), driver, gpus, os_group())
+    assert by_id(with_gpu, "nvidia.no-driver-bound")
