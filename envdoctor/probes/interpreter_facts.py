@@ -8,8 +8,9 @@ imports torch, TensorFlow or JAX, it only reads their package metadata.
 
 import json
 import os
-import platform
 import sys
+
+_IMPLEMENTATIONS = {"cpython": "CPython", "pypy": "PyPy", "ironpython": "IronPython", "jython": "Jython"}
 
 
 def describe():
@@ -34,19 +35,36 @@ def describe():
     packages, installers, locations = _distributions()
     return {
         "executable": sys.executable,
-        "version": platform.python_version(),
-        "implementation": platform.python_implementation(),
+        "version": sys.version.split()[0],  # what platform.python_version() gives, without importing it
+        "implementation": _implementation(),
         "prefix": prefix,
         "base_prefix": getattr(sys, "base_prefix", prefix),
         "environment": kind,
         "conda_env": os.environ.get("CONDA_DEFAULT_ENV") if conda_meta else None,
         "platform": sys.platform,
-        "machine": platform.machine(),
+        "machine": _machine(),
         "pointer_bits": 64 if sys.maxsize > 2 ** 32 else 32,
         "packages": packages,
         "installers": installers,
         "locations": locations,
     }
+
+
+def _implementation():
+    name = sys.implementation.name
+    if name in _IMPLEMENTATIONS:
+        return _IMPLEMENTATIONS[name]
+    import platform
+
+    return platform.python_implementation()
+
+
+def _machine():
+    if hasattr(os, "uname"):
+        return os.uname().machine
+    import platform  # Windows
+
+    return platform.machine()
 
 
 def _distributions():

@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 
 from envdoctor.context import ProbeContext
-from envdoctor.probes import interpreter_facts, ml_metadata_script
+from envdoctor.probes import interpreter_facts
 from envdoctor.snapshot import FactGroup, collected, failed
 
 GROUPS = ("python", "python.packages")
@@ -30,6 +30,8 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
         source = "probe:python_env"
     else:
         # the same run as ml_packages' (ctx.run runs it once): the ML scan plus "interpreter"
+        from envdoctor.probes import ml_metadata_script
+
         result = ctx.run([target, str(Path(ml_metadata_script.__file__))], timeout_s=TARGET_TIMEOUT_S)
         if not result.ok:
             reason = f"could not inspect {target}: {result.describe_failure()}"

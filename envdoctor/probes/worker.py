@@ -18,10 +18,7 @@ Python-environment and CUDA probes: the heaviest, and they share their caches (t
 
 from __future__ import annotations
 
-import json
 import os
-import select
-import signal
 import sys
 import threading
 import time
@@ -87,6 +84,7 @@ class ForkedProbes:
 
     def result(self, deadline: float) -> WorkerResult:
         """The child's groups and timings by probe; failed groups for what it did not deliver."""
+        import select
         chunks: list[bytes] = []
         why = None
         try:
@@ -113,6 +111,8 @@ class ForkedProbes:
         return self._all_failed(f"probe worker process {why}")
 
     def _reap(self, stop: bool) -> int | None:
+        import signal
+
         if stop:
             for sig, wait_s in ((signal.SIGTERM, 0.5), (signal.SIGKILL, 2.0)):
                 try:
@@ -131,6 +131,8 @@ class ForkedProbes:
             return None
 
     def _decode(self, payload: bytes) -> WorkerResult:
+        import json
+
         doc = json.loads(payload.decode("utf-8"))
         out: WorkerResult = {}
         for name in self.names:
@@ -147,6 +149,9 @@ class ForkedProbes:
 
 def _child(ctx: "ProbeContext", names: tuple[str, ...], run: Callable, read_fd: int, write_fd: int) -> None:
     """Run the probes, write the answer, and end this process whatever happens."""
+    import json
+    import signal
+
     code = 1
     try:
         os.close(read_fd)
