@@ -63,3 +63,13 @@ def test_foreign_files_give_none(tmp_path):
 def test_arbitrary_bytes_after_the_magic_never_raise(tail):
     result = ld_cache.parse(ld_cache.MAGIC_NEW + tail)
     assert result is None or isinstance(result, list)
+
+
+@pytest.mark.skipif(not os.path.exists(CACHE) or shutil.which("ldconfig") is None,
+                    reason="no glibc loader cache here")
+def test_only_some_sonames():
+    """`only` gives the entries of those sonames, the same as filtering the whole listing."""
+    every = ld_cache.entries(ProbeContext())
+    wanted = (every[0][0], every[-1][0], "libnvidia-ml.so.1")
+    assert ld_cache.entries(ProbeContext(), only=wanted) == [e for e in every if e[0] in wanted]
+    assert ld_cache.entries(ProbeContext(), only=("libno-such-library.so.7",)) == []

@@ -33,14 +33,18 @@ _ARCHES = {0x0100: "SPARC 64-bit", 0x0200: "IA-64", 0x0300: "x86-64", 0x0400: "6
            0x0f00: "double-float", 0x1000: "64bit"}
 
 
-def entries(ctx: ProbeContext) -> list[tuple[str, str, str]] | None:
+def entries(ctx: ProbeContext, only: tuple[str, ...] = ()) -> list[tuple[str, str, str]] | None:
     """[(soname, flags, path)] in cache order, or None when the file is missing or not a cache
     this reader knows. `flags` is the library kind and ABI as `ldconfig -p` words them
-    ("libc6,x86-64"), without its "OS ABI" and "hwcap" notes."""
+    ("libc6,x86-64"), without its "OS ABI" and "hwcap" notes. With `only`, just the entries of
+    those sonames (found by a byte search first: a cache without them is not parsed)."""
     data = ctx.read_bytes(CACHE, MAX_BYTES)
     if data is None:
         return None
-    return parse(data)
+    if only and MAGIC_NEW in data and not any(name.encode() + b"\0" in data for name in only):
+        return []  # none of those sonames is among its strings (each ends in a NUL): nothing to parse
+    found = parse(data)
+    return [e for e in found if e[0] in only] if found is not None and only else found
 
 
 def parse(data: bytes) -> list[tuple[str, str, str]] | None:

@@ -9,7 +9,7 @@ NVML gets NVML_TIMEOUT_S and nvidia-smi SMI_TIMEOUT_S, and nvidia-smi is skipped
 
 from __future__ import annotations
 
-import platform
+import sys
 from typing import Any
 
 from envdoctor.context import ProbeContext
@@ -104,7 +104,7 @@ def _add_procfs(driver: dict[str, Any], procfs: nvidia_procfs.ProcfsResult) -> N
 
 
 def _platform(ctx: ProbeContext) -> str | None:
-    if str(ctx.root) == "/" and platform.system() == "Windows":
+    if str(ctx.root) == "/" and sys.platform == "win32":
         return "windows"
     version = (ctx.read_text("/proc/version", 65536) or "").lower()
     if "microsoft" in version or ctx.is_dir("/usr/lib/wsl/lib"):

@@ -20,7 +20,6 @@ Fills `nvidia.kernel` with:
 from __future__ import annotations
 
 import os
-import platform
 import re
 from typing import Any
 
@@ -59,7 +58,7 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
         return [absent("nvidia.kernel", "procfs", "no /proc or /sys: not a Linux system")]
     kernel = (ctx.read_text("/proc/sys/kernel/osrelease", SMALL_READ) or "").strip() or None
     if kernel is None and str(ctx.root) == "/":
-        kernel = platform.release() or None  # the read can fail (ENOMEM) or be cached as failed
+        kernel = os.uname().release or None  # the read can fail (ENOMEM) or be cached as failed
     modules, readable = loaded_modules(ctx)
     devices = device_nodes(ctx)
     data: dict[str, Any] = {
@@ -306,7 +305,7 @@ def _loader_cache(ctx: ProbeContext) -> list[tuple[str, str]]:
     unknown format)."""
     from envdoctor.probes import ld_cache
 
-    cached = ld_cache.entries(ctx)
+    cached = ld_cache.entries(ctx, only=tuple(f"{name}.so.1" for name in LIBRARIES))
     if cached is not None:
         return [(soname, path) for soname, _flags, path in cached]
     if not ctx.which("ldconfig"):
