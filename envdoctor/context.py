@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     import subprocess
 
 DEFAULT_COMMAND_TIMEOUT_S = 5.0
+STOP_WAIT_S = 2.0  # how long `stop` waits for commands other threads are starting
 _MAGIC = re.compile(r"[*?[]")  # glob wildcards
 MAX_OUTPUT_BYTES = 16 * 1024 * 1024
 MAX_READ_BYTES = 8 * 1024 * 1024
@@ -96,6 +97,7 @@ class ProbeContext:
         self._reads: dict[str, _Pending] = {}
         self._memo: dict[str, _Pending] = {}
         self._listings: dict[str, _Pending] = {}
+        self._starting = 0  # commands between "about to start" and registered (or killed)
         self._running: dict[int, subprocess.Popen] = {}  # started and not finished, to `stop`
         self._waiting: list[tuple[str, str]] = []  # (thread name, argv[0]) of calls in progress
         self._stopped = False
@@ -251,19 +253,33 @@ class ProbeContext:
                      input_text: str | None) -> CommandResult:
         """run_command, with the process registered while it runs (see `stop`)."""
         token = object()
+        pending = [True]  # counted in self._starting until started() has run (or the start failed)
+        with self._lock:
+            if self._stopped:
+                name = os.path.basename(str(argv[0])) if argv else ""
+                return CommandResult(tuple(str(a) for a in argv), None, "", "", 0.0,
+                                     f"{name} not run: the overall deadline had passed")
+            self._starting += 1
 
         def started(proc: subprocess.Popen) -> bool:
             with self._lock:
-                if self._stopped:
-                    return False
-                self._running[id(token)] = proc
-                return True
+                pending[0] = False
+                if not self._stopped:
+                    self._running[id(token)] = proc
+                    self._starting -= 1
+                    return True
+            _kill_group(proc)  # stopped meanwhile: killed before `stop` stops waiting for it
+            with self._lock:
+                self._starting -= 1
+            return False
 
         try:
             return run_command(argv, timeout_s, self.env, input_text, on_start=started)
         finally:
             with self._lock:
                 self._running.pop(id(token), None)
+                if pending[0]:  # the command could not start: nothing to wait for
+                    self._starting -= 1
 
     def running(self, thread_name: str | None = None) -> list[str]:
         """The commands (argv[0]) callers are waiting for, all or those thread `thread_name` waits
@@ -279,6 +295,15 @@ class ProbeContext:
             procs = list(self._running.values())
         for proc in procs:
             _kill_group(proc)
+        # a command another thread is starting right now is killed by that thread as soon as its
+        # start returns; wait for that (briefly), so that even a process ending at once with
+        # os._exit (the CLI, the probe worker) leaves no tool behind
+        end = time.monotonic() + STOP_WAIT_S
+        while time.monotonic() < end:
+            with self._lock:
+                if self._starting <= 0:
+                    return
+            time.sleep(0.002)
 
     def wants(self, group: str) -> bool:
         """Whether fact group `group` is wanted (all are, unless `options.groups` names some)."""

@@ -185,3 +185,50 @@ def test_which_follows_shutil_which(tmp_path):
     ctx = ProbeContext(env={"PATH": path})
     for name in ("tool", "dir-tool", "sh", "ls", "no-such-tool", str(second / "tool"), str(first / "tool")):
         assert ctx.which(name) == shutil.which(name, path=path), name
+
+
+def test_stop_waits_for_a_command_being_started(monkeypatch):
+    """A command another thread is starting when `stop` runs is killed before `stop` returns, so a
+    process that ends at once (os._exit in the CLI and the probe worker) leaves no tool behind."""
+    import os
+    import shutil
+    import subprocess
+    import threading
+
+    sleep = shutil.which("sleep")
+    if sleep is None:
+        pytest.skip("no sleep here")
+    real_popen = subprocess.Popen
+    spawned = []
+
+    class SlowStart(real_popen):  # the process exists, but its start has not returned yet
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            spawned.append(self.pid)
+            time.sleep(0.3)
+
+    monkeypatch.setattr(subprocess, "Popen", SlowStart)
+    ctx = ProbeContext()
+    worker = threading.Thread(target=ctx.run, args=([sleep, "30"], 60), daemon=True)
+    worker.start()
+    deadline = time.monotonic() + 5
+    while not spawned and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert spawned
+    ctx.stop()
+    pid = spawned[0]
+    try:
+        finished, _status = os.waitpid(pid, os.WNOHANG)
+    except ChildProcessError:
+        finished = pid  # already reaped by the starting thread
+    gone = finished == pid
+    if not gone:
+        time.sleep(0.05)
+        try:
+            os.kill(pid, 0)
+            gone = os.waitpid(pid, os.WNOHANG)[0] == pid
+        except (ProcessLookupError, ChildProcessError):
+            gone = True
+    assert gone, "the command started during stop() still runs"
+    assert "not run" in ctx.run([sleep, "1"], 5).describe_failure()  # and nothing new starts
+    worker.join(5)
