@@ -73,3 +73,12 @@ def test_only_some_sonames():
     wanted = (every[0][0], every[-1][0], "libnvidia-ml.so.1")
     assert ld_cache.entries(ProbeContext(), only=wanted) == [e for e in every if e[0] in wanted]
     assert ld_cache.entries(ProbeContext(), only=("libno-such-library.so.7",)) == []
+
+
+def test_flag_words_are_ldconfigs():
+    """The kind and ABI words of glibc's print_entry (elf/cache.c), an unknown ABI as its number."""
+    assert ld_cache._flags_text(0x0303) == "libc6,x86-64"
+    assert ld_cache._flags_text(0x0a03) == "libc6,AArch64"
+    assert ld_cache._flags_text(0x1003) == "libc6,double-float"
+    assert ld_cache._flags_text(0x0003) == "libc6"
+    assert ld_cache._flags_text(0x4403) == "libc6,17408"

@@ -25,12 +25,14 @@ _ENTRY = struct.Struct("<iIIIQ")  # flags, key, value, osversion, hwcap
 _OLD_ENTRY_SIZE = 12  # flags, key, value in the old format
 MAX_BYTES = 64 * 1024 * 1024
 
-# ldconfig's words for the flags (its print_entry): the ELF class and the ABI tag
+# ldconfig's words for the flags, as glibc's elf/cache.c print_entry writes them: the kind
+# (flag & 0x00ff) and the ABI (flag & 0xff00, constants in sysdeps/generic/ldconfig.h); checked
+# against glibc 2.34's sources, https://sourceware.org/git/?p=glibc.git;a=blob;f=elf/cache.c
 _KINDS = {0x0000: "libc4", 0x0001: "ELF", 0x0002: "libc5", 0x0003: "libc6"}
-_ARCHES = {0x0100: "SPARC 64-bit", 0x0200: "IA-64", 0x0300: "x86-64", 0x0400: "64bit", 0x0500: "64bit",
+_ARCHES = {0x0100: "64bit", 0x0200: "IA-64", 0x0300: "x86-64", 0x0400: "64bit", 0x0500: "64bit",
            0x0600: "N32", 0x0700: "64bit", 0x0800: "x32", 0x0900: "hard-float", 0x0a00: "AArch64",
            0x0b00: "soft-float", 0x0c00: "nan2008", 0x0d00: "N32,nan2008", 0x0e00: "64bit,nan2008",
-           0x0f00: "double-float", 0x1000: "64bit"}
+           0x0f00: "soft-float", 0x1000: "double-float"}
 
 
 def entries(ctx: ProbeContext, only: tuple[str, ...] = ()) -> list[tuple[str, str, str]] | None:
@@ -77,5 +79,7 @@ def _string(data: bytes, at: int) -> str | None:
 
 def _flags_text(flags: int) -> str:
     kind = _KINDS.get(flags & 0x00ff, "unknown")
-    arch = _ARCHES.get(flags & 0xff00)
-    return f"{kind},{arch}" if arch else kind
+    abi = flags & 0xff00
+    if not abi:
+        return kind
+    return f"{kind},{_ARCHES.get(abi, abi)}"  # ldconfig prints an ABI it has no word for as a number
