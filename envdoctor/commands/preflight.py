@@ -15,8 +15,6 @@ or starts CMD anyway with --warn-only. Usage errors exit 2, internal errors 3.
 from __future__ import annotations
 
 import argparse
-import importlib
-import re
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
@@ -140,36 +138,9 @@ def judge(requirements: Sequence["Requirement"], timeout_s: float, python: str |
 
 def probe_modules_for(groups: set[str]) -> tuple[str, ...]:
     """The probe modules (from PROBE_MODULES, by their GROUPS) that fill any of `groups`."""
-    from envdoctor.probes import PROBE_MODULES
+    from envdoctor.probes import PROBE_MODULES, declared_groups
 
     return tuple(name for name in PROBE_MODULES if set(declared_groups(name)) & groups)
-
-
-_GROUPS_LINE = re.compile(r"^GROUPS\s*(?::[^=\n]*)?=\s*(\([^)]*\)|\[[^\]]*\])", re.MULTILINE)
-
-
-def declared_groups(name: str) -> tuple[str, ...]:
-    """A probe module's GROUPS, read from its source when it is a literal (so choosing the probes
-    does not import all of them), else from the imported module; () when it cannot load."""
-    import ast
-    import os
-
-    from envdoctor import probes
-
-    try:
-        with open(os.path.join(list(probes.__path__)[0], f"{name}.py"), encoding="utf-8") as handle:
-            match = _GROUPS_LINE.search(handle.read())
-        if match:
-            value = ast.literal_eval(match.group(1))
-            if isinstance(value, (tuple, list)) and all(isinstance(g, str) for g in value):
-                return tuple(value)
-    except (OSError, ValueError, SyntaxError, ImportError):
-        pass
-    try:
-        module = importlib.import_module(f"envdoctor.probes.{name}")
-    except Exception:  # noqa: BLE001 - a broken probe fills nothing; check reports it
-        return ()
-    return tuple(getattr(module, "GROUPS", (name,)))
 
 
 def _finding_checks(requirements: Sequence["Requirement"], ids: set[str]

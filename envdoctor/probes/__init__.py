@@ -88,7 +88,7 @@ def collect_all(ctx: ProbeContext, modules: tuple[str, ...] | None = None) -> Co
     forked = worker.ForkedProbes.start(
         ctx, theirs, lambda c, n: [(name, groups, vars(timing)) for name, groups, timing
                                    in _run_here(c, n, overall_deadline)],
-        _declared_groups) if theirs else None
+        lambda name: declared_groups(name) or (name,)) if theirs else None
     mine = tuple(n for n in names if forked is None or n not in theirs)
     results = {name: (groups, timing) for name, groups, timing in _run_here(ctx, mine, overall_deadline)}
     if forked is not None:
@@ -122,12 +122,30 @@ def _run_here(ctx: ProbeContext, names: tuple[str, ...], overall_deadline: float
     return out
 
 
-def _declared_groups(name: str) -> tuple[str, ...]:
-    """A probe module's GROUPS (its name when it cannot load): what fails if its worker fails."""
+_GROUPS_LINE = r"^GROUPS\s*(?::[^=\n]*)?=\s*(\([^)]*\)|\[[^\]]*\])"  # `GROUPS = ("a", "b")` in a module's source
+
+
+def declared_groups(name: str) -> tuple[str, ...]:
+    """A probe module's GROUPS, read from its source when it is a literal (so choosing the probes
+    does not import all of them), else from the imported module; () when it cannot load."""
+    import ast
+    import os
+    import re
+
     try:
-        return tuple(getattr(importlib.import_module(f"envdoctor.probes.{name}"), "GROUPS", (name,)))
-    except Exception:  # noqa: BLE001
-        return (name,)
+        with open(os.path.join(os.path.dirname(__file__), f"{name}.py"), encoding="utf-8") as handle:
+            match = re.search(_GROUPS_LINE, handle.read(), re.MULTILINE)
+        if match:
+            value = ast.literal_eval(match.group(1))
+            if isinstance(value, (tuple, list)) and all(isinstance(g, str) for g in value):
+                return tuple(value)
+    except (OSError, ValueError, SyntaxError):
+        pass
+    try:
+        module = importlib.import_module(f"envdoctor.probes.{name}")
+    except Exception:  # noqa: BLE001 - a broken probe fills nothing; check reports it
+        return ()
+    return tuple(getattr(module, "GROUPS", (name,)))
 
 
 class _Runner:

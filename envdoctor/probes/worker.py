@@ -56,12 +56,11 @@ class ForkedProbes:
     """The child process running `names`, and how to get their groups back."""
 
     def __init__(self, pid: int, read_fd: int, names: tuple[str, ...],
-                 groups_of: Callable[[str], tuple[str, ...]], ctx: "ProbeContext") -> None:
+                 groups_of: Callable[[str], tuple[str, ...]]) -> None:
         self.pid = pid
         self.read_fd = read_fd
         self.names = names
         self.groups_of = groups_of
-        self.ctx = ctx
 
     @classmethod
     def start(cls, ctx: "ProbeContext", names: tuple[str, ...],
@@ -83,7 +82,7 @@ class ForkedProbes:
         if pid == 0:  # the child: never returns
             _child(ctx, names, run, read_fd, write_fd)
         os.close(write_fd)
-        return cls(pid, read_fd, names, groups_of, ctx)
+        return cls(pid, read_fd, names, groups_of)
 
     def result(self, deadline: float) -> WorkerResult:
         """The child's groups and timings by probe; failed groups for what it did not deliver."""
