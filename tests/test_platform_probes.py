@@ -149,8 +149,10 @@ def test_wsl_conf_and_sizes():
     text = ("\tlibcuda.so.1 (libc6,x86-64) => /usr/lib/x86_64-linux-gnu/libcuda.so.1\n"
             "\tlibcuda.so.1 (libc6,x86-64) => /usr/lib/wsl/lib/libcuda.so.1\n"
             "\tlibcuda.so (libc6,x86-64) => /usr/lib/wsl/lib/libcuda.so\n")
-    assert platform_wsl.ldconfig_paths(text, "libcuda.so.1") == ["/usr/lib/x86_64-linux-gnu/libcuda.so.1",
-                                                                "/usr/lib/wsl/lib/libcuda.so.1"]
+    from envdoctor.probes import ld_cache
+
+    assert [path for soname, _flags, path in ld_cache.parse_listing(text) if soname == "libcuda.so.1"] == [
+        "/usr/lib/x86_64-linux-gnu/libcuda.so.1", "/usr/lib/wsl/lib/libcuda.so.1"]
 
 
 # -- native Windows ------------------------------------------------------------------------------

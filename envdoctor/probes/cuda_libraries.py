@@ -35,7 +35,7 @@ import re
 from typing import Any
 
 from envdoctor.context import ProbeContext
-from envdoctor.ingest.ldd_ldconfig import FAMILIES, LDCONFIG_LINE, LIB_NAME_PATTERN
+from envdoctor.ingest.ldd_ldconfig import FAMILIES, LIB_NAME_PATTERN
 from envdoctor.probes import cuda_env, cuda_paths
 from envdoctor.probes.cuda_toolkit import HOME_VARIABLES, ROOT_GLOBS
 from envdoctor.snapshot import FactGroup, collected
@@ -298,32 +298,14 @@ def _toolkit_lib_dirs(ctx: ProbeContext) -> list[str]:
 
 
 def _ldconfig(ctx: ProbeContext) -> dict[str, Any]:
-    """The ldconfig cache's CUDA entries, in cache order, as (soname, path) pairs: read from the
-    target's /etc/ld.so.cache (`ld_cache`), else from `ldconfig -p`."""
+    """The loader cache's CUDA entries, in cache order, as (soname, path) pairs (`ld_cache.listing`:
+    the target's /etc/ld.so.cache, else `ldconfig -p`)."""
     from envdoctor.probes import ld_cache
 
-    cached = ld_cache.entries(ctx)
-    if cached is not None:
-        return _cache_pairs(cached, f"read {ld_cache.CACHE}")
-    live = str(ctx.root) == "/"
-    tool = ctx.which("ldconfig")
-    if tool is None and live:
-        tool = next((p for p in ("/sbin/ldconfig", "/usr/sbin/ldconfig") if cuda_paths.exists(ctx, p)), None)
-    if tool is None:
-        return {"ran": False, "error": "ldconfig not found", "entries": 0, "pairs": []}
-    if live:  # the argv the other probes run too, so ctx.run runs ldconfig once for all
-        argv = ["ldconfig", "-p"] if ctx.which("ldconfig") == tool else [tool, "-p"]
-    else:
-        argv = [tool, "-C", str(ctx.path("/etc/ld.so.cache")), "-p"]
-    result = ctx.run(argv, timeout_s=LDCONFIG_TIMEOUT_S)
-    if not result.ok:
-        return {"ran": True, "error": result.describe_failure(), "entries": 0, "pairs": []}
-    rows = []
-    for line in result.stdout.splitlines():
-        match = LDCONFIG_LINE.match(line)
-        if match:
-            rows.append((match["soname"], match["flags"], match["path"]))
-    return _cache_pairs(rows, "ran ldconfig -p")
+    rows, how, error = ld_cache.listing(ctx, timeout_s=LDCONFIG_TIMEOUT_S)
+    if error is not None:
+        return {"ran": how != "not found", "error": error, "entries": 0, "pairs": []}
+    return _cache_pairs(rows, how)
 
 
 def _cache_pairs(rows: list[tuple[str, str, str]], how: str) -> dict[str, Any]:

@@ -49,6 +49,44 @@ def entries(ctx: ProbeContext, only: tuple[str, ...] = ()) -> list[tuple[str, st
     return [e for e in found if e[0] in only] if found is not None and only else found
 
 
+def listing(ctx: ProbeContext, only: tuple[str, ...] = (), timeout_s: float = 5.0
+            ) -> tuple[list[tuple[str, str, str]], str, str | None]:
+    """(entries, how, error): the cache file's entries (`entries`), else those `ldconfig -p`
+    prints (`ldconfig -C ROOT/etc/ld.so.cache -p` for a target root; ctx.run runs it once for
+    every probe asking); ([], how, why) when neither answers. The one way every probe lists the
+    loader cache."""
+    cached = entries(ctx, only)
+    if cached is not None:
+        return cached, f"read {CACHE}", None
+    live = str(ctx.root) == "/"
+    on_path = ctx.which("ldconfig")
+    tool = on_path or (next((p for p in ("/sbin/ldconfig", "/usr/sbin/ldconfig") if ctx.exists(p)), None)
+                       if live else None)
+    if tool is None:
+        return [], "not found", "ldconfig not found"
+    if live:
+        argv = ["ldconfig", "-p"] if on_path == tool else [tool, "-p"]
+    else:
+        argv = [tool, "-C", str(ctx.path(CACHE)), "-p"]
+    result = ctx.run(argv, timeout_s=timeout_s)
+    if not result.ok:
+        return [], "ran ldconfig -p", result.describe_failure()
+    rows = parse_listing(result.stdout)
+    return ([r for r in rows if r[0] in only] if only else rows), "ran ldconfig -p", None
+
+
+def parse_listing(text: str) -> list[tuple[str, str, str]]:
+    """(soname, flags, path) of each entry `ldconfig -p` printed, in its order."""
+    from envdoctor.ingest.ldd_ldconfig import LDCONFIG_LINE
+
+    rows = []
+    for line in text.splitlines():
+        match = LDCONFIG_LINE.match(line)
+        if match:
+            rows.append((match["soname"], match["flags"], match["path"]))
+    return rows
+
+
 def parse(data: bytes) -> list[tuple[str, str, str]] | None:
     """The entries of a cache file's bytes; None when it is not a little-endian glibc cache."""
     start = data.find(MAGIC_NEW)

@@ -301,25 +301,11 @@ def find_libraries(ctx: ProbeContext) -> dict[str, list[dict[str, Any]]]:
 
 
 def _loader_cache(ctx: ProbeContext) -> list[tuple[str, str]]:
-    """(soname, path) of the loader's cache: the file itself, else `ldconfig -p` (musl, an
-    unknown format)."""
+    """(soname, path) of the loader cache's driver libraries (`ld_cache.listing`)."""
     from envdoctor.probes import ld_cache
 
-    cached = ld_cache.entries(ctx, only=tuple(f"{name}.so.1" for name in LIBRARIES))
-    if cached is not None:
-        return [(soname, path) for soname, _flags, path in cached]
-    if not ctx.which("ldconfig"):
-        return []
-    run = ctx.run(["ldconfig", "-p"], LDCONFIG_TIMEOUT_S)
-    pairs = []
-    for line in run.stdout.splitlines() if run.ok else []:
-        match = _LDCONFIG_ENTRY.match(line)
-        if match:
-            pairs.append((match.group(1), match.group(3)))
-    return pairs
-
-
-_LDCONFIG_ENTRY = re.compile(r"\s*(\S+)\s+\(([^)]*)\)\s+=>\s+(\S+)")
+    rows, _how, _error = ld_cache.listing(ctx, tuple(f"{name}.so.1" for name in LIBRARIES), LDCONFIG_TIMEOUT_S)
+    return [(soname, path) for soname, _flags, path in rows]
 
 
 def _resolve(ctx: ProbeContext, path: str) -> str:

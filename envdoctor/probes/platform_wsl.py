@@ -12,7 +12,7 @@ Fills `platform.wsl` (absent when nothing says WSL) with:
   (/usr/lib/wsl/lib/nvidia-smi exists), `nvidia_smi_on_path`.
 - loader path: `wsl_lib_in_ld_conf` (an /etc/ld.so.conf.d/*.conf line names /usr/lib/wsl/lib),
   `ld_conf_files`, `wsl_lib_in_ld_library_path`, `ldconfig_libcuda` (the libcuda.so.1 paths in
-  `ldconfig -p` order; live only) and `ldconfig_ran`.
+  loader-cache order, from /etc/ld.so.cache or `ldconfig -p`; live only) and `ldconfig_ran`.
 - Linux drivers inside WSL: `linux_driver_packages` {name: version} (nvidia-driver-*,
   libnvidia-compute-*, cuda-drivers, Debian's libcuda1 ...), `cuda_meta_packages` (`cuda`,
   `cuda-X-Y`), `cuda_repos` (the NVIDIA apt repositories configured: "wsl-ubuntu", "ubuntu2204" ...),
@@ -148,22 +148,14 @@ def _loader(ctx: ProbeContext, live: bool) -> dict[str, Any]:
         "ldconfig_ran": False,
         "ldconfig_libcuda": [],
     }
-    if live and ctx.which("ldconfig"):
-        run = ctx.run(["ldconfig", "-p"], LDCONFIG_TIMEOUT_S)
-        if run.ok:
-            out["ldconfig_ran"] = True
-            out["ldconfig_libcuda"] = ldconfig_paths(run.stdout, "libcuda.so.1")
+    if live:
+        from envdoctor.probes import ld_cache
+
+        rows, _how, error = ld_cache.listing(ctx, ("libcuda.so.1",), LDCONFIG_TIMEOUT_S)
+        if error is None:
+            out["ldconfig_ran"] = True  # the loader cache was listed (read, or ldconfig -p run)
+            out["ldconfig_libcuda"] = [path for _soname, _flags, path in rows]
     return out
-
-
-def ldconfig_paths(text: str, soname: str) -> list[str]:
-    """The paths `ldconfig -p` lists for `soname`, in cache order."""
-    paths = []
-    for line in text.splitlines():
-        name, _, rest = line.strip().partition(" ")
-        if name == soname and "=>" in rest:
-            paths.append(rest.split("=>", 1)[1].strip())
-    return paths
 
 
 def _linux_driver(ctx: ProbeContext) -> dict[str, Any]:
