@@ -27,11 +27,11 @@ REPO = Path(__file__).resolve().parent.parent
 
 _FILLER = (
     'time=2025-06-01T12:{m:02d}:{s:02d}.{ms:03d}Z level=INFO source=server.go:{n} msg="request" '
-    'method=POST path=/api/generate status=200 duration={d}ms',
+    "method=POST path=/api/generate status=200 duration={d}ms",
     "[{sec:>5}.{us:06d}] usb 1-{n}: new high-speed USB device number {d} using xhci_hcd",
     "epoch {n} step {d}/10000 loss={loss:.4f} lr=3.0e-04 throughput={d}.{ms} samples/s",
     "Downloading https://files.pythonhosted.org/packages/{d}/pkg-{n}.whl ({d}.{ms} kB)",
-    "INFO:     127.0.0.1:{d} - \"GET /health HTTP/1.1\" 200 OK",
+    'INFO:     127.0.0.1:{d} - "GET /health HTTP/1.1" 200 OK',
 )
 _DUMP = """Collecting environment information...
 PyTorch version: 2.5.1+cu124
@@ -63,8 +63,19 @@ def generate(path: Path, size_bytes: int) -> None:
         middle_done = False
         while written < size_bytes:
             template = _FILLER[n % len(_FILLER)]
-            line = template.format(m=(n // 60) % 60, s=n % 60, ms=n % 1000, n=n, d=(n * 7919) % 100000,
-                                   sec=n // 100, us=(n * 37) % 1000000, loss=1.0 / (1 + n % 97)) + "\n"
+            line = (
+                template.format(
+                    m=(n // 60) % 60,
+                    s=n % 60,
+                    ms=n % 1000,
+                    n=n,
+                    d=(n * 7919) % 100000,
+                    sec=n // 100,
+                    us=(n * 37) % 1000000,
+                    loss=1.0 / (1 + n % 97),
+                )
+                + "\n"
+            )
             out.write(line)
             written += len(line)
             n += 1
@@ -85,12 +96,16 @@ def run_one(path: Path) -> dict:
     report = triage.triage_blocks(triage._input_blocks(str(path)))
     seconds = time.perf_counter() - start
     peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    return {"bytes": path.stat().st_size, "seconds": seconds, "peak_rss_mib": peak_kib / 1024,
-            "rss_before_mib": before / 1024,
-            "first": report.findings[0].id if report.findings else None,
-            "ids": [f.id for f in report.findings[:4]],
-            "notable_lines": len(report.snapshot.fact("pasted.text", "lines") or []),
-            "reader_ms": report.snapshot.fact("pasted.parts", "reader_ms") or {}}
+    return {
+        "bytes": path.stat().st_size,
+        "seconds": seconds,
+        "peak_rss_mib": peak_kib / 1024,
+        "rss_before_mib": before / 1024,
+        "first": report.findings[0].id if report.findings else None,
+        "ids": [f.id for f in report.findings[:4]],
+        "notable_lines": len(report.snapshot.fact("pasted.text", "lines") or []),
+        "reader_ms": report.snapshot.fact("pasted.parts", "reader_ms") or {},
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -108,12 +123,19 @@ def main(argv: list[str] | None = None) -> int:
         for factor in (int(x) for x in args.sizes.split(",")):
             path = Path(folder) / f"log-{factor}x.txt"
             generate(path, args.base_kib * 1024 * factor)
-            done = subprocess.run([sys.executable, __file__, "--one", str(path)], capture_output=True,
-                                  text=True, check=True, env={**os.environ, "PYTHONPATH": str(REPO)})
+            done = subprocess.run(
+                [sys.executable, __file__, "--one", str(path)],
+                capture_output=True,
+                text=True,
+                check=True,
+                env={**os.environ, "PYTHONPATH": str(REPO)},
+            )
             result = json.loads(done.stdout.strip().splitlines()[-1])
             mib = result["bytes"] / 1048576
-            print(f"{factor:>7}x {mib:7.2f} {result['seconds']:8.3f} {mib / result['seconds']:7.1f} "
-                  f"{result['peak_rss_mib']:13.1f}  {result['first']} ({', '.join(result['ids'][1:])})")
+            print(
+                f"{factor:>7}x {mib:7.2f} {result['seconds']:8.3f} {mib / result['seconds']:7.1f} "
+                f"{result['peak_rss_mib']:13.1f}  {result['first']} ({', '.join(result['ids'][1:])})"
+            )
             readers = ", ".join(f"{name} {ms:.0f}" for name, ms in result["reader_ms"].items())
             print(f"{'':>9}reader ms: {readers}")
     return 0

@@ -57,10 +57,17 @@ class Command:
 
     def row(self) -> dict:
         """Medians and extremes of the measured runs (seconds, MiB)."""
-        return {"name": self.name, "argv": self.argv, "runs": len(self.walls),
-                "wall_median_s": statistics.median(self.walls), "wall_min_s": min(self.walls),
-                "wall_max_s": max(self.walls), "cpu_median_s": statistics.median(self.cpus),
-                "peak_rss_mib": max(self.rss_kib) / 1024, "exit_codes": sorted(self.codes)}
+        return {
+            "name": self.name,
+            "argv": self.argv,
+            "runs": len(self.walls),
+            "wall_median_s": statistics.median(self.walls),
+            "wall_min_s": min(self.walls),
+            "wall_max_s": max(self.walls),
+            "cpu_median_s": statistics.median(self.cpus),
+            "peak_rss_mib": max(self.rss_kib) / 1024,
+            "exit_codes": sorted(self.codes),
+        }
 
 
 def envdoctor_env(cache: str) -> dict[str, str]:
@@ -78,13 +85,22 @@ def bench_venv(venv: Path) -> Path:
     quiet = ["-q", "--disable-pip-version-check"]
     if not python.exists():
         subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
-    has_torch = subprocess.run([str(python), "-c", "import importlib.metadata as m; m.version('torch')"],
-                               capture_output=True).returncode == 0
+    has_torch = (
+        subprocess.run(
+            [str(python), "-c", "import importlib.metadata as m; m.version('torch')"],
+            capture_output=True,
+        ).returncode
+        == 0
+    )
     if not has_torch:
         subprocess.run([str(python), "-m", "pip", "install", *quiet, "torch==2.13.0"], check=True)
-    subprocess.run([str(python), "-m", "pip", "install", *quiet, str(REPO)], check=True)  # its dependencies
-    subprocess.run([str(python), "-m", "pip", "install", *quiet, "--no-deps", "--force-reinstall", str(REPO)],
-                   check=True)  # this checkout's code, not a cached build of the same version
+    subprocess.run(
+        [str(python), "-m", "pip", "install", *quiet, str(REPO)], check=True
+    )  # its dependencies
+    subprocess.run(
+        [str(python), "-m", "pip", "install", *quiet, "--no-deps", "--force-reinstall", str(REPO)],
+        check=True,
+    )  # this checkout's code, not a cached build of the same version
     return python
 
 
@@ -95,11 +111,21 @@ def startup_commands(python: Path, cache: str) -> list[Command]:
     cold = dict(env, ENVDOCTOR_MATRIX_CACHE="off")
     return [
         Command("python -c pass", [str(python), "-c", "pass"], env),
-        Command("envdoctor preflight", envdoctor + ["preflight", "--require", "gpu", "--require", "torch>=2.4"],
-                env, expect=(0, 1)),
-        Command("envdoctor preflight (all met)", envdoctor + ["preflight", "--require", "torch>=2.4"], env),
+        Command(
+            "envdoctor preflight",
+            envdoctor + ["preflight", "--require", "gpu", "--require", "torch>=2.4"],
+            env,
+            expect=(0, 1),
+        ),
+        Command(
+            "envdoctor preflight (all met)",
+            envdoctor + ["preflight", "--require", "torch>=2.4"],
+            env,
+        ),
         Command("envdoctor check --json", envdoctor + ["check", "--json"], env, expect=(0, 1)),
-        Command("check --json, matrix cache off", envdoctor + ["check", "--json"], cold, expect=(0, 1)),
+        Command(
+            "check --json, matrix cache off", envdoctor + ["check", "--json"], cold, expect=(0, 1)
+        ),
         Command("collect_env", [str(python), "-m", "torch.utils.collect_env"], dict(os.environ)),
     ]
 
@@ -119,12 +145,16 @@ def run_round_robin(commands: list[Command], runs: int, cwd: str) -> None:
 
 def startup_table(rows: list[dict]) -> str:
     """The Markdown table of the start-up measurements."""
-    lines = ["| command | wall median | wall best | CPU median (user+sys) | peak RSS | exit |",
-             "|---|---|---|---|---|---|"]
+    lines = [
+        "| command | wall median | wall best | CPU median (user+sys) | peak RSS | exit |",
+        "|---|---|---|---|---|---|",
+    ]
     for r in rows:
-        lines.append(f"| `{r['name']}` | {r['wall_median_s']:.3f} s | {r['wall_min_s']:.3f} s | "
-                     f"{r['cpu_median_s']:.3f} s | {r['peak_rss_mib']:.0f} MiB | "
-                     f"{'/'.join(str(c) for c in r['exit_codes'])} |")
+        lines.append(
+            f"| `{r['name']}` | {r['wall_median_s']:.3f} s | {r['wall_min_s']:.3f} s | "
+            f"{r['cpu_median_s']:.3f} s | {r['peak_rss_mib']:.0f} MiB | "
+            f"{'/'.join(str(c) for c in r['exit_codes'])} |"
+        )
     return "\n".join(lines)
 
 
@@ -133,14 +163,19 @@ def ratios(rows: list[dict]) -> dict[str, dict[str, float]]:
     by = {r["name"]: r for r in rows}
     base, bare = by["collect_env"], by["python -c pass"]
     out = {}
-    for key, name in (("check", "envdoctor check --json"), ("preflight", "envdoctor preflight"),
-                      ("preflight (all met)", "envdoctor preflight (all met)")):
+    for key, name in (
+        ("check", "envdoctor check --json"),
+        ("preflight", "envdoctor preflight"),
+        ("preflight (all met)", "envdoctor preflight (all met)"),
+    ):
         r = by[name]
-        out[key] = {"wall": r["wall_median_s"] / base["wall_median_s"],
-                    "best_wall": r["wall_min_s"] / base["wall_min_s"],
-                    "cpu": r["cpu_median_s"] / base["cpu_median_s"],
-                    "x_python_pass_wall": r["wall_median_s"] / bare["wall_median_s"],
-                    "target": TARGETS[key.split(" ")[0]]}
+        out[key] = {
+            "wall": r["wall_median_s"] / base["wall_median_s"],
+            "best_wall": r["wall_min_s"] / base["wall_min_s"],
+            "cpu": r["cpu_median_s"] / base["cpu_median_s"],
+            "x_python_pass_wall": r["wall_median_s"] / bare["wall_median_s"],
+            "target": TARGETS[key.split(" ")[0]],
+        }
     return out
 
 
@@ -149,22 +184,24 @@ def ratio_lines(result: dict[str, dict[str, float]]) -> list[str]:
     lines = []
     for key, r in result.items():
         verdict = "meets" if r["wall"] <= r["target"] else "MISSES"
-        lines.append(f"{key}/collect_env: wall {r['wall']:.3f} (best runs {r['best_wall']:.3f}), "
-                     f"CPU {r['cpu']:.3f}; target <= {r['target']:.2f}: {verdict}; "
-                     f"{r['x_python_pass_wall']:.1f}x python -c pass")
+        lines.append(
+            f"{key}/collect_env: wall {r['wall']:.3f} (best runs {r['best_wall']:.3f}), "
+            f"CPU {r['cpu']:.3f}; target <= {r['target']:.2f}: {verdict}; "
+            f"{r['x_python_pass_wall']:.1f}x python -c pass"
+        )
     return lines
 
 
 def triage_sizes(python: Path, env: dict[str, str], work: str, base_kib: int = 100) -> list[dict]:
     """`envdoctor triage` on bench_triage's generated logs of 100 KiB, 1 MiB and 10 MiB."""
+
     def make(factor: int) -> tuple[str, str]:
         path = Path(work) / f"log-{factor}x.txt"
         bench_triage.generate(path, base_kib * 1024 * factor)
         return str(path), f"{path.stat().st_size / 1048576:.1f} MiB log"
 
     envdoctor = str(python.parent / "envdoctor")
-    rows = scaling.time_sizes(make, lambda path: [envdoctor, "triage", path, "--json"],
-                              env, work)
+    rows = scaling.time_sizes(make, lambda path: [envdoctor, "triage", path, "--json"], env, work)
     scaling.print_sizes(rows)
     return rows
 
@@ -177,9 +214,14 @@ def load() -> float:
 def main(argv: list[str] | None = None) -> int:
     """Measure, print the tables and ratios, optionally write them as JSON."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--runs", type=int, default=11, help="measured runs per command (default 11)")
-    parser.add_argument("--venv", default=str(REPO / ".venv-bench"),
-                        help="the venv with torch and envdoctor installed (default: .venv-bench, made if missing)")
+    parser.add_argument(
+        "--runs", type=int, default=11, help="measured runs per command (default 11)"
+    )
+    parser.add_argument(
+        "--venv",
+        default=str(REPO / ".venv-bench"),
+        help="the venv with torch and envdoctor installed (default: .venv-bench, made if missing)",
+    )
     parser.add_argument("--no-triage", action="store_true", help="skip the triage sizes")
     parser.add_argument("--no-fleet", action="store_true", help="skip the fleet sizes")
     parser.add_argument("--json", metavar="FILE", help="also write every figure to FILE as JSON")
@@ -187,13 +229,26 @@ def main(argv: list[str] | None = None) -> int:
     try:
         python = bench_venv(Path(args.venv))
     except (OSError, subprocess.CalledProcessError) as exc:
-        print(f"bench: could not prepare {args.venv} (torch==2.13.0 and this checkout): {exc}", file=sys.stderr)
+        print(
+            f"bench: could not prepare {args.venv} (torch==2.13.0 and this checkout): {exc}",
+            file=sys.stderr,
+        )
         return 2
-    torch = subprocess.run([str(python), "-c", "import importlib.metadata as m; print(m.version('torch'))"],
-                           capture_output=True, text=True).stdout.strip()
-    doc: dict = {"python": sys.version.split()[0], "torch": torch, "cpus": os.cpu_count(), "venv": args.venv}
-    print(f"envdoctor start-up beside collect_env, in {args.venv} (torch {torch}, envdoctor installed from "
-          f"this checkout): Python {doc['python']}, {doc['cpus']} CPUs, {args.runs} runs each after one warm-up")
+    torch = subprocess.run(
+        [str(python), "-c", "import importlib.metadata as m; print(m.version('torch'))"],
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
+    doc: dict = {
+        "python": sys.version.split()[0],
+        "torch": torch,
+        "cpus": os.cpu_count(),
+        "venv": args.venv,
+    }
+    print(
+        f"envdoctor start-up beside collect_env, in {args.venv} (torch {torch}, envdoctor installed from "
+        f"this checkout): Python {doc['python']}, {doc['cpus']} CPUs, {args.runs} runs each after one warm-up"
+    )
     with tempfile.TemporaryDirectory(prefix="envdoctor-bench-") as work:
         cache = os.path.join(work, "cache")
         commands = startup_commands(python, cache)
@@ -203,7 +258,9 @@ def main(argv: list[str] | None = None) -> int:
         rows = [c.row() for c in commands]
         doc["startup"] = rows
         doc["ratios"] = ratios(rows)
-        print(f"load average (1 min): {doc['load_before']:.2f} before, {doc['load_after']:.2f} after\n")
+        print(
+            f"load average (1 min): {doc['load_before']:.2f} before, {doc['load_after']:.2f} after\n"
+        )
         print(startup_table(rows))
         print()
         for line in ratio_lines(doc["ratios"]):
@@ -218,8 +275,12 @@ def main(argv: list[str] | None = None) -> int:
         if not args.no_fleet:
             import bench_fleet
 
-            print("\nfleet aggregation of generated node reports (`envdoctor fleet DIR --json`, whole process):")
-            doc["fleet"] = bench_fleet.scaled(envdoctor_env(cache), work, [str(python.parent / "envdoctor")])
+            print(
+                "\nfleet aggregation of generated node reports (`envdoctor fleet DIR --json`, whole process):"
+            )
+            doc["fleet"] = bench_fleet.scaled(
+                envdoctor_env(cache), work, [str(python.parent / "envdoctor")]
+            )
     if args.json:
         Path(args.json).write_text(json.dumps(doc, indent=2, sort_keys=True) + "\n")
     return 0

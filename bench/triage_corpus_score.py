@@ -74,7 +74,7 @@ def read_case(path: Path) -> Case:
     lines = text.split("\n")
     for number, line in enumerate(lines):
         if line.rstrip() == "#! ---":
-            return Case(path, header, "\n".join(lines[number + 1:]))
+            return Case(path, header, "\n".join(lines[number + 1 :]))
         if line.startswith("#! "):
             key, _, value = line[3:].partition(": ")
             header[key.strip()] = value.strip()
@@ -104,16 +104,26 @@ def figures(results: list[Result]) -> dict[str, float]:
     total = len(results)
     first = sum(1 for r in results if r.position == 1)
     top3 = sum(1 for r in results if r.position is not None and r.position <= 3)
-    return {"cases": total, "first": first, "top3": top3,
-            "first_share": first / total if total else 0.0, "top3_share": top3 / total if total else 0.0}
+    return {
+        "cases": total,
+        "first": first,
+        "top3": top3,
+        "first_share": first / total if total else 0.0,
+        "top3_share": top3 / total if total else 0.0,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
     """Print the per-case table and the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=CORPUS)
-    parser.add_argument("--set", dest="case_set", default="all", choices=("all", "corpus", "holdout"),
-                        help="score only the cases of this set (default: all)")
+    parser.add_argument(
+        "--set",
+        dest="case_set",
+        default="all",
+        choices=("all", "corpus", "holdout"),
+        help="score only the cases of this set (default: all)",
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON only")
     parser.add_argument("-v", "--verbose", action="store_true")
     args = parser.parse_args(argv)
@@ -123,14 +133,20 @@ def main(argv: list[str] | None = None) -> int:
     sets = sorted({r.case.set for r in results})
     if args.json:
         if len(sets) > 1:
-            summary["sets"] = {name: figures([r for r in results if r.case.set == name]) for name in sets}
+            summary["sets"] = {
+                name: figures([r for r in results if r.case.set == name]) for name in sets
+            }
         print(json.dumps(summary, indent=2))
         return 0
     print(f"{'case':<58} {'expected':<40} {'rank':>4}  {'ms':>6}")
     for r in results:
         rank = "-" if r.position is None else str(r.position)
-        mark = "" if r.position == 1 else ("  (top 3)" if r.position and r.position <= 3 else "  MISS")
-        print(f"{r.case.path.name[:58]:<58} {r.case.expected:<40} {rank:>4}  {r.seconds * 1000:6.0f}{mark}")
+        mark = (
+            "" if r.position == 1 else ("  (top 3)" if r.position and r.position <= 3 else "  MISS")
+        )
+        print(
+            f"{r.case.path.name[:58]:<58} {r.case.expected:<40} {rank:>4}  {r.seconds * 1000:6.0f}{mark}"
+        )
         if args.verbose and r.position != 1:
             print(f"{'':<6}got: {', '.join(r.ids[:3]) or '(no findings)'}")
     print()
@@ -143,8 +159,10 @@ def main(argv: list[str] | None = None) -> int:
 
 def _line(summary: dict[str, float]) -> str:
     """One line of figures: cases, first, top 3."""
-    return (f"{summary['cases']} cases: expected id first in {summary['first']} "
-            f"({summary['first_share']:.0%}), in the top 3 in {summary['top3']} ({summary['top3_share']:.0%})")
+    return (
+        f"{summary['cases']} cases: expected id first in {summary['first']} "
+        f"({summary['first_share']:.0%}), in the top 3 in {summary['top3']} ({summary['top3_share']:.0%})"
+    )
 
 
 if __name__ == "__main__":

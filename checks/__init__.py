@@ -87,11 +87,16 @@ def find_check(finding_id: str) -> Check | None:
 # emit a finding id, or whose checks can run on the groups collected. tests/test_check_index.py
 # keeps the file equal to the registry; a missing or unreadable index means "import them all".
 
+
 def build_index() -> dict[str, list[dict[str, list[str]]]]:
     """{module: [{ids, needs, needs_any} per check]} from the imported registry."""
-    return {name: [{"ids": list(c.ids), "needs": list(c.needs), "needs_any": list(c.needs_any)}
-                   for c in importlib.import_module(f"envdoctor.checks.{name}").CHECKS]
-            for name in CHECK_MODULES}
+    return {
+        name: [
+            {"ids": list(c.ids), "needs": list(c.needs), "needs_any": list(c.needs_any)}
+            for c in importlib.import_module(f"envdoctor.checks.{name}").CHECKS
+        ]
+        for name in CHECK_MODULES
+    }
 
 
 def read_index() -> dict[str, list[dict[str, list[str]]]] | None:
@@ -105,7 +110,9 @@ def read_index() -> dict[str, list[dict[str, list[str]]]] | None:
             index = json.load(handle)
     except (OSError, ValueError):
         return None
-    if not isinstance(index, dict) or any(not isinstance(index.get(m), list) for m in CHECK_MODULES):
+    if not isinstance(index, dict) or any(
+        not isinstance(index.get(m), list) for m in CHECK_MODULES
+    ):
         return None
     return index
 
@@ -133,21 +140,31 @@ def load_checks_for(collected: set[str], modules: tuple[str, ...] | None = None)
         if name in runnable:
             checks.extend(load_checks((name,)))
         else:
-            checks.extend(Check(tuple(c["ids"]), tuple(c["needs"]), _not_imported(name), tuple(c["needs_any"]))
-                          for c in index[name])
+            checks.extend(
+                Check(
+                    tuple(c["ids"]), tuple(c["needs"]), _not_imported(name), tuple(c["needs_any"])
+                )
+                for c in index[name]
+            )
     return checks
 
 
 def _not_imported(module: str):  # noqa: ANN202 - returns a CheckFunction
     def skipped(_snap, _matrices):  # noqa: ANN001, ANN202
         """A check whose module was not imported: the engine skips it before calling this."""
-        raise RuntimeError(f"envdoctor.checks.{module} was not imported: its needs are not collected")
+        raise RuntimeError(
+            f"envdoctor.checks.{module} was not imported: its needs are not collected"
+        )
 
     return skipped
 
 
-def modules_runnable(collected: set[str], modules: tuple[str, ...], touching: set[str] | None = None,
-                     index: dict[str, list[dict[str, list[str]]]] | None = None) -> tuple[str, ...]:
+def modules_runnable(
+    collected: set[str],
+    modules: tuple[str, ...],
+    touching: set[str] | None = None,
+    index: dict[str, list[dict[str, list[str]]]] | None = None,
+) -> tuple[str, ...]:
     """Those of `modules` with a check whose needs are all in `collected` (and one of whose
     `needs_any`, if it has them) and, with `touching`, that reads one of those groups; all of
     them without an index (`index`: one already read)."""
@@ -157,8 +174,11 @@ def modules_runnable(collected: set[str], modules: tuple[str, ...], touching: se
 
     def runs(c: dict[str, list[str]]) -> bool:
         reads = set(c["needs"]) | set(c["needs_any"])
-        return (set(c["needs"]) <= collected and (not c["needs_any"] or bool(set(c["needs_any"]) & collected))
-                and (touching is None or bool(reads & touching)))
+        return (
+            set(c["needs"]) <= collected
+            and (not c["needs_any"] or bool(set(c["needs_any"]) & collected))
+            and (touching is None or bool(reads & touching))
+        )
 
     return tuple(m for m in modules if any(runs(c) for c in index[m]))
 
@@ -171,5 +191,7 @@ def write_index() -> str:
     from envdoctor.atomic import write_text_atomically
 
     path = os.path.join(os.path.dirname(__file__), INDEX_FILE)
-    write_text_atomically(path, json.dumps(build_index(), indent=1, sort_keys=True) + "\n", mode=0o644)
+    write_text_atomically(
+        path, json.dumps(build_index(), indent=1, sort_keys=True) + "\n", mode=0o644
+    )
     return path

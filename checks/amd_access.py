@@ -10,9 +10,11 @@ from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
 from envdoctor.matrixset import MatrixSet
 from envdoctor.snapshot import Snapshot
 
-_UDEV_RULE = ('printf \'SUBSYSTEM=="kfd", KERNEL=="kfd", GROUP="render", MODE="0660"\\n'
-              'SUBSYSTEM=="drm", KERNEL=="renderD*", GROUP="render", MODE="0660"\\n\' '
-              "| sudo tee /etc/udev/rules.d/70-amdgpu-compute.rules")
+_UDEV_RULE = (
+    'printf \'SUBSYSTEM=="kfd", KERNEL=="kfd", GROUP="render", MODE="0660"\\n'
+    'SUBSYSTEM=="drm", KERNEL=="renderD*", GROUP="render", MODE="0660"\\n\' '
+    "| sudo tee /etc/udev/rules.d/70-amdgpu-compute.rules"
+)
 
 
 @check("rocm.kfd-permission", needs=("amd.kernel",))
@@ -42,47 +44,98 @@ def kfd_permission(snap: Snapshot, ms: MatrixSet) -> Finding | None:
         return None
     evidence = []
     if kfd_blocked:
-        evidence.append(Evidence("amd.kernel.kfd", _node_text(kfd) + (f": {kfd['error']}" if kfd.get("error") else ""),
-                                 "read and write for this user"))
+        evidence.append(
+            Evidence(
+                "amd.kernel.kfd",
+                _node_text(kfd) + (f": {kfd['error']}" if kfd.get("error") else ""),
+                "read and write for this user",
+            )
+        )
     for node in blocked_nodes[:4]:
-        evidence.append(Evidence("amd.kernel.render_nodes", _node_text(node), "read and write for this user"))
+        evidence.append(
+            Evidence("amd.kernel.render_nodes", _node_text(node), "read and write for this user")
+        )
     if not_member:
-        evidence.append(Evidence("amd.kernel.user", f"{user.get('user')} is not in group {not_member}"))
+        evidence.append(
+            Evidence("amd.kernel.user", f"{user.get('user')} is not in group {not_member}")
+        )
     elif user.get("groups") is not None:
-        evidence.append(Evidence("amd.kernel.user.groups", ", ".join(user.get("groups") or []) or "none",
-                                 "render (and video)"))
-    groups = sorted({g for g in [kfd.get("group")] + [n.get("group") for n in blocked_nodes] if g} or {"render"})
+        evidence.append(
+            Evidence(
+                "amd.kernel.user.groups",
+                ", ".join(user.get("groups") or []) or "none",
+                "render (and video)",
+            )
+        )
+    groups = sorted(
+        {g for g in [kfd.get("group")] + [n.get("group") for n in blocked_nodes] if g} or {"render"}
+    )
     pending = user.get("render_pending") or []
     fixes: list[Fix] = []
     if af.in_container(snap):
-        gids = sorted({str(n.get("gid")) for n in [kfd, *blocked_nodes] if n.get("gid") is not None})
+        gids = sorted(
+            {str(n.get("gid")) for n in [kfd, *blocked_nodes] if n.get("gid") is not None}
+        )
         add = " ".join(f"--group-add {g}" for g in gids) or "--group-add video --group-add render"
-        fixes.append(Fix("Start the container with the host's GPU groups (numeric gids, since the names "
-                         "may not exist inside the image)",
-                         ("ls -ln /dev/kfd /dev/dri/renderD*",
-                          f"docker run --device=/dev/kfd --device=/dev/dri {add} IMAGE"),
-                         Risk.NEEDS_RESTART, af.DOCKER_DOC))
+        fixes.append(
+            Fix(
+                "Start the container with the host's GPU groups (numeric gids, since the names "
+                "may not exist inside the image)",
+                (
+                    "ls -ln /dev/kfd /dev/dri/renderD*",
+                    f"docker run --device=/dev/kfd --device=/dev/dri {add} IMAGE",
+                ),
+                Risk.NEEDS_RESTART,
+                af.DOCKER_DOC,
+            )
+        )
     if pending:
-        fixes.append(Fix(f"You are already in {', '.join(pending)} in /etc/group, but this session started "
-                         "before: log out and back in (or start a shell with the group)",
-                         ("newgrp render", "id"), Risk.NEEDS_RESTART, af.GROUPS_DOC))
+        fixes.append(
+            Fix(
+                f"You are already in {', '.join(pending)} in /etc/group, but this session started "
+                "before: log out and back in (or start a shell with the group)",
+                ("newgrp render", "id"),
+                Risk.NEEDS_RESTART,
+                af.GROUPS_DOC,
+            )
+        )
     else:
-        fixes.append(Fix("Add the user to the render and video groups, then log out and back in",
-                         ("sudo usermod -a -G render,video $LOGNAME", "newgrp render", "id"),
-                         Risk.NEEDS_RESTART, af.GROUPS_DOC))
-    fixes.append(Fix("Or make the nodes group render, mode 0660, for every user in render (udev rule)",
-                     (_UDEV_RULE, "sudo udevadm control --reload-rules", "sudo udevadm trigger"),
-                     Risk.NEEDS_RESTART, af.GROUPS_DOC))
+        fixes.append(
+            Fix(
+                "Add the user to the render and video groups, then log out and back in",
+                ("sudo usermod -a -G render,video $LOGNAME", "newgrp render", "id"),
+                Risk.NEEDS_RESTART,
+                af.GROUPS_DOC,
+            )
+        )
+    fixes.append(
+        Fix(
+            "Or make the nodes group render, mode 0660, for every user in render (udev rule)",
+            (_UDEV_RULE, "sudo udevadm control --reload-rules", "sudo udevadm trigger"),
+            Risk.NEEDS_RESTART,
+            af.GROUPS_DOC,
+        )
+    )
     who = user.get("user") or "this user"
     return Finding(
-        id="rocm.kfd-permission", severity=Severity.ERROR,
-        title=f"{who} cannot open " + ("/dev/kfd" if kfd_blocked or not_member else "the AMD render node")
-              + f" (group {', '.join(groups)})",
-        detail=("ROCm needs read and write access to /dev/kfd and the GPU's /dev/dri/renderD* node; "
-                f"{who} has neither the group nor a mode that allows it, so ROCm sees no GPU "
-                "(\"Unable to open /dev/kfd read-write: Permission denied\")."),
-        evidence=tuple(evidence), fixes=tuple(fixes),
-        explains=("torch.gpu-test-failed", "app.ollama-cpu-fallback", "rocm.visible-devices-hide-gpus"))
+        id="rocm.kfd-permission",
+        severity=Severity.ERROR,
+        title=f"{who} cannot open "
+        + ("/dev/kfd" if kfd_blocked or not_member else "the AMD render node")
+        + f" (group {', '.join(groups)})",
+        detail=(
+            "ROCm needs read and write access to /dev/kfd and the GPU's /dev/dri/renderD* node; "
+            f"{who} has neither the group nor a mode that allows it, so ROCm sees no GPU "
+            '("Unable to open /dev/kfd read-write: Permission denied").'
+        ),
+        evidence=tuple(evidence),
+        fixes=tuple(fixes),
+        explains=(
+            "torch.gpu-test-failed",
+            "app.ollama-cpu-fallback",
+            "rocm.visible-devices-hide-gpus",
+        ),
+    )
 
 
 def _node_text(node: dict[str, Any]) -> str:
@@ -106,28 +159,47 @@ def container_devices_missing(snap: Snapshot, ms: MatrixSet) -> Finding | None:
         return None
     kfd = data.get("kfd") or {}
     nodes = data.get("render_nodes") or []
-    missing = ([] if kfd.get("exists") else ["/dev/kfd"]) + ([] if any(n.get("exists") for n in nodes) else ["/dev/dri"])
+    missing = ([] if kfd.get("exists") else ["/dev/kfd"]) + (
+        [] if any(n.get("exists") for n in nodes) else ["/dev/dri"]
+    )
     if not missing:
         return None
     wants = snap.has("amd.rocm") or af.torch_backend(snap) == "rocm"
     if not wants:
         return None
     return Finding(
-        id="rocm.container-devices-missing", severity=Severity.ERROR,
+        id="rocm.container-devices-missing",
+        severity=Severity.ERROR,
         title="This container was started without " + " and ".join(missing),
-        detail=("The host has AMD GPUs (its KFD topology is visible here) and this container holds a ROCm "
-                f"stack, but {' and '.join(missing)} {'was' if len(missing) == 1 else 'were'} not passed in, "
-                "so ROCm finds no GPU."),
-        evidence=(Evidence("amd.kernel.kfd_sysfs", "true"),
-                  Evidence("amd.kernel.kfd.exists", str(bool(kfd.get("exists"))).lower(), "true"),
-                  Evidence("amd.kernel.render_nodes", str(len(nodes)), "at least one")),
-        fixes=(Fix("Restart the container with the AMD GPU devices and groups",
-                   ("docker run --device=/dev/kfd --device=/dev/dri --group-add video --group-add render "
-                    "--security-opt seccomp=unconfined IMAGE",), Risk.NEEDS_RESTART, af.DOCKER_DOC),
-               Fix("On SELinux hosts, allow containers to use devices",
-                   ("sudo setsebool -P container_use_devices=1",), Risk.SAFE,
-                   "https://github.com/ollama/ollama/blob/main/docs/gpu.mdx")),
-        explains=("rocm.kfd-permission", "torch.gpu-test-failed", "app.ollama-cpu-fallback"))
+        detail=(
+            "The host has AMD GPUs (its KFD topology is visible here) and this container holds a ROCm "
+            f"stack, but {' and '.join(missing)} {'was' if len(missing) == 1 else 'were'} not passed in, "
+            "so ROCm finds no GPU."
+        ),
+        evidence=(
+            Evidence("amd.kernel.kfd_sysfs", "true"),
+            Evidence("amd.kernel.kfd.exists", str(bool(kfd.get("exists"))).lower(), "true"),
+            Evidence("amd.kernel.render_nodes", str(len(nodes)), "at least one"),
+        ),
+        fixes=(
+            Fix(
+                "Restart the container with the AMD GPU devices and groups",
+                (
+                    "docker run --device=/dev/kfd --device=/dev/dri --group-add video --group-add render "
+                    "--security-opt seccomp=unconfined IMAGE",
+                ),
+                Risk.NEEDS_RESTART,
+                af.DOCKER_DOC,
+            ),
+            Fix(
+                "On SELinux hosts, allow containers to use devices",
+                ("sudo setsebool -P container_use_devices=1",),
+                Risk.SAFE,
+                "https://github.com/ollama/ollama/blob/main/docs/gpu.mdx",
+            ),
+        ),
+        explains=("rocm.kfd-permission", "torch.gpu-test-failed", "app.ollama-cpu-fallback"),
+    )
 
 
 CHECKS = [kfd_permission, container_devices_missing]

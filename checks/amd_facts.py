@@ -23,7 +23,9 @@ from envdoctor.snapshot import Snapshot
 from envdoctor.versions import release as _v
 
 SYSTEM_REQUIREMENTS = "https://rocm.docs.amd.com/projects/install-on-linux/en/latest/reference/system-requirements.html"
-GROUPS_DOC = "https://rocm.docs.amd.com/projects/install-on-linux/en/latest/install/prerequisites.html"
+GROUPS_DOC = (
+    "https://rocm.docs.amd.com/projects/install-on-linux/en/latest/install/prerequisites.html"
+)
 ISOLATION_DOC = "https://rocm.docs.amd.com/en/latest/conceptual/gpu-isolation.html"
 DOCKER_DOC = "https://rocm.docs.amd.com/projects/install-on-linux/en/latest/how-to/docker.html"
 WORKAROUND = "Unsupported workaround"
@@ -44,8 +46,16 @@ def gpu_targets(snap: Snapshot) -> list[dict[str, Any]]:
             continue
         value = (per_device.get(str(gpu.get("index"))) or {}).get("value") or global_override
         effective = rq.gfx_from_override(value) if value else None
-        out.append({"gpu": gpu, "index": gpu.get("index"), "name": gpu.get("name") or "AMD GPU",
-                    "gfx": gfx, "effective": effective or gfx, "override": value if effective else None})
+        out.append(
+            {
+                "gpu": gpu,
+                "index": gpu.get("index"),
+                "name": gpu.get("name") or "AMD GPU",
+                "gfx": gfx,
+                "effective": effective or gfx,
+                "override": value if effective else None,
+            }
+        )
     return out
 
 
@@ -57,12 +67,14 @@ def rocm_version(snap: Snapshot) -> str | None:
 
 
 def torch_backend(snap: Snapshot) -> str | None:
-    """"rocm", "cuda", "xpu", "cpu" or None, from python.torch (backend/build, else the variant)."""
+    """ "rocm", "cuda", "xpu", "cpu" or None, from python.torch (backend/build, else the variant)."""
     torch = snap.data("python.torch") or {}
     backend = torch.get("backend") or torch.get("build")
     if backend:
         return str(backend)
-    variant = str(torch.get("variant") or tq.parse_local_variant(str(torch.get("version") or "")) or "")
+    variant = str(
+        torch.get("variant") or tq.parse_local_variant(str(torch.get("version") or "")) or ""
+    )
     if variant.startswith("rocm"):
         return "rocm"
     if variant.startswith("cu"):
@@ -90,7 +102,9 @@ def torch_targets(snap: Snapshot, ms: Any) -> tuple[list[str] | None, str | None
     torch = snap.data("python.torch") or {}
     arches = [rq.normalize_gfx(a) for a in torch.get("arch_list") or []]
     if any(arches):
-        return sorted({a for a in arches if a}), str(torch.get("arch_list_source") or "python.torch")
+        return sorted({a for a in arches if a}), str(
+            torch.get("arch_list_source") or "python.torch"
+        )
     variant = torch_variant(snap)
     if torch.get("version") and variant and variant.startswith("rocm"):
         listed = tq.variant_arches(ms, str(torch["version"]), variant, "linux")
@@ -100,7 +114,9 @@ def torch_targets(snap: Snapshot, ms: Any) -> tuple[list[str] | None, str | None
     return None, None
 
 
-def rocm_choice_for(snap: Snapshot, ms: Any, rocm: str | None, gfx: list[str] | None = None) -> Choice | None:
+def rocm_choice_for(
+    snap: Snapshot, ms: Any, rocm: str | None, gfx: list[str] | None = None
+) -> Choice | None:
     """The official torch ROCm wheel to install: the newest released torch whose ROCm variants
     include one of ROCm `rocm`'s major (the highest variant not newer than `rocm`, else the lowest
     of that major); without `rocm`, the newest release's newest ROCm variant. When `gfx` is given
@@ -109,8 +125,10 @@ def rocm_choice_for(snap: Snapshot, ms: Any, rocm: str | None, gfx: list[str] | 
     installed = _v(rocm)
     for release in released_minors(ms, python):
         row = tq.release_row(ms, release) or {}
-        variants = sorted((v for v in row.get("rocm_variants") or [] if _v(v[4:]) is not None),
-                          key=lambda v: _v(v[4:]))
+        variants = sorted(
+            (v for v in row.get("rocm_variants") or [] if _v(v[4:]) is not None),
+            key=lambda v: _v(v[4:]),
+        )
         if installed is not None:
             same = [v for v in variants if _v(v[4:]).release[0] == installed.release[0]]
             older = [v for v in same if _v(v[4:]) <= installed]
@@ -126,7 +144,9 @@ def rocm_choice_for(snap: Snapshot, ms: Any, rocm: str | None, gfx: list[str] | 
             if url is None:
                 continue
             companions = tq.companion_versions(ms, release)
-            return Choice(release, variant, url, companions.get("torchvision"), companions.get("torchaudio"))
+            return Choice(
+                release, variant, url, companions.get("torchvision"), companions.get("torchaudio")
+            )
     return None
 
 
@@ -146,23 +166,36 @@ def install_rocm_fix(snap: Snapshot, version: str, why: str) -> Fix:
         commands = ("sudo zypper refresh", "sudo zypper install rocm")
     else:
         commands = ("sudo apt update", "sudo apt install rocm")
-    return Fix(f"Install ROCm {version} ({why}): add AMD's ROCm {version} repository as its quick start "
-               "shows, then install the rocm package", commands, Risk.NEEDS_RESTART,
-               url=f"https://rocm.docs.amd.com/projects/install-on-linux/en/docs-{version}/install/quick-start.html")
+    return Fix(
+        f"Install ROCm {version} ({why}): add AMD's ROCm {version} repository as its quick start "
+        "shows, then install the rocm package",
+        commands,
+        Risk.NEEDS_RESTART,
+        url=f"https://rocm.docs.amd.com/projects/install-on-linux/en/docs-{version}/install/quick-start.html",
+    )
 
 
-def override_fix(gpu_gfx: str, value: str, runs_as: str, source: str | None, scope: str = "shell") -> Fix:
+def override_fix(
+    gpu_gfx: str, value: str, runs_as: str, source: str | None, scope: str = "shell"
+) -> Fix:
     """Set HSA_OVERRIDE_GFX_VERSION (always labelled an unsupported workaround)."""
-    summary = (f"{WORKAROUND}: run {gpu_gfx} as {runs_as} with HSA_OVERRIDE_GFX_VERSION={value} "
-               "(not supported by AMD; kernels built for its sibling target usually work, some may fail)")
+    summary = (
+        f"{WORKAROUND}: run {gpu_gfx} as {runs_as} with HSA_OVERRIDE_GFX_VERSION={value} "
+        "(not supported by AMD; kernels built for its sibling target usually work, some may fail)"
+    )
     if scope == "ollama":
-        commands = ("sudo mkdir -p /etc/systemd/system/ollama.service.d",
-                    f"printf '[Service]\\nEnvironment=\"HSA_OVERRIDE_GFX_VERSION={value}\"\\n' | "
-                    "sudo tee /etc/systemd/system/ollama.service.d/rocm-gfx-override.conf",
-                    "sudo systemctl daemon-reload", "sudo systemctl restart ollama")
+        commands = (
+            "sudo mkdir -p /etc/systemd/system/ollama.service.d",
+            f"printf '[Service]\\nEnvironment=\"HSA_OVERRIDE_GFX_VERSION={value}\"\\n' | "
+            "sudo tee /etc/systemd/system/ollama.service.d/rocm-gfx-override.conf",
+            "sudo systemctl daemon-reload",
+            "sudo systemctl restart ollama",
+        )
     else:
-        commands = (f"export HSA_OVERRIDE_GFX_VERSION={value}",
-                    f"echo 'export HSA_OVERRIDE_GFX_VERSION={value}' >> ~/.bashrc")
+        commands = (
+            f"export HSA_OVERRIDE_GFX_VERSION={value}",
+            f"echo 'export HSA_OVERRIDE_GFX_VERSION={value}' >> ~/.bashrc",
+        )
     return Fix(summary, commands, Risk.SAFE, url=source)
 
 
@@ -174,4 +207,9 @@ def in_container(snap: Snapshot) -> bool:
     inside = snap.data("container.inside") or {}
     if inside.get("in_container"):
         return True
-    return (snap.data("os") or {}).get("virtualization") in ("docker", "podman", "kubernetes", "lxc")
+    return (snap.data("os") or {}).get("virtualization") in (
+        "docker",
+        "podman",
+        "kubernetes",
+        "lxc",
+    )

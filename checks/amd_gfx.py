@@ -12,12 +12,20 @@ from envdoctor.queries import rocm as rq
 from envdoctor.queries import torch as tq
 from envdoctor.snapshot import Snapshot
 
-_NO_BINARY_TEXTS = ("hipErrorNoBinaryForGpu", "invalid device function",
-                    "Unable to find code object for all current devices", "No compatible code objects found")
+_NO_BINARY_TEXTS = (
+    "hipErrorNoBinaryForGpu",
+    "invalid device function",
+    "Unable to find code object for all current devices",
+    "No compatible code objects found",
+)
 
 
-@check("rocm.gfx-unsupported", "rocm.product-unlisted", needs=("amd.gpus",),
-       matrices=("rocm_gpus", "rocm_targets", "rocm_overrides"))
+@check(
+    "rocm.gfx-unsupported",
+    "rocm.product-unlisted",
+    needs=("amd.gpus",),
+    matrices=("rocm_gpus", "rocm_targets", "rocm_overrides"),
+)
 def gfx_unsupported(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
     """The installed ROCm release does not list this GPU's gfx target.
 
@@ -66,7 +74,10 @@ def _product_note(ms: MatrixSet, target: dict[str, Any], rocm: str | None) -> Fi
     if not target["gpu"].get("name") or target["override"] or "graphics" in name.lower():
         return None
     release = rocm or _newest_covered(ms)
-    if release is None or rq.target_status(ms, effective, release) not in ("supported", "deprecated"):
+    if release is None or rq.target_status(ms, effective, release) not in (
+        "supported",
+        "deprecated",
+    ):
         return None
     if rq.product_status(ms, name, release) != "unlisted":
         return None
@@ -75,16 +86,30 @@ def _product_note(ms: MatrixSet, target: dict[str, Any], rocm: str | None) -> Fi
         return None
     label = f"ROCm {rocm}" if rocm else _covered_label(ms)
     return Finding(
-        id="rocm.product-unlisted", severity=Severity.INFO,
+        id="rocm.product-unlisted",
+        severity=Severity.INFO,
         title=f"{name} is not on AMD's Linux list ({label}), but its target {effective} is",
-        detail=(f"AMD lists {', '.join(listed)} ({effective}) for {label} on Linux, not {name}. It runs the "
-                "same code objects, so ROCm works on it in practice; AMD does not test or support it."),
-        evidence=(Evidence("amd.gpus.name", name), Evidence("rocm_gpus", f"{effective}: {', '.join(listed)}")),
-        fixes=(Fix("Nothing to change; if something fails, compare with AMD's list", (), Risk.SAFE, af.SYSTEM_REQUIREMENTS),))
+        detail=(
+            f"AMD lists {', '.join(listed)} ({effective}) for {label} on Linux, not {name}. It runs the "
+            "same code objects, so ROCm works on it in practice; AMD does not test or support it."
+        ),
+        evidence=(
+            Evidence("amd.gpus.name", name),
+            Evidence("rocm_gpus", f"{effective}: {', '.join(listed)}"),
+        ),
+        fixes=(
+            Fix(
+                "Nothing to change; if something fails, compare with AMD's list",
+                (),
+                Risk.SAFE,
+                af.SYSTEM_REQUIREMENTS,
+            ),
+        ),
+    )
 
 
 def _covered_label(ms: MatrixSet) -> str:
-    """"ROCm 5.7 to 6.3": the releases the support tables cover."""
+    """ "ROCm 5.7 to 6.3": the releases the support tables cover."""
     covered = rq.covered_releases(ms)
     if covered is None:
         return "the known ROCm releases"
@@ -98,11 +123,15 @@ def _newest_covered(ms: MatrixSet) -> str | None:
     if covered is None:
         return None
     rows = [r for r in ms.table("rocm_gpus").rows if isinstance(r.get("rocm"), dict)]
-    lows = sorted({r["rocm"]["min"] for r in rows}, key=lambda v: [int(p) for p in str(v).split(".")])
+    lows = sorted(
+        {r["rocm"]["min"] for r in rows}, key=lambda v: [int(p) for p in str(v).split(".")]
+    )
     return lows[-1] if lows else None
 
 
-def _unsupported(snap: Snapshot, ms: MatrixSet, target: dict[str, Any], rocm: str | None, status: str) -> Finding:
+def _unsupported(
+    snap: Snapshot, ms: MatrixSet, target: dict[str, Any], rocm: str | None, status: str
+) -> Finding:
     gfx, name = target["gfx"], target["name"]
     effective = target["effective"]
     fixes: list[Fix] = []
@@ -111,28 +140,46 @@ def _unsupported(snap: Snapshot, ms: MatrixSet, target: dict[str, Any], rocm: st
         fixes.append(af.install_rocm_fix(snap, newest, f"its Linux table lists {effective}"))
     torch_list, source = af.torch_targets(snap, ms)
     if torch_list and effective in torch_list:
-        fixes.append(Fix(f"Use the ROCm libraries inside your torch wheel: its build lists {effective} "
-                         f"({source}); run PyTorch without the system ROCm on LD_LIBRARY_PATH",
-                         ("env | grep -E '^LD_LIBRARY_PATH='", "unset LD_LIBRARY_PATH")))
+        fixes.append(
+            Fix(
+                f"Use the ROCm libraries inside your torch wheel: its build lists {effective} "
+                f"({source}); run PyTorch without the system ROCm on LD_LIBRARY_PATH",
+                ("env | grep -E '^LD_LIBRARY_PATH='", "unset LD_LIBRARY_PATH"),
+            )
+        )
     override = rq.override_for(ms, effective) if target["override"] is None else None
-    runs_as_ok = override is not None and (rq.is_supported(ms, override["runs_as"], rocm) if rocm
-                                           else rq.status_without_release(ms, override["runs_as"]) is None)
+    runs_as_ok = override is not None and (
+        rq.is_supported(ms, override["runs_as"], rocm)
+        if rocm
+        else rq.status_without_release(ms, override["runs_as"]) is None
+    )
     if override and runs_as_ok:
-        fixes.append(af.override_fix(effective, override["value"], override["runs_as"], override["source"]))
+        fixes.append(
+            af.override_fix(effective, override["value"], override["runs_as"], override["source"])
+        )
     what = "lists it as unsupported" if status == "unsupported" else "does not list it"
     if rocm:
         listed = ", ".join(rq.supported_targets(ms, rocm) or [])
         where = f"AMD's Linux support table for ROCm {rocm} {what}; it lists {listed}."
         title = f"ROCm {rocm} does not support {name} ({effective}) on Linux"
     else:
-        where = (f"No AMD Linux support table ({_covered_label(ms)}, and AMD's current docs) lists {effective}"
-                 if status == "unlisted" else f"AMD's Linux tables mark {effective} unsupported")
+        where = (
+            f"No AMD Linux support table ({_covered_label(ms)}, and AMD's current docs) lists {effective}"
+            if status == "unlisted"
+            else f"AMD's Linux tables mark {effective} unsupported"
+        )
         where += " (the installed ROCm release is not known here)."
         title = f"ROCm does not support {name} ({effective}) on Linux"
-    detail = (f"GPU {target['index']} ({name}) is {gfx}"
-              + (f", run as {effective} through HSA_OVERRIDE_GFX_VERSION={target['override']}" if target["override"] else "")
-              + f". {where} The ROCm libraries may have no kernels for it (rocBLAS/MIOpen errors, "
-              "hipErrorNoBinaryForGpu) or the application falls back to the CPU.")
+    detail = (
+        f"GPU {target['index']} ({name}) is {gfx}"
+        + (
+            f", run as {effective} through HSA_OVERRIDE_GFX_VERSION={target['override']}"
+            if target["override"]
+            else ""
+        )
+        + f". {where} The ROCm libraries may have no kernels for it (rocBLAS/MIOpen errors, "
+        "hipErrorNoBinaryForGpu) or the application falls back to the CPU."
+    )
     products = rq.products(ms, effective)
     evidence = [Evidence("amd.gpus.gfx_target", f"{name}: {gfx}")]
     if rocm:
@@ -140,11 +187,22 @@ def _unsupported(snap: Snapshot, ms: MatrixSet, target: dict[str, Any], rocm: st
     if products:
         evidence.append(Evidence("rocm_targets", f"{effective}: {', '.join(products)}"))
     return Finding(
-        id="rocm.gfx-unsupported", severity=Severity.WARNING, title=title,
-        detail=detail, evidence=tuple(evidence), fixes=tuple(fixes) or (
-            Fix("Check AMD's current support table for this GPU", ("rocminfo | grep -E 'Marketing Name|gfx'",),
-                Risk.SAFE, af.SYSTEM_REQUIREMENTS),),
-        explains=("app.ollama-cpu-fallback", "app.ollama-amd-unsupported-gfx"))
+        id="rocm.gfx-unsupported",
+        severity=Severity.WARNING,
+        title=title,
+        detail=detail,
+        evidence=tuple(evidence),
+        fixes=tuple(fixes)
+        or (
+            Fix(
+                "Check AMD's current support table for this GPU",
+                ("rocminfo | grep -E 'Marketing Name|gfx'",),
+                Risk.SAFE,
+                af.SYSTEM_REQUIREMENTS,
+            ),
+        ),
+        explains=("app.ollama-cpu-fallback", "app.ollama-amd-unsupported-gfx"),
+    )
 
 
 @check("rocm.no-binary-for-gpu", needs=("amd.gpus", "python.torch"), matrices=("rocm_overrides",))
@@ -174,14 +232,22 @@ def no_binary_for_gpu(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
         missing = arches is not None and effective not in arches
         if not missing and not failed_text:
             continue
-        findings.append(_no_binary(snap, ms, target, arches, source, error if failed_text else None))
+        findings.append(
+            _no_binary(snap, ms, target, arches, source, error if failed_text else None)
+        )
         if not missing:
             break  # one error, one finding
     return findings
 
 
-def _no_binary(snap: Snapshot, ms: MatrixSet, target: dict[str, Any], arches: list[str] | None,
-               source: str | None, error: str | None) -> Finding:
+def _no_binary(
+    snap: Snapshot,
+    ms: MatrixSet,
+    target: dict[str, Any],
+    arches: list[str] | None,
+    source: str | None,
+    error: str | None,
+) -> Finding:
     effective, name = target["effective"], target["name"]
     torch = snap.data("python.torch") or {}
     version = torch.get("version") or "torch"
@@ -193,25 +259,48 @@ def _no_binary(snap: Snapshot, ms: MatrixSet, target: dict[str, Any], arches: li
             fixes.extend(af.torch_fixes(snap, ms, choice, f"its build lists {effective}"))
     override = rq.override_for(ms, effective) if target["override"] is None else None
     if override and (arches is None or override["runs_as"] in arches):
-        fixes.append(af.override_fix(effective, override["value"], override["runs_as"], override["source"]))
-    fixes.append(Fix(f"Build PyTorch from source for {effective} only",
-                     ("git clone --recursive https://github.com/pytorch/pytorch && cd pytorch",
-                      "pip install -r requirements.txt", "python tools/amd_build/build_amd.py",
-                      f"PYTORCH_ROCM_ARCH={effective} python -m pip install --no-build-isolation -v -e ."),
-                     Risk.SAFE, "https://github.com/pytorch/pytorch#amd-rocm-support"))
-    evidence = [Evidence("amd.gpus.gfx_target", f"{name}: {target['gfx']}"
-                         + (f" (run as {effective})" if target["override"] else ""))]
+        fixes.append(
+            af.override_fix(effective, override["value"], override["runs_as"], override["source"])
+        )
+    fixes.append(
+        Fix(
+            f"Build PyTorch from source for {effective} only",
+            (
+                "git clone --recursive https://github.com/pytorch/pytorch && cd pytorch",
+                "pip install -r requirements.txt",
+                "python tools/amd_build/build_amd.py",
+                f"PYTORCH_ROCM_ARCH={effective} python -m pip install --no-build-isolation -v -e .",
+            ),
+            Risk.SAFE,
+            "https://github.com/pytorch/pytorch#amd-rocm-support",
+        )
+    )
+    evidence = [
+        Evidence(
+            "amd.gpus.gfx_target",
+            f"{name}: {target['gfx']}" + (f" (run as {effective})" if target["override"] else ""),
+        )
+    ]
     if arches is not None:
-        evidence.append(Evidence("torch gfx targets", ", ".join(arches), f"a list with {effective} ({source})"))
+        evidence.append(
+            Evidence("torch gfx targets", ", ".join(arches), f"a list with {effective} ({source})")
+        )
     if error:
         evidence.append(Evidence("python.deep.error", error[:300]))
-    detail = (f"{version} was built for {', '.join(arches) if arches else 'a list of gfx targets'}; "
-              f"GPU {target['index']} ({name}) is {effective}. HIP finds no code object for it, so every "
-              "GPU kernel fails (hipErrorNoBinaryForGpu / \"HIP error: invalid device function\").")
-    return Finding(id="rocm.no-binary-for-gpu", severity=Severity.ERROR,
-                   title=f"{version} has no GPU code for {name} ({effective})",
-                   detail=detail, evidence=tuple(evidence), fixes=tuple(fixes),
-                   explains=("torch.gpu-test-failed",))
+    detail = (
+        f"{version} was built for {', '.join(arches) if arches else 'a list of gfx targets'}; "
+        f"GPU {target['index']} ({name}) is {effective}. HIP finds no code object for it, so every "
+        'GPU kernel fails (hipErrorNoBinaryForGpu / "HIP error: invalid device function").'
+    )
+    return Finding(
+        id="rocm.no-binary-for-gpu",
+        severity=Severity.ERROR,
+        title=f"{version} has no GPU code for {name} ({effective})",
+        detail=detail,
+        evidence=tuple(evidence),
+        fixes=tuple(fixes),
+        explains=("torch.gpu-test-failed",),
+    )
 
 
 CHECKS = [gfx_unsupported, no_binary_for_gpu]

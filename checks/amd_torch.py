@@ -43,19 +43,36 @@ def torch_rocm_mismatch(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     if _major(built) is None or _major(built) == _major(rocm):
         return None
     choice = af.rocm_choice_for(snap, ms, rocm)
-    fixes = list(af.torch_fixes(snap, ms, choice, f"built for ROCm {_major(rocm)}.x like the installed {rocm}"))
-    fixes.append(af.install_rocm_fix(snap, ".".join(built.split(".")[:2]), "the release the wheel was built for"))
+    fixes = list(
+        af.torch_fixes(
+            snap, ms, choice, f"built for ROCm {_major(rocm)}.x like the installed {rocm}"
+        )
+    )
+    fixes.append(
+        af.install_rocm_fix(
+            snap, ".".join(built.split(".")[:2]), "the release the wheel was built for"
+        )
+    )
     return Finding(
-        id="rocm.torch-rocm-mismatch", severity=Severity.WARNING,
+        id="rocm.torch-rocm-mismatch",
+        severity=Severity.WARNING,
         title=f"torch {torch.get('version')} is built for ROCm {built}, but ROCm {rocm} is installed",
-        detail=(f"The wheel carries ROCm {built} user-space libraries; the system has ROCm {rocm} and its "
-                "amdgpu driver. Across a major version the driver may not support the wheel's runtime, and "
-                "anything that mixes the two (LD_LIBRARY_PATH=/opt/rocm/lib, extensions built against "
-                "/opt/rocm) breaks."),
-        evidence=(Evidence("python.torch.variant", variant or str(torch.get("hip")), f"rocm{_major(rocm)}.x"),
-                  Evidence("amd.rocm.version", rocm)),
-        fixes=tuple(fixes) or (Fix("See which driver supports which user space", (), Risk.SAFE, _KMD_MATRIX),),
-        explains=("torch.gpu-test-failed",))
+        detail=(
+            f"The wheel carries ROCm {built} user-space libraries; the system has ROCm {rocm} and its "
+            "amdgpu driver. Across a major version the driver may not support the wheel's runtime, and "
+            "anything that mixes the two (LD_LIBRARY_PATH=/opt/rocm/lib, extensions built against "
+            "/opt/rocm) breaks."
+        ),
+        evidence=(
+            Evidence(
+                "python.torch.variant", variant or str(torch.get("hip")), f"rocm{_major(rocm)}.x"
+            ),
+            Evidence("amd.rocm.version", rocm),
+        ),
+        fixes=tuple(fixes)
+        or (Fix("See which driver supports which user space", (), Risk.SAFE, _KMD_MATRIX),),
+        explains=("torch.gpu-test-failed",),
+    )
 
 
 @check("rocm.cuda-torch-on-amd", needs=("python.torch", "amd.gpus"), matrices=_TORCH_TABLES)
@@ -80,33 +97,59 @@ def cuda_torch_on_amd(snap: Snapshot, ms: MatrixSet) -> Finding | None:
         return None
     torch = snap.data("python.torch") or {}
     version = torch.get("version")
-    names = ", ".join(sorted({f"{g.get('name') or 'AMD GPU'}" + (f" ({g['gfx_target']})" if g.get("gfx_target") else "")
-                              for g in gpus}))
-    system = str((snap.data("os") or {}).get("system") or (snap.data("python") or {}).get("platform") or "")
+    names = ", ".join(
+        sorted(
+            {
+                f"{g.get('name') or 'AMD GPU'}"
+                + (f" ({g['gfx_target']})" if g.get("gfx_target") else "")
+                for g in gpus
+            }
+        )
+    )
+    system = str(
+        (snap.data("os") or {}).get("system") or (snap.data("python") or {}).get("platform") or ""
+    )
     windows = system.lower().startswith("win")
     rocm = af.rocm_version(snap)
     gfx = sorted({t["effective"] for t in af.gpu_targets(snap)})
     if windows:
-        fixes: tuple[Fix, ...] = (Fix("PyTorch publishes no ROCm wheels for Windows: run it in WSL2 with ROCm "
-                                      "(then run envdoctor check there for the exact wheel)",
-                                      ("wsl --install -d Ubuntu-24.04",), Risk.NEEDS_RESTART,
-                                      "https://learn.microsoft.com/windows/wsl/install"),)
+        fixes: tuple[Fix, ...] = (
+            Fix(
+                "PyTorch publishes no ROCm wheels for Windows: run it in WSL2 with ROCm "
+                "(then run envdoctor check there for the exact wheel)",
+                ("wsl --install -d Ubuntu-24.04",),
+                Risk.NEEDS_RESTART,
+                "https://learn.microsoft.com/windows/wsl/install",
+            ),
+        )
     else:
-        choice = af.rocm_choice_for(snap, ms, rocm, gfx or None) or af.rocm_choice_for(snap, ms, None)
-        why = f"for the installed ROCm {rocm}" if rocm and choice and _major(choice.variant[4:]) == _major(rocm) else \
-            "it brings its own ROCm libraries; the amdgpu driver is enough"
+        choice = af.rocm_choice_for(snap, ms, rocm, gfx or None) or af.rocm_choice_for(
+            snap, ms, None
+        )
+        why = (
+            f"for the installed ROCm {rocm}"
+            if rocm and choice and _major(choice.variant[4:]) == _major(rocm)
+            else "it brings its own ROCm libraries; the amdgpu driver is enough"
+        )
         fixes = af.torch_fixes(snap, ms, choice, why)
     kind = "CUDA" if backend == "cuda" else "CPU-only"
     return Finding(
-        id="rocm.cuda-torch-on-amd", severity=Severity.ERROR,
+        id="rocm.cuda-torch-on-amd",
+        severity=Severity.ERROR,
         title=f"torch {version} is a {kind} build, but this machine's GPUs are AMD ({names})",
-        detail=(f"A {kind} build of PyTorch cannot use AMD GPUs: torch.cuda.is_available() is False. "
-                "AMD GPUs need a ROCm build from PyTorch's own index"
-                + (" (Linux only)." if not windows else "; PyTorch publishes none for Windows.")),
-        evidence=(Evidence("python.torch.version", str(version), "a +rocm build"),
-                  Evidence("amd.gpus", names), Evidence("nvidia.gpus", "none")),
+        detail=(
+            f"A {kind} build of PyTorch cannot use AMD GPUs: torch.cuda.is_available() is False. "
+            "AMD GPUs need a ROCm build from PyTorch's own index"
+            + (" (Linux only)." if not windows else "; PyTorch publishes none for Windows.")
+        ),
+        evidence=(
+            Evidence("python.torch.version", str(version), "a +rocm build"),
+            Evidence("amd.gpus", names),
+            Evidence("nvidia.gpus", "none"),
+        ),
         fixes=fixes,
-        explains=("torch.cpu-build-on-gpu-host", "torch.gpu-test-failed", "torch.driver-too-old"))
+        explains=("torch.cpu-build-on-gpu-host", "torch.gpu-test-failed", "torch.driver-too-old"),
+    )
 
 
 CHECKS = [torch_rocm_mismatch, cuda_torch_on_amd]

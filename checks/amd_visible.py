@@ -12,7 +12,9 @@ from envdoctor.matrixset import MatrixSet
 from envdoctor.snapshot import Snapshot
 
 
-def _select(value: str | None, devices: list[dict[str, Any]], uuids: bool) -> tuple[list[dict[str, Any]], list[str]]:
+def _select(
+    value: str | None, devices: list[dict[str, Any]], uuids: bool
+) -> tuple[list[dict[str, Any]], list[str]]:
     """The devices a visibility list keeps (in its order) and the entries that name none."""
     if value is None:
         return devices, []
@@ -26,7 +28,9 @@ def _select(value: str | None, devices: list[dict[str, Any]], uuids: bool) -> tu
             hit = devices[position] if position < len(devices) else None
         elif uuids and token.upper().startswith("GPU-"):
             wanted = _hex(token[4:])
-            hits = [d for d in devices if d.get("unique_id") and _hex(str(d["unique_id"])) == wanted]
+            hits = [
+                d for d in devices if d.get("unique_id") and _hex(str(d["unique_id"])) == wanted
+            ]
             hit = hits[0] if len(hits) == 1 else None
         if hit is None:
             bad.append(token or "(empty)")
@@ -66,46 +70,86 @@ def visible_devices_hide_gpus(snap: Snapshot, ms: MatrixSet) -> Finding | None:
         entry = variables.get(name) or {}
         return entry.get("value") if entry.get("set") else None
 
-    rocr, hip, cuda = value("ROCR_VISIBLE_DEVICES"), value("HIP_VISIBLE_DEVICES"), value("CUDA_VISIBLE_DEVICES")
+    rocr, hip, cuda = (
+        value("ROCR_VISIBLE_DEVICES"),
+        value("HIP_VISIBLE_DEVICES"),
+        value("CUDA_VISIBLE_DEVICES"),
+    )
     if rocr is None and hip is None and (cuda is None or nvidia):
         return None
     after_rocr, bad_rocr = _select(rocr, gpus, uuids=True)
-    second_name = "HIP_VISIBLE_DEVICES" if hip is not None else ("CUDA_VISIBLE_DEVICES" if not nvidia else None)
+    second_name = (
+        "HIP_VISIBLE_DEVICES"
+        if hip is not None
+        else ("CUDA_VISIBLE_DEVICES" if not nvidia else None)
+    )
     second = hip if hip is not None else (cuda if not nvidia else None)
     visible, bad_second = _select(second, after_rocr, uuids=False)
     if visible and not bad_rocr and not bad_second:
         return None
     evidence = [Evidence("amd.gpus", f"{len(gpus)} GPU{'s' if len(gpus) != 1 else ''}")]
     shown = []
-    for name, val in (("ROCR_VISIBLE_DEVICES", rocr), ("HIP_VISIBLE_DEVICES", hip),
-                      ("CUDA_VISIBLE_DEVICES", cuda if not nvidia else None)):
+    for name, val in (
+        ("ROCR_VISIBLE_DEVICES", rocr),
+        ("HIP_VISIBLE_DEVICES", hip),
+        ("CUDA_VISIBLE_DEVICES", cuda if not nvidia else None),
+    ):
         if val is not None:
             evidence.append(Evidence(f"amd.env.{name}", repr(val)))
             shown.append(name)
     bad = bad_rocr + bad_second
     slurm = env.get("slurm")
-    fixes = [Fix("Unset the variables and check what ROCm sees",
-                 (f"unset {' '.join(shown)}", "rocminfo | grep -E 'Marketing Name|Uuid'"), Risk.SAFE, af.ISOLATION_DOC)]
+    fixes = [
+        Fix(
+            "Unset the variables and check what ROCm sees",
+            (f"unset {' '.join(shown)}", "rocminfo | grep -E 'Marketing Name|Uuid'"),
+            Risk.SAFE,
+            af.ISOLATION_DOC,
+        )
+    ]
     if slurm:
-        fixes.insert(0, Fix("Request the GPUs from Slurm and let it set ROCR_VISIBLE_DEVICES "
-                            "(do not set it in the job script)",
-                            ("srun --gpus=1 rocminfo", "sbatch --gres=gpu:1 job.sh"), Risk.SAFE,
-                            "https://slurm.schedmd.com/gres.html"))
+        fixes.insert(
+            0,
+            Fix(
+                "Request the GPUs from Slurm and let it set ROCR_VISIBLE_DEVICES "
+                "(do not set it in the job script)",
+                ("srun --gpus=1 rocminfo", "sbatch --gres=gpu:1 job.sh"),
+                Risk.SAFE,
+                "https://slurm.schedmd.com/gres.html",
+            ),
+        )
     if af.in_container(snap):
-        fixes.append(Fix("In a container, pass the GPUs you want instead of hiding them",
-                         ("docker run --device=/dev/kfd --device=/dev/dri --group-add video --group-add render IMAGE",),
-                         Risk.NEEDS_RESTART, af.DOCKER_DOC))
+        fixes.append(
+            Fix(
+                "In a container, pass the GPUs you want instead of hiding them",
+                (
+                    "docker run --device=/dev/kfd --device=/dev/dri --group-add video --group-add render IMAGE",
+                ),
+                Risk.NEEDS_RESTART,
+                af.DOCKER_DOC,
+            )
+        )
     if not visible:
         title = f"{', '.join(shown)} hide{'s' if len(shown) == 1 else ''} every AMD GPU from ROCm"
         severity = Severity.ERROR
     else:
         title = f"{', '.join(shown)} name{'s' if len(shown) == 1 else ''} GPUs that do not exist ({', '.join(bad)})"
         severity = Severity.WARNING
-    detail = (f"This machine has {len(gpus)} AMD GPU{'s' if len(gpus) != 1 else ''}; with these variables ROCm "
-              f"shows {len(visible)}." + (f" Entries naming no GPU: {', '.join(bad)}." if bad else "")
-              + (f" (Slurm job {slurm.get('job_id')}.)" if slurm else ""))
-    return Finding(id="rocm.visible-devices-hide-gpus", severity=severity, title=title, detail=detail,
-                   evidence=tuple(evidence), fixes=tuple(fixes), explains=("torch.gpu-test-failed",))
+    detail = (
+        f"This machine has {len(gpus)} AMD GPU{'s' if len(gpus) != 1 else ''}; with these variables ROCm "
+        f"shows {len(visible)}."
+        + (f" Entries naming no GPU: {', '.join(bad)}." if bad else "")
+        + (f" (Slurm job {slurm.get('job_id')}.)" if slurm else "")
+    )
+    return Finding(
+        id="rocm.visible-devices-hide-gpus",
+        severity=severity,
+        title=title,
+        detail=detail,
+        evidence=tuple(evidence),
+        fixes=tuple(fixes),
+        explains=("torch.gpu-test-failed",),
+    )
 
 
 CHECKS = [visible_devices_hide_gpus]

@@ -13,11 +13,23 @@ from envdoctor.queries.apps import CAD_APPS
 from envdoctor.snapshot import Snapshot
 from envdoctor.versions import parse
 
-_PROFESSIONAL = ("quadro", "rtx a", "rtx pro", "ada generation", "blackwell", "nvidia t", "tesla", "a100", "l40")
-_NOT_CHECKABLE = ("Which driver package this is (GeForce Game Ready or Studio, NVIDIA RTX Enterprise Production "
-                  "Branch or New Feature Branch) is not recorded in the driver version, and whether this GPU and "
-                  "driver pair is certified for your release of {app} is in the vendor's certification list, "
-                  "which envdoctor does not hold: compare the two values below with it.")
+_PROFESSIONAL = (
+    "quadro",
+    "rtx a",
+    "rtx pro",
+    "ada generation",
+    "blackwell",
+    "nvidia t",
+    "tesla",
+    "a100",
+    "l40",
+)
+_NOT_CHECKABLE = (
+    "Which driver package this is (GeForce Game Ready or Studio, NVIDIA RTX Enterprise Production "
+    "Branch or New Feature Branch) is not recorded in the driver version, and whether this GPU and "
+    "driver pair is certified for your release of {app} is in the vendor's certification list, "
+    "which envdoctor does not hold: compare the two values below with it."
+)
 
 
 def _branch(ms: MatrixSet, driver: str | None) -> dict[str, Any] | None:
@@ -40,8 +52,11 @@ def _line(name: str) -> str:
     return "not told by its name"
 
 
-@check(*(f"app.{a}.driver-certification" for a in CAD_APPS), needs=("apps.detected",),
-       matrices=("nvidia_driver_branches",))
+@check(
+    *(f"app.{a}.driver-certification" for a in CAD_APPS),
+    needs=("apps.detected",),
+    matrices=("nvidia_driver_branches",),
+)
 def cad_driver(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
     """You asked about a Windows CAD / visualisation application (`--app creo`, `--app
     solidworks`). Their vendors support them on certified GPU and driver pairs (field guides say:
@@ -63,31 +78,61 @@ def cad_driver(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
         driver = snap.fact("nvidia.driver", "driver_version")
         gpus = af.nvidia_gpus(snap, ms)
         system = str(snap.fact("os", "system") or "")
-        fixes = (Fix(f"Compare this GPU and driver with {name}'s certified graphics list for your release",
-                     ("nvidia-smi --query-gpu=name,driver_version --format=csv",), Risk.SAFE),)
+        fixes = (
+            Fix(
+                f"Compare this GPU and driver with {name}'s certified graphics list for your release",
+                ("nvidia-smi --query-gpu=name,driver_version --format=csv",),
+                Risk.SAFE,
+            ),
+        )
         if not driver or not gpus:
             why = "no NVIDIA driver or GPU here" if not driver else "no NVIDIA GPU reported"
-            where = f" ({name} is a Windows application; this is {system})" if system and system != "Windows" else ""
-            findings.append(Finding(
-                id=f"app.{app}.driver-certification", severity=Severity.INFO,
-                title=f"{name}: {why}, so there is no driver to compare with its certification list{where}",
-                detail=_NOT_CHECKABLE.format(app=name),
-                evidence=(Evidence("nvidia.driver", str(driver or "none"), "a vendor-certified driver"),),
-                fixes=fixes))
+            where = (
+                f" ({name} is a Windows application; this is {system})"
+                if system and system != "Windows"
+                else ""
+            )
+            findings.append(
+                Finding(
+                    id=f"app.{app}.driver-certification",
+                    severity=Severity.INFO,
+                    title=f"{name}: {why}, so there is no driver to compare with its certification list{where}",
+                    detail=_NOT_CHECKABLE.format(app=name),
+                    evidence=(
+                        Evidence(
+                            "nvidia.driver", str(driver or "none"), "a vendor-certified driver"
+                        ),
+                    ),
+                    fixes=fixes,
+                )
+            )
             continue
         branch = _branch(ms, str(driver))
-        branch_text = (f"branch {branch['branch']}" + (f", which NVIDIA designates {branch['kind']}" if branch.get("kind")
-                                                       else " (NVIDIA publishes no designation for it)")
-                       if branch else "a branch envdoctor's table does not list")
+        branch_text = (
+            f"branch {branch['branch']}"
+            + (
+                f", which NVIDIA designates {branch['kind']}"
+                if branch.get("kind")
+                else " (NVIDIA publishes no designation for it)"
+            )
+            if branch
+            else "a branch envdoctor's table does not list"
+        )
         shown = "; ".join(f"{g['name']}: {_line(str(g['name']))}" for g in gpus)
-        findings.append(Finding(
-            id=f"app.{app}.driver-certification", severity=Severity.INFO,
-            title=f"{name}: driver {driver} ({branch_text}) on {', '.join(g['name'] for g in gpus)}",
-            detail=f"GPU product line: {shown}. " + _NOT_CHECKABLE.format(app=name),
-            evidence=(Evidence("nvidia.driver.driver_version", str(driver)),
-                      Evidence("driver branch", branch_text, (branch or {}).get("source")),
-                      Evidence("GPU product line", shown)),
-            fixes=fixes))
+        findings.append(
+            Finding(
+                id=f"app.{app}.driver-certification",
+                severity=Severity.INFO,
+                title=f"{name}: driver {driver} ({branch_text}) on {', '.join(g['name'] for g in gpus)}",
+                detail=f"GPU product line: {shown}. " + _NOT_CHECKABLE.format(app=name),
+                evidence=(
+                    Evidence("nvidia.driver.driver_version", str(driver)),
+                    Evidence("driver branch", branch_text, (branch or {}).get("source")),
+                    Evidence("GPU product line", shown),
+                ),
+                fixes=fixes,
+            )
+        )
     return findings
 
 

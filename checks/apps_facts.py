@@ -21,8 +21,12 @@ from envdoctor.findings import Severity
 from envdoctor.queries.apps import DISPLAY_NAMES
 from envdoctor.snapshot import Snapshot, collected
 
-APP_GROUPS = {"ollama": "apps.ollama", "llamacpp": "apps.llamacpp", "halcon": "apps.halcon",
-              "torchserve": "apps.torchserve"}
+APP_GROUPS = {
+    "ollama": "apps.ollama",
+    "llamacpp": "apps.llamacpp",
+    "halcon": "apps.halcon",
+    "torchserve": "apps.torchserve",
+}
 
 
 def label(app: str) -> str:
@@ -42,7 +46,11 @@ def asked(snap: Snapshot, app: str) -> bool:
 
 def entries(snap: Snapshot, app: str) -> list[dict[str, Any]]:
     """apps.detected entries of `app`."""
-    return [e for e in snap.fact("apps.detected", "apps") or [] if isinstance(e, dict) and e.get("name") == app]
+    return [
+        e
+        for e in snap.fact("apps.detected", "apps") or []
+        if isinstance(e, dict) and e.get("name") == app
+    ]
 
 
 def installed(snap: Snapshot, app: str) -> bool:
@@ -72,9 +80,14 @@ def nvidia_gpus(snap: Snapshot, ms: Any) -> list[dict[str, Any]]:
         if not cc and gpu.get("name"):
             row = gpu_by_name(ms, str(gpu["name"]))
             cc = row.get("compute_capability") if row else None
-        out.append({"index": gpu.get("index"), "name": gpu.get("name") or "NVIDIA GPU",
-                    "compute_capability": str(cc) if cc else None,
-                    "memory_total_mib": gpu.get("memory_total_mib")})
+        out.append(
+            {
+                "index": gpu.get("index"),
+                "name": gpu.get("name") or "NVIDIA GPU",
+                "compute_capability": str(cc) if cc else None,
+                "memory_total_mib": gpu.get("memory_total_mib"),
+            }
+        )
     return out
 
 
@@ -90,7 +103,11 @@ def intel_gpus(snap: Snapshot) -> list[dict[str, Any]]:
 
 def nvidia_on_pci(snap: Snapshot) -> list[dict[str, Any]]:
     """NVIDIA GPUs seen on the PCI bus (with or without a driver)."""
-    return [d for d in snap.fact("nvidia.pci", "devices") or [] if isinstance(d, dict) and d.get("is_gpu")]
+    return [
+        d
+        for d in snap.fact("nvidia.pci", "devices") or []
+        if isinstance(d, dict) and d.get("is_gpu")
+    ]
 
 
 def any_gpu(snap: Snapshot, ms: Any) -> bool:
@@ -113,7 +130,7 @@ def in_container(snap: Snapshot) -> bool:
 
 
 def os_name(snap: Snapshot) -> str | None:
-    """"linux", "wsl", "windows", "macos" or None."""
+    """ "linux", "wsl", "windows", "macos" or None."""
     if snap.has("platform.wsl"):
         return "wsl"
     system = str(snap.fact("os", "system") or "").lower()
@@ -126,11 +143,18 @@ def no_gpu_reasons(snap: Snapshot) -> list[str]:
     pci = snap.data("nvidia.pci")
     if pci is not None:
         found = nvidia_on_pci(snap)
-        reasons.append(f"{len(found)} NVIDIA GPU(s) on the PCI bus but no working driver" if found
-                       else f"no NVIDIA device on the PCI bus ({pci.get('pci_device_count', '?')} PCI devices seen)")
+        reasons.append(
+            f"{len(found)} NVIDIA GPU(s) on the PCI bus but no working driver"
+            if found
+            else f"no NVIDIA device on the PCI bus ({pci.get('pci_device_count', '?')} PCI devices seen)"
+        )
     driver = snap.group("nvidia.driver")
     if driver is not None and not driver.collected and driver.reason:
-        reasons.append(driver.reason.split(":")[0] if driver.reason.startswith("no NVIDIA driver") else driver.reason)
+        reasons.append(
+            driver.reason.split(":")[0]
+            if driver.reason.startswith("no NVIDIA driver")
+            else driver.reason
+        )
     amd = snap.group("amd.gpus")
     if amd is not None and not amd.collected:
         reasons.append(f"no AMD GPU ({amd.reason})" if amd.reason else "no AMD GPU")
@@ -155,9 +179,17 @@ def venv_snapshot(snap: Snapshot, entry: dict[str, Any]) -> Snapshot | None:
     view = Snapshot(dict(snap.groups), snap.origin, snap.created_at, snap.envdoctor_version)
     source = f"apps.detected ({entry.get('name')} venv {venv.get('python')})"
     view.add(collected("python", source, dict(venv.get("python_facts") or {})))
-    view.add(collected("python.packages", source, {"packages": dict(venv.get("packages") or {}),
-                                                   "installers": dict(venv.get("installers") or {}),
-                                                   "locations": {}}))
+    view.add(
+        collected(
+            "python.packages",
+            source,
+            {
+                "packages": dict(venv.get("packages") or {}),
+                "installers": dict(venv.get("installers") or {}),
+                "locations": {},
+            },
+        )
+    )
     torch = venv.get("torch")
     if isinstance(torch, dict):
         view.add(collected("python.torch", source, dict(torch)))
@@ -169,6 +201,6 @@ def venv_snapshot(snap: Snapshot, entry: dict[str, Any]) -> Snapshot | None:
 
 
 def where(entry: dict[str, Any]) -> str:
-    """"ComfyUI 0.38.1 at /home/u/ComfyUI"."""
+    """ "ComfyUI 0.38.1 at /home/u/ComfyUI"."""
     version = f" {entry['version']}" if entry.get("version") else ""
     return f"{label(str(entry.get('name')))}{version} at {entry.get('where')}"

@@ -14,7 +14,10 @@ from envdoctor.queries import apps as aq
 from envdoctor.snapshot import Snapshot
 
 GPU_APPS = ("vllm", "comfyui", "webui", "textgen", "ollama", "llamacpp", "torchserve", "halcon")
-CPU_FIRST = ("ollama", "llamacpp")  # run on the CPU as a matter of course: reported only when asked about
+CPU_FIRST = (
+    "ollama",
+    "llamacpp",
+)  # run on the CPU as a matter of course: reported only when asked about
 VLLM_CPU_DOCS = "https://docs.vllm.ai/en/latest/getting_started/installation/cpu.html"
 _IDS = tuple(f"app.{app}.no-gpu" for app in GPU_APPS)
 
@@ -28,7 +31,7 @@ _CPU_WORDS = {
     "llamacpp": "a CPU build of llama.cpp runs here; keep every layer on the CPU with -ngl 0",
     "torchserve": "TorchServe serves on the CPU with number_of_gpu=0 in config.properties",
     "halcon": "HALCON's deep-learning operators can use only the devices query_available_dl_devices lists "
-              "(the CPU where the method supports it)",
+    "(the CPU where the method supports it)",
 }
 
 
@@ -41,16 +44,32 @@ def _cpu_fix(snap: Snapshot, ms: MatrixSet, app: str) -> Fix | None:
     if app == "vllm":
         return _vllm_cpu_fix(snap, ms)
     if app == "comfyui":
-        cmd = f"cd {shlex.quote(folder)} && {shlex.quote(python)} main.py --cpu" if folder else "python main.py --cpu"
+        cmd = (
+            f"cd {shlex.quote(folder)} && {shlex.quote(python)} main.py --cpu"
+            if folder
+            else "python main.py --cpu"
+        )
         return Fix(f"Run on the CPU: {_CPU_WORDS[app]}", (cmd,), Risk.SAFE, url)
     if app == "webui":
         line = webui_args_line(entry, ["--use-cpu", "all", "--skip-torch-cuda-test"])
         return Fix(f"Run on the CPU: put this line in {webui_file(entry)}", (line,), Risk.SAFE, url)
     if app == "textgen":
-        flags = entry.get("launch_file") or (f"{folder}/user_data/CMD_FLAGS.txt" if folder else "user_data/CMD_FLAGS.txt")
-        return Fix(f"Run on the CPU: {_CPU_WORDS[app]}", (f"echo --cpu >> {shlex.quote(flags)}",), Risk.SAFE, url)
+        flags = entry.get("launch_file") or (
+            f"{folder}/user_data/CMD_FLAGS.txt" if folder else "user_data/CMD_FLAGS.txt"
+        )
+        return Fix(
+            f"Run on the CPU: {_CPU_WORDS[app]}",
+            (f"echo --cpu >> {shlex.quote(flags)}",),
+            Risk.SAFE,
+            url,
+        )
     if app == "torchserve":
-        return Fix(f"Run on the CPU: {_CPU_WORDS[app]}", ("echo number_of_gpu=0 >> config.properties",), Risk.SAFE, url)
+        return Fix(
+            f"Run on the CPU: {_CPU_WORDS[app]}",
+            ("echo number_of_gpu=0 >> config.properties",),
+            Risk.SAFE,
+            url,
+        )
     return Fix(f"What it can do here: {_CPU_WORDS[app]}", (), Risk.SAFE, url)
 
 
@@ -82,37 +101,70 @@ def _vllm_cpu_fix(snap: Snapshot, ms: MatrixSet) -> Fix | None:
     arch = str(snap.fact("os", "arch") or "")
     flags = snap.fact("apps.detected", "cpu_flags")
     if af.os_name(snap) not in ("linux", "wsl", None):
-        return Fix("vLLM's CPU backend needs Linux (run it in WSL 2 or a Linux container)", (), Risk.SAFE, VLLM_CPU_DOCS)
+        return Fix(
+            "vLLM's CPU backend needs Linux (run it in WSL 2 or a Linux container)",
+            (),
+            Risk.SAFE,
+            VLLM_CPU_DOCS,
+        )
     if arch and arch not in ("x86_64", "amd64"):
-        return Fix(f"vLLM's CPU backend for {arch}: build it from source as its CPU installation page describes",
-                   (), Risk.SAFE, VLLM_CPU_DOCS)
+        return Fix(
+            f"vLLM's CPU backend for {arch}: build it from source as its CPU installation page describes",
+            (),
+            Risk.SAFE,
+            VLLM_CPU_DOCS,
+        )
     commands = tuple(c for c in (row.get("command"), wheel.get("command")) if c)
     if flags is None:
-        return Fix("vLLM's CPU backend (x86: avx512f recommended, avx2 with limited features; check with lscpu)",
-                   commands, Risk.SAFE, row.get("source"))
+        return Fix(
+            "vLLM's CPU backend (x86: avx512f recommended, avx2 with limited features; check with lscpu)",
+            commands,
+            Risk.SAFE,
+            row.get("source"),
+        )
     if "avx512f" in flags:
         what = "this CPU has avx512f, the flag vLLM recommends"
     elif "avx2" in flags:
         what = "this CPU has avx2 but not avx512f: vLLM's CPU backend runs with limited features"
     else:
-        return Fix("vLLM's CPU backend needs avx512f (recommended) or avx2, which this CPU lacks: use llama.cpp "
-                   "or Ollama on the CPU instead", (), Risk.SAFE, row.get("source"))
-    return Fix(f"Serve on the CPU with vLLM's CPU backend ({what}): the pre-built image or wheel",
-               commands, Risk.SAFE, row.get("source"))
+        return Fix(
+            "vLLM's CPU backend needs avx512f (recommended) or avx2, which this CPU lacks: use llama.cpp "
+            "or Ollama on the CPU instead",
+            (),
+            Risk.SAFE,
+            row.get("source"),
+        )
+    return Fix(
+        f"Serve on the CPU with vLLM's CPU backend ({what}): the pre-built image or wheel",
+        commands,
+        Risk.SAFE,
+        row.get("source"),
+    )
 
 
 def _gpu_fix(snap: Snapshot, ms: MatrixSet, app: str) -> Fix:
     if af.nvidia_on_pci(snap):
-        return Fix("An NVIDIA GPU is on the PCI bus but has no working driver: fix the driver first",
-                   ("envdoctor explain nvidia.no-driver-bound",), Risk.SAFE)
+        return Fix(
+            "An NVIDIA GPU is on the PCI bus but has no working driver: fix the driver first",
+            ("envdoctor explain nvidia.no-driver-bound",),
+            Risk.SAFE,
+        )
     floor = aq.min_compute(ms, app)
     need = f" (NVIDIA: compute capability {floor[0][0]} or higher)" if floor else ""
     if af.in_container(snap):
-        return Fix(f"For GPU use, run {af.label(app)} on a host with a supported GPU{need} and pass the GPU into "
-                   "the container (docker run --gpus all ...; needs the NVIDIA Container Toolkit on the host)",
-                   (), Risk.SAFE, "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html")
-    return Fix(f"For GPU use, run {af.label(app)} on a machine with a supported GPU{need}", (), Risk.SAFE,
-               (floor[0][1].get("source") if floor else None))
+        return Fix(
+            f"For GPU use, run {af.label(app)} on a host with a supported GPU{need} and pass the GPU into "
+            "the container (docker run --gpus all ...; needs the NVIDIA Container Toolkit on the host)",
+            (),
+            Risk.SAFE,
+            "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html",
+        )
+    return Fix(
+        f"For GPU use, run {af.label(app)} on a machine with a supported GPU{need}",
+        (),
+        Risk.SAFE,
+        (floor[0][1].get("source") if floor else None),
+    )
 
 
 @check(*_IDS, needs=("apps.detected",), matrices=("apps",))
@@ -140,15 +192,26 @@ def app_without_gpu(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
         fixes = [f for f in (_cpu_fix(snap, ms, app), _gpu_fix(snap, ms, app)) if f is not None]
         what = "asked about with --app" if af.asked(snap, app) else "installed here"
         found = af.entries(snap, app)
-        evidence = [Evidence("GPU", "; ".join(reasons), "an NVIDIA or AMD GPU with a working driver"),
-                    Evidence("apps.detected", f"{af.label(app)} {what}"
-                             + (f" ({af.where(found[0])})" if found else ""))]
-        findings.append(Finding(
-            id=f"app.{app}.no-gpu", severity=af.severity_for(snap, app),
-            title=f"{af.label(app)} cannot use a GPU here: no NVIDIA or AMD GPU is usable",
-            detail=(f"Missing for GPU use: {'; '.join(reasons)}. "
-                    f"What {af.label(app)} can still do on this machine: {_CPU_WORDS[app]}."),
-            evidence=tuple(evidence), fixes=tuple(fixes)))
+        evidence = [
+            Evidence("GPU", "; ".join(reasons), "an NVIDIA or AMD GPU with a working driver"),
+            Evidence(
+                "apps.detected",
+                f"{af.label(app)} {what}" + (f" ({af.where(found[0])})" if found else ""),
+            ),
+        ]
+        findings.append(
+            Finding(
+                id=f"app.{app}.no-gpu",
+                severity=af.severity_for(snap, app),
+                title=f"{af.label(app)} cannot use a GPU here: no NVIDIA or AMD GPU is usable",
+                detail=(
+                    f"Missing for GPU use: {'; '.join(reasons)}. "
+                    f"What {af.label(app)} can still do on this machine: {_CPU_WORDS[app]}."
+                ),
+                evidence=tuple(evidence),
+                fixes=tuple(fixes),
+            )
+        )
     return findings
 
 
@@ -162,12 +225,19 @@ def unknown_app(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     if not unknown:
         return None
     known = ", ".join(aq.known_apps(ms))
-    return Finding(id="app.unknown", severity=Severity.INFO,
-                   title=f"envdoctor knows nothing about {', '.join(unknown)}",
-                   detail=f"No requirements of {', '.join(unknown)} are in envdoctor's tables, so nothing was "
-                          f"checked for it. Known applications: {known}.",
-                   evidence=(Evidence("--app", ", ".join(unknown), f"one of {known}"),),
-                   fixes=(Fix("Ask about a known application", (f"envdoctor check --app {aq.known_apps(ms)[0]}",)),))
+    return Finding(
+        id="app.unknown",
+        severity=Severity.INFO,
+        title=f"envdoctor knows nothing about {', '.join(unknown)}",
+        detail=f"No requirements of {', '.join(unknown)} are in envdoctor's tables, so nothing was "
+        f"checked for it. Known applications: {known}.",
+        evidence=(Evidence("--app", ", ".join(unknown), f"one of {known}"),),
+        fixes=(
+            Fix(
+                "Ask about a known application", (f"envdoctor check --app {aq.known_apps(ms)[0]}",)
+            ),
+        ),
+    )
 
 
 CHECKS = [app_without_gpu, unknown_app]

@@ -14,7 +14,11 @@ from envdoctor.versions import parse
 INSTALLATION_GUIDE = "https://www.mvtec.com/products/halcon/documentation"
 
 
-@check("app.halcon.cuda-unsupported", needs=("apps.halcon", "nvidia.driver"), matrices=("apps", "cuda_driver"))
+@check(
+    "app.halcon.cuda-unsupported",
+    needs=("apps.halcon", "nvidia.driver"),
+    matrices=("apps", "cuda_driver"),
+)
 def halcon_cuda(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     """HALCON ships CUDA libraries (CUDA runtime, cuBLAS, cuDNN) for its deep-learning operators,
     and the NVIDIA driver here is older than their CUDA major needs: the driver's highest CUDA
@@ -28,8 +32,13 @@ def halcon_cuda(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     (the minimum from NVIDIA's CUDA release notes), or the HALCON release matching your driver.
     """
     data = snap.data("apps.halcon") or {}
-    majors = sorted({int(lib["major"]) for lib in data.get("cuda_libs") or []
-                     if lib.get("library") in ("cudart", "cublas") and lib.get("major")})
+    majors = sorted(
+        {
+            int(lib["major"])
+            for lib in data.get("cuda_libs") or []
+            if lib.get("library") in ("cudart", "cublas") and lib.get("major")
+        }
+    )
     driver_max = parse(str(snap.fact("nvidia.driver", "cuda_driver_max") or ""))
     if not majors or driver_max is None:
         return None
@@ -39,22 +48,44 @@ def halcon_cuda(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     system = str(snap.fact("os", "system") or "Linux").lower()
     os_name = "windows" if system.startswith("win") else "linux"
     minimum = nq.min_driver_for_cuda(ms, f"{need}.0", os_name)
-    libs = ", ".join(lib["file"].rsplit("/", 1)[-1] for lib in data["cuda_libs"] if lib.get("major") == need)
+    libs = ", ".join(
+        lib["file"].rsplit("/", 1)[-1] for lib in data["cuda_libs"] if lib.get("major") == need
+    )
     docs = aq.row(ms, "halcon", "dl-requirements") or {}
     return Finding(
-        id="app.halcon.cuda-unsupported", severity=Severity.ERROR,
+        id="app.halcon.cuda-unsupported",
+        severity=Severity.ERROR,
         title=f"HALCON's deep-learning libraries need CUDA {need}; the driver supports CUDA {snap.fact('nvidia.driver', 'cuda_driver_max')}",
-        detail=(f"HALCON {data.get('version') or ''} at {data.get('root')} ships {libs} (CUDA {need}), but driver "
-                f"{snap.fact('nvidia.driver', 'driver_version')} supports CUDA up to "
-                f"{snap.fact('nvidia.driver', 'cuda_driver_max')}: its GPU deep learning cannot start."),
-        evidence=(Evidence("apps.halcon.cuda_libs", libs, f"CUDA {need}"),
-                  Evidence("nvidia.driver.cuda_driver_max", str(snap.fact("nvidia.driver", "cuda_driver_max")),
-                           f">= {need}.0")),
-        fixes=(Fix(f"Install an NVIDIA driver for CUDA {need}" + (f" ({minimum} or newer)" if minimum else ""),
-                   (), Risk.NEEDS_RESTART, "https://www.nvidia.com/en-us/drivers/"),
-               Fix("Check the CUDA / cuDNN / driver versions your HALCON release requires in its Installation Guide "
-                   "(chapter 'Requirements for Deep Learning')", (), Risk.SAFE,
-                   docs.get("source") or INSTALLATION_GUIDE)))
+        detail=(
+            f"HALCON {data.get('version') or ''} at {data.get('root')} ships {libs} (CUDA {need}), but driver "
+            f"{snap.fact('nvidia.driver', 'driver_version')} supports CUDA up to "
+            f"{snap.fact('nvidia.driver', 'cuda_driver_max')}: its GPU deep learning cannot start."
+        ),
+        evidence=(
+            Evidence("apps.halcon.cuda_libs", libs, f"CUDA {need}"),
+            Evidence(
+                "nvidia.driver.cuda_driver_max",
+                str(snap.fact("nvidia.driver", "cuda_driver_max")),
+                f">= {need}.0",
+            ),
+        ),
+        fixes=(
+            Fix(
+                f"Install an NVIDIA driver for CUDA {need}"
+                + (f" ({minimum} or newer)" if minimum else ""),
+                (),
+                Risk.NEEDS_RESTART,
+                "https://www.nvidia.com/en-us/drivers/",
+            ),
+            Fix(
+                "Check the CUDA / cuDNN / driver versions your HALCON release requires in its Installation Guide "
+                "(chapter 'Requirements for Deep Learning')",
+                (),
+                Risk.SAFE,
+                docs.get("source") or INSTALLATION_GUIDE,
+            ),
+        ),
+    )
 
 
 CHECKS = [halcon_cuda]

@@ -20,16 +20,24 @@ from envdoctor.versions import parse
 DROP_IN_DIR = "/etc/systemd/system/ollama.service.d"
 TROUBLESHOOTING = "https://github.com/ollama/ollama/blob/main/docs/troubleshooting.mdx"
 _FALLBACK = ("app.ollama-cpu-fallback",)
-_HIDING = ("CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "GPU_DEVICE_ORDINAL")
+_HIDING = (
+    "CUDA_VISIBLE_DEVICES",
+    "ROCR_VISIBLE_DEVICES",
+    "HIP_VISIBLE_DEVICES",
+    "GPU_DEVICE_ORDINAL",
+)
 
 
 def drop_in(name: str, lines: list[str]) -> tuple[str, ...]:
     """Commands writing a systemd drop-in for ollama.service (what `sudo systemctl edit ollama`
     saves), then reloading and restarting it."""
     body = "\\n".join(["[Service]"] + [f'Environment="{line}"' for line in lines])
-    return (f"sudo mkdir -p {DROP_IN_DIR}",
-            f"printf '{body}\\n' | sudo tee {DROP_IN_DIR}/{name}.conf",
-            "sudo systemctl daemon-reload", "sudo systemctl restart ollama")
+    return (
+        f"sudo mkdir -p {DROP_IN_DIR}",
+        f"printf '{body}\\n' | sudo tee {DROP_IN_DIR}/{name}.conf",
+        "sudo systemctl daemon-reload",
+        "sudo systemctl restart ollama",
+    )
 
 
 def _restart() -> tuple[str, ...]:
@@ -37,15 +45,25 @@ def _restart() -> tuple[str, ...]:
 
 
 def _debug_fix() -> Fix:
-    return Fix("See why discovery failed: `sudo systemctl edit ollama`, add [Service] Environment=\"OLLAMA_DEBUG=1\" "
-               "(the commands below write the same drop-in), restart, read the GPU lines",
-               drop_in("debug", ["OLLAMA_DEBUG=1"]) + ("journalctl -u ollama --no-pager -n 300 | grep -iE "
-                                                       "'gpu|cuda|rocm|vulkan|inference compute'",),
-               Risk.NEEDS_RESTART, TROUBLESHOOTING)
+    return Fix(
+        'See why discovery failed: `sudo systemctl edit ollama`, add [Service] Environment="OLLAMA_DEBUG=1" '
+        "(the commands below write the same drop-in), restart, read the GPU lines",
+        drop_in("debug", ["OLLAMA_DEBUG=1"])
+        + (
+            "journalctl -u ollama --no-pager -n 300 | grep -iE "
+            "'gpu|cuda|rocm|vulkan|inference compute'",
+        ),
+        Risk.NEEDS_RESTART,
+        TROUBLESHOOTING,
+    )
 
 
-@check("app.ollama.gpu-unsupported", needs=("nvidia.gpus",), needs_any=("apps.ollama", "apps.detected"),
-       matrices=("apps",))
+@check(
+    "app.ollama.gpu-unsupported",
+    needs=("nvidia.gpus",),
+    needs_any=("apps.ollama", "apps.detected"),
+    matrices=("apps",),
+)
 def ollama_old_gpu(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     """Ollama is installed or asked about, and an NVIDIA GPU is below the compute capability its
     CUDA libraries are built for.
@@ -61,29 +79,53 @@ def ollama_old_gpu(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     floor = parse(str(row.get("min_compute") or ""))
     if floor is None:
         return None
-    old = [g for g in af.nvidia_gpus(snap, ms) if parse(g.get("compute_capability")) is not None
-           and parse(g.get("compute_capability")) < floor]
+    old = [
+        g
+        for g in af.nvidia_gpus(snap, ms)
+        if parse(g.get("compute_capability")) is not None
+        and parse(g.get("compute_capability")) < floor
+    ]
     if not old:
         return None
     names = ", ".join(f"{g['name']} ({g['compute_capability']})" for g in old)
     llama = aq.row(ms, "llamacpp", "cuda-arch") or {}
     cc = str(old[0]["compute_capability"]).replace(".", "")
     return Finding(
-        id="app.ollama.gpu-unsupported", severity=Severity.WARNING,
+        id="app.ollama.gpu-unsupported",
+        severity=Severity.WARNING,
         title=f"Ollama does not support {names}: it runs models on the CPU",
         detail=f"Ollama supports NVIDIA GPUs with compute capability {row['min_compute']} and newer; {names} is older.",
-        evidence=(Evidence("nvidia.gpus.compute_capability", names, f">= {row['min_compute']}"),
-                  Evidence("apps", row.get("text", ""), row.get("source"))),
-        fixes=(Fix(f"Use a GPU with compute capability {row['min_compute']} or newer for Ollama", (), Risk.SAFE,
-                   row.get("source")),
-               Fix(f"Or build llama.cpp for this GPU (sm_{cc})",
-                   (f'cmake -B build -DGGML_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES="{cc}" && '
-                    "cmake --build build --config Release",), Risk.SAFE, llama.get("source"))),
-        explains=_FALLBACK)
+        evidence=(
+            Evidence("nvidia.gpus.compute_capability", names, f">= {row['min_compute']}"),
+            Evidence("apps", row.get("text", ""), row.get("source")),
+        ),
+        fixes=(
+            Fix(
+                f"Use a GPU with compute capability {row['min_compute']} or newer for Ollama",
+                (),
+                Risk.SAFE,
+                row.get("source"),
+            ),
+            Fix(
+                f"Or build llama.cpp for this GPU (sm_{cc})",
+                (
+                    f'cmake -B build -DGGML_CUDA=ON -DCMAKE_CUDA_ARCHITECTURES="{cc}" && '
+                    "cmake --build build --config Release",
+                ),
+                Risk.SAFE,
+                llama.get("source"),
+            ),
+        ),
+        explains=_FALLBACK,
+    )
 
 
-@check("app.ollama.driver-too-old", needs=("nvidia.gpus", "nvidia.driver"),
-       needs_any=("apps.ollama", "apps.detected"), matrices=("apps",))
+@check(
+    "app.ollama.driver-too-old",
+    needs=("nvidia.gpus", "nvidia.driver"),
+    needs_any=("apps.ollama", "apps.detected"),
+    matrices=("apps",),
+)
 def ollama_driver(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     """Ollama is installed or asked about, and the NVIDIA driver is older than Ollama needs for
     the GPU: 550 or newer, and 570 or newer for compute capability 5.0 - 6.2 GPUs (Maxwell,
@@ -106,19 +148,30 @@ def ollama_driver(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     gpu, floor = max(short, key=lambda item: parse(str(item[1]["min_driver"])))
     need = str(floor["min_driver"])
     pre_turing = any(parse(g.get("compute_capability")) < parse("7.5") for g, _ in short)
-    commands = os_packages.install_nvidia_driver(snap.data("os"), branch=int(need.split(".")[0]),
-                                                 open_module=False if pre_turing else None)
+    commands = os_packages.install_nvidia_driver(
+        snap.data("os"), branch=int(need.split(".")[0]), open_module=False if pre_turing else None
+    )
     names = ", ".join(f"{g['name']} ({g['compute_capability']})" for g, _ in short)
     return Finding(
-        id="app.ollama.driver-too-old", severity=Severity.WARNING,
+        id="app.ollama.driver-too-old",
+        severity=Severity.WARNING,
         title=f"Ollama needs NVIDIA driver {need}+ for {names}; this one is {driver}",
         detail=f"{floor.get('text')} The driver here is {driver}, so Ollama's CUDA runtime will not load and it "
-               "runs models on the CPU.",
-        evidence=(Evidence("nvidia.driver.driver_version", str(driver), f">= {need}"),
-                  Evidence("apps", floor.get("text", ""), floor.get("source"))),
-        fixes=(Fix(f"Install NVIDIA driver {need} or newer, then reboot", commands, Risk.NEEDS_RESTART,
-                   os_packages.driver_docs_url(snap.data("os"))),),
-        explains=_FALLBACK)
+        "runs models on the CPU.",
+        evidence=(
+            Evidence("nvidia.driver.driver_version", str(driver), f">= {need}"),
+            Evidence("apps", floor.get("text", ""), floor.get("source")),
+        ),
+        fixes=(
+            Fix(
+                f"Install NVIDIA driver {need} or newer, then reboot",
+                commands,
+                Risk.NEEDS_RESTART,
+                os_packages.driver_docs_url(snap.data("os")),
+            ),
+        ),
+        explains=_FALLBACK,
+    )
 
 
 def _hidden(data: dict[str, Any]) -> list[tuple[str, str, str]]:
@@ -149,18 +202,35 @@ def ollama_hidden_gpus(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     fixes = []
     for name, _value, where in hidden:
         if where.startswith("/"):
-            fixes.append(Fix(f"Remove {name} from {where}", (f"sudo sed -i '/{name}=/d' {shlex.quote(where)}",)
-                             + _restart(), Risk.NEEDS_RESTART, row.get("source")))
-    fixes.append(Fix("To limit Ollama to some GPUs instead, set their UUIDs (nvidia-smi -L) in a drop-in",
-                     ("nvidia-smi -L",) + drop_in("gpus", ["CUDA_VISIBLE_DEVICES=GPU-<uuid>"]), Risk.NEEDS_RESTART,
-                     (aq.row(ms, "ollama", "visible-devices") or {}).get("source")))
+            fixes.append(
+                Fix(
+                    f"Remove {name} from {where}",
+                    (f"sudo sed -i '/{name}=/d' {shlex.quote(where)}",) + _restart(),
+                    Risk.NEEDS_RESTART,
+                    row.get("source"),
+                )
+            )
+    fixes.append(
+        Fix(
+            "To limit Ollama to some GPUs instead, set their UUIDs (nvidia-smi -L) in a drop-in",
+            ("nvidia-smi -L",) + drop_in("gpus", ["CUDA_VISIBLE_DEVICES=GPU-<uuid>"]),
+            Risk.NEEDS_RESTART,
+            (aq.row(ms, "ollama", "visible-devices") or {}).get("source"),
+        )
+    )
     shown = ", ".join(f"{n}={v!r} ({w})" for n, v, w in hidden)
     return Finding(
-        id="app.ollama.visible-devices-hide-gpus", severity=Severity.WARNING,
+        id="app.ollama.visible-devices-hide-gpus",
+        severity=Severity.WARNING,
         title=f"Ollama's service hides the GPUs: {shown}",
         detail=f"{shown} makes every GPU invisible to Ollama, so it runs models on the CPU. {row.get('text', '')}",
-        evidence=tuple(Evidence(f"apps.ollama {n}", v or "(empty)", "unset or real GPU ids") for n, v, _ in hidden),
-        fixes=tuple(fixes), explains=_FALLBACK)
+        evidence=tuple(
+            Evidence(f"apps.ollama {n}", v or "(empty)", "unset or real GPU ids")
+            for n, v, _ in hidden
+        ),
+        fixes=tuple(fixes),
+        explains=_FALLBACK,
+    )
 
 
 @check("app.ollama-cpu-fallback", needs=("apps.ollama",), matrices=("apps",))
@@ -183,35 +253,69 @@ def ollama_cpu_fallback(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     if not has_gpu and not problems:
         return None
     lines = [p["line"] for p in problems][:3] or [
-        f"inference compute: {', '.join(str(d.get('library')) for d in data.get('discovered') or [])}"]
+        f"inference compute: {', '.join(str(d.get('library')) for d in data.get('discovered') or [])}"
+    ]
     kinds = {p["kind"] for p in problems}
     fixes: list[Fix] = []
     if "cpu-no-avx" in kinds:
-        fixes.append(Fix("The CPU shows no AVX, so Ollama disables GPU inference: in a virtual machine, give the VM "
-                         "the host's CPU model (e.g. CPU type 'host' in Proxmox / host-passthrough in libvirt)",
-                         ("grep -o -w -m1 'avx2\\|avx' /proc/cpuinfo",), Risk.NEEDS_RESTART, TROUBLESHOOTING))
+        fixes.append(
+            Fix(
+                "The CPU shows no AVX, so Ollama disables GPU inference: in a virtual machine, give the VM "
+                "the host's CPU model (e.g. CPU type 'host' in Proxmox / host-passthrough in libvirt)",
+                ("grep -o -w -m1 'avx2\\|avx' /proc/cpuinfo",),
+                Risk.NEEDS_RESTART,
+                TROUBLESHOOTING,
+            )
+        )
     if "amd-unsupported" in kinds:
-        fixes.append(Fix("The AMD GPU's gfx target is outside Ollama's ROCm list: see the override and Vulkan fixes",
-                         ("envdoctor explain app.ollama-amd-unsupported-gfx",)))
+        fixes.append(
+            Fix(
+                "The AMD GPU's gfx target is outside Ollama's ROCm list: see the override and Vulkan fixes",
+                ("envdoctor explain app.ollama-amd-unsupported-gfx",),
+            )
+        )
     if af.in_container(snap):
         docker = aq.row(ms, "ollama", "docker-nvidia") or {}
-        fixes.append(Fix("Ollama runs in a container without the GPU: start it with the GPUs (NVIDIA Container "
-                         "Toolkit on the host)", (docker.get("command"),) if docker.get("command") else (), Risk.SAFE,
-                         docker.get("source")))
+        fixes.append(
+            Fix(
+                "Ollama runs in a container without the GPU: start it with the GPUs (NVIDIA Container "
+                "Toolkit on the host)",
+                (docker.get("command"),) if docker.get("command") else (),
+                Risk.SAFE,
+                docker.get("source"),
+            )
+        )
     if af.nvidia_on_pci(snap) and not af.nvidia_gpus(snap, ms):
-        fixes.append(Fix("The NVIDIA GPU has no working driver: fix it first", ("envdoctor explain nvidia.no-driver-bound",)))
+        fixes.append(
+            Fix(
+                "The NVIDIA GPU has no working driver: fix it first",
+                ("envdoctor explain nvidia.no-driver-bound",),
+            )
+        )
     fixes.append(_debug_fix())
-    gpu_names = [g["name"] for g in af.nvidia_gpus(snap, ms)] + [str(g.get("name") or "AMD GPU") for g in af.amd_gpus(snap)]
+    gpu_names = [g["name"] for g in af.nvidia_gpus(snap, ms)] + [
+        str(g.get("name") or "AMD GPU") for g in af.amd_gpus(snap)
+    ]
     here = ", ".join(gpu_names) or "the GPU on the PCI bus"
     return Finding(
-        id="app.ollama-cpu-fallback", severity=Severity.WARNING,
+        id="app.ollama-cpu-fallback",
+        severity=Severity.WARNING,
         title=f"Ollama's last start found no usable GPU and runs models on the CPU ({here} is here)",
-        detail=(f"Ollama's log ({data.get('log_source')}) shows its GPU discovery ended on the CPU: "
-                + " | ".join(lines)),
-        evidence=(Evidence("apps.ollama.library", str(data.get("library")), "cuda_v12 / cuda_v13 / rocm / vulkan"),
-                  Evidence("apps.ollama log", " | ".join(lines)),
-                  Evidence("GPU", here)),
-        fixes=tuple(fixes))
+        detail=(
+            f"Ollama's log ({data.get('log_source')}) shows its GPU discovery ended on the CPU: "
+            + " | ".join(lines)
+        ),
+        evidence=(
+            Evidence(
+                "apps.ollama.library",
+                str(data.get("library")),
+                "cuda_v12 / cuda_v13 / rocm / vulkan",
+            ),
+            Evidence("apps.ollama log", " | ".join(lines)),
+            Evidence("GPU", here),
+        ),
+        fixes=tuple(fixes),
+    )
 
 
 CHECKS = [ollama_old_gpu, ollama_driver, ollama_hidden_gpus, ollama_cpu_fallback]

@@ -23,7 +23,9 @@ VENV_APPS = ("comfyui", "webui", "textgen")
 _MATRICES = ("torch_releases", "torch_arch", "torch_index", "apps")
 
 
-def _app_contexts(snap: Snapshot, ms: MatrixSet, app: str) -> list[tuple[dict[str, Any], TorchContext]]:
+def _app_contexts(
+    snap: Snapshot, ms: MatrixSet, app: str
+) -> list[tuple[dict[str, Any], TorchContext]]:
     """(entry, torch context of its venv) for each checkout of `app` whose venv holds torch and is
     not the target environment itself (the torch checks report that one)."""
     target_prefix = snap.fact("python", "prefix")
@@ -50,13 +52,18 @@ def _webui_fix(entry: dict[str, Any], choice: Choice) -> Fix:
     command = f"pip install {' '.join(specs)} --extra-index-url {choice.index_url}"
     bat = str(entry.get("launch_file") or "").endswith(".bat")
     torch_line = f"set TORCH_COMMAND={command}" if bat else f'export TORCH_COMMAND="{command}"'
-    return Fix(f"Or let the web UI's launcher do it: put these lines in {webui_file(entry)} and start it once "
-               "(remove --reinstall-torch afterwards)",
-               (torch_line, webui_args_line(entry, ["--reinstall-torch"])), Risk.SAFE,
-               "https://github.com/AUTOMATIC1111/stable-diffusion-webui/blob/04b4508a66de58c9f3a422fdcad4dd2ec3ad39ce/modules/cmd_args.py")
+    return Fix(
+        f"Or let the web UI's launcher do it: put these lines in {webui_file(entry)} and start it once "
+        "(remove --reinstall-torch afterwards)",
+        (torch_line, webui_args_line(entry, ["--reinstall-torch"])),
+        Risk.SAFE,
+        "https://github.com/AUTOMATIC1111/stable-diffusion-webui/blob/04b4508a66de58c9f3a422fdcad4dd2ec3ad39ce/modules/cmd_args.py",
+    )
 
 
-def _fixes(entry: dict[str, Any], ctx: TorchContext, choices: list[Choice], app: str) -> tuple[Fix, ...]:
+def _fixes(
+    entry: dict[str, Any], ctx: TorchContext, choices: list[Choice], app: str
+) -> tuple[Fix, ...]:
     fixes = list(reinstall_fixes(ctx, choices, f"in {af.label(app)}'s own venv"))
     if app == "webui" and choices:
         fixes.append(_webui_fix(entry, choices[0]))
@@ -64,9 +71,15 @@ def _fixes(entry: dict[str, Any], ctx: TorchContext, choices: list[Choice], app:
 
 
 def _choices(ctx: TorchContext, ms: MatrixSet) -> list[Choice]:
-    return choose(ms, ctx.capabilities, ctx.os or "", driver_max_cuda=ctx.driver_max_cuda,
-                  driver_version=ctx.driver_version, python=ctx.python_version,
-                  installed=str(ctx.torch.get("version") or ""))
+    return choose(
+        ms,
+        ctx.capabilities,
+        ctx.os or "",
+        driver_max_cuda=ctx.driver_max_cuda,
+        driver_version=ctx.driver_version,
+        python=ctx.python_version,
+        installed=str(ctx.torch.get("version") or ""),
+    )
 
 
 @check(*(f"app.{a}.cpu-only" for a in VENV_APPS), needs=("apps.detected",), matrices=_MATRICES)
@@ -93,24 +106,41 @@ def app_cpu_torch(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
             elif ctx.amd_gpus and ctx.os == "linux":
                 choice = rocm_choice(ms, ctx.python_version, str(ctx.torch.get("version") or ""))
                 choices = [choice] if choice else []
-                what = ", ".join(str(g.get("name") or g.get("gfx_target") or "AMD GPU") for g in ctx.amd_gpus)
+                what = ", ".join(
+                    str(g.get("name") or g.get("gfx_target") or "AMD GPU") for g in ctx.amd_gpus
+                )
             else:
                 continue
             venv = af.venv_of(entry) or {}
-            findings.append(Finding(
-                id=f"app.{app}.cpu-only", severity=Severity.ERROR,
-                title=f"{af.label(app)}'s venv has a CPU-only torch ({ctx.torch.get('version')}); it cannot use {what}",
-                detail=(f"{af.where(entry)} runs in {venv.get('python')}, whose torch {ctx.torch.get('version')} "
+            findings.append(
+                Finding(
+                    id=f"app.{app}.cpu-only",
+                    severity=Severity.ERROR,
+                    title=f"{af.label(app)}'s venv has a CPU-only torch ({ctx.torch.get('version')}); it cannot use {what}",
+                    detail=(
+                        f"{af.where(entry)} runs in {venv.get('python')}, whose torch {ctx.torch.get('version')} "
                         f"is built without GPU support, so {af.label(app)} uses the CPU although {what} is here. "
-                        "Reinstall torch inside that venv (not in the system Python)."),
-                evidence=(Evidence(f"{app} venv torch", str(ctx.torch.get("version")), "a CUDA (or ROCm) build"),
-                          Evidence("GPU", what)),
-                fixes=_fixes(entry, ctx, choices, app)))
+                        "Reinstall torch inside that venv (not in the system Python)."
+                    ),
+                    evidence=(
+                        Evidence(
+                            f"{app} venv torch",
+                            str(ctx.torch.get("version")),
+                            "a CUDA (or ROCm) build",
+                        ),
+                        Evidence("GPU", what),
+                    ),
+                    fixes=_fixes(entry, ctx, choices, app),
+                )
+            )
     return findings
 
 
-@check(*(f"app.{a}.torch-too-old-for-gpu" for a in VENV_APPS), needs=("apps.detected", "nvidia.gpus"),
-       matrices=_MATRICES)
+@check(
+    *(f"app.{a}.torch-too-old-for-gpu" for a in VENV_APPS),
+    needs=("apps.detected", "nvidia.gpus"),
+    matrices=_MATRICES,
+)
 def app_torch_kernels(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
     """The torch in the app's own venv has no kernels for this NVIDIA GPU: its CUDA architecture
     list (the official wheel's, from the build matrix) stops below the GPU's compute capability.
@@ -131,21 +161,36 @@ def app_torch_kernels(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
             missing = missing_kernels(arches, [g["capability"] for g in gpus])
             if not arches or not missing:
                 continue
-            what = ", ".join(f"{g['name']} (sm_{g['capability'].replace('.', '')})" for g in gpus
-                             if g["capability"] in missing)
+            what = ", ".join(
+                f"{g['name']} (sm_{g['capability'].replace('.', '')})"
+                for g in gpus
+                if g["capability"] in missing
+            )
             note = ""
             row = aq.row(ms, "webui", "rtx50-old-torch") if app == "webui" else None
             if row and any(parse(cc) >= parse(str(row.get("min_compute"))) for cc in missing):
                 note = f" {row.get('text')}"
-            findings.append(Finding(
-                id=f"app.{app}.torch-too-old-for-gpu", severity=Severity.ERROR,
-                title=f"{af.label(app)}'s torch {ctx.torch.get('version')} has no kernels for {what}",
-                detail=(f"{af.where(entry)} runs torch {ctx.torch.get('version')} from its own venv; that build's "
+            findings.append(
+                Finding(
+                    id=f"app.{app}.torch-too-old-for-gpu",
+                    severity=Severity.ERROR,
+                    title=f"{af.label(app)}'s torch {ctx.torch.get('version')} has no kernels for {what}",
+                    detail=(
+                        f"{af.where(entry)} runs torch {ctx.torch.get('version')} from its own venv; that build's "
                         f"architectures ({', '.join(arches)}) do not cover {what}, so GPU work fails with 'no kernel "
-                        f"image is available' or is refused.{note}"),
-                evidence=(Evidence(f"{app} venv torch arch list", ", ".join(arches), f"sm_{missing[0].replace('.', '')}"),
-                          Evidence("arch list source", str(arch_source))),
-                fixes=_fixes(entry, ctx, _choices(ctx, ms), app)))
+                        f"image is available' or is refused.{note}"
+                    ),
+                    evidence=(
+                        Evidence(
+                            f"{app} venv torch arch list",
+                            ", ".join(arches),
+                            f"sm_{missing[0].replace('.', '')}",
+                        ),
+                        Evidence("arch list source", str(arch_source)),
+                    ),
+                    fixes=_fixes(entry, ctx, _choices(ctx, ms), app),
+                )
+            )
     return findings
 
 

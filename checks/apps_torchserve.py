@@ -21,7 +21,7 @@ def _visible(snap: Snapshot, ms: MatrixSet) -> tuple[int, str]:
         return gpus, f"{gpus} NVIDIA GPU(s)"
     ids = [v for v in str(visible).split(",") if v.strip()]
     if any(v.strip().startswith("-") for v in ids):
-        ids = ids[:[i for i, v in enumerate(ids) if v.strip().startswith("-")][0]]
+        ids = ids[: [i for i, v in enumerate(ids) if v.strip().startswith("-")][0]]
     return min(gpus, len(ids)), f"{gpus} NVIDIA GPU(s), CUDA_VISIBLE_DEVICES={visible!r}"
 
 
@@ -44,22 +44,47 @@ def torchserve_gpus(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
             continue
         path = shlex.quote(str(config.get("path")))
         if wanted > visible:
-            findings.append(Finding(
-                id="app.torchserve.gpu-count", severity=Severity.WARNING,
-                title=f"TorchServe is configured for {wanted} GPUs; it can see {visible}",
-                detail=f"{config.get('path')} sets number_of_gpu={wanted}, but {why}. {row.get('text', '')}",
-                evidence=(Evidence("config.properties number_of_gpu", str(wanted), f"<= {visible}"),),
-                fixes=(Fix(f"Set number_of_gpu={visible} (or make the other GPUs visible), then restart TorchServe",
-                           (f"sed -i 's/^number_of_gpu=.*/number_of_gpu={visible}/' {path}",), Risk.NEEDS_RESTART,
-                           row.get("source")),)))
+            findings.append(
+                Finding(
+                    id="app.torchserve.gpu-count",
+                    severity=Severity.WARNING,
+                    title=f"TorchServe is configured for {wanted} GPUs; it can see {visible}",
+                    detail=f"{config.get('path')} sets number_of_gpu={wanted}, but {why}. {row.get('text', '')}",
+                    evidence=(
+                        Evidence("config.properties number_of_gpu", str(wanted), f"<= {visible}"),
+                    ),
+                    fixes=(
+                        Fix(
+                            f"Set number_of_gpu={visible} (or make the other GPUs visible), then restart TorchServe",
+                            (f"sed -i 's/^number_of_gpu=.*/number_of_gpu={visible}/' {path}",),
+                            Risk.NEEDS_RESTART,
+                            row.get("source"),
+                        ),
+                    ),
+                )
+            )
         elif wanted == 0:
-            findings.append(Finding(
-                id="app.torchserve.gpu-count", severity=Severity.INFO,
-                title=f"TorchServe is configured for the CPU only (number_of_gpu=0) on a machine with {visible} GPU(s)",
-                detail=f"{config.get('path')} sets number_of_gpu=0, so every worker runs on the CPU. {row.get('text', '')}",
-                evidence=(Evidence("config.properties number_of_gpu", "0", f"1..{visible} to use the GPUs"),),
-                fixes=(Fix("Let TorchServe use the GPUs: remove the line (default: all GPUs), then restart it",
-                           (f"sed -i '/^number_of_gpu=/d' {path}",), Risk.NEEDS_RESTART, row.get("source")),)))
+            findings.append(
+                Finding(
+                    id="app.torchserve.gpu-count",
+                    severity=Severity.INFO,
+                    title=f"TorchServe is configured for the CPU only (number_of_gpu=0) on a machine with {visible} GPU(s)",
+                    detail=f"{config.get('path')} sets number_of_gpu=0, so every worker runs on the CPU. {row.get('text', '')}",
+                    evidence=(
+                        Evidence(
+                            "config.properties number_of_gpu", "0", f"1..{visible} to use the GPUs"
+                        ),
+                    ),
+                    fixes=(
+                        Fix(
+                            "Let TorchServe use the GPUs: remove the line (default: all GPUs), then restart it",
+                            (f"sed -i '/^number_of_gpu=/d' {path}",),
+                            Risk.NEEDS_RESTART,
+                            row.get("source"),
+                        ),
+                    ),
+                )
+            )
     return findings
 
 

@@ -43,27 +43,59 @@ def vllm_compute(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     below_all = [g for g, cc in low if cc < parse(oldest)]
     names = ", ".join(f"{g['name']} ({g['compute_capability']})" for g, _ in low)
     ollama = aq.row(ms, "ollama", "nvidia-min") or {}
-    fixes = [Fix(f"Run vLLM on a GPU with compute capability {current} or higher (T4, RTX 20xx and newer, A100, L4, "
-                 "H100, B200)", (), Risk.SAFE, current_row.get("source"))]
+    fixes = [
+        Fix(
+            f"Run vLLM on a GPU with compute capability {current} or higher (T4, RTX 20xx and newer, A100, L4, "
+            "H100, B200)",
+            (),
+            Risk.SAFE,
+            current_row.get("source"),
+        )
+    ]
     if ollama.get("min_compute") and all(cc >= parse(str(ollama["min_compute"])) for _, cc in low):
-        fixes.append(Fix(f"Serve models on this GPU with Ollama instead (it supports compute capability "
-                         f"{ollama['min_compute']}+ with driver {ollama.get('min_driver')}+)",
-                         ("curl -fsSL https://ollama.com/install.sh | sh",), Risk.SAFE, ollama.get("source")))
+        fixes.append(
+            Fix(
+                f"Serve models on this GPU with Ollama instead (it supports compute capability "
+                f"{ollama['min_compute']}+ with driver {ollama.get('min_driver')}+)",
+                ("curl -fsSL https://ollama.com/install.sh | sh",),
+                Risk.SAFE,
+                ollama.get("source"),
+            )
+        )
     if not below_all:
-        fixes.insert(0, Fix(f"Use a vLLM release whose docs still listed compute capability {oldest} (the page said "
-                            "so at the cited revision; pin that release in a fresh environment)", (), Risk.SAFE,
-                            oldest_row.get("source")))
-    fixes.append(Fix("Or serve on the CPU with vLLM's CPU backend", ("envdoctor explain app.vllm.no-gpu",)))
+        fixes.insert(
+            0,
+            Fix(
+                f"Use a vLLM release whose docs still listed compute capability {oldest} (the page said "
+                "so at the cited revision; pin that release in a fresh environment)",
+                (),
+                Risk.SAFE,
+                oldest_row.get("source"),
+            ),
+        )
+    fixes.append(
+        Fix("Or serve on the CPU with vLLM's CPU backend", ("envdoctor explain app.vllm.no-gpu",))
+    )
     return Finding(
-        id="app.vllm.compute-too-low", severity=Severity.ERROR if below_all else Severity.WARNING,
+        id="app.vllm.compute-too-low",
+        severity=Severity.ERROR if below_all else Severity.WARNING,
         title=f"vLLM needs compute capability {current}+; {names} is below it",
-        detail=(f"vLLM's GPU page requires compute capability {current} or higher"
-                + (f" (earlier revisions: {oldest})" if oldest != current else "") + f". {names} "
-                + ("is below every documented floor: vLLM's CUDA kernels will not run on it."
-                   if below_all else "was supported only by older vLLM releases.")),
-        evidence=(Evidence("nvidia.gpus.compute_capability", names, f">= {current}"),
-                  Evidence("apps", current_row.get("text", ""), current_row.get("source"))),
-        fixes=tuple(fixes))
+        detail=(
+            f"vLLM's GPU page requires compute capability {current} or higher"
+            + (f" (earlier revisions: {oldest})" if oldest != current else "")
+            + f". {names} "
+            + (
+                "is below every documented floor: vLLM's CUDA kernels will not run on it."
+                if below_all
+                else "was supported only by older vLLM releases."
+            )
+        ),
+        evidence=(
+            Evidence("nvidia.gpus.compute_capability", names, f">= {current}"),
+            Evidence("apps", current_row.get("text", ""), current_row.get("source")),
+        ),
+        fixes=tuple(fixes),
+    )
 
 
 @check("app.vllm.unsupported-platform", needs=("apps.detected", "os"), matrices=("apps",))
@@ -82,22 +114,42 @@ def vllm_platform(snap: Snapshot, ms: MatrixSet) -> Finding | None:
         return None
     row = aq.row(ms, "vllm", "platform") or {}
     if where == "windows":
-        fixes = (Fix("Run vLLM inside WSL 2 (Ubuntu): the Windows NVIDIA driver serves the GPU there",
-                     ("wsl --install -d Ubuntu",), Risk.NEEDS_RESTART, WSL_INSTALL),
-                 Fix("Or run vLLM's Docker image with the GPU (Docker Desktop with the WSL 2 backend)",
-                     tuple(c for c in [(aq.row(ms, "vllm", "docker-nvidia") or {}).get("command")] if c), Risk.SAFE,
-                     (aq.row(ms, "vllm", "docker-nvidia") or {}).get("source")))
+        fixes = (
+            Fix(
+                "Run vLLM inside WSL 2 (Ubuntu): the Windows NVIDIA driver serves the GPU there",
+                ("wsl --install -d Ubuntu",),
+                Risk.NEEDS_RESTART,
+                WSL_INSTALL,
+            ),
+            Fix(
+                "Or run vLLM's Docker image with the GPU (Docker Desktop with the WSL 2 backend)",
+                tuple(c for c in [(aq.row(ms, "vllm", "docker-nvidia") or {}).get("command")] if c),
+                Risk.SAFE,
+                (aq.row(ms, "vllm", "docker-nvidia") or {}).get("source"),
+            ),
+        )
     else:
-        fixes = (Fix("On macOS vLLM has only an experimental CPU build from source: follow its CPU installation "
-                     "page, or use a Linux machine with an NVIDIA GPU", (), Risk.SAFE,
-                     "https://docs.vllm.ai/en/latest/getting_started/installation/cpu.html"),)
+        fixes = (
+            Fix(
+                "On macOS vLLM has only an experimental CPU build from source: follow its CPU installation "
+                "page, or use a Linux machine with an NVIDIA GPU",
+                (),
+                Risk.SAFE,
+                "https://docs.vllm.ai/en/latest/getting_started/installation/cpu.html",
+            ),
+        )
     system = "Windows" if where == "windows" else "macOS"
-    return Finding(id="app.vllm.unsupported-platform", severity=Severity.ERROR if af.asked(snap, "vllm") else Severity.WARNING,
-                   title=f"vLLM does not run on {system}",
-                   detail=f"vLLM's binaries are built for Linux only; on {system} they are not compiled and do not work.",
-                   evidence=(Evidence("os.system", system, "Linux (or WSL 2)"),
-                             Evidence("apps", row.get("text", ""), row.get("source"))),
-                   fixes=fixes)
+    return Finding(
+        id="app.vllm.unsupported-platform",
+        severity=Severity.ERROR if af.asked(snap, "vllm") else Severity.WARNING,
+        title=f"vLLM does not run on {system}",
+        detail=f"vLLM's binaries are built for Linux only; on {system} they are not compiled and do not work.",
+        evidence=(
+            Evidence("os.system", system, "Linux (or WSL 2)"),
+            Evidence("apps", row.get("text", ""), row.get("source")),
+        ),
+        fixes=fixes,
+    )
 
 
 CHECKS = [vllm_compute, vllm_platform]

@@ -25,7 +25,9 @@ def webui_low_vram(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     """
     if not af.present(snap, "webui"):
         return None
-    gpus = [g for g in af.nvidia_gpus(snap, ms) if isinstance(g.get("memory_total_mib"), (int, float))]
+    gpus = [
+        g for g in af.nvidia_gpus(snap, ms) if isinstance(g.get("memory_total_mib"), (int, float))
+    ]
     if not gpus:
         return None
     smallest = min(gpus, key=lambda g: g["memory_total_mib"])
@@ -37,21 +39,36 @@ def webui_low_vram(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     args = [str(a) for a in entry.get("launch_args") or []]
     if any(a in VRAM_FLAGS for a in args):
         return None
-    fixes = tuple(Fix(f"Add {row['flag']} ({'first choice' if i == 0 else 'if out of memory remains, slower'}): "
-                      f"put this line in {webui_file(entry)}",
-                      (webui_args_line(entry, [row["flag"]]),), Risk.SAFE, row.get("source"))
-                  for i, row in enumerate(flags))
+    fixes = tuple(
+        Fix(
+            f"Add {row['flag']} ({'first choice' if i == 0 else 'if out of memory remains, slower'}): "
+            f"put this line in {webui_file(entry)}",
+            (webui_args_line(entry, [row["flag"]]),),
+            Risk.SAFE,
+            row.get("source"),
+        )
+        for i, row in enumerate(flags)
+    )
     vram = f"{smallest['memory_total_mib'] / 1024:.1f} GiB"
     current = entry.get("launch_line") or "COMMANDLINE_ARGS not set"
     return Finding(
-        id="app.webui.low-vram-flags", severity=Severity.WARNING,
+        id="app.webui.low-vram-flags",
+        severity=Severity.WARNING,
         title=f"The web UI on a {vram} GPU ({smallest['name']}) without --medvram or --lowvram",
-        detail=(f"{smallest['name']} has {vram}; the web UI's docs say cards with 4 GB or less run out of memory "
-                "without --medvram (or --lowvram for larger images)."),
-        evidence=(Evidence("nvidia.gpus.memory_total_mib", str(smallest["memory_total_mib"]),
-                           f"<= {flags[0].get('max_vram_mib')} needs a VRAM flag"),
-                  Evidence("webui COMMANDLINE_ARGS", current, "--medvram or --lowvram")),
-        fixes=fixes)
+        detail=(
+            f"{smallest['name']} has {vram}; the web UI's docs say cards with 4 GB or less run out of memory "
+            "without --medvram (or --lowvram for larger images)."
+        ),
+        evidence=(
+            Evidence(
+                "nvidia.gpus.memory_total_mib",
+                str(smallest["memory_total_mib"]),
+                f"<= {flags[0].get('max_vram_mib')} needs a VRAM flag",
+            ),
+            Evidence("webui COMMANDLINE_ARGS", current, "--medvram or --lowvram"),
+        ),
+        fixes=fixes,
+    )
 
 
 CHECKS = [webui_low_vram]

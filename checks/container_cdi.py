@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from envdoctor.checkdef import check
+from envdoctor.checks import container_facts as facts
+from envdoctor.checks import container_fixes as fixes
 from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
 from envdoctor.matrixset import MatrixSet
 from envdoctor.snapshot import Snapshot
 from envdoctor.versions import release
-
-from envdoctor.checks import container_facts as facts
-from envdoctor.checks import container_fixes as fixes
 
 _GPU_NEEDS = ("nvidia.gpus", "nvidia.driver")
 
@@ -31,18 +30,33 @@ def podman_no_cdi_spec(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     if not facts.toolkit_binary(snap, "nvidia-ctk"):
         ranked.append(fixes.install_toolkit(snap, "nvidia-container-toolkit-base"))
     ranked.append(fixes.generate_cdi_spec("/etc/cdi/nvidia.yaml"))
-    ranked.append(Fix("Then start GPU containers with the CDI device",
-                      ("podman run --rm --device nvidia.com/gpu=all --security-opt=label=disable IMAGE nvidia-smi -L",),
-                      Risk.SAFE, fixes.TOOLKIT_CDI_URL))
+    ranked.append(
+        Fix(
+            "Then start GPU containers with the CDI device",
+            (
+                "podman run --rm --device nvidia.com/gpu=all --security-opt=label=disable IMAGE nvidia-smi -L",
+            ),
+            Risk.SAFE,
+            fixes.TOOLKIT_CDI_URL,
+        )
+    )
     return Finding(
-        id="container.podman-no-cdi-spec", severity=Severity.WARNING,
+        id="container.podman-no-cdi-spec",
+        severity=Severity.WARNING,
         title="Podman has no CDI spec for the NVIDIA GPUs",
-        detail=("Podman injects NVIDIA GPUs only through CDI, and no nvidia.com/gpu spec exists in "
-                f"{', '.join(dirs)}: `podman run --device nvidia.com/gpu=all` fails with "
-                "`unresolvable CDI devices nvidia.com/gpu=all`."),
-        evidence=(Evidence("container.cdi.kinds", ", ".join(snap.fact("container.cdi", "kinds") or []) or "(no specs)",
-                           "nvidia.com/gpu"),
-                  Evidence("container.podman.version", str(snap.fact("container.podman", "version")))),
+        detail=(
+            "Podman injects NVIDIA GPUs only through CDI, and no nvidia.com/gpu spec exists in "
+            f"{', '.join(dirs)}: `podman run --device nvidia.com/gpu=all` fails with "
+            "`unresolvable CDI devices nvidia.com/gpu=all`."
+        ),
+        evidence=(
+            Evidence(
+                "container.cdi.kinds",
+                ", ".join(snap.fact("container.cdi", "kinds") or []) or "(no specs)",
+                "nvidia.com/gpu",
+            ),
+            Evidence("container.podman.version", str(snap.fact("container.podman", "version"))),
+        ),
         fixes=tuple(ranked),
     )
 
@@ -66,32 +80,70 @@ def cdi_spec_stale(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
         problems, evidence = [], []
         spec_driver = spec.get("driver_version")
         if spec_driver and host_driver and release(spec_driver) != release(host_driver):
-            problems.append(f"it mounts the libraries of driver {spec_driver}, the host runs {host_driver}")
-            evidence.append(Evidence(f"container.cdi[{spec['path']}].driver_version", str(spec_driver), host_driver))
-        gone = sorted(u for u in spec.get("uuids") or [] if u.startswith("GPU-") and host_uuids and u not in host_uuids)
+            problems.append(
+                f"it mounts the libraries of driver {spec_driver}, the host runs {host_driver}"
+            )
+            evidence.append(
+                Evidence(
+                    f"container.cdi[{spec['path']}].driver_version", str(spec_driver), host_driver
+                )
+            )
+        gone = sorted(
+            u
+            for u in spec.get("uuids") or []
+            if u.startswith("GPU-") and host_uuids and u not in host_uuids
+        )
         if gone:
             problems.append("it names GPUs that are not here: " + ", ".join(gone))
-            evidence.append(Evidence(f"container.cdi[{spec['path']}].uuids", ", ".join(gone),
-                                     ", ".join(sorted(host_uuids))))
+            evidence.append(
+                Evidence(
+                    f"container.cdi[{spec['path']}].uuids",
+                    ", ".join(gone),
+                    ", ".join(sorted(host_uuids)),
+                )
+            )
         indexes = [int(d) for d in spec.get("devices") or [] if str(d).isdigit()]
-        if isinstance(host_count, int) and host_count > 0 and indexes and max(indexes) >= host_count:
+        if (
+            isinstance(host_count, int)
+            and host_count > 0
+            and indexes
+            and max(indexes) >= host_count
+        ):
             problems.append(f"it lists GPU index {max(indexes)}, the host has {host_count} GPU(s)")
-            evidence.append(Evidence(f"container.cdi[{spec['path']}].devices", ", ".join(map(str, indexes)),
-                                     f"0..{host_count - 1}"))
+            evidence.append(
+                Evidence(
+                    f"container.cdi[{spec['path']}].devices",
+                    ", ".join(map(str, indexes)),
+                    f"0..{host_count - 1}",
+                )
+            )
         if not problems:
             continue
         ranked = [fixes.generate_cdi_spec(spec["path"])]
         if snap.fact("container.toolkit", "cdi_refresh_unit"):
-            ranked.insert(0, Fix("Let the toolkit's refresh service regenerate it",
-                                 ("sudo systemctl restart nvidia-cdi-refresh.service", "nvidia-ctk cdi list"),
-                                 Risk.SAFE, fixes.TOOLKIT_CDI_URL))
-        found.append(Finding(
-            id="container.cdi-spec-stale", severity=Severity.ERROR,
-            title=f"The CDI spec {spec['path']} is out of date",
-            detail=("Containers started with --device nvidia.com/gpu=... (and Docker 29.2+ --gpus) use this spec, but "
-                    + "; ".join(problems) + ". They fail to start or get the wrong GPUs until it is regenerated."),
-            evidence=tuple(evidence), fixes=tuple(ranked),
-        ))
+            ranked.insert(
+                0,
+                Fix(
+                    "Let the toolkit's refresh service regenerate it",
+                    ("sudo systemctl restart nvidia-cdi-refresh.service", "nvidia-ctk cdi list"),
+                    Risk.SAFE,
+                    fixes.TOOLKIT_CDI_URL,
+                ),
+            )
+        found.append(
+            Finding(
+                id="container.cdi-spec-stale",
+                severity=Severity.ERROR,
+                title=f"The CDI spec {spec['path']} is out of date",
+                detail=(
+                    "Containers started with --device nvidia.com/gpu=... (and Docker 29.2+ --gpus) use this spec, but "
+                    + "; ".join(problems)
+                    + ". They fail to start or get the wrong GPUs until it is regenerated."
+                ),
+                evidence=tuple(evidence),
+                fixes=tuple(ranked),
+            )
+        )
     return found
 
 

@@ -16,7 +16,7 @@ NO_GPU_VALUES = ("", "void", "none")
 
 
 def status(snap: Snapshot, name: str) -> str:
-    """"collected", "absent", "failed", or "missing" (no such group in the snapshot)."""
+    """ "collected", "absent", "failed", or "missing" (no such group in the snapshot)."""
     group = snap.group(name)
     return "missing" if group is None else group.status.value
 
@@ -40,8 +40,13 @@ def toolkit_binary(snap: Snapshot, name: str) -> dict[str, Any] | None:
 
 def toolkit_version(snap: Snapshot) -> str | None:
     """The toolkit's version (nvidia-ctk's, else any binary's)."""
-    for name in ("nvidia-ctk", "nvidia-container-runtime", "nvidia-container-runtime-hook",
-                 "nvidia-cdi-hook", "nvidia-container-cli"):
+    for name in (
+        "nvidia-ctk",
+        "nvidia-container-runtime",
+        "nvidia-container-runtime-hook",
+        "nvidia-cdi-hook",
+        "nvidia-container-cli",
+    ):
         found = toolkit_binary(snap, name)
         if found and found.get("version"):
             return str(found["version"])
@@ -80,7 +85,9 @@ def docker(snap: Snapshot) -> dict[str, Any]:
 
 def daemon_configs(snap: Snapshot) -> list[dict[str, Any]]:
     """The daemon.json entries the toolkit probe read."""
-    return [c for c in snap.fact("container.toolkit", "daemon_configs") or [] if isinstance(c, dict)]
+    return [
+        c for c in snap.fact("container.toolkit", "daemon_configs") or [] if isinstance(c, dict)
+    ]
 
 
 def daemon_config_for(snap: Snapshot) -> dict[str, Any]:
@@ -109,7 +116,11 @@ def stack_minimum(ms: MatrixSet, component: str, feature: str) -> str | None:
     if table is None:
         return None
     for row in table.rows:
-        if row.get("component") == component and row.get("feature") == feature and not row.get("unverified"):
+        if (
+            row.get("component") == component
+            and row.get("feature") == feature
+            and not row.get("unverified")
+        ):
             return str(row["min_version"])
     return None
 
@@ -122,7 +133,11 @@ def docker_at_least(snap: Snapshot, ms: MatrixSet, feature: str) -> bool | None:
 def nvidia_cdi_spec(snap: Snapshot) -> list[dict[str, Any]]:
     """The readable CDI specs of kind nvidia.com/gpu."""
     specs = snap.fact("container.cdi", "specs") or []
-    return [s for s in specs if isinstance(s, dict) and s.get("kind") == "nvidia.com/gpu" and not s.get("error")]
+    return [
+        s
+        for s in specs
+        if isinstance(s, dict) and s.get("kind") == "nvidia.com/gpu" and not s.get("error")
+    ]
 
 
 def gpu_requested(env: dict[str, Any]) -> bool:

@@ -5,13 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from envdoctor.checkdef import check
+from envdoctor.checks import container_facts as facts
 from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
 from envdoctor.matrixset import MatrixSet
 from envdoctor.queries import nvidia as nvq
 from envdoctor.snapshot import Snapshot
 from envdoctor.versions import major_minor, parse
-
-from envdoctor.checks import container_facts as facts
 
 _DRIVER_GUIDE = "https://docs.nvidia.com/datacenter/tesla/driver-installation-guide/"
 _TORCH_VERSIONS = "https://pytorch.org/get-started/previous-versions/"
@@ -22,13 +21,20 @@ def image_torch(snap: Snapshot) -> dict[str, Any] | None:
     the image inspection found in its site-packages ({"version", "cuda", "location"})."""
     group = snap.group("python.torch")
     if group is not None and group.collected and group.source.startswith("image:"):
-        return {"version": group.get("version"), "cuda": group.get("cuda"), "location": group.get("location")}
+        return {
+            "version": group.get("version"),
+            "cuda": group.get("cuda"),
+            "location": group.get("location"),
+        }
     found = snap.fact("container.image", "torch")
     return found if isinstance(found, dict) else None
 
 
-@check("container.image-needs-newer-driver", needs=("container.image", "nvidia.driver"),
-       matrices=("cuda_driver", "cuda_compat"))
+@check(
+    "container.image-needs-newer-driver",
+    needs=("container.image", "nvidia.driver"),
+    matrices=("cuda_driver", "cuda_compat"),
+)
 def image_needs_newer_driver(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     """The image's PyTorch is built for a CUDA that this host's driver cannot run.
 
@@ -53,19 +59,44 @@ def image_needs_newer_driver(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     image = snap.fact("container.image", "image")
     label = torch.get("version") or "torch"
     return Finding(
-        id="container.image-needs-newer-driver", severity=Severity.ERROR,
+        id="container.image-needs-newer-driver",
+        severity=Severity.ERROR,
         title=f"This image's torch is cu{cuda.replace('.', '')} and needs a {needed} driver; the host has {driver}",
-        detail=(f"{image}: torch {label} is built with CUDA {cuda}, which needs NVIDIA driver {needed} or newer"
-                + (" (the CUDA " + str(version.release[0]) + ".x minor-version-compatibility floor)" if floor else "")
-                + f". This host runs {driver}" + (f" (CUDA {host_cuda} at most)" if host_cuda else "")
-                + ": in a container from this image torch.cuda.is_available() would be False."),
-        evidence=(Evidence("container.image.torch", f"{label} (CUDA {cuda})"),
-                  Evidence("nvidia.driver.driver_version", driver, f">= {needed}")),
-        fixes=(Fix(f"Upgrade the host NVIDIA driver to {needed} or newer",
-                   (("sudo ubuntu-drivers install",) if (snap.data("os") or {}).get("distro_id") == "ubuntu" else ())
-                   + ("nvidia-smi",), Risk.NEEDS_RESTART, _DRIVER_GUIDE),
-               Fix(f"Or use an image whose torch is built for CUDA {major_minor(host_cuda) or 'the host driver'}'s major "
-                   "or older (torch's `+cuXYZ` label)", (), Risk.SAFE, _TORCH_VERSIONS)),
+        detail=(
+            f"{image}: torch {label} is built with CUDA {cuda}, which needs NVIDIA driver {needed} or newer"
+            + (
+                " (the CUDA " + str(version.release[0]) + ".x minor-version-compatibility floor)"
+                if floor
+                else ""
+            )
+            + f". This host runs {driver}"
+            + (f" (CUDA {host_cuda} at most)" if host_cuda else "")
+            + ": in a container from this image torch.cuda.is_available() would be False."
+        ),
+        evidence=(
+            Evidence("container.image.torch", f"{label} (CUDA {cuda})"),
+            Evidence("nvidia.driver.driver_version", driver, f">= {needed}"),
+        ),
+        fixes=(
+            Fix(
+                f"Upgrade the host NVIDIA driver to {needed} or newer",
+                (
+                    ("sudo ubuntu-drivers install",)
+                    if (snap.data("os") or {}).get("distro_id") == "ubuntu"
+                    else ()
+                )
+                + ("nvidia-smi",),
+                Risk.NEEDS_RESTART,
+                _DRIVER_GUIDE,
+            ),
+            Fix(
+                f"Or use an image whose torch is built for CUDA {major_minor(host_cuda) or 'the host driver'}'s major "
+                "or older (torch's `+cuXYZ` label)",
+                (),
+                Risk.SAFE,
+                _TORCH_VERSIONS,
+            ),
+        ),
     )
 
 

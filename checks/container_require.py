@@ -34,7 +34,9 @@ def requirements(env: dict[str, Any]) -> dict[str, str]:
     """The NVIDIA_REQUIRE_* variables to enforce, with the implicit one of legacy CUDA images
     (CUDA_VERSION without NVIDIA_REQUIRE_CUDA means cuda>=major.minor); {} when
     NVIDIA_DISABLE_REQUIRE is set true."""
-    found = {k: str(v) for k, v in env.items() if k.startswith("NVIDIA_REQUIRE_") and str(v).strip()}
+    found = {
+        k: str(v) for k, v in env.items() if k.startswith("NVIDIA_REQUIRE_") and str(v).strip()
+    }
     found.pop("NVIDIA_REQUIRE_JETPACK", None)
     if "NVIDIA_REQUIRE_CUDA" not in found and env.get("CUDA_VERSION"):
         version = parse(str(env["CUDA_VERSION"]))
@@ -46,7 +48,14 @@ def requirements(env: dict[str, Any]) -> dict[str, str]:
 
 def disabled(env: dict[str, Any]) -> bool:
     """Whether NVIDIA_DISABLE_REQUIRE turns the checks off (Go's ParseBool truths)."""
-    return str(env.get("NVIDIA_DISABLE_REQUIRE", "")).strip() in ("1", "t", "T", "TRUE", "true", "True")
+    return str(env.get("NVIDIA_DISABLE_REQUIRE", "")).strip() in (
+        "1",
+        "t",
+        "T",
+        "TRUE",
+        "true",
+        "True",
+    )
 
 
 def unsatisfied(expression: str, host: HostFacts) -> str | None:
@@ -99,4 +108,12 @@ def _compare(actual: str | None, op: str, wanted: str) -> bool | None:
     a, w = parse(actual), parse(wanted)
     if a is None or w is None:
         return None
-    return {">=": a >= w, "<=": a <= w, ">": a > w, "<": a < w, "=": a == w, "==": a == w, "!=": a != w}[op]
+    return {
+        ">=": a >= w,
+        "<=": a <= w,
+        ">": a > w,
+        "<": a < w,
+        "=": a == w,
+        "==": a == w,
+        "!=": a != w,
+    }[op]

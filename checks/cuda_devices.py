@@ -26,17 +26,28 @@ def _match(token: str, gpus: list[dict[str, Any]]) -> str | None:
         hits = [g for g in gpus if str(g.get("uuid") or "").lower().startswith(lowered)]
         return f"GPU {hits[0].get('index')}" if len(hits) == 1 else None
     if lowered.startswith("mig-gpu-"):  # legacy form MIG-GPU-<uuid>/<gi>/<ci>
-        parts = token[len("MIG-"):].split("/")
+        parts = token[len("MIG-") :].split("/")
         hits = [g for g in gpus if str(g.get("uuid") or "").lower() == parts[0].lower()]
         if len(hits) != 1 or len(parts) != 3:
             return None
         devices = hits[0].get("mig_devices") or []
         wanted = (parts[1], parts[2])
-        ok = any((str(m.get("gpu_instance_id")), str(m.get("compute_instance_id"))) == wanted for m in devices)
-        return f"MIG {parts[1]}/{parts[2]} on GPU {hits[0].get('index')}" if ok or not devices else None
+        ok = any(
+            (str(m.get("gpu_instance_id")), str(m.get("compute_instance_id"))) == wanted
+            for m in devices
+        )
+        return (
+            f"MIG {parts[1]}/{parts[2]} on GPU {hits[0].get('index')}"
+            if ok or not devices
+            else None
+        )
     if lowered.startswith("mig-"):
-        hits = [(g, m) for g in gpus for m in (g.get("mig_devices") or [])
-                if str(m.get("uuid") or "").lower().startswith(lowered)]
+        hits = [
+            (g, m)
+            for g in gpus
+            for m in (g.get("mig_devices") or [])
+            if str(m.get("uuid") or "").lower().startswith(lowered)
+        ]
         return f"MIG device on GPU {hits[0][0].get('index')}" if len(hits) == 1 else None
     return None
 
@@ -80,28 +91,52 @@ def visible_devices_hide_gpus(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     elif not visible:
         why = f"starts with {bad!r}, which names no GPU here, so CUDA sees none"
     else:
-        why = (f"stops at {bad!r}, which names no GPU here: only {', '.join(visible)} stay visible and the "
-               "entries after it are ignored")
+        why = (
+            f"stops at {bad!r}, which names no GPU here: only {', '.join(visible)} stay visible and the "
+            "entries after it are ignored"
+        )
     idiom = value.strip() in _FORCE_CPU_IDIOMS
     severity = Severity.WARNING if idiom or visible else Severity.ERROR
     good = ",".join(visible) if visible else ",".join(str(i) for i in range(len(gpus)))
-    fixes = [Fix("Let CUDA see every GPU again", ("unset CUDA_VISIBLE_DEVICES",), Risk.SAFE, _ENV_VARS),
-             Fix(f"Or list GPUs that exist ({len(gpus)} here: indices 0-{len(gpus) - 1}; nvidia-smi -L prints their UUIDs)",
-                 (f"export CUDA_VISIBLE_DEVICES={shlex.quote(good)}", "nvidia-smi -L"), Risk.SAFE, _ENV_VARS)]
-    profile = cuda_shell.delete_lines_fix(cuda_shell.profile_lines(env, "CUDA_VISIBLE_DEVICES"),
-                                          "so new shells stop setting CUDA_VISIBLE_DEVICES")
+    fixes = [
+        Fix("Let CUDA see every GPU again", ("unset CUDA_VISIBLE_DEVICES",), Risk.SAFE, _ENV_VARS),
+        Fix(
+            f"Or list GPUs that exist ({len(gpus)} here: indices 0-{len(gpus) - 1}; nvidia-smi -L prints their UUIDs)",
+            (f"export CUDA_VISIBLE_DEVICES={shlex.quote(good)}", "nvidia-smi -L"),
+            Risk.SAFE,
+            _ENV_VARS,
+        ),
+    ]
+    profile = cuda_shell.delete_lines_fix(
+        cuda_shell.profile_lines(env, "CUDA_VISIBLE_DEVICES"),
+        "so new shells stop setting CUDA_VISIBLE_DEVICES",
+    )
     if profile:
         fixes.insert(1, profile)
     return Finding(
-        id="cuda.visible-devices-hide-gpus", severity=severity,
+        id="cuda.visible-devices-hide-gpus",
+        severity=severity,
         title=f"CUDA_VISIBLE_DEVICES={value!r} hides {hidden} of {len(gpus)} GPU{'s' if len(gpus) != 1 else ''}",
-        detail=(f"CUDA_VISIBLE_DEVICES {why}. {len(gpus)} GPU{'s are' if len(gpus) != 1 else ' is'} present. "
-                + ("An empty value or -1 is the usual way to force CPU-only runs; if that is not what you "
-                   "want here, unset it. " if idiom else "")
-                + "CUDA programs see only the listed devices: torch.cuda.device_count() is "
-                f"{len(visible)}" + (", and they fail with \"no CUDA-capable device is detected\"." if not visible else ".")),
-        evidence=(Evidence("CUDA_VISIBLE_DEVICES", repr(value), "indices 0-%d or GPU UUIDs present" % (len(gpus) - 1)),
-                  Evidence("nvidia.gpus", f"{len(gpus)} GPU(s)")),
+        detail=(
+            f"CUDA_VISIBLE_DEVICES {why}. {len(gpus)} GPU{'s are' if len(gpus) != 1 else ' is'} present. "
+            + (
+                "An empty value or -1 is the usual way to force CPU-only runs; if that is not what you "
+                "want here, unset it. "
+                if idiom
+                else ""
+            )
+            + "CUDA programs see only the listed devices: torch.cuda.device_count() is "
+            f"{len(visible)}"
+            + (', and they fail with "no CUDA-capable device is detected".' if not visible else ".")
+        ),
+        evidence=(
+            Evidence(
+                "CUDA_VISIBLE_DEVICES",
+                repr(value),
+                "indices 0-%d or GPU UUIDs present" % (len(gpus) - 1),
+            ),
+            Evidence("nvidia.gpus", f"{len(gpus)} GPU(s)"),
+        ),
         fixes=tuple(fixes),
     )
 

@@ -4,15 +4,17 @@ line to delete (or rewrite) in the shell start-up file that sets it. Not a check
 from __future__ import annotations
 
 import shlex
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from envdoctor.findings import Fix, Risk
 
 SYSTEM_PREFIXES = ("/etc/",)
 
 
-def profile_lines(env: dict[str, Any] | None, variable: str,
-                  mentioning: Iterable[str] = ()) -> list[dict[str, Any]]:
+def profile_lines(
+    env: dict[str, Any] | None, variable: str, mentioning: Iterable[str] = ()
+) -> list[dict[str, Any]]:
     """Start-up file lines (from cuda.env) that set `variable`, and mention one of `mentioning`
     when given."""
     wanted = [m for m in mentioning if m]
@@ -40,17 +42,25 @@ def delete_lines_fix(lines: list[dict[str, Any]], why: str) -> Fix | None:
         commands.append(f"sed -i.bak {expressions} {shlex.quote(path)}")
         described += [f"line {line['line']} of {path} (`{line['text']}`)" for line in group]
     root_note = " (as root)" if any(p.startswith(SYSTEM_PREFIXES) for p in by_file) else ""
-    return Fix(f"Delete {', '.join(described)}{root_note} {why}, then open a new shell",
-               tuple(commands), Risk.SAFE)
+    return Fix(
+        f"Delete {', '.join(described)}{root_note} {why}, then open a new shell",
+        tuple(commands),
+        Risk.SAFE,
+    )
 
 
 def replace_line_fix(line: dict[str, Any], new_text: str, why: str) -> Fix:
     """A fix rewriting one start-up file line to `new_text`."""
-    escaped = new_text.replace("\\", "\\\\").replace("|", "\\|").replace("&", "\\&").replace("'", "'\\''")
+    escaped = (
+        new_text.replace("\\", "\\\\").replace("|", "\\|").replace("&", "\\&").replace("'", "'\\''")
+    )
     root_note = " (as root)" if line["file"].startswith(SYSTEM_PREFIXES) else ""
-    return Fix(f"Change line {line['line']} of {line['file']} (`{line['text']}`) to `{new_text}`{root_note} "
-               f"{why}, then open a new shell",
-               (f"sed -i.bak '{line['line']}s|.*|{escaped}|' {shlex.quote(line['file'])}",), Risk.SAFE)
+    return Fix(
+        f"Change line {line['line']} of {line['file']} (`{line['text']}`) to `{new_text}`{root_note} "
+        f"{why}, then open a new shell",
+        (f"sed -i.bak '{line['line']}s|.*|{escaped}|' {shlex.quote(line['file'])}",),
+        Risk.SAFE,
+    )
 
 
 def set_variable_command(variable: str, entries: list[str] | None) -> str:

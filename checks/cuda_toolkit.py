@@ -16,10 +16,17 @@ from envdoctor.versions import at_least, major_minor, parse
 _RELEASE_NOTES = "https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/index.html"
 _COMPAT = "https://docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility.html"
 _DRIVER_GUIDE = "https://docs.nvidia.com/datacenter/tesla/driver-installation-guide/index.html"
-_CONTAINER_TOOLKIT = "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html"
+_CONTAINER_TOOLKIT = (
+    "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html"
+)
 _CPP_EXTENSION = "https://pytorch.org/docs/stable/cpp_extension.html"
-_NVIDIA_REPOS = {("debian", "12"): "debian12", ("ubuntu", "22.04"): "ubuntu2204", ("ubuntu", "24.04"): "ubuntu2404",
-                 ("ubuntu", "20.04"): "ubuntu2004", ("debian", "11"): "debian11"}
+_NVIDIA_REPOS = {
+    ("debian", "12"): "debian12",
+    ("ubuntu", "22.04"): "ubuntu2204",
+    ("ubuntu", "24.04"): "ubuntu2404",
+    ("ubuntu", "20.04"): "ubuntu2004",
+    ("debian", "11"): "debian11",
+}
 
 
 def _toolkit_label(tk: dict[str, Any]) -> str:
@@ -39,8 +46,12 @@ def _relevant_toolkits(data: dict[str, Any]) -> list[dict[str, Any]]:
     """The toolkits code would be built with: /usr/local/cuda's, PATH nvcc's, CUDA_HOME's; else all."""
     nvcc = data.get("nvcc_on_path") or {}
     wanted = {data.get("default_path"), nvcc.get("toolkit")}
-    picked = [tk for tk in data.get("toolkits", [])
-              if tk.get("real_path") in wanted or {"CUDA_HOME", "CUDA_PATH"} & set(tk.get("found_via", []))]
+    picked = [
+        tk
+        for tk in data.get("toolkits", [])
+        if tk.get("real_path") in wanted
+        or {"CUDA_HOME", "CUDA_PATH"} & set(tk.get("found_via", []))
+    ]
     return picked or list(data.get("toolkits", []))
 
 
@@ -53,7 +64,10 @@ def _driver_platform(snap: Snapshot) -> str:
 
 
 def _repo(snap: Snapshot) -> str | None:
-    distro = (str(snap.fact("os", "distro_id") or "").lower(), str(snap.fact("os", "distro_version") or ""))
+    distro = (
+        str(snap.fact("os", "distro_id") or "").lower(),
+        str(snap.fact("os", "distro_version") or ""),
+    )
     return _NVIDIA_REPOS.get(distro)
 
 
@@ -64,16 +78,31 @@ def driver_install_fix(snap: Snapshot, minimum: str | None, why: str) -> Fix:
     repo = _repo(snap)
     if distro == "ubuntu" and minimum:
         branch = minimum.split(".")[0]
-        return Fix(f"Install the NVIDIA driver{need} {why}, then reboot",
-                   ("sudo apt-get update", f"sudo apt-get install nvidia-driver-{branch}"),
-                   Risk.NEEDS_RESTART, _DRIVER_GUIDE)
+        return Fix(
+            f"Install the NVIDIA driver{need} {why}, then reboot",
+            ("sudo apt-get update", f"sudo apt-get install nvidia-driver-{branch}"),
+            Risk.NEEDS_RESTART,
+            _DRIVER_GUIDE,
+        )
     if repo:
         keyring = f"https://developer.download.nvidia.com/compute/cuda/repos/{repo}/x86_64/cuda-keyring_1.1-1_all.deb"
-        return Fix(f"Install the NVIDIA driver{need} from NVIDIA's CUDA repository {why}, then reboot",
-                   (f"wget {keyring}", "sudo dpkg -i cuda-keyring_1.1-1_all.deb", "sudo apt-get update",
-                    "sudo apt-get install cuda-drivers"), Risk.NEEDS_RESTART, _DRIVER_GUIDE)
-    return Fix(f"Install the NVIDIA driver{need} for this OS from NVIDIA's driver installation guide {why}",
-               (), Risk.NEEDS_RESTART, _DRIVER_GUIDE)
+        return Fix(
+            f"Install the NVIDIA driver{need} from NVIDIA's CUDA repository {why}, then reboot",
+            (
+                f"wget {keyring}",
+                "sudo dpkg -i cuda-keyring_1.1-1_all.deb",
+                "sudo apt-get update",
+                "sudo apt-get install cuda-drivers",
+            ),
+            Risk.NEEDS_RESTART,
+            _DRIVER_GUIDE,
+        )
+    return Fix(
+        f"Install the NVIDIA driver{need} for this OS from NVIDIA's driver installation guide {why}",
+        (),
+        Risk.NEEDS_RESTART,
+        _DRIVER_GUIDE,
+    )
 
 
 def _no_driver_reason(snap: Snapshot) -> str | None:
@@ -88,8 +117,10 @@ def _no_driver_reason(snap: Snapshot) -> str | None:
     libraries = snap.data("cuda.libraries")
     if libraries is None:
         return None
-    if any(c.get("family") == "driver" and c.get("via") not in ("not-searched", "wheel")
-           for c in libraries.get("copies", [])):
+    if any(
+        c.get("family") == "driver" and c.get("via") not in ("not-searched", "wheel")
+        for c in libraries.get("copies", [])
+    ):
         return None
     return "libcuda.so.1, the driver's CUDA library, is nowhere the dynamic loader looks"
 
@@ -128,30 +159,51 @@ def toolkit_without_driver(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     if nvcc.get("toolkit") == main.get("real_path"):
         where.append(f"`nvcc` on PATH ({nvcc.get('path')}) is its compiler")
     others = [_toolkit_label(t) for t in data.get("toolkits", []) if t is not main]
-    detail = (f"{_toolkit_label(main)} is installed (version from {main.get('version_source') or 'unknown'}"
-              f"{'; ' + '; '.join(where) if where else ''}), but this machine has no NVIDIA driver "
-              f"({reason.removeprefix('no NVIDIA driver: ')}). "
-              "A toolkit only builds CUDA programs; running them needs the driver's kernel module and "
-              "libcuda.so.1. So nvcc can compile here, but nothing (code built with this toolkit, PyTorch, "
-              "any CUDA container) can use a GPU: CUDA calls report no device. Nothing to fix if this "
-              "machine only builds.")
+    detail = (
+        f"{_toolkit_label(main)} is installed (version from {main.get('version_source') or 'unknown'}"
+        f"{'; ' + '; '.join(where) if where else ''}), but this machine has no NVIDIA driver "
+        f"({reason.removeprefix('no NVIDIA driver: ')}). "
+        "A toolkit only builds CUDA programs; running them needs the driver's kernel module and "
+        "libcuda.so.1. So nvcc can compile here, but nothing (code built with this toolkit, PyTorch, "
+        "any CUDA container) can use a GPU: CUDA calls report no device. Nothing to fix if this "
+        "machine only builds."
+    )
     if others:
         detail += " Other toolkits: " + "; ".join(others) + "."
     if minimum:
         detail += f" To run CUDA {lookup} code, a driver of at least {minimum} is needed (NVIDIA's minimum on Linux)."
     in_container = snap.fact("container.inside", "in_container")
     container_fix = Fix(
-        ("This runs in a container: start it again" if in_container else "If this is a container: start it")
+        (
+            "This runs in a container: start it again"
+            if in_container
+            else "If this is a container: start it"
+        )
         + " with the host's GPUs and driver passed in (IMAGE is its image; the host needs the NVIDIA driver "
-        "and the NVIDIA Container Toolkit)", ("docker run --gpus all IMAGE",), Risk.SAFE, _CONTAINER_TOOLKIT)
+        "and the NVIDIA Container Toolkit)",
+        ("docker run --gpus all IMAGE",),
+        Risk.SAFE,
+        _CONTAINER_TOOLKIT,
+    )
     driver_fix = driver_install_fix(snap, minimum, "if this is the machine with the GPU")
-    fixes = [container_fix] if in_container else [driver_fix] if in_container is False else [container_fix, driver_fix]
+    fixes = (
+        [container_fix]
+        if in_container
+        else [driver_fix]
+        if in_container is False
+        else [container_fix, driver_fix]
+    )
     return Finding(
-        id="cuda.toolkit-without-driver", severity=Severity.INFO,
-        title=f"CUDA {major_minor(version) or ''} toolkit installed, but no NVIDIA driver: nothing can run on a GPU here".replace("  ", " "),
+        id="cuda.toolkit-without-driver",
+        severity=Severity.INFO,
+        title=f"CUDA {major_minor(version) or ''} toolkit installed, but no NVIDIA driver: nothing can run on a GPU here".replace(
+            "  ", " "
+        ),
         detail=detail,
-        evidence=(Evidence("cuda.toolkits", _toolkit_label(main)),
-                  Evidence("nvidia.driver", reason, "an NVIDIA driver (kernel module and libcuda.so.1)")),
+        evidence=(
+            Evidence("cuda.toolkits", _toolkit_label(main)),
+            Evidence("nvidia.driver", reason, "an NVIDIA driver (kernel module and libcuda.so.1)"),
+        ),
         fixes=tuple(fixes),
     )
 
@@ -165,15 +217,24 @@ def _wheel_note(snap: Snapshot, tk: dict[str, Any]) -> str:
     env = snap.data("cuda.env") or {}
     entries = [e["path"] for e in env.get("LD_LIBRARY_PATH", {}).get("entries", [])]
     root = tk.get("real_path") or ""
-    on_path = [e for e in entries if e and (e == root or e.startswith(root.rstrip("/") + "/")
-                                              or e in tk.get("lib_dirs", []))]
-    frameworks = ", ".join(sorted(libraries.get("framework_requires", {}))) or "pip-installed frameworks"
+    on_path = [
+        e
+        for e in entries
+        if e and (e == root or e.startswith(root.rstrip("/") + "/") or e in tk.get("lib_dirs", []))
+    ]
+    frameworks = (
+        ", ".join(sorted(libraries.get("framework_requires", {}))) or "pip-installed frameworks"
+    )
     if on_path:
-        return (f" {frameworks} bring their own CUDA runtime in pip nvidia-* wheels, but LD_LIBRARY_PATH "
-                f"({', '.join(on_path)}) puts this toolkit's libraries ahead of them "
-                "(see cuda.ld-library-path-shadows-wheel).")
-    return (f" This does not affect {frameworks}: pip wheels bundle their own CUDA runtime, so a system "
-            "toolkit neither helps nor hurts them while it is not on LD_LIBRARY_PATH.")
+        return (
+            f" {frameworks} bring their own CUDA runtime in pip nvidia-* wheels, but LD_LIBRARY_PATH "
+            f"({', '.join(on_path)}) puts this toolkit's libraries ahead of them "
+            "(see cuda.ld-library-path-shadows-wheel)."
+        )
+    return (
+        f" This does not affect {frameworks}: pip wheels bundle their own CUDA runtime, so a system "
+        "toolkit neither helps nor hurts them while it is not on LD_LIBRARY_PATH."
+    )
 
 
 @check("cuda.toolkit-newer-than-driver", needs=("cuda.toolkits", "nvidia.driver"))
@@ -218,50 +279,105 @@ def toolkit_newer_than_driver(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
                 continue
             same_major = parse(release).release[0] == parse(cuda_max).release[0]
             supported = same_major and parse(release).release[0] >= 11
-        findings.append(_newer_finding(snap, ms, tk, tk_version, release, version, cuda_max, own,
-                                       bool(supported), platform, data))
+        findings.append(
+            _newer_finding(
+                snap,
+                ms,
+                tk,
+                tk_version,
+                release,
+                version,
+                cuda_max,
+                own,
+                bool(supported),
+                platform,
+                data,
+            )
+        )
     return findings
 
 
-def _newer_finding(snap: Snapshot, ms: MatrixSet, tk: dict[str, Any], tk_version: str, release: str,
-                   driver: str | None, cuda_max: str | None, own: str | None, compat: bool,
-                   platform: str, data: dict[str, Any]) -> Finding:
+def _newer_finding(
+    snap: Snapshot,
+    ms: MatrixSet,
+    tk: dict[str, Any],
+    tk_version: str,
+    release: str,
+    driver: str | None,
+    cuda_max: str | None,
+    own: str | None,
+    compat: bool,
+    platform: str,
+    data: dict[str, Any],
+) -> Finding:
     driver_text = f"driver {driver}" + (f" (supports CUDA up to {cuda_max})" if cuda_max else "")
     if compat:
         floor = compat_floor(ms, parse(release).release[0], platform)
-        detail = (f"{_toolkit_label(tk)} is newer than the {driver_text}. Code built with it still runs "
-                  f"through CUDA minor-version compatibility (driver {floor or 'of the same major'} or newer), "
-                  "except code that JIT-compiles PTX: that fails with cudaErrorUnsupportedPtxVersion.")
+        detail = (
+            f"{_toolkit_label(tk)} is newer than the {driver_text}. Code built with it still runs "
+            f"through CUDA minor-version compatibility (driver {floor or 'of the same major'} or newer), "
+            "except code that JIT-compiles PTX: that fails with cudaErrorUnsupportedPtxVersion."
+        )
         severity = Severity.INFO
     else:
-        detail = (f"{_toolkit_label(tk)} is newer than the {driver_text} supports: programs and CUDA "
-                  "extensions compiled with this nvcc fail to start with cudaErrorInsufficientDriver "
-                  "(\"CUDA driver version is insufficient for CUDA runtime version\").")
+        detail = (
+            f"{_toolkit_label(tk)} is newer than the {driver_text} supports: programs and CUDA "
+            "extensions compiled with this nvcc fail to start with cudaErrorInsufficientDriver "
+            '("CUDA driver version is insufficient for CUDA runtime version").'
+        )
         severity = Severity.WARNING
     detail += _wheel_note(snap, tk)
     fixes = [driver_install_fix(snap, own, f"(CUDA {release} needs it)")]
-    older = [t for t in data.get("toolkits", []) if t is not tk and t.get("release") and cuda_max
-             and parse(t["release"]) <= parse(major_minor(cuda_max))]
+    older = [
+        t
+        for t in data.get("toolkits", [])
+        if t is not tk
+        and t.get("release")
+        and cuda_max
+        and parse(t["release"]) <= parse(major_minor(cuda_max))
+    ]
     if older:
         best = max(older, key=lambda t: parse(t["release"]))
         root = best["real_path"]
-        fixes.insert(1, Fix(f"Build with the CUDA {best['release']} toolkit already installed at {root}, "
-                            "which this driver supports",
-                            (f"export PATH={shlex.quote(root + '/bin')}:$PATH", f"export CUDA_HOME={shlex.quote(root)}"),
-                            Risk.SAFE, _RELEASE_NOTES))
+        fixes.insert(
+            1,
+            Fix(
+                f"Build with the CUDA {best['release']} toolkit already installed at {root}, "
+                "which this driver supports",
+                (
+                    f"export PATH={shlex.quote(root + '/bin')}:$PATH",
+                    f"export CUDA_HOME={shlex.quote(root)}",
+                ),
+                Risk.SAFE,
+                _RELEASE_NOTES,
+            ),
+        )
     elif cuda_max and _repo(snap):
         wanted = major_minor(cuda_max)
         dashed = wanted.replace(".", "-")
-        fixes.append(Fix(f"Or install the CUDA {wanted} toolkit, which this driver supports, and build with it",
-                         ("sudo apt-get install cuda-toolkit-" + dashed,
-                          f"export PATH=/usr/local/cuda-{wanted}/bin:$PATH",
-                          f"export CUDA_HOME=/usr/local/cuda-{wanted}"), Risk.SAFE, _RELEASE_NOTES))
+        fixes.append(
+            Fix(
+                f"Or install the CUDA {wanted} toolkit, which this driver supports, and build with it",
+                (
+                    "sudo apt-get install cuda-toolkit-" + dashed,
+                    f"export PATH=/usr/local/cuda-{wanted}/bin:$PATH",
+                    f"export CUDA_HOME=/usr/local/cuda-{wanted}",
+                ),
+                Risk.SAFE,
+                _RELEASE_NOTES,
+            )
+        )
     return Finding(
-        id="cuda.toolkit-newer-than-driver", severity=severity,
-        title=f"CUDA {release} toolkit is newer than the NVIDIA driver {driver or ''} supports".replace("  ", " "),
+        id="cuda.toolkit-newer-than-driver",
+        severity=severity,
+        title=f"CUDA {release} toolkit is newer than the NVIDIA driver {driver or ''} supports".replace(
+            "  ", " "
+        ),
         detail=detail,
-        evidence=(Evidence("cuda.toolkits.version", tk_version, f"<= {cuda_max}" if cuda_max else None),
-                  Evidence("nvidia.driver.driver_version", str(driver), f">= {own}" if own else None)),
+        evidence=(
+            Evidence("cuda.toolkits.version", tk_version, f"<= {cuda_max}" if cuda_max else None),
+            Evidence("nvidia.driver.driver_version", str(driver), f">= {own}" if own else None),
+        ),
         fixes=tuple(fixes),
     )
 
@@ -283,8 +399,13 @@ def toolkits_disagree(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     views: list[tuple[str, str, str | None]] = []  # (what, path, release)
     nvcc = data.get("nvcc_on_path") or {}
     if nvcc.get("path"):
-        views.append(("nvcc on PATH", nvcc.get("toolkit") or nvcc["path"],
-                      nvcc.get("release") or (by_root.get(nvcc.get("toolkit")) or {}).get("release")))
+        views.append(
+            (
+                "nvcc on PATH",
+                nvcc.get("toolkit") or nvcc["path"],
+                nvcc.get("release") or (by_root.get(nvcc.get("toolkit")) or {}).get("release"),
+            )
+        )
     missing = []
     for var in ("CUDA_HOME", "CUDA_PATH"):
         value = (data.get("cuda_home") or {}).get(var)
@@ -296,30 +417,49 @@ def toolkits_disagree(snap: Snapshot, ms: MatrixSet) -> Finding | None:
             continue
         views.append((var, tk["real_path"], tk.get("release")))
     if data.get("default_path") in by_root:
-        views.append(("/usr/local/cuda", data["default_path"], by_root[data["default_path"]].get("release")))
+        views.append(
+            ("/usr/local/cuda", data["default_path"], by_root[data["default_path"]].get("release"))
+        )
     releases = {v[2] for v in views if v[2]}
     if len(releases) < 2 and not missing:
         return None
     env = snap.data("cuda.env") or {}
-    target = next((v for v in views if v[0] == "nvcc on PATH" and v[2]), None) or next((v for v in views if v[2]), None)
+    target = next((v for v in views if v[0] == "nvcc on PATH" and v[2]), None) or next(
+        (v for v in views if v[2]), None
+    )
     fixes: list[Fix] = []
     if target is not None:
         root = target[1]
         for var in ("CUDA_HOME", "CUDA_PATH"):
             value = (data.get("cuda_home") or {}).get(var)
-            disagrees = any(v[0] == var and v[2] != target[2] for v in views) or any(m[0] == var for m in missing)
+            disagrees = any(v[0] == var and v[2] != target[2] for v in views) or any(
+                m[0] == var for m in missing
+            )
             if not value or not disagrees:
                 continue
             lines = cuda_shell.profile_lines(env, var)
-            fixes.append(Fix(f"Point {var} at {root}, the toolkit of the {target[0]} (CUDA {target[2]})",
-                             (f"export {var}={shlex.quote(root)}",), Risk.SAFE, _CPP_EXTENSION))
-            fixes.extend(cuda_shell.replace_line_fix(line, f"export {var}={root}", f"so new shells agree")
-                         for line in lines)
+            fixes.append(
+                Fix(
+                    f"Point {var} at {root}, the toolkit of the {target[0]} (CUDA {target[2]})",
+                    (f"export {var}={shlex.quote(root)}",),
+                    Risk.SAFE,
+                    _CPP_EXTENSION,
+                )
+            )
+            fixes.extend(
+                cuda_shell.replace_line_fix(line, f"export {var}={root}", "so new shells agree")
+                for line in lines
+            )
         home_views = [v for v in views if v[0] in ("CUDA_HOME", "CUDA_PATH") and v[2] != target[2]]
         if home_views and target[0] == "nvcc on PATH":
             other = home_views[0]
-            fixes.append(Fix(f"Or keep {other[0]} and put its nvcc first on PATH (CUDA {other[2]})",
-                             (f"export PATH={shlex.quote(other[1] + '/bin')}:$PATH",), Risk.SAFE))
+            fixes.append(
+                Fix(
+                    f"Or keep {other[0]} and put its nvcc first on PATH (CUDA {other[2]})",
+                    (f"export PATH={shlex.quote(other[1] + '/bin')}:$PATH",),
+                    Risk.SAFE,
+                )
+            )
         default = next((v for v in views if v[0] == "/usr/local/cuda"), None)
         link = data.get("default_link") or {}
         if default and default[2] != target[2] and link.get("is_symlink"):
@@ -329,16 +469,24 @@ def toolkits_disagree(snap: Snapshot, ms: MatrixSet) -> Finding | None:
             else:
                 command = f"ln -sfn {shlex.quote(root)} /usr/local/cuda"
             fixes.append(Fix(f"Point /usr/local/cuda at {root} (as root)", (command,), Risk.SAFE))
-    described = "; ".join(f"{what}: {path} (CUDA {release or '?'})" for what, path, release in views)
+    described = "; ".join(
+        f"{what}: {path} (CUDA {release or '?'})" for what, path, release in views
+    )
     for var, value in missing:
         described += f"; {var}={value} is not a CUDA toolkit directory"
     return Finding(
-        id="cuda.toolkits-disagree", severity=Severity.WARNING,
+        id="cuda.toolkits-disagree",
+        severity=Severity.WARNING,
         title="nvcc on PATH, CUDA_HOME and /usr/local/cuda name different CUDA toolkits"
-        if len(releases) >= 2 else "CUDA_HOME / CUDA_PATH does not point at a CUDA toolkit",
-        detail=(f"{described}. Builds of CUDA extensions (torch.utils.cpp_extension, CMake, setup.py) "
-                "then compile with one toolkit and link or run against another."),
-        evidence=tuple(Evidence(what, f"{path} (CUDA {release or '?'})") for what, path, release in views)
+        if len(releases) >= 2
+        else "CUDA_HOME / CUDA_PATH does not point at a CUDA toolkit",
+        detail=(
+            f"{described}. Builds of CUDA extensions (torch.utils.cpp_extension, CMake, setup.py) "
+            "then compile with one toolkit and link or run against another."
+        ),
+        evidence=tuple(
+            Evidence(what, f"{path} (CUDA {release or '?'})") for what, path, release in views
+        )
         + tuple(Evidence(var, value, "a CUDA toolkit directory") for var, value in missing),
         fixes=tuple(fixes),
     )

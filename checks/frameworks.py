@@ -43,7 +43,11 @@ def _windows(snap: Snapshot) -> bool | None:
     return None if system is None else str(system).lower() == "windows"
 
 
-@check("tensorflow.windows-native-no-gpu", needs=("python.frameworks",), matrices=("python_frameworks",))
+@check(
+    "tensorflow.windows-native-no-gpu",
+    needs=("python.frameworks",),
+    matrices=("python_frameworks",),
+)
 def tensorflow_windows(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     """TensorFlow 2.11 or newer on native Windows has no GPU support.
 
@@ -61,32 +65,60 @@ def tensorflow_windows(snap: Snapshot, ms: MatrixSet) -> Finding | None:
         return None
     version = str(packages[name].get("version") or "")
     rows = sorted(_rows(ms, "tensorflow"), key=lambda r: parse(r["version"]) or parse("0"))
-    last_native = max((parse(r["version"]) for r in rows if r.get("windows_native_gpu")), default=None)
-    first_without = min((parse(r["version"]) for r in rows if r.get("windows_native_gpu") is False
-                         and last_native is not None and parse(r["version"]) > last_native), default=None)
+    last_native = max(
+        (parse(r["version"]) for r in rows if r.get("windows_native_gpu")), default=None
+    )
+    first_without = min(
+        (
+            parse(r["version"])
+            for r in rows
+            if r.get("windows_native_gpu") is False
+            and last_native is not None
+            and parse(r["version"]) > last_native
+        ),
+        default=None,
+    )
     have = release(version)
     if have is None or first_without is None or have < first_without:
         return None
     gpus = snap.fact("nvidia.gpus", "gpus") or []
     inst = _installer(snap, name)
     py = quote(inst, inst.python)
-    detail = (f"{name} {version} runs on native Windows, where TensorFlow {first_without} and newer "
-              "have no CUDA support: it sees no GPU.")
+    detail = (
+        f"{name} {version} runs on native Windows, where TensorFlow {first_without} and newer "
+        "have no CUDA support: it sees no GPU."
+    )
     if gpus:
         detail += f" This machine has {', '.join(str(g.get('name')) for g in gpus)}."
     return Finding(
-        id="tensorflow.windows-native-no-gpu", severity=Severity.ERROR if gpus else Severity.WARNING,
+        id="tensorflow.windows-native-no-gpu",
+        severity=Severity.ERROR if gpus else Severity.WARNING,
         title=f"TensorFlow {version} has no GPU support on native Windows",
         detail=detail,
-        evidence=(Evidence(f"{name} version", version, f"< {first_without} for GPU on native Windows"),
-                  Evidence("python.platform", str(snap.fact("python", "platform") or "windows"))),
-        fixes=(Fix("Use TensorFlow in WSL2 (Ubuntu), where the CUDA build works",
-                   ("wsl --install -d Ubuntu", "wsl -d Ubuntu -- python3 -m pip install \"tensorflow[and-cuda]\""),
-                   Risk.NEEDS_RESTART, url=_TF_PIP),
-               Fix(f"Or stay native with TensorFlow {last_native} (Python 3.10 or older) and conda's "
-                   "CUDA 11.2 / cuDNN 8.1",
-                   ("conda install -c conda-forge cudatoolkit=11.2 cudnn=8.1.0",
-                    f"{py} -m pip install \"tensorflow<2.11\""), url=_TF_PIP)),
+        evidence=(
+            Evidence(f"{name} version", version, f"< {first_without} for GPU on native Windows"),
+            Evidence("python.platform", str(snap.fact("python", "platform") or "windows")),
+        ),
+        fixes=(
+            Fix(
+                "Use TensorFlow in WSL2 (Ubuntu), where the CUDA build works",
+                (
+                    "wsl --install -d Ubuntu",
+                    'wsl -d Ubuntu -- python3 -m pip install "tensorflow[and-cuda]"',
+                ),
+                Risk.NEEDS_RESTART,
+                url=_TF_PIP,
+            ),
+            Fix(
+                f"Or stay native with TensorFlow {last_native} (Python 3.10 or older) and conda's "
+                "CUDA 11.2 / cuDNN 8.1",
+                (
+                    "conda install -c conda-forge cudatoolkit=11.2 cudnn=8.1.0",
+                    f'{py} -m pip install "tensorflow<2.11"',
+                ),
+                url=_TF_PIP,
+            ),
+        ),
     )
 
 
@@ -122,18 +154,39 @@ def jax_plugins(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
         inst = _installer(snap, name)
         if jaxlib and _release_tuple(entry.get("version")) != _release_tuple(jaxlib.get("version")):
             target = str(release(jaxlib.get("version")))
-            specs = [f"jax-cuda{major}-plugin[with-cuda]=={target}", f"jax-cuda{major}-pjrt=={target}"]
-            findings.append(Finding(
-                id="jax.cuda-plugin-mismatch", severity=Severity.ERROR,
-                title=f"{name} {entry.get('version')} does not match jaxlib {jaxlib.get('version')}: JAX runs on the CPU",
-                detail=(f"jaxlib {jaxlib.get('version')} uses a CUDA plugin only of its own version; "
-                        f"{name} {entry.get('version')} is ignored (\"it is not compatible with the "
-                        "installed jaxlib version ... so it will not be used\") and JAX falls back to the CPU."),
-                evidence=(Evidence(f"{name} version", str(entry.get("version")), str(jaxlib.get("version"))),),
-                fixes=(Fix(f"Install the CUDA {major} plugin of jaxlib {target}", (install(inst, specs),),
-                           url=_JAX_INSTALL),
-                       Fix(f"Or upgrade jax, jaxlib and the plugin together",
-                           (install(inst, ["-U", f"jax[cuda{major}]"]),), url=_JAX_INSTALL))))
+            specs = [
+                f"jax-cuda{major}-plugin[with-cuda]=={target}",
+                f"jax-cuda{major}-pjrt=={target}",
+            ]
+            findings.append(
+                Finding(
+                    id="jax.cuda-plugin-mismatch",
+                    severity=Severity.ERROR,
+                    title=f"{name} {entry.get('version')} does not match jaxlib {jaxlib.get('version')}: JAX runs on the CPU",
+                    detail=(
+                        f"jaxlib {jaxlib.get('version')} uses a CUDA plugin only of its own version; "
+                        f'{name} {entry.get("version")} is ignored ("it is not compatible with the '
+                        'installed jaxlib version ... so it will not be used") and JAX falls back to the CPU.'
+                    ),
+                    evidence=(
+                        Evidence(
+                            f"{name} version", str(entry.get("version")), str(jaxlib.get("version"))
+                        ),
+                    ),
+                    fixes=(
+                        Fix(
+                            f"Install the CUDA {major} plugin of jaxlib {target}",
+                            (install(inst, specs),),
+                            url=_JAX_INSTALL,
+                        ),
+                        Fix(
+                            "Or upgrade jax, jaxlib and the plugin together",
+                            (install(inst, ["-U", f"jax[cuda{major}]"]),),
+                            url=_JAX_INSTALL,
+                        ),
+                    ),
+                )
+            )
         for dep, spec in sorted((entry.get("requires") or {}).items()):
             if not dep.startswith("nvidia-cudnn") or dep not in installed:
                 continue
@@ -142,14 +195,25 @@ def jax_plugins(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
             except InvalidSpecifier:
                 continue
             if not ok:
-                findings.append(Finding(
-                    id="jax.cudnn-too-old", severity=Severity.ERROR,
-                    title=f"{name} {entry.get('version')} needs {dep}{spec}; {installed[dep]} is installed",
-                    detail=(f"{name} declares {dep}{spec} in its metadata; the installed {dep} "
-                            f"{installed[dep]} does not satisfy it, so cuDNN initialisation fails."),
-                    evidence=(Evidence(f"{dep} version", str(installed[dep]), spec),),
-                    fixes=(Fix(f"Install the cuDNN wheel {name} asks for", (install(inst, [f"{dep}{spec}"]),),
-                               url=_JAX_INSTALL),)))
+                findings.append(
+                    Finding(
+                        id="jax.cudnn-too-old",
+                        severity=Severity.ERROR,
+                        title=f"{name} {entry.get('version')} needs {dep}{spec}; {installed[dep]} is installed",
+                        detail=(
+                            f"{name} declares {dep}{spec} in its metadata; the installed {dep} "
+                            f"{installed[dep]} does not satisfy it, so cuDNN initialisation fails."
+                        ),
+                        evidence=(Evidence(f"{dep} version", str(installed[dep]), spec),),
+                        fixes=(
+                            Fix(
+                                f"Install the cuDNN wheel {name} asks for",
+                                (install(inst, [f"{dep}{spec}"]),),
+                                url=_JAX_INSTALL,
+                            ),
+                        ),
+                    )
+                )
     return findings
 
 
@@ -178,12 +242,22 @@ def cupy_major(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
         names = sorted(cupys) + (["cupy"] if "cupy" in packages else [])
         inst = _installer(snap, names[0])
         keep = _wanted_cupy(driver_max, torch_cuda) or names[0]
-        findings.append(Finding(
-            id="cupy.cuda-major-mismatch", severity=Severity.ERROR,
-            title=f"Several CuPy packages are installed: {', '.join(names)}",
-            detail="CuPy's packages overwrite one another's files; install exactly one.",
-            evidence=(Evidence("CuPy packages", ", ".join(names), "exactly one"),),
-            fixes=(Fix(f"Keep only {keep}", (*uninstall(inst, names), install(inst, [keep])), url=_CUPY_INSTALL),)))
+        findings.append(
+            Finding(
+                id="cupy.cuda-major-mismatch",
+                severity=Severity.ERROR,
+                title=f"Several CuPy packages are installed: {', '.join(names)}",
+                detail="CuPy's packages overwrite one another's files; install exactly one.",
+                evidence=(Evidence("CuPy packages", ", ".join(names), "exactly one"),),
+                fixes=(
+                    Fix(
+                        f"Keep only {keep}",
+                        (*uninstall(inst, names), install(inst, [keep])),
+                        url=_CUPY_INSTALL,
+                    ),
+                ),
+            )
+        )
     for name, entry in sorted(cupys.items()):
         match = _CUPY.match(name)
         if not match:
@@ -192,23 +266,39 @@ def cupy_major(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
         major = int(digits[:2]) if len(digits) >= 3 else int(digits)
         problem = None
         if driver_max and parse(driver_max) and parse(driver_max).release[0] < major:
-            problem = (f"{name} needs a driver supporting CUDA {major}.x; this one supports CUDA {driver_max}",
-                       Evidence("nvidia.driver.cuda_driver_max", str(driver_max), f">= {major}.0"))
+            problem = (
+                f"{name} needs a driver supporting CUDA {major}.x; this one supports CUDA {driver_max}",
+                Evidence("nvidia.driver.cuda_driver_max", str(driver_max), f">= {major}.0"),
+            )
         elif torch_cuda and parse(torch_cuda) and parse(torch_cuda).release[0] != major:
-            problem = (f"{name} loads the CUDA {major} runtime, but this environment's torch ships CUDA "
-                       f"{torch_cuda} libraries", Evidence("python.torch.cuda", str(torch_cuda), f"{major}.x"))
+            problem = (
+                f"{name} loads the CUDA {major} runtime, but this environment's torch ships CUDA "
+                f"{torch_cuda} libraries",
+                Evidence("python.torch.cuda", str(torch_cuda), f"{major}.x"),
+            )
         if problem is None:
             continue
         wanted = _wanted_cupy(driver_max, torch_cuda)
         inst = _installer(snap, name)
         fixes = ()
         if wanted and wanted != name:
-            fixes = (Fix(f"Replace {name} with {wanted}", (*uninstall(inst, [name]), install(inst, [wanted])),
-                         url=_CUPY_INSTALL),)
-        findings.append(Finding(
-            id="cupy.cuda-major-mismatch", severity=Severity.ERROR,
-            title=f"{name} {entry.get('version')} is built for CUDA {major}.x",
-            detail=problem[0] + ".", evidence=(problem[1],), fixes=fixes))
+            fixes = (
+                Fix(
+                    f"Replace {name} with {wanted}",
+                    (*uninstall(inst, [name]), install(inst, [wanted])),
+                    url=_CUPY_INSTALL,
+                ),
+            )
+        findings.append(
+            Finding(
+                id="cupy.cuda-major-mismatch",
+                severity=Severity.ERROR,
+                title=f"{name} {entry.get('version')} is built for CUDA {major}.x",
+                detail=problem[0] + ".",
+                evidence=(problem[1],),
+                fixes=fixes,
+            )
+        )
     return findings
 
 

@@ -27,15 +27,33 @@ def _distro(snap: Snapshot) -> tuple[str, str]:
 def _runtime_install(snap: Snapshot) -> tuple[Fix, ...]:
     distro, version = _distro(snap)
     if distro == "ubuntu" and version[:2].isdigit() and int(version[:2]) >= 24:
-        return (Fix("Install Intel's GPU compute runtime (Level Zero driver, loader, OpenCL) from Ubuntu",
-                    ("sudo apt update", "sudo apt install libze1 libze-intel-gpu1 intel-opencl-icd"),
-                    Risk.SAFE, DRIVER_DOC),)
+        return (
+            Fix(
+                "Install Intel's GPU compute runtime (Level Zero driver, loader, OpenCL) from Ubuntu",
+                ("sudo apt update", "sudo apt install libze1 libze-intel-gpu1 intel-opencl-icd"),
+                Risk.SAFE,
+                DRIVER_DOC,
+            ),
+        )
     if distro == "debian":
-        return (Fix("Install the Level Zero loader and Intel OpenCL from Debian, and Intel's Level Zero GPU "
-                    "driver from the compute-runtime release packages (Debian 12 does not package it)",
-                    ("sudo apt update", "sudo apt install libze1 intel-opencl-icd"), Risk.SAFE, COMPUTE_RUNTIME),)
-    return (Fix("Install Intel's client GPU driver stack (Level Zero GPU driver and loader, OpenCL) for this "
-                "distribution", (), Risk.SAFE, DRIVER_DOC),)
+        return (
+            Fix(
+                "Install the Level Zero loader and Intel OpenCL from Debian, and Intel's Level Zero GPU "
+                "driver from the compute-runtime release packages (Debian 12 does not package it)",
+                ("sudo apt update", "sudo apt install libze1 intel-opencl-icd"),
+                Risk.SAFE,
+                COMPUTE_RUNTIME,
+            ),
+        )
+    return (
+        Fix(
+            "Install Intel's client GPU driver stack (Level Zero GPU driver and loader, OpenCL) for this "
+            "distribution",
+            (),
+            Risk.SAFE,
+            DRIVER_DOC,
+        ),
+    )
 
 
 @check("intel.xpu-without-runtime", needs=("python.torch",))
@@ -64,29 +82,66 @@ def xpu_without_runtime(snap: Snapshot, ms: MatrixSet) -> Finding | None:
         return None
     if not gpus and not snap.has("intel.gpus") and snap.group("intel.gpus") is not None:
         return Finding(
-            id="intel.xpu-without-runtime", severity=Severity.WARNING,
+            id="intel.xpu-without-runtime",
+            severity=Severity.WARNING,
             title=f"torch {torch.get('version')} is an XPU build, but this machine has no Intel GPU",
             detail="The XPU build only runs on Intel GPUs (Arc, Data Center GPU Max / Flex, recent integrated "
-                   "graphics); none was found on the PCI bus.",
-            evidence=(Evidence("python.torch.version", str(torch.get("version"))),
-                      Evidence("intel.gpus", "none", "an Intel GPU")),
-            fixes=(Fix("Install the build for the GPU this machine has (envdoctor check shows it), or the CPU build",
-                       (install(detect_installer(snap.data("python"), snap.data("python.packages")), ["torch"],
-                                "https://download.pytorch.org/whl/cpu"),), Risk.SAFE, XPU_DOC),))
-    missing = [n for n, ok in (("Level Zero GPU driver (libze_intel_gpu)", has_driver),
-                               ("Level Zero loader (libze_loader)", has_loader)) if not ok]
+            "graphics); none was found on the PCI bus.",
+            evidence=(
+                Evidence("python.torch.version", str(torch.get("version"))),
+                Evidence("intel.gpus", "none", "an Intel GPU"),
+            ),
+            fixes=(
+                Fix(
+                    "Install the build for the GPU this machine has (envdoctor check shows it), or the CPU build",
+                    (
+                        install(
+                            detect_installer(snap.data("python"), snap.data("python.packages")),
+                            ["torch"],
+                            "https://download.pytorch.org/whl/cpu",
+                        ),
+                    ),
+                    Risk.SAFE,
+                    XPU_DOC,
+                ),
+            ),
+        )
+    missing = [
+        n
+        for n, ok in (
+            ("Level Zero GPU driver (libze_intel_gpu)", has_driver),
+            ("Level Zero loader (libze_loader)", has_loader),
+        )
+        if not ok
+    ]
     return Finding(
-        id="intel.xpu-without-runtime", severity=Severity.ERROR,
+        id="intel.xpu-without-runtime",
+        severity=Severity.ERROR,
         title=f"torch {torch.get('version')} is an XPU build, but Intel's GPU runtime is missing",
-        detail=("PyTorch XPU needs Intel's GPU driver stack on the machine; missing: " + ", ".join(missing)
-                + ". torch.xpu.is_available() stays False until it is installed."),
-        evidence=(Evidence("python.torch.variant", str(torch.get("variant") or "xpu")),
-                  Evidence("intel.runtime.level_zero", ", ".join(missing) + " not found",
-                           "libze_intel_gpu.so.1 and libze_loader.so.1")),
-        fixes=_runtime_install(snap) + (Fix("Then check that PyTorch sees the GPU",
-                                            ('python -c "import torch; print(torch.xpu.is_available())"',),
-                                            Risk.SAFE, XPU_DOC),),
-        explains=("torch.gpu-test-failed",))
+        detail=(
+            "PyTorch XPU needs Intel's GPU driver stack on the machine; missing: "
+            + ", ".join(missing)
+            + ". torch.xpu.is_available() stays False until it is installed."
+        ),
+        evidence=(
+            Evidence("python.torch.variant", str(torch.get("variant") or "xpu")),
+            Evidence(
+                "intel.runtime.level_zero",
+                ", ".join(missing) + " not found",
+                "libze_intel_gpu.so.1 and libze_loader.so.1",
+            ),
+        ),
+        fixes=_runtime_install(snap)
+        + (
+            Fix(
+                "Then check that PyTorch sees the GPU",
+                ('python -c "import torch; print(torch.xpu.is_available())"',),
+                Risk.SAFE,
+                XPU_DOC,
+            ),
+        ),
+        explains=("torch.gpu-test-failed",),
+    )
 
 
 @check("intel.render-node-permission", needs=("intel.gpus",))
@@ -105,21 +160,47 @@ def render_node_permission(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     group = node.get("group") or f"gid {node.get('gid')}"
     fixes = []
     if af.in_container(snap):
-        fixes.append(Fix("Start the container with the render node and the host's render gid",
-                         ("ls -ln /dev/dri/renderD*", f"docker run --device=/dev/dri --group-add {node.get('gid')} IMAGE"),
-                         Risk.NEEDS_RESTART, "https://docs.docker.com/reference/cli/docker/container/run/#device"))
-    fixes.append(Fix(f"Add the user to the {group if node.get('group') else 'render'} group, then log out and back in",
-                     (f"sudo usermod -a -G {node.get('group') or 'render'} $LOGNAME", f"newgrp {node.get('group') or 'render'}", "id"),
-                     Risk.NEEDS_RESTART, "https://intelpython.github.io/numba-dpex/latest/user_guide/debugging/set_up_machine.html"))
+        fixes.append(
+            Fix(
+                "Start the container with the render node and the host's render gid",
+                (
+                    "ls -ln /dev/dri/renderD*",
+                    f"docker run --device=/dev/dri --group-add {node.get('gid')} IMAGE",
+                ),
+                Risk.NEEDS_RESTART,
+                "https://docs.docker.com/reference/cli/docker/container/run/#device",
+            )
+        )
+    fixes.append(
+        Fix(
+            f"Add the user to the {group if node.get('group') else 'render'} group, then log out and back in",
+            (
+                f"sudo usermod -a -G {node.get('group') or 'render'} $LOGNAME",
+                f"newgrp {node.get('group') or 'render'}",
+                "id",
+            ),
+            Risk.NEEDS_RESTART,
+            "https://intelpython.github.io/numba-dpex/latest/user_guide/debugging/set_up_machine.html",
+        )
+    )
     return Finding(
-        id="intel.render-node-permission", severity=Severity.ERROR,
+        id="intel.render-node-permission",
+        severity=Severity.ERROR,
         title=f"This user cannot open {node.get('path')} (group {group}, mode {node.get('mode')})",
         detail="Intel's GPU runtime (Level Zero, OpenCL) opens the render node; without read and write access "
-               "it sees no GPU.",
-        evidence=tuple(Evidence("intel.gpus.render_node", f"{(g['render_node'] or {}).get('path')} "
-                                f"{(g['render_node'] or {}).get('mode')} group {(g['render_node'] or {}).get('group')}",
-                                "read and write for this user") for g in blocked),
-        fixes=tuple(fixes), explains=("intel.xpu-without-runtime", "torch.gpu-test-failed"))
+        "it sees no GPU.",
+        evidence=tuple(
+            Evidence(
+                "intel.gpus.render_node",
+                f"{(g['render_node'] or {}).get('path')} "
+                f"{(g['render_node'] or {}).get('mode')} group {(g['render_node'] or {}).get('group')}",
+                "read and write for this user",
+            )
+            for g in blocked
+        ),
+        fixes=tuple(fixes),
+        explains=("intel.xpu-without-runtime", "torch.gpu-test-failed"),
+    )
 
 
 def _ipex(snap: Snapshot) -> tuple[str | None, str | None]:
@@ -153,19 +234,40 @@ def ipex_torch_mismatch(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     installer = detect_installer(snap.data("python"), snap.data("python.packages"))
     xpu = "xpu" in ipex or "xpu" in str(torch)
     extra = IPEX_XPU_INDEX if xpu else None
-    fixes = (Fix(f"Install the IPEX release for torch {_minor(torch)}",
-                 (install(installer, [f"intel-extension-for-pytorch=={_minor(torch)}.*"], extra_index_url=extra),),
-                 Risk.SAFE, IPEX_CHECK),
-             Fix(f"Or install the torch release IPEX {ipex} was built for",
-                 (install(installer, [f"torch=={_minor(ipex)}.*"], extra_index_url=extra),), Risk.SAFE, IPEX_CHECK))
+    fixes = (
+        Fix(
+            f"Install the IPEX release for torch {_minor(torch)}",
+            (
+                install(
+                    installer,
+                    [f"intel-extension-for-pytorch=={_minor(torch)}.*"],
+                    extra_index_url=extra,
+                ),
+            ),
+            Risk.SAFE,
+            IPEX_CHECK,
+        ),
+        Fix(
+            f"Or install the torch release IPEX {ipex} was built for",
+            (install(installer, [f"torch=={_minor(ipex)}.*"], extra_index_url=extra),),
+            Risk.SAFE,
+            IPEX_CHECK,
+        ),
+    )
     return Finding(
-        id="intel.ipex-torch-mismatch", severity=Severity.ERROR,
+        id="intel.ipex-torch-mismatch",
+        severity=Severity.ERROR,
         title=f"intel-extension-for-pytorch {ipex} needs torch {_minor(ipex)}.*, but torch {torch} is installed",
-        detail=("IPEX checks the torch version when it is imported and exits with \"Intel® Extension for PyTorch* "
-                f"needs to work with PyTorch {_minor(ipex)}.*\"."),
-        evidence=(Evidence("python.packages.intel-extension-for-pytorch", ipex),
-                  Evidence("python.torch.version", str(torch), f"{_minor(ipex)}.*")),
-        fixes=fixes)
+        detail=(
+            'IPEX checks the torch version when it is imported and exits with "Intel® Extension for PyTorch* '
+            f'needs to work with PyTorch {_minor(ipex)}.*".'
+        ),
+        evidence=(
+            Evidence("python.packages.intel-extension-for-pytorch", ipex),
+            Evidence("python.torch.version", str(torch), f"{_minor(ipex)}.*"),
+        ),
+        fixes=fixes,
+    )
 
 
 @check("intel.oneapi-not-sourced", needs=("intel.runtime", "python.packages"))
@@ -187,14 +289,25 @@ def oneapi_not_sourced(snap: Snapshot, ms: MatrixSet) -> Finding | None:
         return None
     setvars = oneapi["setvars"]
     return Finding(
-        id="intel.oneapi-not-sourced", severity=Severity.WARNING,
+        id="intel.oneapi-not-sourced",
+        severity=Severity.WARNING,
         title=f"oneAPI is installed ({oneapi.get('root')}) but setvars.sh was not sourced",
-        detail=(f"intel-extension-for-pytorch {ipex} runs on the oneAPI runtime libraries; this shell has not "
-                f"loaded them ({setvars} was not sourced: SETVARS_COMPLETED and ONEAPI_ROOT are unset)."),
-        evidence=(Evidence("intel.runtime.oneapi.sourced", "false", "true"),
-                  Evidence("python.packages.intel-extension-for-pytorch", ipex)),
-        fixes=(Fix("Load the oneAPI environment in this shell, and in every new one",
-                   (f"source {setvars}", f"echo 'source {setvars} > /dev/null' >> ~/.bashrc"), Risk.SAFE),))
+        detail=(
+            f"intel-extension-for-pytorch {ipex} runs on the oneAPI runtime libraries; this shell has not "
+            f"loaded them ({setvars} was not sourced: SETVARS_COMPLETED and ONEAPI_ROOT are unset)."
+        ),
+        evidence=(
+            Evidence("intel.runtime.oneapi.sourced", "false", "true"),
+            Evidence("python.packages.intel-extension-for-pytorch", ipex),
+        ),
+        fixes=(
+            Fix(
+                "Load the oneAPI environment in this shell, and in every new one",
+                (f"source {setvars}", f"echo 'source {setvars} > /dev/null' >> ~/.bashrc"),
+                Risk.SAFE,
+            ),
+        ),
+    )
 
 
 CHECKS = [xpu_without_runtime, render_node_permission, ipex_torch_mismatch, oneapi_not_sourced]

@@ -33,23 +33,45 @@ def nodes_missing(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     if _skip_host_checks(snap) or nf.module_loaded(snap, "nvidia") is not True:
         return None
     paths = {d["path"] for d in nf.device_nodes(snap)}
-    count = len(nf.gpus(snap)) or len([d for d in nf.pci_gpus(snap) if d.get("driver") == "nvidia"]) or 1
+    count = (
+        len(nf.gpus(snap))
+        or len([d for d in nf.pci_gpus(snap) if d.get("driver") == "nvidia"])
+        or 1
+    )
     missing = [] if "/dev/nvidiactl" in paths else ["/dev/nvidiactl"]
     missing += [f"/dev/nvidia{i}" for i in range(count) if f"/dev/nvidia{i}" not in paths]
     if not missing:
         return None
-    minors = [m.removeprefix("/dev/nvidia") for m in missing if re.fullmatch(r"/dev/nvidia\d+", m)] or ["0"]
+    minors = [
+        m.removeprefix("/dev/nvidia") for m in missing if re.fullmatch(r"/dev/nvidia\d+", m)
+    ] or ["0"]
     commands = tuple(f"sudo nvidia-modprobe -c={minor}" for minor in minors)
     return Finding(
-        id="nvidia.device-nodes-missing", severity=Severity.ERROR,
+        id="nvidia.device-nodes-missing",
+        severity=Severity.ERROR,
         title="NVIDIA device files missing: " + ", ".join(missing),
-        detail=(f"The nvidia module is loaded, but {', '.join(missing)} do not exist, so CUDA and NVML cannot "
-                "open the GPU."),
-        evidence=(Evidence("nvidia.kernel.devices", ", ".join(sorted(paths)) or "none",
-                           "/dev/nvidiactl and /dev/nvidia0.." + str(count - 1)),),
-        fixes=(Fix("Create the device files with nvidia-modprobe", commands, Risk.SAFE, _DEVICE_FILES_URL),
-               Fix("Or let nvidia-smi create them once as root", ("sudo nvidia-smi",), Risk.SAFE)),
-        explains=_SYMPTOMS)
+        detail=(
+            f"The nvidia module is loaded, but {', '.join(missing)} do not exist, so CUDA and NVML cannot "
+            "open the GPU."
+        ),
+        evidence=(
+            Evidence(
+                "nvidia.kernel.devices",
+                ", ".join(sorted(paths)) or "none",
+                "/dev/nvidiactl and /dev/nvidia0.." + str(count - 1),
+            ),
+        ),
+        fixes=(
+            Fix(
+                "Create the device files with nvidia-modprobe",
+                commands,
+                Risk.SAFE,
+                _DEVICE_FILES_URL,
+            ),
+            Fix("Or let nvidia-smi create them once as root", ("sudo nvidia-smi",), Risk.SAFE),
+        ),
+        explains=_SYMPTOMS,
+    )
 
 
 @check("nvidia.device-node-permission", needs=("nvidia.kernel",))
@@ -64,24 +86,45 @@ def node_permission(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     """
     if _skip_host_checks(snap):
         return None
-    blocked = [d for d in nf.device_nodes(snap) if d.get("accessible") is False and d["path"] != "/dev/dxg"]
+    blocked = [
+        d for d in nf.device_nodes(snap) if d.get("accessible") is False and d["path"] != "/dev/dxg"
+    ]
     if not blocked:
         return None
     groups = sorted({d.get("group") or str(d.get("gid")) for d in blocked})
     group = groups[0]
-    listing = ", ".join(f"{d['path']} ({d['mode']}, group {d.get('group') or d.get('gid')})" for d in blocked)
+    listing = ", ".join(
+        f"{d['path']} ({d['mode']}, group {d.get('group') or d.get('gid')})" for d in blocked
+    )
     return Finding(
-        id="nvidia.device-node-permission", severity=Severity.ERROR,
+        id="nvidia.device-node-permission",
+        severity=Severity.ERROR,
         title=f"This user cannot open the NVIDIA device files (group {group} needed)",
         detail=f"{listing}: this user (uid {(snap.fact('nvidia.kernel', 'user') or {}).get('uid')}) is neither "
-               "their owner nor in their group, so CUDA finds no device unless run as root.",
-        evidence=(Evidence("nvidia.kernel.devices", listing, "read and write access for this user"),),
-        fixes=(Fix(f"Add this user to the {group} group, then log out and in again",
-                   (f"sudo usermod -aG {group} $USER",), Risk.SAFE, _DEVICE_FILES_URL),
-               Fix("Or make the driver create the files readable by everyone (mode 0666), then reboot",
-                   ("printf 'options nvidia NVreg_DeviceFileMode=0666\\n' | sudo tee /etc/modprobe.d/nvidia-device-mode.conf",
-                    *osp.rebuild_initramfs(nf.os_facts(snap)), "sudo reboot"), Risk.NEEDS_RESTART, _DEVICE_FILES_URL)),
-        explains=_SYMPTOMS)
+        "their owner nor in their group, so CUDA finds no device unless run as root.",
+        evidence=(
+            Evidence("nvidia.kernel.devices", listing, "read and write access for this user"),
+        ),
+        fixes=(
+            Fix(
+                f"Add this user to the {group} group, then log out and in again",
+                (f"sudo usermod -aG {group} $USER",),
+                Risk.SAFE,
+                _DEVICE_FILES_URL,
+            ),
+            Fix(
+                "Or make the driver create the files readable by everyone (mode 0666), then reboot",
+                (
+                    "printf 'options nvidia NVreg_DeviceFileMode=0666\\n' | sudo tee /etc/modprobe.d/nvidia-device-mode.conf",
+                    *osp.rebuild_initramfs(nf.os_facts(snap)),
+                    "sudo reboot",
+                ),
+                Risk.NEEDS_RESTART,
+                _DEVICE_FILES_URL,
+            ),
+        ),
+        explains=_SYMPTOMS,
+    )
 
 
 @check("nvidia.uvm-not-loaded", needs=("nvidia.kernel",))
@@ -104,19 +147,33 @@ def uvm_not_loaded(snap: Snapshot, ms: MatrixSet) -> Finding | None:
         return None
     nodes = {d["path"] for d in nf.device_nodes(snap)}
     return Finding(
-        id="nvidia.uvm-not-loaded", severity=Severity.ERROR,
+        id="nvidia.uvm-not-loaded",
+        severity=Severity.ERROR,
         title="nvidia_uvm is not loaded: CUDA cannot start",
-        detail=("The nvidia module is loaded but nvidia_uvm is not"
-                + ("" if "/dev/nvidia-uvm" in nodes else " (no /dev/nvidia-uvm)")
-                + ", and no setuid nvidia-modprobe exists to load it on demand: CUDA fails with error 999 "
-                  "or finds no device."),
-        evidence=(Evidence("nvidia.kernel.modules.nvidia_uvm", "not loaded", "loaded"),
-                  Evidence("nvidia.kernel.nvidia_modprobe", str(helper.get("path") or "not installed"),
-                           "a setuid nvidia-modprobe")),
-        fixes=(Fix("Load nvidia_uvm and create /dev/nvidia-uvm", osp.load_uvm(), Risk.SAFE),
-               Fix("Load it at every boot",
-                   ("echo nvidia_uvm | sudo tee /etc/modules-load.d/nvidia-uvm.conf",), Risk.SAFE)),
-        explains=_SYMPTOMS)
+        detail=(
+            "The nvidia module is loaded but nvidia_uvm is not"
+            + ("" if "/dev/nvidia-uvm" in nodes else " (no /dev/nvidia-uvm)")
+            + ", and no setuid nvidia-modprobe exists to load it on demand: CUDA fails with error 999 "
+            "or finds no device."
+        ),
+        evidence=(
+            Evidence("nvidia.kernel.modules.nvidia_uvm", "not loaded", "loaded"),
+            Evidence(
+                "nvidia.kernel.nvidia_modprobe",
+                str(helper.get("path") or "not installed"),
+                "a setuid nvidia-modprobe",
+            ),
+        ),
+        fixes=(
+            Fix("Load nvidia_uvm and create /dev/nvidia-uvm", osp.load_uvm(), Risk.SAFE),
+            Fix(
+                "Load it at every boot",
+                ("echo nvidia_uvm | sudo tee /etc/modules-load.d/nvidia-uvm.conf",),
+                Risk.SAFE,
+            ),
+        ),
+        explains=_SYMPTOMS,
+    )
 
 
 CHECKS = [nodes_missing, node_permission, uvm_not_loaded]

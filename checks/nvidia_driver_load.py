@@ -11,10 +11,19 @@ from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
 from envdoctor.matrixset import MatrixSet
 from envdoctor.snapshot import Snapshot
 
-_SYMPTOMS = ("nvidia.no-driver-bound", "torch.gpu-test-failed", "cuda.toolkit-without-driver",
-             "app.ollama-cpu-fallback", "jax.cuda-backend-failed")
-_MISMATCH_SYMPTOMS = ("torch.gpu-test-failed", "app.ollama-cpu-fallback", "jax.cuda-backend-failed",
-                      "container.nvml-unknown-error-cgroup")
+_SYMPTOMS = (
+    "nvidia.no-driver-bound",
+    "torch.gpu-test-failed",
+    "cuda.toolkit-without-driver",
+    "app.ollama-cpu-fallback",
+    "jax.cuda-backend-failed",
+)
+_MISMATCH_SYMPTOMS = (
+    "torch.gpu-test-failed",
+    "app.ollama-cpu-fallback",
+    "jax.cuda-backend-failed",
+    "container.nvml-unknown-error-cgroup",
+)
 _MOK_URL = "https://wiki.debian.org/SecureBoot#MOK_-_Machine_Owner_Key"
 
 
@@ -48,8 +57,13 @@ def nouveau_loaded(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     facts = nf.os_facts(snap)
     evidence = []
     if owners:
-        evidence.append(Evidence("nvidia.pci", "; ".join(nf.pci_label(ms, d) for d in owners) + " bound to nouveau",
-                                 "bound to nvidia"))
+        evidence.append(
+            Evidence(
+                "nvidia.pci",
+                "; ".join(nf.pci_label(ms, d) for d in owners) + " bound to nouveau",
+                "bound to nvidia",
+            )
+        )
     if loaded:
         evidence.append(Evidence("nvidia.kernel.modules.nouveau", "loaded", "not loaded"))
     if said:
@@ -57,20 +71,42 @@ def nouveau_loaded(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     elif logged:
         evidence.append(Evidence("nvidia.events.nouveau_devices", ", ".join(logged)))
     blacklisted = _kernel(snap).get("nouveau_blacklisted")
-    detail = ("nouveau has claimed the NVIDIA GPU, so the NVIDIA driver cannot bind to it and CUDA sees no "
-              "device.")
+    detail = (
+        "nouveau has claimed the NVIDIA GPU, so the NVIDIA driver cannot bind to it and CUDA sees no "
+        "device."
+    )
     if blacklisted:
-        detail += (" A blacklist exists, but nouveau still loaded: the initramfs was built before it "
-                   "(rebuild it) or the kernel command line loads nouveau.")
-    fixes = [Fix("Blacklist nouveau, rebuild the initramfs and reboot", osp.blacklist_nouveau(facts) + ("sudo reboot",),
-                 Risk.NEEDS_RESTART, osp.driver_docs_url(facts))]
+        detail += (
+            " A blacklist exists, but nouveau still loaded: the initramfs was built before it "
+            "(rebuild it) or the kernel command line loads nouveau."
+        )
+    fixes = [
+        Fix(
+            "Blacklist nouveau, rebuild the initramfs and reboot",
+            osp.blacklist_nouveau(facts) + ("sudo reboot",),
+            Risk.NEEDS_RESTART,
+            osp.driver_docs_url(facts),
+        )
+    ]
     install = osp.install_nvidia_driver(facts)
     if install and not (snap.fact("nvidia.kernel", "libraries") or {}).get("libnvidia-ml"):
-        fixes.append(Fix("Install the NVIDIA driver (its packages also blacklist nouveau), then reboot",
-                         install + ("sudo reboot",), Risk.NEEDS_RESTART, osp.driver_docs_url(facts)))
-    return Finding(id="nvidia.nouveau-loaded", severity=Severity.ERROR,
-                   title="nouveau owns the NVIDIA GPU: the NVIDIA driver cannot bind",
-                   detail=detail, evidence=tuple(evidence), fixes=tuple(fixes), explains=_SYMPTOMS)
+        fixes.append(
+            Fix(
+                "Install the NVIDIA driver (its packages also blacklist nouveau), then reboot",
+                install + ("sudo reboot",),
+                Risk.NEEDS_RESTART,
+                osp.driver_docs_url(facts),
+            )
+        )
+    return Finding(
+        id="nvidia.nouveau-loaded",
+        severity=Severity.ERROR,
+        title="nouveau owns the NVIDIA GPU: the NVIDIA driver cannot bind",
+        detail=detail,
+        evidence=tuple(evidence),
+        fixes=tuple(fixes),
+        explains=_SYMPTOMS,
+    )
 
 
 @check("nvidia.module-not-built-for-kernel", needs=("nvidia.kernel",))
@@ -96,26 +132,53 @@ def module_not_built(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     if not installed:
         return None  # nothing installed: nvidia.no-driver-bound says to install it
     facts = nf.os_facts(snap)
-    evidence = [Evidence("nvidia.kernel.module_for_kernel", f"no nvidia module under /lib/modules/{kernel}",
-                         f"an nvidia module built for {kernel}")]
+    evidence = [
+        Evidence(
+            "nvidia.kernel.module_for_kernel",
+            f"no nvidia module under /lib/modules/{kernel}",
+            f"an nvidia module built for {kernel}",
+        )
+    ]
     if built:
-        evidence.append(Evidence("nvidia.kernel.dkms", ", ".join(f"{b['module']}/{b['version']} for {b['kernel']}"
-                                                                  for b in built[:6])))
+        evidence.append(
+            Evidence(
+                "nvidia.kernel.dkms",
+                ", ".join(f"{b['module']}/{b['version']} for {b['kernel']}" for b in built[:6]),
+            )
+        )
     if others:
         evidence.append(Evidence("nvidia.kernel.kernels_with_module", ", ".join(others)))
-    fixes = [Fix(f"Install the headers for {kernel} and rebuild the NVIDIA module, then load it",
-                 osp.rebuild_nvidia_module(facts, kernel) + ("sudo modprobe nvidia",), Risk.SAFE,
-                 osp.driver_docs_url(facts))]
+    fixes = [
+        Fix(
+            f"Install the headers for {kernel} and rebuild the NVIDIA module, then load it",
+            osp.rebuild_nvidia_module(facts, kernel) + ("sudo modprobe nvidia",),
+            Risk.SAFE,
+            osp.driver_docs_url(facts),
+        )
+    ]
     if others:
-        fixes.append(Fix(f"Or boot a kernel that has the module ({', '.join(others)}) from the boot menu",
-                         (), Risk.NEEDS_RESTART))
-    detail = (f"The NVIDIA driver is installed, but no nvidia kernel module exists for the running kernel "
-              f"{kernel}, so the driver cannot load.")
+        fixes.append(
+            Fix(
+                f"Or boot a kernel that has the module ({', '.join(others)}) from the boot menu",
+                (),
+                Risk.NEEDS_RESTART,
+            )
+        )
+    detail = (
+        f"The NVIDIA driver is installed, but no nvidia kernel module exists for the running kernel "
+        f"{kernel}, so the driver cannot load."
+    )
     if built:
         detail += " DKMS built it for " + ", ".join(sorted({b["kernel"] for b in built})) + " only."
-    return Finding(id="nvidia.module-not-built-for-kernel", severity=Severity.ERROR,
-                   title=f"No NVIDIA kernel module for the running kernel {kernel}",
-                   detail=detail, evidence=tuple(evidence), fixes=tuple(fixes), explains=_SYMPTOMS)
+    return Finding(
+        id="nvidia.module-not-built-for-kernel",
+        severity=Severity.ERROR,
+        title=f"No NVIDIA kernel module for the running kernel {kernel}",
+        detail=detail,
+        evidence=tuple(evidence),
+        fixes=tuple(fixes),
+        explains=_SYMPTOMS,
+    )
 
 
 @check("nvidia.secure-boot-blocks-module", needs_any=("nvidia.kernel", "nvidia.events"))
@@ -138,39 +201,75 @@ def secure_boot_blocks(snap: Snapshot, ms: MatrixSet) -> Finding | None:
         return None
     modinfo = (kernel_facts.get("module_for_kernel") or {}).get("modinfo") or {}
     present = (kernel_facts.get("module_for_kernel") or {}).get("present")
-    unsigned = present is True and bool(modinfo) and "error" not in modinfo and not modinfo.get("signer")
+    unsigned = (
+        present is True and bool(modinfo) and "error" not in modinfo and not modinfo.get("signer")
+    )
     if not rejected and not (enabled and unsigned):
         return None
     facts = nf.os_facts(snap)
-    evidence = [Evidence("nvidia.kernel.secure_boot", "enabled" if enabled else "unknown", "disabled, or the key enrolled")]
+    evidence = [
+        Evidence(
+            "nvidia.kernel.secure_boot",
+            "enabled" if enabled else "unknown",
+            "disabled, or the key enrolled",
+        )
+    ]
     if rejected:
         evidence.append(Evidence("nvidia.events", rejected[0]["text"][:200]))
     if unsigned:
-        evidence.append(Evidence("nvidia.kernel.module_for_kernel.modinfo.signer", "none",
-                                 "a key enrolled with MOK"))
+        evidence.append(
+            Evidence(
+                "nvidia.kernel.module_for_kernel.modinfo.signer", "none", "a key enrolled with MOK"
+            )
+        )
     fixes = []
     enroll = osp.enroll_signing_key(facts)
     if enroll:
-        fixes.append(Fix("Enrol the module-signing key with MOK, then reboot and confirm it in the MOK manager",
-                         enroll + ("sudo reboot",), Risk.NEEDS_RESTART, _MOK_URL))
+        fixes.append(
+            Fix(
+                "Enrol the module-signing key with MOK, then reboot and confirm it in the MOK manager",
+                enroll + ("sudo reboot",),
+                Risk.NEEDS_RESTART,
+                _MOK_URL,
+            )
+        )
     if osp.family(facts) == "opensuse":
-        fixes.append(Fix("Use openSUSE's pre-signed open kernel modules",
-                         ("sudo zypper install -y nvidia-open-driver-G06-signed-kmp-default",), Risk.NEEDS_RESTART,
-                         osp.driver_docs_url(facts)))
-    fixes.append(Fix("Or disable Secure Boot in the firmware setup, then reboot", ("mokutil --sb-state",),
-                     Risk.NEEDS_RESTART))
-    return Finding(id="nvidia.secure-boot-blocks-module", severity=Severity.ERROR,
-                   title="Secure Boot blocks the unsigned NVIDIA kernel module",
-                   detail=("Secure Boot is on and the NVIDIA module is not signed with a key the kernel trusts, "
-                           "so it is not loaded and CUDA sees no GPU."),
-                   evidence=tuple(evidence), fixes=tuple(fixes), explains=_SYMPTOMS)
+        fixes.append(
+            Fix(
+                "Use openSUSE's pre-signed open kernel modules",
+                ("sudo zypper install -y nvidia-open-driver-G06-signed-kmp-default",),
+                Risk.NEEDS_RESTART,
+                osp.driver_docs_url(facts),
+            )
+        )
+    fixes.append(
+        Fix(
+            "Or disable Secure Boot in the firmware setup, then reboot",
+            ("mokutil --sb-state",),
+            Risk.NEEDS_RESTART,
+        )
+    )
+    return Finding(
+        id="nvidia.secure-boot-blocks-module",
+        severity=Severity.ERROR,
+        title="Secure Boot blocks the unsigned NVIDIA kernel module",
+        detail=(
+            "Secure Boot is on and the NVIDIA module is not signed with a key the kernel trusts, "
+            "so it is not loaded and CUDA sees no GPU."
+        ),
+        evidence=tuple(evidence),
+        fixes=tuple(fixes),
+        explains=_SYMPTOMS,
+    )
 
 
 def _versions(snap: Snapshot) -> tuple[str | None, str | None, str]:
     """(kernel module version, user-space library version, where the library version came from)."""
     data = nf.driver(snap) or {}
     module = data.get("module_version") if not data.get("jetson_l4t") else None
-    for mismatch in [m for m in snap.fact("nvidia.events", "messages") or [] if m.get("kind") == "api-mismatch"]:
+    for mismatch in [
+        m for m in snap.fact("nvidia.events", "messages") or [] if m.get("kind") == "api-mismatch"
+    ]:
         module = module or mismatch.get("module_version")
         if mismatch.get("client_version"):
             return module, mismatch["client_version"].split("-")[0], "the kernel log (API mismatch)"
@@ -204,31 +303,55 @@ def library_mismatch(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     facts = nf.os_facts(snap)
     evidence = []
     if module:
-        evidence.append(Evidence("nvidia.driver.module_version", module, library or "the library's version"))
+        evidence.append(
+            Evidence("nvidia.driver.module_version", module, library or "the library's version")
+        )
     if library:
-        evidence.append(Evidence("nvidia.driver.library_version", f"{library} ({where})", module or None))
+        evidence.append(
+            Evidence("nvidia.driver.library_version", f"{library} ({where})", module or None)
+        )
     if nvml_says:
         evidence.append(Evidence("nvidia.driver.nvml_error", "Driver/library version mismatch"))
-    detail = ("The NVIDIA kernel module "
-              + (f"{module} " if module else "")
-              + "and the user-space driver libraries "
-              + (f"{library} " if library else "")
-              + "differ, so NVML and CUDA refuse to start. This follows a driver upgrade without a reboot.")
+    detail = (
+        "The NVIDIA kernel module "
+        + (f"{module} " if module else "")
+        + "and the user-space driver libraries "
+        + (f"{library} " if library else "")
+        + "differ, so NVML and CUDA refuse to start. This follows a driver upgrade without a reboot."
+    )
     fixes = [
-        Fix("Reboot to load the kernel module that matches the installed libraries", ("sudo reboot",),
-            Risk.NEEDS_RESTART),
-        Fix("Or, when no process uses the GPU, reload the NVIDIA modules",
-            ("sudo lsof /dev/nvidia*",) + osp.reload_nvidia_modules(), Risk.SAFE),
+        Fix(
+            "Reboot to load the kernel module that matches the installed libraries",
+            ("sudo reboot",),
+            Risk.NEEDS_RESTART,
+        ),
+        Fix(
+            "Or, when no process uses the GPU, reload the NVIDIA modules",
+            ("sudo lsof /dev/nvidia*",) + osp.reload_nvidia_modules(),
+            Risk.SAFE,
+        ),
     ]
     kernel = nf.kernel_release(snap)
     rebuild = osp.rebuild_nvidia_module(facts, kernel)
     if rebuild:
-        fixes.append(Fix(f"If they still differ after the reboot, rebuild the module for {kernel}",
-                         rebuild, Risk.NEEDS_RESTART, osp.driver_docs_url(facts)))
-    return Finding(id="nvidia.driver-library-mismatch", severity=Severity.ERROR,
-                   title="NVIDIA driver/library version mismatch"
-                         + (f": kernel module {module}, libraries {library}" if module and library else ""),
-                   detail=detail, evidence=tuple(evidence), fixes=tuple(fixes), explains=_MISMATCH_SYMPTOMS)
+        fixes.append(
+            Fix(
+                f"If they still differ after the reboot, rebuild the module for {kernel}",
+                rebuild,
+                Risk.NEEDS_RESTART,
+                osp.driver_docs_url(facts),
+            )
+        )
+    return Finding(
+        id="nvidia.driver-library-mismatch",
+        severity=Severity.ERROR,
+        title="NVIDIA driver/library version mismatch"
+        + (f": kernel module {module}, libraries {library}" if module and library else ""),
+        detail=detail,
+        evidence=tuple(evidence),
+        fixes=tuple(fixes),
+        explains=_MISMATCH_SYMPTOMS,
+    )
 
 
 CHECKS = [nouveau_loaded, module_not_built, secure_boot_blocks, library_mismatch]

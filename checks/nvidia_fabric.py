@@ -38,22 +38,43 @@ def fabric_manager(snap: Snapshot, ms: MatrixSet) -> Finding | None:
         return None  # not looked at (no systemctl, no /proc): say nothing rather than guess
     facts = nf.os_facts(snap)
     branch = str((nf.driver(snap) or {}).get("driver_version") or "").split(".")[0]
-    fixes = [Fix("Start the fabric manager and enable it at boot",
-                 ("sudo systemctl enable --now nvidia-fabricmanager", "systemctl status nvidia-fabricmanager"),
-                 Risk.SAFE, _FM_URL)]
+    fixes = [
+        Fix(
+            "Start the fabric manager and enable it at boot",
+            (
+                "sudo systemctl enable --now nvidia-fabricmanager",
+                "systemctl status nvidia-fabricmanager",
+            ),
+            Risk.SAFE,
+            _FM_URL,
+        )
+    ]
     if osp.family(facts) == "ubuntu" and branch.isdigit():
-        fixes.append(Fix(f"If the service does not exist, install the fabric manager of driver branch {branch}",
-                         osp.install_packages(facts, [f"nvidia-fabricmanager-{branch}"])
-                         + ("sudo systemctl enable --now nvidia-fabricmanager",), Risk.SAFE, _FM_URL))
+        fixes.append(
+            Fix(
+                f"If the service does not exist, install the fabric manager of driver branch {branch}",
+                osp.install_packages(facts, [f"nvidia-fabricmanager-{branch}"])
+                + ("sudo systemctl enable --now nvidia-fabricmanager",),
+                Risk.SAFE,
+                _FM_URL,
+            )
+        )
     return Finding(
-        id="nvidia.fabric-manager-not-running", severity=Severity.ERROR,
+        id="nvidia.fabric-manager-not-running",
+        severity=Severity.ERROR,
         title=f"Fabric manager is not running on this NVSwitch system ({switches} NVSwitch)",
-        detail=("This machine has NVSwitch devices but the fabric manager service is "
-                f"{service or 'not running'}: CUDA fails with error 802 (system not yet initialized) "
-                "until it runs."),
-        evidence=(Evidence("nvidia.kernel.fabric_manager.service", str(service), "active"),
-                  Evidence("nvidia.kernel.fabric_manager.nvswitch_devices", str(switches))),
-        fixes=tuple(fixes), explains=_SYMPTOMS)
+        detail=(
+            "This machine has NVSwitch devices but the fabric manager service is "
+            f"{service or 'not running'}: CUDA fails with error 802 (system not yet initialized) "
+            "until it runs."
+        ),
+        evidence=(
+            Evidence("nvidia.kernel.fabric_manager.service", str(service), "active"),
+            Evidence("nvidia.kernel.fabric_manager.nvswitch_devices", str(switches)),
+        ),
+        fixes=tuple(fixes),
+        explains=_SYMPTOMS,
+    )
 
 
 def _selected(value: str | None) -> list[str]:
@@ -64,60 +85,122 @@ def _mig_findings(gpu: dict[str, Any], env: dict[str, Any]) -> Finding | None:
     label = nf.gpu_label(gpu)
     index = gpu.get("index", 0)
     devices = gpu.get("mig_devices") or []
-    if gpu.get("mig_mode_pending") and gpu.get("mig_mode") and gpu["mig_mode_pending"] != gpu["mig_mode"]:
+    if (
+        gpu.get("mig_mode_pending")
+        and gpu.get("mig_mode")
+        and gpu["mig_mode_pending"] != gpu["mig_mode"]
+    ):
         return Finding(
-            id="nvidia.mig-device-selection", severity=Severity.WARNING,
+            id="nvidia.mig-device-selection",
+            severity=Severity.WARNING,
             title=f"MIG mode change on {label} waits for a GPU reset",
-            detail=(f"MIG is {gpu['mig_mode']} on {label} but {gpu['mig_mode_pending']} is pending: the change "
-                    "applies only after the GPU is reset."),
+            detail=(
+                f"MIG is {gpu['mig_mode']} on {label} but {gpu['mig_mode_pending']} is pending: the change "
+                "applies only after the GPU is reset."
+            ),
             evidence=(Evidence("nvidia.gpus.mig_mode", gpu["mig_mode"], gpu["mig_mode_pending"]),),
-            fixes=(Fix("Reset the GPU (no process may use it) to apply the MIG mode",
-                       (f"sudo nvidia-smi -r -i {index}",), Risk.DESTRUCTIVE, _MIG_URL),))
+            fixes=(
+                Fix(
+                    "Reset the GPU (no process may use it) to apply the MIG mode",
+                    (f"sudo nvidia-smi -r -i {index}",),
+                    Risk.DESTRUCTIVE,
+                    _MIG_URL,
+                ),
+            ),
+        )
     if gpu.get("mig_mode") != "enabled":
         return None
     if not devices:
         return Finding(
-            id="nvidia.mig-device-selection", severity=Severity.ERROR,
+            id="nvidia.mig-device-selection",
+            severity=Severity.ERROR,
             title=f"MIG is on for {label} but no MIG instance exists: CUDA sees no device there",
-            detail=(f"{label} is in MIG mode without GPU instances, so CUDA can use none of it. Create instances, "
-                    "or turn MIG off."),
-            evidence=(Evidence("nvidia.gpus.mig_devices", "none", "at least one GPU and compute instance"),),
-            fixes=(Fix("List the instance profiles, then create one (GPU and compute instance)",
-                       (f"sudo nvidia-smi mig -i {index} -lgip", f"sudo nvidia-smi mig -i {index} -cgi <profile id> -C"),
-                       Risk.SAFE, _MIG_URL),
-                   Fix("Or turn MIG off and reset the GPU",
-                       (f"sudo nvidia-smi -i {index} -mig 0", f"sudo nvidia-smi -r -i {index}"), Risk.DESTRUCTIVE,
-                       _MIG_URL)),
-            explains=_SYMPTOMS)
+            detail=(
+                f"{label} is in MIG mode without GPU instances, so CUDA can use none of it. Create instances, "
+                "or turn MIG off."
+            ),
+            evidence=(
+                Evidence(
+                    "nvidia.gpus.mig_devices", "none", "at least one GPU and compute instance"
+                ),
+            ),
+            fixes=(
+                Fix(
+                    "List the instance profiles, then create one (GPU and compute instance)",
+                    (
+                        f"sudo nvidia-smi mig -i {index} -lgip",
+                        f"sudo nvidia-smi mig -i {index} -cgi <profile id> -C",
+                    ),
+                    Risk.SAFE,
+                    _MIG_URL,
+                ),
+                Fix(
+                    "Or turn MIG off and reset the GPU",
+                    (f"sudo nvidia-smi -i {index} -mig 0", f"sudo nvidia-smi -r -i {index}"),
+                    Risk.DESTRUCTIVE,
+                    _MIG_URL,
+                ),
+            ),
+            explains=_SYMPTOMS,
+        )
     chosen = _selected(env.get("CUDA_VISIBLE_DEVICES"))
     mig_ids = [c for c in chosen if c.startswith("MIG-")]
     env_known = "CUDA_VISIBLE_DEVICES" in env
     if len(mig_ids) > 1 or (env_known and len(devices) > 1 and not chosen):
-        example = next((d.get("uuid") for d in devices if d.get("uuid")), None) or "MIG-<uuid from nvidia-smi -L>"
-        what = (f"CUDA_VISIBLE_DEVICES names {len(mig_ids)} MIG devices" if mig_ids
-                else f"{label} has {len(devices)} MIG instances and CUDA_VISIBLE_DEVICES is not set")
+        example = (
+            next((d.get("uuid") for d in devices if d.get("uuid")), None)
+            or "MIG-<uuid from nvidia-smi -L>"
+        )
+        what = (
+            f"CUDA_VISIBLE_DEVICES names {len(mig_ids)} MIG devices"
+            if mig_ids
+            else f"{label} has {len(devices)} MIG instances and CUDA_VISIBLE_DEVICES is not set"
+        )
         return Finding(
-            id="nvidia.mig-device-selection", severity=Severity.ERROR if mig_ids else Severity.INFO,
+            id="nvidia.mig-device-selection",
+            severity=Severity.ERROR if mig_ids else Severity.INFO,
             title="A CUDA process can use only one MIG instance",
-            detail=(f"{what}, but one CUDA process enumerates a single MIG device: multi-GPU code (DDP, "
-                    "device_count() > 1) fails or uses only the first instance. Run one process per MIG "
-                    "instance, each with its own CUDA_VISIBLE_DEVICES."),
-            evidence=(Evidence("CUDA_VISIBLE_DEVICES", env.get("CUDA_VISIBLE_DEVICES") or "unset",
-                               "one MIG-<uuid> per process"),
-                      Evidence("nvidia.gpus.mig_devices", str(len(devices)))),
-            fixes=(Fix("List the MIG devices, then give each process one of them",
-                       ("nvidia-smi -L", f"CUDA_VISIBLE_DEVICES={example} python train.py"), Risk.SAFE, _MIG_URL),),
-            explains=_SYMPTOMS)
+            detail=(
+                f"{what}, but one CUDA process enumerates a single MIG device: multi-GPU code (DDP, "
+                "device_count() > 1) fails or uses only the first instance. Run one process per MIG "
+                "instance, each with its own CUDA_VISIBLE_DEVICES."
+            ),
+            evidence=(
+                Evidence(
+                    "CUDA_VISIBLE_DEVICES",
+                    env.get("CUDA_VISIBLE_DEVICES") or "unset",
+                    "one MIG-<uuid> per process",
+                ),
+                Evidence("nvidia.gpus.mig_devices", str(len(devices))),
+            ),
+            fixes=(
+                Fix(
+                    "List the MIG devices, then give each process one of them",
+                    ("nvidia-smi -L", f"CUDA_VISIBLE_DEVICES={example} python train.py"),
+                    Risk.SAFE,
+                    _MIG_URL,
+                ),
+            ),
+            explains=_SYMPTOMS,
+        )
     plain = [c for c in chosen if re.fullmatch(r"\d+", c) and int(c) == index]
     if plain and not mig_ids:
         return Finding(
-            id="nvidia.mig-device-selection", severity=Severity.WARNING,
+            id="nvidia.mig-device-selection",
+            severity=Severity.WARNING,
             title=f"CUDA_VISIBLE_DEVICES selects {label} by index although MIG is on",
-            detail=(f"CUDA_VISIBLE_DEVICES={env.get('CUDA_VISIBLE_DEVICES')} names GPU {index}, which is in MIG "
-                    "mode: select a MIG instance by its MIG-<uuid> instead, so the process gets the instance "
-                    "you intend."),
-            evidence=(Evidence("CUDA_VISIBLE_DEVICES", str(env.get("CUDA_VISIBLE_DEVICES")), "MIG-<uuid>"),),
-            fixes=(Fix("Name the MIG instance by UUID", ("nvidia-smi -L",), Risk.SAFE, _MIG_URL),))
+            detail=(
+                f"CUDA_VISIBLE_DEVICES={env.get('CUDA_VISIBLE_DEVICES')} names GPU {index}, which is in MIG "
+                "mode: select a MIG instance by its MIG-<uuid> instead, so the process gets the instance "
+                "you intend."
+            ),
+            evidence=(
+                Evidence(
+                    "CUDA_VISIBLE_DEVICES", str(env.get("CUDA_VISIBLE_DEVICES")), "MIG-<uuid>"
+                ),
+            ),
+            fixes=(Fix("Name the MIG instance by UUID", ("nvidia-smi -L",), Risk.SAFE, _MIG_URL),),
+        )
     return None
 
 
@@ -133,7 +216,9 @@ def mig_selection(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
     """
     env = snap.fact("nvidia.gpus", "env") or {}
     cuda_env = snap.data("cuda.env") or {}
-    if not env.get("CUDA_VISIBLE_DEVICES") and isinstance(cuda_env.get("CUDA_VISIBLE_DEVICES"), dict):
+    if not env.get("CUDA_VISIBLE_DEVICES") and isinstance(
+        cuda_env.get("CUDA_VISIBLE_DEVICES"), dict
+    ):
         env = dict(env, CUDA_VISIBLE_DEVICES=cuda_env["CUDA_VISIBLE_DEVICES"].get("value"))
     return [f for f in (_mig_findings(gpu, env) for gpu in nf.gpus(snap)) if f is not None]
 

@@ -18,14 +18,24 @@ _DPR_URL = "https://docs.nvidia.com/deploy/dynamic-page-retirement/index.html"
 
 def _reset_fix(gpu: dict[str, Any], why: str) -> Fix:
     index = gpu.get("index", 0)
-    return Fix(f"Stop the processes on {nf.gpu_label(gpu)} and reset it {why}",
-               ("nvidia-smi --query-compute-apps=pid,process_name --format=csv",
-                f"sudo nvidia-smi -r -i {index}"), Risk.DESTRUCTIVE, _ROW_REMAP_URL)
+    return Fix(
+        f"Stop the processes on {nf.gpu_label(gpu)} and reset it {why}",
+        (
+            "nvidia-smi --query-compute-apps=pid,process_name --format=csv",
+            f"sudo nvidia-smi -r -i {index}",
+        ),
+        Risk.DESTRUCTIVE,
+        _ROW_REMAP_URL,
+    )
 
 
 def _report_fix(gpu: dict[str, Any]) -> Fix:
-    return Fix(f"Collect a bug report and contact the GPU's vendor or NVIDIA support about {nf.gpu_label(gpu)}",
-               ("sudo nvidia-bug-report.sh",), Risk.SAFE, _RMA_URL)
+    return Fix(
+        f"Collect a bug report and contact the GPU's vendor or NVIDIA support about {nf.gpu_label(gpu)}",
+        ("sudo nvidia-bug-report.sh",),
+        Risk.SAFE,
+        _RMA_URL,
+    )
 
 
 @check("nvidia.ecc-uncorrected", needs=("nvidia.gpus",))
@@ -54,20 +64,32 @@ def ecc_uncorrected(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
             parts.append(f"{aggregate} over the GPU's lifetime")
         if sram:
             parts.append("the SRAM uncorrectable-error threshold is exceeded")
-        fixes = [Fix("Look at the memory-error state (ECC, row remapping, retired pages)",
-                     (f"nvidia-smi -q -i {gpu.get('index', 0)} -d ECC,PAGE_RETIREMENT,ROW_REMAPPER",), Risk.SAFE)]
+        fixes = [
+            Fix(
+                "Look at the memory-error state (ECC, row remapping, retired pages)",
+                (f"nvidia-smi -q -i {gpu.get('index', 0)} -d ECC,PAGE_RETIREMENT,ROW_REMAPPER",),
+                Risk.SAFE,
+            )
+        ]
         if volatile:
             fixes.append(_reset_fix(gpu, "so retirement or row remapping takes effect"))
         if sram or volatile:
             fixes.append(_report_fix(gpu))
-        findings.append(Finding(
-            id="nvidia.ecc-uncorrected", severity=severity,
-            title=f"Uncorrectable ECC errors on {nf.gpu_label(gpu)}",
-            detail=f"{nf.gpu_label(gpu)} reports uncorrectable memory errors: {'; '.join(parts)}."
-                   + (" Applications on it were stopped when they happened." if volatile else ""),
-            evidence=(Evidence("nvidia.gpus.ecc.volatile_uncorrected", str(volatile), "0"),
-                      Evidence("nvidia.gpus.ecc.aggregate_uncorrected", str(aggregate), "0")),
-            fixes=tuple(fixes), explains=_SYMPTOMS))
+        findings.append(
+            Finding(
+                id="nvidia.ecc-uncorrected",
+                severity=severity,
+                title=f"Uncorrectable ECC errors on {nf.gpu_label(gpu)}",
+                detail=f"{nf.gpu_label(gpu)} reports uncorrectable memory errors: {'; '.join(parts)}."
+                + (" Applications on it were stopped when they happened." if volatile else ""),
+                evidence=(
+                    Evidence("nvidia.gpus.ecc.volatile_uncorrected", str(volatile), "0"),
+                    Evidence("nvidia.gpus.ecc.aggregate_uncorrected", str(aggregate), "0"),
+                ),
+                fixes=tuple(fixes),
+                explains=_SYMPTOMS,
+            )
+        )
     return findings
 
 
@@ -86,26 +108,47 @@ def row_remapping(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
         rows = gpu.get("remapped_rows") or {}
         counts = f"{rows.get('uncorrectable')} uncorrectable / {rows.get('correctable')} correctable rows remapped"
         if rows.get("failure"):
-            findings.append(Finding(
-                id="nvidia.row-remap-failed", severity=Severity.ERROR,
-                title=f"Row remapping failed on {nf.gpu_label(gpu)}: the GPU meets NVIDIA's RMA criterion",
-                detail=(f"{nf.gpu_label(gpu)} has the row-remapping failure flag set ({counts}). Its memory can no "
+            findings.append(
+                Finding(
+                    id="nvidia.row-remap-failed",
+                    severity=Severity.ERROR,
+                    title=f"Row remapping failed on {nf.gpu_label(gpu)}: the GPU meets NVIDIA's RMA criterion",
+                    detail=(
+                        f"{nf.gpu_label(gpu)} has the row-remapping failure flag set ({counts}). Its memory can no "
                         "longer repair itself; NVIDIA's RMA policy treats this flag, confirmed by the field "
-                        "diagnostic, as the criterion for a replacement."),
-                evidence=(Evidence("nvidia.gpus.remapped_rows.failure", "yes", "no"),),
-                fixes=(Fix("Drain the GPU (stop scheduling work on it) and run NVIDIA's diagnostic",
-                           ("dcgmi diag -r 3",), Risk.SAFE, _RMA_URL), _report_fix(gpu)),
-                explains=_SYMPTOMS + ("nvidia.ecc-uncorrected",)))
+                        "diagnostic, as the criterion for a replacement."
+                    ),
+                    evidence=(Evidence("nvidia.gpus.remapped_rows.failure", "yes", "no"),),
+                    fixes=(
+                        Fix(
+                            "Drain the GPU (stop scheduling work on it) and run NVIDIA's diagnostic",
+                            ("dcgmi diag -r 3",),
+                            Risk.SAFE,
+                            _RMA_URL,
+                        ),
+                        _report_fix(gpu),
+                    ),
+                    explains=_SYMPTOMS + ("nvidia.ecc-uncorrected",),
+                )
+            )
         elif rows.get("pending"):
-            findings.append(Finding(
-                id="nvidia.row-remap-pending", severity=Severity.WARNING,
-                title=f"A memory row remap is pending on {nf.gpu_label(gpu)}: reset the GPU",
-                detail=(f"{nf.gpu_label(gpu)} has a row remap pending ({counts}); it takes effect at the next "
-                        "GPU reset. Work keeps running meanwhile, but plan the reset."),
-                evidence=(Evidence("nvidia.gpus.remapped_rows.pending", "yes", "no"),),
-                fixes=(_reset_fix(gpu, "to activate the remap"),
-                       Fix("Or reboot the machine", ("sudo reboot",), Risk.NEEDS_RESTART)),
-                explains=("nvidia.ecc-uncorrected",)))
+            findings.append(
+                Finding(
+                    id="nvidia.row-remap-pending",
+                    severity=Severity.WARNING,
+                    title=f"A memory row remap is pending on {nf.gpu_label(gpu)}: reset the GPU",
+                    detail=(
+                        f"{nf.gpu_label(gpu)} has a row remap pending ({counts}); it takes effect at the next "
+                        "GPU reset. Work keeps running meanwhile, but plan the reset."
+                    ),
+                    evidence=(Evidence("nvidia.gpus.remapped_rows.pending", "yes", "no"),),
+                    fixes=(
+                        _reset_fix(gpu, "to activate the remap"),
+                        Fix("Or reboot the machine", ("sudo reboot",), Risk.NEEDS_RESTART),
+                    ),
+                    explains=("nvidia.ecc-uncorrected",),
+                )
+            )
     return findings
 
 
@@ -127,22 +170,46 @@ def retired_pages(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
         if not (pages.get("pending") or double):
             continue
         pending = pages.get("pending") is True
-        detail = (f"{nf.gpu_label(gpu)} has retired {double} page(s) for double-bit errors and {single} for "
-                  "repeated single-bit errors.")
+        detail = (
+            f"{nf.gpu_label(gpu)} has retired {double} page(s) for double-bit errors and {single} for "
+            "repeated single-bit errors."
+        )
         fixes = []
         if pending:
             detail += " A retirement is pending: it takes effect when the driver reloads."
-            fixes.append(Fix("Reboot (or reload the driver) to activate the pending retirement", ("sudo reboot",),
-                             Risk.NEEDS_RESTART, _DPR_URL))
-        fixes.append(Fix("Watch the counts; if they keep rising, run NVIDIA's diagnostic", ("dcgmi diag -r 3",),
-                         Risk.SAFE, _DPR_URL))
-        findings.append(Finding(
-            id="nvidia.retired-pages-high", severity=Severity.WARNING if pending else Severity.INFO,
-            title=f"Retired memory pages on {nf.gpu_label(gpu)}" + (" (retirement pending)" if pending else ""),
-            detail=detail,
-            evidence=(Evidence("nvidia.gpus.retired_pages", f"double-bit {double}, single-bit {single}, "
-                               f"pending {'yes' if pending else 'no'}"),),
-            fixes=tuple(fixes)))
+            fixes.append(
+                Fix(
+                    "Reboot (or reload the driver) to activate the pending retirement",
+                    ("sudo reboot",),
+                    Risk.NEEDS_RESTART,
+                    _DPR_URL,
+                )
+            )
+        fixes.append(
+            Fix(
+                "Watch the counts; if they keep rising, run NVIDIA's diagnostic",
+                ("dcgmi diag -r 3",),
+                Risk.SAFE,
+                _DPR_URL,
+            )
+        )
+        findings.append(
+            Finding(
+                id="nvidia.retired-pages-high",
+                severity=Severity.WARNING if pending else Severity.INFO,
+                title=f"Retired memory pages on {nf.gpu_label(gpu)}"
+                + (" (retirement pending)" if pending else ""),
+                detail=detail,
+                evidence=(
+                    Evidence(
+                        "nvidia.gpus.retired_pages",
+                        f"double-bit {double}, single-bit {single}, "
+                        f"pending {'yes' if pending else 'no'}",
+                    ),
+                ),
+                fixes=tuple(fixes),
+            )
+        )
     return findings
 
 

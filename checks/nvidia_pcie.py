@@ -35,19 +35,38 @@ def link_degraded(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
         now = f"gen {gen} x{width}"
         best = f"gen {gen_max} x{width_max}"
         address = gpu.get("pci_bus_id") or "<bus id>"
-        findings.append(Finding(
-            id="nvidia.pcie-link-degraded", severity=Severity.WARNING,
-            title=f"PCIe link of {nf.gpu_label(gpu)} runs at {now} under load (max {best})",
-            detail=(f"{nf.gpu_label(gpu)} is {gpu.get('utilization_gpu_pct')}% busy but its PCIe link runs at {now} "
-                    f"instead of {best}: host-to-GPU transfers are slower than they should be."),
-            evidence=(Evidence("nvidia.gpus.pcie", now, best),
-                      Evidence("nvidia.gpus.utilization_gpu_pct", str(gpu.get("utilization_gpu_pct")),
-                               f">= {BUSY_UTILIZATION_PCT} (busy)")),
-            fixes=(Fix("Confirm the link the slot negotiated while the GPU is busy",
-                       (f"sudo lspci -vv -s {address} | grep -E 'LnkCap|LnkSta'",), Risk.SAFE),
-                   Fix("Seat the GPU directly in a full-width x16 slot (no riser or extension cable), "
-                       "set the slot to Auto or its highest PCIe generation in the BIOS, then reboot",
-                       (), Risk.NEEDS_RESTART))))
+        findings.append(
+            Finding(
+                id="nvidia.pcie-link-degraded",
+                severity=Severity.WARNING,
+                title=f"PCIe link of {nf.gpu_label(gpu)} runs at {now} under load (max {best})",
+                detail=(
+                    f"{nf.gpu_label(gpu)} is {gpu.get('utilization_gpu_pct')}% busy but its PCIe link runs at {now} "
+                    f"instead of {best}: host-to-GPU transfers are slower than they should be."
+                ),
+                evidence=(
+                    Evidence("nvidia.gpus.pcie", now, best),
+                    Evidence(
+                        "nvidia.gpus.utilization_gpu_pct",
+                        str(gpu.get("utilization_gpu_pct")),
+                        f">= {BUSY_UTILIZATION_PCT} (busy)",
+                    ),
+                ),
+                fixes=(
+                    Fix(
+                        "Confirm the link the slot negotiated while the GPU is busy",
+                        (f"sudo lspci -vv -s {address} | grep -E 'LnkCap|LnkSta'",),
+                        Risk.SAFE,
+                    ),
+                    Fix(
+                        "Seat the GPU directly in a full-width x16 slot (no riser or extension cable), "
+                        "set the slot to Auto or its highest PCIe generation in the BIOS, then reboot",
+                        (),
+                        Risk.NEEDS_RESTART,
+                    ),
+                ),
+            )
+        )
     return findings
 
 
@@ -64,34 +83,67 @@ def aer_errors(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
     findings = []
     for device in snap.fact("nvidia.pci", "devices") or []:
         aer = device.get("aer") or {}
-        fatal, nonfatal, correctable = aer.get("fatal") or 0, aer.get("nonfatal") or 0, aer.get("correctable") or 0
+        fatal, nonfatal, correctable = (
+            aer.get("fatal") or 0,
+            aer.get("nonfatal") or 0,
+            aer.get("correctable") or 0,
+        )
         if not (fatal or nonfatal or correctable):
             continue
         severity = Severity.WARNING if (fatal or nonfatal) else Severity.INFO
         counts = f"fatal {fatal}, non-fatal {nonfatal}, correctable {correctable}"
-        findings.append(Finding(
-            id="nvidia.pcie-aer-errors", severity=severity,
-            title=f"PCIe errors on {nf.pci_label(ms, device)}: {counts}",
-            detail=(f"The kernel counted PCIe errors on {nf.pci_label(ms, device)} since boot ({counts}). "
-                    + ("Uncorrectable errors lose transactions and can take the GPU off the bus."
-                       if fatal or nonfatal else "Correctable errors are retried by the hardware; a growing "
-                       "count points at the slot, riser or seating.")),
-            evidence=(Evidence("nvidia.pci.aer", counts, "0"),),
-            fixes=(Fix("Look at the device's link and error status",
-                       (f"sudo lspci -vvv -s {device.get('address')}",), Risk.SAFE),
-                   Fix("Reseat the GPU (no riser), check its power cables, and compare the counts after a "
-                       "reboot", (), Risk.NEEDS_RESTART))))
+        findings.append(
+            Finding(
+                id="nvidia.pcie-aer-errors",
+                severity=severity,
+                title=f"PCIe errors on {nf.pci_label(ms, device)}: {counts}",
+                detail=(
+                    f"The kernel counted PCIe errors on {nf.pci_label(ms, device)} since boot ({counts}). "
+                    + (
+                        "Uncorrectable errors lose transactions and can take the GPU off the bus."
+                        if fatal or nonfatal
+                        else "Correctable errors are retried by the hardware; a growing "
+                        "count points at the slot, riser or seating."
+                    )
+                ),
+                evidence=(Evidence("nvidia.pci.aer", counts, "0"),),
+                fixes=(
+                    Fix(
+                        "Look at the device's link and error status",
+                        (f"sudo lspci -vvv -s {device.get('address')}",),
+                        Risk.SAFE,
+                    ),
+                    Fix(
+                        "Reseat the GPU (no riser), check its power cables, and compare the counts after a "
+                        "reboot",
+                        (),
+                        Risk.NEEDS_RESTART,
+                    ),
+                ),
+            )
+        )
     for gpu in nf.gpus(snap):
         replays = (gpu.get("pcie") or {}).get("replay_counter") or 0
         if replays:
-            findings.append(Finding(
-                id="nvidia.pcie-aer-errors", severity=Severity.INFO,
-                title=f"{replays} PCIe replays on {nf.gpu_label(gpu)}",
-                detail=(f"{nf.gpu_label(gpu)} retransmitted {replays} PCIe packets since the driver loaded. "
-                        "A few are harmless; a count that grows quickly points at the link."),
-                evidence=(Evidence("nvidia.gpus.pcie.replay_counter", str(replays), "0"),),
-                fixes=(Fix("Watch the counter while the GPU works",
-                           (f"nvidia-smi -q -i {gpu.get('index', 0)} | grep -i -A1 replay",), Risk.SAFE),)))
+            findings.append(
+                Finding(
+                    id="nvidia.pcie-aer-errors",
+                    severity=Severity.INFO,
+                    title=f"{replays} PCIe replays on {nf.gpu_label(gpu)}",
+                    detail=(
+                        f"{nf.gpu_label(gpu)} retransmitted {replays} PCIe packets since the driver loaded. "
+                        "A few are harmless; a count that grows quickly points at the link."
+                    ),
+                    evidence=(Evidence("nvidia.gpus.pcie.replay_counter", str(replays), "0"),),
+                    fixes=(
+                        Fix(
+                            "Watch the counter while the GPU works",
+                            (f"nvidia-smi -q -i {gpu.get('index', 0)} | grep -i -A1 replay",),
+                            Risk.SAFE,
+                        ),
+                    ),
+                )
+            )
     return findings
 
 

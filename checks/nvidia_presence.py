@@ -9,10 +9,16 @@ from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
 from envdoctor.matrixset import MatrixSet
 from envdoctor.snapshot import Snapshot, Status
 
-_DRIVER_SYMPTOMS = ("torch.gpu-test-failed", "cuda.toolkit-without-driver", "app.ollama-cpu-fallback",
-                    "jax.cuda-backend-failed")
+_DRIVER_SYMPTOMS = (
+    "torch.gpu-test-failed",
+    "cuda.toolkit-without-driver",
+    "app.ollama-cpu-fallback",
+    "jax.cuda-backend-failed",
+)
 _NO_GPU_SYMPTOMS = ("cuda.toolkit-without-driver", "torch.cpu-build-no-gpu")
-_CONTAINER_GUIDE = "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html"
+_CONTAINER_GUIDE = (
+    "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html"
+)
 
 
 def _toolkit_sentence(snap: Snapshot) -> str:
@@ -22,15 +28,19 @@ def _toolkit_sentence(snap: Snapshot) -> str:
     main = toolkits[0]
     version = main.get("version") or main.get("release") or "unknown version"
     where = main.get("real_path") or main.get("path") or ""
-    return (f" The CUDA {version} toolkit{' at ' + where if where else ''} can compile CUDA code (nvcc "
-            "works), but nothing can run CUDA code here: every CUDA call reports that there is no device.")
+    return (
+        f" The CUDA {version} toolkit{' at ' + where if where else ''} can compile CUDA code (nvcc "
+        "works), but nothing can run CUDA code here: every CUDA call reports that there is no device."
+    )
 
 
 def _torch_sentence(snap: Snapshot) -> str:
     torch = snap.data("python.torch")
     if torch is not None and torch.get("version"):
-        return (f" torch {torch['version']} will use the CPU: torch.cuda.is_available() is False on "
-                "this machine whatever build is installed.")
+        return (
+            f" torch {torch['version']} will use the CPU: torch.cuda.is_available() is False on "
+            "this machine whatever build is installed."
+        )
     return " PyTorch and the other ML frameworks will use the CPU."
 
 
@@ -53,28 +63,53 @@ def no_gpu(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     if pci is not None and pci.get("devices"):
         return None
     if pci is not None:
-        seen = (f"none of the {pci['pci_device_count']} PCI devices is from NVIDIA"
-                if pci.get("pci_device_count") is not None else "no NVIDIA device on the PCI bus")
+        seen = (
+            f"none of the {pci['pci_device_count']} PCI devices is from NVIDIA"
+            if pci.get("pci_device_count") is not None
+            else "no NVIDIA device on the PCI bus"
+        )
     else:
         group = snap.group("nvidia.pci")
-        seen = f"the PCI bus was not visible ({group.reason})" if group is not None and group.reason else \
-            "the PCI bus was not looked at"
-    detail = (f"No NVIDIA GPU is present ({seen}) and no NVIDIA driver is installed "
-              f"({(nf.driver_reason(snap) or 'no driver found').removeprefix('no NVIDIA driver: ')})."
-              + _toolkit_sentence(snap) + _torch_sentence(snap))
+        seen = (
+            f"the PCI bus was not visible ({group.reason})"
+            if group is not None and group.reason
+            else "the PCI bus was not looked at"
+        )
+    detail = (
+        f"No NVIDIA GPU is present ({seen}) and no NVIDIA driver is installed "
+        f"({(nf.driver_reason(snap) or 'no driver found').removeprefix('no NVIDIA driver: ')})."
+        + _toolkit_sentence(snap)
+        + _torch_sentence(snap)
+    )
     fixes: tuple[Fix, ...] = ()
     if nf.in_container(snap):
-        detail += (" This is a container: if the host has an NVIDIA GPU, the container was started "
-                   "without it.")
-        fixes = (Fix("Start the container with the host's GPUs (the host needs the NVIDIA driver and the "
-                     "NVIDIA Container Toolkit)", ("docker run --gpus all IMAGE",), Risk.SAFE, _CONTAINER_GUIDE),)
+        detail += (
+            " This is a container: if the host has an NVIDIA GPU, the container was started "
+            "without it."
+        )
+        fixes = (
+            Fix(
+                "Start the container with the host's GPUs (the host needs the NVIDIA driver and the "
+                "NVIDIA Container Toolkit)",
+                ("docker run --gpus all IMAGE",),
+                Risk.SAFE,
+                _CONTAINER_GUIDE,
+            ),
+        )
     return Finding(
-        id="nvidia.no-gpu", severity=Severity.INFO,
+        id="nvidia.no-gpu",
+        severity=Severity.INFO,
         title="No NVIDIA GPU or driver on this machine: CUDA code cannot run here, frameworks use the CPU",
         detail=detail,
-        evidence=(Evidence("nvidia.pci", seen, "an NVIDIA GPU (vendor 0x10de, class 0x03xx)"),
-                  Evidence("nvidia.driver", nf.driver_reason(snap) or "not found", "a loaded NVIDIA driver")),
-        fixes=fixes, explains=_NO_GPU_SYMPTOMS)
+        evidence=(
+            Evidence("nvidia.pci", seen, "an NVIDIA GPU (vendor 0x10de, class 0x03xx)"),
+            Evidence(
+                "nvidia.driver", nf.driver_reason(snap) or "not found", "a loaded NVIDIA driver"
+            ),
+        ),
+        fixes=fixes,
+        explains=_NO_GPU_SYMPTOMS,
+    )
 
 
 def _kernel_state(snap: Snapshot) -> dict:
@@ -84,8 +119,13 @@ def _kernel_state(snap: Snapshot) -> dict:
 def _user_space_installed(snap: Snapshot) -> bool:
     libraries = _kernel_state(snap).get("libraries") or {}
     data = nf.driver(snap) or {}
-    return bool(libraries.get("libnvidia-ml") or libraries.get("libcuda") or data.get("library_version")
-                or data.get("smi_error") or (data.get("nvml_error") or {}).get("code") == 9)
+    return bool(
+        libraries.get("libnvidia-ml")
+        or libraries.get("libcuda")
+        or data.get("library_version")
+        or data.get("smi_error")
+        or (data.get("nvml_error") or {}).get("code") == 9
+    )
 
 
 def _install_fix(snap: Snapshot, ms: MatrixSet) -> Fix:
@@ -94,8 +134,12 @@ def _install_fix(snap: Snapshot, ms: MatrixSet) -> Fix:
     summary = "Install the NVIDIA driver from the distribution, then reboot"
     if not commands:
         summary = "Install the NVIDIA driver for this OS from NVIDIA's download page, then reboot"
-    return Fix(summary, commands + (("sudo reboot",) if commands else ()), Risk.NEEDS_RESTART,
-               osp.driver_docs_url(facts))
+    return Fix(
+        summary,
+        commands + (("sudo reboot",) if commands else ()),
+        Risk.NEEDS_RESTART,
+        osp.driver_docs_url(facts),
+    )
 
 
 @check("nvidia.no-driver-bound", needs_any=("nvidia.pci", "nvidia.driver"))
@@ -117,7 +161,11 @@ def no_driver_bound(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     devices = [d for d in nf.pci_gpus(snap) if not d.get("driver_unknown")]
     loaded = nf.nvidia_module_loaded(snap)
     data = nf.driver(snap)
-    unbound = [d for d in devices if d.get("driver") != "nvidia" and d.get("driver") not in nf.PASSTHROUGH_DRIVERS]
+    unbound = [
+        d
+        for d in devices
+        if d.get("driver") != "nvidia" and d.get("driver") not in nf.PASSTHROUGH_DRIVERS
+    ]
     if devices:
         if not unbound:
             return None
@@ -127,40 +175,72 @@ def no_driver_bound(snap: Snapshot, ms: MatrixSet) -> Finding | None:
         return None  # the bus was read and holds no NVIDIA GPU: driver software without a GPU is no fault
     facts = nf.os_facts(snap)
     kernel = nf.kernel_release(snap)
-    names = "; ".join(nf.pci_label(ms, d) + f" bound to {d.get('driver') or 'no driver'}" for d in unbound)
-    evidence = [Evidence("nvidia.pci", names or "GPU not listed", "bound to the nvidia driver")] if unbound else []
+    names = "; ".join(
+        nf.pci_label(ms, d) + f" bound to {d.get('driver') or 'no driver'}" for d in unbound
+    )
+    evidence = (
+        [Evidence("nvidia.pci", names or "GPU not listed", "bound to the nvidia driver")]
+        if unbound
+        else []
+    )
     if data is not None and (data.get("smi_error") or data.get("nvml_error")):
         said = data.get("smi_error") or (data.get("nvml_error") or {}).get("message")
         evidence.append(Evidence("nvidia.driver", str(said), "the driver answers"))
     if loaded is False:
         evidence.append(Evidence("nvidia.kernel.modules.nvidia", "not loaded", "loaded"))
     fixes = []
-    nouveau = any(d.get("driver") == "nouveau" for d in unbound) or nf.module_loaded(snap, "nouveau")
+    nouveau = any(d.get("driver") == "nouveau" for d in unbound) or nf.module_loaded(
+        snap, "nouveau"
+    )
     if nouveau:
-        fixes.append(Fix("Blacklist nouveau so the NVIDIA driver can bind, rebuild the initramfs, reboot",
-                         osp.blacklist_nouveau(facts) + ("sudo reboot",), Risk.NEEDS_RESTART,
-                         osp.driver_docs_url(facts)))
+        fixes.append(
+            Fix(
+                "Blacklist nouveau so the NVIDIA driver can bind, rebuild the initramfs, reboot",
+                osp.blacklist_nouveau(facts) + ("sudo reboot",),
+                Risk.NEEDS_RESTART,
+                osp.driver_docs_url(facts),
+            )
+        )
     present = (_kernel_state(snap).get("module_for_kernel") or {}).get("present")
     if present is False and _user_space_installed(snap):
-        fixes.append(Fix(f"Build the NVIDIA module for the running kernel {kernel}, then load it",
-                         osp.rebuild_nvidia_module(facts, kernel) + ("sudo modprobe nvidia",),
-                         Risk.SAFE, osp.driver_docs_url(facts)))
+        fixes.append(
+            Fix(
+                f"Build the NVIDIA module for the running kernel {kernel}, then load it",
+                osp.rebuild_nvidia_module(facts, kernel) + ("sudo modprobe nvidia",),
+                Risk.SAFE,
+                osp.driver_docs_url(facts),
+            )
+        )
     if present is True:
-        fixes.append(Fix("Load the installed NVIDIA module and read why it fails if it does",
-                         ("sudo modprobe nvidia", "sudo dmesg | grep -iE 'nvrm|nvidia' | tail -n 20"), Risk.SAFE))
+        fixes.append(
+            Fix(
+                "Load the installed NVIDIA module and read why it fails if it does",
+                ("sudo modprobe nvidia", "sudo dmesg | grep -iE 'nvrm|nvidia' | tail -n 20"),
+                Risk.SAFE,
+            )
+        )
     if not _user_space_installed(snap) or present is None:
         fixes.append(_install_fix(snap, ms))
     what = "the NVIDIA GPU" if len(unbound) <= 1 else f"{len(unbound)} NVIDIA GPUs"
-    detail = (f"{names or 'An NVIDIA GPU'}: no NVIDIA driver is bound, so CUDA sees no device and "
-              "frameworks fall back to the CPU.")
+    detail = (
+        f"{names or 'An NVIDIA GPU'}: no NVIDIA driver is bound, so CUDA sees no device and "
+        "frameworks fall back to the CPU."
+    )
     if not _user_space_installed(snap):
-        detail += " No NVIDIA driver software (libnvidia-ml, libcuda, nvidia-smi) is installed either."
+        detail += (
+            " No NVIDIA driver software (libnvidia-ml, libcuda, nvidia-smi) is installed either."
+        )
     elif present is False:
         detail += f" The driver is installed, but no nvidia module exists for the running kernel {kernel}."
     return Finding(
-        id="nvidia.no-driver-bound", severity=Severity.ERROR,
+        id="nvidia.no-driver-bound",
+        severity=Severity.ERROR,
         title=f"No NVIDIA driver is bound to {what}",
-        detail=detail, evidence=tuple(evidence), fixes=tuple(fixes), explains=_DRIVER_SYMPTOMS)
+        detail=detail,
+        evidence=tuple(evidence),
+        fixes=tuple(fixes),
+        explains=_DRIVER_SYMPTOMS,
+    )
 
 
 @check("nvidia.driver-without-gpu", needs=("nvidia.driver",))
@@ -177,21 +257,36 @@ def driver_without_gpu(snap: Snapshot, ms: MatrixSet) -> Finding | None:
         return None
     devices = nf.pci_gpus(snap)
     passthrough = [d for d in devices if d.get("driver") in nf.PASSTHROUGH_DRIVERS]
-    detail = (f"The NVIDIA driver {data.get('driver_version') or ''} is loaded but lists no GPU.").replace("  ", " ")
+    detail = (
+        f"The NVIDIA driver {data.get('driver_version') or ''} is loaded but lists no GPU."
+    ).replace("  ", " ")
     if passthrough:
-        detail += (" " + "; ".join(nf.pci_label(ms, d) for d in passthrough)
-                   + f" is bound to {passthrough[0]['driver']}: it is reserved for virtual machines.")
+        detail += (
+            " "
+            + "; ".join(nf.pci_label(ms, d) for d in passthrough)
+            + f" is bound to {passthrough[0]['driver']}: it is reserved for virtual machines."
+        )
     elif devices:
-        detail += (" The PCI bus shows " + "; ".join(nf.pci_label(ms, d) for d in devices)
-                   + ": the driver failed to initialise it (the kernel log says why).")
+        detail += (
+            " The PCI bus shows "
+            + "; ".join(nf.pci_label(ms, d) for d in devices)
+            + ": the driver failed to initialise it (the kernel log says why)."
+        )
     return Finding(
-        id="nvidia.driver-without-gpu", severity=Severity.WARNING,
+        id="nvidia.driver-without-gpu",
+        severity=Severity.WARNING,
         title="The NVIDIA driver is loaded but reports no GPU",
         detail=detail,
         evidence=(Evidence("nvidia.driver.gpu_count", "0", "at least 1"),),
-        fixes=(Fix("Read what the driver said about the GPU at load time",
-                   ("sudo dmesg | grep -iE 'nvrm|xid' | tail -n 30",), Risk.SAFE),),
-        explains=_DRIVER_SYMPTOMS)
+        fixes=(
+            Fix(
+                "Read what the driver said about the GPU at load time",
+                ("sudo dmesg | grep -iE 'nvrm|xid' | tail -n 30",),
+                Risk.SAFE,
+            ),
+        ),
+        explains=_DRIVER_SYMPTOMS,
+    )
 
 
 @check("nvidia.driver-not-responding", needs_any=("nvidia.kernel", "nvidia.pci", "nvidia.events"))
@@ -207,14 +302,21 @@ def driver_not_responding(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     if group is None or group.status is not Status.FAILED or "hung" not in (group.reason or ""):
         return None
     return Finding(
-        id="nvidia.driver-not-responding", severity=Severity.ERROR,
+        id="nvidia.driver-not-responding",
+        severity=Severity.ERROR,
         title="The NVIDIA driver does not answer (NVML / nvidia-smi hung)",
         detail=f"{group.reason}. CUDA programs on this machine will hang the same way.",
         evidence=(Evidence("nvidia.driver", group.reason or "failed", "an answer within seconds"),),
-        fixes=(Fix("Read what the driver logged (Xid 79, 119 or a stuck process)",
-                   ("sudo dmesg | grep -iE 'nvrm|xid' | tail -n 30",), Risk.SAFE),
-               Fix("Reboot the machine", ("sudo reboot",), Risk.NEEDS_RESTART)),
-        explains=_DRIVER_SYMPTOMS)
+        fixes=(
+            Fix(
+                "Read what the driver logged (Xid 79, 119 or a stuck process)",
+                ("sudo dmesg | grep -iE 'nvrm|xid' | tail -n 30",),
+                Risk.SAFE,
+            ),
+            Fix("Reboot the machine", ("sudo reboot",), Risk.NEEDS_RESTART),
+        ),
+        explains=_DRIVER_SYMPTOMS,
+    )
 
 
 CHECKS = [no_gpu, no_driver_bound, driver_without_gpu, driver_not_responding]

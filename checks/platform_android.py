@@ -31,38 +31,90 @@ def adreno(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     """
     facts = snap.data("platform.android") or {}
     icds = list(facts.get("turnip_icds") or [])
-    turnip = bool(icds or facts.get("libvulkan_freedreno") or any("freedreno" in n for n in facts.get("packages") or {}))
+    turnip = bool(
+        icds
+        or facts.get("libvulkan_freedreno")
+        or any("freedreno" in n for n in facts.get("packages") or {})
+    )
     devices = _vulkan_devices(snap)
-    evidence = [Evidence("Android", f"{facts.get('android_release') or '?'} (SDK {facts.get('android_sdk') or '?'})"),
-                Evidence("device", str(facts.get("device_model") or "unknown")),
-                Evidence("/dev/kgsl-3d0", "present" if facts.get("kgsl") else "missing"),
-                Evidence("GPU (KGSL)", str(facts.get("kgsl_gpu_model") or facts.get("egl_hardware") or "unknown")),
-                Evidence("Turnip Vulkan ICD", ", ".join(icds) or ("installed" if turnip else "not installed"))]
+    evidence = [
+        Evidence(
+            "Android",
+            f"{facts.get('android_release') or '?'} (SDK {facts.get('android_sdk') or '?'})",
+        ),
+        Evidence("device", str(facts.get("device_model") or "unknown")),
+        Evidence("/dev/kgsl-3d0", "present" if facts.get("kgsl") else "missing"),
+        Evidence(
+            "GPU (KGSL)", str(facts.get("kgsl_gpu_model") or facts.get("egl_hardware") or "unknown")
+        ),
+        Evidence(
+            "Turnip Vulkan ICD", ", ".join(icds) or ("installed" if turnip else "not installed")
+        ),
+    ]
     for name, version in sorted((facts.get("packages") or {}).items()):
         evidence.append(Evidence(f"package {name}", str(version)))
     for device in devices:
-        evidence.append(Evidence("Vulkan device", f"{device.get('device_name')} ({device.get('driver_name')}, "
-                                                  f"{device.get('driver_info')})"))
+        evidence.append(
+            Evidence(
+                "Vulkan device",
+                f"{device.get('device_name')} ({device.get('driver_name')}, "
+                f"{device.get('driver_info')})",
+            )
+        )
     if turnip and not facts.get("kgsl") and not facts.get("dri_render_nodes"):
         return Finding(
-            id="android.turnip-no-kgsl", severity=Severity.WARNING,
+            id="android.turnip-no-kgsl",
+            severity=Severity.WARNING,
             title="Mesa's Turnip Vulkan driver is installed, but there is no GPU device for it (no /dev/kgsl-3d0)",
-            detail=("Turnip reaches an Adreno GPU through /dev/kgsl-3d0 on Android (or a DRM render node on mainline "
-                    "kernels). Neither exists here" + (" (inside proot, /dev must be bound from Termux)" if facts.get("proot")
-                                                       else "") + ", so Vulkan has no GPU."),
+            detail=(
+                "Turnip reaches an Adreno GPU through /dev/kgsl-3d0 on Android (or a DRM render node on mainline "
+                "kernels). Neither exists here"
+                + (" (inside proot, /dev must be bound from Termux)" if facts.get("proot") else "")
+                + ", so Vulkan has no GPU."
+            ),
             evidence=tuple(evidence),
-            fixes=(Fix("Check the GPU device nodes from plain Termux (outside any proot), where Termux's own Turnip "
-                       "build runs", ("ls -l /dev/kgsl-3d0 /dev/dri", "vulkaninfo --summary"), Risk.SAFE, TERMUX_MESA),))
+            fixes=(
+                Fix(
+                    "Check the GPU device nodes from plain Termux (outside any proot), where Termux's own Turnip "
+                    "build runs",
+                    ("ls -l /dev/kgsl-3d0 /dev/dri", "vulkaninfo --summary"),
+                    Risk.SAFE,
+                    TERMUX_MESA,
+                ),
+            ),
+        )
     return Finding(
-        id="android.adreno-turnip", severity=Severity.INFO,
-        title=("Android" + (" / Termux" if facts.get("termux") else "") + f": {facts.get('kgsl_gpu_model') or 'GPU'}"
-               + (", Turnip Vulkan driver installed" if turnip else ", no Turnip Vulkan driver installed")),
-        detail=("The Adreno GPU is usable through Vulkan (Mesa's Turnip) or the vendor's OpenCL/Vulkan drivers; CUDA and "
-                "ROCm do not exist for it." + ("" if turnip else " Termux packages Turnip as mesa-vulkan-icd-freedreno.")),
+        id="android.adreno-turnip",
+        severity=Severity.INFO,
+        title=(
+            "Android"
+            + (" / Termux" if facts.get("termux") else "")
+            + f": {facts.get('kgsl_gpu_model') or 'GPU'}"
+            + (
+                ", Turnip Vulkan driver installed"
+                if turnip
+                else ", no Turnip Vulkan driver installed"
+            )
+        ),
+        detail=(
+            "The Adreno GPU is usable through Vulkan (Mesa's Turnip) or the vendor's OpenCL/Vulkan drivers; CUDA and "
+            "ROCm do not exist for it."
+            + ("" if turnip else " Termux packages Turnip as mesa-vulkan-icd-freedreno.")
+        ),
         evidence=tuple(evidence),
-        fixes=(() if turnip else
-               (Fix("Install Mesa's Turnip Vulkan driver and the Vulkan tools in Termux",
-                    ("pkg install mesa-vulkan-icd-freedreno vulkan-tools", "vulkaninfo --summary"), Risk.SAFE, TERMUX_MESA),)))
+        fixes=(
+            ()
+            if turnip
+            else (
+                Fix(
+                    "Install Mesa's Turnip Vulkan driver and the Vulkan tools in Termux",
+                    ("pkg install mesa-vulkan-icd-freedreno vulkan-tools", "vulkaninfo --summary"),
+                    Risk.SAFE,
+                    TERMUX_MESA,
+                ),
+            )
+        ),
+    )
 
 
 CHECKS = [adreno]

@@ -40,9 +40,15 @@ def wsl_state(snap: Snapshot) -> WslState:
     wsl = snap.data("platform.wsl")
     build = windows_build(snap)
     if wsl is not None:
-        return WslState(True, wsl.get("wsl_version"),
-                        tuple(("platform.wsl.version_evidence", e) for e in wsl.get("version_evidence") or []),
-                        True, wsl.get("distro_name"), build, dict(wsl))
+        return WslState(
+            True,
+            wsl.get("wsl_version"),
+            tuple(("platform.wsl.version_evidence", e) for e in wsl.get("version_evidence") or []),
+            True,
+            wsl.get("distro_name"),
+            build,
+            dict(wsl),
+        )
     group = snap.group("platform.wsl")
     if group is not None and group.status.value == "absent":
         return WslState(False)
@@ -50,18 +56,27 @@ def wsl_state(snap: Snapshot) -> WslState:
     kernel = str(os_facts.get("kernel") or "")
     lowered = kernel.lower()
     if "microsoft" in lowered:
-        version = 2 if ("wsl2" in lowered or "microsoft-standard" in lowered) else (
-            1 if re.search(r"microsoft\s*$", lowered) else None)
+        version = (
+            2
+            if ("wsl2" in lowered or "microsoft-standard" in lowered)
+            else (1 if re.search(r"microsoft\s*$", lowered) else None)
+        )
         return WslState(True, version, (("os.kernel", kernel),), windows_build=build)
     if os_facts.get("virtualization") == "wsl":
         return WslState(True, None, (("os.virtualization", "wsl"),), windows_build=build)
     if snap.fact("nvidia.driver", "platform") == "wsl":
         driver = snap.data("nvidia.driver") or {}
-        shown = f"NVIDIA-SMI {driver.get('smi_version')}, Driver Version {driver.get('driver_version')}"
-        return WslState(True, 2, (("nvidia.driver.platform", f"wsl ({shown})"),), windows_build=build)
+        shown = (
+            f"NVIDIA-SMI {driver.get('smi_version')}, Driver Version {driver.get('driver_version')}"
+        )
+        return WslState(
+            True, 2, (("nvidia.driver.platform", f"wsl ({shown})"),), windows_build=build
+        )
     gfx = graphics(snap)
     if gfx and gfx.get("d3d12"):
-        return WslState(True, 2, (("OpenGL renderer", str(gfx.get("renderer"))),), windows_build=build)
+        return WslState(
+            True, 2, (("OpenGL renderer", str(gfx.get("renderer"))),), windows_build=build
+        )
     mentions = [str(m) for m in (snap.data("pasted.text") or {}).get("os_mentions") or []]
     if "wsl" in mentions:
         return WslState(True, None, (("pasted.text", "mentions WSL"),), windows_build=build)
@@ -72,8 +87,12 @@ def wsl_state(snap: Snapshot) -> WslState:
 
 def windows_build(snap: Snapshot) -> int | None:
     """The Windows build number from any source (WSL interop, native Windows, collect_env, text)."""
-    for value in (snap.fact("platform.wsl", "windows_build"), snap.fact("platform.windows", "windows_build"),
-                  snap.fact("os", "windows_build"), (snap.data("pasted.text") or {}).get("windows_build")):
+    for value in (
+        snap.fact("platform.wsl", "windows_build"),
+        snap.fact("platform.windows", "windows_build"),
+        snap.fact("os", "windows_build"),
+        (snap.data("pasted.text") or {}).get("windows_build"),
+    ):
         if isinstance(value, int) or (isinstance(value, str) and value.isdigit()):
             return int(value)
     return None
@@ -96,7 +115,7 @@ def graphics(snap: Snapshot) -> dict[str, Any] | None:
 
 
 def os_system(snap: Snapshot) -> str | None:
-    """"Linux" / "Windows" / "Darwin" from the os group, collect_env or the Python platform."""
+    """ "Linux" / "Windows" / "Darwin" from the os group, collect_env or the Python platform."""
     system = snap.fact("os", "system")
     if system:
         return str(system)
@@ -117,9 +136,17 @@ def family(snap: Snapshot) -> str | None:
     """The package-manager family: "debian", "fedora", "arch", "suse", or None."""
     distro_id, _, like = distro(snap)
     names = [distro_id or ""] + like
-    for name, fam in (("ubuntu", "debian"), ("debian", "debian"), ("fedora", "fedora"), ("rhel", "fedora"),
-                      ("centos", "fedora"), ("arch", "arch"), ("manjaro", "arch"), ("suse", "suse"),
-                      ("opensuse", "suse")):
+    for name, fam in (
+        ("ubuntu", "debian"),
+        ("debian", "debian"),
+        ("fedora", "fedora"),
+        ("rhel", "fedora"),
+        ("centos", "fedora"),
+        ("arch", "arch"),
+        ("manjaro", "arch"),
+        ("suse", "suse"),
+        ("opensuse", "suse"),
+    ):
         if any(n.startswith(name) for n in names):
             return fam
     return None
@@ -129,17 +156,26 @@ def torch_facts(snap: Snapshot) -> dict[str, Any]:
     """python.torch, or what python.packages / pasted text say about torch (version, variant)."""
     torch = dict(snap.data("python.torch") or {})
     if not torch.get("version"):
-        version = ((snap.data("python.packages") or {}).get("packages") or {}).get("torch") or \
-            ((snap.data("pasted.text") or {}).get("versions") or {}).get("torch")
+        version = ((snap.data("python.packages") or {}).get("packages") or {}).get("torch") or (
+            (snap.data("pasted.text") or {}).get("versions") or {}
+        ).get("torch")
         if version:
             torch["version"] = str(version)
             local = str(version).split("+", 1)[1] if "+" in str(version) else None
             torch.setdefault("variant", local)
     if torch.get("version") and not torch.get("backend"):
         variant = str(torch.get("variant") or "")
-        torch["backend"] = ("cpu" if variant == "cpu" else "cuda" if variant.startswith("cu")
-                            else "rocm" if variant.startswith("rocm") else "xpu" if variant == "xpu"
-                            else ("cuda" if torch.get("cuda") else None))
+        torch["backend"] = (
+            "cpu"
+            if variant == "cpu"
+            else "cuda"
+            if variant.startswith("cu")
+            else "rocm"
+            if variant.startswith("rocm")
+            else "xpu"
+            if variant == "xpu"
+            else ("cuda" if torch.get("cuda") else None)
+        )
     return torch
 
 
@@ -186,7 +222,9 @@ def framework_gpu_intent(snap: Snapshot) -> list[str]:
     if torch.get("backend") in ("cuda", "rocm"):
         reasons.append(f"torch {torch.get('version')} is a {torch['backend'].upper()} build")
     packages = (snap.data("python.packages") or {}).get("packages") or {}
-    wheels = sorted(n for n in packages if str(n).startswith(("nvidia-cuda-runtime", "nvidia-cudnn")))
+    wheels = sorted(
+        n for n in packages if str(n).startswith(("nvidia-cuda-runtime", "nvidia-cudnn"))
+    )
     if wheels:
         reasons.append("CUDA wheels installed (" + ", ".join(wheels[:3]) + ")")
     return reasons

@@ -5,12 +5,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from envdoctor.checkdef import check
+from envdoctor.checks import platform_facts as pf
 from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
 from envdoctor.matrixset import MatrixSet
 from envdoctor.snapshot import Snapshot
-from envdoctor.versions import parse
-
-from envdoctor.checks import platform_facts as pf
 
 WSLG_D3D12_ISSUE = "https://github.com/microsoft/wslg/issues/1332"
 DEFAULT_MESA_D3D12 = "21.0"
@@ -28,46 +26,88 @@ def _mesa_upgrade(snap: Snapshot, minimum: str) -> list[Fix]:
     url = pf.WSLG_README
     check_gl = "glxinfo -B | grep -E 'OpenGL version|renderer'"
     commands = {
-        "debian": ("sudo apt-get update", "sudo apt-get install -y --only-upgrade libgl1-mesa-dri libglx-mesa0 mesa-utils",
-                   check_gl),
+        "debian": (
+            "sudo apt-get update",
+            "sudo apt-get install -y --only-upgrade libgl1-mesa-dri libglx-mesa0 mesa-utils",
+            check_gl,
+        ),
         "fedora": ("sudo dnf upgrade -y --refresh mesa-dri-drivers mesa-libGL", check_gl),
         "arch": ("sudo pacman -Syu --needed mesa", check_gl),
         "suse": ("sudo zypper refresh", "sudo zypper update -y Mesa-dri Mesa-libGL1", check_gl),
     }
     if fam is None:
-        return [Fix(f"Update Mesa to {minimum} or newer (the release with WSL's d3d12 driver); on Debian / Ubuntu:",
-                    ("cat /etc/os-release",) + commands["debian"], Risk.SAFE, url)]
-    fixes = [Fix(f"Update Mesa to {minimum} or newer (the release with WSL's d3d12 driver)", commands.get(fam, ()),
-                 Risk.SAFE, url)]
+        return [
+            Fix(
+                f"Update Mesa to {minimum} or newer (the release with WSL's d3d12 driver); on Debian / Ubuntu:",
+                ("cat /etc/os-release",) + commands["debian"],
+                Risk.SAFE,
+                url,
+            )
+        ]
+    fixes = [
+        Fix(
+            f"Update Mesa to {minimum} or newer (the release with WSL's d3d12 driver)",
+            commands.get(fam, ()),
+            Risk.SAFE,
+            url,
+        )
+    ]
     if distro_id == "ubuntu" and version and pf.version_lt(version, "22.04"):
-        fixes.append(Fix(f"If Ubuntu {version}'s Mesa stays below {minimum}, upgrade the release",
-                         ("sudo do-release-upgrade",), Risk.NEEDS_RESTART, url))
+        fixes.append(
+            Fix(
+                f"If Ubuntu {version}'s Mesa stays below {minimum}, upgrade the release",
+                ("sudo do-release-upgrade",),
+                Risk.NEEDS_RESTART,
+                url,
+            )
+        )
     elif distro_id == "debian" and version and pf.version_lt(version, "12"):
-        fixes.append(Fix(f"If Debian {version}'s Mesa stays below {minimum}, upgrade to Debian 12 (bookworm), whose "
-                         "libgl1-mesa-dri 22.3.6 includes d3d12_dri.so", ("sudo apt-get update", "sudo apt-get -y full-upgrade"),
-                         Risk.NEEDS_RESTART, url))
+        fixes.append(
+            Fix(
+                f"If Debian {version}'s Mesa stays below {minimum}, upgrade to Debian 12 (bookworm), whose "
+                "libgl1-mesa-dri 22.3.6 includes d3d12_dri.so",
+                ("sudo apt-get update", "sudo apt-get -y full-upgrade"),
+                Risk.NEEDS_RESTART,
+                url,
+            )
+        )
     return fixes
 
 
 def _install_d3d12(snap: Snapshot) -> Fix:
     commands = {
-        "debian": ("sudo apt-get install -y --reinstall libgl1-mesa-dri", "ls /usr/lib/x86_64-linux-gnu/dri/d3d12_dri.so"),
+        "debian": (
+            "sudo apt-get install -y --reinstall libgl1-mesa-dri",
+            "ls /usr/lib/x86_64-linux-gnu/dri/d3d12_dri.so",
+        ),
         "fedora": ("sudo dnf install -y mesa-dri-drivers", "ls /usr/lib64/dri/d3d12_dri.so"),
         "arch": ("sudo pacman -S --needed mesa", "ls /usr/lib/dri/d3d12_dri.so"),
         "suse": ("sudo zypper install -y Mesa-dri", "ls /usr/lib64/dri/d3d12_dri.so"),
     }.get(pf.family(snap) or "", ())
-    return Fix("Install the Mesa DRI drivers with d3d12_dri.so (your distribution must build the d3d12 driver; "
-               "Debian 12 and newer do)", commands, Risk.SAFE, pf.WSLG_README)
+    return Fix(
+        "Install the Mesa DRI drivers with d3d12_dri.so (your distribution must build the d3d12 driver; "
+        "Debian 12 and newer do)",
+        commands,
+        Risk.SAFE,
+        pf.WSLG_README,
+    )
 
 
 def _unset_fix(forced: list[str]) -> Fix:
     names = sorted({f.split("=", 1)[0] for f in forced})
-    return Fix("Stop forcing software rendering: unset the variables and remove them from your shell profile",
-               ("unset " + " ".join(names), "grep -n -E '" + "|".join(names) + "' ~/.bashrc ~/.profile /etc/environment",
-                "glxinfo -B | grep -E 'renderer|Accelerated'"))
+    return Fix(
+        "Stop forcing software rendering: unset the variables and remove them from your shell profile",
+        (
+            "unset " + " ".join(names),
+            "grep -n -E '" + "|".join(names) + "' ~/.bashrc ~/.profile /etc/environment",
+            "glxinfo -B | grep -E 'renderer|Accelerated'",
+        ),
+    )
 
 
-@check("wsl.software-rendering", needs_any=("platform.graphics", "platform.opengl"), matrices=("wsl",))
+@check(
+    "wsl.software-rendering", needs_any=("platform.graphics", "platform.opengl"), matrices=("wsl",)
+)
 def wsl_software(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     """OpenGL in WSL renders on the CPU (llvmpipe) instead of the GPU (D3D12).
 
@@ -86,7 +126,9 @@ def wsl_software(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     minimum = pf.requirement(ms, "mesa_d3d12") or DEFAULT_MESA_D3D12
     mesa = gfx.get("mesa")
     forced = list(gfx.get("forces_software") or [])
-    evidence = [Evidence("OpenGL renderer", str(gfx.get("renderer") or "unknown"), "D3D12 (<your GPU>)")]
+    evidence = [
+        Evidence("OpenGL renderer", str(gfx.get("renderer") or "unknown"), "D3D12 (<your GPU>)")
+    ]
     if gfx.get("accelerated") is not None:
         evidence.append(Evidence("Accelerated", "yes" if gfx["accelerated"] else "no", "yes"))
     evidence.append(Evidence("Mesa", str(mesa or "unknown"), f">= {minimum}"))
@@ -109,21 +151,39 @@ def wsl_software(snap: Snapshot, ms: MatrixSet) -> Finding | None:
         evidence.append(Evidence("/dev/dxg", "missing", "present"))
         cause += "/dev/dxg is missing, so no GPU is reachable at all. "
     if not old and gfx.get("d3d12_driver") is not False:
-        fixes.append(Fix("Ask Mesa for the d3d12 driver (add the line to ~/.bashrc to keep it), then check the renderer",
-                         ("export GALLIUM_DRIVER=d3d12", "glxinfo -B | grep -E 'renderer|Accelerated'"),
-                         Risk.SAFE, WSLG_D3D12_ISSUE))
+        fixes.append(
+            Fix(
+                "Ask Mesa for the d3d12 driver (add the line to ~/.bashrc to keep it), then check the renderer",
+                ("export GALLIUM_DRIVER=d3d12", "glxinfo -B | grep -E 'renderer|Accelerated'"),
+                Risk.SAFE,
+                WSLG_D3D12_ISSUE,
+            )
+        )
         if not cause:
             cause = "Mesa has the d3d12 driver but chose llvmpipe. "
-    fixes.append(Fix("Update WSL itself (PowerShell on Windows)", ("wsl --update", "wsl --shutdown"), Risk.NEEDS_RESTART,
-                     pf.WSL_INSTALL_DOCS))
+    fixes.append(
+        Fix(
+            "Update WSL itself (PowerShell on Windows)",
+            ("wsl --update", "wsl --shutdown"),
+            Risk.NEEDS_RESTART,
+            pf.WSL_INSTALL_DOCS,
+        )
+    )
     return Finding(
-        id="wsl.software-rendering", severity=Severity.WARNING,
+        id="wsl.software-rendering",
+        severity=Severity.WARNING,
         title=f"OpenGL in WSL renders on the CPU ({gfx.get('renderer') or 'software'}) instead of the GPU through D3D12",
         detail=(cause + "GPU-accelerated OpenGL in WSL 2 needs Mesa's d3d12 driver."),
-        evidence=tuple(evidence), fixes=tuple(fixes))
+        evidence=tuple(evidence),
+        fixes=tuple(fixes),
+    )
 
 
-@check("platform.software-rendering", needs_any=("platform.graphics", "platform.opengl"), matrices=("wsl",))
+@check(
+    "platform.software-rendering",
+    needs_any=("platform.graphics", "platform.opengl"),
+    matrices=("wsl",),
+)
 def other_software(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     """OpenGL renders on the CPU (llvmpipe / softpipe / swrast), outside WSL or where WSL is unknown.
 
@@ -143,7 +203,9 @@ def other_software(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     forced = list(gfx.get("forces_software") or [])
     pasted = gfx.get("source_group") == "platform.opengl" and snap.origin == "pasted"
     vm = snap.data("platform.vm") or {}
-    evidence = [Evidence("OpenGL renderer", str(gfx.get("renderer") or "unknown"), "a GPU renderer")]
+    evidence = [
+        Evidence("OpenGL renderer", str(gfx.get("renderer") or "unknown"), "a GPU renderer")
+    ]
     if gfx.get("accelerated") is not None:
         evidence.append(Evidence("Accelerated", "yes" if gfx["accelerated"] else "no", "yes"))
     if mesa:
@@ -158,32 +220,69 @@ def other_software(snap: Snapshot, ms: MatrixSet) -> Finding | None:
         evidence.append(Evidence("platform.vm.hypervisor", str(vm["hypervisor"])))
     if state.is_wsl is None:
         where = "the machine this output comes from (the paste does not say whether it is WSL, a VM or a desktop)"
-        fixes.append(Fix("Tell the platform apart: a kernel release with 'microsoft' is WSL, systemd-detect-virt names "
-                         "a hypervisor", ("uname -r", "systemd-detect-virt", "lspci -nn | grep -Ei 'vga|3d|display'")))
+        fixes.append(
+            Fix(
+                "Tell the platform apart: a kernel release with 'microsoft' is WSL, systemd-detect-virt names "
+                "a hypervisor",
+                ("uname -r", "systemd-detect-virt", "lspci -nn | grep -Ei 'vga|3d|display'"),
+            )
+        )
         if mesa and pf.version_lt(mesa, minimum):
             upgrade = _mesa_upgrade(snap, minimum)[0]
-            fixes.append(replace(upgrade, summary=f"If it is WSL 2: Mesa {mesa} is older than {minimum}, the first "
-                                                  "release with WSL's d3d12 driver. " + upgrade.summary))
+            fixes.append(
+                replace(
+                    upgrade,
+                    summary=f"If it is WSL 2: Mesa {mesa} is older than {minimum}, the first "
+                    "release with WSL's d3d12 driver. " + upgrade.summary,
+                )
+            )
         else:
-            fixes.append(Fix("If it is WSL 2: ask Mesa for its d3d12 driver", ("export GALLIUM_DRIVER=d3d12",),
-                             Risk.SAFE, WSLG_D3D12_ISSUE))
+            fixes.append(
+                Fix(
+                    "If it is WSL 2: ask Mesa for its d3d12 driver",
+                    ("export GALLIUM_DRIVER=d3d12",),
+                    Risk.SAFE,
+                    WSLG_D3D12_ISSUE,
+                )
+            )
     if pf.nvidia_gpus(snap) and not vm.get("hypervisor"):
-        fixes.append(Fix("With an NVIDIA GPU, check that its OpenGL library is installed and not overridden",
-                         ("ls /usr/lib/x86_64-linux-gnu/libGLX_nvidia.so.0", "echo $__GLX_VENDOR_LIBRARY_NAME",
-                          "__GLX_VENDOR_LIBRARY_NAME=nvidia glxinfo -B | grep renderer")))
+        fixes.append(
+            Fix(
+                "With an NVIDIA GPU, check that its OpenGL library is installed and not overridden",
+                (
+                    "ls /usr/lib/x86_64-linux-gnu/libGLX_nvidia.so.0",
+                    "echo $__GLX_VENDOR_LIBRARY_NAME",
+                    "__GLX_VENDOR_LIBRARY_NAME=nvidia glxinfo -B | grep renderer",
+                ),
+            )
+        )
     if not fixes:
-        fixes.append(Fix("Check which display adapter and driver the system has",
-                         ("lspci -nnk | grep -EiA3 'vga|3d|display'", "glxinfo -B")))
-    severity = Severity.WARNING if (pasted or pf.framework_gpu_intent(snap) or pf.nvidia_gpus(snap) or forced) \
+        fixes.append(
+            Fix(
+                "Check which display adapter and driver the system has",
+                ("lspci -nnk | grep -EiA3 'vga|3d|display'", "glxinfo -B"),
+            )
+        )
+    severity = (
+        Severity.WARNING
+        if (pasted or pf.framework_gpu_intent(snap) or pf.nvidia_gpus(snap) or forced)
         else Severity.INFO
+    )
     return Finding(
-        id="platform.software-rendering", severity=severity,
-        title=f"OpenGL renders on the CPU ({gfx.get('renderer') or 'software'}" + (f", Mesa {mesa}" if mesa else "")
-              + "), not on a GPU",
-        detail=(f"On {where}, Mesa's CPU renderer draws OpenGL: no GPU OpenGL driver is in use"
-                + (f" ({', '.join(forced)} forces it)" if forced else "") + ". 3D applications will be slow; "
-                "CUDA and other compute APIs are not affected by this by themselves."),
-        evidence=tuple(evidence), fixes=tuple(fixes))
+        id="platform.software-rendering",
+        severity=severity,
+        title=f"OpenGL renders on the CPU ({gfx.get('renderer') or 'software'}"
+        + (f", Mesa {mesa}" if mesa else "")
+        + "), not on a GPU",
+        detail=(
+            f"On {where}, Mesa's CPU renderer draws OpenGL: no GPU OpenGL driver is in use"
+            + (f" ({', '.join(forced)} forces it)" if forced else "")
+            + ". 3D applications will be slow; "
+            "CUDA and other compute APIs are not affected by this by themselves."
+        ),
+        evidence=tuple(evidence),
+        fixes=tuple(fixes),
+    )
 
 
 CHECKS = [wsl_software, other_software]

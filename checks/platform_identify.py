@@ -6,12 +6,11 @@ from __future__ import annotations
 from typing import Any
 
 from envdoctor.checkdef import check
+from envdoctor.checks import platform_facts as pf
+from envdoctor.checks.platform_jetson import jetpack_row, jetson_facts
 from envdoctor.findings import Evidence, Finding, Fix, Severity
 from envdoctor.matrixset import MatrixSet
 from envdoctor.snapshot import Snapshot
-
-from envdoctor.checks import platform_facts as pf
-from envdoctor.checks.platform_jetson import jetpack_row, jetson_facts
 
 _NEEDS = ("nvidia.driver", "nvidia.gpus", "os", "platform.opengl", "platform.jetson")
 
@@ -29,21 +28,48 @@ def _jetson(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     row = jetpack_row(ms, l4t) or {}
     parts = [f"{k} {row[k]}" for k in ("cuda", "cudnn", "tensorrt") if row.get(k)]
     jetpack = f"JetPack {row['jetpack']}" if row.get("jetpack") else None
-    title = "The pasted output comes from an NVIDIA Jetson" + (f", L4T {l4t}" if l4t else "") + (
-        f" ({jetpack})" if jetpack else "")
-    detail = ("Jetson rules: the CUDA driver is part of Jetson Linux (L4T), torch must be NVIDIA's JetPack build, and GPU "
-              "load is read with tegrastats or jtop, not nvidia-smi.")
+    title = (
+        "The pasted output comes from an NVIDIA Jetson"
+        + (f", L4T {l4t}" if l4t else "")
+        + (f" ({jetpack})" if jetpack else "")
+    )
+    detail = (
+        "Jetson rules: the CUDA driver is part of Jetson Linux (L4T), torch must be NVIDIA's JetPack build, and GPU "
+        "load is read with tegrastats or jtop, not nvidia-smi."
+    )
     if parts:
-        detail += f" {jetpack} ships " + ", ".join(p.replace('cuda', 'CUDA').replace('cudnn', 'cuDNN')
-                                                   .replace('tensorrt', 'TensorRT') for p in parts) + (
-            " (as community tools map this L4T release; NVIDIA's page for it was not read)" if row.get("unverified") else "") + "."
-    evidence = [Evidence("L4T", str(l4t or "unknown")), Evidence("L4T from", str(facts.get("l4t_source")))]
+        detail += (
+            f" {jetpack} ships "
+            + ", ".join(
+                p.replace("cuda", "CUDA").replace("cudnn", "cuDNN").replace("tensorrt", "TensorRT")
+                for p in parts
+            )
+            + (
+                " (as community tools map this L4T release; NVIDIA's page for it was not read)"
+                if row.get("unverified")
+                else ""
+            )
+            + "."
+        )
+    evidence = [
+        Evidence("L4T", str(l4t or "unknown")),
+        Evidence("L4T from", str(facts.get("l4t_source"))),
+    ]
     if jetpack:
         evidence.append(Evidence("JetPack", str(row["jetpack"])))
-    return Finding(id="platform.identified", severity=Severity.INFO, title=title, detail=detail,
-                   evidence=tuple(evidence),
-                   fixes=(Fix("On the Jetson, show the release and watch GPU load",
-                              ("cat /etc/nv_tegra_release", "apt show nvidia-jetpack", "sudo tegrastats")),))
+    return Finding(
+        id="platform.identified",
+        severity=Severity.INFO,
+        title=title,
+        detail=detail,
+        evidence=tuple(evidence),
+        fixes=(
+            Fix(
+                "On the Jetson, show the release and watch GPU load",
+                ("cat /etc/nv_tegra_release", "apt show nvidia-jetpack", "sudo tegrastats"),
+            ),
+        ),
+    )
 
 
 def _wsl(snap: Snapshot) -> Finding | None:
@@ -58,9 +84,11 @@ def _wsl(snap: Snapshot) -> Finding | None:
         title += f", on Windows NVIDIA driver {driver['driver_version']}"
         if driver.get("smi_version") and driver.get("smi_version") != driver.get("driver_version"):
             title += f" (the Linux nvidia-smi is {driver['smi_version']})"
-    detail = ("In WSL 2 the GPU driver is the Windows one: nvidia-smi's \"Driver Version\" is the Windows driver, "
-              "CUDA's libcuda.so.1 comes from /usr/lib/wsl/lib, and a Linux NVIDIA driver must never be installed inside "
-              "WSL (install only cuda-toolkit-X-Y there). Driver updates happen on Windows.")
+    detail = (
+        'In WSL 2 the GPU driver is the Windows one: nvidia-smi\'s "Driver Version" is the Windows driver, '
+        "CUDA's libcuda.so.1 comes from /usr/lib/wsl/lib, and a Linux NVIDIA driver must never be installed inside "
+        "WSL (install only cuda-toolkit-X-Y there). Driver updates happen on Windows."
+    )
     if gpus:
         detail += f" GPU: {gpus}."
     gfx = pf.graphics(snap)
@@ -69,27 +97,51 @@ def _wsl(snap: Snapshot) -> Finding | None:
     evidence = tuple(Evidence(f, v) for f, v in state.evidence)
     if state.windows_build:
         evidence += (Evidence("Windows build", str(state.windows_build)),)
-    return Finding(id="platform.identified", severity=Severity.INFO, title=title, detail=detail, evidence=evidence,
-                   fixes=(Fix("Update the GPU driver on Windows, and WSL from PowerShell", ("wsl --update",),
-                              url=pf.WSL_GPU_DOCS),))
+    return Finding(
+        id="platform.identified",
+        severity=Severity.INFO,
+        title=title,
+        detail=detail,
+        evidence=evidence,
+        fixes=(
+            Fix(
+                "Update the GPU driver on Windows, and WSL from PowerShell",
+                ("wsl --update",),
+                url=pf.WSL_GPU_DOCS,
+            ),
+        ),
+    )
 
 
 def _windows(snap: Snapshot) -> Finding | None:
     driver = snap.data("nvidia.driver") or {}
     if driver.get("platform") != "windows" and pf.os_system(snap) != "Windows":
         return None
-    models = sorted({str(g.get("driver_model")) for g in pf.nvidia_gpus(snap) if g.get("driver_model")})
+    models = sorted(
+        {str(g.get("driver_model")) for g in pf.nvidia_gpus(snap) if g.get("driver_model")}
+    )
     title = "The pasted output comes from native Windows" + (
-        f", NVIDIA driver {driver['driver_version']}" if driver.get("driver_version") else "")
+        f", NVIDIA driver {driver['driver_version']}" if driver.get("driver_version") else ""
+    )
     if models:
         title += f" ({'/'.join(models)} mode)"
-    detail = ("Windows rules: plain `pip install torch` gives the CPU-only build (CUDA builds come from "
-              "download.pytorch.org), TensorFlow 2.11 and newer has no GPU support on native Windows (use WSL 2), and "
-              "a GPU in TCC mode does no graphics while WDDM GPUs are subject to TDR resets.")
-    evidence = [Evidence("nvidia.driver.platform", str(driver.get("platform") or pf.os_system(snap)))]
+    detail = (
+        "Windows rules: plain `pip install torch` gives the CPU-only build (CUDA builds come from "
+        "download.pytorch.org), TensorFlow 2.11 and newer has no GPU support on native Windows (use WSL 2), and "
+        "a GPU in TCC mode does no graphics while WDDM GPUs are subject to TDR resets."
+    )
+    evidence = [
+        Evidence("nvidia.driver.platform", str(driver.get("platform") or pf.os_system(snap)))
+    ]
     if models:
         evidence.append(Evidence("driver model", ", ".join(models)))
-    return Finding(id="platform.identified", severity=Severity.INFO, title=title, detail=detail, evidence=tuple(evidence))
+    return Finding(
+        id="platform.identified",
+        severity=Severity.INFO,
+        title=title,
+        detail=detail,
+        evidence=tuple(evidence),
+    )
 
 
 def _macos(snap: Snapshot) -> Finding | None:
@@ -97,24 +149,45 @@ def _macos(snap: Snapshot) -> Finding | None:
         return None
     arch = snap.fact("os", "arch") or snap.fact("python", "machine")
     title = "The pasted output comes from macOS" + (f" ({arch})" if arch else "")
-    detail = ("macOS rules: no CUDA; torch reaches the Apple GPU through MPS, which needs Apple silicon, an arm64 Python "
-              "(not x86_64 under Rosetta) and a recent macOS (14 or later for current PyTorch).")
-    return Finding(id="platform.identified", severity=Severity.INFO, title=title, detail=detail,
-                   evidence=(Evidence("os.system", "Darwin"),) + ((Evidence("arch", str(arch)),) if arch else ()))
+    detail = (
+        "macOS rules: no CUDA; torch reaches the Apple GPU through MPS, which needs Apple silicon, an arm64 Python "
+        "(not x86_64 under Rosetta) and a recent macOS (14 or later for current PyTorch)."
+    )
+    return Finding(
+        id="platform.identified",
+        severity=Severity.INFO,
+        title=title,
+        detail=detail,
+        evidence=(Evidence("os.system", "Darwin"),)
+        + ((Evidence("arch", str(arch)),) if arch else ()),
+    )
 
 
 def _vm(snap: Snapshot) -> Finding | None:
-    modes = sorted({str(g.get("virtualization_mode")) for g in pf.nvidia_gpus(snap)
-                    if str(g.get("virtualization_mode") or "none").lower() not in ("none", "host-vgpu", "host-vsga")})
+    modes = sorted(
+        {
+            str(g.get("virtualization_mode"))
+            for g in pf.nvidia_gpus(snap)
+            if str(g.get("virtualization_mode") or "none").lower()
+            not in ("none", "host-vgpu", "host-vsga")
+        }
+    )
     if not modes:
         return None
     kind = "with an NVIDIA vGPU" if "vgpu" in modes else "with a GPU passed through"
-    detail = ("The GPU is " + ("a vGPU: it needs a licence (nvidia-smi -q, 'vGPU Software Licensed Product'), or it is "
-                               "throttled after the grace period." if "vgpu" in modes
-                               else "passed through to the VM: the guest driver works as on bare metal."))
-    return Finding(id="platform.identified", severity=Severity.INFO,
-                   title=f"The pasted output comes from a virtual machine {kind} ({_gpu_names(snap)})", detail=detail,
-                   evidence=(Evidence("virtualization mode", ", ".join(modes)),))
+    detail = "The GPU is " + (
+        "a vGPU: it needs a licence (nvidia-smi -q, 'vGPU Software Licensed Product'), or it is "
+        "throttled after the grace period."
+        if "vgpu" in modes
+        else "passed through to the VM: the guest driver works as on bare metal."
+    )
+    return Finding(
+        id="platform.identified",
+        severity=Severity.INFO,
+        title=f"The pasted output comes from a virtual machine {kind} ({_gpu_names(snap)})",
+        detail=detail,
+        evidence=(Evidence("virtualization mode", ", ".join(modes)),),
+    )
 
 
 @check("platform.identified", needs_any=_NEEDS, matrices=("jetpack",))
@@ -130,8 +203,13 @@ def identified(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     """
     if snap.origin != "pasted":
         return None
-    for finder in (lambda: _jetson(snap, ms), lambda: _wsl(snap), lambda: _windows(snap), lambda: _macos(snap),
-                   lambda: _vm(snap)):
+    for finder in (
+        lambda: _jetson(snap, ms),
+        lambda: _wsl(snap),
+        lambda: _windows(snap),
+        lambda: _macos(snap),
+        lambda: _vm(snap),
+    ):
         found = finder()
         if found is not None:
             return found

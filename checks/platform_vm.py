@@ -4,11 +4,10 @@ adapter (no GPU passed through)."""
 from __future__ import annotations
 
 from envdoctor.checkdef import check
+from envdoctor.checks import platform_facts as pf
 from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
 from envdoctor.matrixset import MatrixSet
 from envdoctor.snapshot import Snapshot
-
-from envdoctor.checks import platform_facts as pf
 
 VGPU_LICENSING = "https://docs.nvidia.com/vgpu/latest/grid-licensing-user-guide/index.html"
 VSPHERE_PASSTHROUGH = "https://docs.vmware.com/en/VMware-vSphere/index.html"
@@ -18,8 +17,11 @@ LIBVIRT_HOSTDEV = "https://libvirt.org/formatdomain.html#host-device-assignment"
 
 def _vgpu_mode(snap: Snapshot) -> list[str]:
     """Names of the GPUs NVML / nvidia-smi report in vGPU (guest) mode."""
-    return [str(g.get("name") or g.get("index")) for g in pf.nvidia_gpus(snap)
-            if str(g.get("virtualization_mode") or "").lower() == "vgpu"]
+    return [
+        str(g.get("name") or g.get("index"))
+        for g in pf.nvidia_gpus(snap)
+        if str(g.get("virtualization_mode") or "").lower() == "vgpu"
+    ]
 
 
 @check("nvidia.vgpu-unlicensed", needs_any=("platform.vm", "nvidia.gpus"))
@@ -40,32 +42,70 @@ def vgpu_unlicensed(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     unlicensed = [l for l in licenses if l.get("licensed") is False]
     vgpu_gpus = _vgpu_mode(snap)
     fixes = (
-        Fix("Install the client configuration token from your license server, restart nvidia-gridd, check the status",
-            ("sudo cp client_configuration_token_*.tok /etc/nvidia/ClientConfigToken/",
-             "sudo systemctl restart nvidia-gridd",
-             "nvidia-smi -q | grep -A2 'vGPU Software Licensed Product'"), Risk.NEEDS_RESTART, VGPU_LICENSING),
-        Fix("Read why nvidia-gridd could not get a licence", ("sudo journalctl -u nvidia-gridd --no-pager | tail -n 30",),
-            Risk.SAFE, VGPU_LICENSING),
+        Fix(
+            "Install the client configuration token from your license server, restart nvidia-gridd, check the status",
+            (
+                "sudo cp client_configuration_token_*.tok /etc/nvidia/ClientConfigToken/",
+                "sudo systemctl restart nvidia-gridd",
+                "nvidia-smi -q | grep -A2 'vGPU Software Licensed Product'",
+            ),
+            Risk.NEEDS_RESTART,
+            VGPU_LICENSING,
+        ),
+        Fix(
+            "Read why nvidia-gridd could not get a licence",
+            ("sudo journalctl -u nvidia-gridd --no-pager | tail -n 30",),
+            Risk.SAFE,
+            VGPU_LICENSING,
+        ),
     )
     if unlicensed:
         restricted = [l for l in unlicensed if l.get("restricted")]
-        shown = ", ".join(f"{l.get('product_name') or 'vGPU'}: {l.get('license_status')}" for l in unlicensed)
+        shown = ", ".join(
+            f"{l.get('product_name') or 'vGPU'}: {l.get('license_status')}" for l in unlicensed
+        )
         evidence = [Evidence("nvidia-smi -q License Status", shown, "Licensed")]
-        evidence.append(Evidence("nvidia-gridd", str(vgpu.get("gridd_active") or ("installed" if vgpu.get("gridd_installed")
-                                                                              else "not installed")), "active"))
-        evidence.append(Evidence("/etc/nvidia/ClientConfigToken/*.tok", str(vgpu.get("client_tokens", 0)), ">= 1"))
+        evidence.append(
+            Evidence(
+                "nvidia-gridd",
+                str(
+                    vgpu.get("gridd_active")
+                    or ("installed" if vgpu.get("gridd_installed") else "not installed")
+                ),
+                "active",
+            )
+        )
+        evidence.append(
+            Evidence(
+                "/etc/nvidia/ClientConfigToken/*.tok", str(vgpu.get("client_tokens", 0)), ">= 1"
+            )
+        )
         feature = (vgpu.get("gridd_conf") or {}).get("feature_type")
         if feature is not None:
-            evidence.append(Evidence("gridd.conf FeatureType", str(feature),
-                                     "1 (vGPU), 2 (RTX Virtual Workstation) or 4 (Virtual Compute Server)"))
+            evidence.append(
+                Evidence(
+                    "gridd.conf FeatureType",
+                    str(feature),
+                    "1 (vGPU), 2 (RTX Virtual Workstation) or 4 (Virtual Compute Server)",
+                )
+            )
         return Finding(
-            id="nvidia.vgpu-unlicensed", severity=Severity.ERROR if restricted else Severity.WARNING,
-            title=("This vGPU is unlicensed and already restricted (throttled)" if restricted
-                   else "This vGPU is unlicensed: it runs at full speed only until the grace period ends"),
-            detail=("The vGPU has no licence from the license server, so NVIDIA's driver limits it "
-                    + ("now." if restricted else "once the grace period is over.")
-                    + " nvidia-gridd must obtain a licence with the client configuration token."),
-            evidence=tuple(evidence), fixes=fixes, explains=("torch.gpu-test-failed",))
+            id="nvidia.vgpu-unlicensed",
+            severity=Severity.ERROR if restricted else Severity.WARNING,
+            title=(
+                "This vGPU is unlicensed and already restricted (throttled)"
+                if restricted
+                else "This vGPU is unlicensed: it runs at full speed only until the grace period ends"
+            ),
+            detail=(
+                "The vGPU has no licence from the license server, so NVIDIA's driver limits it "
+                + ("now." if restricted else "once the grace period is over.")
+                + " nvidia-gridd must obtain a licence with the client configuration token."
+            ),
+            evidence=tuple(evidence),
+            fixes=fixes,
+            explains=("torch.gpu-test-failed",),
+        )
     if vgpu_gpus and not licenses:
         problems = []
         if not vgpu.get("gridd_installed"):
@@ -75,17 +115,29 @@ def vgpu_unlicensed(snap: Snapshot, ms: MatrixSet) -> Finding | None:
         if not vgpu.get("client_tokens"):
             problems.append("no client configuration token in /etc/nvidia/ClientConfigToken")
         if (vgpu.get("gridd_conf") or {}).get("feature_type") == 0:
-            problems.append("gridd.conf sets FeatureType=0, which the driver's template calls the unlicensed state")
+            problems.append(
+                "gridd.conf sets FeatureType=0, which the driver's template calls the unlicensed state"
+            )
         if not problems or not vm:
             return None
         return Finding(
-            id="nvidia.vgpu-unlicensed", severity=Severity.WARNING,
+            id="nvidia.vgpu-unlicensed",
+            severity=Severity.WARNING,
             title=f"A vGPU ({', '.join(vgpu_gpus)}) without the licensing setup: it will run unlicensed",
-            detail="; ".join(problems) + ". Without a licence the vGPU's performance is capped after the grace period.",
+            detail="; ".join(problems)
+            + ". Without a licence the vGPU's performance is capped after the grace period.",
             evidence=tuple(Evidence("vGPU licensing", p) for p in problems)
             + (Evidence("nvidia.gpus virtualization_mode", "vgpu"),),
-            fixes=(Fix("Create gridd.conf from the driver's template", ("sudo cp /etc/nvidia/gridd.conf.template /etc/nvidia/gridd.conf",),
-                       Risk.SAFE, VGPU_LICENSING),) + fixes)
+            fixes=(
+                Fix(
+                    "Create gridd.conf from the driver's template",
+                    ("sudo cp /etc/nvidia/gridd.conf.template /etc/nvidia/gridd.conf",),
+                    Risk.SAFE,
+                    VGPU_LICENSING,
+                ),
+            )
+            + fixes,
+        )
     return None
 
 
@@ -113,32 +165,70 @@ def no_passthrough(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     fixes = []
     lowered = hypervisor.lower()
     if "vmware" in lowered:
-        fixes.append(Fix("In vSphere, with the VM powered off, add the GPU as a PCI device (DirectPath I/O) or an NVIDIA "
-                         "vGPU profile (Edit Settings > Add New Device > PCI Device)", risk=Risk.NEEDS_RESTART,
-                         url=VSPHERE_PASSTHROUGH))
+        fixes.append(
+            Fix(
+                "In vSphere, with the VM powered off, add the GPU as a PCI device (DirectPath I/O) or an NVIDIA "
+                "vGPU profile (Edit Settings > Add New Device > PCI Device)",
+                risk=Risk.NEEDS_RESTART,
+                url=VSPHERE_PASSTHROUGH,
+            )
+        )
     elif "hyper-v" in lowered:
-        fixes.append(Fix("On the Hyper-V host (administrator PowerShell), assign the GPU to the VM with Discrete Device "
-                         "Assignment", ("Dismount-VMHostAssignableDevice -LocationPath $locationPath -Force",
-                                        "Add-VMAssignableDevice -LocationPath $locationPath -VMName $vmName"),
-                         Risk.NEEDS_RESTART, HYPERV_DDA))
+        fixes.append(
+            Fix(
+                "On the Hyper-V host (administrator PowerShell), assign the GPU to the VM with Discrete Device "
+                "Assignment",
+                (
+                    "Dismount-VMHostAssignableDevice -LocationPath $locationPath -Force",
+                    "Add-VMAssignableDevice -LocationPath $locationPath -VMName $vmName",
+                ),
+                Risk.NEEDS_RESTART,
+                HYPERV_DDA,
+            )
+        )
     elif "kvm" in lowered or "qemu" in lowered:
-        fixes.append(Fix("On the KVM host, pass the GPU through with VFIO (libvirt <hostdev>), with the VM shut off",
-                         ("virsh nodedev-list --cap pci", "virsh edit VM_NAME"), Risk.NEEDS_RESTART, LIBVIRT_HOSTDEV))
+        fixes.append(
+            Fix(
+                "On the KVM host, pass the GPU through with VFIO (libvirt <hostdev>), with the VM shut off",
+                ("virsh nodedev-list --cap pci", "virsh edit VM_NAME"),
+                Risk.NEEDS_RESTART,
+                LIBVIRT_HOSTDEV,
+            )
+        )
     else:
-        fixes.append(Fix(f"Attach a GPU to the VM in {hypervisor} (PCI passthrough or a vGPU profile), or choose a GPU "
-                         "instance type in the cloud", risk=Risk.NEEDS_RESTART))
-    fixes.append(Fix("Check inside the guest that a GPU appears beside the emulated adapter",
-                     ("lspci -nn | grep -Ei 'vga|3d|display'",)))
+        fixes.append(
+            Fix(
+                f"Attach a GPU to the VM in {hypervisor} (PCI passthrough or a vGPU profile), or choose a GPU "
+                "instance type in the cloud",
+                risk=Risk.NEEDS_RESTART,
+            )
+        )
+    fixes.append(
+        Fix(
+            "Check inside the guest that a GPU appears beside the emulated adapter",
+            ("lspci -nn | grep -Ei 'vga|3d|display'",),
+        )
+    )
     return Finding(
-        id="vm.no-gpu-passthrough", severity=Severity.WARNING if pf.framework_gpu_intent(snap) else Severity.INFO,
+        id="vm.no-gpu-passthrough",
+        severity=Severity.WARNING if pf.framework_gpu_intent(snap) else Severity.INFO,
         title=f"This {hypervisor} VM has only an emulated display adapter ({names}): no GPU is passed through",
-        detail=("The guest sees no NVIDIA, AMD or Intel GPU, only the hypervisor's console adapter, so CUDA has no device "
-                "and OpenGL renders on the CPU. Give the VM a GPU in the hypervisor."),
-        evidence=(Evidence("platform.vm.display_adapters", names, "an NVIDIA / AMD / Intel GPU"),
-                  Evidence("platform.vm.hypervisor", hypervisor)),
+        detail=(
+            "The guest sees no NVIDIA, AMD or Intel GPU, only the hypervisor's console adapter, so CUDA has no device "
+            "and OpenGL renders on the CPU. Give the VM a GPU in the hypervisor."
+        ),
+        evidence=(
+            Evidence("platform.vm.display_adapters", names, "an NVIDIA / AMD / Intel GPU"),
+            Evidence("platform.vm.hypervisor", hypervisor),
+        ),
         fixes=tuple(fixes),
-        explains=("platform.software-rendering", "windows.d3d11-required", "torch.cuda-unavailable",
-                  "cuda.toolkit-without-driver"))
+        explains=(
+            "platform.software-rendering",
+            "windows.d3d11-required",
+            "torch.cuda-unavailable",
+            "cuda.toolkit-without-driver",
+        ),
+    )
 
 
 CHECKS = [vgpu_unlicensed, no_passthrough]

@@ -4,19 +4,24 @@ the Microsoft Store Python, and a Python built for another CPU than Windows runs
 from __future__ import annotations
 
 from envdoctor.checkdef import check
+from envdoctor.checks import platform_facts as pf
+from envdoctor.checks.torch_context import GET_STARTED, reinstall_fixes, torch_context
 from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
 from envdoctor.matrixset import MatrixSet
 from envdoctor.queries.torch_fixes import choose
 from envdoctor.snapshot import Snapshot
 
-from envdoctor.checks import platform_facts as pf
-from envdoctor.checks.torch_context import GET_STARTED, reinstall_fixes, torch_context
-
 TDR_DOCS = "https://learn.microsoft.com/en-us/windows-hardware/drivers/display/tdr-registry-keys"
 STORE_PYTHON_DOCS = "https://docs.python.org/3/using/windows.html#known-issues"
 PYTHON_DOWNLOADS = "https://www.python.org/downloads/windows/"
-BASIC_ADAPTERS = ("microsoft basic display adapter", "microsoft basic render driver", "microsoft remote display adapter",
-                  "microsoft hyper-v video", "vmware svga 3d", "citrix indirect display")
+BASIC_ADAPTERS = (
+    "microsoft basic display adapter",
+    "microsoft basic render driver",
+    "microsoft remote display adapter",
+    "microsoft hyper-v video",
+    "vmware svga 3d",
+    "citrix indirect display",
+)
 
 
 def _is_windows(snap: Snapshot) -> bool:
@@ -26,12 +31,20 @@ def _is_windows(snap: Snapshot) -> bool:
 def _windows_nvidia(snap: Snapshot) -> list[str]:
     names = [str(g.get("name")) for g in pf.nvidia_gpus(snap) if g.get("name")]
     for adapter in snap.fact("platform.windows", "display_adapters") or []:
-        if isinstance(adapter, dict) and adapter.get("nvidia_driver") and adapter.get("name") not in names:
+        if (
+            isinstance(adapter, dict)
+            and adapter.get("nvidia_driver")
+            and adapter.get("name") not in names
+        ):
             names.append(str(adapter.get("name")))
     return names
 
 
-@check("windows.pip-cpu-torch", needs=("python.torch",), matrices=("torch_releases", "torch_arch", "torch_index"))
+@check(
+    "windows.pip-cpu-torch",
+    needs=("python.torch",),
+    matrices=("torch_releases", "torch_arch", "torch_index"),
+)
 def pip_cpu_torch(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     """`pip install torch` on Windows installed the CPU-only build, on a machine with an NVIDIA GPU.
 
@@ -51,23 +64,50 @@ def pip_cpu_torch(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     if not gpus:
         return None
     ctx = torch_context(snap, ms)
-    choices = choose(ms, ctx.capabilities, "windows", driver_max_cuda=ctx.driver_max_cuda,
-                     driver_version=ctx.driver_version, python=ctx.python_version,
-                     installed=str(torch.get("version") or "")) if ctx.capabilities else []
+    choices = (
+        choose(
+            ms,
+            ctx.capabilities,
+            "windows",
+            driver_max_cuda=ctx.driver_max_cuda,
+            driver_version=ctx.driver_version,
+            python=ctx.python_version,
+            installed=str(torch.get("version") or ""),
+        )
+        if ctx.capabilities
+        else []
+    )
     fixes = list(reinstall_fixes(ctx, choices, f"CUDA build for {', '.join(gpus)}"))
     if not fixes:
-        fixes.append(Fix("Reinstall torch from PyTorch's CUDA index (pick the CUDA version for your driver on the "
-                         "install page)", ("pip uninstall -y torch torchvision torchaudio",
-                                           "pip install torch torchvision torchaudio --index-url "
-                                           "https://download.pytorch.org/whl/cu126"), Risk.SAFE, GET_STARTED))
+        fixes.append(
+            Fix(
+                "Reinstall torch from PyTorch's CUDA index (pick the CUDA version for your driver on the "
+                "install page)",
+                (
+                    "pip uninstall -y torch torchvision torchaudio",
+                    "pip install torch torchvision torchaudio --index-url "
+                    "https://download.pytorch.org/whl/cu126",
+                ),
+                Risk.SAFE,
+                GET_STARTED,
+            )
+        )
     return Finding(
-        id="windows.pip-cpu-torch", severity=Severity.ERROR,
+        id="windows.pip-cpu-torch",
+        severity=Severity.ERROR,
         title=f"torch {torch.get('version')} is the CPU-only build that plain `pip install torch` gives on Windows",
-        detail=(f"This Windows machine has {', '.join(gpus)}, but PyPI's torch wheels for Windows are CPU-only: "
-                "CUDA builds come only from download.pytorch.org. Reinstall from the CUDA index."),
-        evidence=(Evidence("python.torch.version", str(torch.get("version")), "a +cu1XX build"),
-                  Evidence("os.system", "Windows"), Evidence("NVIDIA GPU", ", ".join(gpus))),
-        fixes=tuple(fixes), explains=("torch.cpu-build-on-gpu-host", "torch.cuda-unavailable"))
+        detail=(
+            f"This Windows machine has {', '.join(gpus)}, but PyPI's torch wheels for Windows are CPU-only: "
+            "CUDA builds come only from download.pytorch.org. Reinstall from the CUDA index."
+        ),
+        evidence=(
+            Evidence("python.torch.version", str(torch.get("version")), "a +cu1XX build"),
+            Evidence("os.system", "Windows"),
+            Evidence("NVIDIA GPU", ", ".join(gpus)),
+        ),
+        fixes=tuple(fixes),
+        explains=("torch.cpu-build-on-gpu-host", "torch.cuda-unavailable"),
+    )
 
 
 @check("windows.device-removed-tdr", needs=("platform.windows",))
@@ -88,19 +128,41 @@ def tdr(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     values = snap.fact("platform.windows", "tdr") or {}
     delay = values.get("TdrDelay")
     return Finding(
-        id="windows.device-removed-tdr", severity=Severity.WARNING,
+        id="windows.device-removed-tdr",
+        severity=Severity.WARNING,
         title=f"Windows reset the GPU driver {count} time{'s' if count != 1 else ''} recently (TDR, event 4101)",
-        detail=("The display driver stopped responding and Windows reset it (Timeout Detection and Recovery). "
-                "Programs using the GPU at that moment get DXGI_ERROR_DEVICE_REMOVED or CUDA errors. "
-                f"TdrDelay is {delay if delay is not None else 'not set (2 s, the default)'}"
-                + (" s." if delay is not None else ".")),
-        evidence=(Evidence("System log event 4101 (Display)", f"{count}, newest {events.get('last') or '?'}", "none"),
-                  Evidence("TdrDelay", str(delay) if delay is not None else "unset (2 s)")),
-        fixes=(Fix("Remove GPU overclocks and install the current GPU driver", url=pf.NVIDIA_DRIVERS,
-                   risk=Risk.NEEDS_RESTART),
-               Fix("For long compute kernels on a display GPU, raise the TDR timeout (administrator PowerShell, "
-                   "then reboot)", ("New-ItemProperty -Path 'HKLM:\\System\\CurrentControlSet\\Control\\GraphicsDrivers' "
-                                    "-Name TdrDelay -PropertyType DWord -Value 60 -Force",), Risk.NEEDS_RESTART, TDR_DOCS)))
+        detail=(
+            "The display driver stopped responding and Windows reset it (Timeout Detection and Recovery). "
+            "Programs using the GPU at that moment get DXGI_ERROR_DEVICE_REMOVED or CUDA errors. "
+            f"TdrDelay is {delay if delay is not None else 'not set (2 s, the default)'}"
+            + (" s." if delay is not None else ".")
+        ),
+        evidence=(
+            Evidence(
+                "System log event 4101 (Display)",
+                f"{count}, newest {events.get('last') or '?'}",
+                "none",
+            ),
+            Evidence("TdrDelay", str(delay) if delay is not None else "unset (2 s)"),
+        ),
+        fixes=(
+            Fix(
+                "Remove GPU overclocks and install the current GPU driver",
+                url=pf.NVIDIA_DRIVERS,
+                risk=Risk.NEEDS_RESTART,
+            ),
+            Fix(
+                "For long compute kernels on a display GPU, raise the TDR timeout (administrator PowerShell, "
+                "then reboot)",
+                (
+                    "New-ItemProperty -Path 'HKLM:\\System\\CurrentControlSet\\Control\\GraphicsDrivers' "
+                    "-Name TdrDelay -PropertyType DWord -Value 60 -Force",
+                ),
+                Risk.NEEDS_RESTART,
+                TDR_DOCS,
+            ),
+        ),
+    )
 
 
 @check("windows.d3d11-required", needs=("platform.windows",))
@@ -113,27 +175,49 @@ def no_gpu_adapter(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     display / render driver (no GPU driver installed), the remote-desktop adapter, or a VM's emulated
     adapter (no GPU passed through). Install the GPU's driver, or attach a GPU to the VM.
     """
-    adapters = [a for a in snap.fact("platform.windows", "display_adapters") or [] if isinstance(a, dict)]
+    adapters = [
+        a for a in snap.fact("platform.windows", "display_adapters") or [] if isinstance(a, dict)
+    ]
     if not adapters:
         return None
-    basic = [a for a in adapters if any(b in str(a.get("name") or "").lower() for b in BASIC_ADAPTERS)]
+    basic = [
+        a for a in adapters if any(b in str(a.get("name") or "").lower() for b in BASIC_ADAPTERS)
+    ]
     if len(basic) != len(adapters):
         return None
     names = ", ".join(str(a.get("name")) for a in adapters)
-    in_vm = any("vmware" in n.lower() or "hyper-v" in n.lower() or "citrix" in n.lower()
-                for n in (str(a.get("name")) for a in adapters))
-    fixes = [Fix("Install the GPU's Windows driver (Device Manager must then list the GPU under Display adapters)",
-                 ("devmgmt.msc", "dxdiag"), Risk.NEEDS_RESTART, pf.NVIDIA_DRIVERS)]
+    in_vm = any(
+        "vmware" in n.lower() or "hyper-v" in n.lower() or "citrix" in n.lower()
+        for n in (str(a.get("name")) for a in adapters)
+    )
+    fixes = [
+        Fix(
+            "Install the GPU's Windows driver (Device Manager must then list the GPU under Display adapters)",
+            ("devmgmt.msc", "dxdiag"),
+            Risk.NEEDS_RESTART,
+            pf.NVIDIA_DRIVERS,
+        )
+    ]
     if in_vm:
-        fixes.insert(0, Fix("This is a VM without a GPU: attach one (PCI passthrough / DDA, or an NVIDIA vGPU profile) in "
-                            "the hypervisor, or choose a GPU instance type", risk=Risk.NEEDS_RESTART))
+        fixes.insert(
+            0,
+            Fix(
+                "This is a VM without a GPU: attach one (PCI passthrough / DDA, or an NVIDIA vGPU profile) in "
+                "the hypervisor, or choose a GPU instance type",
+                risk=Risk.NEEDS_RESTART,
+            ),
+        )
     return Finding(
-        id="windows.d3d11-required", severity=Severity.WARNING,
+        id="windows.d3d11-required",
+        severity=Severity.WARNING,
         title=f"Windows has no GPU driver in use: display adapters are {names}",
-        detail=("Only a basic, remote or emulated display adapter is present, so Direct3D 11 applications "
-                "(\"A D3D11-compatible GPU is required\"), CUDA and DirectML have no GPU."),
+        detail=(
+            "Only a basic, remote or emulated display adapter is present, so Direct3D 11 applications "
+            '("A D3D11-compatible GPU is required"), CUDA and DirectML have no GPU.'
+        ),
         evidence=(Evidence("Win32_VideoController", names, "your GPU with its vendor driver"),),
-        fixes=tuple(fixes))
+        fixes=tuple(fixes),
+    )
 
 
 @check("windows.store-python", needs=("python",))
@@ -151,13 +235,23 @@ def store_python(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     if "\\windowsapps\\" not in lowered and "pythonsoftwarefoundation.python" not in lowered:
         return None
     return Finding(
-        id="windows.store-python", severity=Severity.INFO,
+        id="windows.store-python",
+        severity=Severity.INFO,
         title="This Python is the Microsoft Store package (its writes to %APPDATA% and TEMP are redirected)",
-        detail=("The Store package redirects writes to shared folders and the registry into a private copy, which "
-                "confuses tools that share files with other programs. The python.org installer has no such limits."),
+        detail=(
+            "The Store package redirects writes to shared folders and the registry into a private copy, which "
+            "confuses tools that share files with other programs. The python.org installer has no such limits."
+        ),
         evidence=(Evidence("python.executable", executable, "a python.org, conda or uv Python"),),
-        fixes=(Fix("Install Python from python.org (or use conda / uv), then create the environment with it",
-                   ("py -0p",), Risk.SAFE, PYTHON_DOWNLOADS),))
+        fixes=(
+            Fix(
+                "Install Python from python.org (or use conda / uv), then create the environment with it",
+                ("py -0p",),
+                Risk.SAFE,
+                PYTHON_DOWNLOADS,
+            ),
+        ),
+    )
 
 
 @check("windows.python-arch-mismatch", needs=("python",))
@@ -176,22 +270,47 @@ def python_arch(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     native = str(snap.fact("platform.windows", "os_arch") or "").upper()
     if bits == 32:
         return Finding(
-            id="windows.python-arch-mismatch", severity=Severity.ERROR if pf.gpu_intent(snap) or pf.torch_facts(snap).get("version")
+            id="windows.python-arch-mismatch",
+            severity=Severity.ERROR
+            if pf.gpu_intent(snap) or pf.torch_facts(snap).get("version")
             else Severity.WARNING,
             title="This Python is a 32-bit build: PyTorch and CUDA have no 32-bit Windows packages",
             detail="PyTorch publishes Windows wheels for x86_64 only, so pip finds no torch for this interpreter.",
-            evidence=(Evidence("python.pointer_bits", "32", "64"), Evidence("Windows architecture", native or "unknown")),
-            fixes=(Fix("Install the 64-bit Python from python.org and recreate the environment with it",
-                       ("py -0p",), Risk.SAFE, PYTHON_DOWNLOADS),))
+            evidence=(
+                Evidence("python.pointer_bits", "32", "64"),
+                Evidence("Windows architecture", native or "unknown"),
+            ),
+            fixes=(
+                Fix(
+                    "Install the 64-bit Python from python.org and recreate the environment with it",
+                    ("py -0p",),
+                    Risk.SAFE,
+                    PYTHON_DOWNLOADS,
+                ),
+            ),
+        )
     if native == "ARM64" and machine in ("AMD64", "X86_64", "X86"):
         return Finding(
-            id="windows.python-arch-mismatch", severity=Severity.WARNING,
+            id="windows.python-arch-mismatch",
+            severity=Severity.WARNING,
             title=f"An {machine} Python runs emulated on ARM64 Windows",
-            detail=("Windows on ARM runs x64 programs through emulation: the Python and every compiled package run "
-                    "translated. Use a native ARM64 Python where your packages publish ARM64 wheels."),
-            evidence=(Evidence("python.machine", machine, "ARM64"), Evidence("Windows architecture", native)),
-            fixes=(Fix("Install the ARM64 build of Python from python.org for packages that support it", ("py -0p",),
-                       Risk.SAFE, PYTHON_DOWNLOADS),))
+            detail=(
+                "Windows on ARM runs x64 programs through emulation: the Python and every compiled package run "
+                "translated. Use a native ARM64 Python where your packages publish ARM64 wheels."
+            ),
+            evidence=(
+                Evidence("python.machine", machine, "ARM64"),
+                Evidence("Windows architecture", native),
+            ),
+            fixes=(
+                Fix(
+                    "Install the ARM64 build of Python from python.org for packages that support it",
+                    ("py -0p",),
+                    Risk.SAFE,
+                    PYTHON_DOWNLOADS,
+                ),
+            ),
+        )
     return None
 
 

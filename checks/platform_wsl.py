@@ -6,13 +6,12 @@ limit below the GPU's memory, and AMD GPUs / ROCm / Ollama inside WSL."""
 from __future__ import annotations
 
 from envdoctor.checkdef import check
+from envdoctor.checks import platform_facts as pf
 from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
 from envdoctor.matrixset import MatrixSet
 from envdoctor.queries import nvidia as nq
 from envdoctor.snapshot import Snapshot
 from envdoctor.versions import parse
-
-from envdoctor.checks import platform_facts as pf
 
 WSL_LIB = "/usr/lib/wsl/lib"
 LIBCUDA_ISSUE = "https://github.com/microsoft/WSL/issues/5548"
@@ -45,16 +44,26 @@ def wsl1(snap: Snapshot, ms: MatrixSet) -> Finding | None:
         return None
     distro = _distro_arg(state)
     return Finding(
-        id="wsl.wsl1-no-gpu", severity=_severity(snap),
+        id="wsl.wsl1-no-gpu",
+        severity=_severity(snap),
         title=f"This is WSL 1 ({state.distro_name or 'this distribution'}): WSL 1 has no GPU access",
-        detail=("WSL 1 has no Linux kernel and no GPU paravirtualisation (/dev/dxg), so CUDA, ROCm and "
-                "GPU OpenGL cannot work in it whatever is installed. Convert the distribution to WSL 2; "
-                "its files are kept."),
-        evidence=tuple(Evidence(f, v) for f, v in state.evidence) + (Evidence("WSL version", "1", "2"),),
-        fixes=(Fix("In PowerShell on Windows, convert the distribution to WSL 2 and make WSL 2 the default",
-                   ("wsl -l -v", f"wsl --set-version {distro} 2", "wsl --set-default-version 2"),
-                   Risk.NEEDS_RESTART, pf.WSL_INSTALL_DOCS),),
-        explains=("wsl.no-gpu-device", "wsl.lib-not-on-loader-path", "wsl.software-rendering"))
+        detail=(
+            "WSL 1 has no Linux kernel and no GPU paravirtualisation (/dev/dxg), so CUDA, ROCm and "
+            "GPU OpenGL cannot work in it whatever is installed. Convert the distribution to WSL 2; "
+            "its files are kept."
+        ),
+        evidence=tuple(Evidence(f, v) for f, v in state.evidence)
+        + (Evidence("WSL version", "1", "2"),),
+        fixes=(
+            Fix(
+                "In PowerShell on Windows, convert the distribution to WSL 2 and make WSL 2 the default",
+                ("wsl -l -v", f"wsl --set-version {distro} 2", "wsl --set-default-version 2"),
+                Risk.NEEDS_RESTART,
+                pf.WSL_INSTALL_DOCS,
+            ),
+        ),
+        explains=("wsl.no-gpu-device", "wsl.lib-not-on-loader-path", "wsl.software-rendering"),
+    )
 
 
 @check("wsl.windows-too-old", needs_any=("platform.wsl", "os", "nvidia.driver"), matrices=("wsl",))
@@ -73,15 +82,25 @@ def windows_too_old(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     if build >= int(float(need)):
         return None
     return Finding(
-        id="wsl.windows-too-old", severity=_severity(snap),
+        id="wsl.windows-too-old",
+        severity=_severity(snap),
         title=f"Windows build {build} is too old for GPU compute in WSL 2 (needs {need} or newer)",
-        detail=("GPU access in WSL 2 needs Windows 11 or Windows 10 21H2 (build 19044) or newer. On this "
-                "build the Windows driver cannot expose the GPU to Linux."),
+        detail=(
+            "GPU access in WSL 2 needs Windows 11 or Windows 10 21H2 (build 19044) or newer. On this "
+            "build the Windows driver cannot expose the GPU to Linux."
+        ),
         evidence=(Evidence("Windows build", str(build), f">= {need}"),),
-        fixes=(Fix("Update Windows (Settings > Windows Update, or the Windows 11 installation assistant), "
-                   "then update WSL from PowerShell", ("winver", "wsl --update", "wsl --shutdown"),
-                   Risk.NEEDS_RESTART, pf.requirement_source(ms, "windows_build_gpu_compute")),),
-        explains=("wsl.no-gpu-device", "wsl.windows-driver-too-old"))
+        fixes=(
+            Fix(
+                "Update Windows (Settings > Windows Update, or the Windows 11 installation assistant), "
+                "then update WSL from PowerShell",
+                ("winver", "wsl --update", "wsl --shutdown"),
+                Risk.NEEDS_RESTART,
+                pf.requirement_source(ms, "windows_build_gpu_compute"),
+            ),
+        ),
+        explains=("wsl.no-gpu-device", "wsl.windows-driver-too-old"),
+    )
 
 
 @check("wsl.gpu-disabled", "wsl.no-gpu-device", needs=("platform.wsl",))
@@ -95,45 +114,92 @@ def gpu_device(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     """
     state = pf.wsl_state(snap)
     facts = state.facts
-    if state.version != 2 or facts.get("dxg") and (facts.get("wsl_conf") or {}).get("gpu_enabled") is not False:
+    if (
+        state.version != 2
+        or facts.get("dxg")
+        and (facts.get("wsl_conf") or {}).get("gpu_enabled") is not False
+    ):
         return None
     conf = facts.get("wsl_conf") or {}
     if conf.get("gpu_enabled") is False:
         return Finding(
-            id="wsl.gpu-disabled", severity=_severity(snap),
+            id="wsl.gpu-disabled",
+            severity=_severity(snap),
             title="/etc/wsl.conf turns the GPU off for this WSL distribution ([gpu] enabled=false)",
-            detail=("With [gpu] enabled=false WSL does not give Linux the Windows GPU: no /dev/dxg, no CUDA, "
-                    "no GPU OpenGL. Set it to true (or remove it) and restart WSL."),
+            detail=(
+                "With [gpu] enabled=false WSL does not give Linux the Windows GPU: no /dev/dxg, no CUDA, "
+                "no GPU OpenGL. Set it to true (or remove it) and restart WSL."
+            ),
             evidence=(Evidence("/etc/wsl.conf [gpu] enabled", "false", "true (the default)"),),
-            fixes=(Fix("Turn the GPU back on in /etc/wsl.conf, then restart WSL from PowerShell",
-                       (r"sudo sed -i '/^\[gpu\]/,/^\[/ s/^\s*enabled\s*=.*/enabled=true/' /etc/wsl.conf",
-                        "wsl.exe --shutdown"), Risk.NEEDS_RESTART, pf.WSL_CONFIG_DOCS),),
-            explains=("wsl.lib-not-on-loader-path", "wsl.software-rendering"))
+            fixes=(
+                Fix(
+                    "Turn the GPU back on in /etc/wsl.conf, then restart WSL from PowerShell",
+                    (
+                        r"sudo sed -i '/^\[gpu\]/,/^\[/ s/^\s*enabled\s*=.*/enabled=true/' /etc/wsl.conf",
+                        "wsl.exe --shutdown",
+                    ),
+                    Risk.NEEDS_RESTART,
+                    pf.WSL_CONFIG_DOCS,
+                ),
+            ),
+            explains=("wsl.lib-not-on-loader-path", "wsl.software-rendering"),
+        )
     if facts.get("in_container"):
         return Finding(
-            id="wsl.no-gpu-device", severity=_severity(snap),
+            id="wsl.no-gpu-device",
+            severity=_severity(snap),
             title="This container on WSL 2 was started without the GPU (no /dev/dxg)",
-            detail=("Containers on WSL 2 reach the GPU through /dev/dxg and the driver files in /usr/lib/wsl; "
-                    "Docker Desktop and the NVIDIA Container Toolkit add both for `--gpus all`."),
-            evidence=(Evidence("/dev/dxg", "missing", "present"),
-                      Evidence("platform.wsl.in_container", "true")),
-            fixes=(Fix("Start the container with the GPU", ("docker run --rm -it --gpus all IMAGE",),
-                       url=pf.WSL_GPU_DOCS),
-                   Fix("Without the NVIDIA runtime, pass WSL's device and driver folder yourself",
-                       ("docker run --rm -it --device /dev/dxg -v /usr/lib/wsl:/usr/lib/wsl "
-                        "-e LD_LIBRARY_PATH=/usr/lib/wsl/lib IMAGE",), url=WSL_CONTAINERS)))
+            detail=(
+                "Containers on WSL 2 reach the GPU through /dev/dxg and the driver files in /usr/lib/wsl; "
+                "Docker Desktop and the NVIDIA Container Toolkit add both for `--gpus all`."
+            ),
+            evidence=(
+                Evidence("/dev/dxg", "missing", "present"),
+                Evidence("platform.wsl.in_container", "true"),
+            ),
+            fixes=(
+                Fix(
+                    "Start the container with the GPU",
+                    ("docker run --rm -it --gpus all IMAGE",),
+                    url=pf.WSL_GPU_DOCS,
+                ),
+                Fix(
+                    "Without the NVIDIA runtime, pass WSL's device and driver folder yourself",
+                    (
+                        "docker run --rm -it --device /dev/dxg -v /usr/lib/wsl:/usr/lib/wsl "
+                        "-e LD_LIBRARY_PATH=/usr/lib/wsl/lib IMAGE",
+                    ),
+                    url=WSL_CONTAINERS,
+                ),
+            ),
+        )
     return Finding(
-        id="wsl.no-gpu-device", severity=_severity(snap),
+        id="wsl.no-gpu-device",
+        severity=_severity(snap),
         title="WSL 2 has no GPU device (/dev/dxg is missing)",
-        detail=("/dev/dxg is how WSL 2 reaches the Windows GPU driver. It is missing when Windows is older "
-                "than Windows 10 21H2, WSL or its kernel is old, or no GPU driver is installed on Windows."),
-        evidence=(Evidence("/dev/dxg", "missing", "present"),
-                  Evidence("WSL kernel", str(facts.get("kernel")))),
-        fixes=(Fix("In PowerShell on Windows, update WSL and restart it", ("wsl --update", "wsl --shutdown"),
-                   Risk.NEEDS_RESTART, pf.WSL_INSTALL_DOCS),
-               Fix("Install the current GPU driver on Windows (never a Linux driver inside WSL)",
-                   url=pf.NVIDIA_DRIVERS, risk=Risk.NEEDS_RESTART)),
-        explains=("wsl.lib-not-on-loader-path", "wsl.software-rendering"))
+        detail=(
+            "/dev/dxg is how WSL 2 reaches the Windows GPU driver. It is missing when Windows is older "
+            "than Windows 10 21H2, WSL or its kernel is old, or no GPU driver is installed on Windows."
+        ),
+        evidence=(
+            Evidence("/dev/dxg", "missing", "present"),
+            Evidence("WSL kernel", str(facts.get("kernel"))),
+        ),
+        fixes=(
+            Fix(
+                "In PowerShell on Windows, update WSL and restart it",
+                ("wsl --update", "wsl --shutdown"),
+                Risk.NEEDS_RESTART,
+                pf.WSL_INSTALL_DOCS,
+            ),
+            Fix(
+                "Install the current GPU driver on Windows (never a Linux driver inside WSL)",
+                url=pf.NVIDIA_DRIVERS,
+                risk=Risk.NEEDS_RESTART,
+            ),
+        ),
+        explains=("wsl.lib-not-on-loader-path", "wsl.software-rendering"),
+    )
 
 
 def _toolkit_package(snap: Snapshot, facts: dict) -> str:
@@ -173,12 +239,19 @@ def linux_driver(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     shadowing = bool(ldconfig) and not ldconfig[0].startswith("/usr/lib/wsl/")
     meta = dict(facts.get("cuda_meta_packages") or {})
     repos = [r for r in facts.get("cuda_repos") or [] if not str(r).startswith("wsl-ubuntu")]
-    evidence = [Evidence("Linux driver packages", ", ".join(f"{n} {v}" for n, v in drivers.items()) or "(none)",
-                         "none inside WSL")]
+    evidence = [
+        Evidence(
+            "Linux driver packages",
+            ", ".join(f"{n} {v}" for n, v in drivers.items()) or "(none)",
+            "none inside WSL",
+        )
+    ]
     if foreign:
         evidence.append(Evidence("libcuda outside /usr/lib/wsl", ", ".join(foreign[:4]), "none"))
     if ldconfig:
-        evidence.append(Evidence("ldconfig -p: libcuda.so.1", ldconfig[0], f"{WSL_LIB}/libcuda.so.1"))
+        evidence.append(
+            Evidence("ldconfig -p: libcuda.so.1", ldconfig[0], f"{WSL_LIB}/libcuda.so.1")
+        )
     if meta:
         evidence.append(Evidence("CUDA meta-packages", ", ".join(meta), "cuda-toolkit-X-Y only"))
     if repos:
@@ -186,30 +259,69 @@ def linux_driver(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     toolkit = _toolkit_package(snap, facts)
     fixes = []
     if drivers:
-        fixes.append(Fix("Remove the Linux driver packages (the Windows driver stays), refresh the loader cache",
-                         ("sudo apt-get remove --purge -y " + " ".join(sorted(drivers) + sorted(meta)),
-                          "sudo apt-get autoremove -y", "sudo ldconfig"), Risk.DESTRUCTIVE, pf.WSL_GPU_DOCS))
+        fixes.append(
+            Fix(
+                "Remove the Linux driver packages (the Windows driver stays), refresh the loader cache",
+                (
+                    "sudo apt-get remove --purge -y " + " ".join(sorted(drivers) + sorted(meta)),
+                    "sudo apt-get autoremove -y",
+                    "sudo ldconfig",
+                ),
+                Risk.DESTRUCTIVE,
+                pf.WSL_GPU_DOCS,
+            )
+        )
     else:
-        fixes.append(Fix("These libcuda files belong to no package (NVIDIA's .run installer): uninstall that driver",
-                         ("sudo nvidia-uninstall", "sudo ldconfig"), Risk.DESTRUCTIVE, pf.WSL_GPU_DOCS))
-    fixes.append(Fix("Restart WSL from PowerShell on Windows", ("wsl.exe --shutdown",), Risk.NEEDS_RESTART))
-    fixes.append(Fix(f"Install only the CUDA toolkit, from NVIDIA's wsl-ubuntu repository ({toolkit})",
-                     ("wget https://developer.download.nvidia.com/compute/cuda/repos/wsl-ubuntu/x86_64/cuda-keyring_1.1-1_all.deb",
-                      "sudo dpkg -i cuda-keyring_1.1-1_all.deb", "sudo apt-get update",
-                      f"sudo apt-get install -y {toolkit}"), Risk.SAFE,
-                     "https://developer.nvidia.com/cuda-downloads?target_os=Linux&target_arch=x86_64&Distribution=WSL-Ubuntu"))
+        fixes.append(
+            Fix(
+                "These libcuda files belong to no package (NVIDIA's .run installer): uninstall that driver",
+                ("sudo nvidia-uninstall", "sudo ldconfig"),
+                Risk.DESTRUCTIVE,
+                pf.WSL_GPU_DOCS,
+            )
+        )
+    fixes.append(
+        Fix("Restart WSL from PowerShell on Windows", ("wsl.exe --shutdown",), Risk.NEEDS_RESTART)
+    )
+    fixes.append(
+        Fix(
+            f"Install only the CUDA toolkit, from NVIDIA's wsl-ubuntu repository ({toolkit})",
+            (
+                "wget https://developer.download.nvidia.com/compute/cuda/repos/wsl-ubuntu/x86_64/cuda-keyring_1.1-1_all.deb",
+                "sudo dpkg -i cuda-keyring_1.1-1_all.deb",
+                "sudo apt-get update",
+                f"sudo apt-get install -y {toolkit}",
+            ),
+            Risk.SAFE,
+            "https://developer.nvidia.com/cuda-downloads?target_os=Linux&target_arch=x86_64&Distribution=WSL-Ubuntu",
+        )
+    )
     origin = f" (pulled in by {', '.join(meta)})" if meta and drivers else ""
     return Finding(
         id="wsl.linux-driver-inside-wsl",
-        severity=Severity.ERROR if (shadowing or "nvidia-smi" in drivers or any("utils" in d for d in drivers))
+        severity=Severity.ERROR
+        if (shadowing or "nvidia-smi" in drivers or any("utils" in d for d in drivers))
         else Severity.WARNING,
         title="A Linux NVIDIA driver is installed inside WSL" + origin,
-        detail=("WSL 2 uses the Windows NVIDIA driver through /usr/lib/wsl/lib. The Linux driver files "
-                "installed here " + ("are what the loader picks for libcuda.so.1, so CUDA loads a driver that "
-                                     "cannot talk to the GPU. " if shadowing else "can shadow WSL's libcuda and nvidia-smi. ")
-                + "Remove them and keep only the CUDA toolkit."),
-        evidence=tuple(evidence), fixes=tuple(fixes),
-        explains=("torch.cuda-unavailable", "nvidia.driver-not-loaded", "wsl.lib-not-on-loader-path"))
+        detail=(
+            "WSL 2 uses the Windows NVIDIA driver through /usr/lib/wsl/lib. The Linux driver files "
+            "installed here "
+            + (
+                "are what the loader picks for libcuda.so.1, so CUDA loads a driver that "
+                "cannot talk to the GPU. "
+                if shadowing
+                else "can shadow WSL's libcuda and nvidia-smi. "
+            )
+            + "Remove them and keep only the CUDA toolkit."
+        ),
+        evidence=tuple(evidence),
+        fixes=tuple(fixes),
+        explains=(
+            "torch.cuda-unavailable",
+            "nvidia.driver-not-loaded",
+            "wsl.lib-not-on-loader-path",
+        ),
+    )
 
 
 @check("wsl.lib-not-on-loader-path", needs=("platform.wsl",))
@@ -230,24 +342,46 @@ def loader_path(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     if not facts.get("wsl_lib_dir"):
         if facts.get("in_container"):
             return Finding(
-                id="wsl.lib-not-on-loader-path", severity=_severity(snap),
+                id="wsl.lib-not-on-loader-path",
+                severity=_severity(snap),
                 title="This container on WSL has /dev/dxg but not WSL's driver folder /usr/lib/wsl/lib",
                 detail="The GPU device was passed in, but the Windows driver's Linux libraries were not mounted.",
                 evidence=(Evidence(WSL_LIB, "missing", "mounted from the WSL distribution"),),
-                fixes=(Fix("Start the container with the GPU, or mount WSL's driver folder",
-                           ("docker run --rm -it --gpus all IMAGE",
+                fixes=(
+                    Fix(
+                        "Start the container with the GPU, or mount WSL's driver folder",
+                        (
+                            "docker run --rm -it --gpus all IMAGE",
                             "docker run --rm -it --device /dev/dxg -v /usr/lib/wsl:/usr/lib/wsl "
-                            "-e LD_LIBRARY_PATH=/usr/lib/wsl/lib IMAGE"), url=WSL_CONTAINERS),))
+                            "-e LD_LIBRARY_PATH=/usr/lib/wsl/lib IMAGE",
+                        ),
+                        url=WSL_CONTAINERS,
+                    ),
+                ),
+            )
         return Finding(
-            id="wsl.lib-not-on-loader-path", severity=_severity(snap),
+            id="wsl.lib-not-on-loader-path",
+            severity=_severity(snap),
             title="WSL's driver folder /usr/lib/wsl/lib is missing",
-            detail=("/dev/dxg is here but the Windows driver's Linux libraries are not: WSL did not mount them. "
-                    "Restart WSL; if it stays missing, update WSL and reinstall the Windows GPU driver."),
+            detail=(
+                "/dev/dxg is here but the Windows driver's Linux libraries are not: WSL did not mount them. "
+                "Restart WSL; if it stays missing, update WSL and reinstall the Windows GPU driver."
+            ),
             evidence=(Evidence(WSL_LIB, "missing", "a WSL mount with libcuda.so.1"),),
-            fixes=(Fix("In PowerShell on Windows, restart and update WSL",
-                       ("wsl --shutdown", "wsl --update"), Risk.NEEDS_RESTART, pf.WSL_INSTALL_DOCS),
-                   Fix("Reinstall the Windows NVIDIA driver (it provides C:\\Windows\\System32\\lxss\\lib)",
-                       url=pf.NVIDIA_DRIVERS, risk=Risk.NEEDS_RESTART)))
+            fixes=(
+                Fix(
+                    "In PowerShell on Windows, restart and update WSL",
+                    ("wsl --shutdown", "wsl --update"),
+                    Risk.NEEDS_RESTART,
+                    pf.WSL_INSTALL_DOCS,
+                ),
+                Fix(
+                    "Reinstall the Windows NVIDIA driver (it provides C:\\Windows\\System32\\lxss\\lib)",
+                    url=pf.NVIDIA_DRIVERS,
+                    risk=Risk.NEEDS_RESTART,
+                ),
+            ),
+        )
     names = [f.get("name") for f in facts.get("libcuda_files") or []]
     if "libcuda.so.1" not in names:
         return None
@@ -257,26 +391,55 @@ def loader_path(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     if facts.get("ldconfig_ran") and any(p.startswith(WSL_LIB) for p in ldconfig):
         return None
     conf = facts.get("wsl_conf") or {}
-    fixes = [Fix("List WSL's driver folder for the loader and rebuild its cache",
-                 (f"echo {WSL_LIB} | sudo tee /etc/ld.so.conf.d/ld.wsl.conf", "sudo ldconfig"), Risk.SAFE,
-                 pf.WSL_GPU_DOCS)]
-    evidence = [Evidence("/etc/ld.so.conf.d/*.conf", f"no line {WSL_LIB}", WSL_LIB),
-                Evidence("LD_LIBRARY_PATH", f"without {WSL_LIB}")]
+    fixes = [
+        Fix(
+            "List WSL's driver folder for the loader and rebuild its cache",
+            (f"echo {WSL_LIB} | sudo tee /etc/ld.so.conf.d/ld.wsl.conf", "sudo ldconfig"),
+            Risk.SAFE,
+            pf.WSL_GPU_DOCS,
+        )
+    ]
+    evidence = [
+        Evidence("/etc/ld.so.conf.d/*.conf", f"no line {WSL_LIB}", WSL_LIB),
+        Evidence("LD_LIBRARY_PATH", f"without {WSL_LIB}"),
+    ]
     if conf.get("automount_ldconfig") is False:
-        fixes.insert(0, Fix("Let WSL write ld.wsl.conf again: remove ldconfig=false from [automount] in /etc/wsl.conf, "
-                            "then restart WSL",
-                            (r"sudo sed -i '/^\[automount\]/,/^\[/ {/^\s*ldconfig\s*=/d}' /etc/wsl.conf",
-                             "wsl.exe --shutdown"), Risk.NEEDS_RESTART, pf.WSL_CONFIG_DOCS))
-        evidence.append(Evidence("/etc/wsl.conf [automount] ldconfig", "false", "true (the default)"))
+        fixes.insert(
+            0,
+            Fix(
+                "Let WSL write ld.wsl.conf again: remove ldconfig=false from [automount] in /etc/wsl.conf, "
+                "then restart WSL",
+                (
+                    r"sudo sed -i '/^\[automount\]/,/^\[/ {/^\s*ldconfig\s*=/d}' /etc/wsl.conf",
+                    "wsl.exe --shutdown",
+                ),
+                Risk.NEEDS_RESTART,
+                pf.WSL_CONFIG_DOCS,
+            ),
+        )
+        evidence.append(
+            Evidence("/etc/wsl.conf [automount] ldconfig", "false", "true (the default)")
+        )
     if facts.get("ldconfig_ran"):
-        evidence.append(Evidence("ldconfig -p: libcuda.so.1", ", ".join(ldconfig) or "(not found)",
-                                 f"{WSL_LIB}/libcuda.so.1"))
+        evidence.append(
+            Evidence(
+                "ldconfig -p: libcuda.so.1",
+                ", ".join(ldconfig) or "(not found)",
+                f"{WSL_LIB}/libcuda.so.1",
+            )
+        )
     return Finding(
-        id="wsl.lib-not-on-loader-path", severity=_severity(snap),
+        id="wsl.lib-not-on-loader-path",
+        severity=_severity(snap),
         title=f"The dynamic loader does not search {WSL_LIB}, where WSL puts libcuda.so.1",
-        detail=("CUDA programs find the Windows driver's libcuda.so.1 only through the loader path. Without "
-                f"{WSL_LIB} in /etc/ld.so.conf.d they fail with \"libcuda.so.1: cannot open shared object file\"."),
-        evidence=tuple(evidence), fixes=tuple(fixes), explains=("torch.cuda-unavailable",))
+        detail=(
+            "CUDA programs find the Windows driver's libcuda.so.1 only through the loader path. Without "
+            f'{WSL_LIB} in /etc/ld.so.conf.d they fail with "libcuda.so.1: cannot open shared object file".'
+        ),
+        evidence=tuple(evidence),
+        fixes=tuple(fixes),
+        explains=("torch.cuda-unavailable",),
+    )
 
 
 @check("wsl.libcuda-not-symlink", needs=("platform.wsl",))
@@ -291,20 +454,41 @@ def libcuda_copies(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     is read-only from Linux, so editing it inside WSL does not last.
     """
     facts = pf.wsl_state(snap).facts
-    plain = [f.get("name") for f in facts.get("libcuda_files") or []
-             if f.get("kind") == "file" and f.get("name") in ("libcuda.so", "libcuda.so.1")]
+    plain = [
+        f.get("name")
+        for f in facts.get("libcuda_files") or []
+        if f.get("kind") == "file" and f.get("name") in ("libcuda.so", "libcuda.so.1")
+    ]
     if "libcuda.so.1" not in plain:
         return None
     return Finding(
-        id="wsl.libcuda-not-symlink", severity=Severity.INFO,
+        id="wsl.libcuda-not-symlink",
+        severity=Severity.INFO,
         title="ldconfig warns that /usr/lib/wsl/lib/libcuda.so.1 is not a symbolic link (harmless)",
-        detail=("The Windows driver ships " + ", ".join(plain) + " as plain copies of libcuda.so.1.1, so "
-                "ldconfig prints this warning on every apt run. CUDA is not affected."),
-        evidence=(Evidence(f"{WSL_LIB}/libcuda.so.1", "regular file", "symbolic link to libcuda.so.1.1"),),
-        fixes=(Fix("Optional: in an administrator Command Prompt on Windows, replace the copies with links",
-                   ("cd C:\\Windows\\System32\\lxss\\lib", "del libcuda.so libcuda.so.1",
-                    "mklink libcuda.so libcuda.so.1.1", "mklink libcuda.so.1 libcuda.so.1.1", "wsl --shutdown"),
-                   Risk.NEEDS_RESTART, LIBCUDA_ISSUE),))
+        detail=(
+            "The Windows driver ships "
+            + ", ".join(plain)
+            + " as plain copies of libcuda.so.1.1, so "
+            "ldconfig prints this warning on every apt run. CUDA is not affected."
+        ),
+        evidence=(
+            Evidence(f"{WSL_LIB}/libcuda.so.1", "regular file", "symbolic link to libcuda.so.1.1"),
+        ),
+        fixes=(
+            Fix(
+                "Optional: in an administrator Command Prompt on Windows, replace the copies with links",
+                (
+                    "cd C:\\Windows\\System32\\lxss\\lib",
+                    "del libcuda.so libcuda.so.1",
+                    "mklink libcuda.so libcuda.so.1.1",
+                    "mklink libcuda.so.1 libcuda.so.1.1",
+                    "wsl --shutdown",
+                ),
+                Risk.NEEDS_RESTART,
+                LIBCUDA_ISSUE,
+            ),
+        ),
+    )
 
 
 def _needed_cuda(snap: Snapshot) -> tuple[str | None, str]:
@@ -317,8 +501,11 @@ def _needed_cuda(snap: Snapshot) -> tuple[str | None, str]:
     return None, ""
 
 
-@check("wsl.windows-driver-too-old", needs_any=("platform.wsl", "os", "nvidia.driver"),
-       matrices=("cuda_driver", "cuda_compat"))
+@check(
+    "wsl.windows-driver-too-old",
+    needs_any=("platform.wsl", "os", "nvidia.driver"),
+    matrices=("cuda_driver", "cuda_compat"),
+)
 def windows_driver(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     """The Windows NVIDIA driver is too old for the CUDA that torch or the toolkit in WSL needs.
 
@@ -342,18 +529,38 @@ def windows_driver(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     if runs is not False and not major_too_new:
         return None
     need = nq.min_driver_for_cuda(ms, cuda, "windows") or nq.compat_floor(
-        ms, wanted.release[0] if wanted else 0, "windows")
+        ms, wanted.release[0] if wanted else 0, "windows"
+    )
     return Finding(
-        id="wsl.windows-driver-too-old", severity=Severity.ERROR,
+        id="wsl.windows-driver-too-old",
+        severity=Severity.ERROR,
         title=f"The Windows NVIDIA driver {driver} is too old for {what}",
-        detail=(f"In WSL the driver is the Windows one ({driver}, supporting CUDA {driver_max or 'an older release'}). "
-                f"{what[0].upper() + what[1:]} needs CUDA {cuda}" + (f", i.e. a Windows driver {need} or newer" if need else "")
-                + ". Update the driver on Windows; nothing inside WSL can replace it."),
-        evidence=(Evidence("nvidia.driver.driver_version (Windows driver)", str(driver), f">= {need}" if need else None),
-                  Evidence("nvidia.driver.cuda_driver_max", str(driver_max)), Evidence("CUDA needed", cuda)),
-        fixes=(Fix("On Windows, install the current NVIDIA driver (NVIDIA App or the driver download page), "
-                   "then restart WSL", ("wsl --shutdown",), Risk.NEEDS_RESTART, pf.NVIDIA_DRIVERS),),
-        explains=("torch.driver-too-old", "container.cuda-requirement-unsatisfied"))
+        detail=(
+            f"In WSL the driver is the Windows one ({driver}, supporting CUDA {driver_max or 'an older release'}). "
+            f"{what[0].upper() + what[1:]} needs CUDA {cuda}"
+            + (f", i.e. a Windows driver {need} or newer" if need else "")
+            + ". Update the driver on Windows; nothing inside WSL can replace it."
+        ),
+        evidence=(
+            Evidence(
+                "nvidia.driver.driver_version (Windows driver)",
+                str(driver),
+                f">= {need}" if need else None,
+            ),
+            Evidence("nvidia.driver.cuda_driver_max", str(driver_max)),
+            Evidence("CUDA needed", cuda),
+        ),
+        fixes=(
+            Fix(
+                "On Windows, install the current NVIDIA driver (NVIDIA App or the driver download page), "
+                "then restart WSL",
+                ("wsl --shutdown",),
+                Risk.NEEDS_RESTART,
+                pf.NVIDIA_DRIVERS,
+            ),
+        ),
+        explains=("torch.driver-too-old", "container.cuda-requirement-unsatisfied"),
+    )
 
 
 @check("wsl.driver-cuda-version-err", needs=("nvidia.driver",))
@@ -372,18 +579,37 @@ def cuda_version_err(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     if not state.is_wsl:
         return None
     return Finding(
-        id="wsl.driver-cuda-version-err", severity=Severity.WARNING,
+        id="wsl.driver-cuda-version-err",
+        severity=Severity.WARNING,
         title=f"nvidia-smi in WSL cannot read the CUDA version from the Windows driver {driver.get('driver_version')} "
-              "(CUDA Version: ERR!)",
-        detail=(f"The Linux nvidia-smi {driver.get('smi_version')} reached the Windows driver "
-                f"{driver.get('driver_version')} but got no CUDA version from it, so CUDA programs in WSL may fail to "
-                "initialise. Update the Windows driver and WSL, then restart WSL."),
-        evidence=(Evidence("nvidia-smi CUDA Version", "ERR!", "a version such as 12.3"),
-                  Evidence("NVIDIA-SMI / Driver Version", f"{driver.get('smi_version')} / {driver.get('driver_version')}")),
-        fixes=(Fix("In PowerShell on Windows, update WSL and restart it", ("wsl --update", "wsl --shutdown"),
-                   Risk.NEEDS_RESTART, CUDA_ERR_ISSUE),
-               Fix("Install the current NVIDIA driver on Windows", url=pf.NVIDIA_DRIVERS, risk=Risk.NEEDS_RESTART)),
-        explains=("torch.cuda-unavailable",))
+        "(CUDA Version: ERR!)",
+        detail=(
+            f"The Linux nvidia-smi {driver.get('smi_version')} reached the Windows driver "
+            f"{driver.get('driver_version')} but got no CUDA version from it, so CUDA programs in WSL may fail to "
+            "initialise. Update the Windows driver and WSL, then restart WSL."
+        ),
+        evidence=(
+            Evidence("nvidia-smi CUDA Version", "ERR!", "a version such as 12.3"),
+            Evidence(
+                "NVIDIA-SMI / Driver Version",
+                f"{driver.get('smi_version')} / {driver.get('driver_version')}",
+            ),
+        ),
+        fixes=(
+            Fix(
+                "In PowerShell on Windows, update WSL and restart it",
+                ("wsl --update", "wsl --shutdown"),
+                Risk.NEEDS_RESTART,
+                CUDA_ERR_ISSUE,
+            ),
+            Fix(
+                "Install the current NVIDIA driver on Windows",
+                url=pf.NVIDIA_DRIVERS,
+                risk=Risk.NEEDS_RESTART,
+            ),
+        ),
+        explains=("torch.cuda-unavailable",),
+    )
 
 
 @check("wsl.memory-limit", needs=("platform.wsl",))
@@ -404,26 +630,50 @@ def memory_limit(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     configs = [c for c in facts.get("wslconfigs") or [] if c.get("memory_bytes")]
     set_to = configs[0].get("memory_text") if configs else None
     want_gb = -(-gpu * 2 // 1024)  # twice the GPU memory, in whole GiB, rounded up
-    evidence = [Evidence("WSL VM MemTotal", f"{mem} MiB", f">= {gpu} MiB (the GPUs' memory)"),
-                Evidence("nvidia.gpus memory_total_mib", f"{gpu} MiB")]
-    evidence.append(Evidence(".wslconfig [wsl2] memory", set_to or "not set or not visible (default: 50% of Windows memory)"))
+    evidence = [
+        Evidence("WSL VM MemTotal", f"{mem} MiB", f">= {gpu} MiB (the GPUs' memory)"),
+        Evidence("nvidia.gpus memory_total_mib", f"{gpu} MiB"),
+    ]
+    evidence.append(
+        Evidence(
+            ".wslconfig [wsl2] memory",
+            set_to or "not set or not visible (default: 50% of Windows memory)",
+        )
+    )
     return Finding(
-        id="wsl.memory-limit", severity=Severity.WARNING,
+        id="wsl.memory-limit",
+        severity=Severity.WARNING,
         title=f"WSL 2 has {mem / 1024:.1f} GiB of memory, less than the GPU's {gpu / 1024:.1f} GiB",
-        detail=("Loading a model that fills the GPU goes through system memory first; with less memory than the GPU "
-                "the WSL VM runs out (the process is killed) or swaps heavily. "
-                + (f".wslconfig limits WSL to {set_to}." if set_to else "WSL's default is half of Windows' memory.")),
+        detail=(
+            "Loading a model that fills the GPU goes through system memory first; with less memory than the GPU "
+            "the WSL VM runs out (the process is killed) or swaps heavily. "
+            + (
+                f".wslconfig limits WSL to {set_to}."
+                if set_to
+                else "WSL's default is half of Windows' memory."
+            )
+        ),
         evidence=tuple(evidence),
-        fixes=(Fix(f"Give the WSL VM more memory: in %UserProfile%\\.wslconfig on Windows set memory under [wsl2] "
-                   f"(for example {want_gb}GB, within what Windows has), then restart WSL",
-                   ("notepad $env:USERPROFILE\\.wslconfig", "wsl --shutdown"), Risk.NEEDS_RESTART, pf.WSL_CONFIG_DOCS),))
+        fixes=(
+            Fix(
+                f"Give the WSL VM more memory: in %UserProfile%\\.wslconfig on Windows set memory under [wsl2] "
+                f"(for example {want_gb}GB, within what Windows has), then restart WSL",
+                ("notepad $env:USERPROFILE\\.wslconfig", "wsl --shutdown"),
+                Risk.NEEDS_RESTART,
+                pf.WSL_CONFIG_DOCS,
+            ),
+        ),
+    )
 
 
 def _amd_signals(snap: Snapshot, facts: dict) -> list[str]:
     signals = []
     gpus = [g for g in snap.fact("amd.gpus", "gpus") or [] if isinstance(g, dict)]
     if gpus:
-        signals.append("AMD GPU: " + ", ".join(str(g.get("name") or g.get("gfx_target") or "AMD GPU") for g in gpus[:2]))
+        signals.append(
+            "AMD GPU: "
+            + ", ".join(str(g.get("name") or g.get("gfx_target") or "AMD GPU") for g in gpus[:2])
+        )
     torch = pf.torch_facts(snap)
     if torch.get("backend") == "rocm":
         signals.append(f"torch {torch.get('version')} (ROCm build)")
@@ -453,40 +703,84 @@ def rocm_in_wsl(snap: Snapshot, ms: MatrixSet) -> Finding | None:
         return None
     signals = _amd_signals(snap, facts)
     ollama = facts.get("ollama") or {}
-    nvidia = bool(pf.nvidia_gpus(snap)) or any(str(f.get("name", "")).startswith("libcuda")
-                                              for f in facts.get("libcuda_files") or [])
+    nvidia = bool(pf.nvidia_gpus(snap)) or any(
+        str(f.get("name", "")).startswith("libcuda") for f in facts.get("libcuda_files") or []
+    )
     if not signals and not (ollama.get("installed") and not nvidia and snap.has("amd.gpus")):
         return None
     rocm = facts.get("rocm") or {}
     wsl_runtime = bool(rocm.get("wsl_runtime_package") or rocm.get("librocdxg"))
     dxg_flag = str(rocm.get("hsa_enable_dxg_detection") or "") == "1"
     evidence = [Evidence(s.split(":", 1)[0] if ":" in s else "AMD/ROCm", s) for s in signals]
-    evidence.append(Evidence("/dev/kfd", "present" if facts.get("kfd") else "missing (never present in WSL)"))
-    evidence.append(Evidence("ROCm WSL runtime", "hsa-runtime-rocr4wsl-amdgpu" if rocm.get("wsl_runtime_package")
-                             else "librocdxg" if rocm.get("librocdxg") else "not installed",
-                             "hsa-runtime-rocr4wsl-amdgpu (ROCm 6.x) or librocdxg (ROCm 7.x)"))
+    evidence.append(
+        Evidence("/dev/kfd", "present" if facts.get("kfd") else "missing (never present in WSL)")
+    )
+    evidence.append(
+        Evidence(
+            "ROCm WSL runtime",
+            "hsa-runtime-rocr4wsl-amdgpu"
+            if rocm.get("wsl_runtime_package")
+            else "librocdxg"
+            if rocm.get("librocdxg")
+            else "not installed",
+            "hsa-runtime-rocr4wsl-amdgpu (ROCm 6.x) or librocdxg (ROCm 7.x)",
+        )
+    )
     fixes = []
     if ollama.get("installed") and not nvidia:
-        evidence.append(Evidence("ollama", "installed in WSL", "Ollama for Windows with an AMD GPU"))
-        fixes.append(Fix("Run Ollama for Windows instead of inside WSL: it uses Radeon GPUs through ROCm on Windows "
-                         "(check your card in Ollama's GPU list)", url=OLLAMA_GPU_DOCS))
+        evidence.append(
+            Evidence("ollama", "installed in WSL", "Ollama for Windows with an AMD GPU")
+        )
+        fixes.append(
+            Fix(
+                "Run Ollama for Windows instead of inside WSL: it uses Radeon GPUs through ROCm on Windows "
+                "(check your card in Ollama's GPU list)",
+                url=OLLAMA_GPU_DOCS,
+            )
+        )
     if not wsl_runtime:
-        fixes.append(Fix("Install AMD's WSL build of ROCm (not the regular Linux ROCm), with a current Adrenalin "
-                         "driver on Windows", ("sudo amdgpu-install -y --usecase=wsl,rocm --no-dkms", "rocminfo"),
-                         Risk.SAFE, "https://rocm.docs.amd.com/projects/rocprofiler-sdk/en/develop/how-to/using-rocprofv3-on-wsl.html"))
+        fixes.append(
+            Fix(
+                "Install AMD's WSL build of ROCm (not the regular Linux ROCm), with a current Adrenalin "
+                "driver on Windows",
+                ("sudo amdgpu-install -y --usecase=wsl,rocm --no-dkms", "rocminfo"),
+                Risk.SAFE,
+                "https://rocm.docs.amd.com/projects/rocprofiler-sdk/en/develop/how-to/using-rocprofv3-on-wsl.html",
+            )
+        )
     elif rocm.get("librocdxg") and not dxg_flag:
-        fixes.append(Fix("ROCm 7 in WSL finds the GPU through librocdxg only with HSA_ENABLE_DXG_DETECTION=1",
-                         ("export HSA_ENABLE_DXG_DETECTION=1", "rocminfo")))
+        fixes.append(
+            Fix(
+                "ROCm 7 in WSL finds the GPU through librocdxg only with HSA_ENABLE_DXG_DETECTION=1",
+                ("export HSA_ENABLE_DXG_DETECTION=1", "rocminfo"),
+            )
+        )
     if not fixes:
         return None
     return Finding(
-        id="wsl.rocm-unsupported", severity=Severity.WARNING,
-        title="AMD GPU compute inside WSL 2 needs AMD's WSL runtime" + (" (Ollama here will run on the CPU)"
-                                                                       if ollama.get("installed") and not nvidia else ""),
-        detail=("WSL 2 has no /dev/kfd: ROCm reaches an AMD GPU there only through AMD's WSL runtime over /dev/dxg, "
-                "on the Radeon GPUs AMD supports for WSL. Ollama's Linux installer enables only NVIDIA GPUs inside WSL."),
-        evidence=tuple(evidence), fixes=tuple(fixes), explains=("torch.cuda-unavailable", "app.ollama-cpu-fallback"))
+        id="wsl.rocm-unsupported",
+        severity=Severity.WARNING,
+        title="AMD GPU compute inside WSL 2 needs AMD's WSL runtime"
+        + (" (Ollama here will run on the CPU)" if ollama.get("installed") and not nvidia else ""),
+        detail=(
+            "WSL 2 has no /dev/kfd: ROCm reaches an AMD GPU there only through AMD's WSL runtime over /dev/dxg, "
+            "on the Radeon GPUs AMD supports for WSL. Ollama's Linux installer enables only NVIDIA GPUs inside WSL."
+        ),
+        evidence=tuple(evidence),
+        fixes=tuple(fixes),
+        explains=("torch.cuda-unavailable", "app.ollama-cpu-fallback"),
+    )
 
 
-CHECKS = [wsl1, windows_too_old, gpu_device, linux_driver, loader_path, libcuda_copies, windows_driver,
-          cuda_version_err, memory_limit, rocm_in_wsl]
+CHECKS = [
+    wsl1,
+    windows_too_old,
+    gpu_device,
+    linux_driver,
+    loader_path,
+    libcuda_copies,
+    windows_driver,
+    cuda_version_err,
+    memory_limit,
+    rocm_in_wsl,
+]

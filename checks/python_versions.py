@@ -20,8 +20,11 @@ def _cpython(pythons: list[str]) -> list[str]:
     return [p for p in pythons if not p.endswith("t")]
 
 
-@check("torch.python-unsupported", needs=("python", "python.packages"),
-       matrices=("torch_releases", "torch_index"))
+@check(
+    "torch.python-unsupported",
+    needs=("python", "python.packages"),
+    matrices=("torch_releases", "torch_index"),
+)
 def python_supported_by_torch(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     """The Python interpreter is outside what the PyTorch release supports.
 
@@ -36,7 +39,9 @@ def python_supported_by_torch(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     if python is None:
         return None
     torch_facts = snap.data("python.torch") or {}
-    torch = torch_facts.get("version") or (snap.fact("python.packages", "packages") or {}).get("torch")
+    torch = torch_facts.get("version") or (snap.fact("python.packages", "packages") or {}).get(
+        "torch"
+    )
     windows = str(snap.fact("python", "platform") or "").startswith("win")
     if torch is not None:
         supported = tq.supported_pythons(ms, str(torch))
@@ -47,11 +52,15 @@ def python_supported_by_torch(snap: Snapshot, ms: MatrixSet) -> Finding | None:
             id="torch.python-unsupported",
             severity=Severity.WARNING,
             title=f"torch {torch} does not support Python {python}",
-            detail=(f"PyTorch {major_minor(str(torch))} publishes wheels for Python {', '.join(supported)}; "
-                    f"this environment runs Python {python}, so this torch came from a source build "
-                    "or an unofficial wheel."),
-            evidence=(Evidence("python.version", python, " / ".join(supported)),
-                      Evidence("torch.version", str(torch))),
+            detail=(
+                f"PyTorch {major_minor(str(torch))} publishes wheels for Python {', '.join(supported)}; "
+                f"this environment runs Python {python}, so this torch came from a source build "
+                "or an unofficial wheel."
+            ),
+            evidence=(
+                Evidence("python.version", python, " / ".join(supported)),
+                Evidence("torch.version", str(torch)),
+            ),
             fixes=(_venv_fix(ms, snap, regular[-1], str(torch), windows),),
         )
     newest = released_minors(ms)
@@ -66,9 +75,11 @@ def python_supported_by_torch(snap: Snapshot, ms: MatrixSet) -> Finding | None:
         id="torch.python-unsupported",
         severity=Severity.WARNING,
         title=f"No PyTorch release supports Python {python} yet",
-        detail=(f"The newest PyTorch release known to envdoctor ({newest[0]}) has wheels for "
-                f"Python {', '.join(supported)}: `pip install torch` here finds no matching "
-                "distribution."),
+        detail=(
+            f"The newest PyTorch release known to envdoctor ({newest[0]}) has wheels for "
+            f"Python {', '.join(supported)}: `pip install torch` here finds no matching "
+            "distribution."
+        ),
         evidence=(Evidence("python.version", python, " / ".join(supported)),),
         fixes=(_venv_fix(ms, snap, _cpython(supported)[-1], newest[0], windows),),
     )
@@ -77,17 +88,30 @@ def python_supported_by_torch(snap: Snapshot, ms: MatrixSet) -> Finding | None:
 def _venv_fix(ms: MatrixSet, snap: Snapshot, python: str, torch: str, windows: bool) -> Fix:
     """A new venv with a supported Python and the same torch release and variant."""
     facts = snap.data("python.torch") or {}
-    variant = facts.get("variant") or tq.pypi_default(ms, torch, "windows" if windows else "linux") or "cpu"
+    variant = (
+        facts.get("variant")
+        or tq.pypi_default(ms, torch, "windows" if windows else "linux")
+        or "cpu"
+    )
     url = tq.index_url(ms, variant) or tq.index_url(ms, "cpu")
     companions = tq.companion_versions(ms, torch)
     exact = "+" in torch or torch.count(".") >= 2
-    target = TorchTarget(str(torch).split("+")[0], variant, str(url), companions.get("torchvision"),
-                         companions.get("torchaudio"), exact=exact)
+    target = TorchTarget(
+        str(torch).split("+")[0],
+        variant,
+        str(url),
+        companions.get("torchvision"),
+        companions.get("torchaudio"),
+        exact=exact,
+    )
     create, venv = new_venv(python, windows)
     installed = snap.fact("python.packages", "packages") or {}
     commands = (create, *torch_install(venv, target, installed))
-    return Fix(f"Create an environment with Python {python} and install torch {target.torch} ({variant}) there",
-               commands, url=_TORCH_GET_STARTED if not exact else _PYTHON_DOWNLOADS)
+    return Fix(
+        f"Create an environment with Python {python} and install torch {target.torch} ({variant}) there",
+        commands,
+        url=_TORCH_GET_STARTED if not exact else _PYTHON_DOWNLOADS,
+    )
 
 
 CHECKS = [python_supported_by_torch]

@@ -60,9 +60,10 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from envdoctor.checkdef import Check
 from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
@@ -75,8 +76,8 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 try:  # the regex parser's module moved in 3.11
-    from re import _parser as sre_parse  # type: ignore[attr-defined]
     from re import _constants as sre_constants  # type: ignore[attr-defined]
+    from re import _parser as sre_parse  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover - Python 3.10
     import sre_constants  # type: ignore[no-redef]
     import sre_parse  # type: ignore[no-redef]
@@ -88,16 +89,45 @@ DEFAULT_WEIGHT = 15
 MAX_EVIDENCE_CHARS = 300
 
 FACT_NAMES = (
-    "torch.version", "torch.variant", "torch.cuda", "torch.build", "torch.cuda_available",
-    "torch.sm_max", "torch.sm_min", "torch.arch_list",
-    "gpu.name", "gpu.names", "gpu.vendor", "gpu.cc", "gpu.sm", "gpu.sm_min", "gpu.sm_name",
-    "gpu.count", "gpu.gfx",
-    "driver.version", "driver.cuda_max", "cuda.nvcc",
-    "os.system", "os.wsl", "os.arch", "os.distro", "os.windows_build", "os.container",
-    "python.version", "jetson", "traceback.extension", "traceback.extensions",
-    "torch.companion_mismatch", "opengl.software",
-    "app.comfyui", "app.a1111", "app.ollama", "app.vllm", "app.forge",
-    "pkg.*", "m.*",
+    "torch.version",
+    "torch.variant",
+    "torch.cuda",
+    "torch.build",
+    "torch.cuda_available",
+    "torch.sm_max",
+    "torch.sm_min",
+    "torch.arch_list",
+    "gpu.name",
+    "gpu.names",
+    "gpu.vendor",
+    "gpu.cc",
+    "gpu.sm",
+    "gpu.sm_min",
+    "gpu.sm_name",
+    "gpu.count",
+    "gpu.gfx",
+    "driver.version",
+    "driver.cuda_max",
+    "cuda.nvcc",
+    "os.system",
+    "os.wsl",
+    "os.arch",
+    "os.distro",
+    "os.windows_build",
+    "os.container",
+    "python.version",
+    "jetson",
+    "traceback.extension",
+    "traceback.extensions",
+    "torch.companion_mismatch",
+    "opengl.software",
+    "app.comfyui",
+    "app.a1111",
+    "app.ollama",
+    "app.vllm",
+    "app.forge",
+    "pkg.*",
+    "m.*",
 )
 
 # ---------------------------------------------------------------------------------------------
@@ -196,7 +226,9 @@ class Signature:
         for condition in (*self.requires, *self.confirm, *self.refute, *fix_conditions):
             for clause in condition.clauses:
                 if clause.pattern is not None and clause.fact == "text":
-                    yield Pattern(clause.value or "", clause.pattern, _anchors_of(clause.value or ""))
+                    yield Pattern(
+                        clause.value or "", clause.pattern, _anchors_of(clause.value or "")
+                    )
 
 
 @dataclass
@@ -276,7 +308,9 @@ def _anchors_of(pattern: str) -> tuple[str, ...]:
     parsed = sre_parse.parse(pattern, re.IGNORECASE)
     found = _required_literals(parsed)
     if not found or _strength(found) < 3:
-        raise SignatureError(f"pattern {pattern!r} has no literal of 3+ characters every match contains")
+        raise SignatureError(
+            f"pattern {pattern!r} has no literal of 3+ characters every match contains"
+        )
     return tuple(sorted(found))
 
 
@@ -316,14 +350,17 @@ def compile_pattern(text: str) -> Pattern:
 
 _CLAUSE = re.compile(
     r"^\s*(?P<neg>!)?\s*(?P<fact>[a-z][a-z0-9_.*-]*)\s*"
-    r"(?:(?P<op>==|!=|<=|>=|<|>|!~|~|\bin\b)\s*(?P<value>'[^']*'|\"[^\"]*\"|\S+))?\s*$")
+    r"(?:(?P<op>==|!=|<=|>=|<|>|!~|~|\bin\b)\s*(?P<value>'[^']*'|\"[^\"]*\"|\S+))?\s*$"
+)
 
 
 def parse_condition(text: str, weight: int = DEFAULT_WEIGHT) -> Condition:
     """A condition from its text (see the module docstring); SignatureError when malformed."""
     alternatives = []
     for alternative in re.split(r"\s+or\s+", text.strip()):
-        alternatives.append(tuple(_parse_clause(text, part) for part in re.split(r"\s+and\s+", alternative)))
+        alternatives.append(
+            tuple(_parse_clause(text, part) for part in re.split(r"\s+and\s+", alternative))
+        )
     return Condition(text, tuple(alternatives), weight)
 
 
@@ -359,7 +396,9 @@ def _known_fact(name: str) -> bool:
     return (name.startswith("pkg.") and len(name) > 4) or (name.startswith("m.") and len(name) > 2)
 
 
-def evaluate_condition(condition: Condition, facts: "Facts") -> tuple[bool | None, list[tuple[str, Any, str | None]]]:
+def evaluate_condition(
+    condition: Condition, facts: Facts
+) -> tuple[bool | None, list[tuple[str, Any, str | None]]]:
     """(True / False / None for unknown, the facts it looked at)."""
     outcome: bool | None = False
     for alternative in condition.alternatives:
@@ -379,7 +418,9 @@ def evaluate_condition(condition: Condition, facts: "Facts") -> tuple[bool | Non
     return outcome, []
 
 
-def _clause_value(clause: Clause, facts: "Facts", seen: list[tuple[str, Any, str | None]]) -> bool | None:
+def _clause_value(
+    clause: Clause, facts: Facts, seen: list[tuple[str, Any, str | None]]
+) -> bool | None:
     if clause.fact == "text":
         found = facts.text_search(clause.pattern) if clause.pattern is not None else None
         outcome = found is not None
@@ -491,10 +532,15 @@ class Facts:
                 return line
         return None
 
-    def with_captures(self, captures: dict[str, str]) -> "Facts":
+    def with_captures(self, captures: dict[str, str]) -> Facts:
         """The same facts with a signature's captures (shared lines, no copy)."""
         other = object.__new__(Facts)
-        other.text, other.lines, other.lowered, other.joined = self.text, self.lines, self.lowered, self.joined
+        other.text, other.lines, other.lowered, other.joined = (
+            self.text,
+            self.lines,
+            self.lowered,
+            self.joined,
+        )
         other._source, other._values = self._source, self.values
         other.captures = captures
         return other
@@ -517,7 +563,10 @@ def _derive(snap: Snapshot, text: Mapping[str, Any], matrices: Any) -> dict[str,
     mentioned = text.get("versions", {}) or {}
     system_versions = text.get("system_versions", {}) or {}
     torch = snap.data("python.torch") or {}
-    packages = {_normalize(k): v for k, v in ((snap.data("python.packages") or {}).get("packages") or {}).items()}
+    packages = {
+        _normalize(k): v
+        for k, v in ((snap.data("python.packages") or {}).get("packages") or {}).items()
+    }
     for name, version in mentioned.items():
         packages.setdefault(_normalize(name), version)
     values["packages"] = packages
@@ -526,9 +575,16 @@ def _derive(snap: Snapshot, text: Mapping[str, Any], matrices: Any) -> dict[str,
     variant = torch.get("variant") or _variant_of(torch_version)
     values["torch.variant"] = variant
     cuda = torch.get("cuda") or _cuda_of_variant(variant)
-    build = torch.get("build") or ({"cpu": "cpu"}.get(variant or "") or
-                                   ("cuda" if variant and variant.startswith("cu") else
-                                    "rocm" if variant and variant.startswith("rocm") else None))
+    build = torch.get("build") or (
+        {"cpu": "cpu"}.get(variant or "")
+        or (
+            "cuda"
+            if variant and variant.startswith("cu")
+            else "rocm"
+            if variant and variant.startswith("rocm")
+            else None
+        )
+    )
     values["torch.cuda"] = cuda
     values["torch.build"] = build
     values["torch.cuda_available"] = torch.get("cuda_available")
@@ -546,7 +602,9 @@ def _derive(snap: Snapshot, text: Mapping[str, Any], matrices: Any) -> dict[str,
         targets = _nvcc_targets(matrices, cuda)
         if targets:
             values["torch.sm_min"], values["torch.sm_max"] = targets
-    values["torch.companion_mismatch"] = _companion_mismatch(packages, torch_version, variant, snap, matrices)
+    values["torch.companion_mismatch"] = _companion_mismatch(
+        packages, torch_version, variant, snap, matrices
+    )
     _derive_gpu(snap, text, matrices, values)
     driver = snap.data("nvidia.driver") or {}
     values["driver.version"] = driver.get("driver_version") or system_versions.get("driver")
@@ -569,8 +627,13 @@ def _derive(snap: Snapshot, text: Mapping[str, Any], matrices: Any) -> dict[str,
     return values
 
 
-def _companion_mismatch(packages: Mapping[str, str], torch_version: Any, variant: str | None,
-                        snap: Snapshot, matrices: Any) -> bool | None:
+def _companion_mismatch(
+    packages: Mapping[str, str],
+    torch_version: Any,
+    variant: str | None,
+    snap: Snapshot,
+    matrices: Any,
+) -> bool | None:
     """Whether torchvision / torchaudio belong to another release or variant than torch (None
     when unknown). Releases pair as the torchvision README's table does: torch 2.N with
     torchvision 0.(N+15) and torchaudio 2.N; torch 1.N with torchvision 0.(N+1), torchaudio 0.N."""
@@ -631,7 +694,9 @@ def _cuda_of_variant(variant: str | None) -> str | None:
     return f"{match.group(1)}.{match.group(2)}" if match else None
 
 
-def _derive_gpu(snap: Snapshot, text: Mapping[str, Any], matrices: Any, values: dict[str, Any]) -> None:
+def _derive_gpu(
+    snap: Snapshot, text: Mapping[str, Any], matrices: Any, values: dict[str, Any]
+) -> None:
     nvidia = (snap.data("nvidia.gpus") or {}).get("gpus") or []
     amd = (snap.data("amd.gpus") or {}).get("gpus") or []
     names = [g.get("name") for g in nvidia + amd if g.get("name")]
@@ -658,7 +723,9 @@ def _derive_gpu(snap: Snapshot, text: Mapping[str, Any], matrices: Any, values: 
         values["gpu.sm"], values["gpu.sm_min"] = top, min(sms)
         values["gpu.cc"] = f"{top // 10}.{top % 10}"
         values["gpu.sm_name"] = f"sm_{top}"
-    gfx = [g.get("gfx_target") for g in amd if g.get("gfx_target")] + list(text.get("gfx_targets", []) or [])
+    gfx = [g.get("gfx_target") for g in amd if g.get("gfx_target")] + list(
+        text.get("gfx_targets", []) or []
+    )
     values["gpu.gfx"] = gfx[0] if gfx else None
 
 
@@ -698,7 +765,9 @@ def _derive_os(snap: Snapshot, text: Mapping[str, Any], values: dict[str, Any]) 
         values["os.system"] = values["os.system"] or "Linux"
     values["opengl.software"] = opengl.get("software")
     virtualization = os_facts.get("virtualization")
-    container = virtualization in ("docker", "podman", "kubernetes", "lxc") or "container" in mentions
+    container = (
+        virtualization in ("docker", "podman", "kubernetes", "lxc") or "container" in mentions
+    )
     values["os.container"] = True if container else None
 
 
@@ -823,13 +892,16 @@ def _find(patterns: Iterable[Pattern], facts: Facts) -> tuple[str | None, dict[s
     return None, {}
 
 
-def match_all(snap: Snapshot, matrices: Any = None,
-              signatures: Iterable[Signature] | None = None) -> list[Match]:
+def match_all(
+    snap: Snapshot, matrices: Any = None, signatures: Iterable[Signature] | None = None
+) -> list[Match]:
     """Every signature that applies to the snapshot, best score first."""
     if not snap.has("pasted.text"):
         return []
     facts = Facts(snap, matrices)
-    found = [m for m in (evaluate(s, facts) for s in (signatures or DATA.signatures)) if m is not None]
+    found = [
+        m for m in (evaluate(s, facts) for s in (signatures or DATA.signatures)) if m is not None
+    ]
     return sorted(found, key=lambda m: (-m.score, m.signature.key))
 
 
@@ -863,15 +935,28 @@ def to_finding(match: Match, facts: Facts) -> Finding:
         when = None if spec.when is None else evaluate_condition(spec.when, scoped)[0]
         if when is False:
             continue
-        first = spec.first_when is not None and evaluate_condition(spec.first_when, scoped)[0] is True
+        first = (
+            spec.first_when is not None and evaluate_condition(spec.first_when, scoped)[0] is True
+        )
         # known to apply first, then fixes for every case, then those whose condition is unknown
         rank = 0 if first else (1 if when is True else (2 if spec.when is None else 3))
-        fixes.append((rank, Fix(fill(spec.summary), tuple(fill(c) for c in spec.commands),
-                                spec.risk, spec.url)))
+        fixes.append(
+            (
+                rank,
+                Fix(fill(spec.summary), tuple(fill(c) for c in spec.commands), spec.risk, spec.url),
+            )
+        )
     fixes.sort(key=lambda pair: pair[0])
-    return Finding(id=sig.id, severity=sig.severity, title=fill(sig.title), detail=fill(sig.detail),
-                   confidence=Confidence.LOW, evidence=tuple(evidence),
-                   fixes=tuple(fix for _, fix in fixes), explains=sig.explains)
+    return Finding(
+        id=sig.id,
+        severity=sig.severity,
+        title=fill(sig.title),
+        detail=fill(sig.detail),
+        confidence=Confidence.LOW,
+        evidence=tuple(evidence),
+        fixes=tuple(fix for _, fix in fixes),
+        explains=sig.explains,
+    )
 
 
 def _show(value: Any) -> str:
@@ -882,7 +967,7 @@ def _show(value: Any) -> str:
 
 def _clip(text: str) -> str:
     text = " ".join(str(text).split())
-    return text if len(text) <= MAX_EVIDENCE_CHARS else text[:MAX_EVIDENCE_CHARS - 1] + "…"
+    return text if len(text) <= MAX_EVIDENCE_CHARS else text[: MAX_EVIDENCE_CHARS - 1] + "…"
 
 
 _PLACEHOLDER = re.compile(r"\{\{\s*([a-z][a-z0-9_.-]*)\s*\}\}")
@@ -951,9 +1036,27 @@ def load(folder: Path | None = None) -> SignatureData:
     return SignatureData(tuple(signatures), defaults, tuple(arch_rows), no_match, tuple(errors))
 
 
-_ALLOWED = {"id", "key", "severity", "score", "title", "detail", "match", "all", "none", "capture",
-            "requires", "confirm", "refute", "explains", "sources", "example", "examples", "defaults",
-            "fix"}
+_ALLOWED = {
+    "id",
+    "key",
+    "severity",
+    "score",
+    "title",
+    "detail",
+    "match",
+    "all",
+    "none",
+    "capture",
+    "requires",
+    "confirm",
+    "refute",
+    "explains",
+    "sources",
+    "example",
+    "examples",
+    "defaults",
+    "fix",
+}
 _FIX_ALLOWED = {"summary", "commands", "risk", "url", "when", "first_when"}
 
 
@@ -972,16 +1075,26 @@ def _signature(entry: Mapping[str, Any], origin: str) -> Signature:
         extra = set(fix) - _FIX_ALLOWED
         if extra:
             raise SignatureError(f"fix has unknown keys {sorted(extra)}")
-        fixes.append(FixSpec(str(fix["summary"]), tuple(_strings(fix.get("commands"))),
-                             Risk(fix.get("risk", "safe")), fix.get("url"),
-                             parse_condition(fix["when"]) if fix.get("when") else None,
-                             parse_condition(fix["first_when"]) if fix.get("first_when") else None))
+        fixes.append(
+            FixSpec(
+                str(fix["summary"]),
+                tuple(_strings(fix.get("commands"))),
+                Risk(fix.get("risk", "safe")),
+                fix.get("url"),
+                parse_condition(fix["when"]) if fix.get("when") else None,
+                parse_condition(fix["first_when"]) if fix.get("first_when") else None,
+            )
+        )
     if not fixes:
         raise SignatureError("needs at least one fix")
     examples = tuple(_strings(entry.get("examples"))) + tuple(_strings(entry.get("example")))
     signature = Signature(
-        key=str(entry.get("key") or finding_id), id=finding_id, severity=Severity(entry["severity"]),
-        title=str(entry["title"]), detail=str(entry.get("detail", "")), match=match,
+        key=str(entry.get("key") or finding_id),
+        id=finding_id,
+        severity=Severity(entry["severity"]),
+        title=str(entry["title"]),
+        detail=str(entry.get("detail", "")),
+        match=match,
         all=tuple(compile_pattern(p) for p in _strings(entry.get("all"))),
         none=tuple(compile_pattern(p) for p in _strings(entry.get("none"))),
         capture=tuple(compile_pattern(p) for p in _strings(entry.get("capture"))),
@@ -989,9 +1102,13 @@ def _signature(entry: Mapping[str, Any], origin: str) -> Signature:
         confirm=tuple(_conditions(entry.get("confirm"))),
         refute=tuple(_conditions(entry.get("refute"))),
         score=int(entry.get("score", DEFAULT_SCORE)),
-        explains=tuple(_strings(entry.get("explains"))), fixes=tuple(fixes),
+        explains=tuple(_strings(entry.get("explains"))),
+        fixes=tuple(fixes),
         defaults={str(k): str(v) for k, v in (entry.get("defaults") or {}).items()},
-        sources=tuple(_strings(entry.get("sources"))), examples=examples, origin=origin)
+        sources=tuple(_strings(entry.get("sources"))),
+        examples=examples,
+        origin=origin,
+    )
     if not examples:
         raise SignatureError("needs an example line it matches")
     return signature
@@ -1040,8 +1157,13 @@ def match_anchors() -> frozenset[str]:
 def _help(signatures: list[Signature]) -> str:
     blocks = []
     for sig in signatures:
-        lines = [_template(sig.title, _EMPTY_FACTS, sig.defaults), "", sig.detail.strip(), "",
-                 "Recognised by: " + " | ".join(p.text for p in sig.match)]
+        lines = [
+            _template(sig.title, _EMPTY_FACTS, sig.defaults),
+            "",
+            sig.detail.strip(),
+            "",
+            "Recognised by: " + " | ".join(p.text for p in sig.match),
+        ]
         if sig.all:
             lines.append("Together with: " + " | ".join(p.text for p in sig.all))
         if sig.requires:
@@ -1086,14 +1208,26 @@ def _no_match_check() -> Check:
             return None
         words = DATA.no_match
         return Finding(
-            id=NO_MATCH_ID, severity=Severity.INFO, title=str(words.get("title", NO_MATCH_ID)),
-            detail=str(words.get("detail", "")), confidence=Confidence.LOW,
+            id=NO_MATCH_ID,
+            severity=Severity.INFO,
+            title=str(words.get("title", NO_MATCH_ID)),
+            detail=str(words.get("detail", "")),
+            confidence=Confidence.LOW,
             evidence=tuple(Evidence("pasted.text", _clip(e)) for e in errors),
-            fixes=tuple(Fix(str(f["summary"]), tuple(_strings(f.get("commands"))),
-                            Risk(f.get("risk", "safe")), f.get("url"))
-                        for f in words.get("fix", []) or []))
+            fixes=tuple(
+                Fix(
+                    str(f["summary"]),
+                    tuple(_strings(f.get("commands"))),
+                    Risk(f.get("risk", "safe")),
+                    f.get("url"),
+                )
+                for f in words.get("fix", []) or []
+            ),
+        )
 
-    run.__doc__ = str(DATA.no_match.get("help", "No known error signature matched the pasted text."))
+    run.__doc__ = str(
+        DATA.no_match.get("help", "No known error signature matched the pasted text.")
+    )
     return Check((NO_MATCH_ID,), ("pasted.text",), run)
 
 
@@ -1119,6 +1253,20 @@ def _build_checks() -> list[Check]:
 
 CHECKS: list[Check] = _build_checks()
 
-__all__ = ["CHECKS", "DATA", "Facts", "Match", "Signature", "SignatureError", "anchors", "match_anchors",
-           "compile_pattern", "evaluate", "load", "match_all", "match_scores", "parse_condition",
-           "to_finding"]
+__all__ = [
+    "CHECKS",
+    "DATA",
+    "Facts",
+    "Match",
+    "Signature",
+    "SignatureError",
+    "anchors",
+    "match_anchors",
+    "compile_pattern",
+    "evaluate",
+    "load",
+    "match_all",
+    "match_scores",
+    "parse_condition",
+    "to_finding",
+]

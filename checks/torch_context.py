@@ -62,7 +62,9 @@ class TorchContext:
         if deep.get("arch_list"):
             return list(deep["arch_list"]), "torch.cuda.get_arch_list() (--deep)"
         if self.torch.get("arch_list"):
-            return list(self.torch["arch_list"]), self.torch.get("arch_list_source") or "python.torch"
+            return list(self.torch["arch_list"]), self.torch.get(
+                "arch_list_source"
+            ) or "python.torch"
         variant = self.build_variant(ms)
         os_name = self.os if self.os in ("linux", "windows") else None
         if variant and os_name:
@@ -78,16 +80,22 @@ class TorchContext:
             return str(variant)
         installers = self.packages.get("installers") or {}
         conda_builds = self.packages.get("conda_builds") or {}
-        if installers.get("torch") == "conda" or self.torch.get("conda_build") or \
-                any(k in conda_builds for k in ("pytorch", "torch")):
+        if (
+            installers.get("torch") == "conda"
+            or self.torch.get("conda_build")
+            or any(k in conda_builds for k in ("pytorch", "torch"))
+        ):
             return None  # a conda package, not one of PyTorch's wheels
-        if self.os in ("linux", "windows", "macos") and self.torch.get("version_py_read") is not True:
+        if (
+            self.os in ("linux", "windows", "macos")
+            and self.torch.get("version_py_read") is not True
+        ):
             return tq.pypi_default(ms, str(self.torch.get("version")), self.os)
         return None
 
     @property
     def backend(self) -> str | None:
-        """"cuda" / "rocm" / "xpu" / "cpu", or None when unknown."""
+        """ "cuda" / "rocm" / "xpu" / "cpu", or None when unknown."""
         return self.torch.get("backend") or self.torch.get("build")
 
 
@@ -124,16 +132,26 @@ def _gpus(snap: Snapshot, ms: Any) -> list[dict[str, Any]]:
         if not capability and name:
             row = gpu_by_name(ms, str(name))
             capability = row.get("compute_capability") if row else None
-        out.append({"name": name, "capability": str(capability) if capability else None,
-                    "source": "nvidia.gpus"})
+        out.append(
+            {
+                "name": name,
+                "capability": str(capability) if capability else None,
+                "source": "nvidia.gpus",
+            }
+        )
     if out:
         return out
     for device in snap.fact("nvidia.pci", "devices") or []:
         if not isinstance(device, dict) or not device.get("is_gpu"):
             continue
         row = _gpu_by_pci_id(ms, str(device.get("device_id") or ""))
-        out.append({"name": row.get("name") if row else f"NVIDIA GPU {device.get('device_id')}",
-                    "capability": row.get("compute_capability") if row else None, "source": "nvidia.pci"})
+        out.append(
+            {
+                "name": row.get("name") if row else f"NVIDIA GPU {device.get('device_id')}",
+                "capability": row.get("compute_capability") if row else None,
+                "source": "nvidia.pci",
+            }
+        )
     return out
 
 
@@ -145,7 +163,9 @@ def _gpu_by_pci_id(ms: Any, device_id: str) -> dict[str, Any] | None:
         rows = ms.table("nvidia_gpus").rows
     except (KeyError, AttributeError):
         return None
-    return next((r for r in rows if wanted in [str(i).lower() for i in r.get("pci_device_ids") or []]), None)
+    return next(
+        (r for r in rows if wanted in [str(i).lower() for i in r.get("pci_device_ids") or []]), None
+    )
 
 
 def torch_context(snap: Snapshot, ms: Any) -> TorchContext:
@@ -155,8 +175,12 @@ def torch_context(snap: Snapshot, ms: Any) -> TorchContext:
     packages = dict(snap.data("python.packages") or {})
     gpu_group = snap.group("nvidia.gpus")
     ctx = TorchContext(
-        torch=torch, python=python, packages=packages, os=_os(snap, torch),
-        gpus=_gpus(snap, ms), gpu_group_status=gpu_group.status.value if gpu_group else None,
+        torch=torch,
+        python=python,
+        packages=packages,
+        os=_os(snap, torch),
+        gpus=_gpus(snap, ms),
+        gpu_group_status=gpu_group.status.value if gpu_group else None,
         driver_version=snap.fact("nvidia.driver", "driver_version"),
         driver_max_cuda=snap.fact("nvidia.driver", "cuda_driver_max"),
         amd_gpus=[g for g in snap.fact("amd.gpus", "gpus") or [] if isinstance(g, dict)],
@@ -171,12 +195,17 @@ def _pinned_elsewhere(ctx: TorchContext, choice: Choice) -> dict[str, str]:
     """Installed extensions whose exact torch pin (`torch==2.7.0`) the new torch breaks."""
     out = {}
     for name, entry in ctx.frameworks.items():
-        match = re.fullmatch(r"==\s*(\d+(?:\.\d+)+)", str(entry.get("requires_torch") or "").strip())
+        match = re.fullmatch(
+            r"==\s*(\d+(?:\.\d+)+)", str(entry.get("requires_torch") or "").strip()
+        )
         if not match:
             continue
         pinned = match.group(1)
-        keeps = (str(release(pinned)) == str(release(choice.exact)) if choice.exact
-                 else major_minor(pinned) == choice.release)
+        keeps = (
+            str(release(pinned)) == str(release(choice.exact))
+            if choice.exact
+            else major_minor(pinned) == choice.release
+        )
         if not keeps:
             out[name] = pinned
     return out
@@ -189,18 +218,38 @@ def reinstall_fixes(ctx: TorchContext, choices: list[Choice], why: str) -> tuple
     installers = {str(k): str(v) for k, v in (ctx.packages.get("installers") or {}).items()}
     installed = ctx.installed or {"torch": str(ctx.torch.get("version"))}
     for choice in choices:
-        target = TorchTarget(choice.torch, choice.variant, choice.index_url, choice.torchvision,
-                             choice.torchaudio, exact=choice.exact is not None)
+        target = TorchTarget(
+            choice.torch,
+            choice.variant,
+            choice.index_url,
+            choice.torchvision,
+            choice.torchaudio,
+            exact=choice.exact is not None,
+        )
         broken = _pinned_elsewhere(ctx, choice)
-        commands = torch_reinstall(ctx.installer or detect_installer({}, {}), target,
-                                   {**installed, **{n: "" for n in broken}}, installers, extra_remove=broken)
+        commands = torch_reinstall(
+            ctx.installer or detect_installer({}, {}),
+            target,
+            {**installed, **{n: "" for n in broken}},
+            installers,
+            extra_remove=broken,
+        )
         if choice.exact:
             summary = f"Keep torch {choice.exact}, switch to its {choice.variant} build ({why})"
         else:
             summary = f"Install torch {choice.release} with {choice.variant} ({why})"
         if broken:
-            summary += ("; this removes " + ", ".join(f"{n} (built for torch {v})" for n, v in sorted(broken.items()))
-                        + ": reinstall them for the new torch")
-        fixes.append(Fix(summary, commands, Risk.SAFE,
-                         url=GET_STARTED if not choice.exact else PREVIOUS_VERSIONS))
+            summary += (
+                "; this removes "
+                + ", ".join(f"{n} (built for torch {v})" for n, v in sorted(broken.items()))
+                + ": reinstall them for the new torch"
+            )
+        fixes.append(
+            Fix(
+                summary,
+                commands,
+                Risk.SAFE,
+                url=GET_STARTED if not choice.exact else PREVIOUS_VERSIONS,
+            )
+        )
     return tuple(fixes)

@@ -22,40 +22,71 @@ _TORCH_MATRICES = ("torch_releases", "torch_arch", "torch_index")
 
 
 def _choices(ctx: TorchContext, ms: MatrixSet):  # noqa: ANN202
-    return choose(ms, ctx.capabilities, ctx.os or "", driver_max_cuda=ctx.driver_max_cuda,
-                  driver_version=ctx.driver_version, python=ctx.python_version,
-                  installed=str(ctx.torch.get("version") or ""))
+    return choose(
+        ms,
+        ctx.capabilities,
+        ctx.os or "",
+        driver_max_cuda=ctx.driver_max_cuda,
+        driver_version=ctx.driver_version,
+        python=ctx.python_version,
+        installed=str(ctx.torch.get("version") or ""),
+    )
 
 
 def _gpu_names(ctx: TorchContext) -> str:
-    names = [f"{g.get('name') or 'GPU'} (sm_{str(g['capability']).replace('.', '')})"
-             if g.get("capability") else str(g.get("name") or "GPU") for g in ctx.gpus]
+    names = [
+        f"{g.get('name') or 'GPU'} (sm_{str(g['capability']).replace('.', '')})"
+        if g.get("capability")
+        else str(g.get("name") or "GPU")
+        for g in ctx.gpus
+    ]
     return ", ".join(names)
 
 
 def _no_wheel_fix(ctx: TorchContext, ms: MatrixSet) -> tuple[Fix, ...]:
     """When no wheel fits this Python: the newest that fits in another Python, in a new venv."""
-    choices = choose(ms, ctx.capabilities, ctx.os or "", driver_max_cuda=ctx.driver_max_cuda,
-                     driver_version=ctx.driver_version)
+    choices = choose(
+        ms,
+        ctx.capabilities,
+        ctx.os or "",
+        driver_max_cuda=ctx.driver_max_cuda,
+        driver_version=ctx.driver_version,
+    )
     if not choices:
-        return (Fix("No official torch wheel has kernels for this GPU and runs on this driver: "
-                    "build torch from source with TORCH_CUDA_ARCH_LIST set to the GPU's capability",
-                    (), url="https://github.com/pytorch/pytorch#from-source"),)
+        return (
+            Fix(
+                "No official torch wheel has kernels for this GPU and runs on this driver: "
+                "build torch from source with TORCH_CUDA_ARCH_LIST set to the GPU's capability",
+                (),
+                url="https://github.com/pytorch/pytorch#from-source",
+            ),
+        )
     choice = choices[0]
     pythons = [p for p in tq.supported_pythons(ms, choice.release) or [] if not p.endswith("t")]
     if not pythons:
         return ()
     py = pythons[-1]
     create, venv = new_venv(py, bool(ctx.installer and ctx.installer.windows))
-    target = TorchTarget(choice.release, choice.variant, choice.index_url, choice.torchvision,
-                         choice.torchaudio)
+    target = TorchTarget(
+        choice.release, choice.variant, choice.index_url, choice.torchvision, choice.torchaudio
+    )
     commands = (create, *torch_install(venv, target, ctx.installed))
-    return (Fix(f"No wheel fits Python {ctx.python_version}: make a Python {py} venv with "
-                f"torch {choice.release} ({choice.variant})", commands, url=PREVIOUS_URL),)
+    return (
+        Fix(
+            f"No wheel fits Python {ctx.python_version}: make a Python {py} venv with "
+            f"torch {choice.release} ({choice.variant})",
+            commands,
+            url=PREVIOUS_URL,
+        ),
+    )
 
 
-@check("torch.cpu-build-on-gpu-host", "torch.cpu-build-no-gpu", needs=("python.torch",),
-       matrices=_TORCH_MATRICES)
+@check(
+    "torch.cpu-build-on-gpu-host",
+    "torch.cpu-build-no-gpu",
+    needs=("python.torch",),
+    matrices=_TORCH_MATRICES,
+)
 def cpu_build(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     """PyTorch is a CPU-only build.
 
@@ -72,51 +103,84 @@ def cpu_build(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     if ctx.backend != "cpu":
         return None
     version = ctx.torch.get("version")
-    evidence = [Evidence("python.torch.version", str(version)),
-                Evidence("python.torch.cuda", str(ctx.torch.get("cuda")), "a CUDA version for GPU use")]
+    evidence = [
+        Evidence("python.torch.version", str(version)),
+        Evidence("python.torch.cuda", str(ctx.torch.get("cuda")), "a CUDA version for GPU use"),
+    ]
     if ctx.gpus:
         choices = _choices(ctx, ms)
         loaded = ctx.driver_version is not None
-        fixes = reinstall_fixes(ctx, choices, f"kernels for {_gpu_names(ctx)}"
-                                + (f", runs on driver {ctx.driver_version}" if loaded else ""))
-        detail = (f"torch {version} is a CPU-only build, but this machine has {_gpu_names(ctx)}. "
-                  "torch.cuda.is_available() is False with this build whatever the driver does.")
+        fixes = reinstall_fixes(
+            ctx,
+            choices,
+            f"kernels for {_gpu_names(ctx)}"
+            + (f", runs on driver {ctx.driver_version}" if loaded else ""),
+        )
+        detail = (
+            f"torch {version} is a CPU-only build, but this machine has {_gpu_names(ctx)}. "
+            "torch.cuda.is_available() is False with this build whatever the driver does."
+        )
         if not loaded:
-            detail += (" No NVIDIA driver is loaded either: the new build needs one "
-                       "(see the NVIDIA layer).")
+            detail += (
+                " No NVIDIA driver is loaded either: the new build needs one "
+                "(see the NVIDIA layer)."
+            )
         return Finding(
-            id="torch.cpu-build-on-gpu-host", severity=Severity.ERROR if loaded else Severity.WARNING,
+            id="torch.cpu-build-on-gpu-host",
+            severity=Severity.ERROR if loaded else Severity.WARNING,
             title=f"torch {version} is a CPU-only build on a machine with an NVIDIA GPU",
-            detail=detail, evidence=tuple(evidence + [Evidence("nvidia.gpus", _gpu_names(ctx))]),
-            fixes=fixes or _no_wheel_fix(ctx, ms), explains=_SYMPTOM)
+            detail=detail,
+            evidence=tuple(evidence + [Evidence("nvidia.gpus", _gpu_names(ctx))]),
+            fixes=fixes or _no_wheel_fix(ctx, ms),
+            explains=_SYMPTOM,
+        )
     if ctx.amd_gpus and (ctx.os or "").startswith("linux"):
         choice = rocm_choice(ms, ctx.python_version, str(version))
-        targets = ", ".join(str(g.get("gfx_target") or g.get("name") or "AMD GPU") for g in ctx.amd_gpus)
+        targets = ", ".join(
+            str(g.get("gfx_target") or g.get("name") or "AMD GPU") for g in ctx.amd_gpus
+        )
         fixes = reinstall_fixes(ctx, [choice], "AMD GPU, gfx target not checked") if choice else ()
         return Finding(
-            id="torch.cpu-build-on-gpu-host", severity=Severity.ERROR,
+            id="torch.cpu-build-on-gpu-host",
+            severity=Severity.ERROR,
             title=f"torch {version} is a CPU-only build on a machine with an AMD GPU",
-            detail=(f"torch {version} has no ROCm support, but this machine has {targets}. Install a "
-                    "ROCm wheel (check that your GPU's gfx target is among those ROCm supports)."),
-            evidence=tuple(evidence + [Evidence("amd.gpus", targets)]), fixes=fixes, explains=_SYMPTOM)
+            detail=(
+                f"torch {version} has no ROCm support, but this machine has {targets}. Install a "
+                "ROCm wheel (check that your GPU's gfx target is among those ROCm supports)."
+            ),
+            evidence=tuple(evidence + [Evidence("amd.gpus", targets)]),
+            fixes=fixes,
+            explains=_SYMPTOM,
+        )
     if ctx.os == "macos":
         return None  # macOS wheels are CPU + MPS builds: the Apple GPU is reached through MPS
     intent = _cuda_packages(ctx)
     if intent and not any(snap.group(g) for g in ("nvidia.gpus", "nvidia.pci", "amd.gpus")):
         return Finding(
-            id="torch.cpu-build-on-gpu-host", severity=Severity.WARNING,
+            id="torch.cpu-build-on-gpu-host",
+            severity=Severity.WARNING,
             title=f"torch {version} is a CPU-only build next to CUDA packages ({', '.join(intent)})",
-            detail=(f"This environment holds CUDA runtime packages ({', '.join(intent)}), so it was meant "
-                    f"for a GPU, but torch {version} is a CPU-only build and can never use one. No GPU "
-                    "facts were given; run envdoctor check on that machine for the exact reinstall command."),
+            detail=(
+                f"This environment holds CUDA runtime packages ({', '.join(intent)}), so it was meant "
+                f"for a GPU, but torch {version} is a CPU-only build and can never use one. No GPU "
+                "facts were given; run envdoctor check on that machine for the exact reinstall command."
+            ),
             evidence=tuple(evidence + [Evidence("CUDA packages", ", ".join(intent))]),
-            fixes=_cpu_to_cuda_hint(ctx, ms), explains=_SYMPTOM)
+            fixes=_cpu_to_cuda_hint(ctx, ms),
+            explains=_SYMPTOM,
+        )
     return _no_gpu_note(snap, ctx, str(version))
 
 
 def _cuda_packages(ctx: TorchContext) -> list[str]:
     """CUDA runtime packages in the environment: signs it was meant for a GPU."""
-    wanted = ("cudatoolkit", "pytorch-cuda", "cuda-runtime", "cuda-cudart", "nvidia-cuda-runtime-cu")
+    wanted = (
+        "cudatoolkit",
+        "pytorch-cuda",
+        "cuda-runtime",
+        "cuda-cudart",
+        "nvidia-cuda-runtime-cu",
+    )
     return [f"{n} {v}" for n, v in sorted(ctx.installed.items()) if n.startswith(wanted)]
 
 
@@ -128,42 +192,72 @@ def _cpu_to_cuda_hint(ctx: TorchContext, ms: MatrixSet) -> tuple[Fix, ...]:
     if not variant or not url or not str(variant).startswith("cu"):
         return ()
     comp = tq.companion_versions(ms, version)
-    target = TorchTarget(version.split("+")[0], variant, url, comp.get("torchvision"), comp.get("torchaudio"),
-                         exact=True)
+    target = TorchTarget(
+        version.split("+")[0],
+        variant,
+        url,
+        comp.get("torchvision"),
+        comp.get("torchaudio"),
+        exact=True,
+    )
     from envdoctor.pip_commands import torch_reinstall
 
-    commands = torch_reinstall(ctx.installer, target, ctx.installed or {"torch": version},
-                               dict(ctx.packages.get("installers") or {}))
-    return (Fix(f"Reinstall torch {target.torch} as its {variant} build (the CUDA build PyPI ships on Linux; "
-                "check it has kernels for your GPU)", commands, url="https://pytorch.org/get-started/locally/"),)
+    commands = torch_reinstall(
+        ctx.installer,
+        target,
+        ctx.installed or {"torch": version},
+        dict(ctx.packages.get("installers") or {}),
+    )
+    return (
+        Fix(
+            f"Reinstall torch {target.torch} as its {variant} build (the CUDA build PyPI ships on Linux; "
+            "check it has kernels for your GPU)",
+            commands,
+            url="https://pytorch.org/get-started/locally/",
+        ),
+    )
 
 
 def _no_gpu_note(snap: Snapshot, ctx: TorchContext, version: str) -> Finding:
     group = snap.group("nvidia.gpus")
     pci = snap.data("nvidia.pci")
-    if pci is not None and not [d for d in pci.get("devices") or [] if isinstance(d, dict) and d.get("is_gpu")]:
+    if pci is not None and not [
+        d for d in pci.get("devices") or [] if isinstance(d, dict) and d.get("is_gpu")
+    ]:
         seen = "no NVIDIA device on the PCI bus"
     elif group is None:
-        seen = "no GPU facts were given" if snap.origin == "pasted" else "no GPU probe reported a GPU"
+        seen = (
+            "no GPU facts were given" if snap.origin == "pasted" else "no GPU probe reported a GPU"
+        )
     elif group.collected:
         seen = "nvidia.gpus lists no GPU"
     elif group.status.value == "failed":
         seen = f"GPU presence unknown: {group.reason or 'the GPU probe failed'}"
     else:
         seen = f"no NVIDIA GPU ({group.reason or group.status.value})"
-    title = (f"torch {version} is a CPU-only build and no GPU was found: nothing to fix for GPU use"
-             if group is not None or snap.origin != "pasted"
-             else f"torch {version} is a CPU-only build (the pasted text shows no GPU)")
+    title = (
+        f"torch {version} is a CPU-only build and no GPU was found: nothing to fix for GPU use"
+        if group is not None or snap.origin != "pasted"
+        else f"torch {version} is a CPU-only build (the pasted text shows no GPU)"
+    )
     return Finding(
-        id="torch.cpu-build-no-gpu", severity=Severity.INFO,
+        id="torch.cpu-build-no-gpu",
+        severity=Severity.INFO,
         title=title,
-        detail=(f"This environment's torch runs on the CPU only, which is right for a machine "
-                f"without a GPU ({seen}). If you move it to a GPU machine, reinstall torch from the "
-                "CUDA index there; envdoctor check on that machine prints the exact command."),
-        evidence=(Evidence("python.torch.version", version), Evidence("GPUs", seen)))
+        detail=(
+            f"This environment's torch runs on the CPU only, which is right for a machine "
+            f"without a GPU ({seen}). If you move it to a GPU machine, reinstall torch from the "
+            "CUDA index there; envdoctor check on that machine prints the exact command."
+        ),
+        evidence=(Evidence("python.torch.version", version), Evidence("GPUs", seen)),
+    )
 
 
-@check("torch.driver-too-old", needs=("python.torch", "nvidia.driver"), matrices=_TORCH_MATRICES + ("cuda_compat",))
+@check(
+    "torch.driver-too-old",
+    needs=("python.torch", "nvidia.driver"),
+    matrices=_TORCH_MATRICES + ("cuda_compat",),
+)
 def driver_too_old(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     """The NVIDIA driver is too old for the CUDA this torch was built with.
 
@@ -185,31 +279,47 @@ def driver_too_old(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     if runs is None:
         return None
     version = ctx.torch.get("version")
-    evidence = [Evidence("python.torch.cuda", str(cuda)),
-                Evidence("nvidia.driver.driver_version", str(ctx.driver_version)),
-                Evidence("nvidia.driver.cuda_driver_max", str(ctx.driver_max_cuda))]
-    major = (parse(cuda).release[0] if parse(cuda) else 0)
+    evidence = [
+        Evidence("python.torch.cuda", str(cuda)),
+        Evidence("nvidia.driver.driver_version", str(ctx.driver_version)),
+        Evidence("nvidia.driver.cuda_driver_max", str(ctx.driver_max_cuda)),
+    ]
+    major = parse(cuda).release[0] if parse(cuda) else 0
     floor = nq.compat_floor(ms, major, os_name)
     if runs:
         return _ptx_only_warning(ctx, ms, cuda, evidence)
     choices = _choices(ctx, ms) if ctx.capabilities else []
     fixes = list(reinstall_fixes(ctx, choices, f"runs on driver {ctx.driver_version}"))
     need = nq.min_driver_for_cuda(ms, cuda, os_name) or floor
-    fixes.append(Fix(f"Or upgrade the NVIDIA driver to {floor or need} or newer (the CUDA {major}.x "
-                     "branch floor), then reboot", (), url=_DRIVER_DOWNLOADS))
+    fixes.append(
+        Fix(
+            f"Or upgrade the NVIDIA driver to {floor or need} or newer (the CUDA {major}.x "
+            "branch floor), then reboot",
+            (),
+            url=_DRIVER_DOWNLOADS,
+        )
+    )
     return Finding(
-        id="torch.driver-too-old", severity=Severity.ERROR,
+        id="torch.driver-too-old",
+        severity=Severity.ERROR,
         title=f"torch {version} needs CUDA {cuda}; driver {ctx.driver_version} is too old for it",
-        detail=(f"torch {version} was built with CUDA {cuda}. Driver {ctx.driver_version} supports "
-                f"CUDA {ctx.driver_max_cuda or 'an older major'}, and CUDA {major}.x builds need at "
-                f"least driver {floor or need} even with minor-version compatibility, so torch "
-                "cannot initialise CUDA (\"The NVIDIA driver on your system is too old\")."),
-        evidence=tuple(evidence + [Evidence("driver floor", str(ctx.driver_version), f">= {floor or need}")]),
-        fixes=tuple(fixes), explains=_SYMPTOM)
+        detail=(
+            f"torch {version} was built with CUDA {cuda}. Driver {ctx.driver_version} supports "
+            f"CUDA {ctx.driver_max_cuda or 'an older major'}, and CUDA {major}.x builds need at "
+            f"least driver {floor or need} even with minor-version compatibility, so torch "
+            'cannot initialise CUDA ("The NVIDIA driver on your system is too old").'
+        ),
+        evidence=tuple(
+            evidence + [Evidence("driver floor", str(ctx.driver_version), f">= {floor or need}")]
+        ),
+        fixes=tuple(fixes),
+        explains=_SYMPTOM,
+    )
 
 
-def _ptx_only_warning(ctx: TorchContext, ms: MatrixSet, cuda: str,
-                      evidence: list[Evidence]) -> Finding | None:
+def _ptx_only_warning(
+    ctx: TorchContext, ms: MatrixSet, cuda: str, evidence: list[Evidence]
+) -> Finding | None:
     """Minor-version compatibility holds, but a GPU served only by PTX needs the full driver."""
     drv = parse(ctx.driver_max_cuda) if ctx.driver_max_cuda else None
     build = parse(major_minor(cuda))
@@ -218,26 +328,39 @@ def _ptx_only_warning(ctx: TorchContext, ms: MatrixSet, cuda: str,
     arches, _ = ctx.arches(ms)
     if arches is None:
         return None
-    ptx_only = [g for g in ctx.gpus if g.get("capability")
-                and not missing_kernels(arches, [g["capability"]])
-                and not any(a.startswith("sm_") and tq.has_kernels([a], g["capability"]) for a in arches)]
+    ptx_only = [
+        g
+        for g in ctx.gpus
+        if g.get("capability")
+        and not missing_kernels(arches, [g["capability"]])
+        and not any(a.startswith("sm_") and tq.has_kernels([a], g["capability"]) for a in arches)
+    ]
     if not ptx_only:
         return None
     names = ", ".join(str(g.get("name")) for g in ptx_only)
     choices = _choices(ctx, ms)
     return Finding(
-        id="torch.driver-too-old", severity=Severity.WARNING,
+        id="torch.driver-too-old",
+        severity=Severity.WARNING,
         title=f"{names}: torch's kernels are PTX only and driver {ctx.driver_version} is older than CUDA {cuda}",
-        detail=(f"torch {ctx.torch.get('version')} has no compiled kernels for {names}, only PTX that the "
-                f"driver must JIT-compile; PTX from CUDA {cuda} needs a driver supporting CUDA {cuda}, "
-                f"and this one supports {ctx.driver_max_cuda}. Expect 'the provided PTX was compiled "
-                "with an unsupported toolchain'."),
-        evidence=tuple(evidence), fixes=reinstall_fixes(ctx, choices, "compiled kernels for the GPU"),
-        explains=_SYMPTOM)
+        detail=(
+            f"torch {ctx.torch.get('version')} has no compiled kernels for {names}, only PTX that the "
+            f"driver must JIT-compile; PTX from CUDA {cuda} needs a driver supporting CUDA {cuda}, "
+            f"and this one supports {ctx.driver_max_cuda}. Expect 'the provided PTX was compiled "
+            "with an unsupported toolchain'."
+        ),
+        evidence=tuple(evidence),
+        fixes=reinstall_fixes(ctx, choices, "compiled kernels for the GPU"),
+        explains=_SYMPTOM,
+    )
 
 
-@check("torch.gpu-too-new-for-build", "torch.gpu-too-old-for-build", needs=("python.torch", "nvidia.gpus"),
-       matrices=_TORCH_MATRICES)
+@check(
+    "torch.gpu-too-new-for-build",
+    "torch.gpu-too-old-for-build",
+    needs=("python.torch", "nvidia.gpus"),
+    matrices=_TORCH_MATRICES,
+)
 def gpu_kernels(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
     """The GPU's compute capability is not in the torch wheel's architecture list.
 
@@ -269,30 +392,47 @@ def gpu_kernels(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
     return findings
 
 
-def _kernel_finding(ctx: TorchContext, ms: MatrixSet, cc: str, too_new: bool, arches: list[str],
-                    source: str | None) -> Finding:
+def _kernel_finding(
+    ctx: TorchContext, ms: MatrixSet, cc: str, too_new: bool, arches: list[str], source: str | None
+) -> Finding:
     version = str(ctx.torch.get("version"))
     gpus = ", ".join(str(g.get("name")) for g in ctx.gpus if g.get("capability") == cc)
     sm = f"sm_{cc.replace('.', '')}"
     variant = ctx.build_variant(ms)
     default = tq.pypi_default(ms, version, ctx.os or "") if ctx.os else None
-    pypi_note = (f" {variant} is what a plain `pip install torch=={major_minor(version)}.*` gets from PyPI on "
-                 f"{'Linux' if ctx.os == 'linux' else ctx.os}." if variant and variant == default else "")
+    pypi_note = (
+        f" {variant} is what a plain `pip install torch=={major_minor(version)}.*` gets from PyPI on "
+        f"{'Linux' if ctx.os == 'linux' else ctx.os}."
+        if variant and variant == default
+        else ""
+    )
     choices = _choices(ctx, ms)
-    fixes = reinstall_fixes(ctx, choices, f"has {sm} kernels"
-                            + (f", runs on driver {ctx.driver_version}" if ctx.driver_version else ""))
+    fixes = reinstall_fixes(
+        ctx,
+        choices,
+        f"has {sm} kernels"
+        + (f", runs on driver {ctx.driver_version}" if ctx.driver_version else ""),
+    )
     which = "too new" if too_new else "too old"
     fix_id = "torch.gpu-too-new-for-build" if too_new else "torch.gpu-too-old-for-build"
     return Finding(
-        id=fix_id, severity=Severity.ERROR,
+        id=fix_id,
+        severity=Severity.ERROR,
         title=f"{gpus} ({sm}) is {which} for torch {version}: no kernels for it",
-        detail=(f"torch {version} ({variant or 'unlabelled build'}) has kernels for {' '.join(arches)} "
-                f"(from {source}); {gpus} has compute capability {cc}, so every CUDA kernel fails with "
-                "\"no kernel image is available for execution on the device\" although "
-                f"torch.cuda.is_available() is True.{pypi_note}"),
-        evidence=(Evidence("python.torch.version", version), Evidence("GPU compute capability", cc),
-                  Evidence("arch list", " ".join(arches), f"{sm} (or PTX below it)")),
-        fixes=fixes or _no_wheel_fix(ctx, ms), explains=_SYMPTOM)
+        detail=(
+            f"torch {version} ({variant or 'unlabelled build'}) has kernels for {' '.join(arches)} "
+            f"(from {source}); {gpus} has compute capability {cc}, so every CUDA kernel fails with "
+            '"no kernel image is available for execution on the device" although '
+            f"torch.cuda.is_available() is True.{pypi_note}"
+        ),
+        evidence=(
+            Evidence("python.torch.version", version),
+            Evidence("GPU compute capability", cc),
+            Evidence("arch list", " ".join(arches), f"{sm} (or PTX below it)"),
+        ),
+        fixes=fixes or _no_wheel_fix(ctx, ms),
+        explains=_SYMPTOM,
+    )
 
 
 CHECKS = [cpu_build, driver_too_old, gpu_kernels]

@@ -8,27 +8,45 @@ value is returned only when the text states it once (two different model sizes, 
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from envdoctor import fit
 from envdoctor.fit_plan import reference_shapes, shape_key
 from envdoctor.snapshot import Snapshot
 
-OOM = re.compile(r"CUDA out of memory|OutOfMemoryError|HIP out of memory|cudaErrorMemoryAllocation|"
-                 r"CUDA_ERROR_OUT_OF_MEMORY|out of memory on device|显存不足|显存溢出", re.IGNORECASE)
-_TOTAL = (re.compile(r"\(GPU \d+; (?P<gib>\d{1,4}(?:\.\d{1,3})?) GiB total capacity"),
-          re.compile(r"GPU \d+ has a total capac(?:i)?ty of (?P<gib>\d{1,4}(?:\.\d{1,3})?) GiB"))
+OOM = re.compile(
+    r"CUDA out of memory|OutOfMemoryError|HIP out of memory|cudaErrorMemoryAllocation|"
+    r"CUDA_ERROR_OUT_OF_MEMORY|out of memory on device|显存不足|显存溢出",
+    re.IGNORECASE,
+)
+_TOTAL = (
+    re.compile(r"\(GPU \d+; (?P<gib>\d{1,4}(?:\.\d{1,3})?) GiB total capacity"),
+    re.compile(r"GPU \d+ has a total capac(?:i)?ty of (?P<gib>\d{1,4}(?:\.\d{1,3})?) GiB"),
+)
 # "7B model", "llama-7b", "Llama-2-13b-hf", "Qwen2.5-72B", "1.5B"; M only inside a name ("opt-350m")
 _PARAMS_B = re.compile(r"(?<![\w.])(?P<n>\d{1,3}(?:\.\d{1,2})?)\s?[bB](?![A-Za-z0-9])")
 _PARAMS_M = re.compile(r"(?<=[-_])(?P<n>\d{2,3})[mM](?![A-Za-z0-9])")
 _DTYPES = (
-    ("int4", re.compile(r"load_in_4bit|\b4[- ]?bit\b|\bnf4\b|\bgptq\b|\bawq\b|\bq4_[0-9k]|\bint4\b", re.IGNORECASE)),
+    (
+        "int4",
+        re.compile(
+            r"load_in_4bit|\b4[- ]?bit\b|\bnf4\b|\bgptq\b|\bawq\b|\bq4_[0-9k]|\bint4\b",
+            re.IGNORECASE,
+        ),
+    ),
     ("int8", re.compile(r"load_in_8bit|load-8bit|\b8[- ]?bit\b|\bint8\b|\bq8_0\b", re.IGNORECASE)),
-    ("16-bit", re.compile(r"bfloat16|\bbf16\b|float16|\bfp16\b|\.half\(\)|--dtype[= ]half", re.IGNORECASE)),
+    (
+        "16-bit",
+        re.compile(r"bfloat16|\bbf16\b|float16|\bfp16\b|\.half\(\)|--dtype[= ]half", re.IGNORECASE),
+    ),
 )
 _TOKEN = re.compile(r"[\w./-]{3,120}")
-_TRAINING = re.compile(r"\btrain(?:ing|er)?\b|train_|fine-?tun|finetun|\bsft\b|\.backward\(|"
-                       r"learning_rate|\boptimizer\b", re.IGNORECASE)
+_TRAINING = re.compile(
+    r"\btrain(?:ing|er)?\b|train_|fine-?tun|finetun|\bsft\b|\.backward\(|"
+    r"learning_rate|\boptimizer\b",
+    re.IGNORECASE,
+)
 _ADAPTERS = re.compile(r"\bq?lora\b|\bpeft\b", re.IGNORECASE)
 
 
@@ -71,7 +89,9 @@ def vram_from_facts(snap: Snapshot, ms: Any) -> tuple[float | None, str | None]:
     return None, None
 
 
-def params_from_text(text_lines: list[str], ms: Any) -> tuple[float | None, fit.ModelShape | None, str | None]:
+def params_from_text(
+    text_lines: list[str], ms: Any
+) -> tuple[float | None, fit.ModelShape | None, str | None]:
     """(parameter count, reference shape, the text it came from) when the paste names one model
     size; a reference model named in the text gives its exact shape."""
     index = reference_shapes(ms)

@@ -62,40 +62,76 @@ def workload_does_not_fit(snap: Snapshot, ms: MatrixSet) -> Finding | None:
         return None
     label = fit.count_label(params)
     doing = {"inference": "load", "full": "fully fine-tune", "lora": "fine-tune adapters on"}[task]
-    fitting = [d for d in ("int8", "int4") if fit.WEIGHT_BYTES[d] < fit.WEIGHT_BYTES[dtype]
-               and _minimum(params, shape, d, "inference" if task == "inference" else "qlora").total_gib <= vram]
-    sizes = ", ".join(f"{_label(d)} {_minimum(params, shape, d, 'inference').total_gib:.1f} GiB"
-                      for d in ("int8", "int4") if fit.WEIGHT_BYTES[d] < fit.WEIGHT_BYTES[dtype])
+    fitting = [
+        d
+        for d in ("int8", "int4")
+        if fit.WEIGHT_BYTES[d] < fit.WEIGHT_BYTES[dtype]
+        and _minimum(params, shape, d, "inference" if task == "inference" else "qlora").total_gib
+        <= vram
+    ]
+    sizes = ", ".join(
+        f"{_label(d)} {_minimum(params, shape, d, 'inference').total_gib:.1f} GiB"
+        for d in ("int8", "int4")
+        if fit.WEIGHT_BYTES[d] < fit.WEIGHT_BYTES[dtype]
+    )
     severity = Severity.ERROR if stated is not None else Severity.WARNING
     assumed = "" if stated is not None else " (the log states no number format: 16-bit assumed)"
-    detail = (f"To {doing} a {label}-parameter model in {_label(dtype)} takes at least "
-              f"{need.total_gib:.1f} GiB before any activation or KV cache{assumed}; the GPU has "
-              f"{vram:.2f} GiB ({vram_source}). Lowering the batch size cannot make it fit.")
+    detail = (
+        f"To {doing} a {label}-parameter model in {_label(dtype)} takes at least "
+        f"{need.total_gib:.1f} GiB before any activation or KV cache{assumed}; the GPU has "
+        f"{vram:.2f} GiB ({vram_source}). Lowering the batch size cannot make it fit."
+    )
     if sizes:
         detail += f" Quantised, the floor is: {sizes}."
     fixes = []
     if task == "inference":
         if "int8" in fitting:
-            fixes.append(Fix("Load the weights in 8-bit (bitsandbytes)",
-                             ("pip install -U bitsandbytes",), url=_BNB_URL))
+            fixes.append(
+                Fix(
+                    "Load the weights in 8-bit (bitsandbytes)",
+                    ("pip install -U bitsandbytes",),
+                    url=_BNB_URL,
+                )
+            )
         if "int4" in fitting:
-            fixes.append(Fix("Load the weights in 4-bit NF4 (bitsandbytes), or use a 4-bit GGUF / AWQ / GPTQ build",
-                             ("pip install -U bitsandbytes",), url=_BNB_URL))
+            fixes.append(
+                Fix(
+                    "Load the weights in 4-bit NF4 (bitsandbytes), or use a 4-bit GGUF / AWQ / GPTQ build",
+                    ("pip install -U bitsandbytes",),
+                    url=_BNB_URL,
+                )
+            )
     else:
-        fixes.append(Fix("Fine-tune with QLoRA: a 4-bit base and LoRA adapters",
-                         ("pip install -U bitsandbytes peft",), url=_PEFT_URL))
-    fixes.append(Fix("See the whole estimate and every alternative (more GPUs, offload, a larger GPU)",
-                     (f"envdoctor fit --params {label} --dtype {dtype} --task {task} --vram {vram:g}",)))
-    evidence = (Evidence("pasted.text", oom[:200]),
-                Evidence("workload", f"{named or label} · {_label(dtype)} · {task}",
-                         f"at most {vram:.2f} GiB"),
-                Evidence("memory floor", f"{need.total_gib:.1f} GiB", f"<= {vram:.2f} GiB"))
+        fixes.append(
+            Fix(
+                "Fine-tune with QLoRA: a 4-bit base and LoRA adapters",
+                ("pip install -U bitsandbytes peft",),
+                url=_PEFT_URL,
+            )
+        )
+    fixes.append(
+        Fix(
+            "See the whole estimate and every alternative (more GPUs, offload, a larger GPU)",
+            (f"envdoctor fit --params {label} --dtype {dtype} --task {task} --vram {vram:g}",),
+        )
+    )
+    evidence = (
+        Evidence("pasted.text", oom[:200]),
+        Evidence(
+            "workload", f"{named or label} · {_label(dtype)} · {task}", f"at most {vram:.2f} GiB"
+        ),
+        Evidence("memory floor", f"{need.total_gib:.1f} GiB", f"<= {vram:.2f} GiB"),
+    )
     return Finding(
-        id="memory.workload-does-not-fit", severity=severity,
+        id="memory.workload-does-not-fit",
+        severity=severity,
         title=f"A {label} model in {_label(dtype)} cannot fit this {vram:.1f} GiB GPU "
-              f"(needs at least {need.total_gib:.1f} GiB)",
-        detail=detail, evidence=evidence, fixes=tuple(fixes),
-        explains=("memory.out-of-memory",) if stated is not None else ())
+        f"(needs at least {need.total_gib:.1f} GiB)",
+        detail=detail,
+        evidence=evidence,
+        fixes=tuple(fixes),
+        explains=("memory.out-of-memory",) if stated is not None else (),
+    )
 
 
 CHECKS = [workload_does_not_fit]

@@ -17,12 +17,22 @@ _TRAINER_URL = "https://huggingface.co/docs/transformers/main/en/main_classes/tr
 
 # (number format, pattern); named groups: cc (the GPU's), gpu (its name)
 _MESSAGES = (
-    ("bf16", re.compile(r"Bfloat16 is only supported on GPUs with compute capability of at least "
-                        r"\d+\.\d\.\s*Your (?P<gpu>[^.]{1,80}?) GPU has compute capability (?P<cc>\d{1,2}\.\d)")),
+    (
+        "bf16",
+        re.compile(
+            r"Bfloat16 is only supported on GPUs with compute capability of at least "
+            r"\d+\.\d\.\s*Your (?P<gpu>[^.]{1,80}?) GPU has compute capability (?P<cc>\d{1,2}\.\d)"
+        ),
+    ),
     ("bf16", re.compile(r"Your setup doesn't support bf16/gpu")),
     ("fp8", re.compile(r"Device compute capability (?:8\.9|9\.0) or higher required for FP8")),
-    ("fp8", re.compile(r"quantization method fp8 is not supported for the current GPU\. Minimum capability: "
-                       r"\d{2,3}\. Current capability: (?P<sm>\d{2,3})")),
+    (
+        "fp8",
+        re.compile(
+            r"quantization method fp8 is not supported for the current GPU\. Minimum capability: "
+            r"\d{2,3}\. Current capability: (?P<sm>\d{2,3})"
+        ),
+    ),
 )
 
 
@@ -78,26 +88,47 @@ def _finding(dtype: str, line: str, where: str, cc: str | None, has: bool | None
     if dtype == "bf16":
         fixes = (
             Fix("vLLM: serve in fp16", ("vllm serve MODEL --dtype half",), url=_VLLM_URL),
-            Fix("Hugging Face: load with torch_dtype=torch.float16 and train with --fp16 (loss scaling) "
-                "instead of --bf16", (), url=_TRAINER_URL),
-            Fix("Your own PyTorch code: torch.autocast(device_type='cuda', dtype=torch.float16) with "
-                "torch.amp.GradScaler", (), url=_AMP_URL),
+            Fix(
+                "Hugging Face: load with torch_dtype=torch.float16 and train with --fp16 (loss scaling) "
+                "instead of --bf16",
+                (),
+                url=_TRAINER_URL,
+            ),
+            Fix(
+                "Your own PyTorch code: torch.autocast(device_type='cuda', dtype=torch.float16) with "
+                "torch.amp.GradScaler",
+                (),
+                url=_AMP_URL,
+            ),
         )
     else:
         fixes = (
-            Fix("Run in bf16 (Ampere has it) or fp16, or load 8-bit integer weights to save the same memory",
-                ("vllm serve MODEL --dtype bfloat16",), url=_VLLM_URL),
+            Fix(
+                "Run in bf16 (Ampere has it) or fp16, or load 8-bit integer weights to save the same memory",
+                ("vllm serve MODEL --dtype bfloat16",),
+                url=_VLLM_URL,
+            ),
         )
     return Finding(
         id="fit.dtype-unsupported",
         severity=Severity.ERROR if has is False else Severity.WARNING,
         title=f"{where} cannot run {dtype}: it needs compute capability {need} or newer",
-        detail=(f"The workload asks for {dtype}, which NVIDIA's support matrices give from compute "
-                f"capability {need} on." + ("" if cc else " The GPU's compute capability is not in the "
-                                            "paste, so this rests on the message alone.")),
-        evidence=(Evidence("pasted.text", line[:240]),
-                  Evidence("gpu.compute_capability", cc or "unknown", f">= {need.split()[0]}")),
-        fixes=fixes)
+        detail=(
+            f"The workload asks for {dtype}, which NVIDIA's support matrices give from compute "
+            f"capability {need} on."
+            + (
+                ""
+                if cc
+                else " The GPU's compute capability is not in the "
+                "paste, so this rests on the message alone."
+            )
+        ),
+        evidence=(
+            Evidence("pasted.text", line[:240]),
+            Evidence("gpu.compute_capability", cc or "unknown", f">= {need.split()[0]}"),
+        ),
+        fixes=fixes,
+    )
 
 
 CHECKS = [dtype_unsupported]

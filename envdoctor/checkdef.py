@@ -13,8 +13,9 @@ The decorator returns a `Check`; a check module lists its checks in `CHECKS`.
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Iterable, Union
+from typing import TYPE_CHECKING, Union
 
 from envdoctor.findings import Finding
 
@@ -48,7 +49,7 @@ class Check:
         """The check's help page (its docstring)."""
         return inspect.cleandoc(self.function.__doc__ or "No help written for this check.")
 
-    def run(self, snap: "Snapshot", matrices: "MatrixSet") -> list[Finding]:
+    def run(self, snap: Snapshot, matrices: MatrixSet) -> list[Finding]:
         """Run the check and normalise what it returns to a list."""
         result = self.function(snap, matrices)
         if result is None:
@@ -58,8 +59,12 @@ class Check:
         return list(result)
 
 
-def check(*ids: str, needs: tuple[str, ...] = (), needs_any: tuple[str, ...] = (),
-          matrices: tuple[str, ...] = ()) -> Callable[[CheckFunction], Check]:
+def check(
+    *ids: str,
+    needs: tuple[str, ...] = (),
+    needs_any: tuple[str, ...] = (),
+    matrices: tuple[str, ...] = (),
+) -> Callable[[CheckFunction], Check]:
     """Declare a check emitting finding `ids` (first = its own id) that needs fact groups `needs`
     and matrix tables `matrices`."""
     if not ids:

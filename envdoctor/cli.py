@@ -25,8 +25,9 @@ class _Parser(argparse.ArgumentParser):
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The full argument parser, or with `only` (a COMMAND_MODULES name) just that command's, so
     a command does not import the others (preflight's start-up stays a few times `python -c pass`)."""
-    parser = _Parser(prog="envdoctor", description="Environment compatibility doctor for GPU "
-                                                   "and ML machines.")
+    parser = _Parser(
+        prog="envdoctor", description="Environment compatibility doctor for GPU and ML machines."
+    )
     parser.add_argument("--version", action="version", version=f"envdoctor {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     subparsers.required = True
@@ -55,7 +56,10 @@ def main(argv: list[str] | None = None) -> int:
         outcome: Outcome = module.run(args)
     except UsageError as exc:
         message = _one_line(str(exc))
-        _write(sys.stderr, (message if message.startswith("envdoctor") else f"envdoctor: {message}") + "\n")
+        _write(
+            sys.stderr,
+            (message if message.startswith("envdoctor") else f"envdoctor: {message}") + "\n",
+        )
         return EXIT_USAGE
     except KeyboardInterrupt:
         _write(sys.stderr, "envdoctor: interrupted\n")
@@ -64,9 +68,12 @@ def main(argv: list[str] | None = None) -> int:
         import traceback
 
         where = traceback.extract_tb(exc.__traceback__)[-1]
-        _write(sys.stderr, f"envdoctor: internal error: {type(exc).__name__}: {_one_line(str(exc))} "
-                           f"(at {os.path.basename(where.filename)}:{where.lineno}); "
-                           "please report it with `envdoctor --version`\n")
+        _write(
+            sys.stderr,
+            f"envdoctor: internal error: {type(exc).__name__}: {_one_line(str(exc))} "
+            f"(at {os.path.basename(where.filename)}:{where.lineno}); "
+            "please report it with `envdoctor --version`\n",
+        )
         return EXIT_INTERNAL
     _write(sys.stdout, outcome.stdout)
     _write(sys.stderr, outcome.stderr)

@@ -15,10 +15,11 @@ import re
 import stat
 import threading
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Mapping
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     import subprocess
@@ -116,7 +117,9 @@ class ProbeContext:
 
     def read(self, path: str, max_bytes: int = MAX_READ_BYTES) -> ReadResult:
         """Read a text file of the target system once, leniently decoded; never raises."""
-        return self._once(self._reads, (str(path), max_bytes), lambda: self._read_uncached(path, max_bytes))
+        return self._once(
+            self._reads, (str(path), max_bytes), lambda: self._read_uncached(path, max_bytes)
+        )
 
     def read_text(self, path: str, max_bytes: int = MAX_READ_BYTES) -> str | None:
         """The file's text, or None when it is missing or unreadable."""
@@ -124,20 +127,27 @@ class ProbeContext:
 
     def read_bytes(self, path: str, max_bytes: int = MAX_READ_BYTES) -> bytes | None:
         """A binary file of the target system (read once, like `read`), or None."""
-        data, _error = self._once(self._reads, ("bytes", str(path), max_bytes),
-                                  lambda: self._read_raw(path, max_bytes))
+        data, _error = self._once(
+            self._reads, ("bytes", str(path), max_bytes), lambda: self._read_raw(path, max_bytes)
+        )
         return data
 
     def _read_uncached(self, path: str, max_bytes: int) -> ReadResult:
         data, error = self._read_raw(path, max_bytes)
-        return ReadResult(None, error) if data is None else ReadResult(data.decode("utf-8", errors="replace"))
+        return (
+            ReadResult(None, error)
+            if data is None
+            else ReadResult(data.decode("utf-8", errors="replace"))
+        )
 
     def _read_raw(self, path: str, max_bytes: int) -> tuple[bytes | None, str | None]:
         real = self.path(path)
         try:
             # O_NONBLOCK: opening a FIFO does not wait for a writer; only regular files are read
             # (a FIFO, socket or device node in a fake root or unpacked image could block forever)
-            fd = os.open(real, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+            fd = os.open(
+                real, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+            )
             try:
                 mode = os.fstat(fd).st_mode
             except OSError:
@@ -179,6 +189,7 @@ class ProbeContext:
 
     def _entries(self, real_folder: str) -> tuple[str, ...]:
         """A real folder's sorted entry names, listed once per context (() when unreadable)."""
+
         def listing() -> tuple[str, ...]:
             try:
                 return tuple(sorted(os.listdir(real_folder or ".")))
@@ -194,8 +205,11 @@ class ProbeContext:
         if _MAGIC.search(name) and not _MAGIC.search(folder):
             # the common case, wildcards in the last part only: one listing per folder per context
             hidden = name.startswith(".")
-            matches = [os.path.join(folder, entry) for entry in fnmatch.filter(self._entries(folder), name)
-                       if hidden or not entry.startswith(".")]
+            matches = [
+                os.path.join(folder, entry)
+                for entry in fnmatch.filter(self._entries(folder), name)
+                if hidden or not entry.startswith(".")
+            ]
         else:
             try:
                 matches = sorted(globlib.glob(real_pattern))
@@ -204,7 +218,7 @@ class ProbeContext:
         if self.root == Path("/"):
             return matches
         prefix = str(self.root)
-        return ["/" + m[len(prefix):].lstrip("/") for m in matches]
+        return ["/" + m[len(prefix) :].lstrip("/") for m in matches]
 
     def readlink(self, path: str) -> str | None:
         """The target of a symbolic link, or None."""
@@ -230,35 +244,56 @@ class ProbeContext:
             import shutil
 
             return shutil.which(name, path=path)
-        candidates = [name] if os.sep in name else [os.path.join(d, name) for d in dict.fromkeys(path.split(os.pathsep))]
+        candidates = (
+            [name]
+            if os.sep in name
+            else [os.path.join(d, name) for d in dict.fromkeys(path.split(os.pathsep))]
+        )
         for candidate in candidates:
-            if os.path.exists(candidate) and os.access(candidate, os.F_OK | os.X_OK) and not os.path.isdir(candidate):
+            if (
+                os.path.exists(candidate)
+                and os.access(candidate, os.F_OK | os.X_OK)
+                and not os.path.isdir(candidate)
+            ):
                 return candidate
         return None
 
-    def run(self, argv: list[str] | tuple[str, ...], timeout_s: float = DEFAULT_COMMAND_TIMEOUT_S,
-            input_text: str | None = None) -> CommandResult:
+    def run(
+        self,
+        argv: list[str] | tuple[str, ...],
+        timeout_s: float = DEFAULT_COMMAND_TIMEOUT_S,
+        input_text: str | None = None,
+    ) -> CommandResult:
         """Run argv (no shell) once per context, killed with its process group at `timeout_s`."""
         key = tuple(argv) + ((("\0stdin", input_text),) if input_text else ())  # type: ignore[operator]
         entry = (threading.current_thread().name, str(argv[0]) if argv else "")
         with self._lock:
             self._waiting.append(entry)
         try:
-            return self._once(self._runs, key, lambda: self._run_tracked(argv, timeout_s, input_text))
+            return self._once(
+                self._runs, key, lambda: self._run_tracked(argv, timeout_s, input_text)
+            )
         finally:
             with self._lock:
                 self._waiting.remove(entry)
 
-    def _run_tracked(self, argv: list[str] | tuple[str, ...], timeout_s: float,
-                     input_text: str | None) -> CommandResult:
+    def _run_tracked(
+        self, argv: list[str] | tuple[str, ...], timeout_s: float, input_text: str | None
+    ) -> CommandResult:
         """run_command, with the process registered while it runs (see `stop`)."""
         token = object()
         pending = [True]  # counted in self._starting until started() has run (or the start failed)
         with self._lock:
             if self._stopped:
                 name = os.path.basename(str(argv[0])) if argv else ""
-                return CommandResult(tuple(str(a) for a in argv), None, "", "", 0.0,
-                                     f"{name} not run: the overall deadline had passed")
+                return CommandResult(
+                    tuple(str(a) for a in argv),
+                    None,
+                    "",
+                    "",
+                    0.0,
+                    f"{name} not run: the overall deadline had passed",
+                )
             self._starting += 1
 
         def started(proc: subprocess.Popen) -> bool:
@@ -285,7 +320,9 @@ class ProbeContext:
         """The commands (argv[0]) callers are waiting for, all or those thread `thread_name` waits
         for (its own run, or one another probe started first)."""
         with self._lock:
-            return [cmd for thread, cmd in self._waiting if thread_name is None or thread == thread_name]
+            return [
+                cmd for thread, cmd in self._waiting if thread_name is None or thread == thread_name
+            ]
 
     def stop(self) -> None:
         """Kill every command still running (with its process group) and refuse new ones: called
@@ -351,9 +388,13 @@ def _read_chunked(handle, max_bytes: int) -> bytes:  # noqa: ANN001
     return b"".join(parts)
 
 
-def run_command(argv: list[str] | tuple[str, ...], timeout_s: float,
-                env: Mapping[str, str] | None = None, input_text: str | None = None,
-                on_start: Callable[[subprocess.Popen], bool] | None = None) -> CommandResult:
+def run_command(
+    argv: list[str] | tuple[str, ...],
+    timeout_s: float,
+    env: Mapping[str, str] | None = None,
+    input_text: str | None = None,
+    on_start: Callable[[subprocess.Popen], bool] | None = None,
+) -> CommandResult:
     """Run a command without a shell; never raises. Output is decoded leniently and capped.
     `on_start(proc)` is told of the started process; when it returns False the process is killed
     at once (the caller has stopped)."""
@@ -377,28 +418,55 @@ def run_command(argv: list[str] | tuple[str, ...], timeout_s: float,
     except FileNotFoundError:
         return CommandResult(argv, None, "", "", time.monotonic() - start, f"{argv[0]} not found")
     except PermissionError:
-        return CommandResult(argv, None, "", "", time.monotonic() - start,
-                             f"{argv[0]} is not executable (permission denied)")
+        return CommandResult(
+            argv,
+            None,
+            "",
+            "",
+            time.monotonic() - start,
+            f"{argv[0]} is not executable (permission denied)",
+        )
     except OSError as exc:
-        return CommandResult(argv, None, "", "", time.monotonic() - start,
-                             f"{argv[0]} could not start: {exc.strerror or exc}")
+        return CommandResult(
+            argv,
+            None,
+            "",
+            "",
+            time.monotonic() - start,
+            f"{argv[0]} could not start: {exc.strerror or exc}",
+        )
     if on_start is not None and not on_start(proc):
         _kill_group(proc)
         proc.communicate()
-        return CommandResult(argv, None, "", "", time.monotonic() - start,
-                             f"{Path(argv[0]).name} not run: the overall deadline had passed")
+        return CommandResult(
+            argv,
+            None,
+            "",
+            "",
+            time.monotonic() - start,
+            f"{Path(argv[0]).name} not run: the overall deadline had passed",
+        )
     try:
-        out, err = proc.communicate(input=input_text.encode() if input_text is not None else None,
-                                    timeout=timeout_s)
+        out, err = proc.communicate(
+            input=input_text.encode() if input_text is not None else None, timeout=timeout_s
+        )
     except subprocess.TimeoutExpired:
         _kill_group(proc)
         try:
             out, err = proc.communicate(timeout=1.0)
         except (subprocess.TimeoutExpired, OSError, ValueError):
             out, err = b"", b""
-        return CommandResult(argv, None, _decode(out), _decode(err), time.monotonic() - start,
-                             f"{Path(argv[0]).name} timed out after {_seconds(timeout_s)}")
-    return CommandResult(argv, proc.returncode, _decode(out), _decode(err), time.monotonic() - start)
+        return CommandResult(
+            argv,
+            None,
+            _decode(out),
+            _decode(err),
+            time.monotonic() - start,
+            f"{Path(argv[0]).name} timed out after {_seconds(timeout_s)}",
+        )
+    return CommandResult(
+        argv, proc.returncode, _decode(out), _decode(err), time.monotonic() - start
+    )
 
 
 def _kill_group(proc: subprocess.Popen) -> None:
@@ -406,7 +474,12 @@ def _kill_group(proc: subprocess.Popen) -> None:
 
     try:
         os.killpg(proc.pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError, OSError, AttributeError):  # no killpg/SIGKILL on Windows
+    except (
+        ProcessLookupError,
+        PermissionError,
+        OSError,
+        AttributeError,
+    ):  # no killpg/SIGKILL on Windows
         try:
             proc.kill()
         except OSError:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 from envdoctor.context import ProbeContext, ProbeOptions
 from envdoctor.engine import run_checks
@@ -21,8 +21,12 @@ def active_matrices() -> MatrixSet:
     return load_active()
 
 
-def collect_live(options: ProbeOptions, root: str = "/", env: Mapping[str, str] | None = None,
-                 modules: tuple[str, ...] | None = None) -> Snapshot:
+def collect_live(
+    options: ProbeOptions,
+    root: str = "/",
+    env: Mapping[str, str] | None = None,
+    modules: tuple[str, ...] | None = None,
+) -> Snapshot:
     """Run the probes on this machine (or an unpacked root) and return the snapshot."""
     from envdoctor.probes import collect_all
 
@@ -30,8 +34,12 @@ def collect_live(options: ProbeOptions, root: str = "/", env: Mapping[str, str] 
     return collect_all(ctx, modules).snapshot
 
 
-def diagnose(snapshot: Snapshot, kind: str = "check", matrices: MatrixSet | None = None,
-             check_modules: tuple[str, ...] | None = None) -> Report:
+def diagnose(
+    snapshot: Snapshot,
+    kind: str = "check",
+    matrices: MatrixSet | None = None,
+    check_modules: tuple[str, ...] | None = None,
+) -> Report:
     """Run the checks on a snapshot and bundle the report (on a live snapshot, without the
     text-only check modules, whose checks could not apply)."""
     from envdoctor.checks import CHECK_MODULES, TEXT_ONLY_CHECK_MODULES, load_checks_for

@@ -7,8 +7,8 @@ at most the confidence of those facts.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from envdoctor.checkdef import Check
 from envdoctor.findings import Evidence, Finding, Severity, order
@@ -40,7 +40,8 @@ def not_applicable(check: Check, snap: Snapshot) -> bool:
     """A check of pasted text (triage signatures) has nothing to look at on a live machine: it is
     neither run nor listed as skipped there."""
     return snap.origin == "live" and any(
-        n.startswith("pasted.") and snap.group(n) is None for n in check.needs)
+        n.startswith("pasted.") and snap.group(n) is None for n in check.needs
+    )
 
 
 def missing_reason(check: Check, snap: Snapshot, matrices: MatrixSet) -> str | None:
@@ -113,7 +114,9 @@ def _crash_finding(chk: Check, exc: Exception) -> Finding:
         id="envdoctor.check-crashed",
         severity=Severity.WARNING,
         title=f"Check {chk.id} failed inside envdoctor",
-        detail=(f"The check raised {type(exc).__name__}: {exc}{location}. Its verdict is unknown; "
-                "the other checks are unaffected. Please report this to the envdoctor developers."),
+        detail=(
+            f"The check raised {type(exc).__name__}: {exc}{location}. Its verdict is unknown; "
+            "the other checks are unaffected. Please report this to the envdoctor developers."
+        ),
         evidence=(Evidence("check", chk.id),),
     )

@@ -38,12 +38,28 @@ LAYER_KEYS = {layer.key for layer in LAYERS}
 
 # finding-id area -> layer, where they differ
 _AREA_LAYER = {
-    "torch": "python", "tensorflow": "python", "jax": "python", "cupy": "python",
-    "bitsandbytes": "python", "onnxruntime": "python", "xformers": "python",
-    "rocm": "amd", "wsl": "platform", "windows": "platform", "macos": "platform",
-    "jetson": "platform", "vm": "platform", "vgpu": "platform", "android": "platform",
-    "app": "apps", "memory": "workload", "fit": "workload", "triage": "pasted",
-    "docker": "container", "podman": "container", "kubernetes": "container",
+    "torch": "python",
+    "tensorflow": "python",
+    "jax": "python",
+    "cupy": "python",
+    "bitsandbytes": "python",
+    "onnxruntime": "python",
+    "xformers": "python",
+    "rocm": "amd",
+    "wsl": "platform",
+    "windows": "platform",
+    "macos": "platform",
+    "jetson": "platform",
+    "vm": "platform",
+    "vgpu": "platform",
+    "android": "platform",
+    "app": "apps",
+    "memory": "workload",
+    "fit": "workload",
+    "triage": "pasted",
+    "docker": "container",
+    "podman": "container",
+    "kubernetes": "container",
 }
 
 
@@ -56,10 +72,25 @@ def layer_of(name: str) -> str:
 
 # Which group speaks for its layer in one-line summaries (earlier = preferred).
 _SUMMARY_FIRST = (
-    "os", "platform.wsl", "platform.windows", "platform.macos", "platform.jetson",
-    "platform.android", "platform.vm", "platform.graphics",
-    "nvidia.gpus", "nvidia.driver", "nvidia.pci", "amd.gpus", "amd.rocm", "intel.gpus",
-    "cuda.toolkits", "python", "python.torch", "container.inside", "container.docker",
+    "os",
+    "platform.wsl",
+    "platform.windows",
+    "platform.macos",
+    "platform.jetson",
+    "platform.android",
+    "platform.vm",
+    "platform.graphics",
+    "nvidia.gpus",
+    "nvidia.driver",
+    "nvidia.pci",
+    "amd.gpus",
+    "amd.rocm",
+    "intel.gpus",
+    "cuda.toolkits",
+    "python",
+    "python.torch",
+    "container.inside",
+    "container.docker",
 )
 
 

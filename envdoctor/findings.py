@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from enum import Enum
-from typing import Any, Mapping
+from typing import Any
 
 from envdoctor.facts import layer_of
 from envdoctor.snapshot import CONFIDENCE_ORDER, Confidence
@@ -54,8 +55,13 @@ class Fix:
 
     def to_dict(self, rank: int) -> dict[str, Any]:
         """JSON form, with its rank (1 = try first)."""
-        return {"rank": rank, "summary": self.summary, "commands": list(self.commands),
-                "risk": self.risk.value, "url": self.url}
+        return {
+            "rank": rank,
+            "summary": self.summary,
+            "commands": list(self.commands),
+            "risk": self.risk.value,
+            "url": self.url,
+        }
 
 
 @dataclass(frozen=True)
@@ -77,7 +83,7 @@ class Finding:
         """The layer this finding is shown under."""
         return layer_of(self.id)
 
-    def with_confidence_at_most(self, cap: Confidence) -> "Finding":
+    def with_confidence_at_most(self, cap: Confidence) -> Finding:
         """This finding with its confidence lowered to `cap` if it is higher."""
         if CONFIDENCE_ORDER[self.confidence] >= CONFIDENCE_ORDER[cap]:
             return self
@@ -85,8 +91,12 @@ class Finding:
 
     def sort_key(self) -> tuple[int, int, int, str]:
         """Errors first, then confident ones, then causes that explain more."""
-        return (SEVERITY_ORDER[self.severity], CONFIDENCE_ORDER[self.confidence],
-                -len(self.explains), self.id)
+        return (
+            SEVERITY_ORDER[self.severity],
+            CONFIDENCE_ORDER[self.confidence],
+            -len(self.explains),
+            self.id,
+        )
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
@@ -104,7 +114,7 @@ class Finding:
         }
 
     @classmethod
-    def from_dict(cls, obj: Mapping[str, Any]) -> "Finding":
+    def from_dict(cls, obj: Mapping[str, Any]) -> Finding:
         """Rebuild a finding from JSON; raises ValueError on a malformed one."""
         try:
             fixes = sorted(obj.get("fixes", []), key=lambda f: f.get("rank", 0))
@@ -114,11 +124,23 @@ class Finding:
                 title=str(obj["title"]),
                 detail=str(obj.get("detail", "")),
                 confidence=Confidence(obj.get("confidence", "high")),
-                evidence=tuple(Evidence(str(e["fact"]), str(e["actual"]),
-                                        None if e.get("expected") is None else str(e["expected"]))
-                               for e in obj.get("evidence", [])),
-                fixes=tuple(Fix(str(f["summary"]), tuple(str(c) for c in f.get("commands", [])),
-                                Risk(f.get("risk", "safe")), f.get("url")) for f in fixes),
+                evidence=tuple(
+                    Evidence(
+                        str(e["fact"]),
+                        str(e["actual"]),
+                        None if e.get("expected") is None else str(e["expected"]),
+                    )
+                    for e in obj.get("evidence", [])
+                ),
+                fixes=tuple(
+                    Fix(
+                        str(f["summary"]),
+                        tuple(str(c) for c in f.get("commands", [])),
+                        Risk(f.get("risk", "safe")),
+                        f.get("url"),
+                    )
+                    for f in fixes
+                ),
                 explains=tuple(str(x) for x in obj.get("explains", [])),
                 explained_by=obj.get("explained_by"),
             )

@@ -28,9 +28,15 @@ class PrecisionVerdict:
 
     def to_dict(self) -> dict:
         """JSON form."""
-        return {"dtype": self.dtype, "ok": self.ok, "severity": self.severity, "detail": self.detail,
-                "alternative": self.alternative, "alternative_dtype": self.alternative_dtype,
-                "url": self.url}
+        return {
+            "dtype": self.dtype,
+            "ok": self.ok,
+            "severity": self.severity,
+            "detail": self.detail,
+            "alternative": self.alternative,
+            "alternative_dtype": self.alternative_dtype,
+            "url": self.url,
+        }
 
 
 def _rows(ms: Any) -> list[dict[str, Any]]:
@@ -41,7 +47,7 @@ def _rows(ms: Any) -> list[dict[str, Any]]:
 
 
 def normal_cc(cc: Any) -> str | None:
-    """"8.6", "86", "sm_86", 8.6 -> "8.6"; None when unreadable."""
+    """ "8.6", "86", "sm_86", 8.6 -> "8.6"; None when unreadable."""
     text = str(cc or "").strip().lower().removeprefix("sm_")
     if not text:
         return None
@@ -56,7 +62,11 @@ def normal_cc(cc: Any) -> str | None:
 def support_for(ms: Any, cc: Any) -> dict[str, Any] | None:
     """The gpu_precision row of compute capability `cc`, or None."""
     wanted = normal_cc(cc)
-    return next((r for r in _rows(ms) if r.get("compute_capability") == wanted), None) if wanted else None
+    return (
+        next((r for r in _rows(ms) if r.get("compute_capability") == wanted), None)
+        if wanted
+        else None
+    )
 
 
 def supports(ms: Any, cc: Any, feature: str) -> bool | None:
@@ -69,53 +79,119 @@ def supports(ms: Any, cc: Any, feature: str) -> bool | None:
 
 def _fp16_fix(task: str) -> str:
     if task == "inference":
-        return ("use fp16 instead: vLLM --dtype half, transformers torch_dtype=torch.float16, "
-                "llama.cpp/Ollama run fp16 or quantised weights")
-    return ("train in fp16 with loss scaling instead: transformers --fp16 (TrainingArguments(fp16=True)), "
-            "or torch.autocast(device_type='cuda', dtype=torch.float16) with torch.amp.GradScaler")
+        return (
+            "use fp16 instead: vLLM --dtype half, transformers torch_dtype=torch.float16, "
+            "llama.cpp/Ollama run fp16 or quantised weights"
+        )
+    return (
+        "train in fp16 with loss scaling instead: transformers --fp16 (TrainingArguments(fp16=True)), "
+        "or torch.autocast(device_type='cuda', dtype=torch.float16) with torch.amp.GradScaler"
+    )
 
 
-def verdict(ms: Any, dtype: str, task: str, cc: Any, gpu_name: str | None = None) -> PrecisionVerdict:
+def verdict(
+    ms: Any, dtype: str, task: str, cc: Any, gpu_name: str | None = None
+) -> PrecisionVerdict:
     """Whether `dtype` runs for `task` on a GPU of compute capability `cc`."""
-    where = f"{gpu_name} (compute capability {normal_cc(cc)})" if gpu_name else f"compute capability {normal_cc(cc)}"
+    where = (
+        f"{gpu_name} (compute capability {normal_cc(cc)})"
+        if gpu_name
+        else f"compute capability {normal_cc(cc)}"
+    )
     if cc is None or normal_cc(cc) is None:
-        return PrecisionVerdict(dtype, None, "info", "the GPU's compute capability is not known: "
-                                "number-format support not checked")
+        return PrecisionVerdict(
+            dtype,
+            None,
+            "info",
+            "the GPU's compute capability is not known: number-format support not checked",
+        )
     row = support_for(ms, cc)
     if row is None:
-        return PrecisionVerdict(dtype, None, "info", f"compute capability {normal_cc(cc)} is not in "
-                                "the gpu_precision matrix: number-format support not checked")
+        return PrecisionVerdict(
+            dtype,
+            None,
+            "info",
+            f"compute capability {normal_cc(cc)} is not in "
+            "the gpu_precision matrix: number-format support not checked",
+        )
     compute = "bf16" if task == "qlora" and dtype in ("int4", "int8") else dtype
     if compute == "bf16":
         if row.get("bf16") is False:
-            return PrecisionVerdict(dtype, False, "error",
-                                    f"{where} has no bf16 support: NVIDIA's support matrices give "
-                                    "compute capability 8.0 (Ampere) as bf16's minimum",
-                                    _fp16_fix(task), "fp16", TE_URL)
+            return PrecisionVerdict(
+                dtype,
+                False,
+                "error",
+                f"{where} has no bf16 support: NVIDIA's support matrices give "
+                "compute capability 8.0 (Ampere) as bf16's minimum",
+                _fp16_fix(task),
+                "fp16",
+                TE_URL,
+            )
         if row.get("bf16") is None:
-            return PrecisionVerdict(dtype, None, "warning", f"NVIDIA's matrices do not say whether {where} "
-                                    "runs bf16", _fp16_fix(task), "fp16", TE_URL)
+            return PrecisionVerdict(
+                dtype,
+                None,
+                "warning",
+                f"NVIDIA's matrices do not say whether {where} runs bf16",
+                _fp16_fix(task),
+                "fp16",
+                TE_URL,
+            )
     if compute == "fp8":
         if row.get("fp8") is False:
             alt = "bf16" if row.get("bf16") else "fp16"
-            how = (f"use {alt} weights, or int8 weights to halve memory (bitsandbytes load_in_8bit)"
-                   if task == "inference" else f"train in {alt} mixed precision")
-            return PrecisionVerdict(dtype, False, "error",
-                                    f"{where} has no fp8 support: fp8 needs compute capability 8.9 "
-                                    "(Ada / Hopper) or newer", how, alt, TE_URL)
+            how = (
+                f"use {alt} weights, or int8 weights to halve memory (bitsandbytes load_in_8bit)"
+                if task == "inference"
+                else f"train in {alt} mixed precision"
+            )
+            return PrecisionVerdict(
+                dtype,
+                False,
+                "error",
+                f"{where} has no fp8 support: fp8 needs compute capability 8.9 "
+                "(Ada / Hopper) or newer",
+                how,
+                alt,
+                TE_URL,
+            )
         if row.get("fp8") is None:
-            return PrecisionVerdict(dtype, None, "warning", f"NVIDIA's matrices do not say whether {where} "
-                                    "runs fp8", None, None, TE_URL)
+            return PrecisionVerdict(
+                dtype,
+                None,
+                "warning",
+                f"NVIDIA's matrices do not say whether {where} runs fp8",
+                None,
+                None,
+                TE_URL,
+            )
     if compute == "fp16" and row.get("fp16_tensor_cores") is False:
-        return PrecisionVerdict(dtype, True, "warning", f"{where} has no fp16 tensor cores: fp16 runs, "
-                                "without the tensor-core speed-up (Pascal 6.1 runs fp16 at a small "
-                                "fraction of its fp32 rate)", "fp32 may be faster here", "fp32")
+        return PrecisionVerdict(
+            dtype,
+            True,
+            "warning",
+            f"{where} has no fp16 tensor cores: fp16 runs, "
+            "without the tensor-core speed-up (Pascal 6.1 runs fp16 at a small "
+            "fraction of its fp32 rate)",
+            "fp32 may be faster here",
+            "fp32",
+        )
     if compute == "int8" and row.get("int8_tensor_cores") is False:
-        return PrecisionVerdict(dtype, True, "warning", f"{where} has no int8 tensor cores: int8 weights "
-                                "save memory, but matrix multiplies run without int8 tensor cores")
+        return PrecisionVerdict(
+            dtype,
+            True,
+            "warning",
+            f"{where} has no int8 tensor cores: int8 weights "
+            "save memory, but matrix multiplies run without int8 tensor cores",
+        )
     if compute == "fp32" and row.get("tf32"):
-        return PrecisionVerdict(dtype, True, "info", f"{where} runs fp32 matrix multiplies on tensor "
-                                "cores as tf32 when enabled (torch.backends.cuda.matmul.allow_tf32)")
+        return PrecisionVerdict(
+            dtype,
+            True,
+            "info",
+            f"{where} runs fp32 matrix multiplies on tensor "
+            "cores as tf32 when enabled (torch.backends.cuda.matmul.allow_tf32)",
+        )
     return PrecisionVerdict(dtype, True, "info", f"{where} supports {compute}")
 
 

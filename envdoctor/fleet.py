@@ -21,9 +21,10 @@ from __future__ import annotations
 import re
 import shlex
 from collections import Counter
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePath
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from envdoctor.findings import Finding, Severity
 from envdoctor.probes.nvidia_records import same_device
@@ -31,14 +32,26 @@ from envdoctor.snapshot import SCHEMA_VERSION, FactGroup, collected
 
 NODE_GROUP = "envdoctor.node"
 STACK_FIELDS = ("driver", "cuda_driver_max", "torch", "toolkit")
-STACK_TITLES = {"driver": "driver", "cuda_driver_max": "CUDA (driver max)", "torch": "torch",
-                "toolkit": "toolkit"}
+STACK_TITLES = {
+    "driver": "driver",
+    "cuda_driver_max": "CUDA (driver max)",
+    "torch": "torch",
+    "toolkit": "toolkit",
+}
 
 # GPU health findings (ids of the NVIDIA checks) that take a node out of service when they are
 # errors or warnings; info-level ones (history, correctable errors) are left alone.
-HEALTH_IDS = frozenset({"nvidia.ecc-uncorrected", "nvidia.row-remap-pending", "nvidia.row-remap-failed",
-                        "nvidia.retired-pages-high", "nvidia.pcie-link-degraded", "nvidia.pcie-aer-errors",
-                        "nvidia.driver-not-responding"})
+HEALTH_IDS = frozenset(
+    {
+        "nvidia.ecc-uncorrected",
+        "nvidia.row-remap-pending",
+        "nvidia.row-remap-failed",
+        "nvidia.retired-pages-high",
+        "nvidia.pcie-link-degraded",
+        "nvidia.pcie-aer-errors",
+        "nvidia.driver-not-responding",
+    }
+)
 HEALTH_PREFIXES = ("nvidia.xid-",)
 # Faults that concern the node, not one GPU, even when the text names a GPU.
 NODE_WIDE_IDS = frozenset({"nvidia.driver-not-responding"})
@@ -54,6 +67,7 @@ _REPORT_STEMS = ("envdoctor-report", "envdoctor_report", "report")
 
 
 # -- records ------------------------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Gpu:
@@ -106,7 +120,9 @@ class NodeSummary:
     def gpu_models(self) -> str:
         """ "8× NVIDIA H100 80GB HBM3" (models counted), "" without GPUs."""
         counts = Counter(g.name or "unknown GPU" for g in self.gpus)
-        return ", ".join(f"{n}× {name}" for name, n in sorted(counts.items(), key=lambda p: (-p[1], p[0])))
+        return ", ".join(
+            f"{n}× {name}" for name, n in sorted(counts.items(), key=lambda p: (-p[1], p[0]))
+        )
 
 
 @dataclass(frozen=True)
@@ -180,7 +196,9 @@ class Fleet:
     majorities: dict[str, Majority] = field(default_factory=dict)
     outliers: list[Outlier] = field(default_factory=list)
     actions: list[Action] = field(default_factory=list)
-    common_findings: list[tuple[str, str, int]] = field(default_factory=list)  # (id, severity, nodes)
+    common_findings: list[tuple[str, str, int]] = field(
+        default_factory=list
+    )  # (id, severity, nodes)
 
     @property
     def faulty(self) -> bool:
@@ -190,6 +208,7 @@ class Fleet:
 
 # -- one report ---------------------------------------------------------------------------------
 
+
 def node_label(text: str) -> str:
     """A validated node label for `report --node-name` (ValueError when it is not one).
 
@@ -198,8 +217,10 @@ def node_label(text: str) -> str:
     """
     value = text.strip()
     if not _LABEL.fullmatch(value):
-        raise ValueError(f"node name {text!r}: use letters, digits, '.', '-' and '_' (at most 253, "
-                         "starting with a letter or digit)")
+        raise ValueError(
+            f"node name {text!r}: use letters, digits, '.', '-' and '_' (at most 253, "
+            "starting with a letter or digit)"
+        )
     return value
 
 
@@ -207,12 +228,20 @@ def node_group(name: str | None, redacted: bool) -> FactGroup:
     """The `envdoctor.node` group `envdoctor report` writes: the node label the operator gave
     (None when none was) and whether the report is redacted."""
     summary = f"node {name}" if name else "no node label (--node-name) given"
-    return collected(NODE_GROUP, "option:--node-name", {"name": name, "redacted": redacted},
-                     summary=summary + (", redacted report" if redacted else ""))
+    return collected(
+        NODE_GROUP,
+        "option:--node-name",
+        {"name": name, "redacted": redacted},
+        summary=summary + (", redacted report" if redacted else ""),
+    )
 
 
-def summarize(document: Mapping[str, Any], path: str, name_path: str | None = None,
-              application_xids: frozenset[int] = frozenset()) -> NodeSummary:
+def summarize(
+    document: Mapping[str, Any],
+    path: str,
+    name_path: str | None = None,
+    application_xids: frozenset[int] = frozenset(),
+) -> NodeSummary:
     """The node summary of one report's JSON document; ValueError when it is not a node report.
 
     `path` is shown; `name_path` (default: `path`, an absolute path is best) names a node that has
@@ -234,9 +263,11 @@ def summarize(document: Mapping[str, Any], path: str, name_path: str | None = No
     if not isinstance(snapshot, Mapping) or not isinstance(snapshot.get("groups"), Mapping):
         raise ValueError("malformed report: 'snapshot.groups' is not an object")
     raw_groups = snapshot["groups"]
-    groups = {name: FactGroup.from_dict(name, raw_groups[name])
-              for name in (NODE_GROUP, "nvidia.driver", "nvidia.gpus", "python.torch", "cuda.toolkits")
-              if name in raw_groups}
+    groups = {
+        name: FactGroup.from_dict(name, raw_groups[name])
+        for name in (NODE_GROUP, "nvidia.driver", "nvidia.gpus", "python.torch", "cuda.toolkits")
+        if name in raw_groups
+    }
     raw_findings = document.get("findings", [])
     if not isinstance(raw_findings, list):
         raise ValueError("malformed report: 'findings' is not a list")
@@ -253,7 +284,9 @@ def summarize(document: Mapping[str, Any], path: str, name_path: str | None = No
     torch = _data(groups.get("python.torch"))
     counts = Counter(f.severity.value for f in findings)
     return NodeSummary(
-        name=name, name_origin=origin, path=path,
+        name=name,
+        name_origin=origin,
+        path=path,
         redacted=_redacted(label_data, label, gpus),
         created_at=_text(snapshot.get("created_at")),
         envdoctor_version=_text(document.get("envdoctor_version")),
@@ -265,7 +298,8 @@ def summarize(document: Mapping[str, Any], path: str, name_path: str | None = No
         findings={s.value: counts.get(s.value, 0) for s in Severity},
         issues=_issues(findings),
         faults=tuple(_fault(f, gpus) for f in findings if is_health_fault(f, application_xids)),
-        label=label)
+        label=label,
+    )
 
 
 def _issues(findings: list[Finding]) -> tuple[tuple[str, str], ...]:
@@ -296,8 +330,11 @@ def application_xid_codes(ms: Any) -> frozenset[int]:
         rows = ms.table("nvidia_xid").rows
     except (KeyError, AttributeError):
         return frozenset()
-    return frozenset(row["xid"] for row in rows
-                     if isinstance(row.get("xid"), int) and row.get("nvidia_action") in APPLICATION_XID_ACTIONS)
+    return frozenset(
+        row["xid"]
+        for row in rows
+        if isinstance(row.get("xid"), int) and row.get("nvidia_action") in APPLICATION_XID_ACTIONS
+    )
 
 
 def name_from_path(path: str) -> str:
@@ -316,7 +353,7 @@ def name_from_path(path: str) -> str:
             break
         for sep in ("-", "_", "."):
             if lowered.startswith(generic + sep):
-                stem = stem[len(generic) + 1:]
+                stem = stem[len(generic) + 1 :]
                 break
             if lowered.endswith(sep + generic):
                 stem = stem[: -len(generic) - 1]
@@ -355,8 +392,14 @@ def _gpus(group: FactGroup | None) -> tuple[Gpu, ...]:
         if not isinstance(record, Mapping):
             continue
         index = record.get("index")
-        out.append(Gpu(index if isinstance(index, int) else None, _text(record.get("name")),
-                       _text(record.get("pci_bus_id")), _text(record.get("uuid"))))
+        out.append(
+            Gpu(
+                index if isinstance(index, int) else None,
+                _text(record.get("name")),
+                _text(record.get("pci_bus_id")),
+                _text(record.get("uuid")),
+            )
+        )
     return tuple(out)
 
 
@@ -365,7 +408,9 @@ def _toolkit(data: Mapping[str, Any]) -> str | None:
     nvcc = data.get("nvcc_on_path")
     if isinstance(nvcc, Mapping) and nvcc.get("version"):
         return str(nvcc["version"])
-    toolkits = [t for t in data.get("toolkits") or [] if isinstance(t, Mapping) and t.get("version")]
+    toolkits = [
+        t for t in data.get("toolkits") or [] if isinstance(t, Mapping) and t.get("version")
+    ]
     default = data.get("default_path")
     for toolkit in toolkits:
         if default and default in (toolkit.get("path"), toolkit.get("real_path")):
@@ -387,6 +432,7 @@ def _fault(finding: Finding, gpus: tuple[Gpu, ...]) -> Fault:
 
 # -- the fleet ----------------------------------------------------------------------------------
 
+
 def aggregate(nodes: Iterable[NodeSummary], unreadable: Iterable[Unreadable] = ()) -> Fleet:
     """Group the nodes by stack, find the outliers and the faulty nodes with their actions.
 
@@ -404,13 +450,19 @@ def aggregate(nodes: Iterable[NodeSummary], unreadable: Iterable[Unreadable] = (
         kept[node.name] = newer
         duplicates.append(Duplicate(older.name, older.path, newer.path))
     ordered = sorted(kept.values(), key=lambda n: natural_key(n.name))
-    fleet = Fleet(nodes=ordered, unreadable=sorted(unreadable, key=lambda u: u.path),
-                  duplicates=sorted(duplicates, key=lambda d: (natural_key(d.node), d.path)))
+    fleet = Fleet(
+        nodes=ordered,
+        unreadable=sorted(unreadable, key=lambda u: u.path),
+        duplicates=sorted(duplicates, key=lambda d: (natural_key(d.node), d.path)),
+    )
     fleet.groups = _groups(ordered)
     fleet.majorities = {f: _majority(ordered, f) for f in STACK_FIELDS}
-    fleet.outliers = [Outlier(n.name, m.field, getattr(n, m.field), m.value)
-                      for n in ordered for m in fleet.majorities.values()
-                      if m.value is not None and getattr(n, m.field) != m.value]
+    fleet.outliers = [
+        Outlier(n.name, m.field, getattr(n, m.field), m.value)
+        for n in ordered
+        for m in fleet.majorities.values()
+        if m.value is not None and getattr(n, m.field) != m.value
+    ]
     fleet.actions = [action_for(n) for n in ordered if n.faults]
     fleet.common_findings = _common_findings(ordered)
     return fleet
@@ -427,8 +479,10 @@ def action_for(node: NodeSummary) -> Action:
     quoted = shlex.quote(node.name)
     slurm = (f"scontrol update nodename={quoted} state=drain reason={_quote_reason(reason)}",)
     taint_value = _taint_value(ids[0])
-    kubernetes = (f"kubectl cordon {quoted}",
-                  f"kubectl taint nodes {quoted} {TAINT_KEY}={taint_value}:NoSchedule --overwrite")
+    kubernetes = (
+        f"kubectl cordon {quoted}",
+        f"kubectl taint nodes {quoted} {TAINT_KEY}={taint_value}:NoSchedule --overwrite",
+    )
     urgency = "now" if any(f.severity == Severity.ERROR.value for f in node.faults) else "planned"
     return Action(node.name, urgency, reason, slurm, kubernetes, _mask(node), node.faults)
 
@@ -460,7 +514,9 @@ def _mask(node: NodeSummary) -> str | None:
         return None
     if all(g.uuid and g.uuid.startswith(("GPU-", "MIG-")) for g in good):
         return "export CUDA_VISIBLE_DEVICES=" + ",".join(g.uuid for g in good)  # type: ignore[misc]
-    return "export CUDA_DEVICE_ORDER=PCI_BUS_ID CUDA_VISIBLE_DEVICES=" + ",".join(str(g.index) for g in good)
+    return "export CUDA_DEVICE_ORDER=PCI_BUS_ID CUDA_VISIBLE_DEVICES=" + ",".join(
+        str(g.index) for g in good
+    )
 
 
 def _age_key(node: NodeSummary) -> tuple[str, str]:
@@ -472,7 +528,9 @@ def _groups(nodes: list[NodeSummary]) -> list[StackGroup]:
     for node in nodes:
         by_stack.setdefault(node.stack(), []).append(node.name)
     groups = [StackGroup(stack, tuple(names)) for stack, names in by_stack.items()]
-    return sorted(groups, key=lambda g: (-len(g.nodes), tuple(natural_key(v or "") for v in g.stack)))
+    return sorted(
+        groups, key=lambda g: (-len(g.nodes), tuple(natural_key(v or "") for v in g.stack))
+    )
 
 
 def _majority(nodes: list[NodeSummary], name: str) -> Majority:
@@ -544,7 +602,9 @@ def hostlist(names: Iterable[str], limit: int = 0) -> str:
             if number is not None and number == prev + 1:
                 prev = number
                 continue
-            ranges.append(f"{start:0{width}d}" if start == prev else f"{start:0{width}d}-{prev:0{width}d}")
+            ranges.append(
+                f"{start:0{width}d}" if start == prev else f"{start:0{width}d}-{prev:0{width}d}"
+            )
             if number is not None:
                 start = prev = number
         parts.append(f"{prefix}[{','.join(ranges)}]")

@@ -39,26 +39,43 @@ from envdoctor.context import ProbeContext, ProbeOptions
 from envdoctor.facts import layer_of
 from envdoctor.snapshot import FactGroup, Snapshot, collected
 
-MAX_ARCHIVE_BYTES = 8 * 1024 ** 3  # the saved image; larger ones are refused
-MAX_CONTENT_BYTES = 256 * 1024 ** 2  # file contents written, all layers together
-MAX_FILE_BYTES = 2 * 1024 ** 2  # one file's content; larger metadata files become placeholders
+MAX_ARCHIVE_BYTES = 8 * 1024**3  # the saved image; larger ones are refused
+MAX_CONTENT_BYTES = 256 * 1024**2  # file contents written, all layers together
+MAX_FILE_BYTES = 2 * 1024**2  # one file's content; larger metadata files become placeholders
 MAX_MEMBERS = 1_000_000  # entries across all layers
-SAVE_CHUNK_BYTES = 4 * 1024 ** 2
+SAVE_CHUNK_BYTES = 4 * 1024**2
 API_TIMEOUT_S = 120.0
 
 IMAGE_LAYERS = ("os", "python", "cuda")  # fact layers taken from the image, not the host
-HOST_ONLY_PROBES = ("container_docker", "container_toolkit", "container_cdi", "container_podman",
-                    "container_inside")
-_ENV_KEEP = re.compile(r"^(NVIDIA_|CUDA_|NV_|PYTORCH_|TORCH_|PATH$|LD_LIBRARY_PATH$|CUDNN_|NCCL_VERSION$)")
+HOST_ONLY_PROBES = (
+    "container_docker",
+    "container_toolkit",
+    "container_cdi",
+    "container_podman",
+    "container_inside",
+)
+_ENV_KEEP = re.compile(
+    r"^(NVIDIA_|CUDA_|NV_|PYTORCH_|TORCH_|PATH$|LD_LIBRARY_PATH$|CUDNN_|NCCL_VERSION$)"
+)
 _CONTENT = re.compile(
     r"(^etc/|^usr/lib/os-release$|\.dist-info/|\.egg-info/|/version\.py$|/_version\.py$|/version\.txt$|"
     r"/version\.json$|\.pth$|pyvenv\.cfg$|/conda-meta/[^/]+\.json$|/torch/_utils_internal\.py$|"
-    r"/include/cudnn_version\.h$|/include/cuda_runtime_api\.h$|/include/cuda\.h$|/ld\.so\.conf)")
-_TORCH_VERSION_PY = re.compile(r"^(__version__|cuda)\s*(?::[^=]+)?=\s*(None|'[^']*'|\"[^\"]*\")\s*$", re.M)
-_SITE_PATTERNS = ("/usr/local/lib/python3*/*-packages", "/usr/lib/python3*/*-packages", "/usr/lib/python3/dist-packages",
-                  "/opt/conda/lib/python3*/site-packages", "/opt/*/lib/python3*/site-packages",
-                  "/root/.local/lib/python3*/site-packages", "/usr/local/lib64/python3*/site-packages",
-                  "/*/.venv/lib/python3*/site-packages", "/opt/venv/lib/python3*/site-packages")
+    r"/include/cudnn_version\.h$|/include/cuda_runtime_api\.h$|/include/cuda\.h$|/ld\.so\.conf)"
+)
+_TORCH_VERSION_PY = re.compile(
+    r"^(__version__|cuda)\s*(?::[^=]+)?=\s*(None|'[^']*'|\"[^\"]*\")\s*$", re.M
+)
+_SITE_PATTERNS = (
+    "/usr/local/lib/python3*/*-packages",
+    "/usr/lib/python3*/*-packages",
+    "/usr/lib/python3/dist-packages",
+    "/opt/conda/lib/python3*/site-packages",
+    "/opt/*/lib/python3*/site-packages",
+    "/root/.local/lib/python3*/site-packages",
+    "/usr/local/lib64/python3*/site-packages",
+    "/*/.venv/lib/python3*/site-packages",
+    "/opt/venv/lib/python3*/site-packages",
+)
 
 
 class ImageInspectError(ValueError):
@@ -80,8 +97,12 @@ class UnpackStats:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
-        return {"files": self.files, "content_bytes": self.content_bytes,
-                "placeholders": self.placeholders, "skipped": dict(sorted(self.skipped.items()))}
+        return {
+            "files": self.files,
+            "content_bytes": self.content_bytes,
+            "placeholders": self.placeholders,
+            "skipped": dict(sorted(self.skipped.items())),
+        }
 
 
 @dataclass
@@ -95,7 +116,9 @@ class ExportedImage:
     stats: UnpackStats
 
 
-def collect_for_image(image: str, options: ProbeOptions, env: dict[str, str] | None = None) -> Snapshot:
+def collect_for_image(
+    image: str, options: ProbeOptions, env: dict[str, str] | None = None
+) -> Snapshot:
     """The snapshot for `check --image`: host facts, with the image's software layers."""
     from envdoctor.probes import collect_all
     from envdoctor.probes.container_docker import resolve_endpoint
@@ -105,15 +128,25 @@ def collect_for_image(image: str, options: ProbeOptions, env: dict[str, str] | N
     with tempfile.TemporaryDirectory(prefix="envdoctor-image-") as tmp:
         exported = export_image(image, resolve_endpoint(host_ctx).host, Path(tmp))
         image_env = image_environment(exported.config)
-        image_ctx = ProbeContext(root=exported.root, env={**image_env, "PATH": str(Path(tmp) / "no-tools")},
-                                 options=replace(options, image=None))
+        image_ctx = ProbeContext(
+            root=exported.root,
+            env={**image_env, "PATH": str(Path(tmp) / "no-tools")},
+            options=replace(options, image=None),
+        )
         modules = tuple(m for m in _probe_modules() if m not in HOST_ONLY_PROBES)
         inner = collect_all(image_ctx, modules).snapshot
         facts = image_facts(exported, image_ctx)
-    return merge(host, inner, collected("container.image", f"image:{image}", facts, summary=_summary(facts)), image)
+    return merge(
+        host,
+        inner,
+        collected("container.image", f"image:{image}", facts, summary=_summary(facts)),
+        image,
+    )
 
 
-def collect_for_root(root: str, options: ProbeOptions, env: dict[str, str] | None = None) -> Snapshot:
+def collect_for_root(
+    root: str, options: ProbeOptions, env: dict[str, str] | None = None
+) -> Snapshot:
     """The snapshot for `check --root DIR`: this host's driver, GPU and runtime facts, with the
     software layers (os, python, cuda) read from the unpacked root filesystem at `root`."""
     from envdoctor.probes import collect_all
@@ -140,22 +173,30 @@ def merge(host: Snapshot, inner: Snapshot, image_group: FactGroup | None, image:
     return merged
 
 
-def export_image(image: str, base_url: str, workdir: Path, max_archive_bytes: int = MAX_ARCHIVE_BYTES) -> ExportedImage:
+def export_image(
+    image: str, base_url: str, workdir: Path, max_archive_bytes: int = MAX_ARCHIVE_BYTES
+) -> ExportedImage:
     """Save `image` from the daemon at `base_url` and unpack it under `workdir`/root."""
     try:
         import docker
         import docker.errors
     except ImportError as exc:
-        raise ImageInspectError("the docker Python SDK is not installed (pip install docker)") from exc
+        raise ImageInspectError(
+            "the docker Python SDK is not installed (pip install docker)"
+        ) from exc
     try:
         client = docker.DockerClient(base_url=base_url, version="auto", timeout=API_TIMEOUT_S)
     except docker.errors.DockerException as exc:
-        raise ImageInspectError(f"cannot reach the Docker daemon at {base_url}: {_one_line(exc)}") from exc
+        raise ImageInspectError(
+            f"cannot reach the Docker daemon at {base_url}: {_one_line(exc)}"
+        ) from exc
     try:
         try:
             handle = client.images.get(image)
         except docker.errors.ImageNotFound as exc:
-            raise ImageInspectError(f"no image {image!r} in the daemon at {base_url} (docker pull {image})") from exc
+            raise ImageInspectError(
+                f"no image {image!r} in the daemon at {base_url} (docker pull {image})"
+            ) from exc
         except docker.errors.DockerException as exc:
             raise ImageInspectError(f"cannot inspect {image!r}: {_one_line(exc)}") from exc
         archive = workdir / "image.tar"
@@ -165,7 +206,9 @@ def export_image(image: str, base_url: str, workdir: Path, max_archive_bytes: in
                 for chunk in handle.save(chunk_size=SAVE_CHUNK_BYTES, named=False):
                     written += len(chunk)
                     if written > max_archive_bytes:
-                        raise ImageInspectError(f"{image} is larger than {max_archive_bytes // 1024 ** 2} MiB")
+                        raise ImageInspectError(
+                            f"{image} is larger than {max_archive_bytes // 1024**2} MiB"
+                        )
                     out.write(chunk)
         except docker.errors.DockerException as exc:
             raise ImageInspectError(f"docker save {image} failed: {_one_line(exc)}") from exc
@@ -214,7 +257,9 @@ class _Budget:
     content: int = 0
 
 
-def apply_layer(layer: tarfile.TarFile, root: Path, stats: UnpackStats, budget: _Budget | None = None) -> None:
+def apply_layer(
+    layer: tarfile.TarFile, root: Path, stats: UnpackStats, budget: _Budget | None = None
+) -> None:
     """Apply one layer tar (streamed) under `root`, safely (see the module docstring)."""
     budget = budget or _Budget()
     real_root = os.path.realpath(root)
@@ -228,7 +273,7 @@ def apply_layer(layer: tarfile.TarFile, root: Path, stats: UnpackStats, budget: 
             continue
         folder, base = posixpath.split(name)
         if base.startswith(".wh."):
-            _whiteout(root, real_root, folder, base[len(".wh."):])
+            _whiteout(root, real_root, folder, base[len(".wh.") :])
             continue
         target = root / name
         if not _inside(real_root, target.parent):
@@ -247,7 +292,12 @@ def apply_layer(layer: tarfile.TarFile, root: Path, stats: UnpackStats, budget: 
         elif member.islnk():
             source_name = safe_name(member.linkname)
             source = root / source_name if source_name else None
-            if source is None or not source.is_file() or source.is_symlink() or not _inside(real_root, source):
+            if (
+                source is None
+                or not source.is_file()
+                or source.is_symlink()
+                or not _inside(real_root, source)
+            ):
                 stats.skip("hard link to a missing file")
                 continue
             _replace(target)
@@ -257,8 +307,11 @@ def apply_layer(layer: tarfile.TarFile, root: Path, stats: UnpackStats, budget: 
         elif member.isreg():
             _replace(target)
             target.parent.mkdir(parents=True, exist_ok=True)
-            wanted = bool(_CONTENT.search(name)) and member.size <= MAX_FILE_BYTES \
+            wanted = (
+                bool(_CONTENT.search(name))
+                and member.size <= MAX_FILE_BYTES
                 and budget.content + member.size <= MAX_CONTENT_BYTES
+            )
             with open(target, "wb") as out:
                 if wanted:
                     stream = layer.extractfile(member)
@@ -343,12 +396,18 @@ def find_torch(ctx: ProbeContext) -> dict[str, Any] | None:
             if version_py is None and dist is None:
                 continue
             values = {k: v.strip("'\"") for k, v in _TORCH_VERSION_PY.findall(version_py or "")}
-            version = values.get("__version__") or (dist.rsplit("/", 1)[-1][len("torch-"):-len(".dist-info")] if dist else None)
+            version = values.get("__version__") or (
+                dist.rsplit("/", 1)[-1][len("torch-") : -len(".dist-info")] if dist else None
+            )
             cuda = values.get("cuda")
             if cuda in (None, "None") and version and "+cu" in version:
                 label = version.split("+cu", 1)[1]
                 cuda = f"{label[:-1]}.{label[-1]}" if label.isdigit() and len(label) >= 3 else None
-            return {"version": version, "cuda": None if cuda in (None, "None") else cuda, "location": site}
+            return {
+                "version": version,
+                "cuda": None if cuda in (None, "None") else cuda,
+                "location": site,
+            }
     return None
 
 
@@ -373,7 +432,7 @@ def _json_member(outer: tarfile.TarFile, name: str) -> Any:
     if stream is None:
         return None
     try:
-        return json.loads(stream.read(16 * 1024 ** 2))
+        return json.loads(stream.read(16 * 1024**2))
     except (json.JSONDecodeError, UnicodeDecodeError):
         return None
 
@@ -436,4 +495,3 @@ def _remove(path: Path) -> None:
 
 def _one_line(exc: BaseException) -> str:
     return " ".join(str(exc).split())[:240]
-

@@ -15,9 +15,10 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from collections.abc import Mapping
 from datetime import date
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 FORMAT = 1  # of the JSON below; bump when Matrix gains a field
 SWITCH = "ENVDOCTOR_MATRIX_CACHE"  # "off": always parse the TOML
@@ -55,12 +56,18 @@ def load(name: str, entry_key: str, env: Mapping[str, str] | None = None) -> dic
             doc = json.load(handle, object_hook=_decode)
     except (OSError, ValueError, RecursionError):
         return None
-    if not isinstance(doc, dict) or doc.get("key") != entry_key or not isinstance(doc.get("matrix"), dict):
+    if (
+        not isinstance(doc, dict)
+        or doc.get("key") != entry_key
+        or not isinstance(doc.get("matrix"), dict)
+    ):
         return None
     return doc["matrix"]
 
 
-def store(name: str, entry_key: str, fields: dict[str, Any], env: Mapping[str, str] | None = None) -> bool:
+def store(
+    name: str, entry_key: str, fields: dict[str, Any], env: Mapping[str, str] | None = None
+) -> bool:
     """Write table `name`'s fields under `entry_key` (atomically); False when it could not."""
     folder = _compiled_dir(env)
     if folder is None:
@@ -69,7 +76,9 @@ def store(name: str, entry_key: str, fields: dict[str, Any], env: Mapping[str, s
 
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        text = json.dumps({"key": entry_key, "matrix": fields}, default=_encode, separators=(",", ":"))
+        text = json.dumps(
+            {"key": entry_key, "matrix": fields}, default=_encode, separators=(",", ":")
+        )
         write_text_atomically(folder / f"{name}.json", text)
     except (OSError, TypeError, ValueError):
         return False

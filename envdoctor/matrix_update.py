@@ -16,10 +16,10 @@ from __future__ import annotations
 import io
 import json
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Mapping
 from urllib.parse import urlparse
 
 from envdoctor.atomic import write_text_atomically
@@ -95,8 +95,10 @@ def update(url: str, sha256: str, env: Mapping[str, str] | None = None) -> str:
     payload = _download(url)
     actual = hashlib.sha256(payload).hexdigest()
     if actual != digest:
-        raise UpdateError(f"digest mismatch: the download has sha256 {actual[:16]}…, expected "
-                          f"{digest[:16]}…; nothing was installed")
+        raise UpdateError(
+            f"digest mismatch: the download has sha256 {actual[:16]}…, expected "
+            f"{digest[:16]}…; nothing was installed"
+        )
     paths = cache_paths(env)
     paths.sets.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=paths.sets))
@@ -183,8 +185,9 @@ def _fetch(url: str) -> bytes:
     import requests
 
     try:
-        response = requests.get(url, stream=True, timeout=(CONNECT_TIMEOUT_S, READ_TIMEOUT_S),
-                                allow_redirects=False)
+        response = requests.get(
+            url, stream=True, timeout=(CONNECT_TIMEOUT_S, READ_TIMEOUT_S), allow_redirects=False
+        )
     except requests.RequestException as exc:
         raise UpdateError(f"download failed: {type(exc).__name__}") from None
     with response:
@@ -232,8 +235,13 @@ def _unpack(payload: bytes, target: Path) -> None:
                 continue
             name = Path(member.name).name
             parts = Path(member.name).parts
-            if (not member.isfile() or member.name.startswith("/") or ".." in parts
-                    or not (name.endswith(".toml") or name == "README.md") or name.startswith(".")):
+            if (
+                not member.isfile()
+                or member.name.startswith("/")
+                or ".." in parts
+                or not (name.endswith(".toml") or name == "README.md")
+                or name.startswith(".")
+            ):
                 raise UpdateError(f"archive member {member.name!r} is not allowed")
             if member.size > MAX_MEMBER_BYTES:
                 raise UpdateError(f"archive member {member.name!r} is too large")

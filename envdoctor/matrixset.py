@@ -10,20 +10,31 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from packaging.version import Version
 
-from envdoctor import __version__
-from envdoctor import versions
+from envdoctor import __version__, versions
 
 SUPPORTED_SCHEMA = 1
 ROW_META = {"source", "sources", "checked", "unverified", "note"}
-COLUMN_TYPES = {"version", "specifier", "range", "string", "int", "float", "bool", "url",
-                "list[string]", "list[version]", "list[int]"}
+COLUMN_TYPES = {
+    "version",
+    "specifier",
+    "range",
+    "string",
+    "int",
+    "float",
+    "bool",
+    "url",
+    "list[string]",
+    "list[version]",
+    "list[int]",
+}
 _ROWS_HEADER = re.compile(r"^[ \t]*\[\[[ \t]*rows[ \t]*\]\]", re.MULTILINE)
 
 
@@ -36,7 +47,11 @@ class LintError:
     message: str
 
     def __str__(self) -> str:
-        return f"{self.path}:{self.line}: {self.message}" if self.line else f"{self.path}: {self.message}"
+        return (
+            f"{self.path}:{self.line}: {self.message}"
+            if self.line
+            else f"{self.path}: {self.message}"
+        )
 
 
 @dataclass
@@ -78,12 +93,19 @@ class MatrixSet:
     `errors` and `names()` read every remaining file first (the full view lint and list need).
     """
 
-    def __init__(self, tables: dict[str, Matrix] | None = None, errors: list[LintError] | None = None,
-                 origin: str = "bundled", pending: dict[str, Path] | None = None) -> None:
+    def __init__(
+        self,
+        tables: dict[str, Matrix] | None = None,
+        errors: list[LintError] | None = None,
+        origin: str = "bundled",
+        pending: dict[str, Path] | None = None,
+    ) -> None:
         self._tables: dict[str, Matrix] = dict(tables or {})
         self._errors: list[LintError] = list(errors or [])
         self.origin = origin
-        self._pending: dict[str, Path] = dict(pending or {})  # table name (file stem) -> file not read yet
+        self._pending: dict[str, Path] = dict(
+            pending or {}
+        )  # table name (file stem) -> file not read yet
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:
@@ -157,8 +179,10 @@ def load_bundled() -> MatrixSet:
 def load_dir(folder: Path | str, origin: str | None = None) -> MatrixSet:
     """The set of every `*.toml` in `folder`; each file is read and validated when first used."""
     folder = Path(folder)
-    return MatrixSet(origin=origin or str(folder),
-                     pending={path.stem: path for path in sorted(folder.glob("*.toml"))})
+    return MatrixSet(
+        origin=origin or str(folder),
+        pending={path.stem: path for path in sorted(folder.glob("*.toml"))},
+    )
 
 
 def load_file(path: Path) -> tuple[Matrix | None, list[LintError]]:
@@ -182,8 +206,18 @@ def load_file(path: Path) -> tuple[Matrix | None, list[LintError]]:
     return matrix, errors
 
 
-_CACHED_FIELDS = ("name", "title", "schema_version", "columns", "key", "rows", "description",
-                  "min_envdoctor", "row_lines", "meta")
+_CACHED_FIELDS = (
+    "name",
+    "title",
+    "schema_version",
+    "columns",
+    "key",
+    "rows",
+    "description",
+    "min_envdoctor",
+    "row_lines",
+    "meta",
+)
 
 
 def _cache_fields(matrix: Matrix) -> dict[str, Any]:
@@ -200,8 +234,9 @@ def _from_cache(fields: dict[str, Any] | None, path: str) -> Matrix | None:
         return None
 
 
-def parse_matrix(text: str, shown: str, expected_name: str | None = None
-                 ) -> tuple[Matrix | None, list[LintError]]:
+def parse_matrix(
+    text: str, shown: str, expected_name: str | None = None
+) -> tuple[Matrix | None, list[LintError]]:
     """Validate a matrix file's text; returns the matrix (None if unusable) and its errors."""
     try:  # imported here: a run whose tables all come from the compiled cache never parses TOML
         import tomllib
@@ -222,8 +257,11 @@ def parse_matrix(text: str, shown: str, expected_name: str | None = None
         err(1, "schema_version (an integer) is missing")
         return None, errors
     if schema > SUPPORTED_SCHEMA:
-        err(1, f"schema_version {schema} is newer than this envdoctor supports ({SUPPORTED_SCHEMA}); "
-               "upgrade envdoctor")
+        err(
+            1,
+            f"schema_version {schema} is newer than this envdoctor supports ({SUPPORTED_SCHEMA}); "
+            "upgrade envdoctor",
+        )
         return None, errors
     min_version = doc.get("min_envdoctor")
     if min_version is not None:
@@ -293,12 +331,34 @@ def parse_matrix(text: str, shown: str, expected_name: str | None = None
     errors.extend(_normalized_duplicates(rows, lines, doc.get("unique_normalized", []), shown))
     if errors:
         return None, errors
-    meta = {k: v for k, v in doc.items()
-            if k not in {"schema_version", "min_envdoctor", "name", "title", "columns", "key",
-                         "rows", "description"}}
-    return Matrix(name=name, title=title, schema_version=schema, columns=columns, key=tuple(key),
-                  rows=rows, path=shown, description=str(doc.get("description", "")),
-                  min_envdoctor=min_version, row_lines=lines[:len(rows)], meta=meta), errors
+    meta = {
+        k: v
+        for k, v in doc.items()
+        if k
+        not in {
+            "schema_version",
+            "min_envdoctor",
+            "name",
+            "title",
+            "columns",
+            "key",
+            "rows",
+            "description",
+        }
+    }
+    return Matrix(
+        name=name,
+        title=title,
+        schema_version=schema,
+        columns=columns,
+        key=tuple(key),
+        rows=rows,
+        path=shown,
+        description=str(doc.get("description", "")),
+        min_envdoctor=min_version,
+        row_lines=lines[: len(rows)],
+        meta=meta,
+    ), errors
 
 
 def lint(folder: Path | str | None = None) -> tuple[MatrixSet, list[LintError]]:
@@ -316,8 +376,9 @@ def lint(folder: Path | str | None = None) -> tuple[MatrixSet, list[LintError]]:
             for row, line in zip(matrix.rows, matrix.row_lines):
                 for value in _as_list(row.get(column)):
                     if _normal(value) not in known:
-                        errors.append(LintError(matrix.path, line,
-                                                f"{column} {value!r} is not in {target}"))
+                        errors.append(
+                            LintError(matrix.path, line, f"{column} {value!r} is not in {target}")
+                        )
     return ms, errors
 
 
@@ -347,13 +408,20 @@ def _check_row_meta(row: dict, label: str, line: int, err) -> None:  # noqa: ANN
 
 def _type_problem(kind: str, value: Any) -> str | None:
     if kind == "version":
-        return None if isinstance(value, str) and versions.is_valid(value) else f"{value!r} is not a version"
+        return (
+            None
+            if isinstance(value, str) and versions.is_valid(value)
+            else f"{value!r} is not a version"
+        )
     if kind == "specifier":
-        return None if isinstance(value, str) and versions.is_valid_specifier(value) else \
-            f"{value!r} is not a version specifier"
+        return (
+            None
+            if isinstance(value, str) and versions.is_valid_specifier(value)
+            else f"{value!r} is not a version specifier"
+        )
     if kind == "range":
         if not isinstance(value, dict) or not set(value) <= {"min", "max"} or not value:
-            return "must be { min = \"…\", max = \"…\" }"
+            return 'must be { min = "…", max = "…" }'
         for bound in value.values():
             if not isinstance(bound, str) or not versions.is_valid(bound):
                 return f"bound {bound!r} is not a version"
@@ -363,11 +431,21 @@ def _type_problem(kind: str, value: Any) -> str | None:
     if kind == "string":
         return None if isinstance(value, str) else "must be a string"
     if kind == "url":
-        return None if isinstance(value, str) and value.startswith("https://") else "must be an https URL"
+        return (
+            None
+            if isinstance(value, str) and value.startswith("https://")
+            else "must be an https URL"
+        )
     if kind == "int":
-        return None if isinstance(value, int) and not isinstance(value, bool) else "must be an integer"
+        return (
+            None if isinstance(value, int) and not isinstance(value, bool) else "must be an integer"
+        )
     if kind == "float":
-        return None if isinstance(value, (int, float)) and not isinstance(value, bool) else "must be a number"
+        return (
+            None
+            if isinstance(value, (int, float)) and not isinstance(value, bool)
+            else "must be a number"
+        )
     if kind == "bool":
         return None if isinstance(value, bool) else "must be true or false"
     if kind.startswith("list["):
@@ -382,8 +460,9 @@ def _type_problem(kind: str, value: Any) -> str | None:
     return f"has unknown type {kind!r}"  # pragma: no cover - columns are validated first
 
 
-def _overlaps(rows: list[dict], lines: list[int], key: list[str], column: str, shown: str
-              ) -> list[LintError]:
+def _overlaps(
+    rows: list[dict], lines: list[int], key: list[str], column: str, shown: str
+) -> list[LintError]:
     groups: dict[tuple, list[int]] = {}
     others = [k for k in key if k != column]
     for index, row in enumerate(rows):
@@ -392,10 +471,13 @@ def _overlaps(rows: list[dict], lines: list[int], key: list[str], column: str, s
     errors = []
     for members in groups.values():
         for i, a in enumerate(members):
-            for b in members[i + 1:]:
+            for b in members[i + 1 :]:
                 if _ranges_overlap(rows[a][column], rows[b][column]):
-                    errors.append(LintError(shown, lines[b],
-                                            f"{column} range overlaps the row at line {lines[a]}"))
+                    errors.append(
+                        LintError(
+                            shown, lines[b], f"{column} range overlaps the row at line {lines[a]}"
+                        )
+                    )
     return errors
 
 
@@ -416,12 +498,13 @@ def normalize_name(name: str) -> str:
     """Product-name normalisation used for uniqueness and lookup: case, 'NVIDIA ', separators."""
     text = name.lower().strip()
     if text.startswith("nvidia "):
-        text = text[len("nvidia "):]
+        text = text[len("nvidia ") :]
     return re.sub(r"[\s\-_]+", " ", text).strip()
 
 
-def _normalized_duplicates(rows: list[dict], lines: list[int], columns: Iterable[str], shown: str
-                           ) -> list[LintError]:
+def _normalized_duplicates(
+    rows: list[dict], lines: list[int], columns: Iterable[str], shown: str
+) -> list[LintError]:
     seen: dict[str, int] = {}
     errors = []
     for index, row in enumerate(rows):
@@ -431,8 +514,11 @@ def _normalized_duplicates(rows: list[dict], lines: list[int], columns: Iterable
                     continue
                 norm = normalize_name(value)
                 if norm in seen and seen[norm] != lines[index]:
-                    errors.append(LintError(shown, lines[index],
-                                            f"{value!r} repeats a name at line {seen[norm]}"))
+                    errors.append(
+                        LintError(
+                            shown, lines[index], f"{value!r} repeats a name at line {seen[norm]}"
+                        )
+                    )
                 seen.setdefault(norm, lines[index])
     return errors
 

@@ -20,24 +20,51 @@ order, or () when the distribution is not one envdoctor knows (callers then show
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable, Mapping
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 OsFacts = Mapping[str, Any]
 
 _FAMILY_IDS = {
-    "ubuntu": "ubuntu", "pop": "ubuntu", "linuxmint": "ubuntu", "elementary": "ubuntu",
-    "zorin": "ubuntu", "neon": "ubuntu",
-    "debian": "debian", "raspbian": "debian", "kali": "debian",
-    "fedora": "fedora", "nobara": "fedora", "ultramarine": "fedora",
-    "rhel": "rhel", "centos": "rhel", "rocky": "rhel", "almalinux": "rhel", "ol": "rhel",
+    "ubuntu": "ubuntu",
+    "pop": "ubuntu",
+    "linuxmint": "ubuntu",
+    "elementary": "ubuntu",
+    "zorin": "ubuntu",
+    "neon": "ubuntu",
+    "debian": "debian",
+    "raspbian": "debian",
+    "kali": "debian",
+    "fedora": "fedora",
+    "nobara": "fedora",
+    "ultramarine": "fedora",
+    "rhel": "rhel",
+    "centos": "rhel",
+    "rocky": "rhel",
+    "almalinux": "rhel",
+    "ol": "rhel",
     "amzn": "rhel",
-    "opensuse": "opensuse", "opensuse-leap": "opensuse", "opensuse-tumbleweed": "opensuse",
-    "opensuse-slowroll": "opensuse", "sles": "opensuse", "sled": "opensuse",
-    "arch": "arch", "manjaro": "arch", "endeavouros": "arch", "cachyos": "arch", "garuda": "arch",
+    "opensuse": "opensuse",
+    "opensuse-leap": "opensuse",
+    "opensuse-tumbleweed": "opensuse",
+    "opensuse-slowroll": "opensuse",
+    "sles": "opensuse",
+    "sled": "opensuse",
+    "arch": "arch",
+    "manjaro": "arch",
+    "endeavouros": "arch",
+    "cachyos": "arch",
+    "garuda": "arch",
     "arcolinux": "arch",
 }
-_MANAGER = {"ubuntu": "apt", "debian": "apt", "fedora": "dnf", "rhel": "dnf", "opensuse": "zypper",
-            "arch": "pacman"}
+_MANAGER = {
+    "ubuntu": "apt",
+    "debian": "apt",
+    "fedora": "dnf",
+    "rhel": "dnf",
+    "opensuse": "zypper",
+    "arch": "pacman",
+}
 _DOCS = {
     "ubuntu": "https://ubuntu.com/server/docs/nvidia-drivers-installation",
     "debian": "https://wiki.debian.org/NvidiaGraphicsDrivers",
@@ -94,8 +121,9 @@ def _major(os_facts: OsFacts) -> str:
     return match.group(0) if match else ""
 
 
-def install_nvidia_driver(os_facts: OsFacts | None, branch: int | None = None,
-                          open_module: bool | None = None) -> tuple[str, ...]:
+def install_nvidia_driver(
+    os_facts: OsFacts | None, branch: int | None = None, open_module: bool | None = None
+) -> tuple[str, ...]:
     """The recommended NVIDIA driver install for the distribution.
 
     `branch` (e.g. 550) pins a driver branch where the distribution packages branches (Ubuntu;
@@ -113,29 +141,39 @@ def install_nvidia_driver(os_facts: OsFacts | None, branch: int | None = None,
     if fam == "debian":
         # contrib, non-free and non-free-firmware must be enabled in the apt sources
         headers = {"x86_64": "linux-headers-amd64", "aarch64": "linux-headers-arm64"}.get(
-            str(os_facts.get("arch") or "x86_64"), "linux-headers-amd64")
-        return ("sudo apt-get update", f"sudo apt-get install -y {headers} nvidia-driver firmware-misc-nonfree")
+            str(os_facts.get("arch") or "x86_64"), "linux-headers-amd64"
+        )
+        return (
+            "sudo apt-get update",
+            f"sudo apt-get install -y {headers} nvidia-driver firmware-misc-nonfree",
+        )
     if fam == "fedora":
         release = _major(os_facts)
         if not release:
             return ()
-        return (f"sudo dnf install -y https://mirrors.rpmfusion.org/free/fedora/rpmfusion-free-release-{release}"
-                f".noarch.rpm https://mirrors.rpmfusion.org/nonfree/fedora/rpmfusion-nonfree-release-{release}"
-                ".noarch.rpm",
-                "sudo dnf install -y akmod-nvidia xorg-x11-drv-nvidia-cuda")
+        return (
+            f"sudo dnf install -y https://mirrors.rpmfusion.org/free/fedora/rpmfusion-free-release-{release}"
+            f".noarch.rpm https://mirrors.rpmfusion.org/nonfree/fedora/rpmfusion-nonfree-release-{release}"
+            ".noarch.rpm",
+            "sudo dnf install -y akmod-nvidia xorg-x11-drv-nvidia-cuda",
+        )
     if fam == "rhel":
         release = _major(os_facts)
         arch = "sbsa" if str(os_facts.get("arch") or "") in {"aarch64", "arm64"} else "x86_64"
         if release not in {"8", "9"}:
             return ()
         stream = "open-dkms" if open_module else (f"{branch}-dkms" if branch else "latest-dkms")
-        return (f"sudo dnf config-manager --add-repo https://developer.download.nvidia.com/compute/cuda/repos/"
-                f"rhel{release}/{arch}/cuda-rhel{release}.repo",
-                f"sudo dnf module install -y nvidia-driver:{stream}")
+        return (
+            f"sudo dnf config-manager --add-repo https://developer.download.nvidia.com/compute/cuda/repos/"
+            f"rhel{release}/{arch}/cuda-rhel{release}.repo",
+            f"sudo dnf module install -y nvidia-driver:{stream}",
+        )
     if fam == "opensuse":
         if open_module is False:
             return ("sudo zypper install -y nvidia-video-G06 nvidia-compute-utils-G06",)
-        return ("sudo zypper install -y nvidia-open-driver-G06-signed-kmp-default nvidia-compute-utils-G06",)
+        return (
+            "sudo zypper install -y nvidia-open-driver-G06-signed-kmp-default nvidia-compute-utils-G06",
+        )
     if fam == "arch":
         if open_module is False:
             return ()  # the proprietary legacy branches for pre-Turing GPUs are AUR packages
@@ -157,18 +195,31 @@ def rebuild_nvidia_module(os_facts: OsFacts | None, kernel: str | None) -> tuple
     if fam is None or not kernel:
         return ()
     if fam in {"ubuntu", "debian"}:
-        return ("sudo apt-get update", f"sudo apt-get install -y linux-headers-{kernel} dkms",
-                f"sudo dkms autoinstall -k {kernel}")
+        return (
+            "sudo apt-get update",
+            f"sudo apt-get install -y linux-headers-{kernel} dkms",
+            f"sudo dkms autoinstall -k {kernel}",
+        )
     if fam == "fedora":
-        return (f"sudo dnf install -y kernel-devel-{kernel}", f"sudo akmods --force --kernels {kernel}")
+        return (
+            f"sudo dnf install -y kernel-devel-{kernel}",
+            f"sudo akmods --force --kernels {kernel}",
+        )
     if fam == "rhel":
-        return (f"sudo dnf install -y kernel-devel-{kernel} kernel-headers-{kernel} dkms",
-                f"sudo dkms autoinstall -k {kernel}")
+        return (
+            f"sudo dnf install -y kernel-devel-{kernel} kernel-headers-{kernel} dkms",
+            f"sudo dkms autoinstall -k {kernel}",
+        )
     if fam == "opensuse":
-        return ("sudo zypper install -y kernel-default-devel dkms", f"sudo dkms autoinstall -k {kernel}")
+        return (
+            "sudo zypper install -y kernel-default-devel dkms",
+            f"sudo dkms autoinstall -k {kernel}",
+        )
     if fam == "arch":
-        return (f"sudo pacman -S --needed {arch_headers_package(kernel)} dkms",
-                f"sudo dkms autoinstall -k {kernel}")
+        return (
+            f"sudo pacman -S --needed {arch_headers_package(kernel)} dkms",
+            f"sudo dkms autoinstall -k {kernel}",
+        )
     return ()
 
 
@@ -189,8 +240,10 @@ def blacklist_nouveau(os_facts: OsFacts | None) -> tuple[str, ...]:
     initramfs = rebuild_initramfs(os_facts)
     if not initramfs:
         return ()
-    return (f"printf 'blacklist nouveau\\noptions nouveau modeset=0\\n' | sudo tee {BLACKLIST_FILE}",
-            *initramfs)
+    return (
+        f"printf 'blacklist nouveau\\noptions nouveau modeset=0\\n' | sudo tee {BLACKLIST_FILE}",
+        *initramfs,
+    )
 
 
 def enroll_signing_key(os_facts: OsFacts | None) -> tuple[str, ...]:
@@ -208,11 +261,16 @@ def enroll_signing_key(os_facts: OsFacts | None) -> tuple[str, ...]:
 
 def reload_nvidia_modules() -> tuple[str, ...]:
     """Unload and reload the NVIDIA kernel modules (only when no process uses the GPU)."""
-    return ("sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset nvidia",
-            "sudo modprobe nvidia", "sudo modprobe nvidia_uvm")
+    return (
+        "sudo rmmod nvidia_uvm nvidia_drm nvidia_modeset nvidia",
+        "sudo modprobe nvidia",
+        "sudo modprobe nvidia_uvm",
+    )
 
 
 def load_uvm() -> tuple[str, ...]:
     """Load nvidia_uvm and create /dev/nvidia-uvm (the way NVIDIA's README does without the helper)."""
-    return ("sudo modprobe nvidia_uvm",
-            "sudo mknod -m 666 /dev/nvidia-uvm c $(grep nvidia-uvm /proc/devices | awk '{print $1}') 0")
+    return (
+        "sudo modprobe nvidia_uvm",
+        "sudo mknod -m 666 /dev/nvidia-uvm c $(grep nvidia-uvm /proc/devices | awk '{print $1}') 0",
+    )

@@ -16,14 +16,17 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from envdoctor.versions import parse
 
 PIP, UV, CONDA, MAMBA = "pip", "uv", "conda", "mamba"
 TORCH_FAMILY = ("torch", "torchvision", "torchaudio")
-_CONDA_NAMES = {"torch": "pytorch"}  # pip distribution name -> conda package name, where they differ
+_CONDA_NAMES = {
+    "torch": "pytorch"
+}  # pip distribution name -> conda package name, where they differ
 _UV_ENVIRONMENTS = ("uv-venv",)
 
 
@@ -44,12 +47,15 @@ class Installer:
     reason: str = ""
 
 
-def detect_installer(python: Mapping[str, Any] | None, packages: Mapping[str, Any] | None,
-                     package: str = "torch") -> Installer:
+def detect_installer(
+    python: Mapping[str, Any] | None, packages: Mapping[str, Any] | None, package: str = "torch"
+) -> Installer:
     """The installer to use for `package` in the environment the facts describe."""
     python = python or {}
     packages = packages or {}
-    installers = {str(k): str(v).strip().lower() for k, v in (packages.get("installers") or {}).items()}
+    installers = {
+        str(k): str(v).strip().lower() for k, v in (packages.get("installers") or {}).items()
+    }
     executable = str(python.get("executable") or "python")
     platform = str(python.get("platform") or "")
     windows = platform.startswith("win") or executable.lower().endswith(".exe")
@@ -63,28 +69,44 @@ def detect_installer(python: Mapping[str, Any] | None, packages: Mapping[str, An
         why = f"{package} was installed by uv" if own == "uv" else "the environment was made by uv"
         return Installer(UV, executable, prefix, windows, conda_tool, why)
     if conda_tool:
-        return Installer(PIP, executable, prefix, windows, conda_tool,
-                         f"{package} came from conda; PyTorch's own wheels install with pip")
+        return Installer(
+            PIP,
+            executable,
+            prefix,
+            windows,
+            conda_tool,
+            f"{package} came from conda; PyTorch's own wheels install with pip",
+        )
     if own:
-        return Installer(PIP, executable, prefix, windows, None, f"{package} was installed by {own}")
+        return Installer(
+            PIP, executable, prefix, windows, None, f"{package} was installed by {own}"
+        )
     if kind == "conda":
-        return Installer(PIP, executable, prefix, windows, None, "a conda environment (pip inside it)")
+        return Installer(
+            PIP, executable, prefix, windows, None, "a conda environment (pip inside it)"
+        )
     return Installer(PIP, executable, prefix, windows, None, f"a {kind or 'Python'} environment")
 
 
-def new_venv(python_minor: str, windows: bool, folder: str = ".venv-torch") -> tuple[str, Installer]:
+def new_venv(
+    python_minor: str, windows: bool, folder: str = ".venv-torch"
+) -> tuple[str, Installer]:
     """The command creating a venv with CPython `python_minor` ("3.13") and an Installer for it."""
     if windows:
-        return (f"py -{python_minor} -m venv {folder}",
-                Installer(PIP, f"{folder}\\Scripts\\python.exe", folder, True, None, "a new venv"))
-    return (f"python{python_minor} -m venv {folder}",
-            Installer(PIP, f"{folder}/bin/python", folder, False, None, "a new venv"))
+        return (
+            f"py -{python_minor} -m venv {folder}",
+            Installer(PIP, f"{folder}\\Scripts\\python.exe", folder, True, None, "a new venv"),
+        )
+    return (
+        f"python{python_minor} -m venv {folder}",
+        Installer(PIP, f"{folder}/bin/python", folder, False, None, "a new venv"),
+    )
 
 
 def quote(inst: Installer, arg: str) -> str:
     """One argument quoted for the environment's shell (POSIX sh, or cmd/PowerShell on Windows)."""
     if inst.windows:
-        return f'"{arg}"' if re.search(r'[\s&()^%!;,]', arg) else arg
+        return f'"{arg}"' if re.search(r"[\s&()^%!;,]", arg) else arg
     return shlex.quote(arg)
 
 
@@ -98,28 +120,46 @@ def _target(inst: Installer) -> list[str]:
     return ["--python", quote(inst, inst.python)] if inst.tool == UV else []
 
 
-def uninstall(inst: Installer, names: Sequence[str],
-              installers: Mapping[str, str] | None = None) -> tuple[str, ...]:
+def uninstall(
+    inst: Installer, names: Sequence[str], installers: Mapping[str, str] | None = None
+) -> tuple[str, ...]:
     """Commands removing `names`: conda removes what conda installed, pip/uv the rest."""
     if not names:
         return ()
     installers = installers or {}
-    from_conda = [n for n in names
-                  if inst.conda_tool and str(installers.get(n, "")).lower() in ("conda", "mamba", "micromamba")]
+    from_conda = [
+        n
+        for n in names
+        if inst.conda_tool
+        and str(installers.get(n, "")).lower() in ("conda", "mamba", "micromamba")
+    ]
     rest = [n for n in names if n not in from_conda]
     commands = []
     if from_conda:
         where = ["-p", quote(inst, inst.prefix)] if inst.prefix else []
-        commands.append(" ".join([inst.conda_tool or CONDA, "remove", "-y", *where,
-                                  *(_CONDA_NAMES.get(n, n) for n in from_conda)]))
+        commands.append(
+            " ".join(
+                [
+                    inst.conda_tool or CONDA,
+                    "remove",
+                    "-y",
+                    *where,
+                    *(_CONDA_NAMES.get(n, n) for n in from_conda),
+                ]
+            )
+        )
     if rest:
         yes = [] if inst.tool == UV else ["-y"]
         commands.append(" ".join([*_pip_prefix(inst), "uninstall", *yes, *_target(inst), *rest]))
     return tuple(commands)
 
 
-def install(inst: Installer, specs: Sequence[str], index_url: str | None = None,
-            extra_index_url: str | None = None) -> str:
+def install(
+    inst: Installer,
+    specs: Sequence[str],
+    index_url: str | None = None,
+    extra_index_url: str | None = None,
+) -> str:
     """The command installing `specs` ("torch==2.7.1"), from `index_url` when given."""
     args = [*_pip_prefix(inst), "install", *_target(inst), *(quote(inst, s) for s in specs)]
     if index_url:
@@ -140,17 +180,25 @@ def pin(name: str, version: str, exact: bool) -> str:
 
 
 _VERIFY_CODE = {
-    "cuda": ('import torch; x = torch.ones(256, 256, device="cuda"); '
-             'print(torch.__version__, torch.version.cuda, torch.cuda.get_device_name(0), '
-             'torch.cuda.get_device_capability(0), torch.cuda.get_arch_list(), (x @ x).sum().item())'),
-    "rocm": ('import torch; x = torch.ones(256, 256, device="cuda"); '
-             'print(torch.__version__, torch.version.hip, torch.cuda.get_device_name(0), '
-             '(x @ x).sum().item())'),
-    "xpu": ('import torch; x = torch.ones(256, 256, device="xpu"); '
-            'print(torch.__version__, torch.xpu.get_device_name(0), (x @ x).sum().item())'),
-    "mps": ('import torch; x = torch.ones(256, 256, device="mps"); '
-            'print(torch.__version__, torch.backends.mps.is_available(), (x @ x).sum().item())'),
-    "cpu": 'import torch; print(torch.__version__, torch.version.cuda, torch.cuda.is_available())',
+    "cuda": (
+        'import torch; x = torch.ones(256, 256, device="cuda"); '
+        "print(torch.__version__, torch.version.cuda, torch.cuda.get_device_name(0), "
+        "torch.cuda.get_device_capability(0), torch.cuda.get_arch_list(), (x @ x).sum().item())"
+    ),
+    "rocm": (
+        'import torch; x = torch.ones(256, 256, device="cuda"); '
+        "print(torch.__version__, torch.version.hip, torch.cuda.get_device_name(0), "
+        "(x @ x).sum().item())"
+    ),
+    "xpu": (
+        'import torch; x = torch.ones(256, 256, device="xpu"); '
+        "print(torch.__version__, torch.xpu.get_device_name(0), (x @ x).sum().item())"
+    ),
+    "mps": (
+        'import torch; x = torch.ones(256, 256, device="mps"); '
+        "print(torch.__version__, torch.backends.mps.is_available(), (x @ x).sum().item())"
+    ),
+    "cpu": "import torch; print(torch.__version__, torch.version.cuda, torch.cuda.is_available())",
 }
 
 
@@ -163,7 +211,7 @@ def verify_torch(inst: Installer, backend: str = "cuda") -> str:
 
 
 def backend_of_variant(variant: str | None) -> str:
-    """"cu128" -> "cuda", "rocm6.3" -> "rocm", "xpu", "cpu"; None (PyPI default) -> "cuda"."""
+    """ "cu128" -> "cuda", "rocm6.3" -> "rocm", "xpu", "cpu"; None (PyPI default) -> "cuda"."""
     if not variant:
         return "cuda"
     if variant.startswith("cu"):
@@ -185,7 +233,9 @@ class TorchTarget:
     exact: bool = False  # pin torch exactly (True) or to the minor's newest patch
 
 
-def torch_install(inst: Installer, target: TorchTarget, companions: Iterable[str] = ()) -> tuple[str, str]:
+def torch_install(
+    inst: Installer, target: TorchTarget, companions: Iterable[str] = ()
+) -> tuple[str, str]:
     """Install the target torch (+ `companions` among torchvision / torchaudio), then verify.
 
     Each companion is pinned to its minor (`torchvision==0.22.*`), or left unpinned when the minor
@@ -196,12 +246,18 @@ def torch_install(inst: Installer, target: TorchTarget, companions: Iterable[str
     for name, minor in (("torchvision", target.torchvision), ("torchaudio", target.torchaudio)):
         if name in wanted:
             specs.append(pin(name, minor, False) if minor else name)
-    return install(inst, specs, target.index_url), verify_torch(inst, backend_of_variant(target.variant))
+    return install(inst, specs, target.index_url), verify_torch(
+        inst, backend_of_variant(target.variant)
+    )
 
 
-def torch_reinstall(inst: Installer, target: TorchTarget, installed: Mapping[str, str],
-                    installers: Mapping[str, str] | None = None,
-                    extra_remove: Iterable[str] = ()) -> tuple[str, ...]:
+def torch_reinstall(
+    inst: Installer,
+    target: TorchTarget,
+    installed: Mapping[str, str],
+    installers: Mapping[str, str] | None = None,
+    extra_remove: Iterable[str] = (),
+) -> tuple[str, ...]:
     """Uninstall torch (+ installed companions, + `extra_remove`), install the target, verify.
 
     Companions are reinstalled only when they are installed now.

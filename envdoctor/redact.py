@@ -29,36 +29,141 @@ import ipaddress
 import math
 import re
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 # -- what counts as what -------------------------------------------------------------------------
 
-_SECRET_WORDS = {"TOKEN", "TOKENS", "KEY", "KEYS", "SECRET", "SECRETS", "PASSWORD", "PASSWORDS",
-                 "PASSWD", "PASSPHRASE", "CREDENTIAL", "CREDENTIALS", "CREDS", "AUTH", "APIKEY",
-                 "COOKIE", "COOKIES", "PRIVATE", "SIGNATURE", "BEARER", "PAT"}
+_SECRET_WORDS = {
+    "TOKEN",
+    "TOKENS",
+    "KEY",
+    "KEYS",
+    "SECRET",
+    "SECRETS",
+    "PASSWORD",
+    "PASSWORDS",
+    "PASSWD",
+    "PASSPHRASE",
+    "CREDENTIAL",
+    "CREDENTIALS",
+    "CREDS",
+    "AUTH",
+    "APIKEY",
+    "COOKIE",
+    "COOKIES",
+    "PRIVATE",
+    "SIGNATURE",
+    "BEARER",
+    "PAT",
+}
 _SECRET_SUFFIXES = ("TOKEN", "APIKEY", "ACCESSKEY", "SECRETKEY", "SECRET", "PASSWORD", "PASSWD")
-_SERIAL_KEYS = {"serial", "serial_number", "serialnumber", "board_serial", "board_serial_number",
-                "gpu_serial", "chassis_serial_number", "unique_id", "uniqueid", "serial number",
-                "unique id", "board serial number"}
-_HOST_KEYS = {"hostname", "host_name", "nodename", "node_name", "fqdn", "computername",
-              "computer_name", "slurmd_nodename", "slurm_nodelist", "slurm_job_nodelist"}
-_USER_KEYS = {"user", "username", "user_name", "logname", "login", "sudo_user", "slurm_job_user",
-              "owner"}
+_SERIAL_KEYS = {
+    "serial",
+    "serial_number",
+    "serialnumber",
+    "board_serial",
+    "board_serial_number",
+    "gpu_serial",
+    "chassis_serial_number",
+    "unique_id",
+    "uniqueid",
+    "serial number",
+    "unique id",
+    "board serial number",
+}
+_HOST_KEYS = {
+    "hostname",
+    "host_name",
+    "nodename",
+    "node_name",
+    "fqdn",
+    "computername",
+    "computer_name",
+    "slurmd_nodename",
+    "slurm_nodelist",
+    "slurm_job_nodelist",
+}
+_USER_KEYS = {
+    "user",
+    "username",
+    "user_name",
+    "logname",
+    "login",
+    "sudo_user",
+    "slurm_job_user",
+    "owner",
+}
 _EXEMPT_KEY = re.compile(r"(?i)(version|commit|digest|sha\d*|checksum|hash)$")
-_GENERIC_USERS = {"root", "user", "users", "admin", "administrator", "ubuntu", "debian", "centos",
-                  "fedora", "ec2-user", "nobody", "runner", "jovyan", "docker", "vagrant", "pi",
-                  "coder", "app", "guest", "test", "default", "shared", "public", "all users",
-                  "default user", "linuxbrew", "opc", "azureuser", "cloud-user", "admin1", "home"}
-_GENERIC_HOSTS = {"localhost", "localhost.localdomain", "ip6-localhost", "ip6-loopback",
-                  "redacted-host", "host", "none", "unknown", "n/a", "(none)", "local"}
-_NOT_A_VALUE = {"", "n/a", "na", "none", "null", "not supported", "[n/a]", "unknown", "redacted",
-                "not available", "[not supported]", "0", "-"}
+_GENERIC_USERS = {
+    "root",
+    "user",
+    "users",
+    "admin",
+    "administrator",
+    "ubuntu",
+    "debian",
+    "centos",
+    "fedora",
+    "ec2-user",
+    "nobody",
+    "runner",
+    "jovyan",
+    "docker",
+    "vagrant",
+    "pi",
+    "coder",
+    "app",
+    "guest",
+    "test",
+    "default",
+    "shared",
+    "public",
+    "all users",
+    "default user",
+    "linuxbrew",
+    "opc",
+    "azureuser",
+    "cloud-user",
+    "admin1",
+    "home",
+}
+_GENERIC_HOSTS = {
+    "localhost",
+    "localhost.localdomain",
+    "ip6-localhost",
+    "ip6-loopback",
+    "redacted-host",
+    "host",
+    "none",
+    "unknown",
+    "n/a",
+    "(none)",
+    "local",
+}
+_NOT_A_VALUE = {
+    "",
+    "n/a",
+    "na",
+    "none",
+    "null",
+    "not supported",
+    "[n/a]",
+    "unknown",
+    "redacted",
+    "not available",
+    "[not supported]",
+    "0",
+    "-",
+}
 
 _PEM = re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----.*?-----END [A-Z ]*PRIVATE KEY-----", re.S)
 _URL_CREDENTIALS = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)([^\s/@:<>\"']+:[^\s/@<>\"']+)@")
-_AUTH_HEADER = re.compile(r"(?i)\b(authorization|proxy-authorization|x-api-key|x-auth-token)"
-                          r"(\s*[:=]\s*)(?:(bearer|basic|token|digest)\s+)?([^\s\"',;]+)")
+_AUTH_HEADER = re.compile(
+    r"(?i)\b(authorization|proxy-authorization|x-api-key|x-auth-token)"
+    r"(\s*[:=]\s*)(?:(bearer|basic|token|digest)\s+)?([^\s\"',;]+)"
+)
 _ASSIGNMENT = re.compile(r"""(?x)
     (?P<name>\b[A-Za-z_][A-Za-z0-9_.-]*)      # NAME
     (?P<sep>["']?\s*(?::|=|=>)\s*)            # = or : (also "NAME": in JSON)
@@ -83,23 +188,38 @@ _UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F
 _GPU_UUID = re.compile(rf"\bGPU-(?:{_UUID}|[0-9a-fA-F]{{16}})\b")
 _MIG_UUID = re.compile(rf"\bMIG-{_UUID}\b")
 _ANY_UUID = re.compile(rf"(?<![\w-]){_UUID}(?![\w-])")
-_DOCKER_INFO_NAME = re.compile(r"(?m)^ Name: ([A-Za-z0-9][A-Za-z0-9.-]*)$")  # `docker info`: the host
+_DOCKER_INFO_NAME = re.compile(
+    r"(?m)^ Name: ([A-Za-z0-9][A-Za-z0-9.-]*)$"
+)  # `docker info`: the host
 _SERIAL_TEXT = re.compile(
     r"(?i)(?P<label>serial(?:[ _-]?(?:number|no))?|unique[ _-]?id)"
-    r"(?P<sep>[\"']?\s*(?:[:=]|>)\s*[\"']?)(?P<value>[A-Za-z0-9][A-Za-z0-9_-]{3,})")
-_MAC = re.compile(r"(?<![\w:-])[0-9A-Fa-f]{2}(?:([:-])[0-9A-Fa-f]{2})(?:\1[0-9A-Fa-f]{2}){4}(?![\w:-])")
-_IPV4 = re.compile(r"(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}"
-                   r"(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\w]|\.\w)")
+    r"(?P<sep>[\"']?\s*(?:[:=]|>)\s*[\"']?)(?P<value>[A-Za-z0-9][A-Za-z0-9_-]{3,})"
+)
+_MAC = re.compile(
+    r"(?<![\w:-])[0-9A-Fa-f]{2}(?:([:-])[0-9A-Fa-f]{2})(?:\1[0-9A-Fa-f]{2}){4}(?![\w:-])"
+)
+_IPV4 = re.compile(
+    r"(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}"
+    r"(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\w]|\.\w)"
+)
 _IPV6_CANDIDATE = re.compile(r"(?<![\w:.])(?:[0-9A-Fa-f]{0,4}:){2,7}[0-9A-Fa-f]{0,4}(?![\w:])")
-_DASHED_IP_HOST = re.compile(r"(?<![\w.-])[A-Za-z][A-Za-z0-9]*-(?:\d{1,3}-){3}\d{1,3}"
-                             r"(?:\.[A-Za-z0-9-]+)*(?![\w-])")
-_HOME = re.compile(r"(?P<prefix>(?:/home|/Users|/var/home|/export/home)/)"
-                   r"(?P<name>[A-Za-z0-9_][A-Za-z0-9_.@-]{0,63})(?![A-Za-z0-9_.@-])")
-_WINDOWS_HOME = re.compile(r"(?i)(?P<prefix>\b[A-Z]:(?:\\{1,2}|/)Users(?:\\{1,2}|/))"
-                           r"(?P<name>[A-Za-z0-9_][A-Za-z0-9_.@ -]{0,63}?)(?=\\|/|[\"':;,)\]}>\n]|$)")
+_DASHED_IP_HOST = re.compile(
+    r"(?<![\w.-])[A-Za-z][A-Za-z0-9]*-(?:\d{1,3}-){3}\d{1,3}"
+    r"(?:\.[A-Za-z0-9-]+)*(?![\w-])"
+)
+_HOME = re.compile(
+    r"(?P<prefix>(?:/home|/Users|/var/home|/export/home)/)"
+    r"(?P<name>[A-Za-z0-9_][A-Za-z0-9_.@-]{0,63})(?![A-Za-z0-9_.@-])"
+)
+_WINDOWS_HOME = re.compile(
+    r"(?i)(?P<prefix>\b[A-Z]:(?:\\{1,2}|/)Users(?:\\{1,2}|/))"
+    r"(?P<name>[A-Za-z0-9_][A-Za-z0-9_.@ -]{0,63}?)(?=\\|/|[\"':;,)\]}>\n]|$)"
+)
 _HEX = re.compile(r"(?<![\w-])[0-9a-fA-F]{32,}(?![\w-])")
 _BASE64 = re.compile(r"(?<![\w+/=-])[A-Za-z0-9+/_-]{40,}={0,2}(?![\w+/=-])")
-_HEX_CONTEXT = re.compile(r"(?i)(sha\d*|commit|version|digest|git|rev|hash|checksum|build)[\w\s:=\"'-]{0,12}$")
+_HEX_CONTEXT = re.compile(
+    r"(?i)(sha\d*|commit|version|digest|git|rev|hash|checksum|build)[\w\s:=\"'-]{0,12}$"
+)
 _PSEUDONYM = re.compile(r"<[a-z0-9-]+-\d+>")
 
 
@@ -123,6 +243,7 @@ def _entropy(text: str) -> float:
 
 
 # -- the redactor --------------------------------------------------------------------------------
+
 
 @dataclass
 class Redactor:
@@ -204,7 +325,9 @@ class Redactor:
             name, value = match["name"], match["value"]
             if name.upper() in ("HOSTNAME", "NODENAME", "SLURMD_NODENAME") and _meaningful(value):
                 self._note_host(value)
-            elif name.upper() in ("USER", "LOGNAME", "USERNAME", "SUDO_USER") and _meaningful(value):
+            elif name.upper() in ("USER", "LOGNAME", "USERNAME", "SUDO_USER") and _meaningful(
+                value
+            ):
                 self._note("user", value)
             elif is_secret_name(name) and _meaningful(value) and len(value) >= 6:
                 self._note("secret", value)
@@ -240,7 +363,10 @@ class Redactor:
     # -- substitution (pass 2) -------------------------------------------------------------------
     def _walk(self, obj: Any, key: str | None) -> Any:
         if isinstance(obj, dict):
-            return {self._text(str(k), None): self._walk(v, _child_key(key, str(k))) for k, v in obj.items()}
+            return {
+                self._text(str(k), None): self._walk(v, _child_key(key, str(k)))
+                for k, v in obj.items()
+            }
         if isinstance(obj, list):
             return [self._walk(v, key) for v in obj]
         if isinstance(obj, str):
@@ -260,7 +386,9 @@ class Redactor:
         text = _PEM.sub(lambda m: self._token("secret", m.group(0)), text)
         if self._literal_re is not None:  # values found in pass 1, whole (a password with spaces)
             text = self._literal_re.sub(self._literal, text)
-        text = _URL_CREDENTIALS.sub(lambda m: m.group(1) + self._token("secret", m.group(2)) + "@", text)
+        text = _URL_CREDENTIALS.sub(
+            lambda m: m.group(1) + self._token("secret", m.group(2)) + "@", text
+        )
         text = _AUTH_HEADER.sub(self._auth_header, text)
         text = _ASSIGNMENT.sub(self._assignment, text)
         text = _KEY_SHAPES.sub(lambda m: self._token("secret", m.group(0)), text)
@@ -282,7 +410,9 @@ class Redactor:
     def _token(self, kind: str, value: str) -> str:
         if _PSEUDONYM.fullmatch(value):
             return value
-        canonical = value.lower() if kind in ("host", "gpu-uuid", "mig-uuid", "mac", "ipv6") else value
+        canonical = (
+            value.lower() if kind in ("host", "gpu-uuid", "mig-uuid", "mac", "ipv6") else value
+        )
         token = self._tokens.get((kind, canonical))
         if token is None:
             self._counts[kind] += 1
@@ -296,8 +426,12 @@ class Redactor:
 
     def _assignment(self, m: re.Match) -> str:
         name, value = m["name"], m["value"]
-        if not is_secret_name(name) or not _meaningful(value) or _PSEUDONYM.fullmatch(value) \
-                or _EXEMPT_KEY.search(name):
+        if (
+            not is_secret_name(name)
+            or not _meaningful(value)
+            or _PSEUDONYM.fullmatch(value)
+            or _EXEMPT_KEY.search(name)
+        ):
             return m.group(0)
         return f"{name}{m['sep']}{m['quote'] or ''}{self._token('secret', value)}"
 
@@ -310,7 +444,7 @@ class Redactor:
         name = m["name"].rstrip(" .")
         if name.lower() in _GENERIC_USERS or _PSEUDONYM.fullmatch(name):
             return m.group(0)
-        return m["prefix"] + self._token("user", name) + m["name"][len(name):]
+        return m["prefix"] + self._token("user", name) + m["name"][len(name) :]
 
     def _literal(self, m: re.Match) -> str:
         index = int(next(k for k, v in m.groupdict().items() if v is not None)[1:])
@@ -324,8 +458,12 @@ class Redactor:
 
     def _ipv4(self, m: re.Match) -> str:
         address = ipaddress.IPv4Address(m.group(0))
-        if address.is_loopback or address.is_unspecified or m.group(0) == "255.255.255.255" \
-                or m.group(0).startswith("255."):
+        if (
+            address.is_loopback
+            or address.is_unspecified
+            or m.group(0) == "255.255.255.255"
+            or m.group(0).startswith("255.")
+        ):
             return m.group(0)
         return self._token("ipv4", m.group(0))
 
@@ -342,16 +480,21 @@ class Redactor:
         return self._token("ipv6", candidate)
 
     def _hex(self, m: re.Match) -> str:
-        before = m.string[max(0, m.start() - 24):m.start()]
+        before = m.string[max(0, m.start() - 24) : m.start()]
         if _HEX_CONTEXT.search(before):
             return m.group(0)
         return self._token("secret", m.group(0))
 
     def _base64(self, m: re.Match) -> str:
         value = m.group(0)
-        if (value.startswith("/") or value.count("/") > 2 or not re.search(r"[A-Z]", value)
-                or not re.search(r"[a-z]", value) or not re.search(r"\d", value)
-                or _entropy(value) < 4.3):
+        if (
+            value.startswith("/")
+            or value.count("/") > 2
+            or not re.search(r"[A-Z]", value)
+            or not re.search(r"[a-z]", value)
+            or not re.search(r"\d", value)
+            or _entropy(value) < 4.3
+        ):
             return value
         return self._token("secret", value)
 
@@ -370,7 +513,9 @@ def _child_key(parent: str | None, key: str) -> str:
     return "version" if parent == "packages" else key
 
 
-def redact_document(doc: Any, users: Iterable[str] = (), hosts: Iterable[str] = ()) -> tuple[Any, Redactor]:
+def redact_document(
+    doc: Any, users: Iterable[str] = (), hosts: Iterable[str] = ()
+) -> tuple[Any, Redactor]:
     """Redact a JSON-like report document; returns it and the redactor (for summary/leaks)."""
     redactor = Redactor(users={u for u in users if u}, hosts={h for h in hosts if h})
     return redactor.redact(doc), redactor

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from envdoctor import __version__
 from envdoctor.engine import CheckOutcome, Skipped
@@ -23,7 +24,7 @@ class Report:
     envdoctor_version: str = __version__
 
     @classmethod
-    def from_outcome(cls, snapshot: Snapshot, outcome: CheckOutcome, kind: str = "check") -> "Report":
+    def from_outcome(cls, snapshot: Snapshot, outcome: CheckOutcome, kind: str = "check") -> Report:
         """Bundle a snapshot with the checks' outcome."""
         return cls(snapshot, outcome.findings, outcome.passed, outcome.skipped, kind)
 
@@ -46,14 +47,16 @@ class Report:
             "findings": [f.to_dict() for f in self.findings],
             "checks": {
                 "passed": sorted(self.passed),
-                "skipped": [{"id": s.id, "reason": s.reason, "not_present": s.not_present}
-                            for s in self.skipped],
+                "skipped": [
+                    {"id": s.id, "reason": s.reason, "not_present": s.not_present}
+                    for s in self.skipped
+                ],
             },
             "summary": {s.value: self.count(s) for s in Severity},
         }
 
     @classmethod
-    def from_dict(cls, obj: Mapping[str, Any]) -> "Report":
+    def from_dict(cls, obj: Mapping[str, Any]) -> Report:
         """Rebuild a report from its JSON document; raises ValueError when malformed."""
         if not isinstance(obj, Mapping) or "snapshot" not in obj:
             raise ValueError("not an envdoctor report (no 'snapshot')")
@@ -64,10 +67,18 @@ class Report:
         findings = [Finding.from_dict(f) for f in obj.get("findings", [])]
         checks = obj.get("checks", {}) or {}
         try:
-            skipped = [Skipped(str(s["id"]), str(s["reason"]), bool(s.get("not_present", False)))
-                       for s in checks.get("skipped", [])]
+            skipped = [
+                Skipped(str(s["id"]), str(s["reason"]), bool(s.get("not_present", False)))
+                for s in checks.get("skipped", [])
+            ]
             passed = [str(p) for p in checks.get("passed", [])]
         except (KeyError, TypeError, AttributeError) as exc:
             raise ValueError(f"malformed 'checks' section: {exc}") from exc
-        return cls(snapshot, findings, passed, skipped, str(obj.get("kind", "check")),
-                   str(obj.get("envdoctor_version", "unknown")))
+        return cls(
+            snapshot,
+            findings,
+            passed,
+            skipped,
+            str(obj.get("kind", "check")),
+            str(obj.get("envdoctor_version", "unknown")),
+        )

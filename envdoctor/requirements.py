@@ -34,9 +34,9 @@ from __future__ import annotations
 
 import importlib
 import re
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
-
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from envdoctor.engine import CheckOutcome
@@ -69,12 +69,20 @@ TORCH_CUDA_FINDINGS: tuple[str, ...] = (
 APP_REQUIREMENTS_MODULE = "envdoctor.queries.apps"
 
 _OPERATORS = (">=", "<=", "==", "!=", ">", "<", "=")
-_TOKEN = re.compile(r"^(?P<name>[a-z][a-z0-9_.-]*)\s*(?:(?P<op>>=|<=|==|!=|>|<|=)\s*(?P<value>\S+))?$")
+_TOKEN = re.compile(
+    r"^(?P<name>[a-z][a-z0-9_.-]*)\s*(?:(?P<op>>=|<=|==|!=|>|<|=)\s*(?P<value>\S+))?$"
+)
 _FINDING_ID = re.compile(r"^[a-z][a-z0-9_]*(?:\.[a-z0-9][a-z0-9_-]*)+$")
 _VERSION = re.compile(r"^\d+(?:\.\d+){0,3}$")
 _SIZE = re.compile(r"^(?P<number>\d+(?:\.\d+)?)(?P<unit>[A-Za-z]+)$")
-_SIZE_UNITS_MIB = {"mib": 1.0, "gib": 1024.0, "tib": 1024.0 ** 2,
-                   "mb": 1e6 / 2 ** 20, "gb": 1e9 / 2 ** 20, "tb": 1e12 / 2 ** 20}
+_SIZE_UNITS_MIB = {
+    "mib": 1.0,
+    "gib": 1024.0,
+    "tib": 1024.0**2,
+    "mb": 1e6 / 2**20,
+    "gb": 1e9 / 2**20,
+    "tb": 1e12 / 2**20,
+}
 
 
 class RequirementError(ValueError):
@@ -145,22 +153,26 @@ def size_mib(text: str) -> float:
 
 _ALL_GPU_GROUPS = tuple(GPU_GROUPS.values())
 _COMPARE = (">=", "<=", "==", "!=", ">", "<", "=")
-KINDS: dict[str, Kind] = {k.name: k for k in (
-    Kind("gpu", (), None, _ALL_GPU_GROUPS),
-    Kind("gpus", _COMPARE, _count, _ALL_GPU_GROUPS),
-    Kind("vendor", ("=", "=="), None, _ALL_GPU_GROUPS),
-    Kind("compute", _COMPARE, _version, _ALL_GPU_GROUPS),
-    Kind("vram", _COMPARE, _vram, _ALL_GPU_GROUPS),
-    Kind("driver", _COMPARE, _version, NVIDIA_DRIVER_GROUPS),
-    Kind("cuda-driver", _COMPARE, _version, NVIDIA_DRIVER_GROUPS),
-    Kind("torch", _COMPARE, _version, TORCH_VERSION_GROUPS, optional_op=True),
-    Kind("torch.cuda", (), None, _ALL_GPU_GROUPS + TORCH_GROUPS),
-    Kind("rocm", _COMPARE, _version, ROCM_GROUPS, optional_op=True),
-    Kind("app", ("=", "=="), _app, ()),
-)}
+KINDS: dict[str, Kind] = {
+    k.name: k
+    for k in (
+        Kind("gpu", (), None, _ALL_GPU_GROUPS),
+        Kind("gpus", _COMPARE, _count, _ALL_GPU_GROUPS),
+        Kind("vendor", ("=", "=="), None, _ALL_GPU_GROUPS),
+        Kind("compute", _COMPARE, _version, _ALL_GPU_GROUPS),
+        Kind("vram", _COMPARE, _vram, _ALL_GPU_GROUPS),
+        Kind("driver", _COMPARE, _version, NVIDIA_DRIVER_GROUPS),
+        Kind("cuda-driver", _COMPARE, _version, NVIDIA_DRIVER_GROUPS),
+        Kind("torch", _COMPARE, _version, TORCH_VERSION_GROUPS, optional_op=True),
+        Kind("torch.cuda", (), None, _ALL_GPU_GROUPS + TORCH_GROUPS),
+        Kind("rocm", _COMPARE, _version, ROCM_GROUPS, optional_op=True),
+        Kind("app", ("=", "=="), _app, ()),
+    )
+}
 
 
 # -- parsing -------------------------------------------------------------------------------------
+
 
 def split_specs(specs: Iterable[str]) -> list[str]:
     """Tokens of several spec strings ("gpu, vram>=24GB" -> ["gpu", "vram>=24GB"])."""
@@ -176,37 +188,50 @@ def parse_requirement(token: str, origin: str = "--require") -> Requirement:
     if text.startswith("!") or text.lower().startswith("no:"):
         fid = text[1:] if text.startswith("!") else text[3:]
         if not _FINDING_ID.match(fid):
-            raise RequirementError(f"bad requirement {token!r}: {fid!r} is not a finding id "
-                                   "(like nvidia.driver-library-mismatch)")
+            raise RequirementError(
+                f"bad requirement {token!r}: {fid!r} is not a finding id "
+                "(like nvidia.driver-library-mismatch)"
+            )
         return Requirement(text, "finding", value=fid, origin=origin)
     match = _TOKEN.match(text)
     if not match:
-        raise RequirementError(f"bad requirement {token!r}: expected NAME, NAME>=VALUE or no:FINDING-ID "
-                               f"(names: {', '.join(KINDS)})")
+        raise RequirementError(
+            f"bad requirement {token!r}: expected NAME, NAME>=VALUE or no:FINDING-ID "
+            f"(names: {', '.join(KINDS)})"
+        )
     name, op, value = match["name"], match["op"], match["value"]
     kind = KINDS.get(name)
     if kind is None:
-        hint = (f"; to require that finding {name} does not fire, write no:{name}"
-                if _FINDING_ID.match(name) else "")
+        hint = (
+            f"; to require that finding {name} does not fire, write no:{name}"
+            if _FINDING_ID.match(name)
+            else ""
+        )
         raise RequirementError(f"unknown requirement {token!r} (names: {', '.join(KINDS)}{hint})")
     if op is None:
         if kind.ops and not kind.optional_op:
-            raise RequirementError(f"bad requirement {token!r}: {name} needs a comparison, "
-                                   f"e.g. {name}{kind.ops[0]}{_EXAMPLES.get(name, 'VALUE')}")
+            raise RequirementError(
+                f"bad requirement {token!r}: {name} needs a comparison, "
+                f"e.g. {name}{kind.ops[0]}{_EXAMPLES.get(name, 'VALUE')}"
+            )
         return Requirement(text, name, origin=origin)
     if op not in kind.ops:
         allowed = " ".join(kind.ops) if kind.ops else "none"
-        raise RequirementError(f"bad requirement {token!r}: {name} takes no {op!r} "
-                               f"(operators allowed: {allowed})")
+        raise RequirementError(
+            f"bad requirement {token!r}: {name} takes no {op!r} (operators allowed: {allowed})"
+        )
     op = "=" if op == "==" else op
     assert value is not None
     if name == "vendor":
         choices = tuple(v.lower() for v in value.split("|"))
         unknown = [c for c in choices if c not in GPU_GROUPS]
         if unknown or not choices:
-            raise RequirementError(f"bad requirement {token!r}: unknown vendor {unknown[0]!r} "
-                                   f"(known: {'|'.join(GPU_GROUPS)})" if unknown else
-                                   f"bad requirement {token!r}")
+            raise RequirementError(
+                f"bad requirement {token!r}: unknown vendor {unknown[0]!r} "
+                f"(known: {'|'.join(GPU_GROUPS)})"
+                if unknown
+                else f"bad requirement {token!r}"
+            )
         return Requirement(text, name, op, value.lower(), choices, origin)
     try:
         normal = kind.value(value) if kind.value else value
@@ -215,8 +240,14 @@ def parse_requirement(token: str, origin: str = "--require") -> Requirement:
     return Requirement(text, name, op, normal, origin=origin)
 
 
-_EXAMPLES = {"gpus": "2", "compute": "8.0", "vram": "24GB", "driver": "550", "cuda-driver": "12.4",
-             "app": "vllm"}
+_EXAMPLES = {
+    "gpus": "2",
+    "compute": "8.0",
+    "vram": "24GB",
+    "driver": "550",
+    "cuda-driver": "12.4",
+    "app": "vllm",
+}
 
 
 def parse_requirements(specs: Iterable[str], origin: str = "--require") -> list[Requirement]:
@@ -224,7 +255,9 @@ def parse_requirements(specs: Iterable[str], origin: str = "--require") -> list[
     return [parse_requirement(t, origin) for t in split_specs(specs)]
 
 
-def expand_apps(requirements: Sequence[Requirement], matrices_loader: Callable[[], Any]) -> list[Requirement]:
+def expand_apps(
+    requirements: Sequence[Requirement], matrices_loader: Callable[[], Any]
+) -> list[Requirement]:
     """Replace each `app=NAME` by the app's own requirements; RequirementError for an unknown app."""
     if not any(r.kind == "app" for r in requirements):
         return list(requirements)
@@ -241,9 +274,14 @@ def expand_apps(requirements: Sequence[Requirement], matrices_loader: Callable[[
             continue
         specs = lookup(req.value, matrices) if lookup is not None else None
         if specs is None:
-            known = list(getattr(provider, "known_apps", lambda _m: [])(matrices)) if provider else []
-            listed = f"known: {', '.join(sorted(known))}" if known else \
-                "this envdoctor knows no application requirements yet"
+            known = (
+                list(getattr(provider, "known_apps", lambda _m: [])(matrices)) if provider else []
+            )
+            listed = (
+                f"known: {', '.join(sorted(known))}"
+                if known
+                else "this envdoctor knows no application requirements yet"
+            )
             raise RequirementError(f"unknown app {req.value!r} in {req.text!r} ({listed})")
         try:
             out += parse_requirements(specs, origin=f"{req.text}")
@@ -253,6 +291,7 @@ def expand_apps(requirements: Sequence[Requirement], matrices_loader: Callable[[
 
 
 # -- what judging needs --------------------------------------------------------------------------
+
 
 def groups_needed(requirements: Iterable[Requirement]) -> set[str]:
     """The fact groups the requirements read directly (finding requirements add their checks')."""
@@ -277,6 +316,7 @@ def finding_ids_needed(requirements: Iterable[Requirement]) -> set[str]:
 
 # -- judging -------------------------------------------------------------------------------------
 
+
 @dataclass(frozen=True)
 class Verdict:
     """The answer for one requirement: met / unmet / unknown, why, and what to do."""
@@ -285,7 +325,7 @@ class Verdict:
     state: str
     reason: str
     evidence: tuple[tuple[str, str, str | None], ...] = ()  # (fact, actual, expected)
-    finding: "Finding | None" = None  # the finding that decided it, when one did
+    finding: Finding | None = None  # the finding that decided it, when one did
 
     @property
     def ok(self) -> bool:
@@ -306,7 +346,11 @@ class Gpu:
     @property
     def label(self) -> str:
         """'GPU 0 (NVIDIA GeForce RTX 4090)'."""
-        return f"{self.vendor} GPU {self.index} ({self.name})" if self.name else f"{self.vendor} GPU {self.index}"
+        return (
+            f"{self.vendor} GPU {self.index} ({self.name})"
+            if self.name
+            else f"{self.vendor} GPU {self.index}"
+        )
 
 
 @dataclass
@@ -319,7 +363,7 @@ class Inventory:
     missing: list[str] = field(default_factory=list)  # groups no probe filled
 
 
-def inventory(snap: "Snapshot") -> Inventory:
+def inventory(snap: Snapshot) -> Inventory:
     """Every GPU of every vendor in the snapshot."""
     inv = Inventory()
     for vendor, name in GPU_GROUPS.items():
@@ -329,13 +373,21 @@ def inventory(snap: "Snapshot") -> Inventory:
             continue
         if not group.collected:
             (inv.failed if group.status.value == "failed" else inv.absent).append(
-                f"{name}: {group.reason or group.status.value}")
+                f"{name}: {group.reason or group.status.value}"
+            )
             continue
         for i, gpu in enumerate(group.data.get("gpus") or []):
             if not isinstance(gpu, dict):
                 continue
-            inv.gpus.append(Gpu(vendor, gpu.get("index", i), str(gpu.get("name") or ""),
-                                _opt_str(gpu.get("compute_capability")), _memory_mib(gpu)))
+            inv.gpus.append(
+                Gpu(
+                    vendor,
+                    gpu.get("index", i),
+                    str(gpu.get("name") or ""),
+                    _opt_str(gpu.get("compute_capability")),
+                    _memory_mib(gpu),
+                )
+            )
     return inv
 
 
@@ -345,7 +397,7 @@ def _memory_mib(gpu: dict) -> float | None:
         return float(value)
     value = gpu.get("memory_total_bytes")
     if isinstance(value, (int, float)):
-        return float(value) / 2 ** 20
+        return float(value) / 2**20
     return None
 
 
@@ -353,7 +405,9 @@ def _opt_str(value: Any) -> str | None:
     return None if value is None or value == "" else str(value)
 
 
-_PLAIN_VERSION = re.compile(r"(\d+(?:\.\d+)*)(?:[+-][0-9A-Za-z.+-]*)?")  # 550.54.14, 2.13.0+cpu, 6.2.4-120
+_PLAIN_VERSION = re.compile(
+    r"(\d+(?:\.\d+)*)(?:[+-][0-9A-Za-z.+-]*)?"
+)  # 550.54.14, 2.13.0+cpu, 6.2.4-120
 
 
 def release_numbers(actual: str) -> list[int] | None:
@@ -374,21 +428,31 @@ def compare_versions(actual: str, op: str, wanted: str) -> bool | None:
     if release is None:
         return None
     want = [int(p) for p in wanted.split(".")]
-    have = (release + [0] * len(want))[:len(want)]
+    have = (release + [0] * len(want))[: len(want)]
     return _apply(have, op, want)
 
 
 def _apply(have: Any, op: str, want: Any) -> bool:
-    return {">=": have >= want, ">": have > want, "<=": have <= want, "<": have < want,
-            "=": have == want, "!=": have != want}[op]
+    return {
+        ">=": have >= want,
+        ">": have > want,
+        "<=": have <= want,
+        "<": have < want,
+        "=": have == want,
+        "!=": have != want,
+    }[op]
 
 
 class Judge:
     """Judges requirements against one snapshot and the outcome of the finding checks."""
 
-    def __init__(self, snap: "Snapshot", requirements: Sequence[Requirement],
-                 checks_outcome: "CheckOutcome | None" = None,
-                 emitters: dict[str, list[Any]] | None = None) -> None:
+    def __init__(
+        self,
+        snap: Snapshot,
+        requirements: Sequence[Requirement],
+        checks_outcome: CheckOutcome | None = None,
+        emitters: dict[str, list[Any]] | None = None,
+    ) -> None:
         self.snap = snap
         self.requirements = list(requirements)
         self.outcome = checks_outcome
@@ -426,7 +490,10 @@ class Judge:
             if gpu.memory_total_mib is None:
                 return False, f"{gpu.label}: memory size unknown"
             ok = _apply(gpu.memory_total_mib, req.op or ">=", size_mib(req.value or "0MiB"))
-            return ok, f"{gpu.label}: {gpu.memory_total_mib / 1024:.1f} GiB ({gpu.memory_total_mib:.0f} MiB)"
+            return (
+                ok,
+                f"{gpu.label}: {gpu.memory_total_mib / 1024:.1f} GiB ({gpu.memory_total_mib:.0f} MiB)",
+            )
         return True, gpu.label
 
     def qualifying(self) -> list[Gpu]:
@@ -438,7 +505,9 @@ class Judge:
         if self.inv.failed:
             return Verdict(req, UNKNOWN, f"could not list GPUs: {'; '.join(self.inv.failed)}")
         if not self.inv.absent:
-            return Verdict(req, UNKNOWN, f"no probe listed GPUs ({', '.join(self.inv.missing)} not collected)")
+            return Verdict(
+                req, UNKNOWN, f"no probe listed GPUs ({', '.join(self.inv.missing)} not collected)"
+            )
         detail = "; ".join(self.inv.absent)
         return Verdict(req, UNMET, f"{what} ({detail})", (("gpus", "0", "at least 1"),))
 
@@ -446,9 +515,16 @@ class Judge:
     def judge(self, req: Requirement) -> Verdict:
         """The verdict for one requirement."""
         method = {
-            "gpu": self._gpus, "gpus": self._gpus, "vendor": self._vendor, "compute": self._per_gpu_req,
-            "vram": self._per_gpu_req, "driver": self._driver, "cuda-driver": self._driver,
-            "torch": self._torch, "torch.cuda": self._torch_cuda, "rocm": self._rocm,
+            "gpu": self._gpus,
+            "gpus": self._gpus,
+            "vendor": self._vendor,
+            "compute": self._per_gpu_req,
+            "vram": self._per_gpu_req,
+            "driver": self._driver,
+            "cuda-driver": self._driver,
+            "torch": self._torch,
+            "torch.cuda": self._torch_cuda,
+            "rocm": self._rocm,
             "finding": self._finding,
         }.get(req.kind)
         if method is None:
@@ -467,14 +543,22 @@ class Judge:
             op, want = req.op or ">=", int(req.value or 0)
         if _apply(len(found), op, want):
             names = ", ".join(g.label for g in found) or "none"
-            return Verdict(req, MET, f"{len(found)} GPU(s): {names}",
-                           (("gpus", str(len(found)), f"{op} {want}"),))
+            return Verdict(
+                req,
+                MET,
+                f"{len(found)} GPU(s): {names}",
+                (("gpus", str(len(found)), f"{op} {want}"),),
+            )
         if not self.inv.gpus:
             return self._no_gpu(req)
         narrowed = len(found) != len(self.inv.gpus)
         why = " that meet the other requirements" if narrowed else ""
-        return Verdict(req, UNMET, f"{len(found)} GPU(s){why}, need {op} {want}",
-                       (("gpus", str(len(found)), f"{op} {want}"),))
+        return Verdict(
+            req,
+            UNMET,
+            f"{len(found)} GPU(s){why}, need {op} {want}",
+            (("gpus", str(len(found)), f"{op} {want}"),),
+        )
 
     def _vendor(self, req: Requirement) -> Verdict:
         found = [g for g in self.inv.gpus if g.vendor in req.choices]
@@ -483,9 +567,18 @@ class Judge:
         if not self.inv.gpus:
             return self._no_gpu(req, f"no {'/'.join(req.choices)} GPU found")
         seen = ", ".join(g.label for g in self.inv.gpus)
-        return Verdict(req, UNMET, f"no {' or '.join(req.choices)} GPU; found {seen}",
-                       (("gpu.vendor", ", ".join(sorted({g.vendor for g in self.inv.gpus})),
-                         "|".join(req.choices)),))
+        return Verdict(
+            req,
+            UNMET,
+            f"no {' or '.join(req.choices)} GPU; found {seen}",
+            (
+                (
+                    "gpu.vendor",
+                    ", ".join(sorted({g.vendor for g in self.inv.gpus})),
+                    "|".join(req.choices),
+                ),
+            ),
+        )
 
     def _per_gpu_req(self, req: Requirement) -> Verdict:
         candidates = self._candidates()
@@ -497,11 +590,20 @@ class Judge:
         if len(good) >= self.count_needed:
             return Verdict(req, MET, "; ".join(r[2] for r in good))
         bad = [r for r in results if not r[1]]
-        many = f"{len(good)} of {len(candidates)} GPU(s) meet it, need {self.count_needed}: " \
-            if self.count_needed > 1 or len(candidates) > 1 else ""
-        return Verdict(req, UNMET, f"{many}" + "; ".join(r[2] for r in bad) + f" (needs {expected})",
-                       tuple((f"{req.kind}[{g.index}]", text.split(': ', 1)[-1], expected)
-                             for g, _ok, text in bad))
+        many = (
+            f"{len(good)} of {len(candidates)} GPU(s) meet it, need {self.count_needed}: "
+            if self.count_needed > 1 or len(candidates) > 1
+            else ""
+        )
+        return Verdict(
+            req,
+            UNMET,
+            f"{many}" + "; ".join(r[2] for r in bad) + f" (needs {expected})",
+            tuple(
+                (f"{req.kind}[{g.index}]", text.split(": ", 1)[-1], expected)
+                for g, _ok, text in bad
+            ),
+        )
 
     def _driver(self, req: Requirement) -> Verdict:
         key = "driver_version" if req.kind == "driver" else "cuda_driver_max"
@@ -516,13 +618,19 @@ class Judge:
                 failures.append(f"{name}: {group.reason}")
             else:
                 absences.append(f"{name}: {group.reason}")
-        what = "NVIDIA driver version" if req.kind == "driver" else "highest CUDA the driver supports"
+        what = (
+            "NVIDIA driver version" if req.kind == "driver" else "highest CUDA the driver supports"
+        )
         if value is None:
             if failures:
                 return Verdict(req, UNKNOWN, f"could not read the {what}: {'; '.join(failures)}")
             detail = "; ".join(absences) or "no NVIDIA probe ran"
-            return Verdict(req, UNMET, f"no NVIDIA driver found ({detail})",
-                           ((key, "none", f"{req.op} {req.value}"),))
+            return Verdict(
+                req,
+                UNMET,
+                f"no NVIDIA driver found ({detail})",
+                ((key, "none", f"{req.op} {req.value}"),),
+            )
         return self._version_verdict(req, key, value, what)
 
     def _version_verdict(self, req: Requirement, fact: str, value: str, what: str) -> Verdict:
@@ -530,8 +638,12 @@ class Judge:
         if ok is None:
             return Verdict(req, UNKNOWN, f"the {what} {value!r} is not a version")
         state = MET if ok else UNMET
-        return Verdict(req, state, f"{what} is {value}" + ("" if ok else f", needs {req.op} {req.value}"),
-                       ((fact, value, f"{req.op} {req.value}"),))
+        return Verdict(
+            req,
+            state,
+            f"{what} is {value}" + ("" if ok else f", needs {req.op} {req.value}"),
+            ((fact, value, f"{req.op} {req.value}"),),
+        )
 
     def torch_version(self) -> tuple[str | None, str | None]:
         """(torch version, why unknown) from python.torch or the package list."""
@@ -542,7 +654,9 @@ class Judge:
         if packages is not None and packages.collected:
             version = (packages.data.get("packages") or {}).get("torch")
             return (str(version), None) if version else (None, None)
-        reasons = [f"{g.name}: {g.reason}" for g in (group, packages) if g is not None and not g.collected]
+        reasons = [
+            f"{g.name}: {g.reason}" for g in (group, packages) if g is not None and not g.collected
+        ]
         return None, "; ".join(reasons) or "no Python probe ran"
 
     def _torch_missing(self, req: Requirement, why: str | None) -> Verdict:
@@ -550,7 +664,12 @@ class Judge:
             return Verdict(req, UNKNOWN, f"could not tell whether torch is installed: {why}")
         where = self.snap.fact("python", "prefix") or self.snap.fact("python", "executable")
         place = f" in {where}" if where else ""
-        return Verdict(req, UNMET, f"torch is not installed{place}", (("python.packages.torch", "none", "installed"),))
+        return Verdict(
+            req,
+            UNMET,
+            f"torch is not installed{place}",
+            (("python.packages.torch", "none", "installed"),),
+        )
 
     def _torch(self, req: Requirement) -> Verdict:
         version, why = self.torch_version()
@@ -567,7 +686,9 @@ class Judge:
             if group is None:
                 continue
             if group.collected:
-                value = value or _opt_str(group.data.get("version") or group.data.get("rocm_version"))
+                value = value or _opt_str(
+                    group.data.get("version") or group.data.get("rocm_version")
+                )
             else:
                 failed = failed or group.status.value == "failed"
                 reasons.append(f"{name}: {group.reason}")
@@ -586,7 +707,9 @@ class Judge:
             return self._torch_missing(req, why)
         known = [fid for fid in TORCH_CUDA_FINDINGS if fid in self.emitters]
         if not known:
-            return Verdict(req, UNKNOWN, "this envdoctor has no checks of torch builds to decide it")
+            return Verdict(
+                req, UNKNOWN, "this envdoctor has no checks of torch builds to decide it"
+            )
         unknowns = []
         for fid in known:
             verdict = self._finding(Requirement(f"no:{fid}", "finding", value=fid, origin=req.text))
@@ -596,14 +719,22 @@ class Judge:
                 unknowns.append(verdict.reason)
         if unknowns:
             return Verdict(req, UNKNOWN, "; ".join(unknowns))
-        return Verdict(req, MET, f"torch {version} can use {', '.join(g.label for g in self.inv.gpus)}")
+        return Verdict(
+            req, MET, f"torch {version} can use {', '.join(g.label for g in self.inv.gpus)}"
+        )
 
     def _finding(self, req: Requirement) -> Verdict:
         fid = req.value or ""
         fired = [f for f in (self.outcome.findings if self.outcome else []) if f.id == fid]
         if fired:
             f = fired[0]
-            return Verdict(req, UNMET, f"{f.title}", tuple((e.fact, e.actual, e.expected) for e in f.evidence), f)
+            return Verdict(
+                req,
+                UNMET,
+                f"{f.title}",
+                tuple((e.fact, e.actual, e.expected) for e in f.evidence),
+                f,
+            )
         checks = self.emitters.get(fid, [])
         if not checks:
             return Verdict(req, UNKNOWN, f"no check in this envdoctor reports {fid}")
@@ -613,12 +744,18 @@ class Judge:
             groups = [self.snap.group(name) for name in chk.needs]
             failed = [g for g in groups if g is not None and g.status.value == "failed"]
             if failed:
-                return Verdict(req, UNKNOWN, f"{fid} not checked: {failed[0].name} failed ({failed[0].reason})")
+                return Verdict(
+                    req, UNKNOWN, f"{fid} not checked: {failed[0].name} failed ({failed[0].reason})"
+                )
             absent_names = [n for n, g in zip(chk.needs, groups) if g is None]
             if absent_names:
                 missing += absent_names  # no probe fills it: this check cannot judge a live machine
             else:
                 runnable += 1
         if not runnable:
-            return Verdict(req, UNKNOWN, f"{fid} not checked: no probe collected {', '.join(sorted(set(missing)))}")
+            return Verdict(
+                req,
+                UNKNOWN,
+                f"{fid} not checked: no probe collected {', '.join(sorted(set(missing)))}",
+            )
         return Verdict(req, MET, f"{fid} did not fire")

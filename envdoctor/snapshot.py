@@ -9,9 +9,10 @@ losslessly.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 SCHEMA_VERSION = 1
 
@@ -82,7 +83,7 @@ class FactGroup:
         return out
 
     @classmethod
-    def from_dict(cls, name: str, obj: Mapping[str, Any]) -> "FactGroup":
+    def from_dict(cls, name: str, obj: Mapping[str, Any]) -> FactGroup:
         """Rebuild a group from its JSON form; raises ValueError on a malformed one."""
         if not isinstance(obj, Mapping):
             raise ValueError(f"fact group {name!r} is not an object")
@@ -110,8 +111,9 @@ class FactGroup:
         )
 
 
-def collected(name: str, source: str, data: dict[str, Any], summary: str | None = None,
-              **kw: Any) -> FactGroup:
+def collected(
+    name: str, source: str, data: dict[str, Any], summary: str | None = None, **kw: Any
+) -> FactGroup:
     """A group that holds facts."""
     return FactGroup(name, Status.COLLECTED, source, data, summary=summary, **kw)
 
@@ -165,7 +167,7 @@ class Snapshot:
         """Whether the group is collected."""
         return self.data(name) is not None
 
-    def merged_with(self, other: "Snapshot") -> "Snapshot":
+    def merged_with(self, other: Snapshot) -> Snapshot:
         """A new snapshot with this one's groups, completed by `other`'s where this lacks them."""
         merged = Snapshot(dict(self.groups), self.origin, self.created_at, self.envdoctor_version)
         for group in other.groups.values():
@@ -184,7 +186,7 @@ class Snapshot:
         }
 
     @classmethod
-    def from_dict(cls, obj: Mapping[str, Any]) -> "Snapshot":
+    def from_dict(cls, obj: Mapping[str, Any]) -> Snapshot:
         """Rebuild a snapshot; raises ValueError on a malformed or newer-schema document."""
         if not isinstance(obj, Mapping):
             raise ValueError("snapshot is not a JSON object")
@@ -194,12 +196,16 @@ class Snapshot:
         if version > SCHEMA_VERSION:
             raise ValueError(
                 f"snapshot schema_version {version} is newer than this envdoctor reads "
-                f"({SCHEMA_VERSION}): upgrade envdoctor")
+                f"({SCHEMA_VERSION}): upgrade envdoctor"
+            )
         groups = obj.get("groups", {})
         if not isinstance(groups, Mapping):
             raise ValueError("snapshot 'groups' is not an object")
-        snap = cls(origin=str(obj.get("origin", "report")), created_at=_opt_str(obj.get("created_at")),
-                   envdoctor_version=_opt_str(obj.get("envdoctor_version")))
+        snap = cls(
+            origin=str(obj.get("origin", "report")),
+            created_at=_opt_str(obj.get("created_at")),
+            envdoctor_version=_opt_str(obj.get("envdoctor_version")),
+        )
         for name, group in groups.items():
             snap.groups[str(name)] = FactGroup.from_dict(str(name), group)
         return snap
@@ -209,7 +215,7 @@ class Snapshot:
         return json.dumps(self.to_dict(include_raw=True), sort_keys=True, indent=2)
 
     @classmethod
-    def from_json(cls, text: str) -> "Snapshot":
+    def from_json(cls, text: str) -> Snapshot:
         """Parse canonical JSON text; raises ValueError on bad input."""
         try:
             obj = json.loads(text)

@@ -63,8 +63,15 @@ def nvcc_script(capture: str) -> str:
     return f"#!/bin/sh\nexec /bin/cat {FIXTURES / 'nvcc' / capture}\n"
 
 
-def toolkit(root: Path, prefix: str, *, version_json: str | None = None, version_txt: str | None = None,
-            nvcc_capture: str | None = None, libs: dict[str, str] | None = None) -> None:
+def toolkit(
+    root: Path,
+    prefix: str,
+    *,
+    version_json: str | None = None,
+    version_txt: str | None = None,
+    nvcc_capture: str | None = None,
+    libs: dict[str, str] | None = None,
+) -> None:
     """A toolkit tree: version file, bin/nvcc, lib64 libraries {soname: real file name}."""
     if version_json:
         put(root, f"{prefix}/version.json", fixture_text(f"toolkit/{version_json}"))
@@ -83,7 +90,12 @@ def this_machine(root: Path) -> None:
     wheels (dist-info/, lib/libcudart.so.13, bin/nvcc), lib64 -> lib, and the
     /usr/local/bin/nvcc wrapper script."""
     prefix = "/usr/local/cuda-13.0"
-    put(root, f"{prefix}/bin/nvcc", nvcc_script("nvcc-version-13.0.88-envdoctor-dev-container.txt"), mode=0o755)
+    put(
+        root,
+        f"{prefix}/bin/nvcc",
+        nvcc_script("nvcc-version-13.0.88-envdoctor-dev-container.txt"),
+        mode=0o755,
+    )
     put(root, f"{prefix}/lib/libcudart.so.13")
     link(root, f"{prefix}/lib/libcudart.so", "libcudart.so.13")
     link(root, f"{prefix}/lib64", "lib")
@@ -112,15 +124,28 @@ def probe(root: Path, env: dict[str, str]) -> Snapshot:
     return snap
 
 
-def with_driver(snap: Snapshot, driver_version: str | None, cuda_driver_max: str | None,
-                gpus: list[dict] | None = None) -> Snapshot:
+def with_driver(
+    snap: Snapshot,
+    driver_version: str | None,
+    cuda_driver_max: str | None,
+    gpus: list[dict] | None = None,
+) -> Snapshot:
     """Add nvidia.driver / nvidia.gpus groups as the NVIDIA probes fill them."""
     if driver_version is None:
         snap.add(absent("nvidia.driver", "test", "no NVIDIA driver: nvidia-smi not found"))
         snap.add(absent("nvidia.gpus", "test", "no GPU facts without a driver"))
         return snap
-    snap.add(collected("nvidia.driver", "test", {"driver_version": driver_version,
-                                                   "cuda_driver_max": cuda_driver_max,
-                                                   "platform": "linux", "driver_loaded": True}))
+    snap.add(
+        collected(
+            "nvidia.driver",
+            "test",
+            {
+                "driver_version": driver_version,
+                "cuda_driver_max": cuda_driver_max,
+                "platform": "linux",
+                "driver_loaded": True,
+            },
+        )
+    )
     snap.add(collected("nvidia.gpus", "test", {"gpus": gpus or []}))
     return snap

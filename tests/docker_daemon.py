@@ -19,9 +19,9 @@ import subprocess
 import tarfile
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
@@ -56,12 +56,17 @@ class Daemon:
         env.update(DOCKER_HOST=self.host, DOCKER_CONFIG=str(self.base / "client-config"), **extra)
         return env
 
-    def docker(self, *args: str, timeout: float = 120.0, check: bool = False) -> subprocess.CompletedProcess:
+    def docker(
+        self, *args: str, timeout: float = 120.0, check: bool = False
+    ) -> subprocess.CompletedProcess:
         """Run the docker CLI against this daemon."""
-        result = subprocess.run([self.cli, *args], env=self.env(), capture_output=True, text=True,
-                                timeout=timeout)
+        result = subprocess.run(
+            [self.cli, *args], env=self.env(), capture_output=True, text=True, timeout=timeout
+        )
         if check and result.returncode != 0:
-            raise AssertionError(f"docker {' '.join(args)} failed ({result.returncode}): {result.stderr}")
+            raise AssertionError(
+                f"docker {' '.join(args)} failed ({result.returncode}): {result.stderr}"
+            )
         return result
 
     def import_rootfs(self, tar: Path, tag: str, changes: tuple[str, ...] = ()) -> str:
@@ -87,8 +92,9 @@ class Daemon:
 
 def start_daemon(extra_args: tuple[str, ...] = ()) -> Daemon | str:
     """Start a private dockerd; the Daemon, or why it could not start."""
-    dockerd = shutil.which("dockerd") or next((p for p in ("/usr/sbin/dockerd", "/usr/bin/dockerd")
-                                               if os.access(p, os.X_OK)), None)
+    dockerd = shutil.which("dockerd") or next(
+        (p for p in ("/usr/sbin/dockerd", "/usr/bin/dockerd") if os.access(p, os.X_OK)), None
+    )
     if dockerd is None:
         return "dockerd is not installed (apt-get install docker.io)"
     if os.geteuid() != 0:
@@ -97,13 +103,33 @@ def start_daemon(extra_args: tuple[str, ...] = ()) -> Daemon | str:
     (base / "client-config").mkdir()
     (base / "daemon.json").write_text("{}\n")
     log = base / "dockerd.log"
-    argv = [dockerd, "--data-root", str(base / "data"), "--exec-root", str(base / "exec"),
-            "--pidfile", str(base / "docker.pid"), "-H", f"unix://{base / 'docker.sock'}",
-            "--config-file", str(base / "daemon.json"), "--storage-driver=vfs", "--iptables=false",
-            "--ip6tables=false", "--bridge=none", *extra_args]
+    argv = [
+        dockerd,
+        "--data-root",
+        str(base / "data"),
+        "--exec-root",
+        str(base / "exec"),
+        "--pidfile",
+        str(base / "docker.pid"),
+        "-H",
+        f"unix://{base / 'docker.sock'}",
+        "--config-file",
+        str(base / "daemon.json"),
+        "--storage-driver=vfs",
+        "--iptables=false",
+        "--ip6tables=false",
+        "--bridge=none",
+        *extra_args,
+    ]
     with open(log, "wb") as out:
-        process = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                   start_new_session=True, preexec_fn=_die_with_parent)
+        process = subprocess.Popen(
+            argv,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+            preexec_fn=_die_with_parent,
+        )
     deadline = time.monotonic() + START_TIMEOUT_S
     while time.monotonic() < deadline:
         if process.poll() is not None:
@@ -134,13 +160,21 @@ def _compatible_cli(dockerd: str, base: Path) -> str | None:
     """The first docker CLI that talks to the new daemon: the one beside dockerd, docker.io's,
     then the one on PATH (a newer static client negotiates the API version down)."""
     candidates = [str(Path(dockerd).with_name("docker")), "/usr/bin/docker", shutil.which("docker")]
-    env = {**os.environ, "DOCKER_HOST": f"unix://{base / 'docker.sock'}",
-           "DOCKER_CONFIG": str(base / "client-config")}
+    env = {
+        **os.environ,
+        "DOCKER_HOST": f"unix://{base / 'docker.sock'}",
+        "DOCKER_CONFIG": str(base / "client-config"),
+    }
     env.pop("DOCKER_CONTEXT", None)
     for cli in dict.fromkeys(c for c in candidates if c and os.access(c, os.X_OK)):
         try:
-            result = subprocess.run([cli, "version", "--format", "{{.Server.Version}}"], env=env,
-                                    capture_output=True, text=True, timeout=15)
+            result = subprocess.run(
+                [cli, "version", "--format", "{{.Server.Version}}"],
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=15,
+            )
         except (OSError, subprocess.TimeoutExpired):
             continue
         if result.returncode == 0 and result.stdout.strip():
@@ -171,12 +205,24 @@ def rootfs_tar(path: Path, files: dict[str, str] | None = None) -> Path:
     """A tiny root filesystem (merged-/usr symlinks, /etc/passwd, /tmp, plus `files`) as a tar, for
     `docker import`. Containers from it run the host's programs through a read-only /usr mount."""
     with tarfile.open(path, "w") as tar:
-        for name, target in (("bin", "usr/bin"), ("lib", "usr/lib"), ("lib64", "usr/lib64"), ("sbin", "usr/sbin")):
+        for name, target in (
+            ("bin", "usr/bin"),
+            ("lib", "usr/lib"),
+            ("lib64", "usr/lib64"),
+            ("sbin", "usr/sbin"),
+        ):
             info = tarfile.TarInfo(name)
             info.type, info.linkname = tarfile.SYMTYPE, target
             tar.addfile(info)
-        for folder, mode in (("usr", 0o755), ("etc", 0o755), ("tmp", 0o1777), ("proc", 0o755),
-                             ("sys", 0o755), ("dev", 0o755), ("root", 0o700)):
+        for folder, mode in (
+            ("usr", 0o755),
+            ("etc", 0o755),
+            ("tmp", 0o1777),
+            ("proc", 0o755),
+            ("sys", 0o755),
+            ("dev", 0o755),
+            ("root", 0o700),
+        ):
             info = tarfile.TarInfo(folder)
             info.type, info.mode = tarfile.DIRTYPE, mode
             tar.addfile(info)

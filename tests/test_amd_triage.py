@@ -27,7 +27,9 @@ def _doc(text: str) -> dict:
 
 
 def _gpus(doc: dict) -> list[tuple[str, str]]:
-    return [(g["name"], g["gfx_target"]) for g in doc["snapshot"]["groups"]["amd.gpus"]["data"]["gpus"]]
+    return [
+        (g["name"], g["gfx_target"]) for g in doc["snapshot"]["groups"]["amd.gpus"]["data"]["gpus"]
+    ]
 
 
 def _findings(doc: dict) -> dict[str, dict]:
@@ -36,19 +38,33 @@ def _findings(doc: dict) -> dict[str, dict]:
 
 def test_cli_triage_of_a_rocminfo_file(real_captures):
     path = real_captures / "rocminfo" / "thamada-rocminfo-mi300x-x4-epyc9474f.txt"
-    result = subprocess.run([sys.executable, "-m", "envdoctor", "triage", "--json", str(path)],
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-m", "envdoctor", "triage", "--json", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stderr
     doc = json.loads(result.stdout)
     assert _gpus(doc) == [("AMD Instinct MI300X", "gfx942")] * 4
-    assert not [f for f in doc["findings"] if f["id"].startswith("rocm.")]  # gfx942 is supported: nothing to fix
-    text = subprocess.run([sys.executable, "-m", "envdoctor", "triage", str(path)], capture_output=True, text=True,
-                          timeout=120).stdout
+    assert not [
+        f for f in doc["findings"] if f["id"].startswith("rocm.")
+    ]  # gfx942 is supported: nothing to fix
+    text = subprocess.run(
+        [sys.executable, "-m", "envdoctor", "triage", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    ).stdout
     assert "4 AMD GPUs: 4× AMD Instinct MI300X (gfx942)" in text
 
 
 def test_mi25_rocminfo_implies_an_unsupported_target(real_captures):
-    doc = _doc(_capture(real_captures, "rocminfo", "bankh-rocminfo-radeon-instinct-mi25-x7-threadripper.txt"))
+    doc = _doc(
+        _capture(
+            real_captures, "rocminfo", "bankh-rocminfo-radeon-instinct-mi25-x7-threadripper.txt"
+        )
+    )
     assert _gpus(doc) == [("Radeon Instinct MI25", "gfx900")] * 7
     finding = _findings(doc)["rocm.gfx-unsupported"]
     assert finding["title"] == "ROCm does not support Radeon Instinct MI25 (gfx900) on Linux"
@@ -60,7 +76,10 @@ def test_rx6700xt_rocm_smi_json_implies_the_rdna2_override(real_captures):
     assert _gpus(doc) == [("Navi 22 [Radeon RX 6700/6700 XT / 6800M]", "gfx1031")]
     finding = _findings(doc)["rocm.gfx-unsupported"]
     [fix] = finding["fixes"]
-    assert fix["summary"].startswith("Unsupported workaround") and fix["commands"][0] == "export HSA_OVERRIDE_GFX_VERSION=10.3.0"
+    assert (
+        fix["summary"].startswith("Unsupported workaround")
+        and fix["commands"][0] == "export HSA_OVERRIDE_GFX_VERSION=10.3.0"
+    )
 
 
 def test_rocm_smi_concise_table(real_captures):
@@ -71,8 +90,19 @@ def test_rocm_smi_concise_table(real_captures):
 
 def test_wsl_rocminfo_with_its_collect_env(real_captures):
     """ROCm issue 3581: rocminfo and collect_env of one WSL2 machine pasted together."""
-    text = (_capture(real_captures, "rocminfo", "rocminfo-wsl2-gfx1030-rx6800xt-rocm-6.1.3-rocm-issue-3581.txt") + "\n\n"
-            + _capture(real_captures, "collect_env", "torch-2.1.2+rocm6.1.3-wsl2-radeon-rx6800xt-rocm-issue-3581.txt"))
+    text = (
+        _capture(
+            real_captures,
+            "rocminfo",
+            "rocminfo-wsl2-gfx1030-rx6800xt-rocm-6.1.3-rocm-issue-3581.txt",
+        )
+        + "\n\n"
+        + _capture(
+            real_captures,
+            "collect_env",
+            "torch-2.1.2+rocm6.1.3-wsl2-radeon-rx6800xt-rocm-issue-3581.txt",
+        )
+    )
     doc = _doc(text)
     assert ("AMD Radeon RX 6800 XT", "gfx1030") in _gpus(doc)
     found = _findings(doc)
@@ -81,8 +111,15 @@ def test_wsl_rocminfo_with_its_collect_env(real_captures):
 
 
 def test_rocminfo_with_a_cpu_torch(real_captures):
-    text = (_capture(real_captures, "rocminfo", "thamada-rocminfo-mi300x-x4-epyc9474f.txt") + "\n\n"
-            + _capture(real_captures, "collect_env", "torch-1.3.0-ubuntu18.04-conda-cpuonly-pytorch-issue-29035.txt"))
+    text = (
+        _capture(real_captures, "rocminfo", "thamada-rocminfo-mi300x-x4-epyc9474f.txt")
+        + "\n\n"
+        + _capture(
+            real_captures,
+            "collect_env",
+            "torch-1.3.0-ubuntu18.04-conda-cpuonly-pytorch-issue-29035.txt",
+        )
+    )
     doc = _doc(text)
     found = _findings(doc)
     cause = found["rocm.cuda-torch-on-amd"]
@@ -95,12 +132,20 @@ def test_rocminfo_permission_denied():
     doc = _doc((FIXTURES / "rocminfo-kfd-permission-denied-rocm-docker-issue-116.txt").read_text())
     finding = _findings(doc)["rocm.kfd-permission"]
     assert finding["severity"] == "error"
-    assert any(f["commands"][:1] == ["sudo usermod -a -G render,video $LOGNAME"] for f in finding["fixes"])
+    assert any(
+        f["commands"][:1] == ["sudo usermod -a -G render,video $LOGNAME"] for f in finding["fixes"]
+    )
     assert doc["findings"][0]["id"] == "rocm.kfd-permission"
 
 
-@pytest.mark.parametrize("name", ["thamada-rocm-smi-a-mi300x-x4.txt", "telegraf-mi100-rocm602.json",
-                                  "telegraf-vega-20-WKS-GL-XE.json"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "thamada-rocm-smi-a-mi300x-x4.txt",
+        "telegraf-mi100-rocm602.json",
+        "telegraf-vega-20-WKS-GL-XE.json",
+    ],
+)
 def test_listed_instinct_cards_raise_nothing(real_captures, name):
     doc = _doc(_capture(real_captures, "rocm-smi", name))
     assert doc["snapshot"]["groups"]["amd.gpus"]["status"] == "collected"

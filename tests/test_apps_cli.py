@@ -10,14 +10,19 @@ import os
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 from test_apps_probes import FIXTURES, make_venv
 
 
 def envdoctor(*args: str, cwd: str | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "envdoctor", *args], capture_output=True, text=True,
-                          timeout=180, cwd=cwd, env=dict(os.environ))
+    return subprocess.run(
+        [sys.executable, "-m", "envdoctor", *args],
+        capture_output=True,
+        text=True,
+        timeout=180,
+        cwd=cwd,
+        env=dict(os.environ),
+    )
 
 
 def check_json(*args: str, cwd: str | None = None) -> tuple[dict, int]:
@@ -28,8 +33,10 @@ def check_json(*args: str, cwd: str | None = None) -> tuple[dict, int]:
 
 def _has_gpu(doc: dict) -> bool:
     groups = doc["snapshot"]["groups"]
-    return any(groups.get(g, {}).get("status") == "collected" and groups[g]["data"].get("gpus")
-               for g in ("nvidia.gpus", "amd.gpus"))
+    return any(
+        groups.get(g, {}).get("status") == "collected" and groups[g]["data"].get("gpus")
+        for g in ("nvidia.gpus", "amd.gpus")
+    )
 
 
 def test_check_app_vllm_says_what_is_missing_and_what_vllm_can_still_do():
@@ -39,7 +46,9 @@ def test_check_app_vllm_says_what_is_missing_and_what_vllm_can_still_do():
     if _has_gpu(doc):
         assert "app.vllm.no-gpu" not in [f["id"] for f in apps]
         return
-    assert [f["id"] for f in apps] == ["app.vllm.no-gpu"]  # nothing else about apps: no false alarms
+    assert [f["id"] for f in apps] == [
+        "app.vllm.no-gpu"
+    ]  # nothing else about apps: no false alarms
     finding = apps[0]
     assert finding["severity"] == "warning" and code == 0
     assert "Missing for GPU use" in finding["detail"] and "CPU backend" in finding["detail"]
@@ -66,7 +75,9 @@ def test_app_dir_checkout_is_inspected_with_its_own_venv(tmp_path):
         return
     finding = next(f for f in doc["findings"] if f["id"] == "app.comfyui.no-gpu")
     assert finding["severity"] == "info"
-    assert finding["fixes"][0]["commands"] == [f"cd {comfy} && {comfy}/venv/bin/python main.py --cpu"]
+    assert finding["fixes"][0]["commands"] == [
+        f"cd {comfy} && {comfy}/venv/bin/python main.py --cpu"
+    ]
 
 
 def test_unknown_app_and_explain():
@@ -79,8 +90,10 @@ def test_unknown_app_and_explain():
 def test_preflight_app_requirements():
     result = envdoctor("preflight", "--require", "app=vllm", "--json")
     doc = json.loads(result.stdout)
-    assert [(r["requirement"], r["origin"]) for r in doc["requirements"]] == [("gpu", "app=vllm"),
-                                                                             ("compute>=7.5", "app=vllm")]
+    assert [(r["requirement"], r["origin"]) for r in doc["requirements"]] == [
+        ("gpu", "app=vllm"),
+        ("compute>=7.5", "app=vllm"),
+    ]
     assert result.returncode == (0 if all(r["state"] == "met" for r in doc["requirements"]) else 1)
     bad = envdoctor("preflight", "--require", "app=blender")
     assert bad.returncode == 2 and "unknown app 'blender'" in bad.stderr and "vllm" in bad.stderr

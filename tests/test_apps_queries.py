@@ -20,12 +20,27 @@ def test_the_table_lints_and_every_row_cites_a_https_source():
     rows = MS.table("apps").rows
     assert len(rows) >= 40
     assert all(str(r["source"]).startswith("https://") and r.get("text") for r in rows)
-    assert {r["app"] for r in rows} == {"vllm", "comfyui", "webui", "ollama", "llamacpp", "textgen", "torchserve", "halcon"}
+    assert {r["app"] for r in rows} == {
+        "vllm",
+        "comfyui",
+        "webui",
+        "ollama",
+        "llamacpp",
+        "textgen",
+        "torchserve",
+        "halcon",
+    }
 
 
-@pytest.mark.parametrize("row", [r for r in load_bundled().table("apps").rows
-                                 if r.get("min_compute") or r.get("min_driver") or r.get("flag") or r.get("max_vram_mib")],
-                         ids=lambda r: f"{r['app']}-{r['fact']}")
+@pytest.mark.parametrize(
+    "row",
+    [
+        r
+        for r in load_bundled().table("apps").rows
+        if r.get("min_compute") or r.get("min_driver") or r.get("flag") or r.get("max_vram_mib")
+    ],
+    ids=lambda r: f"{r['app']}-{r['fact']}",
+)
 def test_numbers_and_flags_appear_in_the_quoted_text(row):
     text = row["text"] + " " + row.get("note", "")
     if row.get("min_compute"):
@@ -39,9 +54,19 @@ def test_numbers_and_flags_appear_in_the_quoted_text(row):
         assert row["flag"].split()[0] in text
 
 
-@pytest.mark.parametrize("alias,name", [("A1111", "webui"), ("stable-diffusion-webui", "webui"), ("llama.cpp", "llamacpp"),
-                                        ("oobabooga", "textgen"), ("ComfyUI", "comfyui"), ("SolidWorks", "solidworks"),
-                                        ("blender", None), ("", None)])
+@pytest.mark.parametrize(
+    "alias,name",
+    [
+        ("A1111", "webui"),
+        ("stable-diffusion-webui", "webui"),
+        ("llama.cpp", "llamacpp"),
+        ("oobabooga", "textgen"),
+        ("ComfyUI", "comfyui"),
+        ("SolidWorks", "solidworks"),
+        ("blender", None),
+        ("", None),
+    ],
+)
 def test_canonical_names(alias, name):
     assert aq.canonical(alias) == name
 
@@ -52,7 +77,9 @@ def test_vllm_floors_current_first():
     assert "0487d5c2" in floors[0][1]["source"] and "8744bb09" in floors[1][1]["source"]
 
 
-@pytest.mark.parametrize("cc,driver", [("6.1", "570"), ("5.0", "570"), ("7.5", "550"), ("12.0", "550"), ("3.5", None)])
+@pytest.mark.parametrize(
+    "cc,driver", [("6.1", "570"), ("5.0", "570"), ("7.5", "550"), ("12.0", "550"), ("3.5", None)]
+)
 def test_ollama_driver_floor_by_compute_capability(cc, driver):
     row = aq.driver_floor(MS, "ollama", cc)
     assert (row["min_driver"] if row else None) == driver
@@ -83,5 +110,8 @@ def test_queries_without_the_table_answer_nothing():
             raise KeyError(name)
 
     assert aq.rows(Empty(), "vllm") == [] and aq.min_compute(Empty(), "vllm") == []
-    assert aq.preflight_requirements("vllm", Empty()) == ["gpu"] or aq.preflight_requirements("vllm", Empty()) is None
+    assert (
+        aq.preflight_requirements("vllm", Empty()) == ["gpu"]
+        or aq.preflight_requirements("vllm", Empty()) is None
+    )
     assert re.fullmatch(r"[a-z]+", aq.known_apps(Empty())[0])

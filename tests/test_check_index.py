@@ -7,12 +7,20 @@ import subprocess
 import sys
 
 import envdoctor.checks as checks
-from envdoctor.checks import CHECK_MODULES, build_index, modules_emitting, modules_runnable, read_index
+from envdoctor.checks import (
+    CHECK_MODULES,
+    build_index,
+    modules_emitting,
+    modules_runnable,
+    read_index,
+)
 
 
 def test_index_equals_the_registry():
     """Fails when a check's ids or needs changed without `python -m envdoctor.checks`."""
-    assert read_index() == build_index(), "checks/index.json is stale: run `python -m envdoctor.checks`"
+    assert read_index() == build_index(), (
+        "checks/index.json is stale: run `python -m envdoctor.checks`"
+    )
 
 
 def test_emitting_names_the_modules_of_a_finding_id():
@@ -44,20 +52,28 @@ def test_stale_or_missing_index_means_every_module(monkeypatch, tmp_path):
 
 def test_a_finding_requirement_imports_only_its_module():
     """`no:ID` on the preflight path imports the module that emits ID, not the registry."""
-    code = ("import sys; from envdoctor.commands import preflight as p; "
-            "from envdoctor.requirements import parse_requirements as r; "
-            "p.judge(r(['no:nvidia.driver-library-mismatch']), timeout_s=10); "
-            "print(sorted(m for m in sys.modules if m.startswith('envdoctor.checks.')))")
+    code = (
+        "import sys; from envdoctor.commands import preflight as p; "
+        "from envdoctor.requirements import parse_requirements as r; "
+        "p.judge(r(['no:nvidia.driver-library-mismatch']), timeout_s=10); "
+        "print(sorted(m for m in sys.modules if m.startswith('envdoctor.checks.')))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     loaded = eval(out.stdout)  # a printed list of module names
     assert "envdoctor.checks.nvidia_driver_load" in loaded
-    assert "envdoctor.checks.apps_vllm" not in loaded and "envdoctor.checks.signatures" not in loaded
+    assert (
+        "envdoctor.checks.apps_vllm" not in loaded and "envdoctor.checks.signatures" not in loaded
+    )
 
 
 def _outcome_key(outcome):
-    return ([(f.id, f.severity.value, f.title) for f in outcome.findings], outcome.passed,
-            [(s.id, s.reason, s.not_present) for s in outcome.skipped], outcome.not_applicable)
+    return (
+        [(f.id, f.severity.value, f.title) for f in outcome.findings],
+        outcome.passed,
+        [(s.id, s.reason, s.not_present) for s in outcome.skipped],
+        outcome.not_applicable,
+    )
 
 
 def _both_ways(snapshot, modules=None):

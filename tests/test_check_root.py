@@ -9,12 +9,19 @@ import sys
 
 
 def test_root_layers_from_the_tree_and_driver_facts_from_the_host(fake_root):
-    root = fake_root({
-        "/etc/os-release": 'PRETTY_NAME="Ubuntu 22.04.4 LTS"\nID=ubuntu\nVERSION_ID="22.04"\n',
-        "/usr/local/cuda-12.4/version.json": '{"cuda": {"name": "CUDA SDK", "version": "12.4.1"}}',
-    }, symlinks={"/usr/local/cuda": "cuda-12.4"})
-    result = subprocess.run([sys.executable, "-m", "envdoctor", "check", "--root", str(root), "--json"],
-                            capture_output=True, text=True, timeout=120)
+    root = fake_root(
+        {
+            "/etc/os-release": 'PRETTY_NAME="Ubuntu 22.04.4 LTS"\nID=ubuntu\nVERSION_ID="22.04"\n',
+            "/usr/local/cuda-12.4/version.json": '{"cuda": {"name": "CUDA SDK", "version": "12.4.1"}}',
+        },
+        symlinks={"/usr/local/cuda": "cuda-12.4"},
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", "envdoctor", "check", "--root", str(root), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode in (0, 1), result.stderr
     groups = json.loads(result.stdout)["snapshot"]["groups"]
     assert groups["os"]["data"]["distro_id"] == "ubuntu"
@@ -25,6 +32,10 @@ def test_root_layers_from_the_tree_and_driver_facts_from_the_host(fake_root):
 
 
 def test_missing_root_is_a_usage_error(tmp_path):
-    result = subprocess.run([sys.executable, "-m", "envdoctor", "check", "--root", str(tmp_path / "nope")],
-                            capture_output=True, text=True, timeout=60)
+    result = subprocess.run(
+        [sys.executable, "-m", "envdoctor", "check", "--root", str(tmp_path / "nope")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert result.returncode == 2 and "not a directory" in result.stderr

@@ -42,23 +42,47 @@ def test_block_yaml_reader_matches_pyyaml_on_the_real_spec():
 
 
 def test_block_yaml_reader_edge_cases():
-    doc = container_cdi_yaml.loads('---\n# c\nkind: "vendor.com/x"\nlist:\n- a\n- "b: c"\n- k: v\n  j: w\nempty: []\n'
-                                   "quoted: 'it''s'\nblock: |-\n  one\n  two\nnested:\n  deep:\n    - 1\n")
-    assert doc == {"kind": "vendor.com/x", "list": ["a", "b: c", {"k": "v", "j": "w"}], "empty": [],
-                   "quoted": "it's", "block": "one\ntwo", "nested": {"deep": ["1"]}}
+    doc = container_cdi_yaml.loads(
+        '---\n# c\nkind: "vendor.com/x"\nlist:\n- a\n- "b: c"\n- k: v\n  j: w\nempty: []\n'
+        "quoted: 'it''s'\nblock: |-\n  one\n  two\nnested:\n  deep:\n    - 1\n"
+    )
+    assert doc == {
+        "kind": "vendor.com/x",
+        "list": ["a", "b: c", {"k": "v", "j": "w"}],
+        "empty": [],
+        "quoted": "it's",
+        "block": "one\ntwo",
+        "nested": {"deep": ["1"]},
+    }
     with pytest.raises(ValueError, match="line 2"):
         container_cdi_yaml.loads("a: 1\n  b: 2\n")
 
 
 def test_probe_reads_specs_from_the_spec_dirs(fake_root):
-    json_spec = json.dumps({"cdiVersion": "0.6.0", "kind": "amd.com/gpu", "devices": [{"name": "all", "containerEdits": {}}]})
-    root = fake_root({"/etc/cdi/nvidia.yaml": SPEC.read_text(), "/var/run/cdi/amd.json": json_spec,
-                      "/var/run/cdi/broken.yaml": "kind: x\n  bad: indent\n", "/etc/cdi/README": "not a spec"})
+    json_spec = json.dumps(
+        {
+            "cdiVersion": "0.6.0",
+            "kind": "amd.com/gpu",
+            "devices": [{"name": "all", "containerEdits": {}}],
+        }
+    )
+    root = fake_root(
+        {
+            "/etc/cdi/nvidia.yaml": SPEC.read_text(),
+            "/var/run/cdi/amd.json": json_spec,
+            "/var/run/cdi/broken.yaml": "kind: x\n  bad: indent\n",
+            "/etc/cdi/README": "not a spec",
+        }
+    )
     [group] = container_cdi.collect(ProbeContext(root=root, env={}))
     data = group.data
     assert data["kinds"] == ["amd.com/gpu", "nvidia.com/gpu"]
     assert "nvidia.com/gpu=all" in data["devices"] and "amd.com/gpu=all" in data["devices"]
-    assert [s["path"] for s in data["specs"]] == ["/etc/cdi/nvidia.yaml", "/var/run/cdi/amd.json", "/var/run/cdi/broken.yaml"]
+    assert [s["path"] for s in data["specs"]] == [
+        "/etc/cdi/nvidia.yaml",
+        "/var/run/cdi/amd.json",
+        "/var/run/cdi/broken.yaml",
+    ]
     assert "cannot parse" in data["specs"][2]["error"]
 
 
@@ -70,8 +94,13 @@ def test_no_spec_is_absent(fake_root):
 def test_podman_info_capture():
     info = json.loads((FIXTURES / "podman" / "podman-4.3.1-debian12-root-info.json").read_text())
     assert container_podman.facts_from_info(info) == {
-        "version": "4.3.1", "api_version": "4.3.1", "rootless": False, "cgroup_manager": "cgroupfs",
-        "cgroup_version": "v1", "oci_runtime": "runc"}
+        "version": "4.3.1",
+        "api_version": "4.3.1",
+        "rootless": False,
+        "cgroup_manager": "cgroupfs",
+        "cgroup_version": "v1",
+        "oci_runtime": "runc",
+    }
 
 
 def test_real_podman_probe():
@@ -86,8 +115,12 @@ def test_real_podman_probe():
 def test_podman_absent_and_broken(tmp_path, fake_tools):
     [group] = container_podman.collect(ProbeContext(env={"PATH": str(tmp_path / "none")}))
     assert group.status.value == "absent"
-    path = fake_tools({"podman": "#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'podman version 5.0.2'; exit 0; fi\n"
-                                 "echo 'Error: cannot re-exec process' >&2; exit 125\n"})
+    path = fake_tools(
+        {
+            "podman": "#!/bin/sh\nif [ \"$1\" = --version ]; then echo 'podman version 5.0.2'; exit 0; fi\n"
+            "echo 'Error: cannot re-exec process' >&2; exit 125\n"
+        }
+    )
     [group] = container_podman.collect(ProbeContext(env={"PATH": path}))
     assert group.data["version"] == "5.0.2" and "version_error" not in group.data
     path = fake_tools({"podman": "#!/bin/sh\necho 'Error: cannot re-exec process' >&2; exit 125\n"})
@@ -106,10 +139,13 @@ def test_packaged_podman_version_is_read_from_dpkg(tmp_path):
     (root / "var/lib/dpkg/info/podman.list").write_text("/.\n/usr\n/usr/bin\n/usr/bin/podman\n")
     (root / "var/lib/dpkg/status").write_text(
         "Package: podman\nStatus: install ok installed\nVersion: 4.3.1+ds1-8+deb12u1+b3\n\n"
-        "Package: other\nStatus: install ok installed\nVersion: 1.0\n")
+        "Package: other\nStatus: install ok installed\nVersion: 1.0\n"
+    )
     ctx = ProbeContext(root=root, env={"PATH": "/usr/bin"})
     assert container_podman.packaged_version(ctx, "/usr/bin/podman") == "4.3.1"
-    assert container_podman.packaged_version(ctx, "/usr/local/bin/podman") is None  # not the package's file
+    assert (
+        container_podman.packaged_version(ctx, "/usr/local/bin/podman") is None
+    )  # not the package's file
     (root / "var/lib/dpkg/info/podman.list").write_text("/usr/bin/podman-remote\n")
     fresh = ProbeContext(root=root, env={"PATH": "/usr/bin"})  # a context reads each file once
     assert container_podman.packaged_version(fresh, "/usr/bin/podman") is None
@@ -123,5 +159,7 @@ def test_real_podman_version_from_dpkg_equals_the_binary():
         pytest.skip("no packaged podman here")
     ctx = ProbeContext()
     packaged = container_podman.packaged_version(ctx, shutil.which("podman"))
-    printed = subprocess.run(["podman", "--version"], capture_output=True, text=True, timeout=30).stdout
+    printed = subprocess.run(
+        ["podman", "--version"], capture_output=True, text=True, timeout=30
+    ).stdout
     assert packaged is not None and printed.split()[-1] == packaged

@@ -31,7 +31,11 @@ def test_docker_28_text_with_nvidia_runtime(real_captures):
     assert data["default_runtime"] == "runc"
     assert (data["cgroup_driver"], data["cgroup_version"]) == ("systemd", "2")
     assert data["security_options"] == ["apparmor", "seccomp", "cgroupns"]
-    assert data["context"] == "default" and data["docker_desktop"] is False and data["rootless"] is False
+    assert (
+        data["context"] == "default"
+        and data["docker_desktop"] is False
+        and data["rootless"] is False
+    )
     assert "cdi_spec_dirs" not in data
 
 
@@ -44,7 +48,10 @@ def test_docker_1_12_text_without_client_server_split(real_captures):
 
 
 def test_docker_desktop_29_text_with_cdi(real_captures):
-    data = _read(real_captures, "unidentified-docker-desktop-29.2.1-wsl2-text-cdi-discovered-devices-nvidia-runtime.txt")
+    data = _read(
+        real_captures,
+        "unidentified-docker-desktop-29.2.1-wsl2-text-cdi-discovered-devices-nvidia-runtime.txt",
+    )
     assert data["server_version"] == "29.2.1"
     assert data["cdi_spec_dirs"] == ["/etc/cdi", "/var/run/cdi"]
     assert data["cdi_devices"] == ["docker.com/gpu=webgpu"]
@@ -57,7 +64,10 @@ def test_format_json_and_api_json(real_captures):
     assert tanzu["server_version"] == "20.10.12" and tanzu["cgroup_version"] == "1"
     assert tanzu["runtime_paths"]["runc"] == "runc" and "nvidia" not in tanzu["runtimes"]
     assert tanzu["context"] == "default"
-    api = _read(real_captures, "unidentified-testcontainers-wire-api-info-docker-desktop-28.2.2-wsl2-nvidia-runtime-cdispecdirs.json")
+    api = _read(
+        real_captures,
+        "unidentified-testcontainers-wire-api-info-docker-desktop-28.2.2-wsl2-nvidia-runtime-cdispecdirs.json",
+    )
     assert api["runtime_paths"]["nvidia"] == "nvidia-container-runtime"
     assert api["docker_desktop"] is True and api["cdi_spec_dirs"] == ["/etc/cdi", "/var/run/cdi"]
 
@@ -66,49 +76,80 @@ def test_text_and_json_of_one_daemon_agree():
     text = docker_info.parse((FIXTURES / "docker-20.10.24-debian12-vfs-info.txt").read_text())
     as_json = docker_info.parse((FIXTURES / "docker-20.10.24-debian12-vfs-info.json").read_text())
     shared = set(text) & set(as_json)
-    assert {"server_version", "runtimes", "cgroup_driver", "cgroup_version", "storage_driver"} <= shared
+    assert {
+        "server_version",
+        "runtimes",
+        "cgroup_driver",
+        "cgroup_version",
+        "storage_driver",
+    } <= shared
     assert {k: text[k] for k in shared} == {k: as_json[k] for k in shared}
 
 
 def test_client_errors_and_partial_pastes():
-    refused = docker_info.parse("Client:\n Context:    default\n Debug Mode: false\n\nServer:\nERROR: Cannot connect "
-                                "to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?\n")
+    refused = docker_info.parse(
+        "Client:\n Context:    default\n Debug Mode: false\n\nServer:\nERROR: Cannot connect "
+        "to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?\n"
+    )
     assert refused["state"] == "not-running" and refused["host"] == "unix:///var/run/docker.sock"
-    denied = docker_info.parse("Client:\n Context:    default\n\nServer:\nERROR: permission denied while trying to "
-                               "connect to the Docker daemon socket at unix:///var/run/docker.sock: Get \"http://"
-                               "%2Fvar%2Frun%2Fdocker.sock/v1.24/info\": dial unix /var/run/docker.sock: connect: "
-                               "permission denied\n")
+    denied = docker_info.parse(
+        "Client:\n Context:    default\n\nServer:\nERROR: permission denied while trying to "
+        'connect to the Docker daemon socket at unix:///var/run/docker.sock: Get "http://'
+        '%2Fvar%2Frun%2Fdocker.sock/v1.24/info": dial unix /var/run/docker.sock: connect: '
+        "permission denied\n"
+    )
     assert denied["state"] == "permission-denied"
-    grep = docker_info.parse("WARNING: No blkio throttle.read_bps_device support\n Runtimes: io.containerd.runc.v2 runc\n"
-                             " Default Runtime: runc\n")
+    grep = docker_info.parse(
+        "WARNING: No blkio throttle.read_bps_device support\n Runtimes: io.containerd.runc.v2 runc\n"
+        " Default Runtime: runc\n"
+    )
     assert grep["runtimes"] == ["io.containerd.runc.v2", "runc"] and grep["state"] == "reachable"
-    assert not docker_info.detect("Traceback (most recent call last):\n  File \"x.py\"\nRuntimeError: boom\n")
+    assert not docker_info.detect(
+        'Traceback (most recent call last):\n  File "x.py"\nRuntimeError: boom\n'
+    )
 
 
 def test_endpoint_follows_docker_host_then_context(tmp_path):
-    assert container_docker.resolve_endpoint(ProbeContext(env={"DOCKER_HOST": "tcp://10.0.0.1:2375"})).source == "DOCKER_HOST"
+    assert (
+        container_docker.resolve_endpoint(
+            ProbeContext(env={"DOCKER_HOST": "tcp://10.0.0.1:2375"})
+        ).source
+        == "DOCKER_HOST"
+    )
     config = tmp_path / ".docker"
     meta = config / "contexts" / "meta" / hashlib.sha256(b"desktop-linux").hexdigest()
     meta.mkdir(parents=True)
     (config / "config.json").write_text(json.dumps({"currentContext": "desktop-linux"}))
     host = f"unix://{tmp_path}/.docker/desktop/docker.sock"
-    (meta / "meta.json").write_text(json.dumps({"Name": "desktop-linux", "Endpoints": {"docker": {"Host": host}}}))
+    (meta / "meta.json").write_text(
+        json.dumps({"Name": "desktop-linux", "Endpoints": {"docker": {"Host": host}}})
+    )
     endpoint = container_docker.resolve_endpoint(ProbeContext(env={"HOME": str(tmp_path)}))
     assert (endpoint.host, endpoint.source, endpoint.context) == (host, "context", "desktop-linux")
-    assert container_docker.resolve_endpoint(ProbeContext(env={"HOME": str(tmp_path), "DOCKER_CONTEXT": "default"})).host \
+    assert (
+        container_docker.resolve_endpoint(
+            ProbeContext(env={"HOME": str(tmp_path), "DOCKER_CONTEXT": "default"})
+        ).host
         == container_docker.DEFAULT_HOST
-    [group] = container_docker.collect(ProbeContext(env={"HOME": str(tmp_path), "PATH": str(tmp_path)}))
+    )
+    [group] = container_docker.collect(
+        ProbeContext(env={"HOME": str(tmp_path), "PATH": str(tmp_path)})
+    )
     assert group.data["state"] == "not-running" and group.data["docker_desktop"] is True
 
 
 def test_no_docker_at_all_is_absent(tmp_path, fake_root):
     root = fake_root({"/etc/hostname": "x\n"})
-    [group] = container_docker.collect(ProbeContext(root=root, env={"PATH": str(tmp_path / "empty")}))
+    [group] = container_docker.collect(
+        ProbeContext(root=root, env={"PATH": str(tmp_path / "empty")})
+    )
     assert group.status.value == "absent" and "not installed" in group.reason
 
 
 def test_permission_denied_socket_is_classified(tmp_path):
-    facts = container_docker.classify_error("ConnectionError: ('Connection aborted.', PermissionError(13, 'Permission denied'))")
+    facts = container_docker.classify_error(
+        "ConnectionError: ('Connection aborted.', PermissionError(13, 'Permission denied'))"
+    )
     assert facts["state"] == "permission-denied"
     assert container_docker.classify_error("ReadTimeout: timed out", 3)["state"] == "unresponsive"
 

@@ -12,12 +12,27 @@ from pathlib import Path
 import pytest
 
 from envdoctor import image_inspect
-from envdoctor.image_inspect import ImageInspectError, safe_link_target, safe_name, unpack_saved_image
+from envdoctor.image_inspect import (
+    ImageInspectError,
+    safe_link_target,
+    safe_name,
+    unpack_saved_image,
+)
 
-CONFIG = {"architecture": "amd64", "os": "linux", "config": {"Env": ["PATH=/usr/bin", "NVIDIA_VISIBLE_DEVICES=all"]}}
+CONFIG = {
+    "architecture": "amd64",
+    "os": "linux",
+    "config": {"Env": ["PATH=/usr/bin", "NVIDIA_VISIBLE_DEVICES=all"]},
+}
 
 
-def _member(name: str, data: bytes | None = None, kind: bytes = tarfile.REGTYPE, link: str = "", mode: int = 0o644):
+def _member(
+    name: str,
+    data: bytes | None = None,
+    kind: bytes = tarfile.REGTYPE,
+    link: str = "",
+    mode: int = 0o644,
+):
     info = tarfile.TarInfo(name)
     info.type, info.linkname, info.mode = kind, link, mode
     if data is not None:
@@ -37,8 +52,16 @@ def _archive(path: Path, layers: list[bytes], oci: bool = False) -> Path:
     names = [f"blobs/sha256/{i:064d}" if oci else f"{i:064d}/layer.tar" for i in range(len(layers))]
     config_name = "blobs/sha256/" + "c" * 64 if oci else "c" * 64 + ".json"
     with tarfile.open(path, "w") as tar:
-        for name, body in [*zip(names, layers), (config_name, json.dumps(CONFIG).encode()),
-                           ("manifest.json", json.dumps([{"Config": config_name, "RepoTags": ["t:1"], "Layers": names}]).encode())]:
+        for name, body in [
+            *zip(names, layers),
+            (config_name, json.dumps(CONFIG).encode()),
+            (
+                "manifest.json",
+                json.dumps(
+                    [{"Config": config_name, "RepoTags": ["t:1"], "Layers": names}]
+                ).encode(),
+            ),
+        ]:
             info = tarfile.TarInfo(name)
             info.size = len(body)
             tar.addfile(info, io.BytesIO(body))
@@ -46,20 +69,22 @@ def _archive(path: Path, layers: list[bytes], oci: bool = False) -> Path:
 
 
 def test_hostile_members_are_skipped(tmp_path):
-    layer = _layer([
-        _member("etc/os-release", b"ID=ubuntu\n"),
-        _member("/etc/passwd", b"root::0:0\n"),
-        _member("../../escape", b"x"),
-        _member("usr/../../escape2", b"x"),
-        _member("dev/sda", kind=tarfile.BLKTYPE),
-        _member("dev/null", kind=tarfile.CHRTYPE),
-        _member("run/fifo", kind=tarfile.FIFOTYPE),
-        _member("lib/evil", kind=tarfile.SYMTYPE, link="../../../../etc/shadow"),
-        _member("lib/abs", kind=tarfile.SYMTYPE, link="/usr/lib/libc.so.6"),
-        _member("lib/hard", kind=tarfile.LNKTYPE, link="etc/os-release"),
-        _member("lib/hard-missing", kind=tarfile.LNKTYPE, link="nowhere/file"),
-        _member("usr/bin/tool", b"\x7fELF" + b"\0" * 100, mode=0o4755),
-    ])
+    layer = _layer(
+        [
+            _member("etc/os-release", b"ID=ubuntu\n"),
+            _member("/etc/passwd", b"root::0:0\n"),
+            _member("../../escape", b"x"),
+            _member("usr/../../escape2", b"x"),
+            _member("dev/sda", kind=tarfile.BLKTYPE),
+            _member("dev/null", kind=tarfile.CHRTYPE),
+            _member("run/fifo", kind=tarfile.FIFOTYPE),
+            _member("lib/evil", kind=tarfile.SYMTYPE, link="../../../../etc/shadow"),
+            _member("lib/abs", kind=tarfile.SYMTYPE, link="/usr/lib/libc.so.6"),
+            _member("lib/hard", kind=tarfile.LNKTYPE, link="etc/os-release"),
+            _member("lib/hard-missing", kind=tarfile.LNKTYPE, link="nowhere/file"),
+            _member("usr/bin/tool", b"\x7fELF" + b"\0" * 100, mode=0o4755),
+        ]
+    )
     config, stats = unpack_saved_image(_archive(tmp_path / "img.tar", [layer]), tmp_path / "root")
     root = tmp_path / "root"
     assert config["config"]["Env"][1] == "NVIDIA_VISIBLE_DEVICES=all"
@@ -67,12 +92,18 @@ def test_hostile_members_are_skipped(tmp_path):
     assert not (tmp_path / "escape").exists() and not (tmp_path / "escape2").exists()
     assert not (root / "dev/sda").exists() and not (root / "run/fifo").exists()
     assert not (root / "lib/evil").is_symlink()
-    assert os.readlink(root / "lib/abs") == "../usr/lib/libc.so.6"  # absolute target kept inside the root
+    assert (
+        os.readlink(root / "lib/abs") == "../usr/lib/libc.so.6"
+    )  # absolute target kept inside the root
     assert (root / "lib/hard").read_text() == "ID=ubuntu\n"
     tool = root / "usr/bin/tool"
     assert tool.stat().st_size == 0 and not tool.stat().st_mode & 0o4000  # placeholder, no setuid
-    assert stats.skipped == {"unsafe path": 3, "device, fifo or other special file": 3, "link out of the root": 1,
-                             "hard link to a missing file": 1}
+    assert stats.skipped == {
+        "unsafe path": 3,
+        "device, fifo or other special file": 3,
+        "link out of the root": 1,
+        "hard link to a missing file": 1,
+    }
 
 
 def test_writing_through_a_link_that_leaves_the_root_is_refused(tmp_path):
@@ -87,10 +118,22 @@ def test_writing_through_a_link_that_leaves_the_root_is_refused(tmp_path):
 
 
 def test_layers_apply_in_order_with_whiteouts(tmp_path):
-    lower = _layer([_member("opt/app/a.txt", b"a"), _member("opt/app/b.txt", b"b"), _member("opt/keep/c.txt", b"c"),
-                    _member("etc/motd", b"old\n")])
-    upper = _layer([_member("opt/app/.wh..wh..opq", b""), _member("opt/app/new.txt", b"n"),
-                    _member("opt/keep/.wh.c.txt", b""), _member("etc/motd", b"new\n")])
+    lower = _layer(
+        [
+            _member("opt/app/a.txt", b"a"),
+            _member("opt/app/b.txt", b"b"),
+            _member("opt/keep/c.txt", b"c"),
+            _member("etc/motd", b"old\n"),
+        ]
+    )
+    upper = _layer(
+        [
+            _member("opt/app/.wh..wh..opq", b""),
+            _member("opt/app/new.txt", b"n"),
+            _member("opt/keep/.wh.c.txt", b""),
+            _member("etc/motd", b"new\n"),
+        ]
+    )
     for oci in (False, True):
         root = tmp_path / f"root-{oci}"
         unpack_saved_image(_archive(tmp_path / f"img-{oci}.tar", [lower, upper], oci=oci), root)
@@ -101,8 +144,13 @@ def test_layers_apply_in_order_with_whiteouts(tmp_path):
 
 def test_content_limits(tmp_path, monkeypatch):
     monkeypatch.setattr(image_inspect, "MAX_FILE_BYTES", 10)
-    layer = _layer([_member("etc/big.conf", b"x" * 11), _member("etc/small.conf", b"y" * 10),
-                    _member("usr/lib/libbig.so", b"z" * 5)])
+    layer = _layer(
+        [
+            _member("etc/big.conf", b"x" * 11),
+            _member("etc/small.conf", b"y" * 10),
+            _member("usr/lib/libbig.so", b"z" * 5),
+        ]
+    )
     _, stats = unpack_saved_image(_archive(tmp_path / "img.tar", [layer]), tmp_path / "root")
     assert (tmp_path / "root/etc/big.conf").stat().st_size == 0
     assert (tmp_path / "root/etc/small.conf").read_bytes() == b"y" * 10
@@ -123,14 +171,30 @@ def test_malformed_archives(tmp_path):
         unpack_saved_image(tmp_path / "empty.tar", tmp_path / "r2")
 
 
-@pytest.mark.parametrize(("name", "expected"), [("./etc/x", "etc/x"), ("a//b/./c", "a/b/c"), ("/abs", None),
-                                                ("a/../b", None), ("", None), (".", None)])
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [
+        ("./etc/x", "etc/x"),
+        ("a//b/./c", "a/b/c"),
+        ("/abs", None),
+        ("a/../b", None),
+        ("", None),
+        (".", None),
+    ],
+)
 def test_safe_name(name, expected):
     assert safe_name(name) == expected
 
 
-@pytest.mark.parametrize(("name", "target", "expected"), [
-    ("usr/lib/libx.so", "libx.so.1", "libx.so.1"), ("usr/lib/libx.so", "/lib/libx.so.1", "../../lib/libx.so.1"),
-    ("bin", "usr/bin", "usr/bin"), ("a/b", "../../../etc", None), ("a", "/", ".")])
+@pytest.mark.parametrize(
+    ("name", "target", "expected"),
+    [
+        ("usr/lib/libx.so", "libx.so.1", "libx.so.1"),
+        ("usr/lib/libx.so", "/lib/libx.so.1", "../../lib/libx.so.1"),
+        ("bin", "usr/bin", "usr/bin"),
+        ("a/b", "../../../etc", None),
+        ("a", "/", "."),
+    ],
+)
 def test_safe_link_target(name, target, expected):
     assert safe_link_target(name, target) == expected

@@ -15,8 +15,13 @@ from envdoctor.cli import main
 
 def run(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     full_env = dict(os.environ, **(env or {}))
-    return subprocess.run([sys.executable, "-m", "envdoctor", *args], capture_output=True,
-                          text=True, timeout=120, env=full_env)
+    return subprocess.run(
+        [sys.executable, "-m", "envdoctor", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=full_env,
+    )
 
 
 def test_check_json_is_one_valid_document():
@@ -40,15 +45,18 @@ def test_check_text_is_plain_when_piped():
     assert "Operating system" in result.stdout
 
 
-@pytest.mark.parametrize("args, message", [
-    (("check", "--bogus"), "unrecognized arguments: --bogus"),
-    (("check", "--timeout", "-1"), "--timeout must be positive"),
-    (("check", "--format", "yaml"), "invalid choice"),
-    (("explain", "no.such-id"), "no finding id 'no.such-id'"),
-    (("matrices", "show", "nope"), "no matrix 'nope'"),
-    (("frobnicate",), "invalid choice"),
-    ((), "required"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("check", "--bogus"), "unrecognized arguments: --bogus"),
+        (("check", "--timeout", "-1"), "--timeout must be positive"),
+        (("check", "--format", "yaml"), "invalid choice"),
+        (("explain", "no.such-id"), "no finding id 'no.such-id'"),
+        (("matrices", "show", "nope"), "no matrix 'nope'"),
+        (("frobnicate",), "invalid choice"),
+        ((), "required"),
+    ],
+)
 def test_usage_errors_are_one_line_with_exit_2(args, message):
     result = run(*args)
     assert result.returncode == 2

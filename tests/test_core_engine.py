@@ -13,7 +13,9 @@ def _snap() -> Snapshot:
     snap = Snapshot()
     snap.add(collected("os", "probe", {"kernel": "6.1"}))
     snap.add(absent("nvidia.gpus", "probe", "no NVIDIA device on the PCI bus"))
-    snap.add(collected("pasted.text", "pasted:free-text", {"lines": ["boom"]}, confidence=Confidence.LOW))
+    snap.add(
+        collected("pasted.text", "pasted:free-text", {"lines": ["boom"]}, confidence=Confidence.LOW)
+    )
     return snap
 
 
@@ -48,13 +50,21 @@ def from_paste(snap, ms):
 
 
 def test_skips_with_reason_and_isolates_crashes():
-    outcome = run_checks(_snap(), MatrixSet(), [needs_gpu, needs_table, crashes, passes, from_paste])
+    outcome = run_checks(
+        _snap(), MatrixSet(), [needs_gpu, needs_table, crashes, passes, from_paste]
+    )
     skipped = {s.id: s.reason for s in outcome.skipped}
-    assert skipped["test.needs-gpu"] == "needs nvidia.gpus: absent (no NVIDIA device on the PCI bus)"
+    assert (
+        skipped["test.needs-gpu"] == "needs nvidia.gpus: absent (no NVIDIA device on the PCI bus)"
+    )
     assert skipped["test.needs-table"].startswith("needs matrix no_such_table")
     assert outcome.passed == ["test.passes"]
     crash = [f for f in outcome.findings if f.id == "envdoctor.check-crashed"]
-    assert len(crash) == 1 and "ZeroDivisionError" in crash[0].detail and "test.crashes" in crash[0].title
+    assert (
+        len(crash) == 1
+        and "ZeroDivisionError" in crash[0].detail
+        and "test.crashes" in crash[0].title
+    )
     pasted = [f for f in outcome.findings if f.id == "test.from-paste"][0]
     assert pasted.confidence is Confidence.LOW
 
@@ -62,10 +72,18 @@ def test_skips_with_reason_and_isolates_crashes():
 def test_root_cause_first_and_symptom_folded_under_it():
     symptom = Finding("torch.cuda-unavailable", Severity.ERROR, "no CUDA")
     other = Finding("a.warning", Severity.WARNING, "unrelated")
-    cause = Finding("nvidia.no-driver-bound", Severity.ERROR, "no driver",
-                    explains=("torch.cuda-unavailable", "missing.symptom"))
+    cause = Finding(
+        "nvidia.no-driver-bound",
+        Severity.ERROR,
+        "no driver",
+        explains=("torch.cuda-unavailable", "missing.symptom"),
+    )
     ranked = order([other, symptom, cause])
-    assert [f.id for f in ranked] == ["nvidia.no-driver-bound", "torch.cuda-unavailable", "a.warning"]
+    assert [f.id for f in ranked] == [
+        "nvidia.no-driver-bound",
+        "torch.cuda-unavailable",
+        "a.warning",
+    ]
     assert ranked[1].explained_by == "nvidia.no-driver-bound"
     assert ranked[0].explained_by is None
 

@@ -8,7 +8,7 @@ import pytest
 
 from envdoctor.matrixset import lint, load_bundled, parse_matrix
 
-HEADER = '''
+HEADER = """
 schema_version = 1
 name = "t"
 title = "A test table"
@@ -17,7 +17,7 @@ no_overlap = ["torch"]
 [columns]
 cuda = "version"
 torch = "range"
-'''
+"""
 
 
 def _errors(rows: str, header: str = HEADER) -> list[str]:
@@ -25,13 +25,13 @@ def _errors(rows: str, header: str = HEADER) -> list[str]:
     return [str(e) for e in errors]
 
 
-GOOD_ROW = '''
+GOOD_ROW = """
 [[rows]]
 cuda = "12.4"
 torch = { min = "2.3", max = "2.5" }
 source = "https://docs.nvidia.com/cuda/"
 checked = 2026-12-02
-'''
+"""
 
 
 def test_a_good_file_loads():
@@ -40,24 +40,33 @@ def test_a_good_file_loads():
 
 
 def test_row_without_source_is_rejected_with_its_line():
-    errors = _errors('''
+    errors = _errors("""
     [[rows]]
     cuda = "12.4"
     checked = 2026-12-02
-    ''')
+    """)
     text = textwrap.dedent(HEADER) + "\n"
     rows_line = text.count("\n") + 1  # the [[rows]] header follows the blank line
     assert len(errors) == 1
     assert errors[0].startswith(f"t.toml:{rows_line}: cuda=12.4: no source"), errors
 
 
-@pytest.mark.parametrize("row, message", [
-    ('cuda = "12.4"\nsource = "http://x.org"\nchecked = 2026-12-02', "not an https URL"),
-    ('cuda = "12.4"\nsource = "https://x.org"', "no checked date"),
-    ('cuda = "twelve"\nsource = "https://x.org"\nchecked = 2026-12-02', "is not a version"),
-    ('cuda = "12.4"\ncdua = "1"\nsource = "https://x.org"\nchecked = 2026-12-02', "unknown column 'cdua'"),
-    ('torch = { min = "2.5", max = "2.3" }\nsource = "https://x.org"\nchecked = 2026-12-02', "key column"),
-])
+@pytest.mark.parametrize(
+    "row, message",
+    [
+        ('cuda = "12.4"\nsource = "http://x.org"\nchecked = 2026-12-02', "not an https URL"),
+        ('cuda = "12.4"\nsource = "https://x.org"', "no checked date"),
+        ('cuda = "twelve"\nsource = "https://x.org"\nchecked = 2026-12-02', "is not a version"),
+        (
+            'cuda = "12.4"\ncdua = "1"\nsource = "https://x.org"\nchecked = 2026-12-02',
+            "unknown column 'cdua'",
+        ),
+        (
+            'torch = { min = "2.5", max = "2.3" }\nsource = "https://x.org"\nchecked = 2026-12-02',
+            "key column",
+        ),
+    ],
+)
 def test_row_rules(row, message):
     errors = _errors("[[rows]]\n" + row + "\n")
     assert any(message in e for e in errors), errors
@@ -91,7 +100,8 @@ def test_broken_toml_reports_its_line():
 
 
 def test_cross_file_references_resolve(tmp_path):
-    (tmp_path / "a.toml").write_text(textwrap.dedent('''
+    (tmp_path / "a.toml").write_text(
+        textwrap.dedent("""
         schema_version = 1
         name = "a"
         title = "A"
@@ -102,8 +112,10 @@ def test_cross_file_references_resolve(tmp_path):
         torch = "2.7"
         source = "https://x.org"
         checked = 2026-12-02
-        '''))
-    (tmp_path / "b.toml").write_text(textwrap.dedent('''
+        """)
+    )
+    (tmp_path / "b.toml").write_text(
+        textwrap.dedent("""
         schema_version = 1
         name = "b"
         title = "B"
@@ -114,7 +126,8 @@ def test_cross_file_references_resolve(tmp_path):
         torch = "2.8"
         source = "https://x.org"
         checked = 2026-12-02
-        '''))
+        """)
+    )
     _, errors = lint(tmp_path)
     assert [e.message for e in errors] == ["torch '2.8' is not in a.torch"]
 

@@ -23,11 +23,14 @@ def test_run_command_cuts_off_a_hanging_tool_with_its_children(fake_tools):
     assert not result.ok
 
 
-@pytest.mark.parametrize("script, mode, expected", [
-    (None, None, "not found"),
-    ("#!/bin/sh\necho hi\n", 0o644, "not executable"),
-    ("#!/bin/sh\necho broken >&2\nexit 9\n", 0o755, "exited 9: broken"),
-])
+@pytest.mark.parametrize(
+    "script, mode, expected",
+    [
+        (None, None, "not found"),
+        ("#!/bin/sh\necho hi\n", 0o644, "not executable"),
+        ("#!/bin/sh\necho broken >&2\nexit 9\n", 0o755, "exited 9: broken"),
+    ],
+)
 def test_run_command_failures_become_reasons(tmp_path, script, mode, expected):
     tool = tmp_path / "tool"
     if script is not None:
@@ -80,8 +83,12 @@ def test_hanging_and_crashing_probes_become_failed_groups(monkeypatch):
     assert snap.fact("fake.fake_ok", "a") == 1
     assert snap.group("fake_missing").status is Status.FAILED
     outcomes = {t.name: t.outcome for t in result.timings}
-    assert outcomes == {"fake_hang": "timeout", "fake_crash": "crashed", "fake_ok": "ok",
-                        "fake_missing": "crashed"}
+    assert outcomes == {
+        "fake_hang": "timeout",
+        "fake_crash": "crashed",
+        "fake_ok": "ok",
+        "fake_missing": "crashed",
+    }
     assert snap.has("envdoctor.timings")
 
 
@@ -99,12 +106,14 @@ def test_overall_deadline_bounds_the_whole_collection():
 def test_os_probe_on_a_fake_root(fake_root):
     from envdoctor.probes import os_info
 
-    root = fake_root({
-        "/etc/os-release": 'PRETTY_NAME="Ubuntu 22.04.4 LTS"\nNAME="Ubuntu"\nVERSION_ID="22.04"\n'
-                           'ID=ubuntu\nID_LIKE=debian\nVERSION_CODENAME=jammy\n',
-        "/proc/sys/kernel/osrelease": "5.15.153.1-microsoft-standard-WSL2\n",
-        "/proc/version": "Linux version 5.15.153.1-microsoft-standard-WSL2 (root@941d701f84f1)\n",
-    })
+    root = fake_root(
+        {
+            "/etc/os-release": 'PRETTY_NAME="Ubuntu 22.04.4 LTS"\nNAME="Ubuntu"\nVERSION_ID="22.04"\n'
+            "ID=ubuntu\nID_LIKE=debian\nVERSION_CODENAME=jammy\n",
+            "/proc/sys/kernel/osrelease": "5.15.153.1-microsoft-standard-WSL2\n",
+            "/proc/version": "Linux version 5.15.153.1-microsoft-standard-WSL2 (root@941d701f84f1)\n",
+        }
+    )
     [group] = os_info.collect(ProbeContext(root=root))
     assert group.data["distro_id"] == "ubuntu"
     assert group.data["distro_version"] == "22.04"
@@ -128,12 +137,12 @@ def test_python_probe_on_another_interpreter_and_a_broken_one(fake_tools):
 OS_RELEASES = {
     "this machine": None,  # /etc/os-release here
     "ubuntu 22.04": 'PRETTY_NAME="Ubuntu 22.04.4 LTS"\nNAME="Ubuntu"\nVERSION_ID="22.04"\n'
-                    'VERSION="22.04.4 LTS (Jammy Jellyfish)"\nVERSION_CODENAME=jammy\nID=ubuntu\nID_LIKE=debian\n'
-                    'UBUNTU_CODENAME=jammy\n',
+    'VERSION="22.04.4 LTS (Jammy Jellyfish)"\nVERSION_CODENAME=jammy\nID=ubuntu\nID_LIKE=debian\n'
+    "UBUNTU_CODENAME=jammy\n",
     "codename only in VERSION": 'NAME="Rocky Linux"\nVERSION="9.3 (Blue Onyx)"\nID="rocky"\nID_LIKE="rhel centos fedora"\n'
-                                'VERSION_ID="9.3"\nPRETTY_NAME="Rocky Linux 9.3 (Blue Onyx)"\n',
+    'VERSION_ID="9.3"\nPRETTY_NAME="Rocky Linux 9.3 (Blue Onyx)"\n',
     "normalized id": 'NAME="Oracle Linux Server"\nVERSION="8.9"\nID="ol"\nID_LIKE="fedora"\nVERSION_ID="8.9"\n'
-                     'PRETTY_NAME="Oracle Linux Server 8.9"\nVERSION_CODENAME=""\n',
+    'PRETTY_NAME="Oracle Linux Server 8.9"\nVERSION_CODENAME=""\n',
     "escaped quotes": 'ID=custom\nVERSION_ID="1.0"\nPRETTY_NAME="Custom \\"edge\\" 1.0"\nVERSION_CODENAME=edge # comment\n',
     "no codename": 'ID=arch\nPRETTY_NAME="Arch Linux"\nVERSION_ID=rolling\n',
     "no version id": 'PRETTY_NAME="Debian GNU/Linux trixie/sid"\nNAME="Debian GNU/Linux"\nVERSION_CODENAME=trixie\nID=debian\n',
@@ -161,11 +170,16 @@ def test_os_release_reading_agrees_with_distro(name, tmp_path):
     if name in ("no codename", "no version id", "unterminated quote"):
         assert fast is None
         return
-    info = distro.LinuxDistribution(include_lsb=False, include_uname=False, include_oslevel=False, root_dir=root_dir)
-    assert fast == {"distro_id": info.id() or None, "distro_version": info.version() or None,
-                    "distro_name": info.name(pretty=True) or None,
-                    "distro_like": info.like().split() if info.like() else [],
-                    "distro_codename": info.codename() or None}
+    info = distro.LinuxDistribution(
+        include_lsb=False, include_uname=False, include_oslevel=False, root_dir=root_dir
+    )
+    assert fast == {
+        "distro_id": info.id() or None,
+        "distro_version": info.version() or None,
+        "distro_name": info.name(pretty=True) or None,
+        "distro_like": info.like().split() if info.like() else [],
+        "distro_codename": info.codename() or None,
+    }
 
 
 def test_which_follows_shutil_which(tmp_path):
@@ -183,7 +197,15 @@ def test_which_follows_shutil_which(tmp_path):
     (first / "dir-tool").mkdir()  # a folder: skipped
     path = os.pathsep.join([str(first), "", str(second), "/usr/bin", "/bin"])
     ctx = ProbeContext(env={"PATH": path})
-    for name in ("tool", "dir-tool", "sh", "ls", "no-such-tool", str(second / "tool"), str(first / "tool")):
+    for name in (
+        "tool",
+        "dir-tool",
+        "sh",
+        "ls",
+        "no-such-tool",
+        str(second / "tool"),
+        str(first / "tool"),
+    ):
         assert ctx.which(name) == shutil.which(name, path=path), name
 
 

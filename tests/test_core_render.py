@@ -24,12 +24,15 @@ def _golden(name: str, text: str) -> None:
     assert text == path.read_text()
 
 
-@pytest.mark.parametrize("fmt, options, name", [
-    ("text", {"color": False, "width": 100}, "sample.txt"),
-    ("text", {"color": False, "width": 100, "verbose": True}, "sample-verbose.txt"),
-    ("markdown", {}, "sample.md"),
-    ("json", {}, "sample.json"),
-])
+@pytest.mark.parametrize(
+    "fmt, options, name",
+    [
+        ("text", {"color": False, "width": 100}, "sample.txt"),
+        ("text", {"color": False, "width": 100, "verbose": True}, "sample-verbose.txt"),
+        ("markdown", {}, "sample.md"),
+        ("json", {}, "sample.json"),
+    ],
+)
 def test_golden_outputs(fmt, options, name):
     _golden(name, render(sample_report(), fmt, **options))
 

@@ -46,14 +46,22 @@ def test_merge_prefers_own_groups():
     assert merged.fact("os", "distro_id") == "ubuntu"
 
 
-@pytest.mark.parametrize("doc, message", [
-    ("[]", "not a JSON object"),
-    ('{"groups": {}}', "schema_version"),
-    (json.dumps({"schema_version": SCHEMA_VERSION + 1}), "newer"),
-    (json.dumps({"schema_version": 1, "groups": {"os": {"status": "bogus"}}}), "status"),
-    (json.dumps({"schema_version": 1, "groups": {"os": {"status": "collected", "data": []}}}), "objects"),
-    ("{not json", "not valid JSON"),
-])
+@pytest.mark.parametrize(
+    "doc, message",
+    [
+        ("[]", "not a JSON object"),
+        ('{"groups": {}}', "schema_version"),
+        (json.dumps({"schema_version": SCHEMA_VERSION + 1}), "newer"),
+        (json.dumps({"schema_version": 1, "groups": {"os": {"status": "bogus"}}}), "status"),
+        (
+            json.dumps(
+                {"schema_version": 1, "groups": {"os": {"status": "collected", "data": []}}}
+            ),
+            "objects",
+        ),
+        ("{not json", "not valid JSON"),
+    ],
+)
 def test_malformed_snapshots_are_rejected_with_a_reason(doc, message):
     with pytest.raises(ValueError, match=message):
         Snapshot.from_json(doc)
@@ -63,5 +71,6 @@ def test_report_rejects_non_reports():
     with pytest.raises(ValueError):
         Report.from_dict({"hello": 1})
     with pytest.raises(ValueError):
-        Report.from_dict({"schema_version": 1, "snapshot": {"schema_version": 1},
-                          "findings": [{"id": "x"}]})
+        Report.from_dict(
+            {"schema_version": 1, "snapshot": {"schema_version": 1}, "findings": [{"id": "x"}]}
+        )

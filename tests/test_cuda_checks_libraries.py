@@ -7,13 +7,26 @@ import pytest
 from envdoctor.checks import cuda_libraries as checks
 from envdoctor.findings import Severity
 from envdoctor.matrixset import load_bundled
-from tests.cuda_trees import (FIXTURES, SITE, install_wheel, ldconfig_tool, link, probe, put, toolkit,
-                              with_driver)
+from tests.cuda_trees import (
+    FIXTURES,
+    SITE,
+    install_wheel,
+    ldconfig_tool,
+    link,
+    probe,
+    put,
+    toolkit,
+    with_driver,
+)
 
 VENV = {"VIRTUAL_ENV": "/opt/venv", "PATH": "/nonexistent"}
-TORCH_WHEELS = ("torch-2.5.1.dist-info", "nvidia_cuda_runtime_cu12-12.4.127.dist-info",
-                "nvidia_nvjitlink_cu12-12.4.127.dist-info", "nvidia_cusparse_cu12-12.3.1.170.dist-info",
-                "nvidia_cudnn_cu12-9.1.0.70.dist-info")
+TORCH_WHEELS = (
+    "torch-2.5.1.dist-info",
+    "nvidia_cuda_runtime_cu12-12.4.127.dist-info",
+    "nvidia_nvjitlink_cu12-12.4.127.dist-info",
+    "nvidia_cusparse_cu12-12.3.1.170.dist-info",
+    "nvidia_cudnn_cu12-9.1.0.70.dist-info",
+)
 
 
 @pytest.fixture(scope="module")
@@ -28,11 +41,16 @@ def _torch_env(root, site=SITE):
 
 # -- cuda.ld-library-path-shadows-wheel (infiniflow/ragflow#4466) -------------------------------
 
+
 def _ragflow_case(root):
     _torch_env(root)
     toolkit(root, "/usr/local/cuda-12.1", libs={"libnvJitLink.so.12": "libnvJitLink.so.12.1.105"})
-    put(root, "/root/.bashrc", "# ~/.bashrc\nexport PATH=/usr/local/cuda-12.1/bin:$PATH\n"
-                               "export LD_LIBRARY_PATH=/usr/local/cuda-12.1/lib64:$LD_LIBRARY_PATH\n")
+    put(
+        root,
+        "/root/.bashrc",
+        "# ~/.bashrc\nexport PATH=/usr/local/cuda-12.1/bin:$PATH\n"
+        "export LD_LIBRARY_PATH=/usr/local/cuda-12.1/lib64:$LD_LIBRARY_PATH\n",
+    )
 
 
 def test_older_nvjitlink_on_ld_library_path_is_an_error_with_exact_fixes(fake_root, ms):
@@ -41,8 +59,10 @@ def test_older_nvjitlink_on_ld_library_path_is_an_error_with_exact_fixes(fake_ro
     snap = probe(root, {**VENV, "LD_LIBRARY_PATH": "/usr/local/cuda-12.1/lib64:"})
     [finding] = checks.ld_library_path_shadows_wheel.run(snap, ms)
     assert finding.severity is Severity.ERROR
-    assert finding.title == ("LD_LIBRARY_PATH puts /usr/local/cuda-12.1/lib64 ahead of the nvjitlink "
-                             "libraries that torch bundles")
+    assert finding.title == (
+        "LD_LIBRARY_PATH puts /usr/local/cuda-12.1/lib64 ahead of the nvjitlink "
+        "libraries that torch bundles"
+    )
     assert "/usr/local/cuda-12.1/lib64/libnvJitLink.so.12 (12.1.105, toolkit)" in finding.detail
     assert "undefined symbol: __nvJitLink" in finding.detail
     assert finding.fixes[0].commands == ("unset LD_LIBRARY_PATH",)
@@ -55,10 +75,18 @@ def test_other_entries_are_kept_and_ld_preload_is_named(fake_root, ms):
     _ragflow_case(root)
     put(root, "/opt/other/lib/libfoo.so.1")
     put(root, "/opt/cudnn9/libcudnn.so.9.0.0")
-    snap = probe(root, {**VENV, "LD_LIBRARY_PATH": "/opt/other/lib:/usr/local/cuda-12.1/lib64",
-                        "LD_PRELOAD": "/opt/cudnn9/libcudnn.so.9.0.0"})
+    snap = probe(
+        root,
+        {
+            **VENV,
+            "LD_LIBRARY_PATH": "/opt/other/lib:/usr/local/cuda-12.1/lib64",
+            "LD_PRELOAD": "/opt/cudnn9/libcudnn.so.9.0.0",
+        },
+    )
     findings = {f.title.split()[0]: f for f in checks.ld_library_path_shadows_wheel.run(snap, ms)}
-    assert findings["LD_LIBRARY_PATH"].fixes[0].commands == ("export LD_LIBRARY_PATH=/opt/other/lib",)
+    assert findings["LD_LIBRARY_PATH"].fixes[0].commands == (
+        "export LD_LIBRARY_PATH=/opt/other/lib",
+    )
     preload = findings["LD_PRELOAD"]
     assert preload.fixes[0].commands == ("unset LD_PRELOAD",)
     assert "libcudnn.so.9: /opt/cudnn9/libcudnn.so.9.0.0 (9.0.0, system)" in preload.detail
@@ -72,7 +100,9 @@ def test_cudnn_folder_without_sub_libraries_predicts_cannot_open(fake_root, ms):
     link(root, "/opt/cudnn/lib/libcudnn.so.9", "libcudnn.so.9.0.0")
     snap = probe(root, {**VENV, "LD_LIBRARY_PATH": "/opt/cudnn/lib"})
     [finding] = checks.ld_library_path_shadows_wheel.run(snap, ms)
-    assert "libcudnn_ops.so.9" in finding.detail and "cannot open shared object file" in finding.detail
+    assert (
+        "libcudnn_ops.so.9" in finding.detail and "cannot open shared object file" in finding.detail
+    )
 
 
 def test_no_shadowing_without_ld_library_path_or_with_the_same_version(fake_root, ms):
@@ -82,11 +112,21 @@ def test_no_shadowing_without_ld_library_path_or_with_the_same_version(fake_root
     toolkit(root, "/usr/local/cuda-12.4", libs={"libnvJitLink.so.12": "libnvJitLink.so.12.4.127"})
     same = probe(root, {**VENV, "LD_LIBRARY_PATH": "/usr/local/cuda-12.4/lib64"})
     assert checks.ld_library_path_shadows_wheel.run(same, ms) == []
-    own = probe(root, {**VENV, "LD_LIBRARY_PATH": f"{SITE}/nvidia/nvjitlink/lib"})  # the wheel itself
+    own = probe(
+        root, {**VENV, "LD_LIBRARY_PATH": f"{SITE}/nvidia/nvjitlink/lib"}
+    )  # the wheel itself
     assert checks.ld_library_path_shadows_wheel.run(own, ms) == []
     put(root, "/opt/cudnn/lib/libcudnn.so.9.1.0")  # the same cuDNN 9.1.0 as the wheel's 9.1.0.70
     link(root, "/opt/cudnn/lib/libcudnn.so.9", "libcudnn.so.9.1.0")
-    for sub in ("adv", "cnn", "engines_precompiled", "engines_runtime_compiled", "graph", "heuristic", "ops"):
+    for sub in (
+        "adv",
+        "cnn",
+        "engines_precompiled",
+        "engines_runtime_compiled",
+        "graph",
+        "heuristic",
+        "ops",
+    ):
         put(root, f"/opt/cudnn/lib/libcudnn_{sub}.so.9.1.0")
         link(root, f"/opt/cudnn/lib/libcudnn_{sub}.so.9", f"libcudnn_{sub}.so.9.1.0")
     same_cudnn = probe(root, {**VENV, "LD_LIBRARY_PATH": "/opt/cudnn/lib"})
@@ -106,7 +146,9 @@ def test_conda_cudatoolkit_11_with_pip_cu12_wheels(fake_root, ms):
     [finding] = checks.conda_pip_cuda_mixed.run(snap, ms)
     assert finding.title == "conda env /opt/conda mixes conda CUDA 11 with pip CUDA 12 wheels"
     assert finding.fixes[0].commands == ("conda remove -p /opt/conda --force cudatoolkit",)
-    assert finding.fixes[1].commands[0].startswith("/opt/conda/bin/python -m pip uninstall -y nvidia-")
+    assert (
+        finding.fixes[1].commands[0].startswith("/opt/conda/bin/python -m pip uninstall -y nvidia-")
+    )
 
 
 def test_conda_and_pip_of_the_same_major(fake_root, ms):
@@ -119,6 +161,7 @@ def test_conda_and_pip_of_the_same_major(fake_root, ms):
 
 # -- cuda.cudnn-missing ------------------------------------------------------------------------
 
+
 def test_ctranslate2_4_4_needs_cudnn_8_next_to_torch_cudnn_9(fake_root, ms):
     root = fake_root({})
     _torch_env(root)
@@ -126,12 +169,17 @@ def test_ctranslate2_4_4_needs_cudnn_8_next_to_torch_cudnn_9(fake_root, ms):
     snap = probe(root, VENV)
     [finding] = checks.cudnn_missing.run(snap, ms)
     assert finding.severity is Severity.WARNING  # no GPU facts: cannot say it will fail now
-    assert finding.title == "ctranslate2 4.4.0 needs cuDNN 8, which nothing on the loader path provides"
+    assert (
+        finding.title
+        == "ctranslate2 4.4.0 needs cuDNN 8, which nothing on the loader path provides"
+    )
     assert "ctranslate2.libs/libcudnn-463fd6d5.so.8.9.7" in finding.detail
     assert "cuDNN 9 from nvidia-cudnn-cu12" in finding.detail
     upgrade = finding.fixes[0]
-    assert upgrade.commands == ("/opt/venv/bin/python -m pip install --upgrade ctranslate2",
-                                f"export LD_LIBRARY_PATH={SITE}/nvidia/cudnn/lib${{LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}}")
+    assert upgrade.commands == (
+        "/opt/venv/bin/python -m pip install --upgrade ctranslate2",
+        f"export LD_LIBRARY_PATH={SITE}/nvidia/cudnn/lib${{LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}}",
+    )
     assert "own virtual environment" in finding.fixes[-1].summary
     gpu = with_driver(snap, "550.54.14", "12.4", gpus=[{"index": 0, "uuid": "GPU-1"}])
     assert checks.cudnn_missing.run(gpu, ms)[0].severity is Severity.ERROR
@@ -154,7 +202,12 @@ def test_torch_without_its_pinned_cudnn_wheel(fake_root, ms):
     for wheel in TORCH_WHEELS[:-1]:  # installed with --no-deps, or the cuDNN wheel removed
         install_wheel(root, wheel)
     [finding] = checks.cudnn_missing.run(probe(root, VENV), ms)
-    assert finding.title == "torch 2.5.1 needs cuDNN 9 (nvidia-cudnn-cu12==9.1.0.70), which is not installed"
-    assert finding.fixes[0].commands == ('/opt/venv/bin/python -m pip install "nvidia-cudnn-cu12==9.1.0.70"',)
+    assert (
+        finding.title
+        == "torch 2.5.1 needs cuDNN 9 (nvidia-cudnn-cu12==9.1.0.70), which is not installed"
+    )
+    assert finding.fixes[0].commands == (
+        '/opt/venv/bin/python -m pip install "nvidia-cudnn-cu12==9.1.0.70"',
+    )
     install_wheel(root, TORCH_WHEELS[-1])
     assert checks.cudnn_missing.run(probe(root, VENV), ms) == []

@@ -9,7 +9,16 @@ from envdoctor.engine import run_checks
 from envdoctor.findings import Severity
 from envdoctor.matrixset import load_bundled
 from envdoctor.snapshot import collected
-from tests.cuda_trees import install_wheel, ldconfig_tool, link, probe, put, this_machine, toolkit, with_driver
+from tests.cuda_trees import (
+    install_wheel,
+    ldconfig_tool,
+    link,
+    probe,
+    put,
+    this_machine,
+    toolkit,
+    with_driver,
+)
 
 
 @pytest.fixture(scope="module")
@@ -18,11 +27,14 @@ def ms():
 
 
 def _debian(snap):
-    snap.add(collected("os", "test", {"system": "Linux", "distro_id": "debian", "distro_version": "12"}))
+    snap.add(
+        collected("os", "test", {"system": "Linux", "distro_id": "debian", "distro_version": "12"})
+    )
     return snap
 
 
 # -- cuda.toolkit-without-driver ---------------------------------------------------------------
+
 
 def test_this_machine_toolkit_without_driver_is_info_and_says_what_it_means(fake_root, ms):
     root = fake_root({})
@@ -30,11 +42,19 @@ def test_this_machine_toolkit_without_driver_is_info_and_says_what_it_means(fake
     snap = _debian(with_driver(probe(root, {"PATH": "/usr/local/bin"}), None, None))
     [finding] = checks.toolkit_without_driver.run(snap, ms)
     assert finding.severity is Severity.INFO
-    assert finding.title == "CUDA 13.0 toolkit installed, but no NVIDIA driver: nothing can run on a GPU here"
+    assert (
+        finding.title
+        == "CUDA 13.0 toolkit installed, but no NVIDIA driver: nothing can run on a GPU here"
+    )
     assert "CUDA 13.0.88 at /usr/local/cuda-13.0" in finding.detail
-    assert "nothing (code built with this toolkit, PyTorch, any CUDA container) can use a GPU" in finding.detail
+    assert (
+        "nothing (code built with this toolkit, PyTorch, any CUDA container) can use a GPU"
+        in finding.detail
+    )
     assert "nvidia-smi not found" in finding.detail
-    assert "580.65.06" in finding.detail  # NVIDIA's CUDA 13.0 GA minimum, from the cuda_driver matrix
+    assert (
+        "580.65.06" in finding.detail
+    )  # NVIDIA's CUDA 13.0 GA minimum, from the cuda_driver matrix
     assert finding.fixes[0].commands == ("docker run --gpus all IMAGE",)
     assert finding.fixes[1].commands[-1] == "sudo apt-get install cuda-drivers"
     assert "repos/debian12/x86_64/cuda-keyring_1.1-1_all.deb" in finding.fixes[1].commands[0]
@@ -67,9 +87,14 @@ def test_without_driver_facts_libcuda_on_the_loader_path_decides(fake_root, fake
 
 # -- cuda.toolkit-newer-than-driver ------------------------------------------------------------
 
+
 def _toolkit_12_8(root):
-    toolkit(root, "/usr/local/cuda-12.8", version_json="version.json-12.8.2",
-            nvcc_capture="nvcc-version-12.4.131-pytorch-issue-134929.txt")
+    toolkit(
+        root,
+        "/usr/local/cuda-12.8",
+        version_json="version.json-12.8.2",
+        nvcc_capture="nvcc-version-12.4.131-pytorch-issue-134929.txt",
+    )
     link(root, "/usr/local/cuda", "/usr/local/cuda-12.8")
 
 
@@ -78,7 +103,11 @@ def test_toolkit_of_a_newer_major_than_the_driver_warns(fake_root, ms):
     _toolkit_12_8(root)
     install_wheel(root, "torch-2.5.1.dist-info")
     install_wheel(root, "nvidia_cuda_runtime_cu12-12.4.127.dist-info")
-    snap = _debian(with_driver(probe(root, {"PATH": "/usr/bin", "VIRTUAL_ENV": "/opt/venv"}), "470.82.01", "11.4"))
+    snap = _debian(
+        with_driver(
+            probe(root, {"PATH": "/usr/bin", "VIRTUAL_ENV": "/opt/venv"}), "470.82.01", "11.4"
+        )
+    )
     [finding] = checks.toolkit_newer_than_driver.run(snap, ms)
     assert finding.severity is Severity.WARNING
     assert finding.title == "CUDA 12.8 toolkit is newer than the NVIDIA driver 470.82.01 supports"
@@ -93,11 +122,17 @@ def test_same_major_newer_minor_is_minor_version_compatibility_info(fake_root, m
     root = fake_root({})
     _toolkit_12_8(root)
     put(root, "/etc/ld.so.conf.d/none.conf", "")
-    snap = with_driver(probe(root, {"PATH": "/usr/bin", "LD_LIBRARY_PATH": "/usr/local/cuda-12.8/lib64"}),
-                       "535.104.05", "12.2")
+    snap = with_driver(
+        probe(root, {"PATH": "/usr/bin", "LD_LIBRARY_PATH": "/usr/local/cuda-12.8/lib64"}),
+        "535.104.05",
+        "12.2",
+    )
     [finding] = checks.toolkit_newer_than_driver.run(snap, ms)
     assert finding.severity is Severity.INFO
-    assert "minor-version compatibility" in finding.detail and "cudaErrorUnsupportedPtxVersion" in finding.detail
+    assert (
+        "minor-version compatibility" in finding.detail
+        and "cudaErrorUnsupportedPtxVersion" in finding.detail
+    )
 
 
 def test_driver_new_enough_for_the_toolkit(fake_root, ms):
@@ -109,9 +144,14 @@ def test_driver_new_enough_for_the_toolkit(fake_root, ms):
 
 # -- cuda.toolkits-disagree --------------------------------------------------------------------
 
+
 def _two_toolkits(root):
-    toolkit(root, "/usr/local/cuda-12.8", version_json="version.json-12.8.2",
-            nvcc_capture="nvcc-version-12.4.131-pytorch-issue-134929.txt")
+    toolkit(
+        root,
+        "/usr/local/cuda-12.8",
+        version_json="version.json-12.8.2",
+        nvcc_capture="nvcc-version-12.4.131-pytorch-issue-134929.txt",
+    )
     toolkit(root, "/usr/local/cuda-11.0", version_txt="version.txt-11.0.207")
     link(root, "/usr/local/cuda", "/usr/local/cuda-11.0")
 
@@ -119,10 +159,18 @@ def _two_toolkits(root):
 def test_path_nvcc_and_cuda_home_name_different_toolkits(fake_root, ms):
     root = fake_root({})
     _two_toolkits(root)
-    put(root, "/root/.bashrc", "export PATH=/usr/local/cuda-12.8/bin:$PATH\nexport CUDA_HOME=/usr/local/cuda-11.0\n")
-    snap = probe(root, {"PATH": "/usr/local/cuda-12.8/bin:/usr/bin", "CUDA_HOME": "/usr/local/cuda-11.0"})
+    put(
+        root,
+        "/root/.bashrc",
+        "export PATH=/usr/local/cuda-12.8/bin:$PATH\nexport CUDA_HOME=/usr/local/cuda-11.0\n",
+    )
+    snap = probe(
+        root, {"PATH": "/usr/local/cuda-12.8/bin:/usr/bin", "CUDA_HOME": "/usr/local/cuda-11.0"}
+    )
     # /usr/local/cuda is cuda-11.0 too, so CUDA_HOME overrides only the nvcc on PATH
-    assert snap.fact("cuda.env", "CUDA_HOME")["shadows"] == [{"what": "nvcc on PATH", "path": "/usr/local/cuda-12.8"}]
+    assert snap.fact("cuda.env", "CUDA_HOME")["shadows"] == [
+        {"what": "nvcc on PATH", "path": "/usr/local/cuda-12.8"}
+    ]
     [finding] = checks.toolkits_disagree.run(snap, ms)
     assert finding.severity is Severity.WARNING
     assert "nvcc on PATH: /usr/local/cuda-12.8 (CUDA 12.8)" in finding.detail
@@ -136,8 +184,12 @@ def test_path_nvcc_and_cuda_home_name_different_toolkits(fake_root, ms):
 
 def test_cuda_home_pointing_nowhere(fake_root, ms):
     root = fake_root({})
-    toolkit(root, "/usr/local/cuda-12.8", version_json="version.json-12.8.2",
-            nvcc_capture="nvcc-version-12.4.131-pytorch-issue-134929.txt")
+    toolkit(
+        root,
+        "/usr/local/cuda-12.8",
+        version_json="version.json-12.8.2",
+        nvcc_capture="nvcc-version-12.4.131-pytorch-issue-134929.txt",
+    )
     snap = probe(root, {"PATH": "/usr/local/cuda-12.8/bin", "CUDA_HOME": "/usr/local/cuda-12.1"})
     [finding] = checks.toolkits_disagree.run(snap, ms)
     assert finding.title == "CUDA_HOME / CUDA_PATH does not point at a CUDA toolkit"
@@ -149,7 +201,9 @@ def test_toolkits_that_agree(fake_root, ms):
     _two_toolkits(root)
     (root / "usr/local/cuda").unlink()
     link(root, "/usr/local/cuda", "/usr/local/cuda-12.8")
-    snap = probe(root, {"PATH": "/usr/local/cuda-12.8/bin:/usr/bin", "CUDA_HOME": "/usr/local/cuda"})
+    snap = probe(
+        root, {"PATH": "/usr/local/cuda-12.8/bin:/usr/bin", "CUDA_HOME": "/usr/local/cuda"}
+    )
     assert checks.toolkits_disagree.run(snap, ms) == []
 
 

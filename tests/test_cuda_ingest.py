@@ -18,11 +18,17 @@ def test_ldd_of_a_wheel_library_resolving_nvjitlink_from_a_toolkit():
     assert (copy["soname"], copy["origin"], copy["via"]) == ("libnvJitLink.so.12", "toolkit", "ldd")
     assert copy["needed_by"].endswith("/nvidia/cusparse/lib/libcusparse.so.12")
     [finding] = checks.ld_library_path_shadows_wheel.run(snap, load_bundled())
-    assert finding.title == "A pip nvidia wheel loads nvjitlink from /usr/local/cuda-12.1/lib64 instead of its own copy"
+    assert (
+        finding.title
+        == "A pip nvidia wheel loads nvjitlink from /usr/local/cuda-12.1/lib64 instead of its own copy"
+    )
     assert finding.fixes[0].commands == (
         "export LD_LIBRARY_PATH=$(printf %s \"$LD_LIBRARY_PATH\" | tr ':' '\\n' | grep -vxF "
-        "/usr/local/cuda-12.1/lib64 | paste -sd: -)",)
-    assert finding.fixes[1].commands == ("sed -i.bak '\\#LD_LIBRARY_PATH=.*/usr/local/cuda-12.1/lib64#d' ~/.bashrc",)
+        "/usr/local/cuda-12.1/lib64 | paste -sd: -)",
+    )
+    assert finding.fixes[1].commands == (
+        "sed -i.bak '\\#LD_LIBRARY_PATH=.*/usr/local/cuda-12.1/lib64#d' ~/.bashrc",
+    )
 
 
 def test_ldconfig_listing_and_not_found_lines():
@@ -30,10 +36,18 @@ def test_ldconfig_listing_and_not_found_lines():
     [group] = ldd_ldconfig.read(listing + "\tlibcudnn_cnn_infer.so.8 => not found\n")
     data = group.data
     assert {c["soname"] for c in data["copies"]} == {
-        "libcudnn.so.8", "libcudnn_ops_infer.so.8", "libcudnn_ops_train.so.8", "libcudnn_cnn_infer.so.8",
-        "libcudnn_cnn_train.so.8", "libcudnn_adv_infer.so.8", "libcudnn_adv_train.so.8"}
+        "libcudnn.so.8",
+        "libcudnn_ops_infer.so.8",
+        "libcudnn_ops_train.so.8",
+        "libcudnn_cnn_infer.so.8",
+        "libcudnn_cnn_train.so.8",
+        "libcudnn_adv_infer.so.8",
+        "libcudnn_adv_train.so.8",
+    }
     assert all(c["origin"] == "toolkit" and c["via"] == "ldconfig" for c in data["copies"])
-    assert data["winners"]["libcudnn.so.8"] == "/usr/local/cuda/targets/x86_64-linux/lib/libcudnn.so.8"
+    assert (
+        data["winners"]["libcudnn.so.8"] == "/usr/local/cuda/targets/x86_64-linux/lib/libcudnn.so.8"
+    )
     assert data["missing"] == [{"soname": "libcudnn_cnn_infer.so.8", "needed_by": None}]
 
 

@@ -9,18 +9,17 @@ import time
 from pathlib import Path
 
 import pytest
+from test_torch_build import real_torch_python
+from test_torch_checks import one, run
 
 from envdoctor.context import ProbeContext, ProbeOptions
 from envdoctor.matrixset import load_bundled
 from envdoctor.probes import collect_all, deep
 from envdoctor.snapshot import Snapshot, collected
 
-from test_torch_build import real_torch_python
-from test_torch_checks import one, run
-
 # A stand-in torch for the device path: the API deep_script.py calls, a pure-Python tensor, and a
 # "cuda:0" device whose behaviour FAKE_TORCH_MODE picks (ok / wrong / nokernel).
-FAKE_TORCH = '''
+FAKE_TORCH = """
 import os, random
 __version__ = "2.7.1+cu128"
 MODE = os.environ.get("FAKE_TORCH_MODE", "ok")
@@ -69,7 +68,7 @@ class backends:
         is_built = staticmethod(lambda: True)
         class matmul:
             allow_tf32 = True
-'''
+"""
 
 
 def fake_torch_python(fake_tools, tmp_path: Path, init_py: str, name: str = "python") -> str:
@@ -102,7 +101,9 @@ def test_import_that_hangs_is_killed_at_the_deadline(tmp_path, fake_tools):
 
 
 def test_import_that_segfaults(tmp_path, fake_tools):
-    python = fake_torch_python(fake_tools, tmp_path, "import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)\n")
+    python = fake_torch_python(
+        fake_tools, tmp_path, "import os, signal\nos.kill(os.getpid(), signal.SIGSEGV)\n"
+    )
     data = deep_group(python)[0].data
     assert data["outcome"] == "crashed" and data["hung_at"] == "import torch"
     assert "killed by SIGSEGV" in data["error"]
@@ -117,7 +118,9 @@ def test_import_that_raises_keeps_the_exact_text(tmp_path, fake_tools):
 
 
 def test_a_target_that_is_not_python_at_all(fake_tools):
-    python = str(Path(fake_tools({"notpython": "#!/bin/sh\necho boom >&2\nexit 2\n"})) / "notpython")
+    python = str(
+        Path(fake_tools({"notpython": "#!/bin/sh\necho boom >&2\nexit 2\n"})) / "notpython"
+    )
     data = deep_group(python)[0].data
     assert data["outcome"] == "crashed" and data["error"].endswith("exit status 2: boom")
 
@@ -137,11 +140,17 @@ def test_device_results(tmp_path, fake_tools, mode, ok):
     group, _ = deep_group(python, env={"FAKE_TORCH_MODE": mode, "PATH": "/usr/bin:/bin"})
     data = group.data
     assert data["outcome"] == "ok" and data["cuda_available"] is True and data["backend"] == "cuda"
-    assert data["devices"][0]["name"] == "NVIDIA GeForce RTX 5090" and data["devices"][0]["capability"] == "12.0"
+    assert (
+        data["devices"][0]["name"] == "NVIDIA GeForce RTX 5090"
+        and data["devices"][0]["capability"] == "12.0"
+    )
     assert data["devices"][0]["total_memory_mib"] == 32607 and data["cxx11_abi"] is True
     assert data["matmul_ok"] == {"cuda:0": ok} and data["arch_list"][-1] == "sm_120"
     if mode == "nokernel":
-        assert data["error"] == "RuntimeError: CUDA error: no kernel image is available for execution on the device"
+        assert (
+            data["error"]
+            == "RuntimeError: CUDA error: no kernel image is available for execution on the device"
+        )
     if mode == "wrong":
         assert data["devices"][0]["max_abs_err"] == pytest.approx(1.0, abs=1e-6)
 
@@ -163,12 +172,28 @@ def test_gpu_test_failed_check(tmp_path, fake_tools):
 def test_gpu_test_failed_when_torch_sees_no_gpu_the_machine_has():
     ms = load_bundled()
     snap = Snapshot()
-    snap.add(collected("nvidia.gpus", "probe:nvidia_gpu", {"gpus": [{"name": "NVIDIA H200", "compute_capability": "9.0"}]}))
-    snap.add(collected("python.deep", "probe:deep", {
-        "outcome": "ok", "cuda_available": False, "devices": [], "torch_version": "2.13.0+cu130",
-        "backends": {"cuda": {"built": True, "available": False}},
-        "error": "RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU "
-                 "and installed a driver from http://www.nvidia.com/Download/index.aspx"}))
+    snap.add(
+        collected(
+            "nvidia.gpus",
+            "probe:nvidia_gpu",
+            {"gpus": [{"name": "NVIDIA H200", "compute_capability": "9.0"}]},
+        )
+    )
+    snap.add(
+        collected(
+            "python.deep",
+            "probe:deep",
+            {
+                "outcome": "ok",
+                "cuda_available": False,
+                "devices": [],
+                "torch_version": "2.13.0+cu130",
+                "backends": {"cuda": {"built": True, "available": False}},
+                "error": "RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU "
+                "and installed a driver from http://www.nvidia.com/Download/index.aspx",
+            },
+        )
+    )
     finding = one(run(snap, ms), "torch.gpu-test-failed")
     assert "Found no NVIDIA driver on your system" in finding.detail
 
@@ -182,9 +207,15 @@ def test_real_cpu_torch_under_deep():
     assert data["outcome"] == "ok" and data["torch_version"].startswith("2.13.0")
     assert data["cuda_available"] is False and data["devices"] == []
     assert data["backends"]["cuda"]["built"] is False
-    assert data["backends"]["cuda"]["error"] == "AssertionError: Torch not compiled with CUDA enabled"
-    out = subprocess.run([sys.executable, "-m", "envdoctor", "check", "--deep", "--python", python, "--json"],
-                         capture_output=True, text=True, timeout=120)
+    assert (
+        data["backends"]["cuda"]["error"] == "AssertionError: Torch not compiled with CUDA enabled"
+    )
+    out = subprocess.run(
+        [sys.executable, "-m", "envdoctor", "check", "--deep", "--python", python, "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert out.returncode == 0
     assert '"torch.gpu-test-failed"' in out.stdout  # listed among the passed checks, not a finding
     assert '"id": "torch.gpu-test-failed"' not in out.stdout
@@ -193,6 +224,8 @@ def test_real_cpu_torch_under_deep():
 def test_no_torch_at_all_is_absent_not_a_failure(tmp_path, fake_tools):
     empty = tmp_path / "empty"
     empty.mkdir()
-    bindir = fake_tools({"bare-python": f'#!/bin/sh\nPYTHONPATH="{empty}" exec "{sys.executable}" -S "$@"\n'})
+    bindir = fake_tools(
+        {"bare-python": f'#!/bin/sh\nPYTHONPATH="{empty}" exec "{sys.executable}" -S "$@"\n'}
+    )
     group, _ = deep_group(str(Path(bindir) / "bare-python"))
     assert group.status.value == "absent" and "torch is not installed" in group.reason

@@ -32,11 +32,39 @@ DEADLINE_S = 6.0  # the --timeout each run gets
 SLACK_S = 10.0  # start-up, checks and rendering on a loaded 2-core machine
 # Every external tool a probe runs (ctx.run) or looks for (ctx.which) on Linux.
 TOOLS = (
-    "nvidia-smi", "nvidia-ctk", "nvidia-container-cli", "nvidia-container-runtime",
-    "nvidia-container-runtime-hook", "nvidia-cdi-hook", "nvidia-modprobe", "docker", "dockerd",
-    "podman", "nvcc", "rocminfo", "rocm-smi", "amd-smi", "ldconfig", "ldd", "dmesg", "journalctl",
-    "systemd-detect-virt", "systemctl", "modinfo", "mokutil", "glxinfo", "vulkaninfo", "lspci",
-    "ollama", "llama-server", "llama-cli", "file", "sysctl", "tegrastats", "jtop", "wslinfo",
+    "nvidia-smi",
+    "nvidia-ctk",
+    "nvidia-container-cli",
+    "nvidia-container-runtime",
+    "nvidia-container-runtime-hook",
+    "nvidia-cdi-hook",
+    "nvidia-modprobe",
+    "docker",
+    "dockerd",
+    "podman",
+    "nvcc",
+    "rocminfo",
+    "rocm-smi",
+    "amd-smi",
+    "ldconfig",
+    "ldd",
+    "dmesg",
+    "journalctl",
+    "systemd-detect-virt",
+    "systemctl",
+    "modinfo",
+    "mokutil",
+    "glxinfo",
+    "vulkaninfo",
+    "lspci",
+    "ollama",
+    "llama-server",
+    "llama-cli",
+    "file",
+    "sysctl",
+    "tegrastats",
+    "jtop",
+    "wslinfo",
     "getprop",
 )
 # Tools whose failure is part of their normal answer, so a report need not call it a failure.
@@ -117,17 +145,39 @@ class Run:
         return [f["id"] for f in self.doc["findings"]]
 
 
-def run_check(tmp_path: Path, path: str, *args: str, env: dict[str, str] | None = None,
-              deadline_s: float = DEADLINE_S, argv: list[str] | None = None) -> Run:
+def run_check(
+    tmp_path: Path,
+    path: str,
+    *args: str,
+    env: dict[str, str] | None = None,
+    deadline_s: float = DEADLINE_S,
+    argv: list[str] | None = None,
+) -> Run:
     """`envdoctor check --json --timeout D` with PATH=`path`, HOME and the caches in tmp_path."""
     home = tmp_path / "home"
     home.mkdir(exist_ok=True)
-    run_env = {"PATH": path, "HOME": str(home), "XDG_CACHE_HOME": str(home / ".cache"), "LC_ALL": "C",
-               "DOCKER_HOST": f"unix://{tmp_path}/no-docker.sock", **(env or {})}
-    command = argv or [sys.executable, "-m", "envdoctor", "check", "--json", "--timeout", f"{deadline_s:g}", *args]
+    run_env = {
+        "PATH": path,
+        "HOME": str(home),
+        "XDG_CACHE_HOME": str(home / ".cache"),
+        "LC_ALL": "C",
+        "DOCKER_HOST": f"unix://{tmp_path}/no-docker.sock",
+        **(env or {}),
+    }
+    command = argv or [
+        sys.executable,
+        "-m",
+        "envdoctor",
+        "check",
+        "--json",
+        "--timeout",
+        f"{deadline_s:g}",
+        *args,
+    ]
     start = time.monotonic()
-    done = subprocess.run(command, env=run_env, cwd=tmp_path, capture_output=True, text=True,
-                          timeout=deadline_s + 60)
+    done = subprocess.run(
+        command, env=run_env, cwd=tmp_path, capture_output=True, text=True, timeout=deadline_s + 60
+    )
     seconds = time.monotonic() - start
     assert done.stdout.strip(), f"no JSON on stdout (exit {done.returncode}): {done.stderr[-2000:]}"
     return Run(done.returncode, json.loads(done.stdout), done.stderr, seconds)
@@ -137,7 +187,11 @@ def assert_well_formed(run: Run, deadline_s: float = DEADLINE_S) -> None:
     """Within the deadline, the documented exit code, no crash, every missing fact explained."""
     assert run.seconds < deadline_s + SLACK_S, f"took {run.seconds:.1f} s"
     errors = [f for f in run.doc["findings"] if f["severity"] == "error"]
-    assert run.returncode == (1 if errors else 0), (run.returncode, [f["id"] for f in errors], run.stderr[-500:])
+    assert run.returncode == (1 if errors else 0), (
+        run.returncode,
+        [f["id"] for f in errors],
+        run.stderr[-500:],
+    )
     assert "envdoctor.check-crashed" not in run.finding_ids()
     probes = run.group("envdoctor.timings")["data"]["probes"]
     assert [p["name"] for p in probes if p["outcome"] == "crashed"] == []
@@ -158,9 +212,12 @@ def write_tools(folder: Path, mode: str, log: Path, names: tuple[str, ...] = TOO
         if mode == "cannot-start":  # executable bit, but no #! line and no ELF header: ENOEXEC
             tool.write_bytes(b"\x00\x01\x02 not a program\n")
         else:
-            body = {"hang": f"exec {sleep} {HANG_S}",
-                    "fail": f"echo 'envdoctor-fault: {name} failed on purpose' >&2; exit 3",
-                    "garbage": f"{cat} {garbage}", "not-executable": "exit 0"}[mode]
+            body = {
+                "hang": f"exec {sleep} {HANG_S}",
+                "fail": f"echo 'envdoctor-fault: {name} failed on purpose' >&2; exit 3",
+                "garbage": f"{cat} {garbage}",
+                "not-executable": "exit 0",
+            }[mode]
             tool.write_text(f'#!/bin/sh\necho "$$ {name} $*" >> {log}\n{body}\n')
         tool.chmod(0o644 if mode == "not-executable" else 0o755)
     return str(folder)
@@ -178,8 +235,11 @@ def invoked(log: Path) -> dict[str, list[int]]:
 
 def survivors(log: Path) -> list[str]:
     """The log lines of fake tools still running."""
-    return [line for line in (log.read_text().splitlines() if log.exists() else [])
-            if _running(int(line.split()[0]))]
+    return [
+        line
+        for line in (log.read_text().splitlines() if log.exists() else [])
+        if _running(int(line.split()[0]))
+    ]
 
 
 def assert_no_survivors(log: Path) -> None:
@@ -189,7 +249,9 @@ def assert_no_survivors(log: Path) -> None:
     while alive and time.monotonic() < deadline:
         time.sleep(0.05)
         alive = survivors(log)
-    assert alive == [], f"fake tools still running after envdoctor exited: {alive} (of {log.read_text()})"
+    assert alive == [], (
+        f"fake tools still running after envdoctor exited: {alive} (of {log.read_text()})"
+    )
 
 
 def _running(pid: int) -> bool:
@@ -210,6 +272,7 @@ def named(run: Run, tool: str, words: tuple[str, ...]) -> bool:
 
 
 # -- tools ----------------------------------------------------------------------------------------
+
 
 def test_every_tool_missing(tmp_path):
     empty = tmp_path / "bin"
@@ -234,8 +297,12 @@ def test_every_tool_exits_non_zero(tmp_path):
     assert_well_formed(run)
     ran = invoked(log)
     assert {"nvidia-smi", "podman", "nvcc", "dmesg", "modinfo", "rocminfo"} <= set(ran)
-    unnamed = [t for t in ran if t not in EXIT_STATUS_IS_THE_ANSWER
-               and not named(run, t, ("exited 3", "failed on purpose"))]
+    unnamed = [
+        t
+        for t in ran
+        if t not in EXIT_STATUS_IS_THE_ANSWER
+        and not named(run, t, ("exited 3", "failed on purpose"))
+    ]
     assert unnamed == []
 
 
@@ -307,6 +374,7 @@ def test_truncated_nvidia_smi_xml(tmp_path, real_captures):
 
 # -- NVML ------------------------------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def fake_nvml(tmp_path_factory) -> Path:
     """A folder holding a stand-in libnvidia-ml.so.1 (FAKE_NVML picks its fault)."""
@@ -316,8 +384,12 @@ def fake_nvml(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("nvml")
     source = folder / "fake_nvml.c"
     source.write_text(FAKE_NVML_C)
-    subprocess.run([compiler, "-shared", "-fPIC", "-o", str(folder / "libnvidia-ml.so.1"), str(source)],
-                   check=True, capture_output=True, timeout=120)
+    subprocess.run(
+        [compiler, "-shared", "-fPIC", "-o", str(folder / "libnvidia-ml.so.1"), str(source)],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
     return folder
 
 
@@ -329,15 +401,20 @@ def test_nvml_library_missing(tmp_path):
     assert "NVML Shared Library Not Found" in run.group("nvidia.driver")["reason"]
 
 
-@pytest.mark.parametrize(("mode", "where", "said"), [
-    ("driver-not-loaded", "nvidia.driver", "Driver Not Loaded"),
-    ("unknown", "nvidia.gpus", "Unknown Error"),
-    ("count-error", "nvidia.gpus", "NVML could not count them: GPU is lost"),
-])
+@pytest.mark.parametrize(
+    ("mode", "where", "said"),
+    [
+        ("driver-not-loaded", "nvidia.driver", "Driver Not Loaded"),
+        ("unknown", "nvidia.gpus", "Unknown Error"),
+        ("count-error", "nvidia.gpus", "NVML could not count them: GPU is lost"),
+    ],
+)
 def test_nvml_returning_errors(tmp_path, fake_nvml, mode, where, said):
     empty = tmp_path / "bin"
     empty.mkdir()
-    run = run_check(tmp_path, str(empty), env={"LD_LIBRARY_PATH": str(fake_nvml), "FAKE_NVML": mode})
+    run = run_check(
+        tmp_path, str(empty), env={"LD_LIBRARY_PATH": str(fake_nvml), "FAKE_NVML": mode}
+    )
     assert_well_formed(run)
     assert said in json.dumps(run.group(where))
 
@@ -345,7 +422,9 @@ def test_nvml_returning_errors(tmp_path, fake_nvml, mode, where, said):
 def test_nvml_hanging(tmp_path, fake_nvml):
     empty = tmp_path / "bin"
     empty.mkdir()
-    run = run_check(tmp_path, str(empty), env={"LD_LIBRARY_PATH": str(fake_nvml), "FAKE_NVML": "hang"})
+    run = run_check(
+        tmp_path, str(empty), env={"LD_LIBRARY_PATH": str(fake_nvml), "FAKE_NVML": "hang"}
+    )
     assert_well_formed(run)
     gpus = run.group("nvidia.gpus")
     assert gpus["status"] == "failed" and "the driver may be hung" in gpus["reason"]
@@ -353,6 +432,7 @@ def test_nvml_hanging(tmp_path, fake_nvml):
 
 
 # -- Docker socket ---------------------------------------------------------------------------------
+
 
 def test_docker_socket_refusing(tmp_path):
     path = tmp_path / "refusing.sock"
@@ -407,13 +487,17 @@ NVIDIA_FILES = {
     "/proc/cpuinfo": "processor\t: 0\nflags\t\t: fpu vme de pse\n",
     "/proc/1/cgroup": "0::/\n",
     "/etc/os-release": 'ID=debian\nVERSION_ID="12"\nPRETTY_NAME="Debian GNU/Linux 12 (bookworm)"\n',
-    "/dev/nvidia0": "", "/dev/nvidiactl": "", "/dev/nvidia-uvm": "",
+    "/dev/nvidia0": "",
+    "/dev/nvidiactl": "",
+    "/dev/nvidia-uvm": "",
 }
 
 
 def nvidia_root(fake_root, real_captures) -> Path:
     """A fake root of a machine with an A100 and the 535 driver loaded (real /proc version line)."""
-    version = (real_captures / "misc" / "proc-driver-nvidia-version-open-565.57.01-nixGL-issue-186.txt").read_text()
+    version = (
+        real_captures / "misc" / "proc-driver-nvidia-version-open-565.57.01-nixGL-issue-186.txt"
+    ).read_text()
     return fake_root({"/proc/driver/nvidia/version": version, **NVIDIA_FILES})
 
 
@@ -429,8 +513,9 @@ def user_namespace_prefix() -> list[str] | None:
     return [unshare, "-U"] if probe.returncode == 0 else None
 
 
-def run_on_root(tmp_path: Path, root: Path, prefix: list[str] | None = None,
-                deadline_s: float = DEADLINE_S) -> Run:
+def run_on_root(
+    tmp_path: Path, root: Path, prefix: list[str] | None = None, deadline_s: float = DEADLINE_S
+) -> Run:
     """check's pipeline with every probe on `root`, as a subprocess (optionally under `prefix`)."""
     empty = tmp_path / "bin"
     empty.mkdir(exist_ok=True)
@@ -449,9 +534,17 @@ def test_unreadable_proc_and_dev_files(tmp_path, fake_root, real_captures):
     if prefix is None:
         pytest.skip("running as root without user namespaces: a mode 000 file stays readable")
     root = nvidia_root(fake_root, real_captures)
-    for path in ("/proc/driver/nvidia/version", "/proc/driver/nvidia/gpus/0000:01:00.0/information",
-                 "/sys/module/nvidia/version", "/proc/modules", "/proc/cpuinfo", "/etc/os-release",
-                 "/dev/nvidia0", "/dev/nvidiactl", "/dev/nvidia-uvm"):
+    for path in (
+        "/proc/driver/nvidia/version",
+        "/proc/driver/nvidia/gpus/0000:01:00.0/information",
+        "/sys/module/nvidia/version",
+        "/proc/modules",
+        "/proc/cpuinfo",
+        "/etc/os-release",
+        "/dev/nvidia0",
+        "/dev/nvidiactl",
+        "/dev/nvidia-uvm",
+    ):
         (root / path.lstrip("/")).chmod(0)
     run = run_on_root(tmp_path, root, prefix)
     assert_well_formed(run)
@@ -462,7 +555,12 @@ def test_unreadable_proc_and_dev_files(tmp_path, fake_root, real_captures):
 @pytest.mark.parametrize("fault", ["fifo", "directory", "garbage"])
 def test_odd_proc_files(tmp_path, fake_root, real_captures, fault):
     root = nvidia_root(fake_root, real_captures)
-    for path in ("/proc/driver/nvidia/version", "/proc/modules", "/proc/cpuinfo", "/sys/module/nvidia/version"):
+    for path in (
+        "/proc/driver/nvidia/version",
+        "/proc/modules",
+        "/proc/cpuinfo",
+        "/sys/module/nvidia/version",
+    ):
         target = root / path.lstrip("/")
         target.unlink()
         if fault == "fifo":  # opening it for reading would wait for a writer forever

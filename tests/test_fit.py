@@ -9,8 +9,14 @@ import pytest
 
 from envdoctor import fit
 from envdoctor.cli import main
-from envdoctor.fit_plan import (plan, reference_shape, smallest_gpu_that_fits, target_from_name,
-                                target_from_vram, targets_from_snapshot)
+from envdoctor.fit_plan import (
+    plan,
+    reference_shape,
+    smallest_gpu_that_fits,
+    target_from_name,
+    target_from_vram,
+    targets_from_snapshot,
+)
 from envdoctor.fit_precision import support_for, supports, verdict
 from envdoctor.matrixset import load_bundled
 from envdoctor.snapshot import Snapshot, collected
@@ -29,11 +35,14 @@ def run_cli(capsys, *argv: str) -> tuple[int, str, str]:
     return code, out.out, out.err
 
 
-def workload(params: float, dtype: str, task: str, shape: fit.ModelShape | None = None, **kw) -> fit.Workload:
+def workload(
+    params: float, dtype: str, task: str, shape: fit.ModelShape | None = None, **kw
+) -> fit.Workload:
     return fit.Workload(params, shape or fit.derive_shape(params), dtype, task, **kw)
 
 
 # -- published reference figures ---------------------------------------------------------------
+
 
 def test_7b_fp16_weights_are_14_gb():
     """The seed's rule and ZeRO §3.1 (fp16 parameters: 2 bytes each): 7B -> 14 GB of weights."""
@@ -42,8 +51,11 @@ def test_7b_fp16_weights_are_14_gb():
     assert est.term("weights").formula_id == "weights.dense"
     # the careful estimate lands above the rule: KV cache and the CUDA context come on top
     assert 14.0 * GB < est.total_bytes < 18.0 * GB
-    assert fit.rule_of_thumb(7e9) == {"inference_gb": 14.0, "training_gb": [28.0, 42.0],
-                                      "rule": "fp16 weights take 2 bytes per parameter; training needs roughly 2-3x that"}
+    assert fit.rule_of_thumb(7e9) == {
+        "inference_gb": 14.0,
+        "training_gb": [28.0, 42.0],
+        "rule": "fp16 weights take 2 bytes per parameter; training needs roughly 2-3x that",
+    }
 
 
 def test_zero_gpt2_1_5b_model_states_are_24_gb():
@@ -68,21 +80,38 @@ def test_full_finetune_7b_is_16_bytes_per_param_plus_activations():
 
 def test_fp32_adam_is_also_16_bytes_per_param():
     est = fit.estimate(workload(1e9, "fp32", "full"))
-    assert sum(est.term(k).bytes for k in ("weights", "gradients", "optimizer")) == pytest.approx(16e9)
+    assert sum(est.term(k).bytes for k in ("weights", "gradients", "optimizer")) == pytest.approx(
+        16e9
+    )
 
 
 def test_optimizer_table():
     """HF model_memory_anatomy: 8-bit AdamW 2 bytes/param, SGD with momentum 4 bytes/param (fp32)."""
-    assert fit.estimate(workload(1e9, "fp32", "full", optimizer="adamw-8bit")).term("optimizer").bytes == pytest.approx(2e9)
-    assert fit.estimate(workload(1e9, "fp32", "full", optimizer="sgd")).term("optimizer").bytes == pytest.approx(4e9)
-    assert fit.estimate(workload(1e9, "bf16", "full", offload_optimizer=True)).term("optimizer").bytes == 0
+    assert fit.estimate(workload(1e9, "fp32", "full", optimizer="adamw-8bit")).term(
+        "optimizer"
+    ).bytes == pytest.approx(2e9)
+    assert fit.estimate(workload(1e9, "fp32", "full", optimizer="sgd")).term(
+        "optimizer"
+    ).bytes == pytest.approx(4e9)
+    assert (
+        fit.estimate(workload(1e9, "bf16", "full", offload_optimizer=True)).term("optimizer").bytes
+        == 0
+    )
 
 
 def test_korthikanti_activations_gpt3_175b():
     """Korthikanti et al. (arXiv 2205.05198 §4): s·b·h·(34 + 5as/h) bytes per layer without
     recomputation; GPT-3 175B (s=2048, h=12288, a=96): 5as/h = 80. Full recomputation: 2·s·b·h."""
-    shape = fit.ModelShape(layers=96, hidden=12288, heads=96, kv_heads=96, head_dim=128, ffn=4 * 12288,
-                           vocab=50257, gated_mlp=False)
+    shape = fit.ModelShape(
+        layers=96,
+        hidden=12288,
+        heads=96,
+        kv_heads=96,
+        head_dim=128,
+        ffn=4 * 12288,
+        vocab=50257,
+        gated_mlp=False,
+    )
     s, b, h, a, L = 2048, 1, 12288, 96, 96
     eager = fit.estimate(workload(175e9, "fp16", "full", shape, context=s, flash_attention=False))
     assert eager.term("activations").bytes == pytest.approx(L * s * b * h * (34 + 5 * a * s / h))
@@ -113,7 +142,7 @@ def test_derived_shape_follows_kaplan():
     """Kaplan et al. (arXiv 2001.08361 §2.1): N ≈ 12·n_layer·d_model² for the non-embedding part."""
     shape = fit.derive_shape(7e9)
     assert (shape.layers, shape.hidden, shape.head_dim) == (32, 4096, 128)
-    non_embedding = 12 * shape.layers * shape.hidden ** 2
+    non_embedding = 12 * shape.layers * shape.hidden**2
     assert non_embedding + shape.embedding_params == pytest.approx(7e9, rel=0.05)
     assert shape.derived and shape.kv_heads == shape.heads
     assert fit.estimate(workload(7e9, "fp16", "inference")).term("kv_cache").estimate
@@ -121,7 +150,7 @@ def test_derived_shape_follows_kaplan():
 
 def test_qlora_double_quantisation_constants():
     """Dettmers et al. (arXiv 2305.14314 §3): 8/64 + 32/(64·256) = 0.127 bits per parameter."""
-    assert fit.NF4_DQ_BITS - 4 == pytest.approx(0.127, abs=5e-4)
+    assert pytest.approx(0.127, abs=5e-4) == fit.NF4_DQ_BITS - 4
     est = fit.estimate(workload(7e9, "bf16", "qlora"))
     assert est.term("weights").formula_id == "weights.nf4-dq"
     assert est.term("gradients") is None and est.term("optimizer") is None
@@ -137,6 +166,7 @@ def test_qlora_65b_fits_48gb_and_full_finetuning_does_not_fit_780gb():
 
 
 # -- precision -----------------------------------------------------------------------------------
+
 
 def test_precision_matrix_rows(ms):
     assert supports(ms, "7.5", "bf16") is False
@@ -169,6 +199,7 @@ def test_fp16_without_tensor_cores_is_a_warning(ms):
 
 # -- GPUs ----------------------------------------------------------------------------------------
 
+
 def test_targets_from_real_nvidia_smi_captures(real_captures: Path, ms):
     from envdoctor.ingest import nvidia_smi_xml
 
@@ -189,8 +220,21 @@ def test_targets_from_real_nvidia_smi_captures(real_captures: Path, ms):
 
 def test_nvswitch_reported_as_interconnect(ms):
     snap = Snapshot()
-    snap.add(collected("nvidia.gpus", "test", {"gpus": [{"name": "NVIDIA H100 80GB HBM3", "memory_total_mib": 81559,
-                                                         "compute_capability": "9.0"}]}))
+    snap.add(
+        collected(
+            "nvidia.gpus",
+            "test",
+            {
+                "gpus": [
+                    {
+                        "name": "NVIDIA H100 80GB HBM3",
+                        "memory_total_mib": 81559,
+                        "compute_capability": "9.0",
+                    }
+                ]
+            },
+        )
+    )
     snap.add(collected("nvidia.pci", "test", {"nvswitch_count": 4}))
     target = targets_from_snapshot(snap, ms)[0]
     assert target.interconnect.startswith("NVLink through 4 NVSwitch")
@@ -238,47 +282,76 @@ def test_app_view(ms):
 
 # -- the command ---------------------------------------------------------------------------------
 
+
 def test_cli_7b_fp16_inference_fits_24_gib_json(capsys):
-    code, out, _ = run_cli(capsys, "--params", "7B", "--dtype", "fp16", "--task", "inference",
-                           "--vram", "24", "--json")
+    code, out, _ = run_cli(
+        capsys, "--params", "7B", "--dtype", "fp16", "--task", "inference", "--vram", "24", "--json"
+    )
     doc = json.loads(out)
     assert code == 0 and doc["fits"] is True and doc["vram_gib"] == 24
     assert doc["total_gib"] == pytest.approx(sum(t["gib"] for t in doc["breakdown"]), abs=0.01)
-    assert {t["formula_id"] for t in doc["breakdown"]} >= {"weights.dense", "kv.cache", "overhead.cuda-context"}
+    assert {t["formula_id"] for t in doc["breakdown"]} >= {
+        "weights.dense",
+        "kv.cache",
+        "overhead.cuda-context",
+    }
     assert doc["rule_of_thumb"]["inference_gb"] == 14.0
     assert doc["assumptions"] and doc["gpu"]["source"] == "--vram"
 
 
 def test_cli_70b_fp16_does_not_fit_one_80gb_gpu(capsys):
-    code, out, _ = run_cli(capsys, "--params", "70B", "--dtype", "fp16", "--task", "inference",
-                           "--gpu", "H100 80GB HBM3", "--json")
+    code, out, _ = run_cli(
+        capsys,
+        "--params",
+        "70B",
+        "--dtype",
+        "fp16",
+        "--task",
+        "inference",
+        "--gpu",
+        "H100 80GB HBM3",
+        "--json",
+    )
     doc = json.loads(out)
     assert code == 1 and doc["fits"] is False and doc["total_gib"] > 130
     assert doc["alternatives"] and doc["alternatives"][0]["rank"] == 1
-    assert all(a["command"].startswith("envdoctor fit ") for a in doc["alternatives"] if a["command"])
+    assert all(
+        a["command"].startswith("envdoctor fit ") for a in doc["alternatives"] if a["command"]
+    )
 
 
 def test_cli_qlora_7b_on_24gb_card_fits(capsys):
-    code, out, _ = run_cli(capsys, "--params", "7B", "--dtype", "bf16", "--task", "qlora", "--vram", "24")
+    code, out, _ = run_cli(
+        capsys, "--params", "7B", "--dtype", "bf16", "--task", "qlora", "--vram", "24"
+    )
     assert code == 0 and "Fits" in out
 
 
 def test_cli_bf16_on_t4_refused(capsys):
-    code, out, _ = run_cli(capsys, "--params", "7B", "--dtype", "bf16", "--task", "full",
-                           "--gpu", "T4", "--vram", "15")
+    code, out, _ = run_cli(
+        capsys, "--params", "7B", "--dtype", "bf16", "--task", "full", "--gpu", "T4", "--vram", "15"
+    )
     assert code == 1
     assert "no bf16 support" in out and "fp16 with loss scaling" in out
     assert "--dtype fp16" in out
 
 
 def test_cli_bad_params_names_the_token(capsys):
-    code, _, err = run_cli(capsys, "--params", "7Q", "--dtype", "fp16", "--task", "inference", "--vram", "8")
+    code, _, err = run_cli(
+        capsys, "--params", "7Q", "--dtype", "fp16", "--task", "inference", "--vram", "8"
+    )
     assert code == 2 and "'7Q'" in err
-    code, _, err = run_cli(capsys, "--params", "7", "--dtype", "fp16", "--task", "inference", "--vram", "8")
+    code, _, err = run_cli(
+        capsys, "--params", "7", "--dtype", "fp16", "--task", "inference", "--vram", "8"
+    )
     assert code == 2 and "7B" in err
-    code, _, err = run_cli(capsys, "--params", "7B", "--dtype", "int4", "--task", "full", "--vram", "8")
+    code, _, err = run_cli(
+        capsys, "--params", "7B", "--dtype", "int4", "--task", "full", "--vram", "8"
+    )
     assert code == 2 and "qlora" in err
-    code, _, err = run_cli(capsys, "--params", "7B", "--dtype", "fp16", "--task", "inference", "--context", "lots")
+    code, _, err = run_cli(
+        capsys, "--params", "7B", "--dtype", "fp16", "--task", "inference", "--context", "lots"
+    )
     assert code == 2 and "'lots'" in err
 
 
@@ -291,14 +364,29 @@ def test_cli_no_gpu_here_exits_2_with_the_estimate(capsys, monkeypatch):
 
 
 def test_cli_model_reference_and_markdown(capsys):
-    code, out, _ = run_cli(capsys, "--model", "llama-3-8b", "--dtype", "bf16", "--task", "inference",
-                           "--context", "8k", "--vram", "24", "--format", "markdown")
+    code, out, _ = run_cli(
+        capsys,
+        "--model",
+        "llama-3-8b",
+        "--dtype",
+        "bf16",
+        "--task",
+        "inference",
+        "--context",
+        "8k",
+        "--vram",
+        "24",
+        "--format",
+        "markdown",
+    )
     assert code == 0 and out.startswith("## envdoctor fit") and "| total |" not in out
     assert "8.03B parameters (llama-3-8b)" in out and "`kv.cache`" in out
 
 
 def test_cli_text_is_plain_without_a_terminal(capsys, monkeypatch):
     monkeypatch.setenv("NO_COLOR", "1")
-    code, out, _ = run_cli(capsys, "--params", "7B", "--dtype", "fp16", "--task", "inference", "--vram", "8")
+    code, out, _ = run_cli(
+        capsys, "--params", "7B", "--dtype", "fp16", "--task", "inference", "--vram", "8"
+    )
     assert code == 1 and "\x1b[" not in out
     assert "[weights.dense]" in out and "What to change" in out

@@ -5,15 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from test_torch_build import LINUX_X86, write_dist
+from test_torch_checks import nvidia_from, one, python_groups, run, torch_group
+from test_torch_packages import corpus_body
 
 from envdoctor.ingest import pip_list
 from envdoctor.matrixset import load_bundled
 from envdoctor.probes import frameworks, ml_metadata_script
 from envdoctor.snapshot import Snapshot, collected
-
-from test_torch_build import LINUX_X86, write_dist
-from test_torch_checks import nvidia_from, one, python_groups, run, torch_group
-from test_torch_packages import corpus_body
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "python"
 PY = "/home/user/venv/bin/python"
@@ -39,7 +38,9 @@ def ms():
 
 
 def facts(site: Path) -> dict:
-    return frameworks.frameworks_facts(ml_metadata_script.describe([str(site)])["distributions"], LINUX_X86)
+    return frameworks.frameworks_facts(
+        ml_metadata_script.describe([str(site)])["distributions"], LINUX_X86
+    )
 
 
 def group(packages: dict):
@@ -48,28 +49,54 @@ def group(packages: dict):
 
 # ----------------------------------------------------------------------------- probe facts
 
+
 def test_tensorflow_build_info_is_read(tmp_path):
     site = tmp_path / "site"
-    write_dist(site, "tensorflow", "2.18.0", files={"tensorflow/python/platform/build_info.py": TF_BUILD_INFO})
+    write_dist(
+        site,
+        "tensorflow",
+        "2.18.0",
+        files={"tensorflow/python/platform/build_info.py": TF_BUILD_INFO},
+    )
     built = facts(site)["tensorflow"]["built_for"]
     assert built["gpu_build"]["value"] is True and built["cuda"]["value"] == "12.5.1"
-    assert built["cudnn"]["value"] == "9" and built["compute_capabilities"]["value"][-1] == "compute_90"
+    assert (
+        built["cudnn"]["value"] == "9"
+        and built["compute_capabilities"]["value"][-1] == "compute_90"
+    )
     assert built["cuda"]["source"] == "tensorflow/python/platform/build_info.py"
 
 
 def test_jax_plugin_cupy_bitsandbytes_and_labels(tmp_path):
     site = tmp_path / "site"
     write_dist(site, "jaxlib", "0.7.1")
-    write_dist(site, "jax-cuda12-plugin", "0.7.2", requires=["jax-cuda12-pjrt==0.7.2",
-                                                            'nvidia-cudnn-cu12<10.0,>=9.8; extra == "with-cuda"'])
+    write_dist(
+        site,
+        "jax-cuda12-plugin",
+        "0.7.2",
+        requires=["jax-cuda12-pjrt==0.7.2", 'nvidia-cudnn-cu12<10.0,>=9.8; extra == "with-cuda"'],
+    )
     write_dist(site, "cupy-cuda11x", "13.6.0")
-    write_dist(site, "bitsandbytes", "0.45.5", files={"bitsandbytes/libbitsandbytes_cuda124.so": "",
-                                                     "bitsandbytes/libbitsandbytes_cuda118.so": "",
-                                                     "bitsandbytes/libbitsandbytes_cpu.so": ""})
+    write_dist(
+        site,
+        "bitsandbytes",
+        "0.45.5",
+        files={
+            "bitsandbytes/libbitsandbytes_cuda124.so": "",
+            "bitsandbytes/libbitsandbytes_cuda118.so": "",
+            "bitsandbytes/libbitsandbytes_cpu.so": "",
+        },
+    )
     write_dist(site, "torch-scatter", "2.1.2+pt25cu124")
     found = facts(site)
-    assert found["jax-cuda12-plugin"]["built_for"]["cuda_major"] == {"value": 12, "source": "package name"}
-    assert found["jax-cuda12-plugin"]["requires"] == {"jax-cuda12-pjrt": "==0.7.2", "nvidia-cudnn-cu12": "<10.0,>=9.8"}
+    assert found["jax-cuda12-plugin"]["built_for"]["cuda_major"] == {
+        "value": 12,
+        "source": "package name",
+    }
+    assert found["jax-cuda12-plugin"]["requires"] == {
+        "jax-cuda12-pjrt": "==0.7.2",
+        "nvidia-cudnn-cu12": "<10.0,>=9.8",
+    }
     assert found["cupy-cuda11x"]["built_for"]["cuda_major"]["value"] == 11
     assert found["bitsandbytes"]["built_for"]["cuda_libraries"]["value"] == ["cuda118", "cuda124"]
     scatter = found["torch-scatter"]["built_for"]
@@ -78,9 +105,9 @@ def test_jax_plugin_cupy_bitsandbytes_and_labels(tmp_path):
 
 
 def test_probe_is_absent_without_frameworks(tmp_path, fake_tools):
-    from envdoctor.context import ProbeContext, ProbeOptions
-
     from test_torch_build import fake_python, torch_271_pypi_site
+
+    from envdoctor.context import ProbeContext, ProbeOptions
 
     python = fake_python(fake_tools, torch_271_pypi_site(tmp_path / "site"))
     group_ = frameworks.collect(ProbeContext(options=ProbeOptions(python=python)))[0]
@@ -89,8 +116,11 @@ def test_probe_is_absent_without_frameworks(tmp_path, fake_tools):
 
 # ----------------------------------------------------------------------------- pasted lists
 
+
 def test_pip_freeze_capture(ms):
-    text = (FIXTURES / "TRUNCATED-pip-freeze-forge-tensorrt-NVIDIA-TensorRT-issue-4329.txt").read_text()
+    text = (
+        FIXTURES / "TRUNCATED-pip-freeze-forge-tensorrt-NVIDIA-TensorRT-issue-4329.txt"
+    ).read_text()
     assert pip_list.detect(text)
     groups = {g.name: g for g in pip_list.read(text)}
     packages = groups["python.packages"].data["packages"]
@@ -112,7 +142,10 @@ def test_conda_list_capture():
     text = (FIXTURES / "TRUNCATED-conda-list-pytorch3d-issue-183.txt").read_text()
     groups = {g.name: g for g in pip_list.read(text)}
     packages = groups["python.packages"].data
-    assert packages["packages"]["cudatoolkit"] == "10.2.89" and packages["installers"]["fvcore"] == "conda"
+    assert (
+        packages["packages"]["cudatoolkit"] == "10.2.89"
+        and packages["installers"]["fvcore"] == "conda"
+    )
 
 
 def test_conda_list_of_a_cpu_pytorch_from_the_pytorch_channel(ms):
@@ -120,13 +153,19 @@ def test_conda_list_of_a_cpu_pytorch_from_the_pytorch_channel(ms):
     text = corpus_body("037")
     groups = {g.name: g for g in pip_list.read(text)}
     torch = groups["python.torch"].data
-    assert (torch["version"], torch["backend"], torch["conda_build"]) == ("1.11.0", "cpu", "py3.8_cpu_0")
+    assert (torch["version"], torch["backend"], torch["conda_build"]) == (
+        "1.11.0",
+        "cpu",
+        "py3.8_cpu_0",
+    )
     assert groups["python.packages"].data["installers"]["torch"] == "conda"
 
 
 def test_conda_build_strings_name_their_cuda():
     assert pip_list._conda_build_cuda("py3.7_cuda10.1.243_cudnn7.6.3_0") == "10.1"  # pytorch #28321
-    assert pip_list._conda_build_cuda("cuda129_mkl_py311_hb55e5d5_301") == "12.9"  # conda-forge #390
+    assert (
+        pip_list._conda_build_cuda("cuda129_mkl_py311_hb55e5d5_301") == "12.9"
+    )  # conda-forge #390
     assert pip_list._conda_build_cuda("py3.8_cpu_0") is None
 
 
@@ -137,10 +176,17 @@ def test_prose_is_not_a_package_list():
 
 # ----------------------------------------------------------------------------- TensorFlow
 
+
 def _tf_snapshot(real_captures, platform: str, version: str):
     snap = nvidia_from(real_captures, "nvidia-smi-q-x/telegraf-quadro-p2000-driver-525.125.06.xml")
-    snap.extend(python_groups({"tensorflow": version}, platform=platform, version="3.10.10",
-                              executable=r"C:\Users\u\tf\Scripts\python.exe" if platform == "win32" else PY))
+    snap.extend(
+        python_groups(
+            {"tensorflow": version},
+            platform=platform,
+            version="3.10.10",
+            executable=r"C:\Users\u\tf\Scripts\python.exe" if platform == "win32" else PY,
+        )
+    )
     snap.add(group({"tensorflow": {"version": version, "requires": {}, "built_for": {}}}))
     return snap
 
@@ -148,32 +194,65 @@ def _tf_snapshot(real_captures, platform: str, version: str):
 def test_case_023_tensorflow_2_12_on_native_windows(real_captures, ms):
     """tensorflow #60237: TF 2.12.0 on Windows 10 with a GTX 1050 Ti sees no GPU."""
     assert "2.12.0" in corpus_body("023") and "Windows 10" in corpus_body("023")
-    finding = one(run(_tf_snapshot(real_captures, "win32", "2.12.0"), ms), "tensorflow.windows-native-no-gpu")
+    finding = one(
+        run(_tf_snapshot(real_captures, "win32", "2.12.0"), ms), "tensorflow.windows-native-no-gpu"
+    )
     assert finding.severity.value == "error" and "2.11.0" in finding.detail
-    assert finding.fixes[0].commands == ("wsl --install -d Ubuntu",
-                                         'wsl -d Ubuntu -- python3 -m pip install "tensorflow[and-cuda]"')
-    assert finding.fixes[1].commands[1] == r'C:\Users\u\tf\Scripts\python.exe -m pip install "tensorflow<2.11"'
+    assert finding.fixes[0].commands == (
+        "wsl --install -d Ubuntu",
+        'wsl -d Ubuntu -- python3 -m pip install "tensorflow[and-cuda]"',
+    )
+    assert (
+        finding.fixes[1].commands[1]
+        == r'C:\Users\u\tf\Scripts\python.exe -m pip install "tensorflow<2.11"'
+    )
 
 
 def test_tensorflow_on_linux_or_2_10_on_windows_passes(real_captures, ms):
-    assert "tensorflow.windows-native-no-gpu" in run(_tf_snapshot(real_captures, "linux", "2.12.0"), ms).passed
-    assert "tensorflow.windows-native-no-gpu" in run(_tf_snapshot(real_captures, "win32", "2.10.1"), ms).passed
+    assert (
+        "tensorflow.windows-native-no-gpu"
+        in run(_tf_snapshot(real_captures, "linux", "2.12.0"), ms).passed
+    )
+    assert (
+        "tensorflow.windows-native-no-gpu"
+        in run(_tf_snapshot(real_captures, "win32", "2.10.1"), ms).passed
+    )
 
 
 # ----------------------------------------------------------------------------- JAX
 
+
 def _jax_snapshot(plugin: str, jaxlib: str, cudnn: str | None = None):
-    installed = {"jax": jaxlib, "jaxlib": jaxlib, "jax-cuda12-plugin": plugin, "jax-cuda12-pjrt": plugin}
+    installed = {
+        "jax": jaxlib,
+        "jaxlib": jaxlib,
+        "jax-cuda12-plugin": plugin,
+        "jax-cuda12-pjrt": plugin,
+    }
     if cudnn:
         installed["nvidia-cudnn-cu12"] = cudnn
     snap = Snapshot()
     snap.extend(python_groups(installed))
-    snap.add(group({
-        "jax": {"version": jaxlib, "requires": {"jaxlib": f"<={jaxlib},>={jaxlib}"}, "built_for": {}},
-        "jaxlib": {"version": jaxlib, "requires": {}, "built_for": {}},
-        "jax-cuda12-plugin": {"version": plugin, "built_for": {"cuda_major": {"value": 12, "source": "package name"}},
-                              "requires": {"jax-cuda12-pjrt": f"=={plugin}", "nvidia-cudnn-cu12": "<10.0,>=9.8"}},
-    }))
+    snap.add(
+        group(
+            {
+                "jax": {
+                    "version": jaxlib,
+                    "requires": {"jaxlib": f"<={jaxlib},>={jaxlib}"},
+                    "built_for": {},
+                },
+                "jaxlib": {"version": jaxlib, "requires": {}, "built_for": {}},
+                "jax-cuda12-plugin": {
+                    "version": plugin,
+                    "built_for": {"cuda_major": {"value": 12, "source": "package name"}},
+                    "requires": {
+                        "jax-cuda12-pjrt": f"=={plugin}",
+                        "nvidia-cudnn-cu12": "<10.0,>=9.8",
+                    },
+                },
+            }
+        )
+    )
     return snap
 
 
@@ -182,7 +261,8 @@ def test_jax_plugin_newer_than_jaxlib(ms):
     finding = one(run(_jax_snapshot("0.7.2", "0.7.1"), ms), "jax.cuda-plugin-mismatch")
     assert "JAX runs on the CPU" in finding.title
     assert finding.fixes[0].commands == (
-        f"{PY} -m pip install 'jax-cuda12-plugin[with-cuda]==0.7.1' jax-cuda12-pjrt==0.7.1",)
+        f"{PY} -m pip install 'jax-cuda12-plugin[with-cuda]==0.7.1' jax-cuda12-pjrt==0.7.1",
+    )
 
 
 def test_jax_plugin_matching_jaxlib_passes(ms):
@@ -197,8 +277,11 @@ def test_jax_cudnn_older_than_the_plugin_declares(ms):
 
 # ----------------------------------------------------------------------------- CuPy
 
+
 def _cupy_snapshot(real_captures, names: dict[str, str], torch: tuple[str, str] | None = None):
-    snap = nvidia_from(real_captures, "nvidia-smi-q-x/telegraf-geforce-rtx3060-driver-570.124.04.xml")
+    snap = nvidia_from(
+        real_captures, "nvidia-smi-q-x/telegraf-geforce-rtx3060-driver-570.124.04.xml"
+    )
     snap.extend(python_groups(dict(names)))
     snap.add(group({n: {"version": v, "requires": {}, "built_for": {}} for n, v in names.items()}))
     if torch:
@@ -207,9 +290,15 @@ def _cupy_snapshot(real_captures, names: dict[str, str], torch: tuple[str, str] 
 
 
 def test_cupy_for_cuda_13_on_a_cuda_12_8_driver(real_captures, ms):
-    finding = one(run(_cupy_snapshot(real_captures, {"cupy-cuda13x": "13.6.0"}), ms), "cupy.cuda-major-mismatch")
+    finding = one(
+        run(_cupy_snapshot(real_captures, {"cupy-cuda13x": "13.6.0"}), ms),
+        "cupy.cuda-major-mismatch",
+    )
     assert "supports CUDA 12.8" in finding.detail
-    assert finding.fixes[0].commands == (f"{PY} -m pip uninstall -y cupy-cuda13x", f"{PY} -m pip install cupy-cuda12x")
+    assert finding.fixes[0].commands == (
+        f"{PY} -m pip uninstall -y cupy-cuda13x",
+        f"{PY} -m pip install cupy-cuda12x",
+    )
 
 
 def test_cupy_for_cuda_11_next_to_a_cuda_12_torch(real_captures, ms):
@@ -225,4 +314,7 @@ def test_two_cupy_packages(real_captures, ms):
 
 
 def test_matching_cupy_passes(real_captures, ms):
-    assert "cupy.cuda-major-mismatch" in run(_cupy_snapshot(real_captures, {"cupy-cuda12x": "13.6.0"}), ms).passed
+    assert (
+        "cupy.cuda-major-mismatch"
+        in run(_cupy_snapshot(real_captures, {"cupy-cuda12x": "13.6.0"}), ms).passed
+    )

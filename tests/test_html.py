@@ -28,12 +28,23 @@ def report_with_captures(real: Path) -> Report:
     report = sample_report()
     xml = (real / "nvidia-smi-q-x" / "telegraf-geforce-rtx3090-driver-525.147.05.xml").read_text()
     report.snapshot.groups["nvidia.gpus"].raw = {
-        "nvidia-smi -q -x": xml, "hostile": "</pre></details><script>alert(1)</script> --> --!> <!-- x"}
-    hostile = Finding("pasted.hostile", Severity.WARNING, "Title with <b>markup</b> & </article>",
-                      detail="显存不足 (out of memory) — a pasted log said so. --> ends nothing",
-                      evidence=(Evidence("log", "<script>x</script>", "nothing"),),
-                      fixes=(Fix("Use a smaller batch", ("python train.py --batch-size 8 && echo '<ok>'",),
-                                 url="https://example.org/a?b=1&c=2"),))
+        "nvidia-smi -q -x": xml,
+        "hostile": "</pre></details><script>alert(1)</script> --> --!> <!-- x",
+    }
+    hostile = Finding(
+        "pasted.hostile",
+        Severity.WARNING,
+        "Title with <b>markup</b> & </article>",
+        detail="显存不足 (out of memory) — a pasted log said so. --> ends nothing",
+        evidence=(Evidence("log", "<script>x</script>", "nothing"),),
+        fixes=(
+            Fix(
+                "Use a smaller batch",
+                ("python train.py --batch-size 8 && echo '<ok>'",),
+                url="https://example.org/a?b=1&c=2",
+            ),
+        ),
+    )
     report.findings = order(list(report.findings) + [hostile])
     return report
 
@@ -81,14 +92,20 @@ def test_empty_and_odd_snapshots_render():
 
 
 def test_check_accepts_html(tmp_path):
-    result = subprocess.run([sys.executable, "-m", "envdoctor", "check", "--format", "html"], cwd=tmp_path,
-                            capture_output=True, text=True, timeout=120,
-                            env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)})
+    result = subprocess.run(
+        [sys.executable, "-m", "envdoctor", "check", "--format", "html"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)},
+    )
     assert result.returncode in (0, 1), result.stderr
     assert result.stdout.startswith("<!DOCTYPE html>")
 
 
 # -- what a person sees --------------------------------------------------------------------------
+
 
 def chromium() -> str:
     for name in ("chromium", "chromium-browser", "google-chrome"):
@@ -109,14 +126,30 @@ def png_size(path: Path) -> tuple[int, int]:
 def test_screenshot_in_headless_chromium(real_captures, tmp_path):
     browser = chromium()
     page = tmp_path / "report.html"
-    page.write_text(render(report_with_captures(real_captures), "html", include_raw=True), encoding="utf-8")
+    page.write_text(
+        render(report_with_captures(real_captures), "html", include_raw=True), encoding="utf-8"
+    )
     shot = tmp_path / "report.png"
     result = subprocess.run(
-        [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-dev-shm-usage",
-         f"--user-data-dir={tmp_path / 'profile'}", f"--screenshot={shot}", "--window-size=1200,2000",
-         page.as_uri()],
-        capture_output=True, text=True, timeout=120)
+        [
+            browser,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--no-first-run",
+            "--disable-dev-shm-usage",
+            f"--user-data-dir={tmp_path / 'profile'}",
+            f"--screenshot={shot}",
+            "--window-size=1200,2000",
+            page.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert shot.is_file(), result.stderr[-2000:]
     assert png_size(shot) == (1200, 2000)
     assert shot.stat().st_size > 30_000  # a blank page of this size compresses to a few KiB
@@ -128,21 +161,29 @@ def test_screenshot_in_headless_chromium(real_captures, tmp_path):
 
 # -- triage reads it back --------------------------------------------------------------------------
 
+
 def test_triage_reads_report_files_back(real_captures, tmp_path):
     """`envdoctor triage report.{json,md,html}` gives the report's findings (skips until triage lands)."""
     import importlib.util
 
     if importlib.util.find_spec("envdoctor.commands.triage") is None:
-        pytest.skip("the triage command does not exist yet; test_embedded_json_reads_back_exactly covers the reader")
+        pytest.skip(
+            "the triage command does not exist yet; test_embedded_json_reads_back_exactly covers the reader"
+        )
     report = report_with_captures(real_captures)
     wanted = {f.id for f in report.findings}
     seen = {}
     for fmt, ext in (("json", "json"), ("markdown", "md"), ("html", "html")):
         path = tmp_path / f"report.{ext}"
         path.write_text(render(report, fmt, include_raw=True), encoding="utf-8")
-        result = subprocess.run([sys.executable, "-m", "envdoctor", "triage", str(path), "--json"],
-                                capture_output=True, text=True, timeout=120, cwd=tmp_path,
-                                env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)})
+        result = subprocess.run(
+            [sys.executable, "-m", "envdoctor", "triage", str(path), "--json"],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            cwd=tmp_path,
+            env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)},
+        )
         assert result.returncode in (0, 1), result.stderr
         seen[fmt] = [f["id"] for f in json.loads(result.stdout)["findings"]]
         assert wanted <= set(seen[fmt]), (fmt, seen[fmt])

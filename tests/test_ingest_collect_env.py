@@ -15,42 +15,186 @@ FORKS = TESTS / "fixtures" / "triage" / "collect_env"
 
 # file -> (torch version, build, CUDA built with, cuda_available, driver, GPU names, system, distro id)
 REAL = {
-    "torch-0.5.0a0-macos-10.13-source-build-pytorch-issue-11157.txt":
-        ("0.5.0a0+72f91b1", "cpu", None, False, None, [], "Darwin", "macos"),
-    "torch-1.0.0-ubuntu16.04-cuda-pytorch-issue-15271.txt":
-        ("1.0.0", "cuda", "9.0.176", True, "396.44", ["GeForce GTX 980M"], "Linux", "ubuntu"),
-    "torch-1.1.0-windows10-cuda9.0-conda-pytorch-issue-20113.txt":
-        ("1.1.0", "cuda", "9.0", True, "419.67", ["GeForce GTX 1080 Ti"], "Windows", "windows"),
-    "torch-1.10.1-arch-linux-cuda-pytorch-issue-70525.txt":
-        ("1.10.1", "cuda", "11.5", True, "495.46", ["NVIDIA GeForce MX250"], "Linux", "arch"),
-    "torch-1.12.1+cu113-colab-cuda-available-false-pytorch-issue-84365.txt":
-        ("1.12.1+cu113", "cuda", "11.3", False, None, [], "Linux", "ubuntu"),
-    "torch-1.12.1+cu116-ubuntu22.04-3x-rtx3090-conda-pytorch-issue-86556.txt":
-        ("1.12.1+cu116", "cuda", "11.6", True, "515.65.01", ["NVIDIA GeForce RTX 3090"] * 3, "Linux", "ubuntu"),
-    "torch-1.12.1-macos12.5-arm64-pytorch-issue-83533.txt":
-        ("1.12.1", "cpu", None, False, None, [], "Darwin", "macos"),
-    "torch-1.14.0.dev-macos13-arm64-conda-nightly-pytorch-issue-88820.txt":
-        ("1.14.0.dev20221104", "cpu", None, False, None, [], "Darwin", "macos"),
-    "torch-1.3.0-ubuntu18.04-conda-cpuonly-pytorch-issue-29035.txt":
-        ("1.3.0", "cpu", None, False, None, [], "Linux", "ubuntu"),
-    "torch-1.3.0a0-windows10-cp866-mojibake-os-pytorch-issue-28360.txt":
-        ("1.3.0a0+de394b6", "cuda", "10.0", True, "411.31", ["GeForce GTX 1080 Ti"], "Windows", "windows"),
-    "torch-1.4.0+cpu-windows10-home-cpu-only-pytorch-issue-33473.txt":
-        ("1.4.0+cpu", "cpu", None, False, None, [], "Windows", "windows"),
-    "torch-1.5.0+cu101-windows10-powershell-os-could-not-collect-pytorch-issue-39133.txt":
-        ("1.5.0+cu101", "cuda", "10.1", True, "426.25", ["Quadro P1000"], None, None),
-    "torch-1.7.0.dev+cpu-centos7-cpu-only-pytorch-issue-45558.txt":
-        ("1.7.0.dev20200922+cpu", "cpu", None, False, None, [], "Linux", "centos"),
-    "torch-1.9.0+cu111-centos7-cuda-available-false-pytorch-issue-60258.txt":
-        ("1.9.0+cu111", "cuda", "11.1", False, None, [], "Linux", "centos"),
-    "torch-2.0.0.dev+cpu-cxx11-abi-centos-stream8-pytorch-issue-97229.txt":
-        ("2.0.0.dev20230228+cpu-cxx11-abi", "cpu", None, False, None, [], "Linux", "centos"),
-    "torch-2.1.2+rocm6.1.3-wsl2-radeon-rx6800xt-rocm-issue-3581.txt":
-        ("2.1.2+rocm6.1.3", "rocm", None, True, None, ["AMD Radeon RX 6800 XT"], "Linux", "ubuntu"),
-    "torch-2.2.2-conda-cuda12.1-arch-linux-rtx3060ti-runpy-warning-em-op-extract.txt":
-        ("2.2.2", "cuda", "12.1", True, "550.67", ["NVIDIA GeForce RTX 3060 Ti"], "Linux", "arch"),
-    "torch-2.5.1+rocm6.2-wsl2-rx7900xtx-conda-forge-runpy-warning-llm-tracker.txt":
-        ("2.5.1+rocm6.2", "rocm", None, True, None, ["AMD Radeon RX 7900 XTX"], "Linux", "ubuntu"),
+    "torch-0.5.0a0-macos-10.13-source-build-pytorch-issue-11157.txt": (
+        "0.5.0a0+72f91b1",
+        "cpu",
+        None,
+        False,
+        None,
+        [],
+        "Darwin",
+        "macos",
+    ),
+    "torch-1.0.0-ubuntu16.04-cuda-pytorch-issue-15271.txt": (
+        "1.0.0",
+        "cuda",
+        "9.0.176",
+        True,
+        "396.44",
+        ["GeForce GTX 980M"],
+        "Linux",
+        "ubuntu",
+    ),
+    "torch-1.1.0-windows10-cuda9.0-conda-pytorch-issue-20113.txt": (
+        "1.1.0",
+        "cuda",
+        "9.0",
+        True,
+        "419.67",
+        ["GeForce GTX 1080 Ti"],
+        "Windows",
+        "windows",
+    ),
+    "torch-1.10.1-arch-linux-cuda-pytorch-issue-70525.txt": (
+        "1.10.1",
+        "cuda",
+        "11.5",
+        True,
+        "495.46",
+        ["NVIDIA GeForce MX250"],
+        "Linux",
+        "arch",
+    ),
+    "torch-1.12.1+cu113-colab-cuda-available-false-pytorch-issue-84365.txt": (
+        "1.12.1+cu113",
+        "cuda",
+        "11.3",
+        False,
+        None,
+        [],
+        "Linux",
+        "ubuntu",
+    ),
+    "torch-1.12.1+cu116-ubuntu22.04-3x-rtx3090-conda-pytorch-issue-86556.txt": (
+        "1.12.1+cu116",
+        "cuda",
+        "11.6",
+        True,
+        "515.65.01",
+        ["NVIDIA GeForce RTX 3090"] * 3,
+        "Linux",
+        "ubuntu",
+    ),
+    "torch-1.12.1-macos12.5-arm64-pytorch-issue-83533.txt": (
+        "1.12.1",
+        "cpu",
+        None,
+        False,
+        None,
+        [],
+        "Darwin",
+        "macos",
+    ),
+    "torch-1.14.0.dev-macos13-arm64-conda-nightly-pytorch-issue-88820.txt": (
+        "1.14.0.dev20221104",
+        "cpu",
+        None,
+        False,
+        None,
+        [],
+        "Darwin",
+        "macos",
+    ),
+    "torch-1.3.0-ubuntu18.04-conda-cpuonly-pytorch-issue-29035.txt": (
+        "1.3.0",
+        "cpu",
+        None,
+        False,
+        None,
+        [],
+        "Linux",
+        "ubuntu",
+    ),
+    "torch-1.3.0a0-windows10-cp866-mojibake-os-pytorch-issue-28360.txt": (
+        "1.3.0a0+de394b6",
+        "cuda",
+        "10.0",
+        True,
+        "411.31",
+        ["GeForce GTX 1080 Ti"],
+        "Windows",
+        "windows",
+    ),
+    "torch-1.4.0+cpu-windows10-home-cpu-only-pytorch-issue-33473.txt": (
+        "1.4.0+cpu",
+        "cpu",
+        None,
+        False,
+        None,
+        [],
+        "Windows",
+        "windows",
+    ),
+    "torch-1.5.0+cu101-windows10-powershell-os-could-not-collect-pytorch-issue-39133.txt": (
+        "1.5.0+cu101",
+        "cuda",
+        "10.1",
+        True,
+        "426.25",
+        ["Quadro P1000"],
+        None,
+        None,
+    ),
+    "torch-1.7.0.dev+cpu-centos7-cpu-only-pytorch-issue-45558.txt": (
+        "1.7.0.dev20200922+cpu",
+        "cpu",
+        None,
+        False,
+        None,
+        [],
+        "Linux",
+        "centos",
+    ),
+    "torch-1.9.0+cu111-centos7-cuda-available-false-pytorch-issue-60258.txt": (
+        "1.9.0+cu111",
+        "cuda",
+        "11.1",
+        False,
+        None,
+        [],
+        "Linux",
+        "centos",
+    ),
+    "torch-2.0.0.dev+cpu-cxx11-abi-centos-stream8-pytorch-issue-97229.txt": (
+        "2.0.0.dev20230228+cpu-cxx11-abi",
+        "cpu",
+        None,
+        False,
+        None,
+        [],
+        "Linux",
+        "centos",
+    ),
+    "torch-2.1.2+rocm6.1.3-wsl2-radeon-rx6800xt-rocm-issue-3581.txt": (
+        "2.1.2+rocm6.1.3",
+        "rocm",
+        None,
+        True,
+        None,
+        ["AMD Radeon RX 6800 XT"],
+        "Linux",
+        "ubuntu",
+    ),
+    "torch-2.2.2-conda-cuda12.1-arch-linux-rtx3060ti-runpy-warning-em-op-extract.txt": (
+        "2.2.2",
+        "cuda",
+        "12.1",
+        True,
+        "550.67",
+        ["NVIDIA GeForce RTX 3060 Ti"],
+        "Linux",
+        "arch",
+    ),
+    "torch-2.5.1+rocm6.2-wsl2-rx7900xtx-conda-forge-runpy-warning-llm-tracker.txt": (
+        "2.5.1+rocm6.2",
+        "rocm",
+        None,
+        True,
+        None,
+        ["AMD Radeon RX 7900 XTX"],
+        "Linux",
+        "ubuntu",
+    ),
 }
 
 
@@ -75,8 +219,12 @@ def test_real_capture_reads_into_the_right_facts(real_captures: Path, name: str)
     assert snap.origin == "pasted"
     torch = snap.data("python.torch")
     assert torch is not None
-    assert (torch["version"], torch["build"], torch["cuda"], torch["cuda_available"]) == \
-        (version, build, cuda, available)
+    assert (torch["version"], torch["build"], torch["cuda"], torch["cuda_available"]) == (
+        version,
+        build,
+        cuda,
+        available,
+    )
     assert snap.fact("nvidia.driver", "driver_version") == driver
     assert _gpu_names(snap) == gpus
     assert snap.fact("os", "system") == system
@@ -150,27 +298,63 @@ def test_compute_capability_from_the_gpu_table(real_captures: Path) -> None:
 
 
 FORK_CASES = {
-    "TRUNCATED-vllm-0.7-padded-sections-rhel8.3-torch-2.5.1+cu124-vllm-issue-21310.txt":
-        ("2.5.1+cu124", "12.4", None, "rhel", []),
-    "TRUNCATED-scalellm-fork-gpu-topology-nccl-a100-torch-2.4.0+cu124-scalellm-pr-288.txt":
-        ("2.4.0+cu124", "12.4", "550.90.07", "ubuntu", ["NVIDIA A100 80GB PCIe"]),
-    "TRUNCATED-wsl2-cuda-init-warning-8x-rtx4000-ada-torch-2.4.0+cu121-vllm-issue-8255.txt":
-        ("2.4.0+cu121", "12.1", None, "ubuntu", ["NVIDIA RTX 4000 Ada Generation"] * 6),
-    "TRUNCATED-runpy-warning-two-lines-3x-v100s-torch-2.5.1+cu118-vllm-issue-10147.txt":
-        ("2.5.1+cu118", "11.8", None, "ubuntu", ["Tesla V100S-PCIE-32GB"] * 3),
-    "TRUNCATED-vgpu-l40s-48c-cudnn9-rhel8.10-torch-2.4.0+cu121-vllm-issue-7890.txt":
-        ("2.4.0+cu121", "12.1", "535.129.03", "rhel", ["NVIDIA L40S-48C"] * 3),
-    "macos-apple-m1-torch-2.7.0-cpu-section-vllm-pr-18285.txt":
-        ("2.7.0", None, None, "macos", []),
-    "TRUNCATED-windows11-wmic-cpu-section-gtx1050ti-torch-2.0.1+cu117-pytorch-issue-51858.txt":
-        ("2.0.1+cu117", "11.7", "535.98", "windows", ["NVIDIA GeForce GTX 1050 Ti"]),
-    "TRUNCATED-blockquoted-windows-server-2019-2x-titan-rtx-torch-1.5.0+cu101-pytorch-issue-40682.txt":
-        ("1.5.0+cu101", "10.1", "442.92", "windows", ["TITAN RTX", "TITAN RTX"]),
+    "TRUNCATED-vllm-0.7-padded-sections-rhel8.3-torch-2.5.1+cu124-vllm-issue-21310.txt": (
+        "2.5.1+cu124",
+        "12.4",
+        None,
+        "rhel",
+        [],
+    ),
+    "TRUNCATED-scalellm-fork-gpu-topology-nccl-a100-torch-2.4.0+cu124-scalellm-pr-288.txt": (
+        "2.4.0+cu124",
+        "12.4",
+        "550.90.07",
+        "ubuntu",
+        ["NVIDIA A100 80GB PCIe"],
+    ),
+    "TRUNCATED-wsl2-cuda-init-warning-8x-rtx4000-ada-torch-2.4.0+cu121-vllm-issue-8255.txt": (
+        "2.4.0+cu121",
+        "12.1",
+        None,
+        "ubuntu",
+        ["NVIDIA RTX 4000 Ada Generation"] * 6,
+    ),
+    "TRUNCATED-runpy-warning-two-lines-3x-v100s-torch-2.5.1+cu118-vllm-issue-10147.txt": (
+        "2.5.1+cu118",
+        "11.8",
+        None,
+        "ubuntu",
+        ["Tesla V100S-PCIE-32GB"] * 3,
+    ),
+    "TRUNCATED-vgpu-l40s-48c-cudnn9-rhel8.10-torch-2.4.0+cu121-vllm-issue-7890.txt": (
+        "2.4.0+cu121",
+        "12.1",
+        "535.129.03",
+        "rhel",
+        ["NVIDIA L40S-48C"] * 3,
+    ),
+    "macos-apple-m1-torch-2.7.0-cpu-section-vllm-pr-18285.txt": ("2.7.0", None, None, "macos", []),
+    "TRUNCATED-windows11-wmic-cpu-section-gtx1050ti-torch-2.0.1+cu117-pytorch-issue-51858.txt": (
+        "2.0.1+cu117",
+        "11.7",
+        "535.98",
+        "windows",
+        ["NVIDIA GeForce GTX 1050 Ti"],
+    ),
+    "TRUNCATED-blockquoted-windows-server-2019-2x-titan-rtx-torch-1.5.0+cu101-pytorch-issue-40682.txt": (
+        "1.5.0+cu101",
+        "10.1",
+        "442.92",
+        "windows",
+        ["TITAN RTX", "TITAN RTX"],
+    ),
 }
 
 
 def test_windows_build_from_python_platform() -> None:
-    name = "TRUNCATED-windows11-wmic-cpu-section-gtx1050ti-torch-2.0.1+cu117-pytorch-issue-51858.txt"
+    name = (
+        "TRUNCATED-windows11-wmic-cpu-section-gtx1050ti-torch-2.0.1+cu117-pytorch-issue-51858.txt"
+    )
     snap = ingest_text((FORKS / name).read_text(encoding="utf-8"))
     assert snap.fact("os", "windows_build") == 22621
     assert snap.fact("python.packages", "packages")["torchaudio"] == "2.0.2+cu117"

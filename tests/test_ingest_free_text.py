@@ -25,7 +25,15 @@ def test_gpu_name_and_capability_from_torch_warning() -> None:
     data = facts(body("002"))
     assert "NVIDIA GeForce RTX 5090" in data["gpus"]
     assert data["compute_capabilities"] == ["12.0"]
-    assert data["torch_arch_list"] == ["sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90"]
+    assert data["torch_arch_list"] == [
+        "sm_50",
+        "sm_60",
+        "sm_70",
+        "sm_75",
+        "sm_80",
+        "sm_86",
+        "sm_90",
+    ]
     assert "zh" in data["languages"]
 
 
@@ -40,8 +48,10 @@ def test_versions_from_an_issue_template() -> None:
 
 def test_traceback_frames_and_extension_modules() -> None:
     data = facts(body("017"))
-    assert any(f["file"].endswith("flash_attn/flash_attn_interface.py") and f["line"] == 15
-               for f in data["frames"])
+    assert any(
+        f["file"].endswith("flash_attn/flash_attn_interface.py") and f["line"] == 15
+        for f in data["frames"]
+    )
     assert "flash_attn_2_cuda" in data["extensions"]
     assert any("undefined symbol" in e for e in data["errors"])
 
@@ -80,15 +90,22 @@ def test_windows_build_and_wsl() -> None:
 
 
 def test_apps_and_jetson() -> None:
-    assert "comfyui" in facts(body("027"))["apps"] or "comfyui" in facts("ComfyUI says: CUDA out of memory")["apps"]
+    assert (
+        "comfyui" in facts(body("027"))["apps"]
+        or "comfyui" in facts("ComfyUI says: CUDA out of memory")["apps"]
+    )
     assert "a1111" in facts(body("028") + "\n./webui.sh --lowvram")["apps"]
     assert "jetson" in facts(body("029"))["platforms"]
 
 
 def test_canonical_names_for_short_mentions() -> None:
     data = facts("my 1050ti and a rtx3090, also an rx 6600 and a GeForce RTX 4060 Ti")
-    assert data["gpus"] == ["NVIDIA GeForce GTX 1050 Ti", "NVIDIA GeForce RTX 3090", "AMD Radeon RX 6600",
-                            "NVIDIA GeForce RTX 4060 Ti"]
+    assert data["gpus"] == [
+        "NVIDIA GeForce GTX 1050 Ti",
+        "NVIDIA GeForce RTX 3090",
+        "AMD Radeon RX 6600",
+        "NVIDIA GeForce RTX 4060 Ti",
+    ]
 
 
 def test_only_notable_lines_are_kept() -> None:
@@ -103,7 +120,10 @@ def test_last_error_survives_a_long_noisy_log() -> None:
     data = facts(noisy + "\nValueError: the real problem at the end")
     assert data["lines"][-1] == "ValueError: the real problem at the end"
     assert data["errors"][-1] == "ValueError: the real problem at the end"
-    assert len(data["lines"]) <= free_text.HEAD_LINES + free_text.NEW_ANCHOR_LINES + free_text.TAIL_LINES
+    assert (
+        len(data["lines"])
+        <= free_text.HEAD_LINES + free_text.NEW_ANCHOR_LINES + free_text.TAIL_LINES
+    )
 
 
 def test_a_signature_line_deep_in_a_log_is_kept() -> None:
@@ -117,7 +137,9 @@ def test_nothing_fed_means_no_group() -> None:
 
 
 def test_versions_under_issue_form_headings() -> None:
-    data = facts(body("083"))  # "### Tensorflow Version" / blank / "2.11.0"; "### Python version" / "3.9.10"
+    data = facts(
+        body("083")
+    )  # "### Tensorflow Version" / blank / "2.11.0"; "### Python version" / "3.9.10"
     assert data["versions"]["tensorflow"] == "2.11.0"
     assert data["system_versions"]["python"] == "3.9.10"
     assert facts(body("084"))["versions"]["tensorflow"] == "2.12.0"  # "tf2.12.0"

@@ -17,7 +17,9 @@ def _same_facts(snap) -> None:
     for name, group in original.groups.items():
         read = snap.group(name)
         assert read is not None, name
-        assert read.status is group.status and read.data == group.data and read.reason == group.reason
+        assert (
+            read.status is group.status and read.data == group.data and read.reason == group.reason
+        )
         assert read.source.startswith("pasted:envdoctor-report (") and group.source in read.source
         assert read.confidence is Confidence.MEDIUM
 
@@ -30,7 +32,9 @@ def test_json_report_reads_back_exactly() -> None:
 
 
 def test_markdown_report_reads_back_exactly() -> None:
-    snap = ingest_text("Here is my report:\n\n" + render(sample_report(), "markdown") + "\nthanks\n")
+    snap = ingest_text(
+        "Here is my report:\n\n" + render(sample_report(), "markdown") + "\nthanks\n"
+    )
     _same_facts(snap)
 
 
@@ -42,7 +46,7 @@ def test_bare_snapshot_json() -> None:
 def test_malformed_reports_are_not_read() -> None:
     assert envdoctor_report.read('{"schema_version": 1, "snapshot": 3}') == []
     assert envdoctor_report.read('{"schema_version": 99, "snapshot": {"schema_version": 99}}') == []
-    assert envdoctor_report.read("not json at all, but mentions \"schema_version\"") == []
+    assert envdoctor_report.read('not json at all, but mentions "schema_version"') == []
     deep = '{"schema_version": 1, "groups": ' + "[" * 5000 + "]" * 5000 + "}"
     assert envdoctor_report.read(deep) == []
 
@@ -55,7 +59,9 @@ def test_triage_of_a_report_runs_the_checks_again() -> None:
     assert report.kind == "triage"
     assert report.snapshot.fact("python.packages", "packages")["torch"] == "2.5.1+cpu"
     ids = [f.id for f in report.findings]
-    assert {f.id for f in sample_report().findings} <= set(ids)  # the report's own findings come back
+    assert {f.id for f in sample_report().findings} <= set(
+        ids
+    )  # the report's own findings come back
     assert len(ids) == len(set(ids))
 
 
@@ -66,8 +72,11 @@ def test_html_report_is_one_part_not_free_text() -> None:
 
 
 def test_glxinfo_software_rendering(real_captures: Path) -> None:
-    text = (real_captures / "misc" / "glxinfo-B-wsl2-llvmpipe-mesa-20.0.8-rtx3090-host-microsoft-WSL-issue-10245.txt"
-            ).read_text(encoding="utf-8")
+    text = (
+        real_captures
+        / "misc"
+        / "glxinfo-B-wsl2-llvmpipe-mesa-20.0.8-rtx3090-host-microsoft-WSL-issue-10245.txt"
+    ).read_text(encoding="utf-8")
     (group,) = glxinfo.read(text)
     assert group.name == "platform.opengl"
     assert group.data["software"] is True and group.data["accelerated"] is False
@@ -75,8 +84,11 @@ def test_glxinfo_software_rendering(real_captures: Path) -> None:
 
 
 def test_glxinfo_d3d12_in_wsl(real_captures: Path) -> None:
-    text = (real_captures / "misc" / "glxinfo-B-wsl2-docker-d3d12-rtx3070ti-mesa-22.2.5-egl-in-docker.txt"
-            ).read_text(encoding="utf-8")
+    text = (
+        real_captures
+        / "misc"
+        / "glxinfo-B-wsl2-docker-d3d12-rtx3070ti-mesa-22.2.5-egl-in-docker.txt"
+    ).read_text(encoding="utf-8")
     snap = ingest_text(text)
     data = snap.data("platform.opengl")
     assert data["d3d12"] is True and data["software"] is False and data["accelerated"] is True
@@ -87,7 +99,10 @@ def test_glxinfo_d3d12_in_wsl(real_captures: Path) -> None:
 def test_llvmpipe_in_wsl_is_software_rendering(real_captures: Path) -> None:
     from envdoctor.commands.triage import triage_text
 
-    text = (real_captures / "misc" / "glxinfo-B-wsl2-llvmpipe-mesa-20.0.8-rtx3090-host-microsoft-WSL-issue-10245.txt"
-            ).read_text(encoding="utf-8")
+    text = (
+        real_captures
+        / "misc"
+        / "glxinfo-B-wsl2-llvmpipe-mesa-20.0.8-rtx3090-host-microsoft-WSL-issue-10245.txt"
+    ).read_text(encoding="utf-8")
     assert [f.id for f in triage_text("On WSL2:\n" + text).findings][0] == "wsl.software-rendering"
     assert "wsl.software-rendering" not in [f.id for f in triage_text(text).findings]

@@ -13,8 +13,17 @@ from pathlib import Path
 import pytest
 
 from envdoctor import ingest
-from envdoctor.ingest import (InputTooLarge, Part, clean_block, ingest_blocks, ingest_text,
-                              iter_decoded_blocks, iter_decoded_lines, merge_groups, split)
+from envdoctor.ingest import (
+    InputTooLarge,
+    Part,
+    clean_block,
+    ingest_blocks,
+    ingest_text,
+    iter_decoded_blocks,
+    iter_decoded_lines,
+    merge_groups,
+    split,
+)
 from envdoctor.snapshot import Confidence, collected, failed
 
 TESTS = Path(__file__).resolve().parent
@@ -22,11 +31,18 @@ TESTS = Path(__file__).resolve().parent
 
 def _issue_body(real: Path) -> str:
     """A GitHub issue body with several real captures in it."""
-    dump = (real / "collect_env" / "torch-1.12.1+cu116-ubuntu22.04-3x-rtx3090-conda-pytorch-issue-86556.txt"
-            ).read_text(encoding="utf-8")
+    dump = (
+        real
+        / "collect_env"
+        / "torch-1.12.1+cu116-ubuntu22.04-3x-rtx3090-conda-pytorch-issue-86556.txt"
+    ).read_text(encoding="utf-8")
     smi = (real / "nvidia-smi-text" / "nvexp-h200-linux-590.48.01.txt").read_text(encoding="utf-8")
-    xml = (real / "nvidia-smi-q-x" / "telegraf-tesla-t4-driver-515.105.01.xml").read_text(encoding="utf-8")
-    docker = (real / "docker-info" / "tanzu-docker-20.10.12-ubuntu20.04-json-no-nvidia.json").read_text(encoding="utf-8")
+    xml = (real / "nvidia-smi-q-x" / "telegraf-tesla-t4-driver-515.105.01.xml").read_text(
+        encoding="utf-8"
+    )
+    docker = (
+        real / "docker-info" / "tanzu-docker-20.10.12-ubuntu20.04-json-no-nvidia.json"
+    ).read_text(encoding="utf-8")
     return (
         "### Describe the bug\n\nTraining crashes right away:\n\n```\n"
         "Traceback (most recent call last):\n"
@@ -34,7 +50,8 @@ def _issue_body(real: Path) -> str:
         "    model.cuda()\n"
         "RuntimeError: CUDA error: no kernel image is available for execution on the device\n"
         "```\n\n### Versions\n\n```\n" + dump + "```\n\nnvidia-smi:\n\n```\n" + smi + "\n```\n\n"
-        "<details>\n\n```xml\n" + xml + "\n```\n</details>\n\n" + docker + "\n\nthanks!\n")
+        "<details>\n\n```xml\n" + xml + "\n```\n</details>\n\n" + docker + "\n\nthanks!\n"
+    )
 
 
 def test_issue_body_is_cut_into_its_parts(real_captures: Path) -> None:
@@ -85,12 +102,16 @@ def test_a_json_snippet_ends_at_its_closing_brace() -> None:
 
 
 def test_dmesg_lines_are_not_json() -> None:
-    assert {p.kind for p in split("[    5.43] nouveau 0000:01:00.0: NVIDIA GM204\n[pip3] numpy==1\n")} == {"text"}
+    assert {
+        p.kind for p in split("[    5.43] nouveau 0000:01:00.0: NVIDIA GM204\n[pip3] numpy==1\n")
+    } == {"text"}
 
 
 def test_decoding_is_lenient() -> None:
-    raw = (b"\xef\xbb\xbfPyTorch version: 2.5.1+cu124\r\nline with \xff\xfe bad bytes\r\n"
-           b"\x1b[31mred\x1b[0m text\x00 here\rprogress 50%\rprogress 100%\n")
+    raw = (
+        b"\xef\xbb\xbfPyTorch version: 2.5.1+cu124\r\nline with \xff\xfe bad bytes\r\n"
+        b"\x1b[31mred\x1b[0m text\x00 here\rprogress 50%\rprogress 100%\n"
+    )
     lines = list(iter_decoded_lines(io.BytesIO(raw)))
     assert lines[0] == "PyTorch version: 2.5.1+cu124"
     assert "\ufffd" in lines[1]
@@ -99,8 +120,11 @@ def test_decoding_is_lenient() -> None:
 
 
 def test_utf16_from_powershell_redirect(real_captures: Path) -> None:
-    text = (real_captures / "collect_env" / "torch-1.4.0+cpu-windows10-home-cpu-only-pytorch-issue-33473.txt"
-            ).read_text(encoding="utf-8")
+    text = (
+        real_captures
+        / "collect_env"
+        / "torch-1.4.0+cpu-windows10-home-cpu-only-pytorch-issue-33473.txt"
+    ).read_text(encoding="utf-8")
     for encoded in (text.encode("utf-16"), text.encode("utf-16-le")):
         snap = ingest_blocks(iter_decoded_blocks(io.BytesIO(encoded)))
         assert snap.fact("python.torch", "version") == "1.4.0+cpu"
@@ -121,7 +145,9 @@ def test_long_lines_are_cut() -> None:
 
 def test_too_large_input_is_refused_while_streaming() -> None:
     with pytest.raises(InputTooLarge):
-        for _ in iter_decoded_blocks(io.BytesIO(b"line\n" * 3000), limit_bytes=10_000, chunk_bytes=1000):
+        for _ in iter_decoded_blocks(
+            io.BytesIO(b"line\n" * 3000), limit_bytes=10_000, chunk_bytes=1000
+        ):
             pass
 
 
@@ -134,7 +160,7 @@ def test_memory_stays_bounded_on_a_large_log() -> None:
             self.view, self.at = memoryview(data), 0
 
         def read(self, n: int = -1) -> bytes:
-            chunk = bytes(self.view[self.at:self.at + n])
+            chunk = bytes(self.view[self.at : self.at + n])
             self.at += len(chunk)
             return chunk
 
@@ -156,11 +182,22 @@ def _fake_reader(name: str, **attributes) -> str:
 
 def test_any_registered_reader_plugs_in(monkeypatch: pytest.MonkeyPatch) -> None:
     def read(text: str):
-        return [collected("container.docker", "pasted:fake", {"runtimes": ["runc"]},
-                          confidence=Confidence.MEDIUM)]
+        return [
+            collected(
+                "container.docker",
+                "pasted:fake",
+                {"runtimes": ["runc"]},
+                confidence=Confidence.MEDIUM,
+            )
+        ]
 
-    name = _fake_reader("fake_docker", NAME="fake-docker", detect=lambda t: "Runtimes:" in t, read=read,
-                        MARKERS=("Runtimes:",))
+    name = _fake_reader(
+        "fake_docker",
+        NAME="fake-docker",
+        detect=lambda t: "Runtimes:" in t,
+        read=read,
+        MARKERS=("Runtimes:",),
+    )
     try:
         snap = ingest_text("Server:\n Runtimes: runc\n", modules=(name, "free_text"))
         assert snap.fact("container.docker", "runtimes") == ["runc"]
@@ -175,8 +212,10 @@ def test_a_broken_reader_costs_only_its_own_facts() -> None:
 
     name = _fake_reader("fake_broken", NAME="broken", detect=lambda t: True, read=boom)
     try:
-        snap = ingest_text("RuntimeError: CUDA error: out of memory\n",
-                           modules=(name, "no_such_reader", "free_text"))
+        snap = ingest_text(
+            "RuntimeError: CUDA error: out of memory\n",
+            modules=(name, "no_such_reader", "free_text"),
+        )
         parts = snap.data("pasted.parts")
         assert any("reader bug" in e for p in parts["parts"] for e in p.get("errors", []))
         assert any("no_such_reader" in e for e in parts["errors"])
@@ -191,12 +230,23 @@ def test_fallbacks_run_last_whatever_the_registry_order() -> None:
 
 
 def test_merge_prefers_the_confident_source_and_unites_lists() -> None:
-    low = collected("nvidia.gpus", "pasted:free-text", {"gpus": [{"index": 0, "name": "RTX", "cc": None}],
-                                                        "note": "low"}, confidence=Confidence.LOW)
-    medium = collected("nvidia.gpus", "pasted:collect_env",
-                       {"gpus": [{"index": 0, "name": "NVIDIA GeForce RTX 3090", "cc": "8.6"},
-                                 {"index": 1, "name": "NVIDIA GeForce RTX 3090", "cc": "8.6"}]},
-                       confidence=Confidence.MEDIUM)
+    low = collected(
+        "nvidia.gpus",
+        "pasted:free-text",
+        {"gpus": [{"index": 0, "name": "RTX", "cc": None}], "note": "low"},
+        confidence=Confidence.LOW,
+    )
+    medium = collected(
+        "nvidia.gpus",
+        "pasted:collect_env",
+        {
+            "gpus": [
+                {"index": 0, "name": "NVIDIA GeForce RTX 3090", "cc": "8.6"},
+                {"index": 1, "name": "NVIDIA GeForce RTX 3090", "cc": "8.6"},
+            ]
+        },
+        confidence=Confidence.MEDIUM,
+    )
     merged = merge_groups(low, medium)
     assert merged.confidence is Confidence.MEDIUM
     assert [g["name"] for g in merged.data["gpus"]] == ["NVIDIA GeForce RTX 3090"] * 2

@@ -30,8 +30,10 @@ def _ldconfig_rows() -> list[tuple[str, str, str]]:
     return rows
 
 
-@pytest.mark.skipif(not os.path.exists(CACHE) or shutil.which("ldconfig") is None,
-                    reason="no glibc loader cache here")
+@pytest.mark.skipif(
+    not os.path.exists(CACHE) or shutil.which("ldconfig") is None,
+    reason="no glibc loader cache here",
+)
 def test_this_machine_matches_ldconfig():
     entries = ld_cache.entries(ProbeContext())
     assert entries is not None and len(entries) > 10
@@ -43,7 +45,7 @@ def test_damaged_copies_give_none():
     data = open(CACHE, "rb").read()
     assert ld_cache.parse(data) is not None
     assert ld_cache.parse(data[:40]) is None  # header cut
-    assert ld_cache.parse(data[:len(data) // 3]) is None  # entries or strings cut
+    assert ld_cache.parse(data[: len(data) // 3]) is None  # entries or strings cut
     start = data.find(ld_cache.MAGIC_NEW)
     swapped = bytearray(data)
     count = struct.unpack_from("<I", data, start + 20)[0]
@@ -65,8 +67,10 @@ def test_arbitrary_bytes_after_the_magic_never_raise(tail):
     assert result is None or isinstance(result, list)
 
 
-@pytest.mark.skipif(not os.path.exists(CACHE) or shutil.which("ldconfig") is None,
-                    reason="no glibc loader cache here")
+@pytest.mark.skipif(
+    not os.path.exists(CACHE) or shutil.which("ldconfig") is None,
+    reason="no glibc loader cache here",
+)
 def test_only_some_sonames():
     """`only` gives the entries of those sonames, the same as filtering the whole listing."""
     every = ld_cache.entries(ProbeContext())
@@ -78,7 +82,7 @@ def test_only_some_sonames():
 def test_flag_words_are_ldconfigs():
     """The kind and ABI words of glibc's print_entry (elf/cache.c), an unknown ABI as its number."""
     assert ld_cache._flags_text(0x0303) == "libc6,x86-64"
-    assert ld_cache._flags_text(0x0a03) == "libc6,AArch64"
+    assert ld_cache._flags_text(0x0A03) == "libc6,AArch64"
     assert ld_cache._flags_text(0x1003) == "libc6,double-float"
     assert ld_cache._flags_text(0x0003) == "libc6"
     assert ld_cache._flags_text(0x4403) == "libc6,17408"

@@ -24,7 +24,9 @@ def cache(tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("path", TABLES, ids=[p.stem for p in TABLES])
 def test_cached_table_equals_the_parsed_one(cache, path):
-    parsed, errors = parse_matrix(path.read_text(encoding="utf-8"), path.name, expected_name=path.stem)
+    parsed, errors = parse_matrix(
+        path.read_text(encoding="utf-8"), path.name, expected_name=path.stem
+    )
     assert parsed is not None and errors == []
     first, _ = load_file(path)  # parses and stores
     assert (cache / f"{path.stem}.json").is_file()
@@ -37,10 +39,14 @@ def test_another_file_content_misses_and_overwrites(cache, tmp_path):
     shutil.copy(bundled_dir() / "wsl.toml", copy)
     original, _ = load_file(copy)
     text = copy.read_text(encoding="utf-8")
-    copy.write_text(text.replace(f'title = "{original.title}"', 'title = "Changed title"', 1), encoding="utf-8")
+    copy.write_text(
+        text.replace(f'title = "{original.title}"', 'title = "Changed title"', 1), encoding="utf-8"
+    )
     changed, errors = load_file(copy)
     assert errors == [] and changed.title == "Changed title" and original.title != "Changed title"
-    assert "Changed title" in (cache / "wsl.json").read_text(encoding="utf-8")  # the slot was overwritten
+    assert "Changed title" in (cache / "wsl.json").read_text(
+        encoding="utf-8"
+    )  # the slot was overwritten
 
 
 def test_other_version_misses(cache, monkeypatch):
@@ -53,7 +59,7 @@ def test_other_version_misses(cache, monkeypatch):
     assert matrix_cache.load("wsl", matrix_cache.key(data, "999.0")) is None
 
 
-@pytest.mark.parametrize("garbage", [b"", b"\x00\xff\xfe", b"{\"key\": 1}", b"[1, 2]", b"{" * 100000])
+@pytest.mark.parametrize("garbage", [b"", b"\x00\xff\xfe", b'{"key": 1}', b"[1, 2]", b"{" * 100000])
 def test_damaged_entry_means_parsing(cache, garbage):
     path = bundled_dir() / "cudnn.toml"
     cache.mkdir(parents=True)
@@ -66,7 +72,9 @@ def test_wrong_fields_mean_parsing(cache):
     path = bundled_dir() / "cudnn.toml"
     load_file(path)
     entry = cache / "cudnn.json"
-    entry.write_text(entry.read_text(encoding="utf-8").replace('"rows":', '"rowz":'), encoding="utf-8")
+    entry.write_text(
+        entry.read_text(encoding="utf-8").replace('"rows":', '"rowz":'), encoding="utf-8"
+    )
     matrix, errors = load_file(path)
     assert matrix is not None and errors == [] and matrix.rows
 

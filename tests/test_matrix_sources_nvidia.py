@@ -41,7 +41,7 @@ def _cells(quote: str) -> list[str | None]:
 
 def normalize(name: str) -> str:
     text = re.sub(r"[\s\-]+", " ", name.strip().lower()).strip()
-    return text[len("nvidia "):] if text.startswith("nvidia ") else text
+    return text[len("nvidia ") :] if text.startswith("nvidia ") else text
 
 
 @pytest.mark.parametrize("name", NVIDIA_TABLES)
@@ -84,7 +84,7 @@ def test_quotes_match_rows():
         text = quote["quote"]
         assert quote["url"] == row["source"], quote["cuda"]
         assert text.startswith(row["label"] + " "), (row["label"], text)
-        cells = _cells(text[len(row["label"]):])
+        cells = _cells(text[len(row["label"]) :])
         assert len(cells) == 2, text
         linux, windows = cells
         assert linux == row.get("linux_min_driver"), text

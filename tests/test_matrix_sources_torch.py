@@ -106,8 +106,14 @@ def _gfx_targets(quote: dict) -> list[str]:
     """Evaluate the quoted PYTORCH_ROCM_ARCH base line and its `-ge N` appends for the row's ROCm version."""
     arch = re.fullmatch(r'PYTORCH_ROCM_ARCH="([^"]+)"', quote["quote"].strip()).group(1).split(";")
     for step in quote.get("quote_steps", []):
-        threshold = int(re.fullmatch(r"if \[\[ \$ROCM_VERSION_INT -ge (\d+) \]\]; then", step["condition"]).group(1))
-        added = re.fullmatch(r'PYTORCH_ROCM_ARCH(?:\+="|="\$\{PYTORCH_ROCM_ARCH\})(;[^"]+)"', step["line"]).group(1)
+        threshold = int(
+            re.fullmatch(
+                r"if \[\[ \$ROCM_VERSION_INT -ge (\d+) \]\]; then", step["condition"]
+            ).group(1)
+        )
+        added = re.fullmatch(
+            r'PYTORCH_ROCM_ARCH(?:\+="|="\$\{PYTORCH_ROCM_ARCH\})(;[^"]+)"', step["line"]
+        ).group(1)
         if _rocm_version_int(quote["variant"]) >= threshold:
             arch += [a for a in added.split(";") if a]
     return arch
@@ -127,7 +133,9 @@ def _expected(quote: dict):  # noqa: ANN202 - returns the field's value type
         if "STABLE_CUDA_VERSIONS" in text:
             version = re.search(r'"release":\s*"([\d.]+)"', text).group(1)
         else:
-            version = re.search(r'gpu_arch_version == "([\d.]+)" and os == (?:"linux"|LINUX)', text).group(1)
+            version = re.search(
+                r'gpu_arch_version == "([\d.]+)" and os == (?:"linux"|LINUX)', text
+            ).group(1)
         return "cu" + version.replace(".", "")
     if field == "torchvision":
         torch, vision = re.match(r"\|\s*`([\d.]+)`\s*\|\s*`([\d.]+)`", text).groups()
@@ -153,7 +161,9 @@ def _measured_build(context: list[str]) -> tuple[str | None, str | None, str | N
     """(torch minor, variant, os) that a measured quote's context lines name, None where they name none."""
     torch = variant = os = None
     for line in context:
-        if m := re.search(r"^(?:__version__ = )?'(\d+\.\d+)\.\d+\+([\w.]+)'$", line):  # version.py or torch.__version__
+        if m := re.search(
+            r"^(?:__version__ = )?'(\d+\.\d+)\.\d+\+([\w.]+)'$", line
+        ):  # version.py or torch.__version__
             torch, variant = m.groups()
         elif m := re.fullmatch(r"#+ PyTorch (\d+\.\d+)(?:\.\d+)?", line):
             torch = m.group(1)
@@ -166,6 +176,8 @@ def _measured_build(context: list[str]) -> tuple[str | None, str | None, str | N
     if os is None and variant and variant.startswith("rocm"):
         os = "linux"  # official ROCm wheels are built for Linux only
     return torch, variant, os
+
+
 RULE_QUOTES = [q for q in QUOTES if q.get("variant") == "*"]
 
 
@@ -184,21 +196,33 @@ def test_quote_url_is_a_source_of_its_row(quote: dict) -> None:
 @pytest.mark.parametrize("quote", MEASURED_QUOTES, ids=_quote_id)
 def test_measured_quote_names_the_build_of_its_row(quote: dict) -> None:
     assert quote["measured"] == "get_arch_list" and quote["field"] in ("cuda_arches", "gfx_targets")
-    assert _measured_build(quote["quote_context"]) == (quote["torch"], quote["variant"], quote["os"])
+    assert _measured_build(quote["quote_context"]) == (
+        quote["torch"],
+        quote["variant"],
+        quote["os"],
+    )
     assert "measured" in _row_for(quote)["note"].lower(), "a measured row must say so in its note"
 
 
 def test_measured_build_reads_both_context_forms() -> None:
-    assert _measured_build(["torch-2.7.0-cp311-cp311-manylinux_2_28_x86_64.whl", "__version__ = '2.7.0+cu126'"]) == (
-        "2.7", "cu126", "linux")
-    assert _measured_build(["### PyTorch 2.7.1", "#### CUDA 12.8", "Windows:"]) == ("2.7", "cu128", "windows")
+    assert _measured_build(
+        ["torch-2.7.0-cp311-cp311-manylinux_2_28_x86_64.whl", "__version__ = '2.7.0+cu126'"]
+    ) == ("2.7", "cu126", "linux")
+    assert _measured_build(["### PyTorch 2.7.1", "#### CUDA 12.8", "Windows:"]) == (
+        "2.7",
+        "cu128",
+        "windows",
+    )
     assert _measured_build(["### PyTorch 2.10", "Linux:"]) == ("2.10", None, "linux")
     assert _measured_build(["'2.7.1+rocm6.2.4'"]) == ("2.7", "rocm6.2.4", "linux")
 
 
 def test_rocm_steps_follow_the_script_arithmetic() -> None:
     assert _rocm_version_int("rocm6.2.4") == 60204 and _rocm_version_int("rocm5.7") == 50700
-    step = {"condition": "if [[ $ROCM_VERSION_INT -ge 60000 ]]; then", "line": 'PYTORCH_ROCM_ARCH+=";gfx942"'}
+    step = {
+        "condition": "if [[ $ROCM_VERSION_INT -ge 60000 ]]; then",
+        "line": 'PYTORCH_ROCM_ARCH+=";gfx942"',
+    }
     base = {"quote": 'PYTORCH_ROCM_ARCH="gfx900;gfx1100"', "quote_steps": [step]}
     assert _gfx_targets({**base, "variant": "rocm5.7"}) == ["gfx900", "gfx1100"]
     assert _gfx_targets({**base, "variant": "rocm6.0"}) == ["gfx900", "gfx1100", "gfx942"]
@@ -208,7 +232,10 @@ def test_rocm_rows_carry_gfx_targets_only() -> None:
     for row in TABLES["torch_arch"]["rows"]:
         rocm = row["variant"].startswith("rocm")
         assert ("gfx_targets" in row) == rocm and ("cuda_arches" in row) != rocm, row
-        assert not rocm or (row["os"] == "linux" and all(re.fullmatch(r"gfx[0-9a-f]{3,4}", g) for g in row["gfx_targets"]))
+        assert not rocm or (
+            row["os"] == "linux"
+            and all(re.fullmatch(r"gfx[0-9a-f]{3,4}", g) for g in row["gfx_targets"])
+        )
 
 
 def test_index_urls_follow_the_build_matrix_rule() -> None:
@@ -217,7 +244,7 @@ def test_index_urls_follow_the_build_matrix_rule() -> None:
     body = rules["index_url"]["quote"]
     # release channel: <base>/whl/<desired_cuda>, CPU: <base>/whl/cpu
     assert 'f"{DOWNLOAD_URL_BASE}/{repo}"' in body
-    assert 'base_url_for_type if channel == RELEASE else' in body
+    assert "base_url_for_type if channel == RELEASE else" in body
     assert 'f"{base_url_for_type}/{desired_cuda}"' in body
     assert 'f"{base_url_for_type}/{gpu_arch_type}"' in body
     assert "cu{gpu_arch_version.replace('.', '')}" in rules["cuda"]["quote"]
@@ -231,14 +258,19 @@ def test_index_urls_follow_the_build_matrix_rule() -> None:
 
 
 def test_every_verified_arch_row_and_release_list_is_quoted() -> None:
-    quoted = {(q["table"], q.get("torch"), q.get("variant"), q.get("os"), q["field"]) for q in ROW_QUOTES}
+    quoted = {
+        (q["table"], q.get("torch"), q.get("variant"), q.get("os"), q["field"]) for q in ROW_QUOTES
+    }
     for row in TABLES["torch_arch"]["rows"]:
         if not row.get("unverified"):
             field = "gfx_targets" if "gfx_targets" in row else "cuda_arches"
             assert ("torch_arch", row["torch"], row["variant"], row["os"], field) in quoted, row
     for row in TABLES["torch_releases"]["rows"]:
         for field in ("python", "rocm_variants"):
-            assert ("torch_releases", row["torch"], None, None, field) in quoted, (row["torch"], field)
+            assert ("torch_releases", row["torch"], None, None, field) in quoted, (
+                row["torch"],
+                field,
+            )
 
 
 def test_variants_of_releases_have_an_index_and_linux_arch_rows() -> None:

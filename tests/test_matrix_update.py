@@ -111,7 +111,10 @@ def test_good_update_then_rollback(server, env):
 
 
 def test_update_older_than_bundled_does_not_win(server, env):
-    files = {k: v.replace(b"checked = 2026-", b"checked = 2020-") for k, v in _bundled_files(False).items()}
+    files = {
+        k: v.replace(b"checked = 2026-", b"checked = 2020-")
+        for k, v in _bundled_files(False).items()
+    }
     digest = server.add("/old.tar.gz", _bundle(files))
     update(server.url("/old.tar.gz"), digest, env)
     assert load_active(env).origin == "bundled"
@@ -131,14 +134,21 @@ def _bad_cases(server) -> list[tuple[str, str, str]]:
     cases.append(("/error.tar.gz", digest_good, "HTTP 500"))
     garbage = b"this is not an archive" * 10
     cases.append(("/garbage.bin", server.add("/garbage.bin", garbage), "not a .tar.gz archive"))
-    future = {k: v.replace(b"schema_version = 1", b"schema_version = 99") for k, v in _bundled_files().items()}
+    future = {
+        k: v.replace(b"schema_version = 1", b"schema_version = 99")
+        for k, v in _bundled_files().items()
+    }
     cases.append(("/future.tar.gz", server.add("/future.tar.gz", _bundle(future)), "does not lint"))
     unsourced = dict(_bundled_files())
     key = next(iter(unsourced))
     unsourced[key] = unsourced[key].replace(b"source = ", b"sauce = ", 1)
-    cases.append(("/unsourced.tar.gz", server.add("/unsourced.tar.gz", _bundle(unsourced)), "does not lint"))
+    cases.append(
+        ("/unsourced.tar.gz", server.add("/unsourced.tar.gz", _bundle(unsourced)), "does not lint")
+    )
     partial = dict(list(_bundled_files().items())[:1])
-    cases.append(("/partial.tar.gz", server.add("/partial.tar.gz", _bundle(partial)), "lacks matrices"))
+    cases.append(
+        ("/partial.tar.gz", server.add("/partial.tar.gz", _bundle(partial)), "lacks matrices")
+    )
     evil = dict(_bundled_files())
     evil["../../escape.toml"] = b"x"
     cases.append(("/evil.tar.gz", server.add("/evil.tar.gz", _bundle(evil)), "not allowed"))
@@ -191,8 +201,13 @@ def test_cli_update_and_rollback(server, env):
     digest = server.add("/good.tar.gz", _bundle(_bundled_files()))
 
     def cli(*args):
-        return subprocess.run([sys.executable, "-m", "envdoctor", "matrices", *args],
-                              capture_output=True, text=True, timeout=60, env={**env, "PATH": "/usr/bin:/bin"})
+        return subprocess.run(
+            [sys.executable, "-m", "envdoctor", "matrices", *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={**env, "PATH": "/usr/bin:/bin"},
+        )
 
     bad = cli("update", "--url", server.url("/good.tar.gz"), "--sha256", "f" * 64)
     assert bad.returncode == 1 and "digest mismatch" in bad.stderr

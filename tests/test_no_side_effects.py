@@ -35,9 +35,11 @@ SOURCE_DIRS = ("envdoctor", "checks")
 PROCESS_STARTERS = {
     "envdoctor/context.py": "ProbeContext.run / run_command: argv lists, no shell, a timeout, the group killed",
 }
-EXEC_CALLERS = {"envdoctor/cli.py": "preflight execs the workload's command (os.execvp) after the checks",
-                "envdoctor/probes/worker.py": "forks itself (os.fork, no exec) to run part of the probes on a "
-                                              "second core"}
+EXEC_CALLERS = {
+    "envdoctor/cli.py": "preflight execs the workload's command (os.execvp) after the checks",
+    "envdoctor/probes/worker.py": "forks itself (os.fork, no exec) to run part of the probes on a "
+    "second core",
+}
 # The only modules that may create, change or remove files, and why.
 FILE_WRITERS = {
     "envdoctor/atomic.py": "every output file: a temporary file in the same folder, renamed over the target",
@@ -48,18 +50,49 @@ FILE_WRITERS = {
 }
 # What each external tool may be asked (argv after the tool's name): queries only.
 READ_ONLY_COMMANDS = {
-    ("amd-smi", "static", "--json"), ("dmesg",), ("journalctl", "-k", "-b", "--no-pager", "-q", "-o", "short"),
-    ("journalctl", "-u", "ollama", "--no-pager", "-n", "200"), ("ldconfig", "-p"), ("llama-cli", "--version"),
-    ("llama-server", "--version"), ("modinfo", "nvidia"), ("mokutil", "--sb-state"), ("nvcc", "--version"),
-    ("nvidia-cdi-hook", "--version"), ("nvidia-container-cli", "--version"), ("nvidia-container-cli", "info"),
-    ("nvidia-container-runtime", "--version"), ("nvidia-container-runtime-hook", "-version"),
-    ("nvidia-ctk", "--version"), ("nvidia-smi", "-q", "-x"), ("nvidia-smi", "-q"), ("ollama", "--version"),
-    ("podman", "--version"), ("rocminfo",), ("systemd-detect-virt", "--vm"), ("vulkaninfo", "--summary"),
-    ("rocm-smi", "--showproductname", "--showbus", "--showmeminfo", "vram", "--showuniqueid",
-     "--showdriverversion", "--json"),
-    ("glxinfo", "-B"), ("systemctl", "is-active", "nvidia-fabricmanager"), ("systemctl", "is-active", "nvidia-gridd"),
+    ("amd-smi", "static", "--json"),
+    ("dmesg",),
+    ("journalctl", "-k", "-b", "--no-pager", "-q", "-o", "short"),
+    ("journalctl", "-u", "ollama", "--no-pager", "-n", "200"),
+    ("ldconfig", "-p"),
+    ("llama-cli", "--version"),
+    ("llama-server", "--version"),
+    ("modinfo", "nvidia"),
+    ("mokutil", "--sb-state"),
+    ("nvcc", "--version"),
+    ("nvidia-cdi-hook", "--version"),
+    ("nvidia-container-cli", "--version"),
+    ("nvidia-container-cli", "info"),
+    ("nvidia-container-runtime", "--version"),
+    ("nvidia-container-runtime-hook", "-version"),
+    ("nvidia-ctk", "--version"),
+    ("nvidia-smi", "-q", "-x"),
+    ("nvidia-smi", "-q"),
+    ("ollama", "--version"),
+    ("podman", "--version"),
+    ("rocminfo",),
+    ("systemd-detect-virt", "--vm"),
+    ("vulkaninfo", "--summary"),
+    (
+        "rocm-smi",
+        "--showproductname",
+        "--showbus",
+        "--showmeminfo",
+        "vram",
+        "--showuniqueid",
+        "--showdriverversion",
+        "--json",
+    ),
+    ("glxinfo", "-B"),
+    ("systemctl", "is-active", "nvidia-fabricmanager"),
+    ("systemctl", "is-active", "nvidia-gridd"),
 }
-READ_ONLY_PREFIXES = {("ldd",), ("file", "-bL"), ("sysctl", "-n"), ("getprop",)}  # then one path or name
+READ_ONLY_PREFIXES = {
+    ("ldd",),
+    ("file", "-bL"),
+    ("sysctl", "-n"),
+    ("getprop",),
+}  # then one path or name
 PAYLOADS = """\
 $(touch {mark}) `touch {mark}` ; touch {mark} && touch {mark} | touch {mark}
 ```sh
@@ -80,12 +113,14 @@ def sources() -> list[tuple[str, ast.Module]]:
     for folder in SOURCE_DIRS:
         for path in sorted((REPO / folder).rglob("*.py")):
             if "__pycache__" not in path.parts:
-                found.append((path.relative_to(REPO).as_posix(), ast.parse(path.read_text(encoding="utf-8"))))
+                found.append(
+                    (path.relative_to(REPO).as_posix(), ast.parse(path.read_text(encoding="utf-8")))
+                )
     return found
 
 
 def dotted(node: ast.AST) -> str:
-    """"os.path.join" for an attribute chain, "" for anything else."""
+    """ "os.path.join" for an attribute chain, "" for anything else."""
     parts = []
     while isinstance(node, ast.Attribute):
         parts.append(node.attr)
@@ -98,17 +133,28 @@ def dotted(node: ast.AST) -> str:
 
 # -- static -----------------------------------------------------------------------------------------
 
+
 def test_no_shell_anywhere():
     offenders = []
     for path, tree in sources():
         for node in ast.walk(tree):
             if isinstance(node, ast.Call):
                 name = dotted(node.func)
-                if any(k.arg == "shell" and not (isinstance(k.value, ast.Constant) and k.value.value is False)
-                       for k in node.keywords):
+                if any(
+                    k.arg == "shell"
+                    and not (isinstance(k.value, ast.Constant) and k.value.value is False)
+                    for k in node.keywords
+                ):
                     offenders.append(f"{path}:{node.lineno} shell=")
-                if name in ("os.system", "os.popen", "subprocess.getoutput", "subprocess.getstatusoutput",
-                            "eval", "exec", "pty.spawn"):
+                if name in (
+                    "os.system",
+                    "os.popen",
+                    "subprocess.getoutput",
+                    "subprocess.getstatusoutput",
+                    "eval",
+                    "exec",
+                    "pty.spawn",
+                ):
                     offenders.append(f"{path}:{node.lineno} {name}()")
     assert offenders == []
     assert "shell=True" not in "".join((REPO / f).read_text() for f in PROCESS_STARTERS)
@@ -133,17 +179,55 @@ def test_only_the_probe_context_starts_processes():
     assert execs <= set(EXEC_CALLERS), execs - set(EXEC_CALLERS)
 
 
-WRITE_CALLS = ("os.replace", "os.rename", "os.remove", "os.unlink", "os.rmdir", "os.makedirs", "os.mkdir",
-               "os.chmod", "os.chown", "os.symlink", "os.link", "os.truncate", "shutil.rmtree", "shutil.move",
-               "shutil.copy", "shutil.copy2", "shutil.copyfile", "shutil.copytree", "tempfile.mkstemp",
-               "tempfile.mkdtemp", "tempfile.NamedTemporaryFile", "tempfile.TemporaryDirectory")
-WRITE_METHODS = ("write_text", "write_bytes", "mkdir", "touch", "unlink", "rmdir", "rename", "replace",
-                 "symlink_to", "chmod")
+WRITE_CALLS = (
+    "os.replace",
+    "os.rename",
+    "os.remove",
+    "os.unlink",
+    "os.rmdir",
+    "os.makedirs",
+    "os.mkdir",
+    "os.chmod",
+    "os.chown",
+    "os.symlink",
+    "os.link",
+    "os.truncate",
+    "shutil.rmtree",
+    "shutil.move",
+    "shutil.copy",
+    "shutil.copy2",
+    "shutil.copyfile",
+    "shutil.copytree",
+    "tempfile.mkstemp",
+    "tempfile.mkdtemp",
+    "tempfile.NamedTemporaryFile",
+    "tempfile.TemporaryDirectory",
+)
+WRITE_METHODS = (
+    "write_text",
+    "write_bytes",
+    "mkdir",
+    "touch",
+    "unlink",
+    "rmdir",
+    "rename",
+    "replace",
+    "symlink_to",
+    "chmod",
+)
 
 
 def _write_mode(node: ast.Call) -> bool:
-    mode = node.args[1] if len(node.args) > 1 else next((k.value for k in node.keywords if k.arg == "mode"), None)
-    return isinstance(mode, ast.Constant) and isinstance(mode.value, str) and any(c in mode.value for c in "wax+")
+    mode = (
+        node.args[1]
+        if len(node.args) > 1
+        else next((k.value for k in node.keywords if k.arg == "mode"), None)
+    )
+    return (
+        isinstance(mode, ast.Constant)
+        and isinstance(mode.value, str)
+        and any(c in mode.value for c in "wax+")
+    )
 
 
 def test_only_known_modules_write_files():
@@ -154,30 +238,50 @@ def test_only_known_modules_write_files():
                 continue
             name = dotted(node.func)
             method = node.func.attr if isinstance(node.func, ast.Attribute) else ""
-            if (name in WRITE_CALLS or (name in ("open", "io.open", "os.fdopen") and _write_mode(node))
-                    or (method in WRITE_METHODS and name not in ("str.replace",) and not _is_str_replace(node))):
+            if (
+                name in WRITE_CALLS
+                or (name in ("open", "io.open", "os.fdopen") and _write_mode(node))
+                or (
+                    method in WRITE_METHODS
+                    and name not in ("str.replace",)
+                    and not _is_str_replace(node)
+                )
+            ):
                 writers.setdefault(path, []).append(f"{node.lineno}:{name or method}")
-    assert set(writers) <= set(FILE_WRITERS), {p: w for p, w in writers.items() if p not in FILE_WRITERS}
+    assert set(writers) <= set(FILE_WRITERS), {
+        p: w for p, w in writers.items() if p not in FILE_WRITERS
+    }
 
 
 def _is_str_replace(node: ast.Call) -> bool:
     """`text.replace(a, b)` / `dataclasses.replace(obj, ...)`, not Path.replace(target)."""
-    return isinstance(node.func, ast.Attribute) and node.func.attr == "replace" and (
-        len(node.args) != 1 or bool(node.keywords))
+    return (
+        isinstance(node.func, ast.Attribute)
+        and node.func.attr == "replace"
+        and (len(node.args) != 1 or bool(node.keywords))
+    )
 
 
 # -- file-tree snapshots ------------------------------------------------------------------------------
+
 
 def tree(root: Path) -> dict[str, tuple[int, int, int]]:
     """{relative path: (mode, size, mtime_ns)} of everything under root (no __pycache__)."""
     out = {}
     for folder, subfolders, files in os.walk(root):
-        subfolders[:] = [d for d in subfolders if d not in ("__pycache__", ".git", ".hypothesis", ".pytest_cache")]
+        subfolders[:] = [
+            d
+            for d in subfolders
+            if d not in ("__pycache__", ".git", ".hypothesis", ".pytest_cache")
+        ]
         for name in subfolders + files:
             path = Path(folder) / name
             info = path.lstat()
-            out[str(path.relative_to(root))] = (info.st_mode, info.st_size if not path.is_dir() else 0,
-                                                info.st_mtime_ns if not path.is_dir() else 0)
+            out[str(path.relative_to(root))] = (
+                info.st_mode,
+                info.st_size if not path.is_dir() else 0,
+                info.st_mtime_ns if not path.is_dir() else 0,
+            )
     return out
 
 
@@ -185,32 +289,84 @@ def tree(root: Path) -> dict[str, tuple[int, int, int]]:
 def sandbox(tmp_path):
     """HOME, XDG folders, TMPDIR and a working directory in tmp_path, and fake tools on PATH that
     log each argv to their own file."""
-    for name in ("home", "cache", "config", "data", "state", "runtime", "tmp", "work", "logs", "bin"):
+    for name in (
+        "home",
+        "cache",
+        "config",
+        "data",
+        "state",
+        "runtime",
+        "tmp",
+        "work",
+        "logs",
+        "bin",
+    ):
         (tmp_path / name).mkdir()
     log_dir = tmp_path / "logs"
-    for tool in ("nvidia-smi", "podman", "docker", "nvcc", "rocminfo", "dmesg", "journalctl", "ldconfig",
-                 "modinfo", "mokutil", "nvidia-ctk", "nvidia-container-cli", "vulkaninfo", "systemd-detect-virt",
-                 "ollama", "glxinfo", "sh", "bash", "touch", "rm", "sudo", "python3", "pip"):
+    for tool in (
+        "nvidia-smi",
+        "podman",
+        "docker",
+        "nvcc",
+        "rocminfo",
+        "dmesg",
+        "journalctl",
+        "ldconfig",
+        "modinfo",
+        "mokutil",
+        "nvidia-ctk",
+        "nvidia-container-cli",
+        "vulkaninfo",
+        "systemd-detect-virt",
+        "ollama",
+        "glxinfo",
+        "sh",
+        "bash",
+        "touch",
+        "rm",
+        "sudo",
+        "python3",
+        "pip",
+    ):
         fake = tmp_path / "bin" / tool
         fake.write_text(f'#!/bin/sh\nprintf "%s\\037" "${{0##*/}}" "$@" > "{log_dir}/$$"\nexit 0\n')
         fake.chmod(0o755)
-    env = {"PATH": str(tmp_path / "bin"), "HOME": str(tmp_path / "home"), "XDG_CACHE_HOME": str(tmp_path / "cache"),
-           "XDG_CONFIG_HOME": str(tmp_path / "config"), "XDG_DATA_HOME": str(tmp_path / "data"),
-           "XDG_STATE_HOME": str(tmp_path / "state"), "XDG_RUNTIME_DIR": str(tmp_path / "runtime"),
-           "TMPDIR": str(tmp_path / "tmp"), "LC_ALL": "C", "PYTHONDONTWRITEBYTECODE": "1",
-           "DOCKER_HOST": f"unix://{tmp_path}/no-docker.sock"}
+    env = {
+        "PATH": str(tmp_path / "bin"),
+        "HOME": str(tmp_path / "home"),
+        "XDG_CACHE_HOME": str(tmp_path / "cache"),
+        "XDG_CONFIG_HOME": str(tmp_path / "config"),
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+        "XDG_STATE_HOME": str(tmp_path / "state"),
+        "XDG_RUNTIME_DIR": str(tmp_path / "runtime"),
+        "TMPDIR": str(tmp_path / "tmp"),
+        "LC_ALL": "C",
+        "PYTHONDONTWRITEBYTECODE": "1",
+        "DOCKER_HOST": f"unix://{tmp_path}/no-docker.sock",
+    }
     return tmp_path, env
 
 
-def envdoctor(env: dict[str, str], cwd: Path, *args: str, prefix: tuple[str, ...] = ()) -> subprocess.CompletedProcess:
+def envdoctor(
+    env: dict[str, str], cwd: Path, *args: str, prefix: tuple[str, ...] = ()
+) -> subprocess.CompletedProcess:
     """`python -m envdoctor ARGS` in `env` and `cwd`."""
-    return subprocess.run([*prefix, sys.executable, "-m", "envdoctor", *args], env=env, cwd=cwd,
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [*prefix, sys.executable, "-m", "envdoctor", *args],
+        env=env,
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def commands_run(tmp_path: Path) -> list[tuple[str, ...]]:
     """Every argv the fake tools logged (tool name first)."""
-    return [tuple(p for p in log.read_text().split("\x1f") if p) for log in sorted((tmp_path / "logs").iterdir())]
+    return [
+        tuple(p for p in log.read_text().split("\x1f") if p)
+        for log in sorted((tmp_path / "logs").iterdir())
+    ]
 
 
 def test_commands_change_nothing_outside_their_output(sandbox, real_captures):
@@ -221,10 +377,14 @@ def test_commands_change_nothing_outside_their_output(sandbox, real_captures):
     paste.write_text(capture.read_text() + PAYLOADS.format(mark=work / "x"))
     watched = [tmp_path] + [REPO / d for d in ("envdoctor", "checks", "matrices")]
     before = {str(w): tree(w) for w in watched}
-    runs = [envdoctor(env, work, "check", "--json"), envdoctor(env, work, "triage", str(paste), "--json"),
-            envdoctor(env, work, "report", "-o", str(work / "node.json")),
-            envdoctor(env, work, "preflight", "--require", "gpu"), envdoctor(env, work, "explain", "nvidia.no-gpu"),
-            envdoctor(env, work, "matrices", "list")]
+    runs = [
+        envdoctor(env, work, "check", "--json"),
+        envdoctor(env, work, "triage", str(paste), "--json"),
+        envdoctor(env, work, "report", "-o", str(work / "node.json")),
+        envdoctor(env, work, "preflight", "--require", "gpu"),
+        envdoctor(env, work, "explain", "nvidia.no-gpu"),
+        envdoctor(env, work, "matrices", "list"),
+    ]
     runs.append(envdoctor(env, work, "fleet", str(work / "node.json"), "--json"))
     for run in runs:
         assert run.returncode in (0, 1), (run.args, run.returncode, run.stderr[-500:])
@@ -235,14 +395,22 @@ def test_commands_change_nothing_outside_their_output(sandbox, real_captures):
         diff = sorted(p for p in set(old) | set(new) if old.get(p) != new.get(p))
         if diff:
             changed[folder] = diff
-    mine = [p for p in changed.pop(str(tmp_path), []) if not p.startswith("logs")]  # the fakes' own logs
+    mine = [
+        p for p in changed.pop(str(tmp_path), []) if not p.startswith("logs")
+    ]  # the fakes' own logs
     # envdoctor's cache: the compiled matrices, one JSON file per bundled table, and nothing else
     tables = {p.stem for p in (REPO / "matrices").glob("*.toml")}
     cached = [p for p in mine if p.startswith("cache/")]
     entries = [p for p in cached if p not in ("cache/envdoctor", "cache/envdoctor/compiled")]
-    assert entries and all(p.startswith("cache/envdoctor/compiled/") and p.endswith(".json")
-                           and p[len("cache/envdoctor/compiled/"):-len(".json")] in tables for p in entries), entries
-    assert [p for p in mine if p not in cached] == ["work/node.json"]  # the report asked for, nothing
+    assert entries and all(
+        p.startswith("cache/envdoctor/compiled/")
+        and p.endswith(".json")
+        and p[len("cache/envdoctor/compiled/") : -len(".json")] in tables
+        for p in entries
+    ), entries
+    assert [p for p in mine if p not in cached] == [
+        "work/node.json"
+    ]  # the report asked for, nothing
     # else in HOME, XDG, TMPDIR, cwd
     assert changed == {}  # the package folders
     assert list((tmp_path / "tmp").iterdir()) == []
@@ -255,12 +423,17 @@ def test_check_runs_read_only_commands(sandbox):
     assert run.returncode in (0, 1), run.stderr[-500:]
     ran = commands_run(tmp_path)
     assert ran, "the fake tools were not asked anything"
-    unexpected = [argv for argv in ran if argv not in READ_ONLY_COMMANDS
-                  and not (argv[:-1] in READ_ONLY_PREFIXES or argv[:2] in READ_ONLY_PREFIXES)]
+    unexpected = [
+        argv
+        for argv in ran
+        if argv not in READ_ONLY_COMMANDS
+        and not (argv[:-1] in READ_ONLY_PREFIXES or argv[:2] in READ_ONLY_PREFIXES)
+    ]
     assert unexpected == []
 
 
 # -- pasted content -----------------------------------------------------------------------------------
+
 
 def test_pasted_content_is_never_executed(sandbox):
     tmp_path, env = sandbox
@@ -269,17 +442,37 @@ def test_pasted_content_is_never_executed(sandbox):
     text = PAYLOADS.format(mark=mark)
     (work / "paste.txt").write_text(text)
     report = json.loads(envdoctor(env, work, "check", "--json").stdout)
-    report["findings"].append({"id": "nvidia.no-gpu", "severity": "error", "confidence": "high",
-                               "title": f"$(touch {mark})", "detail": f"`touch {mark}`", "evidence": [],
-                               "fixes": [{"rank": 1, "summary": "run this", "commands": [f"touch {mark}", text],
-                                          "risk": "safe"}]})
+    report["findings"].append(
+        {
+            "id": "nvidia.no-gpu",
+            "severity": "error",
+            "confidence": "high",
+            "title": f"$(touch {mark})",
+            "detail": f"`touch {mark}`",
+            "evidence": [],
+            "fixes": [
+                {
+                    "rank": 1,
+                    "summary": "run this",
+                    "commands": [f"touch {mark}", text],
+                    "risk": "safe",
+                }
+            ],
+        }
+    )
     (work / "report.json").write_text(json.dumps(report))
-    (work / "report.md").write_text(f"# envdoctor report\n\n```sh\ntouch {mark}\n```\n\n<!-- envdoctor-report-json\n"
-                                    f"{json.dumps(report)}\nenvdoctor-report-json -->\n")
+    (work / "report.md").write_text(
+        f"# envdoctor report\n\n```sh\ntouch {mark}\n```\n\n<!-- envdoctor-report-json\n"
+        f"{json.dumps(report)}\nenvdoctor-report-json -->\n"
+    )
     for log in (tmp_path / "logs").iterdir():
         log.unlink()
-    for args in (("triage", "paste.txt", "--json"), ("triage", "report.json"), ("triage", "report.md", "--format", "markdown"),
-                 ("fleet", "report.json", "report.md", "--json")):
+    for args in (
+        ("triage", "paste.txt", "--json"),
+        ("triage", "report.json"),
+        ("triage", "report.md", "--format", "markdown"),
+        ("fleet", "report.json", "report.md", "--json"),
+    ):
         run = envdoctor(env, work, *args)
         assert run.returncode in (0, 1), (args, run.stderr[-500:])
     assert not mark.exists()
@@ -287,6 +480,7 @@ def test_pasted_content_is_never_executed(sandbox):
 
 
 # -- failed writes ------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("step", ["write", "fsync", "chmod", "replace"])
 def test_failed_atomic_write_keeps_the_earlier_file(tmp_path, monkeypatch, step):
@@ -327,7 +521,9 @@ def test_report_command_reports_a_failed_write(tmp_path, monkeypatch, capsys):
 
     target = tmp_path / "node.md"
     target.write_text("earlier report\n")
-    monkeypatch.setattr(atomic.os, "replace", lambda *a: (_ for _ in ()).throw(OSError(errno.EIO, "I/O error")))
+    monkeypatch.setattr(
+        atomic.os, "replace", lambda *a: (_ for _ in ()).throw(OSError(errno.EIO, "I/O error"))
+    )
     code = cli.main(["report", "-o", str(target), "--timeout", "10"])
     assert code == 2
     assert "nothing was changed" in capsys.readouterr().err
@@ -354,7 +550,9 @@ def test_read_only_folder_keeps_the_earlier_report(sandbox):
     (folder / "node.md").write_text("earlier report\n")
     folder.chmod(0o555)
     try:
-        run = envdoctor(env, tmp_path / "work", "report", "-o", str(folder / "node.md"), prefix=tuple(prefix))
+        run = envdoctor(
+            env, tmp_path / "work", "report", "-o", str(folder / "node.md"), prefix=tuple(prefix)
+        )
     finally:
         folder.chmod(0o755)
     assert run.returncode == 2 and "nothing was changed" in run.stderr, run.stderr[-500:]
@@ -369,12 +567,23 @@ def test_full_disk_keeps_the_earlier_report(sandbox):
         pytest.skip("no user and mount namespaces here to mount a tiny tmpfs")
     disk = tmp_path / "disk"
     disk.mkdir()
-    script = (f'mount -t tmpfs -o size=16k tmpfs "{disk}" || exit 99; printf "earlier report\\n" > "{disk}/node.md"; '
-              f'"{sys.executable}" -m envdoctor report -o "{disk}/node.md"; echo "rc=$?"; cat "{disk}/node.md"; ls -a "{disk}"')
-    run = subprocess.run([*prefix, "/bin/sh", "-c", script], env={**env, "PATH": "/usr/bin:/bin"}, cwd=tmp_path,
-                         capture_output=True, text=True, timeout=120)
+    script = (
+        f'mount -t tmpfs -o size=16k tmpfs "{disk}" || exit 99; printf "earlier report\\n" > "{disk}/node.md"; '
+        f'"{sys.executable}" -m envdoctor report -o "{disk}/node.md"; echo "rc=$?"; cat "{disk}/node.md"; ls -a "{disk}"'
+    )
+    run = subprocess.run(
+        [*prefix, "/bin/sh", "-c", script],
+        env={**env, "PATH": "/usr/bin:/bin"},
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     if "rc=" not in run.stdout:
         pytest.skip(f"cannot mount a tmpfs in a user namespace here: {run.stderr.strip()[:200]}")
-    assert "rc=2" in run.stdout and "No space left on device" in run.stderr, (run.stdout, run.stderr[-500:])
+    assert "rc=2" in run.stdout and "No space left on device" in run.stderr, (
+        run.stdout,
+        run.stderr[-500:],
+    )
     listing = run.stdout.split("rc=2", 1)[1].split()
     assert listing[:2] == ["earlier", "report"] and sorted(listing[2:]) == [".", "..", "node.md"]

@@ -31,21 +31,81 @@ DRIVERS = {
 
 # file -> (first GPU's name, pci_bus_id, memory_total_mib, memory_used_mib)
 FIRST_GPU = {
-    "openpai-geforce-gt730-driver-384.111-util-na.xml": ("GeForce GT 730", "0000:01:00.0", None, None),
-    "openpai-geforce-gtx1070-x2-driver-384.66-dtd-v9.xml": ("GeForce GTX 1070", "0000:01:00.0", 8112, 2028),
-    "openpai-geforce-rtx2080ti-x2-driver-410.73.xml": ("GeForce RTX 2080 Ti", "0000:02:00.0", 10989, 0),
-    "openpai-tesla-k80-x4-driver-430.26-cuda-not-found.xml": ("Tesla K80", "1580:00:00.0", 11441, 587),
-    "telegraf-a100-sxm4-80gb-mig-driver-535.54.03.xml": ("NVIDIA A100-SXM4-80GB", "0000:01:00.0", 81920, 50),
+    "openpai-geforce-gt730-driver-384.111-util-na.xml": (
+        "GeForce GT 730",
+        "0000:01:00.0",
+        None,
+        None,
+    ),
+    "openpai-geforce-gtx1070-x2-driver-384.66-dtd-v9.xml": (
+        "GeForce GTX 1070",
+        "0000:01:00.0",
+        8112,
+        2028,
+    ),
+    "openpai-geforce-rtx2080ti-x2-driver-410.73.xml": (
+        "GeForce RTX 2080 Ti",
+        "0000:02:00.0",
+        10989,
+        0,
+    ),
+    "openpai-tesla-k80-x4-driver-430.26-cuda-not-found.xml": (
+        "Tesla K80",
+        "1580:00:00.0",
+        11441,
+        587,
+    ),
+    "telegraf-a100-sxm4-80gb-mig-driver-535.54.03.xml": (
+        "NVIDIA A100-SXM4-80GB",
+        "0000:01:00.0",
+        81920,
+        50,
+    ),
     "telegraf-a10g-driver-515.105.01.xml": ("NVIDIA A10G", "0000:00:1e.0", 23028, 22),
-    "telegraf-geforce-gtx-1070ti-trimmed-dtd-v10.xml": ("GeForce GTX 1070 Ti", "0000:01:00.0", 4096, 42),
-    "telegraf-geforce-rtx3060-driver-570.124.04.xml": ("NVIDIA GeForce RTX 3060", "0000:2d:00.0", 12288, 116),
-    "telegraf-geforce-rtx3080-driver-595.58.03-dtd-v13.xml": ("NVIDIA GeForce RTX 3080", "0000:0c:00.0", 10240, 9184),
-    "telegraf-geforce-rtx3080-windows-driver-536.40.xml": ("NVIDIA GeForce RTX 3080", "0000:04:00.0", 10240, 1128),
-    "telegraf-geforce-rtx3090-driver-525.147.05.xml": ("NVIDIA GeForce RTX 3090", "0000:00:10.0", 24576, 1),
-    "telegraf-gtx-1660ti-graphics-device-driver-418.43.xml": ("Graphics Device", "0000:43:00.0", 5912, 0),
+    "telegraf-geforce-gtx-1070ti-trimmed-dtd-v10.xml": (
+        "GeForce GTX 1070 Ti",
+        "0000:01:00.0",
+        4096,
+        42,
+    ),
+    "telegraf-geforce-rtx3060-driver-570.124.04.xml": (
+        "NVIDIA GeForce RTX 3060",
+        "0000:2d:00.0",
+        12288,
+        116,
+    ),
+    "telegraf-geforce-rtx3080-driver-595.58.03-dtd-v13.xml": (
+        "NVIDIA GeForce RTX 3080",
+        "0000:0c:00.0",
+        10240,
+        9184,
+    ),
+    "telegraf-geforce-rtx3080-windows-driver-536.40.xml": (
+        "NVIDIA GeForce RTX 3080",
+        "0000:04:00.0",
+        10240,
+        1128,
+    ),
+    "telegraf-geforce-rtx3090-driver-525.147.05.xml": (
+        "NVIDIA GeForce RTX 3090",
+        "0000:00:10.0",
+        24576,
+        1,
+    ),
+    "telegraf-gtx-1660ti-graphics-device-driver-418.43.xml": (
+        "Graphics Device",
+        "0000:43:00.0",
+        5912,
+        0,
+    ),
     "telegraf-quadro-p2000-driver-525.125.06.xml": ("Quadro P2000", "0000:17:00.0", 5120, 1),
     "telegraf-quadro-p400-driver-418.43.xml": ("Quadro P400", "0000:43:00.0", 1998, 0),
-    "telegraf-rtx4000-sff-ada-driver-595.84-dtd-v13.xml": ("NVIDIA RTX 4000 SFF Ada Generation", "0000:06:00.0", 20475, 3534),
+    "telegraf-rtx4000-sff-ada-driver-595.84-dtd-v13.xml": (
+        "NVIDIA RTX 4000 SFF Ada Generation",
+        "0000:06:00.0",
+        20475,
+        3534,
+    ),
     "telegraf-tesla-t4-driver-515.105.01.xml": ("Tesla T4", "0000:00:1e.0", 15360, 1032),
 }
 
@@ -76,7 +136,12 @@ def test_first_gpu(real_captures, name):
     gpu_name, bus, total, used = FIRST_GPU[name]
     _, gpus = _parse(real_captures, name)
     gpu = gpus[0]
-    assert (gpu["name"], gpu["pci_bus_id"], gpu["memory_total_mib"], gpu["memory_used_mib"]) == (gpu_name, bus, total, used)
+    assert (gpu["name"], gpu["pci_bus_id"], gpu["memory_total_mib"], gpu["memory_used_mib"]) == (
+        gpu_name,
+        bus,
+        total,
+        used,
+    )
     assert gpu["index"] == 0
 
 
@@ -90,7 +155,13 @@ def test_a100_mig_devices(real_captures):
     assert gpu["serial"] == "1650522003820"
     assert gpu["ecc"]["mode"] == "enabled"
     assert gpu["ecc"]["aggregate_uncorrected"] == 0
-    assert gpu["pcie"] == {"gen_current": 4, "gen_max": 4, "width_current": 16, "width_max": 16, "replay_counter": 0}
+    assert gpu["pcie"] == {
+        "gen_current": 4,
+        "gen_max": 4,
+        "width_current": 16,
+        "width_max": 16,
+        "replay_counter": 0,
+    }
     assert gpu["device_id"] == "0x20b2"
     assert gpu["power_draw_w"] == 67.03 and gpu["power_limit_w"] == 500.0
     assert gpu["temperature_c"] == 27
@@ -111,7 +182,12 @@ def test_k80_ecc_and_retired_pages(real_captures):
 
 def test_v13_remapped_rows_and_nested_power(real_captures):
     _, gpus = _parse(real_captures, "telegraf-rtx4000-sff-ada-driver-595.84-dtd-v13.xml")
-    assert gpus[0]["remapped_rows"] == {"correctable": 0, "uncorrectable": 0, "pending": False, "failure": False}
+    assert gpus[0]["remapped_rows"] == {
+        "correctable": 0,
+        "uncorrectable": 0,
+        "pending": False,
+        "failure": False,
+    }
     _, gpus = _parse(real_captures, "telegraf-geforce-rtx3080-driver-595.58.03-dtd-v13.xml")
     gpu = gpus[0]
     assert gpu["power_draw_w"] == 142.33 and gpu["power_limit_w"] == 320.0
@@ -121,8 +197,9 @@ def test_v13_remapped_rows_and_nested_power(real_captures):
 
 def test_busy_gtx1070_on_x1_risers(real_captures):
     _, gpus = _parse(real_captures, "openpai-geforce-gtx1070-x2-driver-384.66-dtd-v9.xml")
-    assert [(g["pcie"]["width_current"], g["pcie"]["width_max"], g["utilization_gpu_pct"]) for g in gpus] == [
-        (1, 16, 100), (1, 16, 98)]
+    assert [
+        (g["pcie"]["width_current"], g["pcie"]["width_max"], g["utilization_gpu_pct"]) for g in gpus
+    ] == [(1, 16, 100), (1, 16, 98)]
     assert [g["process_count"] for g in gpus] == [3, 1]
 
 
@@ -132,7 +209,12 @@ def test_windows_driver_model(real_captures):
 
 
 def test_reader_groups_and_compute_capability(real_captures):
-    groups = {g.name: g for g in xml.read((real_captures / DIR / "telegraf-tesla-t4-driver-515.105.01.xml").read_text())}
+    groups = {
+        g.name: g
+        for g in xml.read(
+            (real_captures / DIR / "telegraf-tesla-t4-driver-515.105.01.xml").read_text()
+        )
+    }
     assert set(groups) == {"nvidia.driver", "nvidia.gpus"}
     assert groups["nvidia.driver"].source == "pasted:nvidia-smi-xml"
     assert groups["nvidia.gpus"].confidence is Confidence.MEDIUM

@@ -16,8 +16,11 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-QUOTES = tomllib.loads((Path(__file__).resolve().parent / "fixtures" / "platform" / "source_quotes.toml")
-                       .read_text(encoding="utf-8"))["quotes"]
+QUOTES = tomllib.loads(
+    (Path(__file__).resolve().parent / "fixtures" / "platform" / "source_quotes.toml").read_text(
+        encoding="utf-8"
+    )
+)["quotes"]
 MS = load_bundled()
 
 
@@ -29,7 +32,9 @@ def _row(quote):
     return rows[0]
 
 
-@pytest.mark.parametrize("quote", QUOTES, ids=lambda q: f"{q['table']}:{q.get('l4t') or q.get('requirement')}")
+@pytest.mark.parametrize(
+    "quote", QUOTES, ids=lambda q: f"{q['table']}:{q.get('l4t') or q.get('requirement')}"
+)
 def test_row_values_are_in_the_source_text(quote):
     row = _row(quote)
     urls = [row["source"], *row.get("sources", [])]

@@ -13,27 +13,40 @@ from pathlib import Path
 
 import pytest
 
-from envdoctor.commands import UsageError
-from envdoctor.commands import preflight
+from envdoctor.commands import UsageError, preflight
 from envdoctor.requirements import UNKNOWN, parse_requirements
 
 REPO = Path(__file__).resolve().parent.parent
 
 
-def envdoctor(*args: str, cwd: Path, timeout: float = 60, env: dict | None = None) -> subprocess.CompletedProcess:
+def envdoctor(
+    *args: str, cwd: Path, timeout: float = 60, env: dict | None = None
+) -> subprocess.CompletedProcess:
     """Run `python -m envdoctor ARGS` as a separate process (with `env` added to this one's)."""
     full_env = {**os.environ, "PYTHONPATH": str(REPO), "NO_COLOR": "1", **(env or {})}
-    return subprocess.run([sys.executable, "-m", "envdoctor", *args], cwd=cwd, env=full_env, text=True,
-                          capture_output=True, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "envdoctor", *args],
+        cwd=cwd,
+        env=full_env,
+        text=True,
+        capture_output=True,
+        timeout=timeout,
+    )
 
 
 def torch_python() -> str:
     """An interpreter with a real torch installed (scripts/test makes one), or skip."""
-    candidates = [os.environ.get("ENVDOCTOR_TORCH_PYTHON", ""), str(REPO / ".venv-torch" / "bin" / "python")]
+    candidates = [
+        os.environ.get("ENVDOCTOR_TORCH_PYTHON", ""),
+        str(REPO / ".venv-torch" / "bin" / "python"),
+    ]
     for candidate in candidates:
         if candidate and Path(candidate).is_file():
-            probe = subprocess.run([candidate, "-c", "import importlib.metadata as m; print(m.version('torch'))"],
-                                   capture_output=True, text=True)
+            probe = subprocess.run(
+                [candidate, "-c", "import importlib.metadata as m; print(m.version('torch'))"],
+                capture_output=True,
+                text=True,
+            )
             if probe.returncode == 0:
                 return candidate
     if os.environ.get("CI"):
@@ -42,6 +55,7 @@ def torch_python() -> str:
 
 
 # -- exec ----------------------------------------------------------------------------------------
+
 
 def test_exit_code_of_the_command_passes_through(tmp_path):
     result = envdoctor("preflight", "--", "sh", "-c", "exit 7", cwd=tmp_path)
@@ -58,9 +72,22 @@ def test_arguments_reach_the_command_untouched(tmp_path):
 
 def test_the_command_replaces_envdoctor(tmp_path):
     """exec, not a child: the command runs with envdoctor's PID (so it gets the signals)."""
-    proc = subprocess.Popen([sys.executable, "-m", "envdoctor", "preflight", "--", sys.executable, "-c",
-                             "import os; print(os.getpid())"], cwd=tmp_path, text=True,
-                            stdout=subprocess.PIPE, env={**os.environ, "PYTHONPATH": str(REPO)})
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "envdoctor",
+            "preflight",
+            "--",
+            sys.executable,
+            "-c",
+            "import os; print(os.getpid())",
+        ],
+        cwd=tmp_path,
+        text=True,
+        stdout=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
     out, _ = proc.communicate(timeout=60)
     assert int(out.strip()) == proc.pid
 
@@ -72,8 +99,18 @@ def test_a_missing_command_exits_127(tmp_path):
 
 def test_met_requirement_execs(tmp_path):
     python = torch_python()
-    result = envdoctor("preflight", "--python", python, "--require", "torch>=2.0", "--",
-                       "sh", "-c", "echo started; exit 5", cwd=tmp_path)
+    result = envdoctor(
+        "preflight",
+        "--python",
+        python,
+        "--require",
+        "torch>=2.0",
+        "--",
+        "sh",
+        "-c",
+        "echo started; exit 5",
+        cwd=tmp_path,
+    )
     assert result.returncode == 5, result.stderr
     assert result.stdout == "started\n"
     assert "envdoctor preflight: ok (torch>=2.0)" in result.stderr
@@ -82,8 +119,17 @@ def test_met_requirement_execs(tmp_path):
 def test_unmet_requirement_does_not_start_the_command(tmp_path):
     python = torch_python()
     marker = tmp_path / "ran"
-    result = envdoctor("preflight", "--python", python, "--require", "torch>=99", "--",
-                       "touch", str(marker), cwd=tmp_path)
+    result = envdoctor(
+        "preflight",
+        "--python",
+        python,
+        "--require",
+        "torch>=99",
+        "--",
+        "touch",
+        str(marker),
+        cwd=tmp_path,
+    )
     assert result.returncode == 1
     assert not marker.exists()
     assert "torch>=99" in result.stderr and "needs >= 99" in result.stderr
@@ -92,8 +138,19 @@ def test_unmet_requirement_does_not_start_the_command(tmp_path):
 
 def test_warn_only_starts_the_command_anyway(tmp_path):
     python = torch_python()
-    result = envdoctor("preflight", "--warn-only", "--python", python, "--require", "torch>=99", "--",
-                       "sh", "-c", "echo started; exit 3", cwd=tmp_path)
+    result = envdoctor(
+        "preflight",
+        "--warn-only",
+        "--python",
+        python,
+        "--require",
+        "torch>=99",
+        "--",
+        "sh",
+        "-c",
+        "echo started; exit 3",
+        cwd=tmp_path,
+    )
     assert result.returncode == 3
     assert result.stdout == "started\n"
     assert "anyway (--warn-only)" in result.stderr
@@ -113,10 +170,20 @@ def test_no_gpu_here_fails_gpu_requirement(tmp_path):
 
 # -- JSON ----------------------------------------------------------------------------------------
 
+
 def test_json_output(tmp_path):
     python = torch_python()
-    result = envdoctor("preflight", "--json", "--python", python, "--require", "torch>=2.0,torch>=99",
-                       "--", "true", cwd=tmp_path)
+    result = envdoctor(
+        "preflight",
+        "--json",
+        "--python",
+        python,
+        "--require",
+        "torch>=2.0,torch>=99",
+        "--",
+        "true",
+        cwd=tmp_path,
+    )
     assert result.returncode == 1
     assert result.stderr == ""
     doc = json.loads(result.stdout)
@@ -130,8 +197,19 @@ def test_json_output(tmp_path):
 
 def test_json_success_then_exec(tmp_path):
     python = torch_python()
-    result = envdoctor("preflight", "--json", "--python", python, "--require", "torch",
-                       "--", "sh", "-c", "echo started", cwd=tmp_path)
+    result = envdoctor(
+        "preflight",
+        "--json",
+        "--python",
+        python,
+        "--require",
+        "torch",
+        "--",
+        "sh",
+        "-c",
+        "echo started",
+        cwd=tmp_path,
+    )
     assert result.returncode == 0
     head, tail = result.stdout.rsplit("}\n", 1)
     assert json.loads(head + "}")["ok"] is True and tail == "started\n"
@@ -139,12 +217,16 @@ def test_json_success_then_exec(tmp_path):
 
 # -- usage errors --------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("spec, says", [
-    ("vram>=24", "'vram>=24'"),
-    ("gpuz", "'gpuz'"),
-    ("no:not.a-known-finding", "unknown finding id 'not.a-known-finding'"),
-    ("app=vllm-does-not-exist", "unknown app 'vllm-does-not-exist'"),
-])
+
+@pytest.mark.parametrize(
+    "spec, says",
+    [
+        ("vram>=24", "'vram>=24'"),
+        ("gpuz", "'gpuz'"),
+        ("no:not.a-known-finding", "unknown finding id 'not.a-known-finding'"),
+        ("app=vllm-does-not-exist", "unknown app 'vllm-does-not-exist'"),
+    ],
+)
 def test_malformed_requirement_is_a_usage_error(tmp_path, spec, says):
     marker = tmp_path / "ran"
     result = envdoctor("preflight", "--require", spec, "--", "touch", str(marker), cwd=tmp_path)
@@ -154,10 +236,13 @@ def test_malformed_requirement_is_a_usage_error(tmp_path, spec, says):
 
 
 def test_bad_timeout_is_a_usage_error(tmp_path):
-    assert envdoctor("preflight", "--timeout", "0", "--require", "gpu", cwd=tmp_path).returncode == 2
+    assert (
+        envdoctor("preflight", "--timeout", "0", "--require", "gpu", cwd=tmp_path).returncode == 2
+    )
 
 
 # -- configuration files -------------------------------------------------------------------------
+
 
 def test_requirements_from_envdoctor_toml(tmp_path):
     python = torch_python()
@@ -170,12 +255,16 @@ def test_requirements_from_envdoctor_toml(tmp_path):
 
 def test_requirements_from_pyproject(tmp_path):
     python = torch_python()
-    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n\n[tool.envdoctor.preflight]\n'
-                                             'require = ["torch>=2.0"]\ntimeout = 30\n')
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "x"\n\n[tool.envdoctor.preflight]\n'
+        'require = ["torch>=2.0"]\ntimeout = 30\n'
+    )
     result = envdoctor("preflight", "--json", "--python", python, "--", "true", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     doc = json.loads(result.stdout)
-    assert [r["origin"] for r in doc["requirements"]] == ["pyproject.toml [tool.envdoctor.preflight]"]
+    assert [r["origin"] for r in doc["requirements"]] == [
+        "pyproject.toml [tool.envdoctor.preflight]"
+    ]
 
 
 def test_command_line_and_config_add_up(tmp_path):
@@ -188,8 +277,11 @@ def test_explicit_config_file(tmp_path):
     config = tmp_path / "conf" / "needs.toml"
     config.parent.mkdir()
     config.write_text('[preflight]\nrequire = ["gpus>=2", "vram>=40GB"]\ntimeout = 3\n')
-    assert preflight.read_config(str(config), tmp_path) == (["gpus>=2", "vram>=40GB"],
-                                                            "needs.toml [preflight]", 3.0)
+    assert preflight.read_config(str(config), tmp_path) == (
+        ["gpus>=2", "vram>=40GB"],
+        "needs.toml [preflight]",
+        3.0,
+    )
 
 
 def test_pyproject_without_a_table_is_ignored(tmp_path):
@@ -197,13 +289,16 @@ def test_pyproject_without_a_table_is_ignored(tmp_path):
     assert preflight.read_config(None, tmp_path) == ([], None, None)
 
 
-@pytest.mark.parametrize("text, says", [
-    ("[preflight\nrequire = 1", "not valid TOML"),
-    ('[preflight]\nrequires = ["gpu"]\n', "unknown key 'requires'"),
-    ("[preflight]\nrequire = [1, 2]\n", "list of strings"),
-    ('[preflight]\ntimeout = "soon"\n', "number of seconds"),
-    ("preflight = 3\n", "must be a table"),
-])
+@pytest.mark.parametrize(
+    "text, says",
+    [
+        ("[preflight\nrequire = 1", "not valid TOML"),
+        ('[preflight]\nrequires = ["gpu"]\n', "unknown key 'requires'"),
+        ("[preflight]\nrequire = [1, 2]\n", "list of strings"),
+        ('[preflight]\ntimeout = "soon"\n', "number of seconds"),
+        ("preflight = 3\n", "must be a table"),
+    ],
+)
 def test_malformed_config_is_a_usage_error(tmp_path, text, says):
     (tmp_path / "envdoctor.toml").write_text(text)
     with pytest.raises(UsageError, match=says):
@@ -224,6 +319,7 @@ def test_missing_config_file_is_a_usage_error(tmp_path):
 
 
 # -- only what is needed, within the deadline ----------------------------------------------------
+
 
 def fake_probe(monkeypatch, name: str, groups: tuple[str, ...], collect) -> list:
     """Register a probe module `name` (filling `groups`); returns the list of contexts it ran with."""
@@ -247,8 +343,12 @@ def fake_probe(monkeypatch, name: str, groups: tuple[str, ...], collect) -> list
 def test_only_the_needed_probes_run(monkeypatch):
     from envdoctor.snapshot import absent
 
-    calls = fake_probe(monkeypatch, "fake_gpus", ("nvidia.gpus",),
-                       lambda ctx: [absent("nvidia.gpus", "probe:fake", "no NVIDIA device")])
+    calls = fake_probe(
+        monkeypatch,
+        "fake_gpus",
+        ("nvidia.gpus",),
+        lambda ctx: [absent("nvidia.gpus", "probe:fake", "no NVIDIA device")],
+    )
     assert preflight.probe_modules_for({"python.packages"}) == ("python_env",)
     _verdicts, snap, _ = preflight.judge(parse_requirements(["torch"]), timeout_s=10)
     assert calls == [] and "os" not in snap.groups and snap.has("python.packages")
@@ -277,11 +377,19 @@ def test_a_hung_tool_is_abandoned_at_the_timeout(monkeypatch, fake_tools):
 
 
 def test_no_rich_on_the_preflight_path(tmp_path):
-    code = ("import sys; from envdoctor import cli; rc = cli.main(['preflight', '--require', 'gpu,torch']); "
-            "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('rich', 'torch', 'tensorflow', 'jax')); "
-            "print(heavy)")
-    result = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
-                            env={**os.environ, "PYTHONPATH": str(REPO)}, timeout=60)
+    code = (
+        "import sys; from envdoctor import cli; rc = cli.main(['preflight', '--require', 'gpu,torch']); "
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('rich', 'torch', 'tensorflow', 'jax')); "
+        "print(heavy)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        timeout=60,
+    )
     assert result.stdout.strip() == "[]", result.stdout + result.stderr
 
 
@@ -293,17 +401,25 @@ def test_failure_shows_the_first_fix_of_the_deciding_finding(monkeypatch):
     @check("test.always-fires", needs=("python.packages",))
     def fires(_snap, _m):
         """Test double."""
-        return Finding("test.always-fires", Severity.WARNING, "The test finding fired",
-                       fixes=(Fix("Run the fix", ("echo fix-one",)), Fix("Second fix", ("echo two",))))
+        return Finding(
+            "test.always-fires",
+            Severity.WARNING,
+            "The test finding fired",
+            fixes=(Fix("Run the fix", ("echo fix-one",)), Fix("Second fix", ("echo two",))),
+        )
 
     import envdoctor.checks as checks
 
     monkeypatch.setattr(checks, "load_checks", lambda modules=None: [fires])
     monkeypatch.setattr(checks, "read_index", lambda: None)  # the fake registry has no index
-    verdicts, snap, causes = preflight.judge(parse_requirements(["no:test.always-fires"]), timeout_s=10)
+    verdicts, snap, causes = preflight.judge(
+        parse_requirements(["no:test.always-fires"]), timeout_s=10
+    )
     assert verdicts[0].state == "unmet" and causes[0].id == "test.always-fires"
     text = preflight._text(verdicts, causes, ["python", "train.py"], False, False, time.monotonic())
-    assert "The test finding fired" in text and "fix:   Run the fix" in text and "echo fix-one" in text
+    assert (
+        "The test finding fired" in text and "fix:   Run the fix" in text and "echo fix-one" in text
+    )
     assert "echo two" not in text and "not starting python train.py" in text
 
 
@@ -315,13 +431,26 @@ def test_end_to_end_cpu_torch_on_an_a100(real_captures, fake_tools, tmp_path):
     python = torch_python()
     capture = real_captures / "nvidia-smi-q-x" / "telegraf-a100-sxm4-80gb-mig-driver-535.54.03.xml"
     tools = fake_tools({"nvidia-smi": f"#!/bin/sh\ncat '{capture}'\n"})
-    result = envdoctor("preflight", "--json", "--python", python,
-                       "--require", "gpu,vendor=nvidia,vram>=80GB,compute>=8.0,driver>=535,cuda-driver>=12.2",
-                       "--require", "torch.cuda", "--", "true", cwd=tmp_path,
-                       env={"PATH": f"{tools}:{os.environ['PATH']}"})
+    result = envdoctor(
+        "preflight",
+        "--json",
+        "--python",
+        python,
+        "--require",
+        "gpu,vendor=nvidia,vram>=80GB,compute>=8.0,driver>=535,cuda-driver>=12.2",
+        "--require",
+        "torch.cuda",
+        "--",
+        "true",
+        cwd=tmp_path,
+        env={"PATH": f"{tools}:{os.environ['PATH']}"},
+    )
     assert result.returncode == 1, result.stderr
     states = {r["requirement"]: r for r in json.loads(result.stdout)["requirements"]}
     assert [k for k, r in states.items() if r["state"] != "met"] == ["torch.cuda"]
     torch_cuda = states["torch.cuda"]
     assert torch_cuda["cause"]["id"] == "torch.cpu-build-on-gpu-host"
-    assert any("--index-url https://download.pytorch.org/whl/cu" in c for c in torch_cuda["fix"]["commands"])
+    assert any(
+        "--index-url https://download.pytorch.org/whl/cu" in c
+        for c in torch_cuda["fix"]["commands"]
+    )

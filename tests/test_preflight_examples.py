@@ -50,4 +50,4 @@ def test_dockerfile_entrypoint_is_exec_form_and_ends_with_the_separator():
     assert argv[:2] == ["envdoctor", "preflight"] and argv[-1] == "--"
     assert json.loads(re.search(r"(?m)^CMD (\[.*\])$", text).group(1))
     parse_requirements(require_args(text))
-    assert 'exec envdoctor preflight' in text
+    assert "exec envdoctor preflight" in text

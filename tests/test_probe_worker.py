@@ -12,10 +12,20 @@ import pytest
 from envdoctor.context import ProbeContext, ProbeOptions
 from envdoctor.probes import collect_all, worker
 
-pytestmark = pytest.mark.skipif(not hasattr(os, "fork") or (os.cpu_count() or 1) < 2,
-                                reason="the worker needs fork and two CPUs")
+pytestmark = pytest.mark.skipif(
+    not hasattr(os, "fork") or (os.cpu_count() or 1) < 2,
+    reason="the worker needs fork and two CPUs",
+)
 
-MODULES = ("os_info", "python_env", "torch_build", "frameworks", "cuda_toolkit", "cuda_libraries", "nvidia_gpu")
+MODULES = (
+    "os_info",
+    "python_env",
+    "torch_build",
+    "frameworks",
+    "cuda_toolkit",
+    "cuda_libraries",
+    "nvidia_gpu",
+)
 
 
 def _groups(snapshot):
@@ -32,10 +42,18 @@ def _groups(snapshot):
 def test_share_rules(monkeypatch):
     names = MODULES
     if threading.active_count() == 1:
-        assert worker.share(names) == ("python_env", "torch_build", "frameworks", "cuda_toolkit", "cuda_libraries")
+        assert worker.share(names) == (
+            "python_env",
+            "torch_build",
+            "frameworks",
+            "cuda_toolkit",
+            "cuda_libraries",
+        )
     assert worker.share(names, env={worker.SWITCH: "0"}) == ()
     assert worker.share(("os_info", "python_env", "torch_build")) == ()  # too small a share
-    assert worker.share(("python_env", "torch_build", "frameworks")) == ()  # nothing left for the parent
+    assert (
+        worker.share(("python_env", "torch_build", "frameworks")) == ()
+    )  # nothing left for the parent
     stop = threading.Event()
     extra = threading.Thread(target=stop.wait, daemon=True)
     extra.start()
@@ -71,8 +89,9 @@ def test_forked_collection_equals_threads_alone(monkeypatch):
 
 def _result(run, deadline_s=5.0):
     ctx = ProbeContext(options=ProbeOptions(timeout_s=deadline_s))
-    forked = worker.ForkedProbes.start(ctx, ("python_env", "cuda_toolkit"), run,
-                                       lambda name: (f"{name}.group",))
+    forked = worker.ForkedProbes.start(
+        ctx, ("python_env", "cuda_toolkit"), run, lambda name: (f"{name}.group",)
+    )
     assert forked is not None
     start = time.monotonic()
     out = forked.result(start + deadline_s)
@@ -85,7 +104,10 @@ def test_child_that_dies_gives_failed_groups():
     out, _ = _result(lambda ctx, names: os._exit(9))
     groups, timing = out["python_env"]
     assert groups[0].name == "python_env.group" and groups[0].status.value == "failed"
-    assert "probe worker process sent an unreadable answer" in groups[0].reason and timing["outcome"] == "crashed"
+    assert (
+        "probe worker process sent an unreadable answer" in groups[0].reason
+        and timing["outcome"] == "crashed"
+    )
 
 
 def test_child_that_hangs_is_stopped_at_the_deadline():

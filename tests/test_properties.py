@@ -23,19 +23,28 @@ import os
 from pathlib import Path
 
 import pytest
+from conftest import shared_dir
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from conftest import shared_dir
 from envdoctor.commands import UsageError
 from envdoctor.ingest import READER_MODULES, ingest_text, iter_decoded_blocks
 from envdoctor.report import Report
 from envdoctor.snapshot import FactGroup, Snapshot, Status
 
-settings.register_profile("ci", max_examples=60, deadline=None, derandomize=True,
-                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-settings.register_profile("long", max_examples=2000, deadline=None,
-                          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+settings.register_profile(
+    "ci",
+    max_examples=60,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.register_profile(
+    "long",
+    max_examples=2000,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 settings.load_profile(os.environ.get("ENVDOCTOR_HYPOTHESIS_PROFILE", "ci"))
 
 READERS = [importlib.import_module(f"envdoctor.ingest.{name}") for name in READER_MODULES]
@@ -47,24 +56,67 @@ def _captures() -> list[str]:
     if shared is None:
         return []
     root = shared / "fixtures" / "real"
-    return [p.read_bytes().decode("utf-8", "replace") for p in sorted(root.rglob("*"))
-            if p.is_file() and p.name != "SOURCES.md"]
+    return [
+        p.read_bytes().decode("utf-8", "replace")
+        for p in sorted(root.rglob("*"))
+        if p.is_file() and p.name != "SOURCES.md"
+    ]
 
 
 CAPTURES = _captures()
-needs_captures = pytest.mark.skipif(not CAPTURES, reason="shared/fixtures/real not found beside the checkout")
+needs_captures = pytest.mark.skipif(
+    not CAPTURES, reason="shared/fixtures/real not found beside the checkout"
+)
 
 # Text that looks like the formats: their markers, mixed with noise.
 MARKER_WORDS = [
-    "NVIDIA-SMI", "Driver Version:", "CUDA Version:", "<?xml", "<nvidia_smi_log>", "PyTorch version:",
-    "Is CUDA available:", "Collecting environment information...", "NVRM: Xid", "LnkSta:", "Server Version:",
-    "Runtimes:", "NVRM version:", "nvcc: NVIDIA (R) Cuda compiler", "Cuda compilation tools, release 12.4",
-    "libcudart.so.12 =>", "ROCk module", "Agent 1", "gfx1100", "Package", "Version", "------",
-    '"schema_version": 1', '"groups": {', "envdoctor-report-json", "# R36 (release), REVISION: 4.3",
-    "OpenGL renderer string:", "Traceback (most recent call last):", "RuntimeError: CUDA error",
-    "{", "}", "[", "]", '"', ":", "\n", "\t", "  ", "|", "=", "\x00", "\ufffd", "显存不足",
+    "NVIDIA-SMI",
+    "Driver Version:",
+    "CUDA Version:",
+    "<?xml",
+    "<nvidia_smi_log>",
+    "PyTorch version:",
+    "Is CUDA available:",
+    "Collecting environment information...",
+    "NVRM: Xid",
+    "LnkSta:",
+    "Server Version:",
+    "Runtimes:",
+    "NVRM version:",
+    "nvcc: NVIDIA (R) Cuda compiler",
+    "Cuda compilation tools, release 12.4",
+    "libcudart.so.12 =>",
+    "ROCk module",
+    "Agent 1",
+    "gfx1100",
+    "Package",
+    "Version",
+    "------",
+    '"schema_version": 1',
+    '"groups": {',
+    "envdoctor-report-json",
+    "# R36 (release), REVISION: 4.3",
+    "OpenGL renderer string:",
+    "Traceback (most recent call last):",
+    "RuntimeError: CUDA error",
+    "{",
+    "}",
+    "[",
+    "]",
+    '"',
+    ":",
+    "\n",
+    "\t",
+    "  ",
+    "|",
+    "=",
+    "\x00",
+    "\ufffd",
+    "显存不足",
 ]
-marker_text = st.lists(st.one_of(st.sampled_from(MARKER_WORDS), st.text(max_size=30)), max_size=60).map("".join)
+marker_text = st.lists(
+    st.one_of(st.sampled_from(MARKER_WORDS), st.text(max_size=30)), max_size=60
+).map("".join)
 any_text = st.one_of(st.text(max_size=3000), marker_text)
 
 
@@ -119,6 +171,7 @@ def assert_pasted(snapshot: Snapshot) -> None:
 
 # -- readers and the triage driver --------------------------------------------------------------
 
+
 @given(any_text)
 def test_readers_on_arbitrary_text(text):
     read_all(text)
@@ -169,12 +222,20 @@ HUGE = {
     "one 2 MiB line": "x" * (2 * 1024 * 1024),
     "100 000 brackets": "[" * 100_000,
     "100 000 nested arrays": "[" * 100_000 + "]" * 100_000,
-    "nested objects in a report": '{"schema_version": 1, "groups": ' + '{"a":' * 50_000 + "1" + "}" * 50_000 + "}",
+    "nested objects in a report": '{"schema_version": 1, "groups": '
+    + '{"a":' * 50_000
+    + "1"
+    + "}" * 50_000
+    + "}",
     "200 000 angle brackets": "<" * 200_000,
     "a 1 MiB number": "Driver Version: " + "9" * (1024 * 1024),
     "many short lines": "NVRM: Xid (PCI:0000:01:00): 31, pid=1\n" * 50_000,
-    "enormous JSON list": json.dumps({"schema_version": 1, "groups": {"x": {"status": "collected",
-                                                                            "data": {"v": list(range(300_000))}}}}),
+    "enormous JSON list": json.dumps(
+        {
+            "schema_version": 1,
+            "groups": {"x": {"status": "collected", "data": {"v": list(range(300_000))}}},
+        }
+    ),
 }
 
 
@@ -189,8 +250,11 @@ def test_readers_and_driver_on_huge_inputs(name):
 
 json_values = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=10), children, max_size=4),
-    max_leaves=30)
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=10), children, max_size=4)
+    ),
+    max_leaves=30,
+)
 
 
 def sample_document() -> dict:
@@ -207,7 +271,7 @@ def replace_somewhere(doc: object, value: object, path: list[int]) -> object:
         key = keys[path[0] % len(keys)]
         return {**doc, key: replace_somewhere(doc[key], value, path[1:])}
     index = path[0] % len(doc)
-    return doc[:index] + [replace_somewhere(doc[index], value, path[1:])] + doc[index + 1:]
+    return doc[:index] + [replace_somewhere(doc[index], value, path[1:])] + doc[index + 1 :]
 
 
 @given(st.text(max_size=2000))
@@ -221,8 +285,12 @@ def test_snapshot_from_json_on_arbitrary_text(text):
 @given(json_values, st.lists(st.integers(0, 50), max_size=6))
 def test_snapshot_and_report_loaders_on_mutated_documents(value, path):
     document = replace_somewhere(sample_document(), value, path)
-    for load in (Report.from_dict, lambda d: Snapshot.from_dict(d["snapshot"] if isinstance(d, dict) and
-                                                                   "snapshot" in d else d)):
+    for load in (
+        Report.from_dict,
+        lambda d: Snapshot.from_dict(
+            d["snapshot"] if isinstance(d, dict) and "snapshot" in d else d
+        ),
+    ):
         try:
             load(document)
         except ValueError:
@@ -246,7 +314,9 @@ def test_report_loader_on_truncated_and_mutated_json(data):
     assert_groups(envdoctor_report.read(mutated), "envdoctor_report")
 
 
-@pytest.mark.parametrize("name", ["100 000 nested arrays", "nested objects in a report", "enormous JSON list"])
+@pytest.mark.parametrize(
+    "name", ["100 000 nested arrays", "nested objects in a report", "enormous JSON list"]
+)
 def test_snapshot_loader_on_huge_json(name):
     try:
         Snapshot.from_json(HUGE[name])

@@ -50,15 +50,25 @@ def test_release_row_unknown_or_garbage(ms) -> None:
 
 def test_supported_pythons(ms) -> None:
     assert tq.supported_pythons(ms, "2.7.1") == ["3.9", "3.10", "3.11", "3.12", "3.13", "3.13t"]
-    assert "3.12" not in tq.supported_pythons(ms, "2.1.0")  # no 3.12 wheels before 2.2 (triage case 040)
+    assert "3.12" not in tq.supported_pythons(
+        ms, "2.1.0"
+    )  # no 3.12 wheels before 2.2 (triage case 040)
     assert "3.12" in tq.supported_pythons(ms, "2.2.0")
     assert tq.supported_pythons(ms, "1.12") is None
 
 
-@pytest.mark.parametrize("version, variant", [
-    ("2.7.1+cu128", "cu128"), ("2.5.1+rocm6.2", "rocm6.2"), ("2.11.0+cpu", "cpu"),
-    ("2.6.0+xpu", "xpu"), ("2.8.0", None), ("", None), (None, None),
-])
+@pytest.mark.parametrize(
+    "version, variant",
+    [
+        ("2.7.1+cu128", "cu128"),
+        ("2.5.1+rocm6.2", "rocm6.2"),
+        ("2.11.0+cpu", "cpu"),
+        ("2.6.0+xpu", "xpu"),
+        ("2.8.0", None),
+        ("", None),
+        (None, None),
+    ],
+)
 def test_parse_local_variant(version, variant) -> None:
     assert tq.parse_local_variant(version) == variant
 
@@ -99,11 +109,20 @@ def test_companion_versions(ms) -> None:
 # -- arch lists -----------------------------------------------------------------------------------
 def test_variant_arches(ms) -> None:
     assert tq.variant_arches(ms, "2.8.0+cu128", "cu128", "linux") == [
-        "sm_70", "sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"]
+        "sm_70",
+        "sm_75",
+        "sm_80",
+        "sm_86",
+        "sm_90",
+        "sm_100",
+        "sm_120",
+    ]
     assert "sm_61" in tq.variant_arches(ms, "2.4.1", "cu121", "windows")
     assert "sm_61" not in tq.variant_arches(ms, "2.4.1", "cu121", "linux")
     assert tq.variant_arches(ms, "2.12", "cu130", "linux")[-1] == "compute_120"
-    assert "compute_120" not in tq.variant_arches(ms, "2.12", "cu130", "windows")  # +PTX on Linux only
+    assert "compute_120" not in tq.variant_arches(
+        ms, "2.12", "cu130", "windows"
+    )  # +PTX on Linux only
     assert tq.variant_arches(ms, "2.8", "cu130", "linux") is None
     assert tq.variant_arches(ms, "2.8", "cu128", "freebsd") is None
 
@@ -111,33 +130,56 @@ def test_variant_arches(ms) -> None:
 def test_published_lists_agree_with_measured_get_arch_list(ms) -> None:
     # pytorch/pytorch#182250: torch.cuda.get_arch_list() of these wheels
     assert tq.variant_arches(ms, "2.11.0", "cu126", "linux") == [
-        "sm_50", "sm_60", "sm_70", "sm_75", "sm_80", "sm_86", "sm_90"]
+        "sm_50",
+        "sm_60",
+        "sm_70",
+        "sm_75",
+        "sm_80",
+        "sm_86",
+        "sm_90",
+    ]
     assert tq.variant_arches(ms, "2.11.0", "cu128", "linux") == [
-        "sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"]
+        "sm_75",
+        "sm_80",
+        "sm_86",
+        "sm_90",
+        "sm_100",
+        "sm_120",
+    ]
     assert tq.variant_arches(ms, "2.10.0", "cu128", "linux") == [
-        "sm_70", "sm_75", "sm_80", "sm_86", "sm_90", "sm_100", "sm_120"]
+        "sm_70",
+        "sm_75",
+        "sm_80",
+        "sm_86",
+        "sm_90",
+        "sm_100",
+        "sm_120",
+    ]
 
 
-@pytest.mark.parametrize("arches, cc, expected", [
-    (["sm_80"], "8.6", True),            # same major, lower minor SASS
-    (["sm_80"], "8.9", True),
-    (["sm_86"], "8.0", False),           # never downwards
-    (["sm_90"], "10.0", False),          # no SASS across majors
-    (["sm_90"], "12.0", False),
-    (["sm_90", "compute_90"], "12.0", True),   # PTX JIT for any CC >= 9.0
-    (["compute_120"], "12.1", True),
-    (["compute_120"], "10.0", False),
-    (["sm_120"], "12.1", True),          # DGX Spark GB10 runs sm_120 SASS
-    (["sm_90a"], "9.0", True),           # arch-specific: exactly that CC
-    (["sm_90a"], "10.0", False),
-    (["sm_60"], "6.1", True),            # GTX 10xx on a Linux sm_60 build (triage case 003 remedy)
-    (["sm_50", "sm_60", "sm_70"], "7.5", True),
-    ([], "8.6", False),
-    (["garbage", "sm_"], "8.6", False),
-    (["sm_86"], "86", True),
-    (["sm_86"], "sm_86", True),
-    (["sm_86"], "not a cc", False),
-])
+@pytest.mark.parametrize(
+    "arches, cc, expected",
+    [
+        (["sm_80"], "8.6", True),  # same major, lower minor SASS
+        (["sm_80"], "8.9", True),
+        (["sm_86"], "8.0", False),  # never downwards
+        (["sm_90"], "10.0", False),  # no SASS across majors
+        (["sm_90"], "12.0", False),
+        (["sm_90", "compute_90"], "12.0", True),  # PTX JIT for any CC >= 9.0
+        (["compute_120"], "12.1", True),
+        (["compute_120"], "10.0", False),
+        (["sm_120"], "12.1", True),  # DGX Spark GB10 runs sm_120 SASS
+        (["sm_90a"], "9.0", True),  # arch-specific: exactly that CC
+        (["sm_90a"], "10.0", False),
+        (["sm_60"], "6.1", True),  # GTX 10xx on a Linux sm_60 build (triage case 003 remedy)
+        (["sm_50", "sm_60", "sm_70"], "7.5", True),
+        ([], "8.6", False),
+        (["garbage", "sm_"], "8.6", False),
+        (["sm_86"], "86", True),
+        (["sm_86"], "sm_86", True),
+        (["sm_86"], "not a cc", False),
+    ],
+)
 def test_has_kernels(arches, cc, expected) -> None:
     assert tq.has_kernels(arches, cc) is expected
 
@@ -205,7 +247,10 @@ def test_rocm_variants_give_their_gfx_targets(ms) -> None:
 def test_windows_uses_windows_lists(ms) -> None:
     torch, variant = tq.best_variant(ms, "6.1", "13.0", "windows")
     assert variant == "cu126" and "sm_61" in tq.variant_arches(ms, torch, variant, "windows")
-    assert tq.best_variant(ms, "12.0", "12.8", "windows") == ("2.10", "cu128")  # newest Windows cu128 row
+    assert tq.best_variant(ms, "12.0", "12.8", "windows") == (
+        "2.10",
+        "cu128",
+    )  # newest Windows cu128 row
 
 
 def test_ptx_only_needs_the_full_cuda_of_the_build(ms) -> None:
@@ -240,12 +285,31 @@ def test_best_variant_bad_input(ms) -> None:
 # -- stand-in tables: rules that the bundled data do not exercise ------------------------------------
 def _standin(**extra: list[dict]) -> _Set:
     arch = [
-        {"torch": "1.12", "variant": "cu102", "os": "linux", "cuda_arches": ["sm_37", "sm_50", "sm_60", "sm_70"]},
-        {"torch": "1.12", "variant": "cu116", "os": "linux", "cuda_arches": ["sm_37", "sm_50", "sm_60", "sm_70"]},
-        {"torch": "1.13", "variant": "cu117", "os": "linux", "cuda_arches": ["sm_50"], "unverified": True},
+        {
+            "torch": "1.12",
+            "variant": "cu102",
+            "os": "linux",
+            "cuda_arches": ["sm_37", "sm_50", "sm_60", "sm_70"],
+        },
+        {
+            "torch": "1.12",
+            "variant": "cu116",
+            "os": "linux",
+            "cuda_arches": ["sm_37", "sm_50", "sm_60", "sm_70"],
+        },
+        {
+            "torch": "1.13",
+            "variant": "cu117",
+            "os": "linux",
+            "cuda_arches": ["sm_50"],
+            "unverified": True,
+        },
     ]
-    index = [{"variant": "cu102", "cuda": "10.2"}, {"variant": "cu116", "cuda": "11.6"},
-             {"variant": "cu117", "cuda": "11.7"}]
+    index = [
+        {"variant": "cu102", "cuda": "10.2"},
+        {"variant": "cu116", "cuda": "11.6"},
+        {"variant": "cu117", "cuda": "11.7"},
+    ]
     return _Set(torch_arch=arch, torch_index=index, **extra)
 
 
@@ -286,19 +350,36 @@ def test_sass_wins_over_newer_ptx_only_build() -> None:
         {"torch": "2.0", "variant": "cu118", "os": "linux", "cuda_arches": ["sm_86"]},
         {"torch": "2.1", "variant": "cu121", "os": "linux", "cuda_arches": ["sm_80", "compute_80"]},
     ]
-    ms = _Set(torch_arch=arch, torch_index=[{"variant": "cu118", "cuda": "11.8"}, {"variant": "cu121", "cuda": "12.1"}])
+    ms = _Set(
+        torch_arch=arch,
+        torch_index=[{"variant": "cu118", "cuda": "11.8"}, {"variant": "cu121", "cuda": "12.1"}],
+    )
     assert tq.best_variant(ms, "8.6", "12.1", "linux") == ("2.1", "cu121")  # sm_80 SASS runs on 8.6
     assert tq.best_variant(ms, "8.9", "12.1", "linux") == ("2.1", "cu121")
-    assert tq.best_variant(ms, "9.0", "12.1", "linux") == ("2.1", "cu121")  # PTX only, nothing better
+    assert tq.best_variant(ms, "9.0", "12.1", "linux") == (
+        "2.1",
+        "cu121",
+    )  # PTX only, nothing better
 
 
 def test_old_ptx_is_no_remedy_when_a_newer_toolkit_knows_the_gpu() -> None:
-    arch = [{"torch": "2.0", "variant": "cu118", "os": "windows",
-             "cuda_arches": ["sm_37", "sm_86", "sm_90", "compute_37"]}]
-    nvcc = [{"cuda": "11.8", "min_sm": 35, "max_sm": 90}, {"cuda": "12.8", "min_sm": 50, "max_sm": 120}]
+    arch = [
+        {
+            "torch": "2.0",
+            "variant": "cu118",
+            "os": "windows",
+            "cuda_arches": ["sm_37", "sm_86", "sm_90", "compute_37"],
+        }
+    ]
+    nvcc = [
+        {"cuda": "11.8", "min_sm": 35, "max_sm": 90},
+        {"cuda": "12.8", "min_sm": 50, "max_sm": 120},
+    ]
     index = [{"variant": "cu118", "cuda": "11.8"}]
     ms = _Set(torch_arch=arch, torch_index=index, nvcc_arch=nvcc)
     assert tq.has_kernels(arch[0]["cuda_arches"], "12.0")  # NVIDIA's rule: PTX JIT is possible
-    assert tq.best_variant(ms, "12.0", "12.8", "windows") is None  # but CUDA 12.8 is what knows sm_120
+    assert (
+        tq.best_variant(ms, "12.0", "12.8", "windows") is None
+    )  # but CUDA 12.8 is what knows sm_120
     # a GPU no listed toolkit knows can only be reached through PTX, so the PTX build stays eligible
     assert tq.best_variant(ms, "13.0", "12.8", "windows") == ("2.0", "cu118")

@@ -42,57 +42,134 @@ def real_looking_report(real) -> Report:
     """A K80 x4 box whose facts, raw captures and finding texts carry identifiers and secrets."""
     from envdoctor.ingest import nvidia_smi_xml
 
-    xml = (real / "nvidia-smi-q-x" / "openpai-tesla-k80-x4-driver-430.26-cuda-not-found.xml").read_text()
-    dmesg = (real / "misc" / "TRUNCATED-dmesg-T-nvrm-loading-535.183.01-xid-43-31-94-akash-support-issue-244.txt").read_text()
+    xml = (
+        real / "nvidia-smi-q-x" / "openpai-tesla-k80-x4-driver-430.26-cuda-not-found.xml"
+    ).read_text()
+    dmesg = (
+        real
+        / "misc"
+        / "TRUNCATED-dmesg-T-nvrm-loading-535.183.01-xid-43-31-94-akash-support-issue-244.txt"
+    ).read_text()
     rocm_smi = (real / "rocm-smi" / "thamada-rocm-smi-a-mi300x-x4.txt").read_text()
     rocminfo = (real / "rocminfo" / "thamada-rocminfo-mi300x-x4-epyc9474f.txt").read_text()
-    docker = (real / "docker-info" / "ssst0n3-docker-28.0.0-rc.1-ubuntu24.04-nvidia-runtime.txt").read_text()
+    docker = (
+        real / "docker-info" / "ssst0n3-docker-28.0.0-rc.1-ubuntu24.04-nvidia-runtime.txt"
+    ).read_text()
     home = f"/home/{USER}"
-    env = {**SECRETS, "USER": USER, "HOME": home, "HOSTNAME": HOST, "PIP_INDEX_URL": PIP_INDEX_URL,
-           "PATH": f"{home}/.local/bin:/usr/local/cuda/bin:/usr/bin",
-           "SSH_CONNECTION": f"{IPV4[0]} 51514 {IPV4[1]} 22", "CUDA_VISIBLE_DEVICES": "0,1",
-           "NVIDIA_VISIBLE_DEVICES": MIG_UUID, "XDG_SESSION_TYPE": "wayland"}
-    snap = Snapshot(origin="live", created_at="2026-12-02T12:00:00+00:00", envdoctor_version="0.1.0")
-    snap.add(collected("os", "probe:os_info", {"distro_name": "Ubuntu 22.04.4 LTS", "kernel": "5.15.0-105-generic",
-                                               "hostname": FQDN},
-                       summary="Ubuntu 22.04.4 LTS, kernel 5.15.0-105-generic, x86_64"))
+    env = {
+        **SECRETS,
+        "USER": USER,
+        "HOME": home,
+        "HOSTNAME": HOST,
+        "PIP_INDEX_URL": PIP_INDEX_URL,
+        "PATH": f"{home}/.local/bin:/usr/local/cuda/bin:/usr/bin",
+        "SSH_CONNECTION": f"{IPV4[0]} 51514 {IPV4[1]} 22",
+        "CUDA_VISIBLE_DEVICES": "0,1",
+        "NVIDIA_VISIBLE_DEVICES": MIG_UUID,
+        "XDG_SESSION_TYPE": "wayland",
+    }
+    snap = Snapshot(
+        origin="live", created_at="2026-12-02T12:00:00+00:00", envdoctor_version="0.1.0"
+    )
+    snap.add(
+        collected(
+            "os",
+            "probe:os_info",
+            {"distro_name": "Ubuntu 22.04.4 LTS", "kernel": "5.15.0-105-generic", "hostname": FQDN},
+            summary="Ubuntu 22.04.4 LTS, kernel 5.15.0-105-generic, x86_64",
+        )
+    )
     for group in nvidia_smi_xml.read(xml):
-        group.raw = {"nvidia-smi -q -x": xml, "dmesg": dmesg,
-                     "nvidia-smi -L": f"GPU 0: Tesla K80 (UUID: GPU-c3b26f7a-8dcb-619c-fa1b-8029265a4db0)\n"
-                                      f"  MIG 1g.10gb Device 0: (UUID: {MIG_UUID})\n"}
+        group.raw = {
+            "nvidia-smi -q -x": xml,
+            "dmesg": dmesg,
+            "nvidia-smi -L": f"GPU 0: Tesla K80 (UUID: GPU-c3b26f7a-8dcb-619c-fa1b-8029265a4db0)\n"
+            f"  MIG 1g.10gb Device 0: (UUID: {MIG_UUID})\n",
+        }
         snap.add(group)
-    snap.add(collected("amd.gpus", "probe:amd", {"gpus": []}, raw={"rocm-smi -a": rocm_smi, "rocminfo": rocminfo}))
-    snap.add(collected("python", "probe:python_env", {"prefix": f"{home}/proj/.venv", "environment": "venv",
-                                                      "executable": f"{home}/proj/.venv/bin/python"},
-                       summary=f"Python 3.11.9 (venv {home}/proj/.venv), 3 packages"))
-    snap.add(collected("python.packages", "probe:python_env", {
-        "packages": {"torch": "2.5.1+cu124", "oddball": "1.2.3.4"},
-        "locations": {"torch": f"{home}/proj/.venv/lib/python3.11/site-packages"}}))
-    snap.add(collected("os.env", "probe:env", {"env": env, "machine_id": MACHINE_ID},
-                       raw={"ip addr": (f"2: eth0: <BROADCAST,MULTICAST,UP> mtu 1500\n    link/ether {MAC[0]} brd ff:ff:ff:ff:ff:ff\n"
-                                        f"    inet {IPV4[1]}/24 brd 192.168.1.255 scope global eth0\n"
-                                        f"    inet6 {IPV6[0]}/64 scope global\n    inet6 {IPV6[1]}/64 scope link\n"
-                                        f"    inet 127.0.0.1/8 scope host lo\n3: ib0: link/ether {MAC[1]}\n"),
-                            "env": "\n".join(f"{k}={v}" for k, v in env.items()),
-                            "docker info": docker,
-                            "hosts": f"{IPV4[2]} {FQDN} {HOST}\n"}))
+    snap.add(
+        collected(
+            "amd.gpus",
+            "probe:amd",
+            {"gpus": []},
+            raw={"rocm-smi -a": rocm_smi, "rocminfo": rocminfo},
+        )
+    )
+    snap.add(
+        collected(
+            "python",
+            "probe:python_env",
+            {
+                "prefix": f"{home}/proj/.venv",
+                "environment": "venv",
+                "executable": f"{home}/proj/.venv/bin/python",
+            },
+            summary=f"Python 3.11.9 (venv {home}/proj/.venv), 3 packages",
+        )
+    )
+    snap.add(
+        collected(
+            "python.packages",
+            "probe:python_env",
+            {
+                "packages": {"torch": "2.5.1+cu124", "oddball": "1.2.3.4"},
+                "locations": {"torch": f"{home}/proj/.venv/lib/python3.11/site-packages"},
+            },
+        )
+    )
+    snap.add(
+        collected(
+            "os.env",
+            "probe:env",
+            {"env": env, "machine_id": MACHINE_ID},
+            raw={
+                "ip addr": (
+                    f"2: eth0: <BROADCAST,MULTICAST,UP> mtu 1500\n    link/ether {MAC[0]} brd ff:ff:ff:ff:ff:ff\n"
+                    f"    inet {IPV4[1]}/24 brd 192.168.1.255 scope global eth0\n"
+                    f"    inet6 {IPV6[0]}/64 scope global\n    inet6 {IPV6[1]}/64 scope link\n"
+                    f"    inet 127.0.0.1/8 scope host lo\n3: ib0: link/ether {MAC[1]}\n"
+                ),
+                "env": "\n".join(f"{k}={v}" for k, v in env.items()),
+                "docker info": docker,
+                "hosts": f"{IPV4[2]} {FQDN} {HOST}\n",
+            },
+        )
+    )
     finding = Finding(
-        id="nvidia.xid-43", severity=Severity.WARNING,
+        id="nvidia.xid-43",
+        severity=Severity.WARNING,
         title=f"GPU GPU-c3b26f7a-8dcb-619c-fa1b-8029265a4db0 on {HOST} reported Xid 43",
         detail=f"Seen in dmesg of {FQDN} for {USER}; the job in {home}/proj ran with HF_TOKEN={SECRETS['HF_TOKEN']}.",
-        evidence=(Evidence("nvidia.gpus[0].uuid", "GPU-c3b26f7a-8dcb-619c-fa1b-8029265a4db0"),
-                  Evidence("nvidia.gpus[0].serial", "0322416026235")),
-        fixes=(Fix("Drain the node", (f"scontrol update nodename={HOST} state=drain reason=xid43",
-                                      f"ssh {USER}@{IPV4[0]} nvidia-smi -r")),))
-    return Report(snap, order([finding]), passed=["os.supported"],
-                  skipped=[Skipped("cuda.x", f"needs {home}/cuda")], kind="report")
+        evidence=(
+            Evidence("nvidia.gpus[0].uuid", "GPU-c3b26f7a-8dcb-619c-fa1b-8029265a4db0"),
+            Evidence("nvidia.gpus[0].serial", "0322416026235"),
+        ),
+        fixes=(
+            Fix(
+                "Drain the node",
+                (
+                    f"scontrol update nodename={HOST} state=drain reason=xid43",
+                    f"ssh {USER}@{IPV4[0]} nvidia-smi -r",
+                ),
+            ),
+        ),
+    )
+    return Report(
+        snap,
+        order([finding]),
+        passed=["os.supported"],
+        skipped=[Skipped("cuda.x", f"needs {home}/cuda")],
+        kind="report",
+    )
 
 
 def planted(real) -> list[str]:
     """Every identifier and secret in the report, including the ones inside the real captures."""
     report = real_looking_report(real)
     raw_text = json.dumps(report.to_dict(include_raw=True))
-    uuids = set(re.findall(r"GPU-[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}|GPU-[0-9a-f]{16}\b", raw_text))
+    uuids = set(
+        re.findall(r"GPU-[0-9a-f]{8}(?:-[0-9a-f]{4}){3}-[0-9a-f]{12}|GPU-[0-9a-f]{16}\b", raw_text)
+    )
     serials = set(re.findall(r"<serial>(\d{6,})</serial>|Serial Number: (\d{6,})", raw_text))
     serials = {s for pair in serials for s in pair if s}
     unique_ids = set(re.findall(r"Unique ID: (0x[0-9a-f]+)", raw_text))
@@ -100,16 +177,33 @@ def planted(real) -> list[str]:
     docker_id = re.search(r" ID: ([0-9a-f-]{36})", raw_text.replace("\\n", "\n")).group(1)
     assert len(uuids) >= 8 and len(serials) >= 5 and len(unique_ids) == 4  # the captures hold them
     words = [w for v in SECRETS.values() for w in v.split() if " " in v and len(w) >= 5]
-    values = [USER, HOST, FQDN, MIG_UUID, MACHINE_ID, PIP_INDEX_URL.split("@")[0].split("//")[1],
-              *SECRETS.values(), *words, *IPV4, *IPV6, *MAC, *uuids, *serials, *unique_ids, docker_host,
-              docker_id]
+    values = [
+        USER,
+        HOST,
+        FQDN,
+        MIG_UUID,
+        MACHINE_ID,
+        PIP_INDEX_URL.split("@")[0].split("//")[1],
+        *SECRETS.values(),
+        *words,
+        *IPV4,
+        *IPV6,
+        *MAC,
+        *uuids,
+        *serials,
+        *unique_ids,
+        docker_host,
+        docker_id,
+    ]
     return values
 
 
 def render_all(real) -> dict[str, str]:
     report = real_looking_report(real)
-    return {fmt: build(report, fmt, env={"USER": USER, "HOME": f"/home/{USER}"}, hostnames=(HOST,))[0]
-            for fmt in ("json", "markdown", "html", "text")}
+    return {
+        fmt: build(report, fmt, env={"USER": USER, "HOME": f"/home/{USER}"}, hostnames=(HOST,))[0]
+        for fmt in ("json", "markdown", "html", "text")
+    }
 
 
 def squash(text: str) -> str:
@@ -162,14 +256,20 @@ def test_useful_facts_survive(outputs):
     groups = doc["snapshot"]["groups"]
     assert groups["nvidia.driver"]["data"]["driver_version"] == "430.26"
     assert groups["nvidia.gpus"]["data"]["gpus"][0]["name"] == "Tesla K80"
-    assert groups["python.packages"]["data"]["packages"] == {"torch": "2.5.1+cu124", "oddball": "1.2.3.4"}
+    assert groups["python.packages"]["data"]["packages"] == {
+        "torch": "2.5.1+cu124",
+        "oddball": "1.2.3.4",
+    }
     env = groups["os.env"]["data"]["env"]
     assert env["CUDA_VISIBLE_DEVICES"] == "0,1" and env["XDG_SESSION_TYPE"] == "wayland"
     assert env["PATH"].endswith("/.local/bin:/usr/local/cuda/bin:/usr/bin")
     raw = groups["nvidia.gpus"]["raw"]["nvidia-smi -q -x"]
     assert "<vbios_version>80.21.1F.00.05</vbios_version>" in raw and "<pci_bus_id>" in raw
     assert "127.0.0.1/8" in groups["os.env"]["raw"]["ip addr"]
-    assert "containerd version: bcc810d6b9066471b0b6fa75f557a15a1cbf31bb" in groups["os.env"]["raw"]["docker info"]
+    assert (
+        "containerd version: bcc810d6b9066471b0b6fa75f557a15a1cbf31bb"
+        in groups["os.env"]["raw"]["docker info"]
+    )
     assert "535.183.01" in raw or "535.183.01" in groups["nvidia.gpus"]["raw"]["dmesg"]
 
 
@@ -190,39 +290,63 @@ def test_leak_check_refuses_a_surviving_value():
 
 # -- individual rules ------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("name, secret", [
-    ("HF_TOKEN", True), ("HUGGING_FACE_HUB_TOKEN", True), ("OPENAI_API_KEY", True), ("api_key", True),
-    ("AWS_SECRET_ACCESS_KEY", True), ("DB_PASSWORD", True), ("MYSQL_PWD", False), ("PGPASSWD", True),
-    ("GOOGLE_APPLICATION_CREDENTIALS", True), ("NPM_AUTH", True), ("GITHUBTOKEN", True),
-    ("PATH", False), ("CUDA_VISIBLE_DEVICES", False), ("XAUTHORITY", False), ("author", False),
-    ("KEYBOARD_LAYOUT", False), ("LD_LIBRARY_PATH", False),
-])
+
+@pytest.mark.parametrize(
+    "name, secret",
+    [
+        ("HF_TOKEN", True),
+        ("HUGGING_FACE_HUB_TOKEN", True),
+        ("OPENAI_API_KEY", True),
+        ("api_key", True),
+        ("AWS_SECRET_ACCESS_KEY", True),
+        ("DB_PASSWORD", True),
+        ("MYSQL_PWD", False),
+        ("PGPASSWD", True),
+        ("GOOGLE_APPLICATION_CREDENTIALS", True),
+        ("NPM_AUTH", True),
+        ("GITHUBTOKEN", True),
+        ("PATH", False),
+        ("CUDA_VISIBLE_DEVICES", False),
+        ("XAUTHORITY", False),
+        ("author", False),
+        ("KEYBOARD_LAYOUT", False),
+        ("LD_LIBRARY_PATH", False),
+    ],
+)
 def test_secret_names(name, secret):
     assert is_secret_name(name) is secret
 
 
-@pytest.mark.parametrize("text, kept", [
-    ("c10::Error at at::native::foo std::vector<int>", True),
-    ("driver 550.54.14, CUDA 12.4, vbios 94.02.42.00.0C", True),
-    ("PCI bus 00000000:01:00.0 and PCI:0000:00:05", True),
-    ("Mon Aug  5 12:34:56 2024 2024-08-05T12:34:56Z", True),
-    ("listen on 127.0.0.1 and ::1 and 0.0.0.0", True),
-    ("see https://download.pytorch.org/whl/cu124 and /usr/lib/x86_64-linux-gnu/libcuda.so.1", True),
-    ("runc version: v1.2.4-0-g6c52b3f commit 3f9c2a7be41d8e0f6a5b4c3d2e1f0a9b8c7d6e5f", True),
-    ("Serial Number: N/A <serial>N/A</serial> <serial>0000000000000</serial>", True),
-    ("token 3f9c2a7be41d8e0f6a5b4c3d2e1f0a9b8c7d6e5f", False),
-    ("connected from 10.1.2.3", False),
-    ("Authorization: Bearer abc123def456", False),
-    ("C:\\Users\\John Smith\\AppData\\Local\\Temp", False),
-    ("ip-10-0-3-7.ec2.internal", False),
-])
+@pytest.mark.parametrize(
+    "text, kept",
+    [
+        ("c10::Error at at::native::foo std::vector<int>", True),
+        ("driver 550.54.14, CUDA 12.4, vbios 94.02.42.00.0C", True),
+        ("PCI bus 00000000:01:00.0 and PCI:0000:00:05", True),
+        ("Mon Aug  5 12:34:56 2024 2024-08-05T12:34:56Z", True),
+        ("listen on 127.0.0.1 and ::1 and 0.0.0.0", True),
+        (
+            "see https://download.pytorch.org/whl/cu124 and /usr/lib/x86_64-linux-gnu/libcuda.so.1",
+            True,
+        ),
+        ("runc version: v1.2.4-0-g6c52b3f commit 3f9c2a7be41d8e0f6a5b4c3d2e1f0a9b8c7d6e5f", True),
+        ("Serial Number: N/A <serial>N/A</serial> <serial>0000000000000</serial>", True),
+        ("token 3f9c2a7be41d8e0f6a5b4c3d2e1f0a9b8c7d6e5f", False),
+        ("connected from 10.1.2.3", False),
+        ("Authorization: Bearer abc123def456", False),
+        ("C:\\Users\\John Smith\\AppData\\Local\\Temp", False),
+        ("ip-10-0-3-7.ec2.internal", False),
+    ],
+)
 def test_rules(text, kept):
     out, _ = redact_document({"line": text})
     assert (out["line"] == text) is kept, out["line"]
 
 
 def test_generic_account_names_are_kept():
-    out, _ = redact_document({"prefix": "/home/ubuntu/.venv", "distro_id": "ubuntu"}, users=["ubuntu", "root"])
+    out, _ = redact_document(
+        {"prefix": "/home/ubuntu/.venv", "distro_id": "ubuntu"}, users=["ubuntu", "root"]
+    )
     assert out == {"prefix": "/home/ubuntu/.venv", "distro_id": "ubuntu"}
 
 

@@ -22,26 +22,35 @@ REPO = Path(__file__).resolve().parent.parent
 
 def envdoctor(*args: str, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
     full_env = {**os.environ, "PYTHONPATH": str(REPO), "NO_COLOR": "1", **(env or {})}
-    return subprocess.run([sys.executable, "-m", "envdoctor", *args], cwd=cwd, env=full_env, text=True,
-                          capture_output=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "envdoctor", *args],
+        cwd=cwd,
+        env=full_env,
+        text=True,
+        capture_output=True,
+        timeout=120,
+    )
 
 
 def test_default_file_is_markdown_with_the_json_embedded(tmp_path):
     result = envdoctor("report", cwd=tmp_path)
     assert result.returncode == 0, result.stderr
     path = tmp_path / "envdoctor-report.md"
-    assert f"wrote envdoctor-report.md (markdown" in result.stderr and "Redacted:" in result.stderr
+    assert "wrote envdoctor-report.md (markdown" in result.stderr and "Redacted:" in result.stderr
     doc = json.loads(extract_embedded(path.read_text()))
     assert doc["kind"] == "report" and "python.packages" in doc["snapshot"]["groups"]
     assert stat.S_IMODE(path.stat().st_mode) == 0o644
     assert [p.name for p in tmp_path.iterdir()] == ["envdoctor-report.md"]  # no temp file left
 
 
-@pytest.mark.parametrize("name, check", [
-    ("r.json", lambda t: json.loads(t)["kind"] == "report"),
-    ("r.html", lambda t: t.startswith("<!DOCTYPE html>") and extract_embedded(t) is not None),
-    ("r.txt", lambda t: t.startswith("envdoctor ")),
-])
+@pytest.mark.parametrize(
+    "name, check",
+    [
+        ("r.json", lambda t: json.loads(t)["kind"] == "report"),
+        ("r.html", lambda t: t.startswith("<!DOCTYPE html>") and extract_embedded(t) is not None),
+        ("r.txt", lambda t: t.startswith("envdoctor ")),
+    ],
+)
 def test_format_follows_the_extension(tmp_path, name, check):
     result = envdoctor("report", "-o", name, cwd=tmp_path)
     assert result.returncode == 0, result.stderr
@@ -100,8 +109,11 @@ def test_unwritable_folder_is_reported_and_nothing_changes(tmp_path, monkeypatch
 
     target = tmp_path / "r.md"
     target.write_text("old")
-    monkeypatch.setattr(report_cmd, "write_atomically",
-                        lambda *a, **k: (_ for _ in ()).throw(PermissionError(13, "Permission denied")))
+    monkeypatch.setattr(
+        report_cmd,
+        "write_atomically",
+        lambda *a, **k: (_ for _ in ()).throw(PermissionError(13, "Permission denied")),
+    )
     parser = argparse.ArgumentParser()
     report_cmd.add_parser(parser.add_subparsers())
     args = parser.parse_args(["report", "-o", str(target)])
@@ -142,6 +154,7 @@ def test_raw_captures_are_included(real_captures):
 
 
 def test_machine_identifiers():
-    users, hosts = report_cmd.machine_identifiers({"USER": "kim", "HOME": "/home/kim.l", "HOSTNAME": "n1"},
-                                                  hostnames=("box.example.com",))
+    users, hosts = report_cmd.machine_identifiers(
+        {"USER": "kim", "HOME": "/home/kim.l", "HOSTNAME": "n1"}, hostnames=("box.example.com",)
+    )
     assert users == {"kim", "kim.l"} and hosts == {"n1", "box.example.com"}

@@ -9,33 +9,47 @@ from envdoctor.checkdef import check
 from envdoctor.engine import run_checks
 from envdoctor.findings import Finding, Fix, Severity
 from envdoctor.matrixset import MatrixSet
-from envdoctor.requirements import (MET, UNKNOWN, UNMET, Judge, RequirementError, compare_versions,
-                                    expand_apps, finding_ids_needed, groups_needed, parse_requirement,
-                                    parse_requirements, size_mib)
+from envdoctor.requirements import (
+    MET,
+    UNKNOWN,
+    UNMET,
+    Judge,
+    RequirementError,
+    compare_versions,
+    expand_apps,
+    finding_ids_needed,
+    groups_needed,
+    parse_requirement,
+    parse_requirements,
+    size_mib,
+)
 from envdoctor.snapshot import Snapshot, absent, collected, failed
 
 # -- parsing -------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("token, kind, op, value", [
-    ("gpu", "gpu", None, None),
-    ("gpus>=2", "gpus", ">=", "2"),
-    ("gpus==4", "gpus", "=", "4"),
-    ("compute>=8.0", "compute", ">=", "8.0"),
-    ("vram>=24GiB", "vram", ">=", "24GiB"),
-    ("vram>=24GB", "vram", ">=", "24GB"),
-    ("vram > 512MiB", "vram", ">", "512MiB"),
-    ("driver>=550", "driver", ">=", "550"),
-    ("driver<560.35", "driver", "<", "560.35"),
-    ("cuda-driver>=12.4", "cuda-driver", ">=", "12.4"),
-    ("torch", "torch", None, None),
-    ("torch>=2.4", "torch", ">=", "2.4"),
-    ("torch.cuda", "torch.cuda", None, None),
-    ("rocm>=6.1", "rocm", ">=", "6.1"),
-    ("app=vllm", "app", "=", "vllm"),
-    ("no:nvidia.driver-library-mismatch", "finding", None, "nvidia.driver-library-mismatch"),
-    ("!torch.cpu-build-on-gpu-host", "finding", None, "torch.cpu-build-on-gpu-host"),
-])
+@pytest.mark.parametrize(
+    "token, kind, op, value",
+    [
+        ("gpu", "gpu", None, None),
+        ("gpus>=2", "gpus", ">=", "2"),
+        ("gpus==4", "gpus", "=", "4"),
+        ("compute>=8.0", "compute", ">=", "8.0"),
+        ("vram>=24GiB", "vram", ">=", "24GiB"),
+        ("vram>=24GB", "vram", ">=", "24GB"),
+        ("vram > 512MiB", "vram", ">", "512MiB"),
+        ("driver>=550", "driver", ">=", "550"),
+        ("driver<560.35", "driver", "<", "560.35"),
+        ("cuda-driver>=12.4", "cuda-driver", ">=", "12.4"),
+        ("torch", "torch", None, None),
+        ("torch>=2.4", "torch", ">=", "2.4"),
+        ("torch.cuda", "torch.cuda", None, None),
+        ("rocm>=6.1", "rocm", ">=", "6.1"),
+        ("app=vllm", "app", "=", "vllm"),
+        ("no:nvidia.driver-library-mismatch", "finding", None, "nvidia.driver-library-mismatch"),
+        ("!torch.cpu-build-on-gpu-host", "finding", None, "torch.cpu-build-on-gpu-host"),
+    ],
+)
 def test_good_tokens_parse(token, kind, op, value):
     req = parse_requirement(token)
     assert (req.kind, req.op, req.value) == (kind, op, value)
@@ -52,25 +66,28 @@ def test_specs_split_on_commas_and_spaces():
     assert [r.text for r in reqs] == ["gpu", "vram>=24GB", "torch.cuda", "no:nvidia.xid-79"]
 
 
-@pytest.mark.parametrize("token, says", [
-    ("gpus", "gpus needs a comparison"),
-    ("gpus>=two", "whole number"),
-    ("gpus>=-1", "bad requirement 'gpus>=-1'"),
-    ("gpu>=1", "gpu takes no '>='"),
-    ("vram>=24", "size with a unit"),
-    ("vram>=24XB", "unknown unit 'XB'"),
-    ("compute>=eight", "expected a version"),
-    ("driver>=550.x", "expected a version"),
-    ("vendor=nvidia|apple", "unknown vendor 'apple'"),
-    ("vendor>=nvidia", "vendor takes no '>='"),
-    ("torch~=2.4", "bad requirement 'torch~=2.4'"),
-    ("gpuz", "unknown requirement 'gpuz'"),
-    ("nvidia.driver-library-mismatch", "write no:nvidia.driver-library-mismatch"),
-    ("no:", "is not a finding id"),
-    ("!NotAnId", "is not a finding id"),
-    ("app=", "bad requirement 'app='"),
-    ("=2", "bad requirement '=2'"),
-])
+@pytest.mark.parametrize(
+    "token, says",
+    [
+        ("gpus", "gpus needs a comparison"),
+        ("gpus>=two", "whole number"),
+        ("gpus>=-1", "bad requirement 'gpus>=-1'"),
+        ("gpu>=1", "gpu takes no '>='"),
+        ("vram>=24", "size with a unit"),
+        ("vram>=24XB", "unknown unit 'XB'"),
+        ("compute>=eight", "expected a version"),
+        ("driver>=550.x", "expected a version"),
+        ("vendor=nvidia|apple", "unknown vendor 'apple'"),
+        ("vendor>=nvidia", "vendor takes no '>='"),
+        ("torch~=2.4", "bad requirement 'torch~=2.4'"),
+        ("gpuz", "unknown requirement 'gpuz'"),
+        ("nvidia.driver-library-mismatch", "write no:nvidia.driver-library-mismatch"),
+        ("no:", "is not a finding id"),
+        ("!NotAnId", "is not a finding id"),
+        ("app=", "bad requirement 'app='"),
+        ("=2", "bad requirement '=2'"),
+    ],
+)
 def test_bad_tokens_name_the_token(token, says):
     with pytest.raises(RequirementError) as info:
         parse_requirement(token)
@@ -105,7 +122,9 @@ def test_needs_map_to_fact_groups_and_findings():
 def test_unknown_app_is_a_clean_error(monkeypatch):
     import envdoctor.requirements as requirements
 
-    monkeypatch.setattr(requirements, "APP_REQUIREMENTS_MODULE", "envdoctor.no_such_module_for_apps")
+    monkeypatch.setattr(
+        requirements, "APP_REQUIREMENTS_MODULE", "envdoctor.no_such_module_for_apps"
+    )
     with pytest.raises(RequirementError, match="unknown app 'vllm'"):
         expand_apps(parse_requirements(["app=vllm"]), lambda: None)
 
@@ -117,13 +136,18 @@ def test_app_expands_through_the_provider(monkeypatch):
     import envdoctor.requirements as requirements
 
     provider = types.ModuleType("fake_apps_provider")
-    provider.preflight_requirements = lambda name, _m: ["gpu", "compute>=7.0"] if name == "vllm" else None
+    provider.preflight_requirements = lambda name, _m: (
+        ["gpu", "compute>=7.0"] if name == "vllm" else None
+    )
     provider.known_apps = lambda _m: ["vllm"]
     monkeypatch.setitem(sys.modules, "fake_apps_provider", provider)
     monkeypatch.setattr(requirements, "APP_REQUIREMENTS_MODULE", "fake_apps_provider")
     reqs = expand_apps(parse_requirements(["app=vllm", "torch"]), lambda: None)
-    assert [(r.text, r.origin) for r in reqs] == [("gpu", "app=vllm"), ("compute>=7.0", "app=vllm"),
-                                                  ("torch", "--require")]
+    assert [(r.text, r.origin) for r in reqs] == [
+        ("gpu", "app=vllm"),
+        ("compute>=7.0", "app=vllm"),
+        ("torch", "--require"),
+    ]
     with pytest.raises(RequirementError, match=r"unknown app 'comfyui'.*known: vllm"):
         expand_apps(parse_requirements(["app=comfyui"]), lambda: None)
 
@@ -140,8 +164,11 @@ def snapshot_from(real_captures, name: str, torch: str | None = "2.5.1+cu124") -
     snap.add(absent("amd.gpus", "probe:amd", "no AMD GPU on the PCI bus"))
     snap.add(absent("intel.gpus", "probe:intel", "no Intel GPU on the PCI bus"))
     snap.add(collected("python", "probe:python_env", {"prefix": "/srv/app/.venv"}))
-    snap.add(collected("python.packages", "probe:python_env",
-                       {"packages": {"torch": torch} if torch else {}}))
+    snap.add(
+        collected(
+            "python.packages", "probe:python_env", {"packages": {"torch": torch} if torch else {}}
+        )
+    )
     return snap
 
 
@@ -154,31 +181,34 @@ def verdict(snap: Snapshot, *specs: str, index: int = 0, **kw):
     return Judge(snap, parse_requirements(specs), **kw).judge_all()[index]
 
 
-@pytest.mark.parametrize("capture, spec, state", [
-    (A100, "gpu", MET),
-    (A100, "gpus>=2", UNMET),
-    (RTX2080TI_X2, "gpus>=2", MET),
-    (RTX2080TI_X2, "gpus=1", UNMET),
-    (A100, "vendor=nvidia", MET),
-    (A100, "vendor=amd|intel", UNMET),
-    (A100, "compute>=8.0", MET),
-    (RTX2080TI_X2, "compute>=8.0", UNMET),
-    (A100, "vram>=80GiB", MET),
-    (RTX3060, "vram>=12GB", MET),
-    (RTX3060, "vram>=24GB", UNMET),
-    (RTX2080TI_X2, "vram>=11GB", MET),     # 10989 MiB: an "11 GB" card
-    (RTX2080TI_X2, "vram>=11GiB", UNMET),  # ... but not 11 GiB
-    (A100, "driver>=535", MET),
-    (A100, "driver>=550", UNMET),
-    (RTX3060, "driver=570", MET),
-    (A100, "cuda-driver>=12.2", MET),
-    (A100, "cuda-driver>=12.4", UNMET),
-    (RTX2080TI_X2, "cuda-driver>=10.0", MET),
-    (A100, "torch", MET),
-    (A100, "torch>=2.4", MET),
-    (A100, "torch>=2.6", UNMET),
-    (A100, "rocm", UNMET),
-])
+@pytest.mark.parametrize(
+    "capture, spec, state",
+    [
+        (A100, "gpu", MET),
+        (A100, "gpus>=2", UNMET),
+        (RTX2080TI_X2, "gpus>=2", MET),
+        (RTX2080TI_X2, "gpus=1", UNMET),
+        (A100, "vendor=nvidia", MET),
+        (A100, "vendor=amd|intel", UNMET),
+        (A100, "compute>=8.0", MET),
+        (RTX2080TI_X2, "compute>=8.0", UNMET),
+        (A100, "vram>=80GiB", MET),
+        (RTX3060, "vram>=12GB", MET),
+        (RTX3060, "vram>=24GB", UNMET),
+        (RTX2080TI_X2, "vram>=11GB", MET),  # 10989 MiB: an "11 GB" card
+        (RTX2080TI_X2, "vram>=11GiB", UNMET),  # ... but not 11 GiB
+        (A100, "driver>=535", MET),
+        (A100, "driver>=550", UNMET),
+        (RTX3060, "driver=570", MET),
+        (A100, "cuda-driver>=12.2", MET),
+        (A100, "cuda-driver>=12.4", UNMET),
+        (RTX2080TI_X2, "cuda-driver>=10.0", MET),
+        (A100, "torch", MET),
+        (A100, "torch>=2.4", MET),
+        (A100, "torch>=2.6", UNMET),
+        (A100, "rocm", UNMET),
+    ],
+)
 def test_requirement_on_real_capture(real_captures, capture, spec, state):
     v = verdict(snapshot_from(real_captures, capture), spec)
     assert v.state == state, v.reason
@@ -241,21 +271,33 @@ def test_rocm_version():
 
 # -- finding requirements and torch.cuda ------------------------------------------------------------
 
+
 @check("torch.cpu-build-on-gpu-host", needs=("python.packages", "nvidia.gpus"))
 def cpu_build(snap, _matrices):
     """Test double of the Python-stack check."""
     if str(snap.fact("python.packages", "packages", {}).get("torch", "")).endswith("+cpu"):
-        return Finding("torch.cpu-build-on-gpu-host", Severity.ERROR, "PyTorch is a CPU-only build",
-                       fixes=(Fix("Reinstall torch with CUDA kernels",
-                                  ("pip install torch --index-url https://download.pytorch.org/whl/cu124",)),))
+        return Finding(
+            "torch.cpu-build-on-gpu-host",
+            Severity.ERROR,
+            "PyTorch is a CPU-only build",
+            fixes=(
+                Fix(
+                    "Reinstall torch with CUDA kernels",
+                    ("pip install torch --index-url https://download.pytorch.org/whl/cu124",),
+                ),
+            ),
+        )
     return None
 
 
 @check("torch.driver-too-old", needs=("python.packages", "nvidia.driver"))
 def driver_too_old(snap, _matrices):
     """Test double: fires when the test says so."""
-    return Finding("torch.driver-too-old", Severity.ERROR, "driver too old") \
-        if snap.fact("nvidia.driver", "driver_version") == "410.73" else None
+    return (
+        Finding("torch.driver-too-old", Severity.ERROR, "driver too old")
+        if snap.fact("nvidia.driver", "driver_version") == "410.73"
+        else None
+    )
 
 
 def judge_with_checks(snap: Snapshot, *specs: str):
@@ -273,7 +315,9 @@ def test_torch_cuda_met_when_no_build_finding_fires(real_captures):
 
 def test_torch_cuda_unmet_on_cpu_build_with_its_fix(real_captures):
     (v,) = judge_with_checks(snapshot_from(real_captures, A100, torch="2.5.1+cpu"), "torch.cuda")
-    assert v.state == UNMET and v.finding is not None and v.finding.id == "torch.cpu-build-on-gpu-host"
+    assert (
+        v.state == UNMET and v.finding is not None and v.finding.id == "torch.cpu-build-on-gpu-host"
+    )
     assert v.finding.fixes[0].commands
 
 
@@ -292,7 +336,9 @@ def test_torch_cuda_unknown_without_build_checks(real_captures):
 
 
 def test_finding_requirement(real_captures):
-    fired = judge_with_checks(snapshot_from(real_captures, RTX2080TI_X2), "no:torch.driver-too-old")[0]
+    fired = judge_with_checks(
+        snapshot_from(real_captures, RTX2080TI_X2), "no:torch.driver-too-old"
+    )[0]
     assert fired.state == UNMET and fired.reason == "driver too old"
     quiet = judge_with_checks(snapshot_from(real_captures, A100), "!torch.driver-too-old")[0]
     assert quiet.state == MET
@@ -300,7 +346,9 @@ def test_finding_requirement(real_captures):
 
 def test_finding_requirement_unknown_when_its_facts_failed(real_captures):
     snap = snapshot_from(real_captures, A100)
-    snap.groups["nvidia.driver"] = failed("nvidia.driver", "probe:nvidia", "nvidia-smi timed out after 5 s")
+    snap.groups["nvidia.driver"] = failed(
+        "nvidia.driver", "probe:nvidia", "nvidia-smi timed out after 5 s"
+    )
     (v,) = judge_with_checks(snap, "no:torch.driver-too-old")
     assert v.state == UNKNOWN and "timed out" in v.reason
 
@@ -326,12 +374,31 @@ def test_emitters_that_need_pasted_text_do_not_block_a_live_verdict(real_capture
     outcome = run_checks(snap, MatrixSet(origin="none"), [driver_too_old, text_signature])
     assert Judge(snap, reqs, outcome, both).judge_all()[0].state == MET
     only_text = {"torch.driver-too-old": [text_signature]}
-    v = Judge(snap, reqs, run_checks(snap, MatrixSet(origin="none"), [text_signature]), only_text).judge_all()[0]
+    v = Judge(
+        snap, reqs, run_checks(snap, MatrixSet(origin="none"), [text_signature]), only_text
+    ).judge_all()[0]
     assert v.state == UNKNOWN and "no probe collected pasted.text" in v.reason
 
 
-@pytest.mark.parametrize("text", ["550.54.14", "2.13.0+cpu", "2.7.1+cu128", "6.2.4-120", "12.4", "2.8.0.dev20250601",
-                                  "V13.0.88", "1!2.0", "2.4.0a0", "575.57.08", "N/A", "", "cuda 12.4", "0"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "550.54.14",
+        "2.13.0+cpu",
+        "2.7.1+cu128",
+        "6.2.4-120",
+        "12.4",
+        "2.8.0.dev20250601",
+        "V13.0.88",
+        "1!2.0",
+        "2.4.0a0",
+        "575.57.08",
+        "N/A",
+        "",
+        "cuda 12.4",
+        "0",
+    ],
+)
 def test_release_numbers_agree_with_packaging(text):
     """The fast path for plain versions gives the release packaging gives, or both give nothing."""
     from envdoctor.requirements import release_numbers

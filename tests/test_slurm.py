@@ -26,9 +26,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import pytest
-
 import fleet_samples as fs
+import pytest
 
 REPO = Path(__file__).resolve().parent.parent
 SBATCH_SCRIPT = REPO / "deploy" / "slurm" / "envdoctor-fleet.sbatch"
@@ -52,7 +51,9 @@ class Cluster:
     env: dict[str, str]
 
     def run(self, argv: list[str], timeout_s: float = 60, **kw) -> subprocess.CompletedProcess:
-        return subprocess.run(argv, env=self.env, capture_output=True, text=True, timeout=timeout_s, **kw)
+        return subprocess.run(
+            argv, env=self.env, capture_output=True, text=True, timeout=timeout_s, **kw
+        )
 
     def logs(self) -> str:
         parts = []
@@ -70,40 +71,45 @@ def free_port() -> int:
 def write_config(root: Path, user: str) -> Path:
     cpus = os.cpu_count() or 1
     conf = root / "slurm.conf"
-    conf.write_text("\n".join([
-        "ClusterName=envdoctortest",
-        "SlurmctldHost=localhost",
-        f"SlurmUser={user}",
-        f"SlurmdUser={user}",
-        f"SlurmctldPort={free_port()}",
-        f"SlurmdPort={free_port()}",
-        "CommunicationParameters=NoCtldInAddrAny,NoInAddrAny",
-        "AuthType=auth/munge",
-        "CredType=cred/munge",
-        f"AuthInfo=socket={root}/munge-run/munge.socket.2",
-        f"StateSaveLocation={root}/state",
-        f"SlurmdSpoolDir={root}/spool",
-        f"SlurmctldPidFile={root}/run/slurmctld.pid",
-        f"SlurmdPidFile={root}/run/slurmd.pid",
-        f"SlurmctldLogFile={root}/log/slurmctld.log",
-        f"SlurmdLogFile={root}/log/slurmd.log",
-        f"PlugStackConfig={root}/plugstack.conf",
-        "ProctrackType=proctrack/linuxproc",
-        "TaskPlugin=task/none",
-        "SelectType=select/cons_tres",
-        "SelectTypeParameters=CR_CPU",
-        "SchedulerType=sched/builtin",
-        "JobAcctGatherType=jobacct_gather/none",
-        "AccountingStorageType=accounting_storage/none",
-        "JobCompType=jobcomp/none",
-        "MpiDefault=none",
-        "ReturnToService=2",
-        "MailProg=/bin/true",
-        "SlurmctldTimeout=60",
-        "SlurmdTimeout=60",
-        f"NodeName=localhost NodeAddr=127.0.0.1 CPUs={cpus} State=UNKNOWN",
-        "PartitionName=debug Nodes=localhost Default=YES MaxTime=INFINITE State=UP",
-        ""]))
+    conf.write_text(
+        "\n".join(
+            [
+                "ClusterName=envdoctortest",
+                "SlurmctldHost=localhost",
+                f"SlurmUser={user}",
+                f"SlurmdUser={user}",
+                f"SlurmctldPort={free_port()}",
+                f"SlurmdPort={free_port()}",
+                "CommunicationParameters=NoCtldInAddrAny,NoInAddrAny",
+                "AuthType=auth/munge",
+                "CredType=cred/munge",
+                f"AuthInfo=socket={root}/munge-run/munge.socket.2",
+                f"StateSaveLocation={root}/state",
+                f"SlurmdSpoolDir={root}/spool",
+                f"SlurmctldPidFile={root}/run/slurmctld.pid",
+                f"SlurmdPidFile={root}/run/slurmd.pid",
+                f"SlurmctldLogFile={root}/log/slurmctld.log",
+                f"SlurmdLogFile={root}/log/slurmd.log",
+                f"PlugStackConfig={root}/plugstack.conf",
+                "ProctrackType=proctrack/linuxproc",
+                "TaskPlugin=task/none",
+                "SelectType=select/cons_tres",
+                "SelectTypeParameters=CR_CPU",
+                "SchedulerType=sched/builtin",
+                "JobAcctGatherType=jobacct_gather/none",
+                "AccountingStorageType=accounting_storage/none",
+                "JobCompType=jobcomp/none",
+                "MpiDefault=none",
+                "ReturnToService=2",
+                "MailProg=/bin/true",
+                "SlurmctldTimeout=60",
+                "SlurmdTimeout=60",
+                f"NodeName=localhost NodeAddr=127.0.0.1 CPUs={cpus} State=UNKNOWN",
+                "PartitionName=debug Nodes=localhost Default=YES MaxTime=INFINITE State=UP",
+                "",
+            ]
+        )
+    )
     (root / "plugstack.conf").write_text("")
     return conf
 
@@ -111,8 +117,14 @@ def write_config(root: Path, user: str) -> Path:
 def start(argv: list[str], env: dict[str, str], log: Path) -> subprocess.Popen:
     handle = open(log, "wb")  # noqa: SIM115 - closed with the process
     try:
-        return subprocess.Popen(argv, env=env, stdout=handle, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                                start_new_session=True)
+        return subprocess.Popen(
+            argv,
+            env=env,
+            stdout=handle,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
     finally:
         handle.close()
 
@@ -167,50 +179,105 @@ def cluster():
     key.chmod(0o400)
     user = getpass.getuser()
     conf = write_config(root, user)
-    wrapper = root / "bin" / "envdoctor"  # the deploy script's `envdoctor`: this repository's python
-    wrapper.write_text(f"#!/bin/sh\nexec {shlex.quote(sys.executable)} -m envdoctor \"$@\"\n")
+    wrapper = (
+        root / "bin" / "envdoctor"
+    )  # the deploy script's `envdoctor`: this repository's python
+    wrapper.write_text(f'#!/bin/sh\nexec {shlex.quote(sys.executable)} -m envdoctor "$@"\n')
     wrapper.chmod(0o755)
-    env = dict(os.environ, SLURM_CONF=str(conf), PATH=f"{root / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}")
-    for name in [k for k in env if k.startswith(("SLURM_", "SBATCH_", "SRUN_", "SALLOC_")) and k != "SLURM_CONF"]:
+    env = dict(
+        os.environ,
+        SLURM_CONF=str(conf),
+        PATH=f"{root / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}",
+    )
+    for name in [
+        k
+        for k in env
+        if k.startswith(("SLURM_", "SBATCH_", "SRUN_", "SALLOC_")) and k != "SLURM_CONF"
+    ]:
         del env[name]
     processes: list[subprocess.Popen] = []
     socket_path = root / "munge-run" / "munge.socket.2"
     try:
-        processes.append(start(["munged", "-F", "--force", f"--socket={socket_path}", f"--key-file={key}",
-                                f"--pid-file={root / 'run' / 'munged.pid'}", f"--log-file={root / 'log' / 'munged.log'}",
-                                f"--seed-file={root / 'run' / 'munged.seed'}"], env, root / "log" / "munged.out"))
-        if not wait_for(lambda: socket_path.exists() or processes[0].poll() is not None, START_TIMEOUT_S) \
-                or processes[0].poll() is not None:
-            unavailable("munged did not start: " + (root / "log" / "munged.out").read_text(errors="replace")[-400:])
-        processes.append(start(["slurmctld", "-D", "-c", "-f", str(conf)], env, root / "log" / "slurmctld.out"))
-        processes.append(start(["slurmd", "-D", "-N", "localhost", "-f", str(conf)], env, root / "log" / "slurmd.out"))
+        processes.append(
+            start(
+                [
+                    "munged",
+                    "-F",
+                    "--force",
+                    f"--socket={socket_path}",
+                    f"--key-file={key}",
+                    f"--pid-file={root / 'run' / 'munged.pid'}",
+                    f"--log-file={root / 'log' / 'munged.log'}",
+                    f"--seed-file={root / 'run' / 'munged.seed'}",
+                ],
+                env,
+                root / "log" / "munged.out",
+            )
+        )
+        if (
+            not wait_for(
+                lambda: socket_path.exists() or processes[0].poll() is not None, START_TIMEOUT_S
+            )
+            or processes[0].poll() is not None
+        ):
+            unavailable(
+                "munged did not start: "
+                + (root / "log" / "munged.out").read_text(errors="replace")[-400:]
+            )
+        processes.append(
+            start(["slurmctld", "-D", "-c", "-f", str(conf)], env, root / "log" / "slurmctld.out")
+        )
+        processes.append(
+            start(
+                ["slurmd", "-D", "-N", "localhost", "-f", str(conf)],
+                env,
+                root / "log" / "slurmd.out",
+            )
+        )
         state = {"text": ""}
 
         def node_idle() -> bool:
             if any(p.poll() is not None for p in processes):
                 return True
-            result = subprocess.run(["sinfo", "-h", "-n", "localhost", "-o", "%T"], env=env, capture_output=True,
-                                    text=True, timeout=20)
+            result = subprocess.run(
+                ["sinfo", "-h", "-n", "localhost", "-o", "%T"],
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=20,
+            )
             state["text"] = (result.stdout + result.stderr).strip()
             return result.returncode == 0 and state["text"] == "idle"
 
         up = wait_for(node_idle, START_TIMEOUT_S)
         if not up or any(p.poll() is not None for p in processes):
-            unavailable(f"Slurm did not come up (sinfo: {state['text'] or 'no answer'}):\n"
-                        + Cluster(root, env).logs()[-1500:])
+            unavailable(
+                f"Slurm did not come up (sinfo: {state['text'] or 'no answer'}):\n"
+                + Cluster(root, env).logs()[-1500:]
+            )
         yield Cluster(root, env)
     finally:
         leftovers = stop(processes, conf)
         shutil.rmtree(root, ignore_errors=True)
-        assert not leftovers, f"processes of the test cluster were still running and were killed: {leftovers}"
+        assert not leftovers, (
+            f"processes of the test cluster were still running and were killed: {leftovers}"
+        )
 
 
 def test_srun_runs_envdoctor_report_on_the_node_and_fleet_reads_it(cluster):
     reports = cluster.root / "work" / "srun"
     reports.mkdir()
-    argv = ["srun", "--nodes=1", "--ntasks=1", "--time=5", f"--chdir={reports}", "/bin/sh", "-c",
-            f'exec {shlex.quote(sys.executable)} -m envdoctor report --no-redact --node-name "$SLURMD_NODENAME" '
-            f'--format json --timeout 30 -o "$SLURMD_NODENAME.json"']
+    argv = [
+        "srun",
+        "--nodes=1",
+        "--ntasks=1",
+        "--time=5",
+        f"--chdir={reports}",
+        "/bin/sh",
+        "-c",
+        f'exec {shlex.quote(sys.executable)} -m envdoctor report --no-redact --node-name "$SLURMD_NODENAME" '
+        f'--format json --timeout 30 -o "$SLURMD_NODENAME.json"',
+    ]
     result = cluster.run(argv, timeout_s=JOB_TIMEOUT_S)
     assert result.returncode == 0, result.stdout + result.stderr + cluster.logs()
     assert "envdoctor report: wrote localhost.json" in result.stderr
@@ -226,11 +293,15 @@ def test_srun_runs_envdoctor_report_on_the_node_and_fleet_reads_it(cluster):
 def test_sbatch_runs_the_deploy_script(cluster):
     submit = cluster.root / "work" / "sbatch"
     submit.mkdir()
-    result = cluster.run(["sbatch", "--wait", "--nodes=1", str(SBATCH_SCRIPT)], timeout_s=JOB_TIMEOUT_S, cwd=submit)
+    result = cluster.run(
+        ["sbatch", "--wait", "--nodes=1", str(SBATCH_SCRIPT)], timeout_s=JOB_TIMEOUT_S, cwd=submit
+    )
     assert result.returncode == 0, result.stdout + result.stderr + cluster.logs()
     job_id = result.stdout.split()[-1]
     folder = submit / "envdoctor-reports" / job_id
-    assert (folder / "nodes" / "localhost.json").stat().st_mode & 0o777 == 0o600  # --no-redact: private
+    assert (
+        folder / "nodes" / "localhost.json"
+    ).stat().st_mode & 0o777 == 0o600  # --no-redact: private
     assert folder.stat().st_mode & 0o777 == 0o700
     doc = json.loads((folder / "fleet.json").read_text())
     assert [n["name"] for n in doc["nodes"]] == ["localhost"]
@@ -256,7 +327,9 @@ def test_the_drain_command_fleet_prints_drains_the_node(cluster, real_captures, 
         assert "envdoctor: nvidia.xid-fallen-off-bus|localhost" in reasons
     finally:
         cluster.run(["scontrol", "update", "nodename=localhost", "state=resume"])
-    assert wait_for(lambda: "DRAIN" not in cluster.run(["scontrol", "show", "node", "localhost"]).stdout, 30)
+    assert wait_for(
+        lambda: "DRAIN" not in cluster.run(["scontrol", "show", "node", "localhost"]).stdout, 30
+    )
 
 
 def toolkit_here() -> str | None:
@@ -265,7 +338,22 @@ def toolkit_here() -> str | None:
 
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "here.json"
-        subprocess.run([sys.executable, "-m", "envdoctor", "report", "--no-redact", "--format", "json", "-o", str(out),
-                        "--timeout", "30"], capture_output=True, check=True, timeout=120)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "envdoctor",
+                "report",
+                "--no-redact",
+                "--format",
+                "json",
+                "-o",
+                str(out),
+                "--timeout",
+                "30",
+            ],
+            capture_output=True,
+            check=True,
+            timeout=120,
+        )
         return read_node(str(out)).toolkit
-

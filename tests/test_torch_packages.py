@@ -7,14 +7,13 @@ import json
 from pathlib import Path
 
 import pytest
+from test_torch_build import LINUX_X86, write_dist
+from test_torch_checks import nvidia_made, one, python_groups, run, torch_group
 
 from envdoctor.ingest import ingest_text
 from envdoctor.matrixset import load_bundled
 from envdoctor.probes import frameworks, ml_metadata_script
 from envdoctor.snapshot import Snapshot, collected
-
-from test_torch_build import LINUX_X86, write_dist
-from test_torch_checks import nvidia_made, one, python_groups, run, torch_group
 
 CORPUS = Path(__file__).resolve().parent / "triage_corpus"
 PY = "/home/user/venv/bin/python"  # the interpreter python_groups describes
@@ -46,21 +45,37 @@ def test_case_016_cpu_torch_with_pypi_torchvision(ms):
     assert finding.fixes[0].commands[:2] == (
         "python -m pip uninstall -y torchvision torchaudio",
         "python -m pip install torch==2.9.0 'torchvision==0.24.*' 'torchaudio==2.9.*' "
-        "--index-url https://download.pytorch.org/whl/cpu")
+        "--index-url https://download.pytorch.org/whl/cpu",
+    )
 
 
 def test_matching_triple_passes(ms):
     snap = Snapshot()
     snap.extend(python_groups({"torch": "2.9.0", "torchvision": "0.24.0", "torchaudio": "2.9.0"}))
-    snap.add(torch_group(ms, "2.9.0+cu128", "12.8", metadata_version="2.9.0",
-                         companions={"torchvision": "0.24.0", "torchaudio": "2.9.0"}))
+    snap.add(
+        torch_group(
+            ms,
+            "2.9.0+cu128",
+            "12.8",
+            metadata_version="2.9.0",
+            companions={"torchvision": "0.24.0", "torchaudio": "2.9.0"},
+        )
+    )
     assert "torch.companion-mismatch" in run(snap, ms).passed
 
 
 def test_torchaudio_stays_at_2_11_for_torch_2_13(ms):
     snap = Snapshot()
     snap.extend(python_groups({"torch": "2.13.0", "torchaudio": "2.11.0"}))
-    snap.add(torch_group(ms, "2.13.0+cu130", "13.0", metadata_version="2.13.0", companions={"torchaudio": "2.11.0"}))
+    snap.add(
+        torch_group(
+            ms,
+            "2.13.0+cu130",
+            "13.0",
+            metadata_version="2.13.0",
+            companions={"torchaudio": "2.11.0"},
+        )
+    )
     assert "torch.companion-mismatch" in run(snap, ms).passed
 
 
@@ -70,26 +85,45 @@ def test_old_torchvision_with_new_torch_names_its_torch(ms):
     snap.add(torch_group(ms, "2.1.2+cu121", "12.1", companions={"torchvision": "0.15.2+cu118"}))
     finding = one(run(snap, ms), "torch.companion-mismatch")
     assert "torchvision 0.15.2+cu118 is the torchvision of torch 2.0" in finding.detail
-    assert finding.fixes[0].commands[1] == (f"{PY} -m pip install torch==2.1.2 'torchvision==0.16.*' "
-                                            "--index-url https://download.pytorch.org/whl/cu121")
+    assert finding.fixes[0].commands[1] == (
+        f"{PY} -m pip install torch==2.1.2 'torchvision==0.16.*' "
+        "--index-url https://download.pytorch.org/whl/cu121"
+    )
 
 
 # ----------------------------------------------------------------------------- extensions
 
+
 def test_case_019_xformers_built_for_cu121_with_a_cpu_torch(tmp_path, ms):
     """PIA #30: "xFormers was built for: PyTorch 2.1.2+cu121 with CUDA 1201 (you have 2.1.2+cpu)"."""
     site = tmp_path / "site"
-    cpp_lib = {"version": {"cuda": 1201, "hip": None, "torch": "2.1.2+cu121", "python": "3.10.8",
-                           "flash": "v2.3.6", "use_torch_flash": False}, "env": {}}
-    write_dist(site, "xformers", "0.0.23.post1", requires=["numpy", "torch==2.1.2"],
-               files={"xformers/cpp_lib.json": json.dumps(cpp_lib), "xformers/__init__.py": ""},
-               tag="cp310-cp310-win_amd64")
+    cpp_lib = {
+        "version": {
+            "cuda": 1201,
+            "hip": None,
+            "torch": "2.1.2+cu121",
+            "python": "3.10.8",
+            "flash": "v2.3.6",
+            "use_torch_flash": False,
+        },
+        "env": {},
+    }
+    write_dist(
+        site,
+        "xformers",
+        "0.0.23.post1",
+        requires=["numpy", "torch==2.1.2"],
+        files={"xformers/cpp_lib.json": json.dumps(cpp_lib), "xformers/__init__.py": ""},
+        tag="cp310-cp310-win_amd64",
+    )
     snap = Snapshot()
     snap.extend(python_groups({"torch": "2.1.2+cpu", "xformers": "0.0.23.post1"}, version="3.10.8"))
     snap.add(torch_group(ms, "2.1.2+cpu", None))
     snap.add(frameworks_group(site))
     finding = one(run(snap, ms), "torch.extension-abi-mismatch")
-    assert "xformers was built for CUDA 12.x but torch 2.1.2+cpu is a CPU-only build" in finding.detail
+    assert (
+        "xformers was built for CUDA 12.x but torch 2.1.2+cpu is a CPU-only build" in finding.detail
+    )
     built = snap.data("python.frameworks")["packages"]["xformers"]["built_for"]
     assert built["torch"] == {"value": "2.1.2+cu121", "source": "xformers/cpp_lib.json"}
     assert built["cuda"]["value"] == "12.1"  # cpp_lib.json's 1201, as xformers' warning prints it
@@ -97,9 +131,17 @@ def test_case_019_xformers_built_for_cu121_with_a_cpu_torch(tmp_path, ms):
 
 def test_xformers_pinned_to_the_installed_torch_passes(tmp_path, ms):
     site = tmp_path / "site"
-    cpp_lib = {"version": {"cuda": 1204, "hip": None, "torch": "2.5.1+cu124", "python": "3.11.7"}, "env": {}}
-    write_dist(site, "xformers", "0.0.28.post3", requires=["torch==2.5.1"],
-               files={"xformers/cpp_lib.json": json.dumps(cpp_lib)})
+    cpp_lib = {
+        "version": {"cuda": 1204, "hip": None, "torch": "2.5.1+cu124", "python": "3.11.7"},
+        "env": {},
+    }
+    write_dist(
+        site,
+        "xformers",
+        "0.0.28.post3",
+        requires=["torch==2.5.1"],
+        files={"xformers/cpp_lib.json": json.dumps(cpp_lib)},
+    )
     snap = Snapshot()
     snap.extend(python_groups({"torch": "2.5.1+cu124", "xformers": "0.0.28.post3"}))
     snap.add(torch_group(ms, "2.5.1+cu124", "12.4"))
@@ -117,55 +159,92 @@ def test_xformers_for_another_torch_gets_the_matching_xformers(tmp_path, ms):
     finding = one(run(snap, ms), "torch.extension-abi-mismatch")
     assert "xformers 0.0.30 requires torch==2.7.0" in finding.detail
     # the python_frameworks table pairs torch 2.5.1 with xformers 0.0.28.post3
-    assert finding.fixes[0].commands[1] == (f"{PY} -m pip install xformers==0.0.28.post3 torch==2.5.1 "
-                                            "--index-url https://download.pytorch.org/whl/cu124")
+    assert finding.fixes[0].commands[1] == (
+        f"{PY} -m pip install xformers==0.0.28.post3 torch==2.5.1 "
+        "--index-url https://download.pytorch.org/whl/cu124"
+    )
     assert "Or move torch to 2.7.0 (cu124)" not in finding.fixes[1].summary  # 2.7 has no cu124
     assert finding.fixes[1].commands[1].startswith(f"{PY} -m pip install torch==2.7.0")
 
 
 def test_case_017_flash_attn_undefined_symbol_from_deep(ms):
     """open-r1 #684: flash_attn_2_cuda ... undefined symbol: _ZN3c105ErrorC2...: rebuild flash-attn."""
-    error = ("ImportError: /home/$USER/miniconda3/envs/openr1/lib/python3.11/site-packages/flash_attn_2_cuda."
-             "cpython-311-x86_64-linux-gnu.so: undefined symbol: _ZN3c105ErrorC2ENS_14SourceLocationENSt7__cxx11"
-             "12basic_stringIcSt11char_traitsIcESaIcEEE")
+    error = (
+        "ImportError: /home/$USER/miniconda3/envs/openr1/lib/python3.11/site-packages/flash_attn_2_cuda."
+        "cpython-311-x86_64-linux-gnu.so: undefined symbol: _ZN3c105ErrorC2ENS_14SourceLocationENSt7__cxx11"
+        "12basic_stringIcSt11char_traitsIcESaIcEEE"
+    )
     assert error.split("undefined symbol: ")[1] in corpus_body("017")
     snap = Snapshot()
     snap.extend(python_groups({"torch": "2.6.0", "flash-attn": "2.8.0.post2"}))
     snap.add(torch_group(ms, "2.6.0+cu124", "12.4", metadata_version="2.6.0"))
-    snap.add(collected("python.deep", "probe:deep", {"outcome": "ok", "devices": [], "cuda_available": True,
-                                                      "extensions": {"flash_attn": {"ok": False, "error": error}}}))
+    snap.add(
+        collected(
+            "python.deep",
+            "probe:deep",
+            {
+                "outcome": "ok",
+                "devices": [],
+                "cuda_available": True,
+                "extensions": {"flash_attn": {"ok": False, "error": error}},
+            },
+        )
+    )
     finding = one(run(snap, ms), "torch.extension-abi-mismatch")
     assert error in finding.detail
-    assert finding.fixes[0].commands == (f"{PY} -m pip uninstall -y flash-attn",
-                                         f"{PY} -m pip install flash-attn --no-build-isolation")
+    assert finding.fixes[0].commands == (
+        f"{PY} -m pip uninstall -y flash-attn",
+        f"{PY} -m pip install flash-attn --no-build-isolation",
+    )
 
 
 def test_flash_attn_label_names_its_torch_and_abi(tmp_path, ms):
     site = tmp_path / "site"
-    write_dist(site, "flash-attn", "2.7.4.post1+cu12torch2.5cxx11abiFALSE", requires=["torch", "einops"],
-               files={"flash_attn_2_cuda.cpython-311-x86_64-linux-gnu.so": "", "flash_attn/__init__.py": ""})
+    write_dist(
+        site,
+        "flash-attn",
+        "2.7.4.post1+cu12torch2.5cxx11abiFALSE",
+        requires=["torch", "einops"],
+        files={
+            "flash_attn_2_cuda.cpython-311-x86_64-linux-gnu.so": "",
+            "flash_attn/__init__.py": "",
+        },
+    )
     snap = Snapshot()
     snap.extend(python_groups({"torch": "2.6.0", "flash-attn": "2.7.4.post1"}))
     snap.add(torch_group(ms, "2.6.0+cu124", "12.4", metadata_version="2.6.0"))
     snap.add(frameworks_group(site))
-    snap.add(collected("python.deep", "probe:deep", {"outcome": "ok", "cxx11_abi": True, "devices": []}))
+    snap.add(
+        collected("python.deep", "probe:deep", {"outcome": "ok", "cxx11_abi": True, "devices": []})
+    )
     finding = one(run(snap, ms), "torch.extension-abi-mismatch")
-    assert "built for torch 2.5" in finding.detail and "old C++ ABI (cxx11abiFALSE)" in finding.detail
+    assert (
+        "built for torch 2.5" in finding.detail and "old C++ ABI (cxx11abiFALSE)" in finding.detail
+    )
     built = snap.data("python.frameworks")["packages"]["flash-attn"]["built_for"]
     assert built["compiled_module"]["value"] == "flash_attn_2_cuda.cpython-311-x86_64-linux-gnu.so"
 
 
 def test_vllm_pinned_to_another_torch_offers_both_directions(tmp_path, ms):
     site = tmp_path / "site"
-    write_dist(site, "vllm", "0.6.4.post1", requires=["torch==2.5.1", "xformers==0.0.28.post3; platform_system == \"Linux\""])
+    write_dist(
+        site,
+        "vllm",
+        "0.6.4.post1",
+        requires=["torch==2.5.1", 'xformers==0.0.28.post3; platform_system == "Linux"'],
+    )
     snap = Snapshot()
     snap.extend(python_groups({"torch": "2.6.0", "vllm": "0.6.4.post1"}))
     snap.add(torch_group(ms, "2.6.0+cu124", "12.4", metadata_version="2.6.0"))
     snap.add(frameworks_group(site))
     finding = one(run(snap, ms), "torch.extension-abi-mismatch")
     assert finding.fixes[0].commands == (
-        f"{PY} -m pip install -U vllm torch==2.6.0 --extra-index-url https://download.pytorch.org/whl/cu124",)
-    assert finding.fixes[1].commands[1] == f"{PY} -m pip install torch==2.5.1 --index-url https://download.pytorch.org/whl/cu124"
+        f"{PY} -m pip install -U vllm torch==2.6.0 --extra-index-url https://download.pytorch.org/whl/cu124",
+    )
+    assert (
+        finding.fixes[1].commands[1]
+        == f"{PY} -m pip install torch==2.5.1 --index-url https://download.pytorch.org/whl/cu124"
+    )
 
 
 def test_a_torch_fix_removes_extensions_pinned_to_the_old_torch(tmp_path, ms):

@@ -43,7 +43,9 @@ def test_file_in_text_out(tmp_path: Path, capsys) -> None:  # noqa: ANN001
 
 def test_json_output_and_fail_on(tmp_path: Path, capsys) -> None:  # noqa: ANN001
     paste = tmp_path / "paste.txt"
-    paste.write_text("ldconfig: /usr/lib/wsl/lib/libcuda.so.1 is not a symbolic link\n", encoding="utf-8")
+    paste.write_text(
+        "ldconfig: /usr/lib/wsl/lib/libcuda.so.1 is not a symbolic link\n", encoding="utf-8"
+    )
     code, out, _ = _run(["triage", str(paste), "--json"], capsys)
     document = json.loads(out)
     assert document["kind"] == "triage" and document["snapshot"]["origin"] == "pasted"
@@ -53,7 +55,9 @@ def test_json_output_and_fail_on(tmp_path: Path, capsys) -> None:  # noqa: ANN00
 
 
 def test_stdin(monkeypatch: pytest.MonkeyPatch, capsys) -> None:  # noqa: ANN001
-    monkeypatch.setattr("sys.stdin", _Stdin(b"Failed to initialize NVML: Driver/library version mismatch\n"))
+    monkeypatch.setattr(
+        "sys.stdin", _Stdin(b"Failed to initialize NVML: Driver/library version mismatch\n")
+    )
     code, out, _ = _run(["triage", "-", "--format", "markdown"], capsys)
     assert code == 1 and "nvidia.driver-library-mismatch" in out and "envdoctor-report-json" in out
 
@@ -93,8 +97,10 @@ def test_binary_input_is_read_leniently(tmp_path: Path, capsys) -> None:  # noqa
 
 def test_here_merges_this_machines_facts(tmp_path: Path, capsys) -> None:  # noqa: ANN001
     paste = tmp_path / "paste.txt"
-    paste.write_text("NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\n",
-                     encoding="utf-8")
+    paste.write_text(
+        "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver.\n",
+        encoding="utf-8",
+    )
     code, out, _ = _run(["triage", str(paste), "--here", "--json", "--timeout", "30"], capsys)
     groups = json.loads(out)["snapshot"]["groups"]
     assert groups["os"]["source"].startswith("probe:")  # live facts win where both exist
@@ -102,39 +108,73 @@ def test_here_merges_this_machines_facts(tmp_path: Path, capsys) -> None:  # noq
     assert code in (0, 1)
 
 
-def _finding(fid: str, signature: bool, severity: Severity = Severity.ERROR, explains=()) -> Finding:  # noqa: ANN001
-    evidence = (Evidence("pasted.text", "the line"), Evidence("signature", fid)) if signature else \
-        (Evidence("python.torch.version", "2.5.1+cu124"),)
+def _finding(
+    fid: str, signature: bool, severity: Severity = Severity.ERROR, explains=()
+) -> Finding:  # noqa: ANN001
+    evidence = (
+        (Evidence("pasted.text", "the line"), Evidence("signature", fid))
+        if signature
+        else (Evidence("python.torch.version", "2.5.1+cu124"),)
+    )
     fixes = (Fix("signature fix"),) if signature else (Fix("fact fix", ("pip install x",)),)
-    return Finding(fid, severity, f"{'sig' if signature else 'fact'} {fid}", evidence=evidence, fixes=fixes,
-                   confidence=Confidence.LOW if signature else Confidence.MEDIUM, explains=tuple(explains))
+    return Finding(
+        fid,
+        severity,
+        f"{'sig' if signature else 'fact'} {fid}",
+        evidence=evidence,
+        fixes=fixes,
+        confidence=Confidence.LOW if signature else Confidence.MEDIUM,
+        explains=tuple(explains),
+    )
 
 
 def test_fact_check_and_signature_of_one_id_show_once() -> None:
-    merged = merge_duplicates([_finding("torch.gpu-too-new-for-build", True),
-                               _finding("torch.gpu-too-new-for-build", False)])
+    merged = merge_duplicates(
+        [
+            _finding("torch.gpu-too-new-for-build", True),
+            _finding("torch.gpu-too-new-for-build", False),
+        ]
+    )
     assert len(merged) == 1
     (finding,) = merged
     assert finding.title.startswith("fact")  # the fact-based finding is the base
-    assert {e.fact for e in finding.evidence} == {"python.torch.version", "pasted.text", "signature"}
+    assert {e.fact for e in finding.evidence} == {
+        "python.torch.version",
+        "pasted.text",
+        "signature",
+    }
     assert [f.summary for f in finding.fixes] == ["fact fix", "signature fix"]
     assert finding.confidence is Confidence.MEDIUM
 
 
 def test_signature_score_ranks_before_unrelated_fact_findings() -> None:
-    findings = [_finding("torch.python-unsupported", False),
-                _finding("nvidia.driver-library-mismatch", True, Severity.WARNING),
-                _finding("app.ollama-cpu-fallback", True, Severity.WARNING),
-                _finding("nvidia.no-driver-bound", True, explains=("app.ollama-cpu-fallback",))]
-    ranked = rank_for_triage(findings, {"nvidia.driver-library-mismatch": 80, "app.ollama-cpu-fallback": 90,
-                                        "nvidia.no-driver-bound": 70})
-    assert [f.id for f in ranked] == ["nvidia.no-driver-bound", "app.ollama-cpu-fallback",
-                                      "nvidia.driver-library-mismatch", "torch.python-unsupported"]
+    findings = [
+        _finding("torch.python-unsupported", False),
+        _finding("nvidia.driver-library-mismatch", True, Severity.WARNING),
+        _finding("app.ollama-cpu-fallback", True, Severity.WARNING),
+        _finding("nvidia.no-driver-bound", True, explains=("app.ollama-cpu-fallback",)),
+    ]
+    ranked = rank_for_triage(
+        findings,
+        {
+            "nvidia.driver-library-mismatch": 80,
+            "app.ollama-cpu-fallback": 90,
+            "nvidia.no-driver-bound": 70,
+        },
+    )
+    assert [f.id for f in ranked] == [
+        "nvidia.no-driver-bound",
+        "app.ollama-cpu-fallback",
+        "nvidia.driver-library-mismatch",
+        "torch.python-unsupported",
+    ]
     assert ranked[1].explained_by == "nvidia.no-driver-bound"
 
 
 def test_triage_report_shows_each_id_once() -> None:
-    text = (CORPUS / "019-pia-xformers-built-for-cu121-you-have-cpu.txt").read_text(encoding="utf-8")
+    text = (CORPUS / "019-pia-xformers-built-for-cu121-you-have-cpu.txt").read_text(
+        encoding="utf-8"
+    )
     ids = [f.id for f in triage_text(text.split("#! ---\n", 1)[1]).findings]
     assert len(ids) == len(set(ids))
 
@@ -143,7 +183,9 @@ def test_explain_every_signature_id(capsys) -> None:  # noqa: ANN001
     from envdoctor.checks import load_checks, signatures
 
     own = {c.ids[0] for c in signatures.CHECKS}
-    elsewhere = {i for c in load_checks() if c.function.__module__ != signatures.__name__ for i in c.ids}
+    elsewhere = {
+        i for c in load_checks() if c.function.__module__ != signatures.__name__ for i in c.ids
+    }
     for finding_id in sorted(own):
         code, out, _ = _run(["explain", finding_id], capsys)
         assert code == 0 and out.startswith(finding_id), finding_id

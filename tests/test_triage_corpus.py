@@ -43,14 +43,21 @@ def test_every_case_has_a_url_an_expected_id_and_a_confirmed_fix(results) -> Non
 def test_confirmed_fix_ranks_high_enough(results, capsys) -> None:  # noqa: ANN001
     scorer, scored = results
     figures = scorer.figures(scored)
-    misses = [f"{r.case.path.name}: expected {r.case.expected}, got {r.ids[:3]}" for r in scored
-              if r.position is None or r.position > 3]
+    misses = [
+        f"{r.case.path.name}: expected {r.case.expected}, got {r.ids[:3]}"
+        for r in scored
+        if r.position is None or r.position > 3
+    ]
     with capsys.disabled():
-        print(f"\ntriage corpus: {figures['cases']} cases, first {figures['first']} "
-              f"({figures['first_share']:.0%}), top 3 {figures['top3']} ({figures['top3_share']:.0%})")
+        print(
+            f"\ntriage corpus: {figures['cases']} cases, first {figures['first']} "
+            f"({figures['first_share']:.0%}), top 3 {figures['top3']} ({figures['top3_share']:.0%})"
+        )
         for name in sorted({r.case.set for r in scored}):
             part = scorer.figures([r for r in scored if r.case.set == name])
-            print(f"  set {name}: {part['cases']} cases, first {part['first']}, top 3 {part['top3']}")
+            print(
+                f"  set {name}: {part['cases']} cases, first {part['first']}, top 3 {part['top3']}"
+            )
     assert figures["top3_share"] >= 0.90, "\n".join(misses)
     assert figures["first_share"] >= 0.75, "\n".join(misses)
 

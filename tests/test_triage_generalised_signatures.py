@@ -21,18 +21,27 @@ def ids(text: str) -> list[str]:
     return [f.id for f in triage_text(text).findings]
 
 
-@pytest.mark.parametrize("case, expected", [
-    ("056", "rocm.kfd-permission"),             # `ls -la /dev` shows kfd crw------- root root
-    ("058", "rocm.visible-devices-hide-gpus"),  # ROCR_ and HIP_VISIBLE_DEVICES both exported
-    ("060", "cuda.visible-devices-hide-gpus"),  # export CUDA_VISIBLE_DEVICES=1, is_available false
-    ("063", "cuda.ld-library-path-shadows-wheel"),  # old "but linked against" wording + LD_LIBRARY_PATH
-    ("064", "app.ollama-amd-unsupported-gfx"),  # Ollama's own "amdgpu is not supported" line
-    ("066", "nvidia.ecc-uncorrected"),
-    ("067", "nvidia.ecc-uncorrected"),          # OpenACC runtime wording (error 214)
-    ("075", "container.docker-permission-denied"),
-    ("082", "windows.device-removed-tdr"),      # CUDA error and the screen going black
-    ("083", "tensorflow.windows-native-no-gpu"),  # TF version from the issue form's heading
-])
+@pytest.mark.parametrize(
+    "case, expected",
+    [
+        ("056", "rocm.kfd-permission"),  # `ls -la /dev` shows kfd crw------- root root
+        ("058", "rocm.visible-devices-hide-gpus"),  # ROCR_ and HIP_VISIBLE_DEVICES both exported
+        (
+            "060",
+            "cuda.visible-devices-hide-gpus",
+        ),  # export CUDA_VISIBLE_DEVICES=1, is_available false
+        (
+            "063",
+            "cuda.ld-library-path-shadows-wheel",
+        ),  # old "but linked against" wording + LD_LIBRARY_PATH
+        ("064", "app.ollama-amd-unsupported-gfx"),  # Ollama's own "amdgpu is not supported" line
+        ("066", "nvidia.ecc-uncorrected"),
+        ("067", "nvidia.ecc-uncorrected"),  # OpenACC runtime wording (error 214)
+        ("075", "container.docker-permission-denied"),
+        ("082", "windows.device-removed-tdr"),  # CUDA error and the screen going black
+        ("083", "tensorflow.windows-native-no-gpu"),  # TF version from the issue form's heading
+    ],
+)
 def test_family_ranks_first_on_a_real_paste(case: str, expected: str) -> None:
     assert ids(body(case))[:1] == [expected]
 
@@ -43,8 +52,10 @@ def test_visible_devices_assignment_alone_is_not_a_finding() -> None:
 
 
 def test_visible_devices_assignment_next_to_another_error_is_not_blamed() -> None:
-    text = ("export CUDA_VISIBLE_DEVICES=1\nprint(torch.cuda.is_available())\n"
-            "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n")
+    text = (
+        "export CUDA_VISIBLE_DEVICES=1\nprint(torch.cuda.is_available())\n"
+        "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n"
+    )
     found = ids(text)
     assert found[0] == "memory.out-of-memory" and "cuda.visible-devices-hide-gpus" not in found
 
@@ -60,8 +71,10 @@ def test_healthy_kfd_listing_is_not_a_permission_problem() -> None:
 
 
 def test_ecc_column_header_of_nvidia_smi_is_not_an_ecc_error() -> None:
-    text = ("| GPU  Name        Persistence-M| Bus-Id        Disp.A | Volatile Uncorr. ECC |\n"
-            "|   0  Tesla V100S-PCI...  Off  | 00000000:00:07.0 Off |                    0 |\n")
+    text = (
+        "| GPU  Name        Persistence-M| Bus-Id        Disp.A | Volatile Uncorr. ECC |\n"
+        "|   0  Tesla V100S-PCI...  Off  | 00000000:00:07.0 Off |                    0 |\n"
+    )
     assert "nvidia.ecc-uncorrected" not in ids(text)
 
 

@@ -20,8 +20,12 @@ HEALTHY = [
 
 @pytest.mark.parametrize("name", HEALTHY)
 def test_healthy_capture_has_no_error_finding(real_captures, name):
-    result = subprocess.run([sys.executable, "-m", "envdoctor", "triage", str(real_captures / name), "--json"],
-                            capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-m", "envdoctor", "triage", str(real_captures / name), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode in (0, 1), result.stderr
     findings = json.loads(result.stdout)["findings"]
     errors = [f["id"] for f in findings if f["severity"] == "error"]
@@ -30,9 +34,16 @@ def test_healthy_capture_has_no_error_finding(real_captures, name):
 
 
 def test_text_on_the_opening_fence_line_is_kept():
-    paste = ("```torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB "
-             "(GPU 0; 23.65 GiB total capacity)\n```\n")
-    result = subprocess.run([sys.executable, "-m", "envdoctor", "triage", "-", "--json"], input=paste,
-                            capture_output=True, text=True, timeout=120)
+    paste = (
+        "```torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB "
+        "(GPU 0; 23.65 GiB total capacity)\n```\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", "envdoctor", "triage", "-", "--json"],
+        input=paste,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     ids = [f["id"] for f in json.loads(result.stdout)["findings"]]
     assert ids and ids[0] == "memory.out-of-memory", ids

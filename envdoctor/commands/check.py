@@ -9,51 +9,102 @@ from envdoctor.context import ProbeOptions
 from envdoctor.render import FORMATS, render
 
 
-def add_output_arguments(parser: argparse.ArgumentParser, formats: tuple[str, ...] | None = None) -> None:
+def add_output_arguments(
+    parser: argparse.ArgumentParser, formats: tuple[str, ...] | None = None
+) -> None:
     """--format / --json / -v, shared by the commands that print a report."""
-    parser.add_argument("--format", choices=formats or tuple(FORMATS), default="text",
-                        help="output format (default: text)")
-    parser.add_argument("--json", action="store_const", const="json", dest="format",
-                        help="short for --format json")
-    parser.add_argument("-v", "--verbose", action="store_true",
-                        help="show evidence, every fix with its commands, and probe timings")
-    parser.add_argument("--fail-on", choices=("error", "warning", "info"), default="error",
-                        help="exit 1 when a finding is at least this severe (default: error)")
+    parser.add_argument(
+        "--format",
+        choices=formats or tuple(FORMATS),
+        default="text",
+        help="output format (default: text)",
+    )
+    parser.add_argument(
+        "--json", action="store_const", const="json", dest="format", help="short for --format json"
+    )
+    parser.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="show evidence, every fix with its commands, and probe timings",
+    )
+    parser.add_argument(
+        "--fail-on",
+        choices=("error", "warning", "info"),
+        default="error",
+        help="exit 1 when a finding is at least this severe (default: error)",
+    )
 
 
 def add_parser(subparsers) -> None:  # noqa: ANN001
     """Register `check`."""
-    parser = subparsers.add_parser("check", help="diagnose this machine",
-                                   description="Inspect every layer of this machine and explain "
-                                               "what stands in the way of GPU work.")
+    parser = subparsers.add_parser(
+        "check",
+        help="diagnose this machine",
+        description="Inspect every layer of this machine and explain "
+        "what stands in the way of GPU work.",
+    )
     add_output_arguments(parser)
     add_probe_arguments(parser)
 
 
 def add_probe_arguments(parser: argparse.ArgumentParser) -> None:
     """The options that steer the probes, shared by check, report and preflight."""
-    parser.add_argument("--python", metavar="PATH", help="inspect this interpreter's environment "
-                                                          "(a venv or conda python) instead of envdoctor's own")
-    parser.add_argument("--deep", action="store_true",
-                        help="also run a tiny GPU test in the target interpreter (subprocess, with a deadline)")
-    parser.add_argument("--timeout", type=float, default=20.0, metavar="S",
-                        help="overall deadline for all probes in seconds (default: 20)")
-    parser.add_argument("--app", action="append", default=[], metavar="NAME",
-                        help="also judge this machine for an application (comfyui, vllm, ollama, ...)")
-    parser.add_argument("--app-dir", action="append", default=[], metavar="DIR",
-                        help="an application checkout to inspect (ComfyUI, stable-diffusion-webui, ...)")
-    parser.add_argument("--image", metavar="IMAGE", help="diagnose a container image against this host")
-    parser.add_argument("--root", metavar="DIR", default="/",
-                        help="inspect an unpacked root filesystem instead of / (default: /)")
+    parser.add_argument(
+        "--python",
+        metavar="PATH",
+        help="inspect this interpreter's environment "
+        "(a venv or conda python) instead of envdoctor's own",
+    )
+    parser.add_argument(
+        "--deep",
+        action="store_true",
+        help="also run a tiny GPU test in the target interpreter (subprocess, with a deadline)",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=20.0,
+        metavar="S",
+        help="overall deadline for all probes in seconds (default: 20)",
+    )
+    parser.add_argument(
+        "--app",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="also judge this machine for an application (comfyui, vllm, ollama, ...)",
+    )
+    parser.add_argument(
+        "--app-dir",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="an application checkout to inspect (ComfyUI, stable-diffusion-webui, ...)",
+    )
+    parser.add_argument(
+        "--image", metavar="IMAGE", help="diagnose a container image against this host"
+    )
+    parser.add_argument(
+        "--root",
+        metavar="DIR",
+        default="/",
+        help="inspect an unpacked root filesystem instead of / (default: /)",
+    )
 
 
 def probe_options(args: argparse.Namespace) -> ProbeOptions:
     """ProbeOptions from parsed arguments; UsageError on bad values."""
     if args.timeout <= 0:
         raise UsageError(f"--timeout must be positive, not {args.timeout:g}")
-    return ProbeOptions(python=args.python, deep=args.deep, timeout_s=args.timeout,
-                        apps=tuple(a.lower() for a in args.app), app_dirs=tuple(args.app_dir),
-                        image=args.image)
+    return ProbeOptions(
+        python=args.python,
+        deep=args.deep,
+        timeout_s=args.timeout,
+        apps=tuple(a.lower() for a in args.app),
+        app_dirs=tuple(args.app_dir),
+        image=args.image,
+    )
 
 
 def run(args: argparse.Namespace) -> Outcome:

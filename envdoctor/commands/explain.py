@@ -9,8 +9,9 @@ from envdoctor.commands import Outcome, UsageError
 
 def add_parser(subparsers) -> None:  # noqa: ANN001
     """Register `explain`."""
-    parser = subparsers.add_parser("explain", help="explain a finding id",
-                                   description="Print the help page of a finding id.")
+    parser = subparsers.add_parser(
+        "explain", help="explain a finding id", description="Print the help page of a finding id."
+    )
     parser.add_argument("id", help="a finding id, e.g. torch.python-unsupported")
 
 

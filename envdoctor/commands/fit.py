@@ -26,38 +26,74 @@ def add_parser(subparsers) -> None:  # noqa: ANN001
     from envdoctor import fit
 
     parser = subparsers.add_parser(
-        "fit", help="will a model workload fit these GPUs, in which precision, and what to change",
+        "fit",
+        help="will a model workload fit these GPUs, in which precision, and what to change",
         description="Estimate the GPU memory a model needs (weights, gradients, optimizer state, "
-                    "activations, KV cache, framework overhead), check the number format against "
-                    "the GPU, and rank what to change when it does not fit. Exit 0 fits, 1 does not, "
-                    "2 bad arguments or no GPU size known.")
+        "activations, KV cache, framework overhead), check the number format against "
+        "the GPU, and rank what to change when it does not fit. Exit 0 fits, 1 does not, "
+        "2 bad arguments or no GPU size known.",
+    )
     parser.add_argument("--params", metavar="N", help="parameter count: 7B, 1.5B, 350M, 7000000000")
-    parser.add_argument("--model", metavar="NAME",
-                        help="a reference model shape (llama-2-7b, llama-3-8b, mistral-7b, ...) instead "
-                             "of a shape derived from --params")
-    parser.add_argument("--dtype", required=True, choices=fit.DTYPES, help="number format of the weights")
+    parser.add_argument(
+        "--model",
+        metavar="NAME",
+        help="a reference model shape (llama-2-7b, llama-3-8b, mistral-7b, ...) instead "
+        "of a shape derived from --params",
+    )
+    parser.add_argument(
+        "--dtype", required=True, choices=fit.DTYPES, help="number format of the weights"
+    )
     parser.add_argument("--task", required=True, choices=fit.TASKS, help="what to run")
-    parser.add_argument("--context", default=str(DEFAULT_CONTEXT), metavar="TOKENS",
-                        help=f"sequence length: 2048, 8k, 128k (default: {DEFAULT_CONTEXT})")
+    parser.add_argument(
+        "--context",
+        default=str(DEFAULT_CONTEXT),
+        metavar="TOKENS",
+        help=f"sequence length: 2048, 8k, 128k (default: {DEFAULT_CONTEXT})",
+    )
     parser.add_argument("--batch", default="1", metavar="N", help="sequences per step (default: 1)")
-    parser.add_argument("--gpu", metavar="NAME", help="judge against this GPU (as nvidia-smi names it: "
-                                                      "'Tesla T4', 'H100 80GB HBM3')")
-    parser.add_argument("--vram", metavar="GiB", help="judge against a GPU with this much memory "
-                                                      "(with --gpu: that GPU's memory, when the GPU "
-                                                      "matrix does not list it)")
-    parser.add_argument("--gpus", default="1", metavar="N", help="GPUs to split the work over (default: 1)")
-    parser.add_argument("--optimizer", default="adamw", choices=fit.OPTIMIZERS,
-                        help="optimizer for training (default: adamw)")
+    parser.add_argument(
+        "--gpu",
+        metavar="NAME",
+        help="judge against this GPU (as nvidia-smi names it: 'Tesla T4', 'H100 80GB HBM3')",
+    )
+    parser.add_argument(
+        "--vram",
+        metavar="GiB",
+        help="judge against a GPU with this much memory "
+        "(with --gpu: that GPU's memory, when the GPU "
+        "matrix does not list it)",
+    )
+    parser.add_argument(
+        "--gpus", default="1", metavar="N", help="GPUs to split the work over (default: 1)"
+    )
+    parser.add_argument(
+        "--optimizer",
+        default="adamw",
+        choices=fit.OPTIMIZERS,
+        help="optimizer for training (default: adamw)",
+    )
     parser.add_argument("--checkpointing", action="store_true", help="gradient checkpointing is on")
-    parser.add_argument("--attention", default="flash", choices=("flash", "eager"),
-                        help="flash / SDPA attention (no s² scores kept, the default) or eager attention")
+    parser.add_argument(
+        "--attention",
+        default="flash",
+        choices=("flash", "eager"),
+        help="flash / SDPA attention (no s² scores kept, the default) or eager attention",
+    )
     parser.add_argument("--lora-rank", default="16", metavar="R", help="LoRA rank (default: 16)")
-    parser.add_argument("--offload-optimizer", action="store_true",
-                        help="the optimizer state lives in CPU memory (DeepSpeed ZeRO-Offload)")
-    parser.add_argument("--format", choices=("text", "json", "markdown"), default="text",
-                        help="output format (default: text)")
-    parser.add_argument("--json", action="store_const", const="json", dest="format",
-                        help="short for --format json")
+    parser.add_argument(
+        "--offload-optimizer",
+        action="store_true",
+        help="the optimizer state lives in CPU memory (DeepSpeed ZeRO-Offload)",
+    )
+    parser.add_argument(
+        "--format",
+        choices=("text", "json", "markdown"),
+        default="text",
+        help="output format (default: text)",
+    )
+    parser.add_argument(
+        "--json", action="store_const", const="json", dest="format", help="short for --format json"
+    )
 
 
 def _positive_int(flag: str, text: str) -> int:
@@ -70,7 +106,7 @@ def _positive_int(flag: str, text: str) -> int:
     return value
 
 
-def workload_from_args(args: argparse.Namespace, ms) -> "fit.Workload":  # noqa: ANN001, F821
+def workload_from_args(args: argparse.Namespace, ms) -> fit.Workload:  # noqa: ANN001, F821
     """The Workload the arguments describe; UsageError naming the bad token."""
     from envdoctor import fit
     from envdoctor.fit_plan import reference_names, reference_shape
@@ -79,8 +115,10 @@ def workload_from_args(args: argparse.Namespace, ms) -> "fit.Workload":  # noqa:
     if args.model:
         shape = reference_shape(ms, args.model)
         if shape is None:
-            raise UsageError(f"--model {args.model!r}: not a reference shape (known: "
-                             f"{', '.join(reference_names(ms))}); give --params instead")
+            raise UsageError(
+                f"--model {args.model!r}: not a reference shape (known: "
+                f"{', '.join(reference_names(ms))}); give --params instead"
+            )
     if args.params:
         try:
             params = fit.parse_count(args.params)
@@ -95,19 +133,34 @@ def workload_from_args(args: argparse.Namespace, ms) -> "fit.Workload":  # noqa:
     except ValueError as exc:
         raise UsageError(f"--context {exc}") from None
     if args.task == "full" and args.dtype in fit.QUANTISED:
-        raise UsageError(f"--dtype {args.dtype} --task full: {args.dtype} weights are not trained "
-                         "directly; use --task qlora (4-bit base + adapters) or --task lora")
+        raise UsageError(
+            f"--dtype {args.dtype} --task full: {args.dtype} weights are not trained "
+            "directly; use --task qlora (4-bit base + adapters) or --task lora"
+        )
     return fit.Workload(
-        params=params, shape=shape or fit.derive_shape(params), dtype=args.dtype, task=args.task,
-        context=context, batch=_positive_int("--batch", args.batch), optimizer=args.optimizer,
-        checkpointing=args.checkpointing, flash_attention=args.attention == "flash",
-        lora_rank=_positive_int("--lora-rank", args.lora_rank), gpus=_positive_int("--gpus", args.gpus),
-        offload_optimizer=args.offload_optimizer)
+        params=params,
+        shape=shape or fit.derive_shape(params),
+        dtype=args.dtype,
+        task=args.task,
+        context=context,
+        batch=_positive_int("--batch", args.batch),
+        optimizer=args.optimizer,
+        checkpointing=args.checkpointing,
+        flash_attention=args.attention == "flash",
+        lora_rank=_positive_int("--lora-rank", args.lora_rank),
+        gpus=_positive_int("--gpus", args.gpus),
+        offload_optimizer=args.offload_optimizer,
+    )
 
 
 def resolve_target(args: argparse.Namespace, ms, gpus: int, snapshot=None):  # noqa: ANN001, ANN201
     """The GPU to judge against: --gpu, --vram, or the GPUs detected here (None when none)."""
-    from envdoctor.fit_plan import combine, target_from_name, target_from_vram, targets_from_snapshot
+    from envdoctor.fit_plan import (
+        combine,
+        target_from_name,
+        target_from_vram,
+        targets_from_snapshot,
+    )
 
     gib = _vram(args.vram) if args.vram else None
     if args.gpu:
@@ -123,8 +176,10 @@ def resolve_target(args: argparse.Namespace, ms, gpus: int, snapshot=None):  # n
         snapshot = detect()
     found = targets_from_snapshot(snapshot, ms)
     if found and gpus > len(found):
-        raise UsageError(f"--gpus {gpus}: only {len(found)} GPU(s) found here; give --gpu NAME or "
-                         "--vram GiB to judge hypothetical GPUs")
+        raise UsageError(
+            f"--gpus {gpus}: only {len(found)} GPU(s) found here; give --gpu NAME or "
+            "--vram GiB to judge hypothetical GPUs"
+        )
     return combine(found, gpus)
 
 
@@ -152,7 +207,7 @@ def argv_builder(args: argparse.Namespace):  # noqa: ANN201
     from envdoctor import fit
     from envdoctor.fit_render import quote
 
-    def build(w: "fit.Workload", target) -> str:  # noqa: ANN001, F821
+    def build(w: fit.Workload, target) -> str:  # noqa: ANN001, F821
         parts = ["envdoctor", "fit"]
         if args.model:
             parts += ["--model", args.model]
@@ -200,7 +255,10 @@ def run(args: argparse.Namespace) -> Outcome:
     renderer = {"json": render_json, "markdown": render_markdown}.get(args.format, render_text)
     text = renderer(result, argv_for)
     if result.fits is None:
-        reason = (target.note if target is not None and target.note else
-                  "no GPU detected here: give --gpu NAME or --vram GiB to judge the fit")
+        reason = (
+            target.note
+            if target is not None and target.note
+            else "no GPU detected here: give --gpu NAME or --vram GiB to judge the fit"
+        )
         return Outcome(stdout=text, stderr=f"envdoctor fit: {reason}\n", exit_code=EXIT_USAGE)
     return Outcome(stdout=text, exit_code=EXIT_OK if result.fits else EXIT_FINDINGS)

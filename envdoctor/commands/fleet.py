@@ -33,18 +33,28 @@ MAX_JOBS = 8
 def add_parser(subparsers) -> None:  # noqa: ANN001
     """Register `fleet`."""
     parser = subparsers.add_parser(
-        "fleet", help="aggregate many nodes' reports: stacks, outliers, GPU faults",
+        "fleet",
+        help="aggregate many nodes' reports: stacks, outliers, GPU faults",
         description="Read envdoctor reports (JSON, Markdown or HTML) of many nodes and show the "
-                    "nodes grouped by driver, CUDA, torch and toolkit, the nodes that differ from "
-                    "the fleet majority, and the nodes with GPU health faults with the commands "
-                    "that take them out of service.")
+        "nodes grouped by driver, CUDA, torch and toolkit, the nodes that differ from "
+        "the fleet majority, and the nodes with GPU health faults with the commands "
+        "that take them out of service.",
+    )
     parser.add_argument("paths", nargs="+", metavar="PATH", help="report files or folders of them")
-    parser.add_argument("--format", choices=FORMATS, default="text", help="output format (default: text)")
-    parser.add_argument("--json", action="store_const", const="json", dest="format",
-                        help="short for --format json")
-    parser.add_argument("--jobs", type=int, default=0, metavar="N",
-                        help="processes reading the reports (default: one per CPU, at most 8, "
-                             f"from {PARALLEL_FROM} files on)")
+    parser.add_argument(
+        "--format", choices=FORMATS, default="text", help="output format (default: text)"
+    )
+    parser.add_argument(
+        "--json", action="store_const", const="json", dest="format", help="short for --format json"
+    )
+    parser.add_argument(
+        "--jobs",
+        type=int,
+        default=0,
+        metavar="N",
+        help="processes reading the reports (default: one per CPU, at most 8, "
+        f"from {PARALLEL_FROM} files on)",
+    )
 
 
 def run(args: argparse.Namespace) -> Outcome:
@@ -59,8 +69,12 @@ def run(args: argparse.Namespace) -> Outcome:
     fleet = aggregate(nodes, unreadable)
     text = render(fleet, args.format)
     if not fleet.nodes:
-        return Outcome(stdout=text, stderr=f"envdoctor fleet: none of the {len(files)} files is a readable "
-                                           "envdoctor report\n", exit_code=EXIT_USAGE)
+        return Outcome(
+            stdout=text,
+            stderr=f"envdoctor fleet: none of the {len(files)} files is a readable "
+            "envdoctor report\n",
+            exit_code=EXIT_USAGE,
+        )
     return Outcome(stdout=text, exit_code=EXIT_FINDINGS if fleet.faulty else EXIT_OK)
 
 
@@ -76,8 +90,11 @@ def report_files(paths: list[str]) -> list[str]:
             found = []
             for folder, subfolders, names in os.walk(given):
                 subfolders[:] = sorted(d for d in subfolders if not d.startswith("."))
-                found += [os.path.join(folder, n) for n in sorted(names)
-                          if not n.startswith(".") and n.lower().endswith(SUFFIXES)]
+                found += [
+                    os.path.join(folder, n)
+                    for n in sorted(names)
+                    if not n.startswith(".") and n.lower().endswith(SUFFIXES)
+                ]
             files += found
         elif path.exists():
             raise UsageError(f"{given}: not a file or folder")
@@ -88,8 +105,9 @@ def report_files(paths: list[str]) -> list[str]:
     return list(dict.fromkeys(files))
 
 
-def read_reports(files: list[str], jobs: int = 0, application_xids: frozenset[int] = frozenset()
-                 ) -> tuple[list[NodeSummary], list[Unreadable]]:
+def read_reports(
+    files: list[str], jobs: int = 0, application_xids: frozenset[int] = frozenset()
+) -> tuple[list[NodeSummary], list[Unreadable]]:
     """Read every file (in a process pool when there are many); never raises for a bad file."""
     workers = _workers(len(files), jobs)
     results: list[NodeSummary | Unreadable] = []
@@ -102,13 +120,17 @@ def read_reports(files: list[str], jobs: int = 0, application_xids: frozenset[in
     return nodes, unreadable
 
 
-def read_node(path: str, application_xids: frozenset[int] = frozenset()) -> NodeSummary | Unreadable:
+def read_node(
+    path: str, application_xids: frozenset[int] = frozenset()
+) -> NodeSummary | Unreadable:
     """One report file as a node summary, or the one-line reason it cannot be read."""
     from envdoctor.fleet import summarize
 
     try:
         document = load_document(path)
-        return summarize(document, path, name_path=os.path.abspath(path), application_xids=application_xids)
+        return summarize(
+            document, path, name_path=os.path.abspath(path), application_xids=application_xids
+        )
     except ValueError as exc:
         return Unreadable(path, _one_line(str(exc)))
     except OSError as exc:
@@ -136,11 +158,15 @@ def load_document(path: str) -> object:
             raise ValueError("truncated: the embedded report JSON has no end marker")
         candidate = text.strip()
         if not candidate.startswith("{"):
-            raise ValueError("no envdoctor report in it (not a JSON document, and no embedded report JSON)")
+            raise ValueError(
+                "no envdoctor report in it (not a JSON document, and no embedded report JSON)"
+            )
     try:
         return json.loads(candidate)
     except json.JSONDecodeError as exc:
-        raise ValueError(f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})") from None
+        raise ValueError(
+            f"not valid JSON: {exc.msg} (line {exc.lineno}, column {exc.colno})"
+        ) from None
     except RecursionError:
         raise ValueError("not valid JSON: nested too deeply") from None
 
@@ -165,7 +191,9 @@ def _workers(count: int, jobs: int) -> int:
     return max(1, min(os.cpu_count() or 1, MAX_JOBS))
 
 
-def read_chunk(files: list[str], application_xids: frozenset[int] = frozenset()) -> list[NodeSummary | Unreadable]:
+def read_chunk(
+    files: list[str], application_xids: frozenset[int] = frozenset()
+) -> list[NodeSummary | Unreadable]:
     """Read these files (a pool worker's share; top-level so it can be pickled).
 
     The cyclic garbage collector is paused meanwhile: parsed JSON holds no cycles and is freed by
@@ -189,8 +217,9 @@ def _application_xids() -> frozenset[int]:
     return application_xid_codes(active_matrices())
 
 
-def _read_in_pool(files: list[str], workers: int, application_xids: frozenset[int]
-                  ) -> list[NodeSummary | Unreadable]:
+def _read_in_pool(
+    files: list[str], workers: int, application_xids: frozenset[int]
+) -> list[NodeSummary | Unreadable]:
     """Read in `workers` processes; [] when no pool can be started (the caller reads in-process)."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -199,11 +228,16 @@ def _read_in_pool(files: list[str], workers: int, application_xids: frozenset[in
     methods = multiprocessing.get_all_start_methods()
     context = multiprocessing.get_context("fork" if "fork" in methods else None)
     size = max(1, min(256, len(files) // (workers * 4) or 1))
-    chunks = [files[i:i + size] for i in range(0, len(files), size)]
+    chunks = [files[i : i + size] for i in range(0, len(files), size)]
     try:
         with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-            return [result for chunk in pool.map(partial(read_chunk, application_xids=application_xids), chunks)
-                    for result in chunk]
+            return [
+                result
+                for chunk in pool.map(
+                    partial(read_chunk, application_xids=application_xids), chunks
+                )
+                for result in chunk
+            ]
     except (OSError, RuntimeError, ImportError) as exc:  # no /dev/shm, a sandbox without fork, …
         del exc
         return []

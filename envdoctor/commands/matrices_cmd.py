@@ -9,8 +9,11 @@ from envdoctor.commands import Outcome, UsageError
 
 def add_parser(subparsers) -> None:  # noqa: ANN001
     """Register `matrices` and its actions."""
-    parser = subparsers.add_parser("matrices", help="list, show or lint the compatibility matrices",
-                                   description="Inspect the compatibility matrices envdoctor uses.")
+    parser = subparsers.add_parser(
+        "matrices",
+        help="list, show or lint the compatibility matrices",
+        description="Inspect the compatibility matrices envdoctor uses.",
+    )
     actions = parser.add_subparsers(dest="action", metavar="ACTION")
     actions.required = True
     actions.add_parser("list", help="each matrix with its version, rows and newest checked date")
@@ -19,10 +22,14 @@ def add_parser(subparsers) -> None:  # noqa: ANN001
     lint = actions.add_parser("lint", help="validate the matrices (exit 1 on any error)")
     lint.add_argument("--dir", help="lint this folder instead of the bundled set")
     update = actions.add_parser("update", help="install a newer, verified matrix set")
-    update.add_argument("--url", help="https URL of a .tar.gz of matrix files "
-                                      "(default: $ENVDOCTOR_MATRICES_URL)")
-    update.add_argument("--sha256", help="the bundle's SHA-256, verified before unpacking "
-                                         "(default: $ENVDOCTOR_MATRICES_SHA256)")
+    update.add_argument(
+        "--url", help="https URL of a .tar.gz of matrix files (default: $ENVDOCTOR_MATRICES_URL)"
+    )
+    update.add_argument(
+        "--sha256",
+        help="the bundle's SHA-256, verified before unpacking "
+        "(default: $ENVDOCTOR_MATRICES_SHA256)",
+    )
     actions.add_parser("rollback", help="go back to the previously active set (or the bundled one)")
 
 
@@ -47,8 +54,10 @@ def run(args: argparse.Namespace) -> Outcome:
         for name in ms.names():
             table = ms.table(name)
             checked = table.newest_checked.isoformat() if table.newest_checked else "-"
-            lines.append(f"{name:<26} {table.schema_version:>6} {len(table.rows):>5}  {checked:<10}  "
-                         f"{table.title}")
+            lines.append(
+                f"{name:<26} {table.schema_version:>6} {len(table.rows):>5}  {checked:<10}  "
+                f"{table.title}"
+            )
         lines.append(f"set: {ms.origin}")
         if ms.errors:
             lines.append(f"{len(ms.errors)} file error(s): run 'envdoctor matrices lint'")
@@ -77,8 +86,9 @@ def _update_or_rollback(args: argparse.Namespace) -> Outcome:
         url = args.url or os.environ.get("ENVDOCTOR_MATRICES_URL")
         digest = args.sha256 or os.environ.get("ENVDOCTOR_MATRICES_SHA256")
         if not url or not digest:
-            raise UsageError("matrices update needs --url and --sha256 (no default update source "
-                             "is configured)")
+            raise UsageError(
+                "matrices update needs --url and --sha256 (no default update source is configured)"
+            )
         name = update(url, digest)
     except UpdateError as exc:
         return Outcome(stderr=f"envdoctor: update refused: {exc}\n", exit_code=1)

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import argparse
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
 
 from envdoctor.commands import EXIT_FINDINGS, EXIT_OK, Outcome, UsageError
 
@@ -38,32 +39,61 @@ _CAUSE_LAYERS = {
     "torch.cuda": ("python", "nvidia", "amd", "platform", "container"),
     "rocm": ("amd",),
 }
-_KIND_CAUSES = {"gpus": "gpu", "vendor": "gpu", "compute": "gpu", "vram": "gpu",
-                "cuda-driver": "driver"}
+_KIND_CAUSES = {
+    "gpus": "gpu",
+    "vendor": "gpu",
+    "compute": "gpu",
+    "vram": "gpu",
+    "cuda-driver": "driver",
+}
 _MARK = {"met": "✓", "unmet": "✗", "unknown": "?"}
 
 
 def add_parser(subparsers) -> None:  # noqa: ANN001
     """Register `preflight`."""
     parser = subparsers.add_parser(
-        "preflight", help="check a workload's requirements, then exec its command",
+        "preflight",
+        help="check a workload's requirements, then exec its command",
         description="Check that this machine meets the stated requirements (gpu, gpus>=2, "
-                    "vendor=nvidia|amd|intel, compute>=8.0, vram>=24GB, driver>=550, "
-                    "cuda-driver>=12.4, torch.cuda, torch>=2.4, rocm>=6.1, app=NAME, no:FINDING-ID), "
-                    "then exec CMD. Exit 1 when a requirement is not met, 2 on a usage error.")
-    parser.add_argument("--require", action="append", default=[], metavar="SPEC",
-                        help="a requirement (repeatable; several may be given comma-separated)")
-    parser.add_argument("--config", metavar="FILE",
-                        help="read requirements from this envdoctor.toml or pyproject.toml "
-                             "(default: the one in the current directory, if any)")
+        "vendor=nvidia|amd|intel, compute>=8.0, vram>=24GB, driver>=550, "
+        "cuda-driver>=12.4, torch.cuda, torch>=2.4, rocm>=6.1, app=NAME, no:FINDING-ID), "
+        "then exec CMD. Exit 1 when a requirement is not met, 2 on a usage error.",
+    )
+    parser.add_argument(
+        "--require",
+        action="append",
+        default=[],
+        metavar="SPEC",
+        help="a requirement (repeatable; several may be given comma-separated)",
+    )
+    parser.add_argument(
+        "--config",
+        metavar="FILE",
+        help="read requirements from this envdoctor.toml or pyproject.toml "
+        "(default: the one in the current directory, if any)",
+    )
     parser.add_argument("--json", action="store_true", help="print the verdicts as JSON on stdout")
-    parser.add_argument("--timeout", type=float, default=None, metavar="S",
-                        help=f"give up on the probes after this many seconds (default: {DEFAULT_TIMEOUT_S:g})")
-    parser.add_argument("--warn-only", action="store_true",
-                        help="report unmet requirements but start CMD (or exit 0) anyway")
-    parser.add_argument("--python", metavar="PATH", help="judge torch in this interpreter's environment")
-    parser.add_argument("argv", nargs=argparse.REMAINDER, metavar="-- CMD [ARG…]",
-                        help="the command to exec when the requirements are met")
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=None,
+        metavar="S",
+        help=f"give up on the probes after this many seconds (default: {DEFAULT_TIMEOUT_S:g})",
+    )
+    parser.add_argument(
+        "--warn-only",
+        action="store_true",
+        help="report unmet requirements but start CMD (or exit 0) anyway",
+    )
+    parser.add_argument(
+        "--python", metavar="PATH", help="judge torch in this interpreter's environment"
+    )
+    parser.add_argument(
+        "argv",
+        nargs=argparse.REMAINDER,
+        metavar="-- CMD [ARG…]",
+        help="the command to exec when the requirements are met",
+    )
 
 
 def run(args: argparse.Namespace) -> Outcome:
@@ -85,25 +115,47 @@ def run(args: argparse.Namespace) -> Outcome:
     except RequirementError as exc:
         raise UsageError(str(exc)) from None
     if not requirements:
-        note = "" if args.json else ("envdoctor preflight: no requirements given (--require or "
-                                     "[preflight] require in envdoctor.toml)\n")
+        note = (
+            ""
+            if args.json
+            else (
+                "envdoctor preflight: no requirements given (--require or "
+                "[preflight] require in envdoctor.toml)\n"
+            )
+        )
         doc = _document([], [], command, True, args.warn_only, started, None)
-        return Outcome(stdout=_json(doc) if args.json else "", stderr=note,
-                       exec_argv=command or None)
+        return Outcome(
+            stdout=_json(doc) if args.json else "", stderr=note, exec_argv=command or None
+        )
     verdicts, snapshot, causes = judge(requirements, timeout_s, args.python)
     ok = all(v.ok for v in verdicts)
     go = ok or args.warn_only
-    doc = _document(verdicts, [causes.get(i) for i in range(len(verdicts))], command, go,
-                    args.warn_only, started, snapshot)
+    doc = _document(
+        verdicts,
+        [causes.get(i) for i in range(len(verdicts))],
+        command,
+        go,
+        args.warn_only,
+        started,
+        snapshot,
+    )
     stdout = _json(doc) if args.json else ""
     stderr = "" if args.json else _text(verdicts, causes, command, ok, args.warn_only, started)
-    return Outcome(stdout=stdout, stderr=stderr, exit_code=EXIT_OK if go else EXIT_FINDINGS,
-                   exec_argv=(command or None) if go else None)
+    return Outcome(
+        stdout=stdout,
+        stderr=stderr,
+        exit_code=EXIT_OK if go else EXIT_FINDINGS,
+        exec_argv=(command or None) if go else None,
+    )
 
 
-def judge(requirements: Sequence["Requirement"], timeout_s: float, python: str | None = None,
-          root: str = "/", env: dict[str, str] | None = None
-          ) -> tuple[list["Verdict"], "Snapshot", dict[int, "Finding"]]:
+def judge(
+    requirements: Sequence[Requirement],
+    timeout_s: float,
+    python: str | None = None,
+    root: str = "/",
+    env: dict[str, str] | None = None,
+) -> tuple[list[Verdict], Snapshot, dict[int, Finding]]:
     """Collect what the requirements need and judge them: (verdicts, snapshot, causes by index)."""
     from envdoctor.context import ProbeContext, ProbeOptions
     from envdoctor.probes import collect_all
@@ -115,8 +167,11 @@ def judge(requirements: Sequence["Requirement"], timeout_s: float, python: str |
         groups.update(chk.needs)
         groups.update(chk.needs_any)
     modules = probe_modules_for(groups)
-    ctx = ProbeContext(root=root, env=env, options=ProbeOptions(python=python, timeout_s=timeout_s,
-                                                                groups=tuple(sorted(groups))))
+    ctx = ProbeContext(
+        root=root,
+        env=env,
+        options=ProbeOptions(python=python, timeout_s=timeout_s, groups=tuple(sorted(groups))),
+    )
     if modules:
         snapshot = collect_all(ctx, modules).snapshot
     else:
@@ -127,8 +182,9 @@ def judge(requirements: Sequence["Requirement"], timeout_s: float, python: str |
     if checks:  # the engine is imported only when a requirement names findings
         from envdoctor.engine import run_checks
 
-        outcome = run_checks(snapshot, _matrices() if any(c.matrices for c in checks) else _no_matrices(),
-                             checks)
+        outcome = run_checks(
+            snapshot, _matrices() if any(c.matrices for c in checks) else _no_matrices(), checks
+        )
     verdicts = Judge(snapshot, requirements, outcome, emitters).judge_all()
     causes = {}
     if not all(v.ok for v in verdicts):
@@ -143,8 +199,9 @@ def probe_modules_for(groups: set[str]) -> tuple[str, ...]:
     return tuple(name for name in PROBE_MODULES if set(declared_groups(name)) & groups)
 
 
-def _finding_checks(requirements: Sequence["Requirement"], ids: set[str]
-                    ) -> tuple[list["Check"], dict[str, list["Check"]]]:
+def _finding_checks(
+    requirements: Sequence[Requirement], ids: set[str]
+) -> tuple[list[Check], dict[str, list[Check]]]:
     """The checks that emit `ids`, and id -> emitting checks; UsageError for an unknown id."""
     if not ids:
         return [], {}
@@ -158,25 +215,40 @@ def _finding_checks(requirements: Sequence["Requirement"], ids: set[str]
                 emitters.setdefault(fid, []).append(chk)
     for req in requirements:
         if req.kind == "finding" and req.value not in emitters:
-            raise UsageError(f"unknown finding id {req.value!r} in {req.text!r} "
-                             "(`envdoctor explain ID` shows the known ones)")
+            raise UsageError(
+                f"unknown finding id {req.value!r} in {req.text!r} "
+                "(`envdoctor explain ID` shows the known ones)"
+            )
     return chosen, emitters
 
 
-def live_checks(layers: Sequence[str] | None = None, emitting: set[str] | None = None,
-                runnable_on: set[str] | None = None, touching: set[str] | None = None) -> list["Check"]:
+def live_checks(
+    layers: Sequence[str] | None = None,
+    emitting: set[str] | None = None,
+    runnable_on: set[str] | None = None,
+    touching: set[str] | None = None,
+) -> list[Check]:
     """The checks that can judge a live machine (the registry minus the text-only modules),
     narrowed so that only the modules needed are imported: with `layers`, the modules named after
     those layers (`nvidia_devices` -> nvidia), where a layer's findings live; with `emitting`, the
     modules that may emit one of those finding ids; with `runnable_on`, the modules with a check
     whose needs are among those collected groups, and with `touching` too, that read one of
     these (the last three from the registry's index)."""
-    from envdoctor.checks import (CHECK_MODULES, TEXT_ONLY_CHECK_MODULES, load_checks,
-                                  modules_emitting, modules_runnable)
+    from envdoctor.checks import (
+        CHECK_MODULES,
+        TEXT_ONLY_CHECK_MODULES,
+        load_checks,
+        modules_emitting,
+        modules_runnable,
+    )
     from envdoctor.facts import layer_of
 
-    modules = tuple(m for m in CHECK_MODULES if m not in TEXT_ONLY_CHECK_MODULES
-                    and (layers is None or layer_of(m.split("_", 1)[0]) in layers))
+    modules = tuple(
+        m
+        for m in CHECK_MODULES
+        if m not in TEXT_ONLY_CHECK_MODULES
+        and (layers is None or layer_of(m.split("_", 1)[0]) in layers)
+    )
     if emitting is not None:
         modules = modules_emitting(emitting, modules)
     if runnable_on is not None:
@@ -184,18 +256,24 @@ def live_checks(layers: Sequence[str] | None = None, emitting: set[str] | None =
     return load_checks(modules) if modules else []
 
 
-def likely_causes(verdicts: Sequence["Verdict"], snapshot: "Snapshot") -> dict[int, "Finding"]:
+def likely_causes(verdicts: Sequence[Verdict], snapshot: Snapshot) -> dict[int, Finding]:
     """For each unmet verdict not decided by a finding, the top finding of its layers (if any),
     from the check modules of those layers."""
     from envdoctor.facts import layer_of
 
-    wanted = {layer for v in verdicts if not v.ok and v.finding is None
-              for layer in _CAUSE_LAYERS.get(_KIND_CAUSES.get(v.requirement.kind, v.requirement.kind), ())}
+    wanted = {
+        layer
+        for v in verdicts
+        if not v.ok and v.finding is None
+        for layer in _CAUSE_LAYERS.get(_KIND_CAUSES.get(v.requirement.kind, v.requirement.kind), ())
+    }
     # the checks that can run on what was collected and read a group of the layers in question
     # (a check of the package list is no cause of a missing GPU)
     collected = {name for name in snapshot.groups if snapshot.has(name)}
     touching = {name for name in collected if layer_of(name) in wanted}
-    checks = live_checks(sorted(wanted), runnable_on=collected, touching=touching) if touching else []
+    checks = (
+        live_checks(sorted(wanted), runnable_on=collected, touching=touching) if touching else []
+    )
     findings = []
     if checks:
         from envdoctor.engine import run_checks
@@ -203,7 +281,7 @@ def likely_causes(verdicts: Sequence["Verdict"], snapshot: "Snapshot") -> dict[i
         matrices = _matrices() if any(c.matrices for c in checks) else _no_matrices()
         findings = run_checks(snapshot, matrices, checks).findings
     problems = [f for f in findings if f.severity.value != "info" and not f.explained_by]
-    causes: dict[int, "Finding"] = {}
+    causes: dict[int, Finding] = {}
     for i, verdict in enumerate(verdicts):
         if verdict.ok:
             continue
@@ -219,6 +297,7 @@ def likely_causes(verdicts: Sequence["Verdict"], snapshot: "Snapshot") -> dict[i
 
 
 # -- configuration -------------------------------------------------------------------------------
+
 
 def read_config(path: str | None, cwd: Path) -> tuple[list[str], str | None, float | None]:
     """(requirement specs, where they came from, timeout) from a config file; UsageError if bad."""
@@ -257,7 +336,9 @@ def _config_table(file: Path, required: bool) -> tuple[list[str], str | None, fl
         raise UsageError(f"{file}: {where} must be a table")
     unknown = sorted(set(table) - set(CONFIG_KEYS))
     if unknown:
-        raise UsageError(f"{file}: unknown key {unknown[0]!r} in {where} (known: {', '.join(CONFIG_KEYS)})")
+        raise UsageError(
+            f"{file}: unknown key {unknown[0]!r} in {where} (known: {', '.join(CONFIG_KEYS)})"
+        )
     require = table.get("require", [])
     if isinstance(require, str):
         require = [require]
@@ -271,8 +352,16 @@ def _config_table(file: Path, required: bool) -> tuple[list[str], str | None, fl
 
 # -- output --------------------------------------------------------------------------------------
 
-def _document(verdicts: Sequence["Verdict"], causes: Sequence["Finding | None"], command: list[str],
-              go: bool, warn_only: bool, started: float, snapshot: "Snapshot | None") -> dict[str, Any]:
+
+def _document(
+    verdicts: Sequence[Verdict],
+    causes: Sequence[Finding | None],
+    command: list[str],
+    go: bool,
+    warn_only: bool,
+    started: float,
+    snapshot: Snapshot | None,
+) -> dict[str, Any]:
     """The --json document (stable keys; fields are only ever added)."""
     from envdoctor import __version__
     from envdoctor.snapshot import SCHEMA_VERSION
@@ -291,7 +380,7 @@ def _document(verdicts: Sequence["Verdict"], causes: Sequence["Finding | None"],
     }
 
 
-def _verdict_dict(verdict: "Verdict", cause: "Finding | None") -> dict[str, Any]:
+def _verdict_dict(verdict: Verdict, cause: Finding | None) -> dict[str, Any]:
     fix = cause.fixes[0].to_dict(1) if cause is not None and cause.fixes else None
     return {
         "requirement": verdict.requirement.text,
@@ -310,8 +399,14 @@ def _json(doc: dict[str, Any]) -> str:
     return json.dumps(doc, sort_keys=True, indent=2) + "\n"
 
 
-def _text(verdicts: Sequence["Verdict"], causes: dict[int, "Finding"], command: list[str], ok: bool,
-          warn_only: bool, started: float) -> str:
+def _text(
+    verdicts: Sequence[Verdict],
+    causes: dict[int, Finding],
+    command: list[str],
+    ok: bool,
+    warn_only: bool,
+    started: float,
+) -> str:
     """The human verdict for stderr: one line when all is met, else each unmet one with its fix."""
     elapsed = f"{time.monotonic() - started:.2f} s"
     names = ", ".join(v.requirement.text for v in verdicts)
@@ -332,7 +427,9 @@ def _text(verdicts: Sequence["Verdict"], causes: dict[int, "Finding"], command: 
     for i, verdict in enumerate(verdicts):
         if verdict.ok:
             continue
-        lines.append(f"  {_MARK[verdict.state]} {verdict.requirement.text:<{width}}  {verdict.reason}")
+        lines.append(
+            f"  {_MARK[verdict.state]} {verdict.requirement.text:<{width}}  {verdict.reason}"
+        )
         cause = causes.get(i)
         if cause is not None and cause is not verdict.finding:
             lines.append(f"      cause: {cause.title} [{cause.id}]")
@@ -352,6 +449,7 @@ def _text(verdicts: Sequence["Verdict"], causes: dict[int, "Finding"], command: 
 
 # -- matrices, loaded only when a check or app needs them --------------------------------------
 
+
 def _matrices() -> Any:
     from envdoctor.diagnose import active_matrices
 
@@ -362,4 +460,3 @@ def _no_matrices() -> Any:
     from envdoctor.matrixset import MatrixSet
 
     return MatrixSet(origin="none")
-

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 import argparse
 import os
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Mapping
 
 from envdoctor.atomic import write_text_atomically
 from envdoctor.commands import Outcome, UsageError
@@ -24,26 +24,50 @@ from envdoctor.commands.check import add_probe_arguments, probe_options
 
 FORMATS = ("markdown", "json", "html", "text")
 _EXTENSIONS = {"markdown": "md", "json": "json", "html": "html", "text": "txt"}
-_BY_SUFFIX = {".md": "markdown", ".markdown": "markdown", ".json": "json", ".html": "html",
-              ".htm": "html", ".txt": "text"}
+_BY_SUFFIX = {
+    ".md": "markdown",
+    ".markdown": "markdown",
+    ".json": "json",
+    ".html": "html",
+    ".htm": "html",
+    ".txt": "text",
+}
 
 
 def add_parser(subparsers) -> None:  # noqa: ANN001
     """Register `report`."""
     parser = subparsers.add_parser(
-        "report", help="write a redacted report file for a helpdesk",
+        "report",
+        help="write a redacted report file for a helpdesk",
         description="Diagnose this machine and write one file with the facts, the findings and the "
-                    "raw tool output behind them. User and host names, addresses, GPU UUIDs and "
-                    "serials and secrets are replaced by pseudonyms unless --no-redact is given.")
-    parser.add_argument("-o", "--output", metavar="FILE",
-                        help="where to write (default: envdoctor-report.<ext>; - for stdout)")
-    parser.add_argument("--format", choices=FORMATS, default=None,
-                        help="markdown (default), json, html or text; default from FILE's extension")
-    parser.add_argument("--no-redact", action="store_true",
-                        help="keep user/host names, addresses, GPU UUIDs, serials and secrets as they are")
-    parser.add_argument("--node-name", metavar="NAME", type=_node_name, default=None,
-                        help="label the report with this node name for `envdoctor fleet` (kept as "
-                             "given, except that a redacted report replaces a host name)")
+        "raw tool output behind them. User and host names, addresses, GPU UUIDs and "
+        "serials and secrets are replaced by pseudonyms unless --no-redact is given.",
+    )
+    parser.add_argument(
+        "-o",
+        "--output",
+        metavar="FILE",
+        help="where to write (default: envdoctor-report.<ext>; - for stdout)",
+    )
+    parser.add_argument(
+        "--format",
+        choices=FORMATS,
+        default=None,
+        help="markdown (default), json, html or text; default from FILE's extension",
+    )
+    parser.add_argument(
+        "--no-redact",
+        action="store_true",
+        help="keep user/host names, addresses, GPU UUIDs, serials and secrets as they are",
+    )
+    parser.add_argument(
+        "--node-name",
+        metavar="NAME",
+        type=_node_name,
+        default=None,
+        help="label the report with this node name for `envdoctor fleet` (kept as "
+        "given, except that a redacted report replaces a host name)",
+    )
     add_probe_arguments(parser)
 
 
@@ -70,7 +94,9 @@ def run(args: argparse.Namespace) -> Outcome:
     try:
         write_atomically(Path(target), text, private=args.no_redact)
     except OSError as exc:
-        raise UsageError(f"cannot write {target}: {exc.strerror or exc}; nothing was changed") from None
+        raise UsageError(
+            f"cannot write {target}: {exc.strerror or exc}; nothing was changed"
+        ) from None
     size_kib = len(text.encode("utf-8")) / 1024
     return Outcome(stderr=f"envdoctor report: wrote {target} ({fmt}, {size_kib:.0f} KiB). {note}")
 
@@ -85,8 +111,13 @@ def _node_name(text: str) -> str:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def build(report, fmt: str, redact: bool = True, env: Mapping[str, str] | None = None,  # noqa: ANN001
-          hostnames: tuple[str, ...] | None = None) -> tuple[str, str]:
+def build(
+    report,
+    fmt: str,
+    redact: bool = True,
+    env: Mapping[str, str] | None = None,  # noqa: ANN001
+    hostnames: tuple[str, ...] | None = None,
+) -> tuple[str, str]:
     """The rendered report text and a one-line note on redaction.
 
     Redaction runs on the whole JSON document (facts, raw captures, finding texts) before any
@@ -98,21 +129,27 @@ def build(report, fmt: str, redact: bool = True, env: Mapping[str, str] | None =
 
     if not redact:
         text = render(report, fmt, include_raw=True, verbose=True, color=False)
-        return text, "Not redacted (--no-redact): it holds names, addresses, GPU serials and any secrets found.\n"
+        return (
+            text,
+            "Not redacted (--no-redact): it holds names, addresses, GPU serials and any secrets found.\n",
+        )
     users, hosts = machine_identifiers(os.environ if env is None else env, hostnames)
     doc, redactor = redact_document(report.to_dict(include_raw=True), users, hosts)
     text = render(Report.from_dict(doc), fmt, include_raw=True, verbose=True, color=False)
     leaked = redactor.leaks(text)
     if leaked:
-        raise RuntimeError(f"redaction check failed: a {', '.join(leaked)} value survived rendering "
-                           f"as {fmt}; nothing was written")
+        raise RuntimeError(
+            f"redaction check failed: a {', '.join(leaked)} value survived rendering "
+            f"as {fmt}; nothing was written"
+        )
     counts = redactor.summary()
     what = ", ".join(f"{n} {kind}" for kind, n in counts.items()) or "nothing found to replace"
     return text, f"Redacted: {what}. Read it before sharing.\n"
 
 
-def machine_identifiers(env: Mapping[str, str], hostnames: tuple[str, ...] | None = None
-                        ) -> tuple[set[str], set[str]]:
+def machine_identifiers(
+    env: Mapping[str, str], hostnames: tuple[str, ...] | None = None
+) -> tuple[set[str], set[str]]:
     """This machine's user and host names, to seed redaction (they may appear anywhere)."""
     users = {env.get(k, "") for k in ("USER", "LOGNAME", "USERNAME", "SUDO_USER")}
     home = env.get("HOME", "")

@@ -21,8 +21,9 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
-from typing import BinaryIO, Iterable, Mapping
+from typing import BinaryIO
 
 from envdoctor.commands import Outcome, UsageError
 from envdoctor.commands.check import add_output_arguments
@@ -37,17 +38,32 @@ MAX_FIXES = 6
 def add_parser(subparsers) -> None:  # noqa: ANN001
     """Register `triage`."""
     parser = subparsers.add_parser(
-        "triage", help="diagnose pasted text: errors, logs, collect_env, nvidia-smi, reports",
+        "triage",
+        help="diagnose pasted text: errors, logs, collect_env, nvidia-smi, reports",
         description="Read error messages, logs, `python -m torch.utils.collect_env`, nvidia-smi, "
-                    "docker info, pip/conda lists or an envdoctor report, and explain the causes "
-                    "and fixes.")
-    parser.add_argument("file", nargs="?", default=None, metavar="FILE",
-                        help="the text to diagnose; '-' or nothing reads stdin")
+        "docker info, pip/conda lists or an envdoctor report, and explain the causes "
+        "and fixes.",
+    )
+    parser.add_argument(
+        "file",
+        nargs="?",
+        default=None,
+        metavar="FILE",
+        help="the text to diagnose; '-' or nothing reads stdin",
+    )
     add_output_arguments(parser)
-    parser.add_argument("--here", action="store_true",
-                        help="also collect this machine's live facts and merge them in")
-    parser.add_argument("--timeout", type=float, default=20.0, metavar="S",
-                        help="deadline for the live probes of --here, in seconds (default: 20)")
+    parser.add_argument(
+        "--here",
+        action="store_true",
+        help="also collect this machine's live facts and merge them in",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=float,
+        default=20.0,
+        metavar="S",
+        help="deadline for the live probes of --here, in seconds (default: 20)",
+    )
 
 
 def run(args: argparse.Namespace) -> Outcome:
@@ -124,7 +140,9 @@ def _input_blocks(path: str | None) -> Iterable[str]:
 
     if path in (None, "-"):
         if path is None and sys.stdin is not None and sys.stdin.isatty():
-            raise UsageError("triage: give a FILE, or pipe the text in (envdoctor triage - < log.txt)")
+            raise UsageError(
+                "triage: give a FILE, or pipe the text in (envdoctor triage - < log.txt)"
+            )
         stream = sys.stdin.buffer if sys.stdin is not None else None
         if stream is None:
             raise UsageError("triage: no standard input to read")
@@ -136,8 +154,10 @@ def _input_blocks(path: str | None) -> Iterable[str]:
     except OSError as exc:
         raise UsageError(f"triage: cannot read {path}: {exc.strerror or exc}") from exc
     if size > MAX_INPUT_BYTES:
-        raise UsageError(f"triage: {path} is {size / 1048576:.0f} MB; triage reads at most "
-                         f"{MAX_INPUT_BYTES // 1048576} MB (cut the log to the part around the error)")
+        raise UsageError(
+            f"triage: {path} is {size / 1048576:.0f} MB; triage reads at most "
+            f"{MAX_INPUT_BYTES // 1048576} MB (cut the log to the part around the error)"
+        )
     try:
         handle = open(path, "rb")  # noqa: SIM115 - closed by _read_stream
     except OSError as exc:
@@ -146,13 +166,14 @@ def _input_blocks(path: str | None) -> Iterable[str]:
 
 
 def _read_stream(stream: BinaryIO, label: str, close: bool = False) -> Iterable[str]:
-    from envdoctor.ingest import InputTooLarge, MAX_INPUT_BYTES, iter_decoded_blocks
+    from envdoctor.ingest import MAX_INPUT_BYTES, InputTooLarge, iter_decoded_blocks
 
     try:
         yield from iter_decoded_blocks(stream, MAX_INPUT_BYTES)
     except InputTooLarge as exc:
-        raise UsageError(f"triage: {label}: {exc}; triage reads at most "
-                         f"{MAX_INPUT_BYTES // 1048576} MB") from exc
+        raise UsageError(
+            f"triage: {label}: {exc}; triage reads at most {MAX_INPUT_BYTES // 1048576} MB"
+        ) from exc
     except OSError as exc:
         raise UsageError(f"triage: cannot read {label}: {exc.strerror or exc}") from exc
     finally:
@@ -201,8 +222,15 @@ def _merge(a: Finding, b: Finding) -> Finding:
     severity = min((base.severity, other.severity), key=lambda s: SEVERITY_ORDER[s])
     confidence = min((base.confidence, other.confidence), key=lambda c: CONFIDENCE_ORDER[c])
     explains = tuple(dict.fromkeys(base.explains + other.explains))
-    return replace(base, evidence=tuple(evidence), fixes=tuple(fixes), severity=severity,
-                   confidence=confidence, explains=explains, explained_by=None)
+    return replace(
+        base,
+        evidence=tuple(evidence),
+        fixes=tuple(fixes),
+        severity=severity,
+        confidence=confidence,
+        explains=explains,
+        explained_by=None,
+    )
 
 
 def rank_for_triage(findings: list[Finding], scores: Mapping[str, int]) -> list[Finding]:

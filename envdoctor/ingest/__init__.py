@@ -16,7 +16,9 @@ from typing import Any
 def __getattr__(name: str) -> Any:
     # a reader module (`from envdoctor.ingest import rocminfo`) is imported by the import system
     # once this says it is no attribute yet; only the driver's own names load the driver
-    if name.startswith("__") or os.path.exists(os.path.join(os.path.dirname(__file__), f"{name}.py")):
+    if name.startswith("__") or os.path.exists(
+        os.path.join(os.path.dirname(__file__), f"{name}.py")
+    ):
         raise AttributeError(name)
     driver = importlib.import_module("envdoctor.ingest.driver")
     try:

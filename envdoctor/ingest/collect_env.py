@@ -38,31 +38,60 @@ NAME = "collect_env"
 SOURCE = "pasted:collect_env"
 MARKERS = ("PyTorch version", "Is CUDA available", "CUDA used to build PyTorch")
 
-_KEY_LINE = re.compile(r"^\s*(?P<key>[A-Za-z][A-Za-z0-9 _/().+-]{1,60}?)\s*:(?:\s+(?P<value>.*?))?\s*$")
-_MARKERS = ("PyTorch version", "Is debug build", "CUDA used to build PyTorch", "Is CUDA available",
-            "GPU models and configuration", "Nvidia driver version", "cuDNN version",
-            "Versions of relevant libraries", "Collecting environment information")
+_KEY_LINE = re.compile(
+    r"^\s*(?P<key>[A-Za-z][A-Za-z0-9 _/().+-]{1,60}?)\s*:(?:\s+(?P<value>.*?))?\s*$"
+)
+_MARKERS = (
+    "PyTorch version",
+    "Is debug build",
+    "CUDA used to build PyTorch",
+    "Is CUDA available",
+    "GPU models and configuration",
+    "Nvidia driver version",
+    "cuDNN version",
+    "Versions of relevant libraries",
+    "Collecting environment information",
+)
 _NOT_A_VALUE = {"", "n/a", "none", "no cuda", "could not collect", "unknown", "not available"}
 _ARCHES = ("x86_64", "amd64", "aarch64", "arm64", "ppc64le", "s390x", "i686", "i386", "armv7l")
 _LIB_LINE = re.compile(r"^\s*\[(?P<tool>pip\d?|conda|conda-forge|uv)\]\s+(?P<rest>.+?)\s*$")
 _PIP_EQ = re.compile(r"^(?P<name>[A-Za-z0-9_.\-]+)\s*(?:==|===)\s*(?P<version>\S+)")
 _PIP_PAREN = re.compile(r"^(?P<name>[A-Za-z0-9_.\-]+)\s+\((?P<version>[^)]+)\)")
-_CONDA = re.compile(r"^(?P<name>[A-Za-z0-9_.\-]+)\s+(?P<version>\S+)(?:\s+(?P<build>\S+))?(?:\s+(?P<rest>.*))?$")
+_CONDA = re.compile(
+    r"^(?P<name>[A-Za-z0-9_.\-]+)\s+(?P<version>\S+)(?:\s+(?P<build>\S+))?(?:\s+(?P<rest>.*))?$"
+)
 _GPU_LINE = re.compile(r"^\s*GPU\s*(?P<index>\d+)\s*:\s*(?P<name>.+?)\s*$")
 _GFX = re.compile(r"\((?P<gfx>gfx[0-9a-f]+)(?::[^)]*)?\)")
 _PLATFORM_LINUX = re.compile(
-    r"^Linux-(?P<kernel>.+?)-(?P<arch>x86_64|aarch64|ppc64le|s390x|armv7l|i686)(?:-with-(?P<libc>.+))?$")
+    r"^Linux-(?P<kernel>.+?)-(?P<arch>x86_64|aarch64|ppc64le|s390x|armv7l|i686)(?:-with-(?P<libc>.+))?$"
+)
 _PLATFORM_MAC = re.compile(r"^macOS-(?P<version>[\d.]+)-(?P<arch>\w+)")
 _PLATFORM_WIN = re.compile(r"^Windows-(?P<release>\w+)-(?P<build>[\d.]+)")
 _VERSION = re.compile(r"\d+(?:\.\d+)+")
 _BLOCKQUOTE = re.compile(r"^\s{0,3}(?:>\s?){1,5}")  # a dump pasted as a Markdown quote
 _DISTRO_IDS = (
-    ("red hat enterprise linux", "rhel"), ("rocky", "rocky"), ("almalinux", "almalinux"),
-    ("centos", "centos"), ("fedora", "fedora"), ("ubuntu", "ubuntu"), ("debian", "debian"),
-    ("arch linux", "arch"), ("manjaro", "manjaro"), ("opensuse", "opensuse"), ("suse", "sles"),
-    ("linux mint", "linuxmint"), ("pop!_os", "pop"), ("amazon linux", "amzn"), ("gentoo", "gentoo"),
-    ("nixos", "nixos"), ("cachyos", "cachyos"), ("endeavouros", "endeavouros"),
-    ("oracle linux", "ol"), ("alpine", "alpine"), ("kali", "kali"), ("elementary", "elementary"),
+    ("red hat enterprise linux", "rhel"),
+    ("rocky", "rocky"),
+    ("almalinux", "almalinux"),
+    ("centos", "centos"),
+    ("fedora", "fedora"),
+    ("ubuntu", "ubuntu"),
+    ("debian", "debian"),
+    ("arch linux", "arch"),
+    ("manjaro", "manjaro"),
+    ("opensuse", "opensuse"),
+    ("suse", "sles"),
+    ("linux mint", "linuxmint"),
+    ("pop!_os", "pop"),
+    ("amazon linux", "amzn"),
+    ("gentoo", "gentoo"),
+    ("nixos", "nixos"),
+    ("cachyos", "cachyos"),
+    ("endeavouros", "endeavouros"),
+    ("oracle linux", "ol"),
+    ("alpine", "alpine"),
+    ("kali", "kali"),
+    ("elementary", "elementary"),
 )
 
 
@@ -75,7 +104,10 @@ def detect(text: str) -> bool:
 def read(text: str) -> list[FactGroup]:
     """The fact groups of a collect_env dump."""
     fields, gpu_lines, cudnn_lines, libraries = _parse(text)
-    if not any(key in fields for key in ("pytorch version", "is cuda available", "cuda used to build pytorch")):
+    if not any(
+        key in fields
+        for key in ("pytorch version", "is cuda available", "cuda used to build pytorch")
+    ):
         return []
     out: list[FactGroup] = []
     torch = _torch(fields)
@@ -83,8 +115,14 @@ def read(text: str) -> list[FactGroup]:
     if os_facts is not None:
         out.append(_group("os", os_facts, _os_summary(os_facts)))
     elif "os" in fields:
-        out.append(failed("os", SOURCE, f"collect_env printed 'OS: {fields['os']}'",
-                          confidence=Confidence.MEDIUM))
+        out.append(
+            failed(
+                "os",
+                SOURCE,
+                f"collect_env printed 'OS: {fields['os']}'",
+                confidence=Confidence.MEDIUM,
+            )
+        )
     python = _python(fields, os_facts)
     if python:
         out.append(_group("python", python, f"Python {python['version']}"))
@@ -92,36 +130,64 @@ def read(text: str) -> list[FactGroup]:
     if torch:
         packages["packages"].setdefault("torch", torch["version"])
     if packages["packages"]:
-        out.append(_group("python.packages", packages,
-                          f"{len(packages['packages'])} distributions listed by collect_env"))
+        out.append(
+            _group(
+                "python.packages",
+                packages,
+                f"{len(packages['packages'])} distributions listed by collect_env",
+            )
+        )
     if torch:
         out.append(_group("python.torch", torch, _torch_summary(torch)))
     out.extend(_gpu_groups(fields, gpu_lines, torch))
     driver = _clean(fields.get("nvidia driver version"))
     if driver:
-        out.append(_group("nvidia.driver", {"driver_version": driver, "cuda_driver_max": None},
-                          f"driver {driver}"))
+        out.append(
+            _group(
+                "nvidia.driver",
+                {"driver_version": driver, "cuda_driver_max": None},
+                f"driver {driver}",
+            )
+        )
     elif torch.get("build") == "cuda" and "nvidia driver version" in fields:
-        out.append(failed("nvidia.driver", SOURCE,
-                          f"collect_env printed 'Nvidia driver version: {fields['nvidia driver version']}'",
-                          confidence=Confidence.MEDIUM))
+        out.append(
+            failed(
+                "nvidia.driver",
+                SOURCE,
+                f"collect_env printed 'Nvidia driver version: {fields['nvidia driver version']}'",
+                confidence=Confidence.MEDIUM,
+            )
+        )
     nvcc = _version_text(fields.get("cuda runtime version"))
     if nvcc:
-        out.append(_group("cuda.toolkits", {
-            "toolkits": [{"version": nvcc, "path": None, "nvcc_version": nvcc}],
-            "nvcc_version": nvcc}, f"nvcc {nvcc}"))
+        out.append(
+            _group(
+                "cuda.toolkits",
+                {
+                    "toolkits": [{"version": nvcc, "path": None, "nvcc_version": nvcc}],
+                    "nvcc_version": nvcc,
+                },
+                f"nvcc {nvcc}",
+            )
+        )
     cudnn = _cudnn(fields.get("cudnn version"), cudnn_lines)
     if cudnn:
         out.append(_group("cuda.cudnn", cudnn, _cudnn_summary(cudnn)))
-    rocm = {"hip_runtime": _version_text(fields.get("hip runtime version")),
-            "miopen": _version_text(fields.get("miopen runtime version"))}
+    rocm = {
+        "hip_runtime": _version_text(fields.get("hip runtime version")),
+        "miopen": _version_text(fields.get("miopen runtime version")),
+    }
     if any(rocm.values()):
         out.append(_group("amd.rocm", rocm, f"HIP {rocm['hip_runtime'] or '?'}"))
     vllm = _clean(fields.get("vllm version"))
     if vllm:
-        out.append(_group("apps.vllm", {"version": vllm,
-                                        "build_flags": _clean(fields.get("vllm build flags"))},
-                          f"vLLM {vllm}"))
+        out.append(
+            _group(
+                "apps.vllm",
+                {"version": vllm, "build_flags": _clean(fields.get("vllm build flags"))},
+                f"vLLM {vllm}",
+            )
+        )
     return out
 
 
@@ -156,7 +222,9 @@ def _parse(text: str) -> tuple[dict[str, str], list[str], list[str], list[tuple[
             gpu_lines.append(line)
             block = "gpu"
             continue
-        if block == "cudnn" and (stripped.startswith(("/", "\\")) or re.match(r"[A-Za-z]:\\", stripped)):
+        if block == "cudnn" and (
+            stripped.startswith(("/", "\\")) or re.match(r"[A-Za-z]:\\", stripped)
+        ):
             cudnn_lines.append(stripped)
             continue
         match = _KEY_LINE.match(line)
@@ -177,9 +245,7 @@ def _parse(text: str) -> tuple[dict[str, str], list[str], list[str], list[tuple[
         block = None
         if key == "gpu models and configuration":
             block = "gpu"
-            if value and _GPU_LINE.match(value):
-                gpu_lines.append(value)
-            elif value:
+            if value and _GPU_LINE.match(value) or value:
                 gpu_lines.append(value)
         elif key == "cudnn version":
             block = "cudnn"
@@ -187,12 +253,33 @@ def _parse(text: str) -> tuple[dict[str, str], list[str], list[str], list[tuple[
 
 
 _KNOWN_KEYS = {
-    "pytorch version", "is debug build", "cuda used to build pytorch", "rocm used to build pytorch",
-    "os", "gcc version", "clang version", "cmake version", "libc version", "python version",
-    "python platform", "is cuda available", "cuda runtime version", "cuda_module_loading set to",
-    "gpu models and configuration", "nvidia driver version", "cudnn version", "hip runtime version",
-    "miopen runtime version", "is xnnpack available", "is xpu available", "versions of relevant libraries",
-    "vllm version", "vllm build flags", "rocm version", "neuron sdk version", "gpu topology",
+    "pytorch version",
+    "is debug build",
+    "cuda used to build pytorch",
+    "rocm used to build pytorch",
+    "os",
+    "gcc version",
+    "clang version",
+    "cmake version",
+    "libc version",
+    "python version",
+    "python platform",
+    "is cuda available",
+    "cuda runtime version",
+    "cuda_module_loading set to",
+    "gpu models and configuration",
+    "nvidia driver version",
+    "cudnn version",
+    "hip runtime version",
+    "miopen runtime version",
+    "is xnnpack available",
+    "is xpu available",
+    "versions of relevant libraries",
+    "vllm version",
+    "vllm build flags",
+    "rocm version",
+    "neuron sdk version",
+    "gpu topology",
 }
 
 
@@ -252,8 +339,11 @@ def _variant(version: str) -> str | None:
 
 
 def _torch_summary(torch: dict[str, Any]) -> str:
-    build = {"cpu": "CPU-only", "cuda": f"CUDA {torch.get('cuda')}",
-             "rocm": f"ROCm {torch.get('hip')}"}.get(torch.get("build"), "")
+    build = {
+        "cpu": "CPU-only",
+        "cuda": f"CUDA {torch.get('cuda')}",
+        "rocm": f"ROCm {torch.get('hip')}",
+    }.get(torch.get("build"), "")
     available = torch.get("cuda_available")
     tail = "" if available is None else (", GPU available" if available else ", no GPU available")
     return f"torch {torch['version']} ({build}){tail}"
@@ -263,27 +353,42 @@ def _os(fields: dict[str, str], cudnn_lines: list[str]) -> dict[str, Any] | None
     raw = (fields.get("os") or "").strip()
     platform_line = (fields.get("python platform") or "").strip()
     value = repaired = _repair_mojibake(raw)
-    facts: dict[str, Any] = {"system": None, "distro_id": None, "distro_version": None,
-                             "distro_name": None, "kernel": None, "arch": None, "glibc": None,
-                             "virtualization": None}
+    facts: dict[str, Any] = {
+        "system": None,
+        "distro_id": None,
+        "distro_version": None,
+        "distro_name": None,
+        "kernel": None,
+        "arch": None,
+        "glibc": None,
+        "virtualization": None,
+    }
     known = _clean(value) is not None
     if known:
         arch_match = re.search(r"\s*\((" + "|".join(_ARCHES) + r")\)\s*$", value, re.IGNORECASE)
         if arch_match:
             facts["arch"] = arch_match.group(1)
-            value = value[:arch_match.start()].strip()
+            value = value[: arch_match.start()].strip()
         win = re.search(r"(?:Microsoft\s+)?Windows\s+(?:Server\s+)?\d+[^()]*", value)
         low = value.lower()
         if win:
             name = value.strip() if repaired != raw else win.group(0).strip()
-            facts.update(system="Windows", distro_id="windows", distro_name=name,
-                         distro_version=_first_version(win.group(0)))
+            facts.update(
+                system="Windows",
+                distro_id="windows",
+                distro_name=name,
+                distro_version=_first_version(win.group(0)),
+            )
             build = re.search(r"\(10\.0\.(\d+)", value)
             if build:
                 facts["windows_build"] = int(build.group(1))
         elif low.startswith(("macos", "mac osx", "mac os x", "os x", "darwin")):
-            facts.update(system="Darwin", distro_id="macos", distro_name=value,
-                         distro_version=_first_version(value))
+            facts.update(
+                system="Darwin",
+                distro_id="macos",
+                distro_name=value,
+                distro_version=_first_version(value),
+            )
         else:
             facts.update(system="Linux", distro_name=value, distro_version=_first_version(value))
             for marker, distro_id in _DISTRO_IDS:
@@ -382,7 +487,9 @@ def _python(fields: dict[str, str], os_facts: dict[str, Any] | None) -> dict[str
         "implementation": "CPython",
         "pointer_bits": int(bits.group(1)) if bits else None,
         "platform": {"Linux": "linux", "Windows": "win32", "Darwin": "darwin"}.get(system or ""),
-        "distribution": "conda" if re.search(r"packaged by (?:Anaconda|conda-forge)", value) else None,
+        "distribution": "conda"
+        if re.search(r"packaged by (?:Anaconda|conda-forge)", value)
+        else None,
     }
 
 
@@ -408,8 +515,14 @@ def _packages(libraries: list[tuple[str, str]]) -> dict[str, Any]:
             continue
         match = _CONDA.match(rest)
         if match:
-            conda.append((_normalize(match.group("name")), match.group("version"),
-                          match.group("build"), (match.group("rest") or "").strip() or None))
+            conda.append(
+                (
+                    _normalize(match.group("name")),
+                    match.group("version"),
+                    match.group("build"),
+                    (match.group("rest") or "").strip() or None,
+                )
+            )
     for name, version, build, channel in conda:
         from_pip = build == "<pip>" or build == "pypi_0" or channel == "pypi"
         key = "torch" if name == "pytorch" and not from_pip else name
@@ -420,11 +533,17 @@ def _packages(libraries: list[tuple[str, str]]) -> dict[str, Any]:
             builds.setdefault(key, build)
             if channel:
                 channels.setdefault(key, channel.split()[-1])
-    return {"packages": packages, "installers": installers, "conda_builds": builds,
-            "conda_channels": channels}
+    return {
+        "packages": packages,
+        "installers": installers,
+        "conda_builds": builds,
+        "conda_channels": channels,
+    }
 
 
-def _gpu_groups(fields: dict[str, str], gpu_lines: list[str], torch: dict[str, Any]) -> list[FactGroup]:
+def _gpu_groups(
+    fields: dict[str, str], gpu_lines: list[str], torch: dict[str, Any]
+) -> list[FactGroup]:
     entries: list[tuple[int, str]] = []
     for position, line in enumerate(gpu_lines):
         match = _GPU_LINE.match(line)
@@ -439,8 +558,13 @@ def _gpu_groups(fields: dict[str, str], gpu_lines: list[str], torch: dict[str, A
     for index, name in entries:
         if _is_amd(name) or torch.get("build") == "rocm":
             gfx = _GFX.search(name)
-            amd.append({"index": index, "name": _GFX.sub("", name).strip(),
-                        "gfx_target": gfx.group("gfx") if gfx else None})
+            amd.append(
+                {
+                    "index": index,
+                    "name": _GFX.sub("", name).strip(),
+                    "gfx_target": gfx.group("gfx") if gfx else None,
+                }
+            )
         else:
             nvidia.append(_nvidia_gpu(index, name))
     out = []
@@ -461,8 +585,12 @@ def _nvidia_gpu(index: int, name: str) -> dict[str, Any]:
     try:
         from envdoctor.probes.nvidia_records import new_gpu
     except ImportError:
-        record: dict[str, Any] = {"index": index, "name": None, "compute_capability": None,
-                                  "compute_capability_source": None}
+        record: dict[str, Any] = {
+            "index": index,
+            "name": None,
+            "compute_capability": None,
+            "compute_capability_source": None,
+        }
     else:
         record = new_gpu(index)
     record["name"] = name
@@ -511,8 +639,9 @@ def _cudnn(value: str | None, lines: list[str]) -> dict[str, Any] | None:
     if version is None:
         versions = set()
         for path in libraries:
-            match = re.search(r"libcudnn\.so\.(\d+(?:\.\d+)*)$", path) or \
-                re.search(r"cudnn64_(\d+)\.dll$", path, re.IGNORECASE)
+            match = re.search(r"libcudnn\.so\.(\d+(?:\.\d+)*)$", path) or re.search(
+                r"cudnn64_(\d+)\.dll$", path, re.IGNORECASE
+            )
             if match:
                 versions.add(match.group(1))
         if len(versions) == 1:

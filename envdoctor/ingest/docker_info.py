@@ -25,10 +25,19 @@ from envdoctor.snapshot import Confidence, FactGroup, collected
 NAME = "docker-info"
 GROUP = "container.docker"
 
-_TEXT_MARKERS = ("Server Version:", "Runtimes:", "Default Runtime:", "Storage Driver:",
-                 "Cgroup Driver:")
-_NOT_RUNNING = re.compile(r"Cannot connect to the Docker daemon at (\S+?)\.? Is the docker daemon running\?")
-_PERMISSION = re.compile(r"permission denied while trying to connect to the Docker daemon socket at (\S+?)[:\s]")
+_TEXT_MARKERS = (
+    "Server Version:",
+    "Runtimes:",
+    "Default Runtime:",
+    "Storage Driver:",
+    "Cgroup Driver:",
+)
+_NOT_RUNNING = re.compile(
+    r"Cannot connect to the Docker daemon at (\S+?)\.? Is the docker daemon running\?"
+)
+_PERMISSION = re.compile(
+    r"permission denied while trying to connect to the Docker daemon socket at (\S+?)[:\s]"
+)
 
 
 def detect(text: str) -> bool:
@@ -39,8 +48,10 @@ def detect(text: str) -> bool:
     hits = sum(1 for marker in _TEXT_MARKERS if re.search(rf"^\s*{re.escape(marker)}", text, re.M))
     if hits >= 2:
         return True
-    return bool(re.search(r"^Server:\s*$", text, re.M) and (_NOT_RUNNING.search(text)
-                                                           or _PERMISSION.search(text)))
+    return bool(
+        re.search(r"^Server:\s*$", text, re.M)
+        and (_NOT_RUNNING.search(text) or _PERMISSION.search(text))
+    )
 
 
 def read(text: str) -> list[FactGroup]:
@@ -48,8 +59,16 @@ def read(text: str) -> list[FactGroup]:
     data = parse(text)
     if data is None:
         return []
-    return [collected(GROUP, f"pasted:{NAME}", data, summary=summarize(data),
-                      confidence=Confidence.MEDIUM, raw={NAME: text[:20000]})]
+    return [
+        collected(
+            GROUP,
+            f"pasted:{NAME}",
+            data,
+            summary=summarize(data),
+            confidence=Confidence.MEDIUM,
+            raw={NAME: text[:20000]},
+        )
+    ]
 
 
 def parse(text: str) -> dict[str, Any] | None:
@@ -71,8 +90,15 @@ def facts_from_info(info: dict[str, Any]) -> dict[str, Any]:
     """`container.docker` facts from the daemon's /info JSON (API body or `--format '{{json .}}'`)."""
     runtimes = info.get("Runtimes") or {}
     names = sorted(runtimes) if isinstance(runtimes, dict) else []
-    paths = {name: str(spec.get("path")) for name, spec in runtimes.items()
-             if isinstance(spec, dict) and spec.get("path")} if isinstance(runtimes, dict) else {}
+    paths = (
+        {
+            name: str(spec.get("path"))
+            for name, spec in runtimes.items()
+            if isinstance(spec, dict) and spec.get("path")
+        }
+        if isinstance(runtimes, dict)
+        else {}
+    )
     security = [_security_name(s) for s in info.get("SecurityOptions") or [] if isinstance(s, str)]
     labels = [str(label) for label in info.get("Labels") or []]
     data: dict[str, Any] = {
@@ -93,13 +119,17 @@ def facts_from_info(info: dict[str, Any]) -> dict[str, Any]:
     if "CDISpecDirs" in info:
         data["cdi_spec_dirs"] = [str(d) for d in info.get("CDISpecDirs") or []]
     if "DiscoveredDevices" in info:
-        data["cdi_devices"] = sorted(str(d.get("ID")) for d in info.get("DiscoveredDevices") or []
-                                     if isinstance(d, dict) and d.get("Source") == "cdi" and d.get("ID"))
+        data["cdi_devices"] = sorted(
+            str(d.get("ID"))
+            for d in info.get("DiscoveredDevices") or []
+            if isinstance(d, dict) and d.get("Source") == "cdi" and d.get("ID")
+        )
     client = info.get("ClientInfo")
     if isinstance(client, dict) and client.get("Context"):
         data["context"] = str(client["Context"])
-    data["docker_desktop"] = is_docker_desktop(data.get("operating_system"), labels,
-                                               data.get("context"))
+    data["docker_desktop"] = is_docker_desktop(
+        data.get("operating_system"), labels, data.get("context")
+    )
     return {key: value for key, value in data.items() if value is not None}
 
 
@@ -109,10 +139,14 @@ def parse_text(text: str) -> dict[str, Any]:
     data: dict[str, Any] = {}
     blocks = _blocks(lines)
     scalar = {
-        "Server Version": "server_version", "OSType": "os_type",
-        "Operating System": "operating_system", "Kernel Version": "kernel_version",
-        "Default Runtime": "default_runtime", "Cgroup Driver": "cgroup_driver",
-        "Cgroup Version": "cgroup_version", "Storage Driver": "storage_driver",
+        "Server Version": "server_version",
+        "OSType": "os_type",
+        "Operating System": "operating_system",
+        "Kernel Version": "kernel_version",
+        "Default Runtime": "default_runtime",
+        "Cgroup Driver": "cgroup_driver",
+        "Cgroup Version": "cgroup_version",
+        "Storage Driver": "storage_driver",
         "Context": "context",
     }
     for key, (value, _children) in blocks.items():
@@ -126,7 +160,9 @@ def parse_text(text: str) -> dict[str, Any]:
         data["security_options"] = [n for n in names if n]
         data["rootless"] = "rootless" in data["security_options"]
     if "CDI spec directories" in blocks:
-        data["cdi_spec_dirs"] = [c.strip() for c, depth in blocks["CDI spec directories"][1] if depth == 0]
+        data["cdi_spec_dirs"] = [
+            c.strip() for c, depth in blocks["CDI spec directories"][1] if depth == 0
+        ]
     if "Discovered Devices" in blocks:
         found = []
         for child, depth in blocks["Discovered Devices"][1]:
@@ -146,8 +182,9 @@ def parse_text(text: str) -> dict[str, Any]:
     else:
         data["state"] = "reachable"
     if data["state"] == "reachable":
-        data["docker_desktop"] = is_docker_desktop(data.get("operating_system"), labels,
-                                                   data.get("context"))
+        data["docker_desktop"] = is_docker_desktop(
+            data.get("operating_system"), labels, data.get("context")
+        )
     return data
 
 
@@ -173,8 +210,10 @@ def summarize(data: dict[str, Any]) -> str:
     if data.get("runtimes"):
         parts.append("runtimes: " + ", ".join(data["runtimes"]))
     if data.get("cgroup_driver"):
-        parts.append(f"cgroup {data['cgroup_driver']}" + (f" v{data['cgroup_version']}"
-                                                          if data.get("cgroup_version") else ""))
+        parts.append(
+            f"cgroup {data['cgroup_driver']}"
+            + (f" v{data['cgroup_version']}" if data.get("cgroup_version") else "")
+        )
     return ", ".join(parts)
 
 

@@ -40,9 +40,10 @@ import codecs
 import importlib
 import re
 import time
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from types import ModuleType
-from typing import Any, BinaryIO, Iterable, Iterator
+from typing import Any, BinaryIO
 
 from envdoctor.snapshot import CONFIDENCE_ORDER, FactGroup, Snapshot, Status, collected
 
@@ -107,8 +108,11 @@ class PartRecord:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
-        out: dict[str, Any] = {"kind": self.kind, "lines": [self.first_line, self.last_line],
-                               "reader": self.reader}
+        out: dict[str, Any] = {
+            "kind": self.kind,
+            "lines": [self.first_line, self.last_line],
+            "reader": self.reader,
+        }
         if self.errors:
             out["errors"] = self.errors
         if self.truncated:
@@ -123,8 +127,9 @@ class PartRecord:
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[@-Z\\-_]")
 
 
-def iter_decoded_blocks(stream: BinaryIO, limit_bytes: int = MAX_INPUT_BYTES,
-                        chunk_bytes: int = READ_CHUNK_BYTES) -> Iterator[str]:
+def iter_decoded_blocks(
+    stream: BinaryIO, limit_bytes: int = MAX_INPUT_BYTES, chunk_bytes: int = READ_CHUNK_BYTES
+) -> Iterator[str]:
     """The text of a binary stream as cleaned blocks of whole lines ("\n"-separated, see
     `clean_block`), decoded leniently.
 
@@ -155,7 +160,7 @@ def iter_decoded_blocks(stream: BinaryIO, limit_bytes: int = MAX_INPUT_BYTES,
             elif cut < 0:
                 pending, text = "", text[:MAX_LINE_CHARS]
             elif chunk:
-                pending, text = text[cut + 1:], text[:cut + 1]
+                pending, text = text[cut + 1 :], text[: cut + 1]
                 if len(pending) > MAX_LINE_CHARS:
                     text, pending = text + pending[:MAX_LINE_CHARS] + "\n", ""
             else:
@@ -172,8 +177,9 @@ def iter_decoded_blocks(stream: BinaryIO, limit_bytes: int = MAX_INPUT_BYTES,
         yield clean_block(pending)
 
 
-def iter_decoded_lines(stream: BinaryIO, limit_bytes: int = MAX_INPUT_BYTES,
-                       chunk_bytes: int = READ_CHUNK_BYTES) -> Iterator[str]:
+def iter_decoded_lines(
+    stream: BinaryIO, limit_bytes: int = MAX_INPUT_BYTES, chunk_bytes: int = READ_CHUNK_BYTES
+) -> Iterator[str]:
     """The lines of a binary stream, decoded leniently, without their line endings."""
     for block in iter_decoded_blocks(stream, limit_bytes, chunk_bytes):
         yield from block.split("\n")
@@ -243,17 +249,28 @@ _STRUCTURED_START = re.compile(
     r"|(?P<smiq>=+\s*NVSMI LOG\s*=+)"
     r"|(?P<table>\+-{10,}|\|\s+NVIDIA-SMI \d)"
     r"|(?P<json>[{\[])"
-    r")")
+    r")"
+)
 # A line that may change the splitter's state while it is in free text: found with one search
 # over a whole block, so ordinary log lines cost no Python work at all.
 _INTERESTING = re.compile(
     r"^[ \t]{0,3}(?:`{3}|~{3}|Collecting environment information|PyTorch version\s*:|<\?xml|<!DOCTYPE nvidia_smi_log|"
     r"<nvidia_smi_log\b|<!-- envdoctor-report-json|## envdoctor [\w-]+ report|<!DOCTYPE html|<html\b|"
     r"=+\s*NVSMI LOG|\+-{10}|"
-    r"\|\s+NVIDIA-SMI \d|\{[ \t]*(?:$|[\"}])|\[[ \t]*$|\[[{\"\[\]])", re.MULTILINE)
+    r"\|\s+NVIDIA-SMI \d|\{[ \t]*(?:$|[\"}])|\[[ \t]*$|\[[{\"\[\]])",
+    re.MULTILINE,
+)
 _TRACEBACK = "Traceback (most recent call last)"
-_OPAQUE = ("json", "xml", "html", "envdoctor-embed", "envdoctor-markdown")  # fences inside do not split them
-_TIMESTAMP_LINE = re.compile(r"^\s*(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \w{3}\s+\d{1,2} \d\d:\d\d:\d\d \d{4}\s*$")
+_OPAQUE = (
+    "json",
+    "xml",
+    "html",
+    "envdoctor-embed",
+    "envdoctor-markdown",
+)  # fences inside do not split them
+_TIMESTAMP_LINE = re.compile(
+    r"^\s*(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) \w{3}\s+\d{1,2} \d\d:\d\d:\d\d \d{4}\s*$"
+)
 _COLLECT_ENV_LIBRARIES = re.compile(r"\s*=*\s*Versions of relevant libraries", re.IGNORECASE)
 _TRACEBACK_BODY = re.compile(r"\s|File \"|During handling|The above exception|Traceback|[│╰╭|]")
 _EXCEPTION_LINE = re.compile(r"[\w.]*(?:Error|Exception|Warning|Interrupt|Exit)\b|[\w.]+: ")
@@ -339,8 +356,9 @@ class Splitter:
         if traceback >= 0:
             start = block.rfind("\n", 0, traceback) + 1
         if start > position:
-            yield from self._append_text(block[position:min(start, size + 1) - 1] if start <= size
-                                         else block[position:])
+            yield from self._append_text(
+                block[position : min(start, size + 1) - 1] if start <= size else block[position:]
+            )
         if start > size:
             return size + 1
         end = block.find("\n", start)
@@ -365,7 +383,7 @@ class Splitter:
             if cut < 0:
                 piece, text = text, None
             else:
-                piece, text = text[:cut], text[cut + 1:]
+                piece, text = text[:cut], text[cut + 1 :]
             count = piece.count("\n") + 1
             self.line_no += count
             self.part_last = self.line_no
@@ -412,7 +430,7 @@ class Splitter:
             yield from self._flush()
             self.fence = None if self.fence is not None else fence.group(1)
             self.first_line = self.line_no + 1
-            rest = line[fence.end():].strip()
+            rest = line[fence.end() :].strip()
             if rest and not _INFO_STRING.fullmatch(rest):  # "```RuntimeError: ..." keeps its text
                 self.line_no -= 1
                 yield from self.feed(rest)
@@ -455,8 +473,15 @@ class Splitter:
         group = match.lastgroup
         if group == "json":
             return "json" if _json_start(line.strip()) else None
-        return {"collect_env": "collect_env", "xml": "xml", "embed": "envdoctor-embed", "html": "html",
-                "markdown": "envdoctor-markdown", "smiq": "nvidia-smi-q", "table": "nvidia-smi"}[group]
+        return {
+            "collect_env": "collect_env",
+            "xml": "xml",
+            "embed": "envdoctor-embed",
+            "html": "html",
+            "markdown": "envdoctor-markdown",
+            "smiq": "nvidia-smi-q",
+            "table": "nvidia-smi",
+        }[group]
 
     def _begin(self, kind: str, line: str, pulled: str | None) -> None:
         self.kind = kind
@@ -469,7 +494,9 @@ class Splitter:
             indent = len(line) - len(line.lstrip())
             closer = "}" if line.strip().startswith("{") else "]"
             self.end_marker = closer
-            self.json_close = re.compile(r"^[ \t]{0,%d}\%s[ \t]*,?[ \t]*$" % (indent, closer), re.MULTILINE)
+            self.json_close = re.compile(
+                r"^[ \t]{0,%d}\%s[ \t]*,?[ \t]*$" % (indent, closer), re.MULTILINE
+            )
         elif kind == "xml" and "nvidia_smi" in line:
             self.end_marker = "</nvidia_smi_log>"
         elif kind in ("envdoctor-embed", "envdoctor-markdown"):
@@ -481,7 +508,11 @@ class Splitter:
         self._append(line)
 
     def _pull_table_timestamp(self) -> str | None:
-        if self.kind == "text" and self.lines and _TIMESTAMP_LINE.match(self.lines[-1].rsplit("\n", 1)[-1]):
+        if (
+            self.kind == "text"
+            and self.lines
+            and _TIMESTAMP_LINE.match(self.lines[-1].rsplit("\n", 1)[-1])
+        ):
             last = self.lines.pop()
             head, _, line = last.rpartition("\n")
             if head or "\n" in last:
@@ -508,8 +539,15 @@ class Splitter:
         if kind == "nvidia-smi-q":
             if _start_strong(line):
                 return False
-            return (not line.strip() or line[:1].isspace() or " : " in line or line.startswith("=")
-                    or bool(re.match(r"GPU [0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-7]\s*$", line)))
+            return (
+                not line.strip()
+                or line[:1].isspace()
+                or " : " in line
+                or line.startswith("=")
+                or bool(
+                    re.match(r"GPU [0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-7]\s*$", line)
+                )
+            )
         if kind == "collect_env":
             if _start_strong(line):
                 return False
@@ -524,7 +562,10 @@ class Splitter:
     def _ends_after(self, line: str) -> bool:
         if self.kind == "json":
             return (len(self.lines) == 1 and _json_closes_on_line(line)) or (
-                len(self.lines) > 1 and self.json_close is not None and bool(self.json_close.match(line)))
+                len(self.lines) > 1
+                and self.json_close is not None
+                and bool(self.json_close.match(line))
+            )
         if self.kind == "xml":
             if self.end_marker is None:
                 tag = re.search(r"<([A-Za-z_][\w.-]*)[\s>]", line)
@@ -548,8 +589,14 @@ class Splitter:
         if self.lines:
             text = "\n".join(self.lines)
             if text.strip():
-                yield Part(self.kind, text, self.first_line, self.part_last, self.truncated,
-                           self.fence is not None)
+                yield Part(
+                    self.kind,
+                    text,
+                    self.first_line,
+                    self.part_last,
+                    self.truncated,
+                    self.fence is not None,
+                )
         self.kind = "text"
         self.lines = []
         self.chars = 0
@@ -682,7 +729,9 @@ def ingest_blocks(blocks: Iterable[str], modules: tuple[str, ...] | None = None)
                 collector.feed(part.text)
             except Exception as exc:  # noqa: BLE001
                 record.errors.append(f"{reader.name}: {type(exc).__name__}: {exc}")
-            timings[reader.name] = timings.get(reader.name, 0.0) + (time.perf_counter() - start) * 1000
+            timings[reader.name] = (
+                timings.get(reader.name, 0.0) + (time.perf_counter() - start) * 1000
+            )
         if record.reader is None:
             _first_reader(per_part_fallbacks, part.text, record, groups, timings)
         key = record.reader or f"unread {part.kind}"
@@ -699,13 +748,19 @@ def ingest_blocks(blocks: Iterable[str], modules: tuple[str, ...] | None = None)
     snapshot = Snapshot(origin="pasted")
     for group in groups.values():
         snapshot.groups[group.name] = group
-    snapshot.groups["pasted.parts"] = _parts_group(records, counts, total_parts, last_line,
-                                                   truncated_any, load_errors, timings)
+    snapshot.groups["pasted.parts"] = _parts_group(
+        records, counts, total_parts, last_line, truncated_any, load_errors, timings
+    )
     return snapshot
 
 
-def _first_reader(readers: list[Reader], text: str, record: PartRecord, groups: dict[str, FactGroup],
-                  timings: dict[str, float]) -> None:
+def _first_reader(
+    readers: list[Reader],
+    text: str,
+    record: PartRecord,
+    groups: dict[str, FactGroup],
+    timings: dict[str, float],
+) -> None:
     """Let the first reader that accepts the part read it; its groups join `groups`."""
     for reader in readers:
         found = _try_read(reader, text, record, timings)
@@ -721,7 +776,9 @@ def _exclusive(name: str, readers: list[Reader]) -> bool:
     return any(r.name == name and getattr(r.module, "EXCLUSIVE", False) for r in readers)
 
 
-def _try_read(reader: Reader, text: str, record: PartRecord, timings: dict[str, float]) -> list[FactGroup]:
+def _try_read(
+    reader: Reader, text: str, record: PartRecord, timings: dict[str, float]
+) -> list[FactGroup]:
     markers = getattr(reader.module, "MARKERS", None)
     if markers and not any(marker in text for marker in markers):
         return []  # none of the strings its format always contains: detect() cannot accept
@@ -737,8 +794,15 @@ def _try_read(reader: Reader, text: str, record: PartRecord, timings: dict[str, 
         timings[reader.name] = timings.get(reader.name, 0.0) + (time.perf_counter() - start) * 1000
 
 
-def _parts_group(records: list[PartRecord], counts: dict[str, int], total: int, lines: int,
-                 truncated: bool, errors: list[str], timings: dict[str, float]) -> FactGroup:
+def _parts_group(
+    records: list[PartRecord],
+    counts: dict[str, int],
+    total: int,
+    lines: int,
+    truncated: bool,
+    errors: list[str],
+    timings: dict[str, float],
+) -> FactGroup:
     shown = ", ".join(f"{name} ×{n}" if n > 1 else name for name, n in counts.items())
     data: dict[str, Any] = {
         "parts": [r.to_dict() for r in records],
@@ -746,15 +810,21 @@ def _parts_group(records: list[PartRecord], counts: dict[str, int], total: int, 
         "line_count": lines,
         "readers": counts,
         "truncated": truncated,
-        "reader_ms": {name: round(ms, 1) for name, ms in sorted(timings.items(), key=lambda kv: -kv[1])},
+        "reader_ms": {
+            name: round(ms, 1) for name, ms in sorted(timings.items(), key=lambda kv: -kv[1])
+        },
     }
     if errors:
         data["errors"] = errors
     from envdoctor.snapshot import Confidence
 
-    return collected("pasted.parts", "pasted:splitter", data,
-                     summary=f"{total} part{'s' if total != 1 else ''}: {shown or 'nothing readable'}",
-                     confidence=Confidence.LOW)
+    return collected(
+        "pasted.parts",
+        "pasted:splitter",
+        data,
+        summary=f"{total} part{'s' if total != 1 else ''}: {shown or 'nothing readable'}",
+        confidence=Confidence.LOW,
+    )
 
 
 def _merge_into(groups: dict[str, FactGroup], found: list[FactGroup]) -> None:
@@ -777,12 +847,20 @@ def merge_groups(first: FactGroup, second: FactGroup) -> FactGroup:
     primary, secondary = first, second
     if CONFIDENCE_ORDER[second.confidence] < CONFIDENCE_ORDER[first.confidence]:
         primary, secondary = second, first
-    sources = [s for s in dict.fromkeys(primary.source.split(", ") + secondary.source.split(", ")) if s]
+    sources = [
+        s for s in dict.fromkeys(primary.source.split(", ") + secondary.source.split(", ")) if s
+    ]
     raw = dict(secondary.raw)
     raw.update(primary.raw)
-    return FactGroup(primary.name, Status.COLLECTED, ", ".join(sources),
-                     _merge_values(primary.data, secondary.data), summary=primary.summary or secondary.summary,
-                     confidence=primary.confidence, raw=raw)
+    return FactGroup(
+        primary.name,
+        Status.COLLECTED,
+        ", ".join(sources),
+        _merge_values(primary.data, secondary.data),
+        summary=primary.summary or secondary.summary,
+        confidence=primary.confidence,
+        raw=raw,
+    )
 
 
 def _merge_values(a: Any, b: Any) -> Any:

@@ -27,7 +27,8 @@ def detect(text: str) -> bool:
     """Whether the text is (or embeds) an envdoctor JSON document."""
     head = text[:4096]
     return any(marker in head for marker in _MARKERS) or (
-        '"schema_version"' in text and '"groups"' in text)
+        '"schema_version"' in text and '"groups"' in text
+    )
 
 
 def read(text: str) -> list[FactGroup]:
@@ -47,19 +48,36 @@ def read(text: str) -> list[FactGroup]:
             confidence = Confidence.MEDIUM
         original = group.source or "unknown"
         source = original if original.startswith(SOURCE) else f"{SOURCE} ({original})"
-        out.append(FactGroup(group.name, group.status, source, group.data, reason=group.reason,
-                             summary=group.summary, confidence=confidence,
-                             duration_ms=group.duration_ms, raw=group.raw))
+        out.append(
+            FactGroup(
+                group.name,
+                group.status,
+                source,
+                group.data,
+                reason=group.reason,
+                summary=group.summary,
+                confidence=confidence,
+                duration_ms=group.duration_ms,
+                raw=group.raw,
+            )
+        )
     return out
 
 
 def _report_group(document: dict[str, Any]) -> FactGroup:
     findings = [f for f in document.get("findings", []) or [] if isinstance(f, dict)]
-    data = {"kind": document.get("kind"), "envdoctor_version": document.get("envdoctor_version"),
-            "findings": findings}
-    return collected("pasted.report", SOURCE, data,
-                     summary=f"envdoctor {data['kind'] or 'check'} report with {len(findings)} findings",
-                     confidence=Confidence.MEDIUM)
+    data = {
+        "kind": document.get("kind"),
+        "envdoctor_version": document.get("envdoctor_version"),
+        "findings": findings,
+    }
+    return collected(
+        "pasted.report",
+        SOURCE,
+        data,
+        summary=f"envdoctor {data['kind'] or 'check'} report with {len(findings)} findings",
+        confidence=Confidence.MEDIUM,
+    )
 
 
 def _document(text: str) -> dict[str, Any] | None:
@@ -71,7 +89,7 @@ def _document(text: str) -> dict[str, Any] | None:
         end = text.rfind("}")
         if start < 0 or end <= start:
             return None
-        candidate = text[start:end + 1]
+        candidate = text[start : end + 1]
     try:
         document = json.loads(candidate)
     except (json.JSONDecodeError, RecursionError):

@@ -27,16 +27,23 @@ MARKERS = ("NVRM:", "nouveau ")  # detect() needs one of them
 _STAMP = re.compile(
     r"^\s*(?:\[\s*(?P<mono>\d+\.\d+)\]|\[(?P<human>[A-Z][a-z]{2} [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4})\]"
     r"|(?P<syslog>(?:[A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d|\d{4}-\d\d-\d\dT[\d:.+\-]+)) \S+ kernel:"
-    r"(?:\s*\[\s*\d+\.\d+\])?)\s?")
-_XID = re.compile(r"NVRM: Xid \((?:PCI:)?(?P<pci>[0-9A-Fa-f:.]+)\): (?P<code>\d+)(?:, (?P<rest>.*))?")
+    r"(?:\s*\[\s*\d+\.\d+\])?)\s?"
+)
+_XID = re.compile(
+    r"NVRM: Xid \((?:PCI:)?(?P<pci>[0-9A-Fa-f:.]+)\): (?P<code>\d+)(?:, (?P<rest>.*))?"
+)
 _PID = re.compile(r"pid=(?:'<unknown>'|(?P<pid>\d+)), name=(?P<name>[^,]*)")
 _GPU_AT = re.compile(r"NVRM: GPU at PCI:(?P<pci>[0-9A-Fa-f:.]+): (?P<uuid>GPU-[0-9A-Fa-f-]+)")
-_LOADING = re.compile(r"NVRM: loading NVIDIA UNIX (?P<open>Open )?(?:\S+ )?Kernel Module(?: for \S+)?\s+"
-                      r"(?P<version>\d+(?:\.\d+)+)")
+_LOADING = re.compile(
+    r"NVRM: loading NVIDIA UNIX (?P<open>Open )?(?:\S+ )?Kernel Module(?: for \S+)?\s+"
+    r"(?P<version>\d+(?:\.\d+)+)"
+)
 _NOUVEAU = re.compile(r"\bnouveau (?P<pci>[0-9A-Fa-f]{4}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-7]):")
 _PCI_IN_TEXT = re.compile(r"(?:PCI:)?([0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}(?:\.[0-7])?)")
-_API_MISMATCH = re.compile(r"client has the version (?P<client>[\d.\-]+), but this kernel module has "
-                           r"the version (?P<module>[\d.]+)")
+_API_MISMATCH = re.compile(
+    r"client has the version (?P<client>[\d.\-]+), but this kernel module has "
+    r"the version (?P<module>[\d.]+)"
+)
 _SECURE_BOOT = re.compile(r"secureboot: Secure boot (enabled|disabled)", re.I)
 
 # kind -> pattern over the joined NVRM message (or the whole line for non-NVRM kernel lines)
@@ -48,17 +55,40 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("probe-failed", re.compile(r"probe routine failed", re.I)),
     ("no-devices-probed", re.compile(r"No NVIDIA (?:devices probed|GPU found)", re.I)),
     ("open-module-unsupported", re.compile(r"not supported by open\s+nvidia\.ko", re.I)),
-    ("gpu-not-supported", re.compile(r"is not supported by the NVIDIA [\d.x]+ driver release", re.I)),
+    (
+        "gpu-not-supported",
+        re.compile(r"is not supported by the NVIDIA [\d.x]+ driver release", re.I),
+    ),
     ("rm-init-failed", re.compile(r"RmInitAdapter failed", re.I)),
-    ("gpu-init-failed", re.compile(r"(?:failed to allocate|rm_init_adapter failed|GPU .*: Failed to enable)", re.I)),
-    ("pci-io-region-invalid", re.compile(r"PCI I/O region assigned to your NVIDIA device is invalid", re.I)),
-    ("unsigned-module-rejected", re.compile(
-        r"(?:Loading of unsigned module is rejected|unsigned module loading is restricted|"
-        r"Key was rejected by service|PKCS#7 signature not signed with a trusted key|"
-        r"module verification failed: .*rejected)", re.I)),
-    ("module-unsigned", re.compile(r"nvidia\S*: module verification failed: signature and/or required key "
-                                   r"missing - tainting kernel", re.I)),
-    ("gsp-timeout", re.compile(r"Timeout after \d+s of waiting for RPC response from GPU\d* GSP", re.I)),
+    (
+        "gpu-init-failed",
+        re.compile(r"(?:failed to allocate|rm_init_adapter failed|GPU .*: Failed to enable)", re.I),
+    ),
+    (
+        "pci-io-region-invalid",
+        re.compile(r"PCI I/O region assigned to your NVIDIA device is invalid", re.I),
+    ),
+    (
+        "unsigned-module-rejected",
+        re.compile(
+            r"(?:Loading of unsigned module is rejected|unsigned module loading is restricted|"
+            r"Key was rejected by service|PKCS#7 signature not signed with a trusted key|"
+            r"module verification failed: .*rejected)",
+            re.I,
+        ),
+    ),
+    (
+        "module-unsigned",
+        re.compile(
+            r"nvidia\S*: module verification failed: signature and/or required key "
+            r"missing - tainting kernel",
+            re.I,
+        ),
+    ),
+    (
+        "gsp-timeout",
+        re.compile(r"Timeout after \d+s of waiting for RPC response from GPU\d* GSP", re.I),
+    ),
 )
 # kinds that count on any kernel line (module loading is logged without the NVRM prefix)
 _ANY_LINE_KINDS = {"unsigned-module-rejected", "module-unsigned"}
@@ -75,7 +105,11 @@ def read(text: str) -> list[FactGroup]:
     if not detect(text):
         return []
     data = parse(text)
-    return [collected("nvidia.events", SOURCE, data, summary=summary(data), confidence=Confidence.MEDIUM)]
+    return [
+        collected(
+            "nvidia.events", SOURCE, data, summary=summary(data), confidence=Confidence.MEDIUM
+        )
+    ]
 
 
 def summary(data: dict[str, Any]) -> str:
@@ -84,7 +118,9 @@ def summary(data: dict[str, Any]) -> str:
     parts = []
     if xids:
         codes = sorted({x["code"] for x in xids})
-        parts.append(f"{len(xids)} Xid event{'s' if len(xids) != 1 else ''} ({', '.join(map(str, codes))})")
+        parts.append(
+            f"{len(xids)} Xid event{'s' if len(xids) != 1 else ''} ({', '.join(map(str, codes))})"
+        )
     kinds = sorted({m["kind"] for m in data.get("messages") or []})
     if kinds:
         parts.append(", ".join(kinds))
@@ -98,12 +134,17 @@ def _messages(text: str) -> list[tuple[str | None, str]]:
         match = _STAMP.match(raw)
         if match and match.group(0).strip():
             when = match.group("mono") or match.group("human") or match.group("syslog")
-            out.append((when, raw[match.end():].strip()))
+            out.append((when, raw[match.end() :].strip()))
             continue
         body = raw.strip()
-        if body.startswith("NVRM:") and raw[:1].isspace() and out and out[-1][1].startswith("NVRM:"):
+        if (
+            body.startswith("NVRM:")
+            and raw[:1].isspace()
+            and out
+            and out[-1][1].startswith("NVRM:")
+        ):
             when, previous = out[-1]
-            out[-1] = (when, previous + " " + body[len("NVRM:"):].strip())
+            out[-1] = (when, previous + " " + body[len("NVRM:") :].strip())
             continue
         if body:
             out.append((None, body))
@@ -140,11 +181,21 @@ def parse(text: str) -> dict[str, Any]:
             uuids[rec.bus_id(gpu.group("pci")) or gpu.group("pci")] = gpu.group("uuid")
         module = _LOADING.search(body)
         if module:
-            loaded.append({"version": module.group("version"),
-                           "kernel_module": "open" if module.group("open") else "proprietary",
-                           "time": when})
-    return {"xids": xids, "messages": messages, "modules_loaded": loaded, "nouveau_devices": nouveau,
-            "gpu_uuids": uuids, "secure_boot": secure_boot}
+            loaded.append(
+                {
+                    "version": module.group("version"),
+                    "kernel_module": "open" if module.group("open") else "proprietary",
+                    "time": when,
+                }
+            )
+    return {
+        "xids": xids,
+        "messages": messages,
+        "modules_loaded": loaded,
+        "nouveau_devices": nouveau,
+        "gpu_uuids": uuids,
+        "secure_boot": secure_boot,
+    }
 
 
 def _xid(match: re.Match[str], when: str | None) -> dict[str, Any]:
@@ -168,8 +219,12 @@ def _process_name(name: str) -> str | None:
 
 def _message(kind: str, body: str, when: str | None) -> dict[str, Any]:
     pci = _PCI_IN_TEXT.search(body.split("NVRM:", 1)[-1]) if "NVRM" in body else None
-    entry: dict[str, Any] = {"kind": kind, "pci": rec.bus_id(pci.group(1)) if pci else None,
-                             "text": body[:300], "time": when}
+    entry: dict[str, Any] = {
+        "kind": kind,
+        "pci": rec.bus_id(pci.group(1)) if pci else None,
+        "text": body[:300],
+        "time": when,
+    }
     if kind == "api-mismatch":
         versions = _API_MISMATCH.search(re.sub(r"\s*NVRM:\s*", " ", body))
         if versions:

@@ -22,17 +22,32 @@ NAME = "ldd-ldconfig"
 
 # The CUDA libraries envdoctor tracks (shared with the live cuda_libraries probe): name -> family;
 # every libcudnn_* sub-library is family "cudnn" too.
-LIB_NAME_PATTERN = (r"libcudart|libcublasLt|libcublas|libcudnn(?:_[a-z_]+)?|libnccl|libnvJitLink|libcusparse"
-                    r"|libnvinfer(?:_plugin)?|libcuda")
+LIB_NAME_PATTERN = (
+    r"libcudart|libcublasLt|libcublas|libcudnn(?:_[a-z_]+)?|libnccl|libnvJitLink|libcusparse"
+    r"|libnvinfer(?:_plugin)?|libcuda"
+)
 FAMILIES = {
-    "libcudart": "cudart", "libcublas": "cublas", "libcublasLt": "cublas", "libcudnn": "cudnn",
-    "libnccl": "nccl", "libnvJitLink": "nvjitlink", "libcusparse": "cusparse",
-    "libnvinfer": "tensorrt", "libnvinfer_plugin": "tensorrt", "libcuda": "driver",
+    "libcudart": "cudart",
+    "libcublas": "cublas",
+    "libcublasLt": "cublas",
+    "libcudnn": "cudnn",
+    "libnccl": "nccl",
+    "libnvJitLink": "nvjitlink",
+    "libcusparse": "cusparse",
+    "libnvinfer": "tensorrt",
+    "libnvinfer_plugin": "tensorrt",
+    "libcuda": "driver",
 }
 _SONAME = re.compile(rf"^(?P<lib>{LIB_NAME_PATTERN})\.so\.(?P<major>\d+)(?:\.\d+)?$")
-LDCONFIG_LINE = re.compile(r"^\s*(?P<soname>\S+)\s+\((?P<flags>[^)]*)\)\s+=>\s+(?P<path>/\S+)\s*$")  # `ldconfig -p`
-_LDD = re.compile(r"^\s+(?P<soname>\S+)\s+=>\s+(?:(?P<path>/\S+)\s+\(0x[0-9a-f]+\)|(?P<missing>not found))\s*$")
-_LDD_SUBJECT = re.compile(r"^(?:.*\$\s*)?ldd\s+(?:-\S+\s+)*(?P<path>/\S+)\s*$|^(?P<header>/\S+):\s*$")
+LDCONFIG_LINE = re.compile(
+    r"^\s*(?P<soname>\S+)\s+\((?P<flags>[^)]*)\)\s+=>\s+(?P<path>/\S+)\s*$"
+)  # `ldconfig -p`
+_LDD = re.compile(
+    r"^\s+(?P<soname>\S+)\s+=>\s+(?:(?P<path>/\S+)\s+\(0x[0-9a-f]+\)|(?P<missing>not found))\s*$"
+)
+_LDD_SUBJECT = re.compile(
+    r"^(?:.*\$\s*)?ldd\s+(?:-\S+\s+)*(?P<path>/\S+)\s*$|^(?P<header>/\S+):\s*$"
+)
 
 
 def origin(path: str) -> str:
@@ -41,7 +56,9 @@ def origin(path: str) -> str:
         return "pip-wheel"
     if re.search(r"/(?:site|dist)-packages/", path):
         return "pip-bundled"
-    if re.search(r"/(?:ana|mini|micro)?conda\d*/|/envs/[^/]+/lib/|/mambaforge/|/miniforge\d*/", path):
+    if re.search(
+        r"/(?:ana|mini|micro)?conda\d*/|/envs/[^/]+/lib/|/mambaforge/|/miniforge\d*/", path
+    ):
         return "conda"
     if re.search(r"/cuda(?:-\d+(?:\.\d+)*)?/|/hpc_sdk/", path):
         return "toolkit"
@@ -72,13 +89,26 @@ def _entries(text: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
             continue
         path = match["path"]
         real = path.replace("/lib/../../", "/")
-        copies.append({
-            "library": name["lib"], "family": FAMILIES.get(name["lib"], "cudnn"), "soname": match["soname"],
-            "path": path, "real_path": real, "version": None, "version_source": None, "origin": origin(real),
-            "via": "ldconfig" if ldconfig else "ldd", "routes": ["ldconfig" if ldconfig else "ldd"],
-            "package": None, "package_version": None, "site": None, "wins": False, "shadowed_by": None,
-            "needed_by": None if ldconfig else subject,
-        })
+        copies.append(
+            {
+                "library": name["lib"],
+                "family": FAMILIES.get(name["lib"], "cudnn"),
+                "soname": match["soname"],
+                "path": path,
+                "real_path": real,
+                "version": None,
+                "version_source": None,
+                "origin": origin(real),
+                "via": "ldconfig" if ldconfig else "ldd",
+                "routes": ["ldconfig" if ldconfig else "ldd"],
+                "package": None,
+                "package_version": None,
+                "site": None,
+                "wins": False,
+                "shadowed_by": None,
+                "needed_by": None if ldconfig else subject,
+            }
+        )
     return copies, missing
 
 
@@ -98,10 +128,29 @@ def read(text: str) -> list[FactGroup]:
         if copy["via"] == "ldconfig" and copy["soname"] not in winners:
             winners[copy["soname"]] = copy["path"]
             copy["wins"] = True
-    data = {"copies": copies, "winners": winners, "wheels": [], "conda": [], "consumers": [],
-            "framework_requires": {}, "cudnn_headers": [], "missing": missing,
-            "ldconfig": {"ran": any(c["via"] == "ldconfig" for c in copies), "error": None,
-                         "entries": sum(1 for c in copies if c["via"] == "ldconfig")},
-            "site_dirs": []}
-    summary = f"{len(copies)} CUDA library lines" + (f", {len(missing)} not found" if missing else "") + ", pasted"
-    return [collected("cuda.libraries", f"pasted:{NAME}", data, summary=summary, confidence=Confidence.MEDIUM)]
+    data = {
+        "copies": copies,
+        "winners": winners,
+        "wheels": [],
+        "conda": [],
+        "consumers": [],
+        "framework_requires": {},
+        "cudnn_headers": [],
+        "missing": missing,
+        "ldconfig": {
+            "ran": any(c["via"] == "ldconfig" for c in copies),
+            "error": None,
+            "entries": sum(1 for c in copies if c["via"] == "ldconfig"),
+        },
+        "site_dirs": [],
+    }
+    summary = (
+        f"{len(copies)} CUDA library lines"
+        + (f", {len(missing)} not found" if missing else "")
+        + ", pasted"
+    )
+    return [
+        collected(
+            "cuda.libraries", f"pasted:{NAME}", data, summary=summary, confidence=Confidence.MEDIUM
+        )
+    ]

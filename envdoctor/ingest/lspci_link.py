@@ -20,10 +20,14 @@ NAME = "lspci"
 SOURCE = f"pasted:{NAME}"
 MARKERS = ("LnkSta:",)
 
-_HEADER = re.compile(r"^(?P<addr>(?:[0-9a-fA-F]{4}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7])\s+(?P<rest>.+)$")
+_HEADER = re.compile(
+    r"^(?P<addr>(?:[0-9a-fA-F]{4}:)?[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-7])\s+(?P<rest>.+)$"
+)
 _CAP = re.compile(r"LnkCap:.*?Speed\s+(?P<speed>[\d.]+)GT/s,\s*Width\s+x(?P<width>\d+)")
-_STA = re.compile(r"LnkSta:\s*Speed\s+(?P<speed>[\d.]+)GT/s(?P<sdown>\s*\(downgraded\))?[^,]*,\s*"
-                  r"Width\s+x(?P<width>\d+)(?P<wdown>\s*\(downgraded\))?")
+_STA = re.compile(
+    r"LnkSta:\s*Speed\s+(?P<speed>[\d.]+)GT/s(?P<sdown>\s*\(downgraded\))?[^,]*,\s*"
+    r"Width\s+x(?P<width>\d+)(?P<wdown>\s*\(downgraded\))?"
+)
 _IDS = re.compile(r"\[(?P<vendor>[0-9a-fA-F]{4}):(?P<device>[0-9a-fA-F]{4})\]")
 
 # PCIe transfer rate (GT/s) -> generation
@@ -66,7 +70,11 @@ def parse(text: str) -> list[dict[str, Any]]:
         sta = _STA.search(line)
         if not sta:
             continue
-        if header is not None and header.get("vendor_id") not in (None, "0x10de") and not header["nvidia"]:
+        if (
+            header is not None
+            and header.get("vendor_id") not in (None, "0x10de")
+            and not header["nvidia"]
+        ):
             continue
         speed = float(sta.group("speed"))
         device = {
@@ -78,11 +86,14 @@ def parse(text: str) -> list[dict[str, Any]]:
             "driver_unknown": not (header and header.get("driver_seen")),
             "vendor_confirmed": bool(header and header["nvidia"]),
             "link": {
-                "speed_current_gts": speed, "gen_current": gen_of(speed),
+                "speed_current_gts": speed,
+                "gen_current": gen_of(speed),
                 "width_current": int(sta.group("width")),
-                "speed_max_gts": cap[0] if cap else None, "gen_max": gen_of(cap[0]) if cap else None,
+                "speed_max_gts": cap[0] if cap else None,
+                "gen_max": gen_of(cap[0]) if cap else None,
                 "width_max": cap[1] if cap else None,
-                "speed_downgraded": bool(sta.group("sdown")), "width_downgraded": bool(sta.group("wdown")),
+                "speed_downgraded": bool(sta.group("sdown")),
+                "width_downgraded": bool(sta.group("wdown")),
             },
             "aer": None,
         }
@@ -106,7 +117,8 @@ def _header(match: re.Match[str]) -> dict[str, Any]:
         "device_id": f"0x{ids.group('device').lower()}" if ids else None,
         "class": klass,
         "name": rest.split(": ", 1)[-1].strip() if ": " in rest else None,
-        "driver": None, "driver_seen": False,
+        "driver": None,
+        "driver_seen": False,
         "nvidia": "NVIDIA" in rest or bool(ids and ids.group("vendor").lower() == "10de"),
     }
 
@@ -117,7 +129,12 @@ def read(text: str) -> list[FactGroup]:
     if not devices:
         return []
     summary = f"{len(devices)} PCI link status line{'s' if len(devices) != 1 else ''} from lspci"
-    return [collected("nvidia.pci", SOURCE, {"devices": devices, "gpu_count": len(devices),
-                                             "nvswitch_count": None},
-                      summary=summary, confidence=Confidence.MEDIUM)]
-
+    return [
+        collected(
+            "nvidia.pci",
+            SOURCE,
+            {"devices": devices, "gpu_count": len(devices), "nvswitch_count": None},
+            summary=summary,
+            confidence=Confidence.MEDIUM,
+        )
+    ]

@@ -20,7 +20,8 @@ from envdoctor.snapshot import Confidence, FactGroup, collected
 NAME = "nvcc-version"
 
 _RELEASE_LINE = re.compile(
-    r"Cuda compilation tools,\s*release\s+(?P<release>\d+\.\d+)\s*,\s*V(?P<version>\d+(?:\.\d+){1,3})")
+    r"Cuda compilation tools,\s*release\s+(?P<release>\d+\.\d+)\s*,\s*V(?P<version>\d+(?:\.\d+){1,3})"
+)
 _BUILT_ON = re.compile(r"^Built on (?P<built>\S+)", re.MULTILINE)
 _BUILD = re.compile(r"^Build (?P<build>\S+)", re.MULTILINE)
 
@@ -53,9 +54,17 @@ def read(text: str) -> list[FactGroup]:
     nvcc = parse_nvcc(text)
     if nvcc is None:
         return []
-    toolkit = {"path": None, "real_path": None, "version": nvcc["version"], "release": nvcc["release"],
-               "version_source": "nvcc", "nvcc": None, "nvcc_version": nvcc["version"],
-               "origin": None, "found_via": ["pasted nvcc --version"]}
+    toolkit = {
+        "path": None,
+        "real_path": None,
+        "version": nvcc["version"],
+        "release": nvcc["release"],
+        "version_source": "nvcc",
+        "nvcc": None,
+        "nvcc_version": nvcc["version"],
+        "origin": None,
+        "found_via": ["pasted nvcc --version"],
+    }
     data = {
         "toolkits": [toolkit],
         "default_path": None,
@@ -66,6 +75,12 @@ def read(text: str) -> list[FactGroup]:
         "conda": [],
         "pip": [],
     }
-    return [collected("cuda.toolkits", f"pasted:{NAME}", data,
-                      summary=f"nvcc {nvcc['version']} (CUDA {nvcc['release']}), pasted",
-                      confidence=Confidence.MEDIUM)]
+    return [
+        collected(
+            "cuda.toolkits",
+            f"pasted:{NAME}",
+            data,
+            summary=f"nvcc {nvcc['version']} (CUDA {nvcc['release']}), pasted",
+            confidence=Confidence.MEDIUM,
+        )
+    ]

@@ -19,17 +19,28 @@ from envdoctor.snapshot import Confidence, FactGroup, collected
 
 NAME = "nvidia-container-cli-info"
 
-_FIELD = re.compile(r"^(NVRM version|CUDA version|Device Index|Device Minor|Model|Brand|GPU UUID|"
-                    r"Bus Location|Architecture):\s*(.*?)\s*$", re.M)
-_DEVICE_KEYS = {"Device Index": "index", "Device Minor": "minor", "Model": "model",
-                "Brand": "brand", "GPU UUID": "uuid", "Bus Location": "bus_id",
-                "Architecture": "architecture"}
+_FIELD = re.compile(
+    r"^(NVRM version|CUDA version|Device Index|Device Minor|Model|Brand|GPU UUID|"
+    r"Bus Location|Architecture):\s*(.*?)\s*$",
+    re.M,
+)
+_DEVICE_KEYS = {
+    "Device Index": "index",
+    "Device Minor": "minor",
+    "Model": "model",
+    "Brand": "brand",
+    "GPU UUID": "uuid",
+    "Bus Location": "bus_id",
+    "Architecture": "architecture",
+}
 _ERROR = re.compile(r"nvidia-container-cli: ((?:[a-z]+ )?error): (.+?)(?:: unknown\.?)?\s*$", re.M)
 
 
 def detect(text: str) -> bool:
     """Whether `text` holds the info block of `nvidia-container-cli info`."""
-    return bool(re.search(r"^NVRM version:", text, re.M) and re.search(r"^CUDA version:", text, re.M))
+    return bool(
+        re.search(r"^NVRM version:", text, re.M) and re.search(r"^CUDA version:", text, re.M)
+    )
 
 
 def read(text: str) -> list[FactGroup]:
@@ -38,17 +49,36 @@ def read(text: str) -> list[FactGroup]:
     if info is None:
         return []
     source = f"pasted:{NAME}"
-    groups = [collected("container.toolkit", source, {"cli_info": info},
-                        summary=f"nvidia-container-cli sees driver {info.get('nvrm_version')}, "
-                                f"{len(info['devices'])} GPU(s)",
-                        confidence=Confidence.MEDIUM, raw={NAME: text[:20000]})]
-    driver = {k: v for k, v in (("driver_version", info.get("nvrm_version")),
-                                ("cuda_driver_max", info.get("cuda_version"))) if v}
+    groups = [
+        collected(
+            "container.toolkit",
+            source,
+            {"cli_info": info},
+            summary=f"nvidia-container-cli sees driver {info.get('nvrm_version')}, "
+            f"{len(info['devices'])} GPU(s)",
+            confidence=Confidence.MEDIUM,
+            raw={NAME: text[:20000]},
+        )
+    ]
+    driver = {
+        k: v
+        for k, v in (
+            ("driver_version", info.get("nvrm_version")),
+            ("cuda_driver_max", info.get("cuda_version")),
+        )
+        if v
+    }
     if driver:
-        groups.append(collected("nvidia.driver", source, driver,
-                                summary=f"driver {driver.get('driver_version')} "
-                                        f"(CUDA {driver.get('cuda_driver_max')})",
-                                confidence=Confidence.MEDIUM))
+        groups.append(
+            collected(
+                "nvidia.driver",
+                source,
+                driver,
+                summary=f"driver {driver.get('driver_version')} "
+                f"(CUDA {driver.get('cuda_driver_max')})",
+                confidence=Confidence.MEDIUM,
+            )
+        )
     return groups
 
 

@@ -18,18 +18,38 @@ from envdoctor.snapshot import Confidence, FactGroup
 NAME = "nvidia-smi"
 SOURCE = f"pasted:{NAME}"
 # every text detect() accepts contains one of these (the ingest driver skips detect() otherwise)
-MARKERS = ("NVIDIA-SMI", "NVSMI LOG", "UUID: GPU-", "NVML", "nvml", "CPU Affinity", "No devices were found",
-           "libnvidia-ml", "ersion mismatch", "couldn't communicate")
+MARKERS = (
+    "NVIDIA-SMI",
+    "NVSMI LOG",
+    "UUID: GPU-",
+    "NVML",
+    "nvml",
+    "CPU Affinity",
+    "No devices were found",
+    "libnvidia-ml",
+    "ersion mismatch",
+    "couldn't communicate",
+)
 
-_BANNER = re.compile(r"NVIDIA-SMI\s+(\S+)\s+Driver Version:\s*(\S+)(?:\s+CUDA Version:\s*([^\s|]+))?")
+_BANNER = re.compile(
+    r"NVIDIA-SMI\s+(\S+)\s+Driver Version:\s*(\S+)(?:\s+CUDA Version:\s*([^\s|]+))?"
+)
 _BUS = r"[0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-7]"
-_ROW1 = re.compile(rf"^\|\s*(\d+)\s+(.+?)\s+(On|Off|WDDM|TCC|MCDM|N/A)\s*\|\s*({_BUS})\s+(\S+)\s*\|\s*(.*?)\s*\|")
-_ROW2 = re.compile(r"^\|\s*(\S+)\s+(\S+)\s+(P\d+|N/A)\s+(.*?)\s*\|\s*(\d+)MiB\s*/\s*(\d+)MiB\s*\|"
-                   r"\s*(\S+)\s+(\S+)\s*\|")
+_ROW1 = re.compile(
+    rf"^\|\s*(\d+)\s+(.+?)\s+(On|Off|WDDM|TCC|MCDM|N/A)\s*\|\s*({_BUS})\s+(\S+)\s*\|\s*(.*?)\s*\|"
+)
+_ROW2 = re.compile(
+    r"^\|\s*(\S+)\s+(\S+)\s+(P\d+|N/A)\s+(.*?)\s*\|\s*(\d+)MiB\s*/\s*(\d+)MiB\s*\|"
+    r"\s*(\S+)\s+(\S+)\s*\|"
+)
 _ROW3 = re.compile(r"^\|\s*\|\s*\|\s*(\S+)\s*\|\s*$")
-_MIG_ROW = re.compile(r"^\|\s*(\d+)\s+(\d+|N/A)\s+(\d+|N/A)\s+(\d+)\s*\|\s*(\d+)MiB\s*/\s*(\d+)MiB\s*\|")
-_PROCESS = re.compile(r"^\|\s+(\d+)\s+(?:(?:\d+|N/A)\s+(?:\d+|N/A)\s+)?(\d+)\s+(C\+G|M\+C|C|G|M)\s+(.+?)"
-                      r"\s+(\d+\s*MiB|N/A)\s*\|")
+_MIG_ROW = re.compile(
+    r"^\|\s*(\d+)\s+(\d+|N/A)\s+(\d+|N/A)\s+(\d+)\s*\|\s*(\d+)MiB\s*/\s*(\d+)MiB\s*\|"
+)
+_PROCESS = re.compile(
+    r"^\|\s+(\d+)\s+(?:(?:\d+|N/A)\s+(?:\d+|N/A)\s+)?(\d+)\s+(C\+G|M\+C|C|G|M)\s+(.+?)"
+    r"\s+(\d+\s*MiB|N/A)\s*\|"
+)
 _LIST_GPU = re.compile(r"^GPU (\d+): (.+?) \(UUID: (GPU-[0-9A-Fa-f-]+)\)")
 _LIST_MIG = re.compile(r"^\s+MIG (\S+)\s+Device\s+(\d+): \(UUID: (MIG-[^)\s]+)\)")
 _Q_LINE = re.compile(r"^(\s*)(\S.*?)\s+:(?:\s(.*))?$")
@@ -38,15 +58,34 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 # nvidia-smi's own failure messages -> (NVML code, driver loaded?, short text)
 _ERRORS: tuple[tuple[re.Pattern[str], int | None, bool | None, str], ...] = (
-    (re.compile(r"couldn't communicate with the NVIDIA driver", re.I), None, False,
-     "couldn't communicate with the NVIDIA driver"),
-    (re.compile(r"Driver/library version mismatch", re.I), 18, True, "Driver/library version mismatch"),
+    (
+        re.compile(r"couldn't communicate with the NVIDIA driver", re.I),
+        None,
+        False,
+        "couldn't communicate with the NVIDIA driver",
+    ),
+    (
+        re.compile(r"Driver/library version mismatch", re.I),
+        18,
+        True,
+        "Driver/library version mismatch",
+    ),
     (re.compile(r"NVML:\s*Driver Not Loaded", re.I), 9, False, "Driver Not Loaded"),
-    (re.compile(r"Failed to initialize NVML:\s*Insufficient Permissions", re.I), 4, True,
-     "Insufficient Permissions"),
+    (
+        re.compile(r"Failed to initialize NVML:\s*Insufficient Permissions", re.I),
+        4,
+        True,
+        "Insufficient Permissions",
+    ),
     (re.compile(r"Failed to initialize NVML:\s*Unknown Error", re.I), 999, None, "Unknown Error"),
-    (re.compile(r"Failed to initialize NVML:\s*GPU access blocked by the operating system", re.I), 17,
-     None, "GPU access blocked by the operating system"),
+    (
+        re.compile(
+            r"Failed to initialize NVML:\s*GPU access blocked by the operating system", re.I
+        ),
+        17,
+        None,
+        "GPU access blocked by the operating system",
+    ),
     (re.compile(r"couldn't find libnvidia-ml\.so", re.I), 12, None, "libnvidia-ml.so not found"),
     (re.compile(r"^No devices were found", re.I | re.M), None, True, "No devices were found"),
 )
@@ -57,10 +96,14 @@ _LOST = re.compile(r"Unable to determine the device handle for GPU\s*([0-9A-Fa-f
 def detect(text: str) -> bool:
     """Whether the text holds nvidia-smi output of a kind this reader knows."""
     head = text[:400000]
-    return bool(_BANNER.search(head) or "NVSMI LOG" in head or _LIST_GPU.search(head)
-                or re.search(r"^GPU \d+: .+\(UUID:", head, re.M)
-                or any(p.search(head) for p, *_ in _ERRORS)
-                or ("CPU Affinity" in head and re.search(r"^\s*(\x1b\[[0-9;]*m)?GPU0\b", head, re.M)))
+    return bool(
+        _BANNER.search(head)
+        or "NVSMI LOG" in head
+        or _LIST_GPU.search(head)
+        or re.search(r"^GPU \d+: .+\(UUID:", head, re.M)
+        or any(p.search(head) for p, *_ in _ERRORS)
+        or ("CPU Affinity" in head and re.search(r"^\s*(\x1b\[[0-9;]*m)?GPU0\b", head, re.M))
+    )
 
 
 def read(text: str) -> list[FactGroup]:
@@ -133,6 +176,7 @@ def _merge_mig(target: dict[str, Any], devices: list[dict[str, Any]]) -> None:
 
 # -- the default table ------------------------------------------------------------------------
 
+
 def _table(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
     banner = _BANNER.search(text)
     if not banner:
@@ -142,7 +186,9 @@ def _table(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
     driver["driver_version"] = rec.clean(banner.group(2))
     printed = banner.group(3)
     driver["cuda_version_printed"] = printed
-    driver["cuda_driver_max"] = rec.clean(printed) if printed and re.fullmatch(r"\d+\.\d+", printed) else None
+    driver["cuda_driver_max"] = (
+        rec.clean(printed) if printed and re.fullmatch(r"\d+\.\d+", printed) else None
+    )
     gpus: list[dict[str, Any]] = []
     windows = bool(re.search(r"Driver-Model|TCC/WDDM", text))
     section = "gpus"
@@ -190,7 +236,11 @@ def _table(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
             windows = True
     if windows:
         driver["platform"] = "windows"
-    elif driver["smi_version"] and driver["driver_version"] and driver["smi_version"] != driver["driver_version"]:
+    elif (
+        driver["smi_version"]
+        and driver["driver_version"]
+        and driver["smi_version"] != driver["driver_version"]
+    ):
         driver["platform"] = "wsl"  # Linux nvidia-smi from WSL's lib folder, Windows driver version
     elif gpus:
         driver["platform"] = "linux"
@@ -227,7 +277,9 @@ def _row2(gpu: dict[str, Any], match: re.Match[str]) -> None:
         gpu["power_limit_w"] = rec.number(cap.replace("W", ""))
     gpu["memory_used_mib"] = int(match.group(5))
     gpu["memory_total_mib"] = int(match.group(6))
-    gpu["utilization_gpu_pct"] = rec.integer(match.group(7).rstrip("%")) if match.group(7) != "N/A" else None
+    gpu["utilization_gpu_pct"] = (
+        rec.integer(match.group(7).rstrip("%")) if match.group(7) != "N/A" else None
+    )
     gpu["compute_mode"] = rec.clean(match.group(8))
 
 
@@ -236,13 +288,16 @@ def _mig_row(gpus: list[dict[str, Any]], match: re.Match[str]) -> None:
     gpu = next((g for g in gpus if g["index"] == index), None)
     if gpu is None:
         return
-    gpu["mig_devices"].append({
-        "index": int(match.group(4)),
-        "gpu_instance_id": rec.integer(match.group(2)),
-        "compute_instance_id": rec.integer(match.group(3)),
-        "uuid": None, "profile": None,
-        "memory_total_mib": int(match.group(6)),
-    })
+    gpu["mig_devices"].append(
+        {
+            "index": int(match.group(4)),
+            "gpu_instance_id": rec.integer(match.group(2)),
+            "compute_instance_id": rec.integer(match.group(3)),
+            "uuid": None,
+            "profile": None,
+            "memory_total_mib": int(match.group(6)),
+        }
+    )
 
 
 def _process_row(gpus: list[dict[str, Any]], match: re.Match[str]) -> None:
@@ -253,6 +308,7 @@ def _process_row(gpus: list[dict[str, Any]], match: re.Match[str]) -> None:
 
 
 # -- nvidia-smi -L ----------------------------------------------------------------------------
+
 
 def _listing(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
     gpus: list[dict[str, Any]] = []
@@ -268,10 +324,16 @@ def _listing(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
         mig = _LIST_MIG.match(line)
         if mig and current is not None:
             current["mig_mode"] = "enabled"
-            current["mig_devices"].append({
-                "index": int(mig.group(2)), "gpu_instance_id": None, "compute_instance_id": None,
-                "uuid": mig.group(3), "profile": mig.group(1), "memory_total_mib": None,
-            })
+            current["mig_devices"].append(
+                {
+                    "index": int(mig.group(2)),
+                    "gpu_instance_id": None,
+                    "compute_instance_id": None,
+                    "uuid": mig.group(3),
+                    "profile": mig.group(1),
+                    "memory_total_mib": None,
+                }
+            )
     return _gpus_only(gpus)
 
 
@@ -285,6 +347,7 @@ def _gpus_only(gpus: list[dict[str, Any]]) -> tuple[dict[str, Any], list[dict[st
 
 
 # -- nvidia-smi topo -m -----------------------------------------------------------------------
+
 
 def _topology(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
     clean_text = _ANSI.sub("", text)
@@ -308,6 +371,7 @@ def _topology(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
 
 
 # -- nvidia-smi -q ----------------------------------------------------------------------------
+
 
 def _query(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
     start = text.find("NVSMI LOG")
@@ -355,6 +419,7 @@ def query_tree(text: str) -> dict[str, Any]:
 
 # -- error messages ---------------------------------------------------------------------------
 
+
 def _errors(text: str, driver: dict[str, Any]) -> bool:
     found = False
     for pattern, code, loaded, message in _ERRORS:
@@ -362,8 +427,11 @@ def _errors(text: str, driver: dict[str, Any]) -> bool:
             continue
         found = True
         if code is not None and driver.get("nvml_error") is None:
-            driver["nvml_error"] = {"code": code, "name": rec.NVML_ERROR_NAMES.get(code),
-                                    "message": message}
+            driver["nvml_error"] = {
+                "code": code,
+                "name": rec.NVML_ERROR_NAMES.get(code),
+                "message": message,
+            }
         if code is None and driver.get("smi_error") is None:
             driver["smi_error"] = message
         if loaded is not None and driver.get("driver_loaded") is None:
@@ -376,6 +444,8 @@ def _errors(text: str, driver: dict[str, Any]) -> bool:
         found = True
     lost = _LOST.search(text)
     if lost:
-        driver["smi_error"] = driver.get("smi_error") or f"GPU {lost.group(1)}: {lost.group(2).strip()}"
+        driver["smi_error"] = (
+            driver.get("smi_error") or f"GPU {lost.group(1)}: {lost.group(2).strip()}"
+        )
         found = True
     return found

@@ -43,14 +43,29 @@ def read(text: str) -> list[FactGroup]:
     return groups(driver, gpus, SOURCE, Confidence.MEDIUM)
 
 
-def groups(driver: dict[str, Any], gpus: list[dict[str, Any]], source: str,
-           confidence: Confidence) -> list[FactGroup]:
+def groups(
+    driver: dict[str, Any], gpus: list[dict[str, Any]], source: str, confidence: Confidence
+) -> list[FactGroup]:
     """The `nvidia.driver` and `nvidia.gpus` groups for parsed records."""
-    out = [collected("nvidia.driver", source, driver, summary=rec.driver_summary(driver),
-                     confidence=confidence)]
+    out = [
+        collected(
+            "nvidia.driver",
+            source,
+            driver,
+            summary=rec.driver_summary(driver),
+            confidence=confidence,
+        )
+    ]
     if gpus:
-        out.append(collected("nvidia.gpus", source, {"gpus": gpus}, summary=rec.gpu_summary(gpus),
-                             confidence=confidence))
+        out.append(
+            collected(
+                "nvidia.gpus",
+                source,
+                {"gpus": gpus},
+                summary=rec.gpu_summary(gpus),
+                confidence=confidence,
+            )
+        )
     return out
 
 
@@ -70,7 +85,11 @@ def _root(text: str) -> ET.Element:
     if not match:
         raise NotNvidiaSmiXml("no <nvidia_smi_log> element")
     end = text.find(_END, match.start())
-    body = text[match.start(): end + len(_END)] if end >= 0 else _close_truncated(text[match.start():])
+    body = (
+        text[match.start() : end + len(_END)]
+        if end >= 0
+        else _close_truncated(text[match.start() :])
+    )
     try:
         return ET.fromstring(body)
     except ET.ParseError as exc:
@@ -154,8 +173,11 @@ def records_from_tree(tree: Tree) -> tuple[dict[str, Any], list[dict[str, Any]]]
     driver = rec.new_driver()
     driver["driver_version"] = rec.clean(text(tree, "driver_version"))
     driver["cuda_driver_max"] = rec.clean(text(tree, "cuda_version"))
-    gpus = [gpu_from_tree(node, index) for index, node in enumerate(items(tree, "gpu"))
-            if isinstance(node, dict)]
+    gpus = [
+        gpu_from_tree(node, index)
+        for index, node in enumerate(items(tree, "gpu"))
+        if isinstance(node, dict)
+    ]
     attached = rec.integer(text(tree, "attached_gpus"))
     driver["gpu_count"] = attached if attached is not None else len(gpus)
     models = {g.get("driver_model") for g in gpus}
@@ -177,10 +199,13 @@ def gpu_from_tree(node: Tree, index: int) -> dict[str, Any]:
     gpu["memory_total_mib"] = rec.integer(text(node, "fb_memory_usage/total"))
     gpu["memory_used_mib"] = rec.integer(text(node, "fb_memory_usage/used"))
     gpu["mig_mode"] = rec.enabled_state(text(node, "mig_mode/current_mig", "mig_mode/current"))
-    gpu["mig_mode_pending"] = rec.enabled_state(text(node, "mig_mode/pending_mig", "mig_mode/pending"))
+    gpu["mig_mode_pending"] = rec.enabled_state(
+        text(node, "mig_mode/pending_mig", "mig_mode/pending")
+    )
     gpu["mig_devices"] = _mig_devices(node)
     gpu["virtualization_mode"] = _virtualization(
-        text(node, "gpu_virtualization_mode/virtualization_mode"))
+        text(node, "gpu_virtualization_mode/virtualization_mode")
+    )
     gpu["persistence_mode"] = rec.yes_no(text(node, "persistence_mode"))
     gpu["display_mode"] = rec.yes_no(text(node, "display_mode"))
     gpu["driver_model"] = rec.clean(text(node, "driver_model/current_dm", "driver_model/current"))
@@ -191,20 +216,35 @@ def gpu_from_tree(node: Tree, index: int) -> dict[str, Any]:
     gpu["remapped_rows"] = _remapped(node)
     gpu["retired_pages"] = _retired(node)
     gpu["throttle_reasons"] = _throttle(node)
-    gpu["temperature_c"] = rec.integer(text(node, "temperature/gpu_temp", "temperature/gpu_current_temp"))
-    gpu["power_draw_w"] = _first_number(node, (
-        "gpu_power_readings/power_draw", "gpu_power_readings/instant_power_draw",
-        "gpu_power_readings/gpu_power_readings/instant_power_draw",
-        "gpu_power_readings/instantaneous_power_draw", "gpu_power_readings/average_power_draw",
-        "power_readings/power_draw"))
-    gpu["power_limit_w"] = _first_number(node, (
-        "gpu_power_readings/current_power_limit",
-        "gpu_power_readings/gpu_power_readings/current_power_limit",
-        "power_readings/power_limit", "power_readings/enforced_power_limit"))
+    gpu["temperature_c"] = rec.integer(
+        text(node, "temperature/gpu_temp", "temperature/gpu_current_temp")
+    )
+    gpu["power_draw_w"] = _first_number(
+        node,
+        (
+            "gpu_power_readings/power_draw",
+            "gpu_power_readings/instant_power_draw",
+            "gpu_power_readings/gpu_power_readings/instant_power_draw",
+            "gpu_power_readings/instantaneous_power_draw",
+            "gpu_power_readings/average_power_draw",
+            "power_readings/power_draw",
+        ),
+    )
+    gpu["power_limit_w"] = _first_number(
+        node,
+        (
+            "gpu_power_readings/current_power_limit",
+            "gpu_power_readings/gpu_power_readings/current_power_limit",
+            "power_readings/power_limit",
+            "power_readings/enforced_power_limit",
+        ),
+    )
     gpu["utilization_gpu_pct"] = rec.integer(text(node, "utilization/gpu_util", "utilization/gpu"))
     processes = get(node, "processes")
     if isinstance(processes, dict):
-        gpu["process_count"] = len(items(processes, "process_info")) or len(items(processes, "process_id"))
+        gpu["process_count"] = len(items(processes, "process_info")) or len(
+            items(processes, "process_id")
+        )
     elif processes is not None:
         gpu["process_count"] = 0
     return gpu
@@ -234,8 +274,14 @@ def _virtualization(value: str | None) -> str | None:
     if value is None:
         return None
     lowered = value.lower().replace(" ", "-")
-    return {"none": "none", "pass-through": "pass-through", "passthrough": "pass-through",
-            "vgpu": "vgpu", "host-vgpu": "host-vgpu", "host-vsga": "host-vsga"}.get(lowered, lowered)
+    return {
+        "none": "none",
+        "pass-through": "pass-through",
+        "passthrough": "pass-through",
+        "vgpu": "vgpu",
+        "host-vgpu": "host-vgpu",
+        "host-vsga": "host-vsga",
+    }.get(lowered, lowered)
 
 
 def _mig_devices(node: Tree) -> list[dict[str, Any]]:
@@ -243,22 +289,29 @@ def _mig_devices(node: Tree) -> list[dict[str, Any]]:
     for dev in items(node, "mig_devices/mig_device"):
         if not isinstance(dev, dict):
             continue
-        out.append({
-            "index": rec.integer(text(dev, "index")),
-            "gpu_instance_id": rec.integer(text(dev, "gpu_instance_id")),
-            "compute_instance_id": rec.integer(text(dev, "compute_instance_id")),
-            "uuid": None, "profile": None,
-            "memory_total_mib": rec.integer(text(dev, "fb_memory_usage/total")),
-        })
+        out.append(
+            {
+                "index": rec.integer(text(dev, "index")),
+                "gpu_instance_id": rec.integer(text(dev, "gpu_instance_id")),
+                "compute_instance_id": rec.integer(text(dev, "compute_instance_id")),
+                "uuid": None,
+                "profile": None,
+                "memory_total_mib": rec.integer(text(dev, "fb_memory_usage/total")),
+            }
+        )
     return out
 
 
 def _pcie(node: Tree) -> dict[str, Any]:
     link = get(node, "pci/pci_gpu_link_info", "pci/gpu_link_info") or {}
     return {
-        "gen_current": rec.integer(text(link, "pcie_gen/current_link_gen", "pcie_generation/current")),
+        "gen_current": rec.integer(
+            text(link, "pcie_gen/current_link_gen", "pcie_generation/current")
+        ),
         "gen_max": rec.integer(text(link, "pcie_gen/max_link_gen", "pcie_generation/max")),
-        "width_current": rec.integer(text(link, "link_widths/current_link_width", "link_width/current")),
+        "width_current": rec.integer(
+            text(link, "link_widths/current_link_width", "link_width/current")
+        ),
         "width_max": rec.integer(text(link, "link_widths/max_link_width", "link_width/max")),
         "replay_counter": rec.integer(text(node, "pci/replay_counter", "pci/replays_since_reset")),
     }
@@ -275,12 +328,22 @@ def _ecc_counts(section: Any, kind: str) -> int | None:
         return None
     if kind == "unc":
         old = rec.integer(text(section, "double_bit/total"))
-        new = _sum([rec.integer(text(section, k)) for k in (
-            "dram_uncorrectable", "sram_uncorrectable", "sram_uncorrectable_parity",
-            "sram_uncorrectable_secded")])
+        new = _sum(
+            [
+                rec.integer(text(section, k))
+                for k in (
+                    "dram_uncorrectable",
+                    "sram_uncorrectable",
+                    "sram_uncorrectable_parity",
+                    "sram_uncorrectable_secded",
+                )
+            ]
+        )
     else:
         old = rec.integer(text(section, "single_bit/total"))
-        new = _sum([rec.integer(text(section, k)) for k in ("dram_correctable", "sram_correctable")])
+        new = _sum(
+            [rec.integer(text(section, k)) for k in ("dram_correctable", "sram_correctable")]
+        )
     return old if old is not None else new
 
 
@@ -293,8 +356,9 @@ def _ecc(node: Tree) -> dict[str, Any]:
         "aggregate_uncorrected": _ecc_counts(get(errors, "aggregate"), "unc"),
         "volatile_corrected": _ecc_counts(get(errors, "volatile"), "cor"),
         "aggregate_corrected": _ecc_counts(get(errors, "aggregate"), "cor"),
-        "sram_threshold_exceeded": rec.yes_no(text(errors, "aggregate/sram_threshold_exceeded",
-                                                   "aggregate/sram_threshold_exceeded")),
+        "sram_threshold_exceeded": rec.yes_no(
+            text(errors, "aggregate/sram_threshold_exceeded", "aggregate/sram_threshold_exceeded")
+        ),
     }
 
 
@@ -318,18 +382,26 @@ def _retired(node: Tree) -> dict[str, Any]:
     if pending is None:
         pending = rec.yes_no(text(pages, "pending_blacklist", "pending_page_blacklist"))
     return {
-        "single_bit": rec.integer(text(pages, "multiple_single_bit_retirement/retired_count",
-                                       "single_bit_ecc")),
-        "double_bit": rec.integer(text(pages, "double_bit_retirement/retired_count", "double_bit_ecc")),
+        "single_bit": rec.integer(
+            text(pages, "multiple_single_bit_retirement/retired_count", "single_bit_ecc")
+        ),
+        "double_bit": rec.integer(
+            text(pages, "double_bit_retirement/retired_count", "double_bit_ecc")
+        ),
         "pending": pending,
     }
 
 
 _TEXT_REASONS = {
-    "idle": "gpu_idle", "applications_clocks_setting": "applications_clocks_setting",
-    "sw_power_cap": "sw_power_cap", "hw_slowdown": "hw_slowdown", "sync_boost": "sync_boost",
-    "sw_thermal_slowdown": "sw_thermal_slowdown", "hw_thermal_slowdown": "hw_thermal_slowdown",
-    "hw_power_brake_slowdown": "hw_power_brake_slowdown", "display_clock_setting": "display_clocks_setting",
+    "idle": "gpu_idle",
+    "applications_clocks_setting": "applications_clocks_setting",
+    "sw_power_cap": "sw_power_cap",
+    "hw_slowdown": "hw_slowdown",
+    "sync_boost": "sync_boost",
+    "sw_thermal_slowdown": "sw_thermal_slowdown",
+    "hw_thermal_slowdown": "hw_thermal_slowdown",
+    "hw_power_brake_slowdown": "hw_power_brake_slowdown",
+    "display_clock_setting": "display_clocks_setting",
 }
 _KNOWN_REASONS = set(rec.THROTTLE_BITS.values())
 

@@ -22,17 +22,29 @@ SOURCE = f"pasted:{NAME}"
 
 _PIP_LIST_HEADER = re.compile(r"^\s*Package\s+Version(\s+\S.*)?$")
 _PIP_LIST_RULE = re.compile(r"^\s*-{3,}(\s+-{3,})+\s*$")
-_PIP_LIST_ROW = re.compile(r"^\s*(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)\s+(?P<version>\d[^\s]*)(\s+.*)?$")
-_FREEZE_ROW = re.compile(r"^\s*(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*==\s*(?P<version>[^\s;#]+)")
+_PIP_LIST_ROW = re.compile(
+    r"^\s*(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)\s+(?P<version>\d[^\s]*)(\s+.*)?$"
+)
+_FREEZE_ROW = re.compile(
+    r"^\s*(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*==\s*(?P<version>[^\s;#]+)"
+)
 _FREEZE_URL = re.compile(r"^\s*(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)\s*@\s*(?P<url>\S+)")
-_CONDA_HEADER = re.compile(r"^#\s*packages in environment at\s*(?P<prefix>.+?):?\s*$", re.IGNORECASE)
+_CONDA_HEADER = re.compile(
+    r"^#\s*packages in environment at\s*(?P<prefix>.+?):?\s*$", re.IGNORECASE
+)
 _CONDA_COLUMNS = re.compile(r"^#\s*Name\s+Version\s+Build(\s+Channel)?\s*$", re.IGNORECASE)
-_CONDA_ROW = re.compile(r"^(?P<name>[A-Za-z0-9_][A-Za-z0-9._-]*)\s+(?P<version>\S+)\s+(?P<build>\S+)(\s+(?P<channel>\S+))?\s*$")
-_CONDA_CUDA = (re.compile(r"cuda(?P<major>\d+)\.(?P<minor>\d+)"),  # py3.10_cuda12.1_cudnn8.9.2_0
-               re.compile(r"cuda(?P<major>1\d)(?P<minor>\d)(?!\d)"))  # cuda126_mkl_py312_... (conda-forge)
+_CONDA_ROW = re.compile(
+    r"^(?P<name>[A-Za-z0-9_][A-Za-z0-9._-]*)\s+(?P<version>\S+)\s+(?P<build>\S+)(\s+(?P<channel>\S+))?\s*$"
+)
+_CONDA_CUDA = (
+    re.compile(r"cuda(?P<major>\d+)\.(?P<minor>\d+)"),  # py3.10_cuda12.1_cudnn8.9.2_0
+    re.compile(r"cuda(?P<major>1\d)(?P<minor>\d)(?!\d)"),
+)  # cuda126_mkl_py312_... (conda-forge)
 _COMMAND = re.compile(r"\b(?P<tool>pip3?|uv pip|conda|mamba|micromamba)\s+(?P<verb>list|freeze)\b")
-_PYTHON_BANNER = re.compile(r"^Python (?P<version>\d+\.\d+\.\d+)\S* \(.*\).* on (?P<platform>linux|win32|darwin|cygwin)\s*$",
-                            re.MULTILINE)
+_PYTHON_BANNER = re.compile(
+    r"^Python (?P<version>\d+\.\d+\.\d+)\S* \(.*\).* on (?P<platform>linux|win32|darwin|cygwin)\s*$",
+    re.MULTILINE,
+)
 _WHEEL_URL_VERSION = re.compile(r"/[A-Za-z0-9_.]+?-(?P<version>\d[^-/]*)-[^/]*\.whl$")
 
 
@@ -75,25 +87,49 @@ def read(text: str) -> list[FactGroup]:
     banner = _PYTHON_BANNER.search(text)
     if banner and not extra.get("python"):  # the interactive interpreter's first line
         extra["python"] = {"version": banner.group("version"), "platform": banner.group("platform")}
-    groups = [collected("python.packages", SOURCE,
-                        {"packages": packages, "installers": installers, "locations": {}},
-                        summary=f"{len(packages)} distributions ({kind})", confidence=Confidence.MEDIUM)]
+    groups = [
+        collected(
+            "python.packages",
+            SOURCE,
+            {"packages": packages, "installers": installers, "locations": {}},
+            summary=f"{len(packages)} distributions ({kind})",
+            confidence=Confidence.MEDIUM,
+        )
+    ]
     if extra.get("python"):
-        where = (f"conda {extra['python'].get('prefix')}" if extra["python"].get("environment") == "conda"
-                 else extra["python"].get("platform"))
-        groups.append(collected("python", SOURCE, extra["python"],
-                                summary=f"Python {extra['python'].get('version')} ({where})",
-                                confidence=Confidence.MEDIUM))
-    dists = {name: {"version": version, "installer": installers.get(name)}
-             for name, version in packages.items()}
+        where = (
+            f"conda {extra['python'].get('prefix')}"
+            if extra["python"].get("environment") == "conda"
+            else extra["python"].get("platform")
+        )
+        groups.append(
+            collected(
+                "python",
+                SOURCE,
+                extra["python"],
+                summary=f"Python {extra['python'].get('version')} ({where})",
+                confidence=Confidence.MEDIUM,
+            )
+        )
+    dists = {
+        name: {"version": version, "installer": installers.get(name)}
+        for name, version in packages.items()
+    }
     if "torch" in dists:
         groups.append(_torch_group(dists, extra.get("conda_torch_build")))
     from envdoctor.probes.frameworks import frameworks_facts, summary
 
     frameworks = frameworks_facts({k: v for k, v in dists.items() if _interesting(k)})
     if frameworks:
-        groups.append(collected("python.frameworks", SOURCE, {"packages": frameworks},
-                                summary=summary(frameworks), confidence=Confidence.MEDIUM))
+        groups.append(
+            collected(
+                "python.frameworks",
+                SOURCE,
+                {"packages": frameworks},
+                summary=summary(frameworks),
+                confidence=Confidence.MEDIUM,
+            )
+        )
     return groups
 
 
@@ -110,7 +146,7 @@ def _after_command(lines: list[str]) -> tuple[str | None, list[str]]:
         kind = "conda list" if conda else f"pip {verb}"
         row = _CONDA_ROW if conda else (_PIP_LIST_ROW if verb == "list" else _FREEZE_ROW)
         rows = []
-        for follower in lines[i + 1:]:
+        for follower in lines[i + 1 :]:
             if not follower.strip():
                 if rows:
                     break
@@ -144,7 +180,9 @@ def _torch_group(dists: dict[str, dict[str, Any]], conda_build: str | None) -> F
             data.update(cuda=cuda, backend="cuda", cuda_source="conda build string")
         elif "cpu" in conda_build.lower():
             data.update(backend="cpu")
-    return collected("python.torch", SOURCE, data, summary=summary(data), confidence=Confidence.MEDIUM)
+    return collected(
+        "python.torch", SOURCE, data, summary=summary(data), confidence=Confidence.MEDIUM
+    )
 
 
 def _conda_build_cuda(build: str) -> str | None:
@@ -155,8 +193,9 @@ def _conda_build_cuda(build: str) -> str | None:
     return None
 
 
-
-def _pip_list(lines: list[str], started: bool = False) -> tuple[dict[str, str], dict[str, str], dict[str, Any]]:
+def _pip_list(
+    lines: list[str], started: bool = False
+) -> tuple[dict[str, str], dict[str, str], dict[str, Any]]:
     packages: dict[str, str] = {}
     for line in lines:
         if _PIP_LIST_RULE.match(line):
@@ -182,7 +221,9 @@ def _freeze(lines: list[str]) -> tuple[dict[str, str], dict[str, str], dict[str,
             url = match.group("url").replace("%2B", "+").replace("%2b", "+")
             version = _WHEEL_URL_VERSION.search(url)
             if version:
-                packages.setdefault(canonicalize_name(match.group("name")), version.group("version"))
+                packages.setdefault(
+                    canonicalize_name(match.group("name")), version.group("version")
+                )
     return packages, {}, {}
 
 
@@ -209,7 +250,11 @@ def _conda(lines: list[str]) -> tuple[dict[str, str], dict[str, str], dict[str, 
             name = "torch"  # the conda package of torch
             extra["conda_torch_build"] = match.group("build")
         if name == "python" and not pip_installed:
-            extra["python"] = {"version": match.group("version"), "environment": "conda", "prefix": prefix}
+            extra["python"] = {
+                "version": match.group("version"),
+                "environment": "conda",
+                "prefix": prefix,
+            }
             continue
         if name in packages and not pip_installed:
             continue  # a pip-installed copy is the one Python imports

@@ -20,8 +20,11 @@ NAME = "proc-driver-nvidia-version"
 SOURCE = f"pasted:{NAME}"
 MARKERS = ("NVRM version:",)
 
-_LINE = re.compile(r"NVRM version:\s*NVIDIA UNIX\s+(Open\s+)?(?:(\S+)\s+)?Kernel Module(?:\s+for\s+(\S+))?"
-                   r"\s+(\d+(?:\.\d+)+)\s*(.*)$", re.M)
+_LINE = re.compile(
+    r"NVRM version:\s*NVIDIA UNIX\s+(Open\s+)?(?:(\S+)\s+)?Kernel Module(?:\s+for\s+(\S+))?"
+    r"\s+(\d+(?:\.\d+)+)\s*(.*)$",
+    re.M,
+)
 _GCC = re.compile(r"^GCC version:\s*(.+?)\s*$", re.M)
 
 
@@ -70,5 +73,12 @@ def read(text: str) -> list[FactGroup]:
     if parsed is None:
         return []
     driver = driver_record(parsed)
-    return [collected("nvidia.driver", SOURCE, driver, summary=rec.driver_summary(driver),
-                      confidence=Confidence.MEDIUM)]
+    return [
+        collected(
+            "nvidia.driver",
+            SOURCE,
+            driver,
+            summary=rec.driver_summary(driver),
+            confidence=Confidence.MEDIUM,
+        )
+    ]

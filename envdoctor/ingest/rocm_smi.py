@@ -135,7 +135,11 @@ def _record(index: int, fields: dict[str, Any]) -> dict[str, Any]:
 
 
 def _rocm_smi_json(data: dict[str, Any]) -> tuple[list[dict[str, Any]], str | None]:
-    cards = sorted((int(k[4:]), v) for k, v in data.items() if re.fullmatch(r"card\d+", str(k)) and isinstance(v, dict))
+    cards = sorted(
+        (int(k[4:]), v)
+        for k, v in data.items()
+        if re.fullmatch(r"card\d+", str(k)) and isinstance(v, dict)
+    )
     gpus = []
     for ordinal, (card, fields) in enumerate(cards):
         record = _record(ordinal, fields)
@@ -150,7 +154,9 @@ def _rocm_smi_all(text: str) -> tuple[list[dict[str, Any]], str | None]:
     for line in text.splitlines():
         match = _A_LINE.match(line)
         if match:
-            per.setdefault(int(match.group(1)), {}).setdefault(match.group("key").strip(), match.group("value").strip())
+            per.setdefault(int(match.group(1)), {}).setdefault(
+                match.group("key").strip(), match.group("value").strip()
+            )
     driver = _DRIVER.search(text)
     return [_record(i, per[i]) for i in sorted(per)], driver.group(1) if driver else None
 
@@ -163,13 +169,27 @@ def _concise(text: str) -> list[dict[str, Any]]:
         if not match:
             continue
         name = None
-        if i + 1 < len(lines) and lines[i + 1].startswith(" ") and not _CONCISE_ROW.match(lines[i + 1].strip()):
+        if (
+            i + 1 < len(lines)
+            and lines[i + 1].startswith(" ")
+            and not _CONCISE_ROW.match(lines[i + 1].strip())
+        ):
             candidate = lines[i + 1].strip()
             if candidate and not candidate.startswith("="):
                 name = candidate
-        gpus.append({"index": int(match.group(1)), "name": name, "gfx_target": None,
-                     "device_id": match.group(2).lower(), "pci_bus_id": None, "unique_id": None,
-                     "vram_mib": None, "vbios": None, "sku": None})
+        gpus.append(
+            {
+                "index": int(match.group(1)),
+                "name": name,
+                "gfx_target": None,
+                "device_id": match.group(2).lower(),
+                "pci_bus_id": None,
+                "unique_id": None,
+                "vram_mib": None,
+                "vbios": None,
+                "sku": None,
+            }
+        )
     return gpus
 
 
@@ -186,16 +206,25 @@ def _amd_smi_json(data: Any) -> tuple[list[dict[str, Any]], str | None]:
         name = _clean(asic.get("market_name"))
         index = item.get("gpu") if isinstance(item.get("gpu"), int) else ordinal
         unique = _clean(asic.get("asic_serial"))
-        gpus.append({
-            "index": index,
-            "name": name if name and not _HEX_NAME.match(name) else None,
-            "gfx_target": rq.normalize_gfx(_clean(asic.get("target_graphics_version")) or ""),
-            "device_id": (_clean(asic.get("device_id")) or "").lower() or None,
-            "pci_bus_id": (_clean(bus.get("bdf")) or _clean(item.get("bdf")) or _clean(asic.get("pci_bdf")) or "").lower() or None,
-            "unique_id": unique.lower() if unique else None,
-            "vram_mib": _vram_size(vram.get("size")),
-            "vbios": None, "sku": None,
-        })
+        gpus.append(
+            {
+                "index": index,
+                "name": name if name and not _HEX_NAME.match(name) else None,
+                "gfx_target": rq.normalize_gfx(_clean(asic.get("target_graphics_version")) or ""),
+                "device_id": (_clean(asic.get("device_id")) or "").lower() or None,
+                "pci_bus_id": (
+                    _clean(bus.get("bdf"))
+                    or _clean(item.get("bdf"))
+                    or _clean(asic.get("pci_bdf"))
+                    or ""
+                ).lower()
+                or None,
+                "unique_id": unique.lower() if unique else None,
+                "vram_mib": _vram_size(vram.get("size")),
+                "vbios": None,
+                "sku": None,
+            }
+        )
     return gpus, driver
 
 
@@ -212,23 +241,40 @@ def _vram_size(value: Any) -> int | None:
         amount = int(number)
     except (TypeError, ValueError):
         return None
-    scale = {"kb": 1 / 1024, "kib": 1 / 1024, "mb": 1, "mib": 1, "gb": 1024, "gib": 1024}.get(unit.lower())
+    scale = {"kb": 1 / 1024, "kib": 1 / 1024, "mb": 1, "mib": 1, "gb": 1024, "gib": 1024}.get(
+        unit.lower()
+    )
     return int(amount * scale) if scale else None
 
 
-def groups_from(facts: dict[str, Any], source: str = SOURCE,
-                confidence: Confidence = Confidence.MEDIUM) -> list[FactGroup]:
+def groups_from(
+    facts: dict[str, Any], source: str = SOURCE, confidence: Confidence = Confidence.MEDIUM
+) -> list[FactGroup]:
     """The fact groups of parsed rocm-smi / amd-smi output."""
     from envdoctor.ingest.rocminfo import gpu_summary, with_memory_alias
 
     out = []
     with_memory_alias(facts["gpus"])
     if facts["gpus"]:
-        out.append(collected("amd.gpus", source, {"gpus": facts["gpus"], "count": len(facts["gpus"])},
-                             summary=gpu_summary(facts["gpus"]), confidence=confidence))
+        out.append(
+            collected(
+                "amd.gpus",
+                source,
+                {"gpus": facts["gpus"], "count": len(facts["gpus"])},
+                summary=gpu_summary(facts["gpus"]),
+                confidence=confidence,
+            )
+        )
     if facts.get("driver_version"):
-        out.append(collected("amd.kernel", source, {"amdgpu": {"loaded": True, "version": facts["driver_version"]}},
-                             summary=f"amdgpu driver {facts['driver_version']}", confidence=confidence))
+        out.append(
+            collected(
+                "amd.kernel",
+                source,
+                {"amdgpu": {"loaded": True, "version": facts["driver_version"]}},
+                summary=f"amdgpu driver {facts['driver_version']}",
+                confidence=confidence,
+            )
+        )
     return out
 
 
@@ -239,7 +285,9 @@ def read(text: str) -> list[FactGroup]:
 
 def _matrices() -> Any:
     try:
-        from envdoctor.matrix_update import load_active as active_matrices  # not diagnose: no engine import
+        from envdoctor.matrix_update import (
+            load_active as active_matrices,  # not diagnose: no engine import
+        )
 
         return active_matrices()
     except Exception:  # noqa: BLE001 - without matrices names are not mapped to gfx targets

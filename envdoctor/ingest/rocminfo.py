@@ -32,10 +32,16 @@ _KEY = re.compile(r"^(?P<indent>\s*)(?P<key>[A-Za-z][^:]*?)\s*:{1,2}\s*(?P<value
 _AGENT = re.compile(r"^\s*Agent\s+(\d+)\s*$")
 _NUMBER = re.compile(r"^(\d+)")
 _HEX_IN_PARENS = re.compile(r"\(0x([0-9a-fA-F]+)\)")
-_ROCK = re.compile(r"ROCk module(?: version (?P<version>\S+))? is (?P<not>NOT )?loaded", re.IGNORECASE)
-_KFD_OPEN = re.compile(r"Unable to open /dev/kfd read-write:\s*(?P<why>.+?)\s*$", re.IGNORECASE | re.MULTILINE)
+_ROCK = re.compile(
+    r"ROCk module(?: version (?P<version>\S+))? is (?P<not>NOT )?loaded", re.IGNORECASE
+)
+_KFD_OPEN = re.compile(
+    r"Unable to open /dev/kfd read-write:\s*(?P<why>.+?)\s*$", re.IGNORECASE | re.MULTILINE
+)
 # (?<!\S) and the bound: tried once per word, so a long line without spaces costs linear time
-_NOT_MEMBER = re.compile(r"(?<!\S)(?P<user>\S{1,256}) is not member of \"(?P<group>\w+)\" group", re.IGNORECASE)
+_NOT_MEMBER = re.compile(
+    r"(?<!\S)(?P<user>\S{1,256}) is not member of \"(?P<group>\w+)\" group", re.IGNORECASE
+)
 _HSA_ERROR = re.compile(r"(HSA_STATUS_ERROR_[A-Z_]+)")
 _SECTIONS = ("Pool Info", "ISA Info", "Cache Info")
 
@@ -108,7 +114,9 @@ def parse(text: str) -> dict[str, Any]:
         "rock_loaded": None if rock is None else not rock.group("not"),
         "rock_version": rock.group("version") if rock else None,
         "kfd_error": kfd.group("why") if kfd else None,
-        "not_member": {"user": member.group("user"), "group": member.group("group")} if member else None,
+        "not_member": {"user": member.group("user"), "group": member.group("group")}
+        if member
+        else None,
         "hsa_errors": sorted(set(_HSA_ERROR.findall(text))),
         "complete": complete,
     }
@@ -120,10 +128,16 @@ def _gpu(agent: dict[str, Any], ordinal: int, complete: bool, cpu_count: int) ->
     if not complete and node is not None:
         # a slice of a long listing: assume the usual one CPU agent before the GPUs
         index = max(node - max(cpu_count, 1), 0)
-    gfx = rq.normalize_gfx(agent.get("Name")) or next((rq.normalize_gfx(i) for i in agent["isas"]), None)
+    gfx = rq.normalize_gfx(agent.get("Name")) or next(
+        (rq.normalize_gfx(i) for i in agent["isas"]), None
+    )
     uuid = (agent.get("Uuid") or "").strip()
     unique = None
-    if uuid.upper().startswith("GPU-") and uuid[4:].upper() != "XX" and re.fullmatch(r"[0-9a-fA-F]+", uuid[4:]):
+    if (
+        uuid.upper().startswith("GPU-")
+        and uuid[4:].upper() != "XX"
+        and re.fullmatch(r"[0-9a-fA-F]+", uuid[4:])
+    ):
         unique = "0x" + uuid[4:].lower()
     chip = _HEX_IN_PARENS.search(agent.get("Chip ID") or "")
     bdf = _int(agent.get("BDFID"))
@@ -167,36 +181,69 @@ def _int(text: Any) -> int | None:
     return int(match.group(1)) if match else None
 
 
-def groups_from(facts: dict[str, Any], source: str = SOURCE,
-                confidence: Confidence = Confidence.MEDIUM) -> list[FactGroup]:
+def groups_from(
+    facts: dict[str, Any], source: str = SOURCE, confidence: Confidence = Confidence.MEDIUM
+) -> list[FactGroup]:
     """The fact groups a parsed rocminfo text gives."""
     out: list[FactGroup] = []
     gpus = with_memory_alias(facts["gpus"])
     if gpus:
-        out.append(collected("amd.gpus", source, {"gpus": gpus, "count": len(gpus)},
-                             summary=gpu_summary(gpus), confidence=confidence))
+        out.append(
+            collected(
+                "amd.gpus",
+                source,
+                {"gpus": gpus, "count": len(gpus)},
+                summary=gpu_summary(gpus),
+                confidence=confidence,
+            )
+        )
     if facts.get("runtime_version"):
-        out.append(collected("amd.rocm", source, {"hsa_runtime_version": facts["runtime_version"],
-                                                  "hsa_runtime_ext_version": facts.get("runtime_ext_version")},
-                             summary=f"HSA runtime {facts['runtime_version']}", confidence=confidence))
+        out.append(
+            collected(
+                "amd.rocm",
+                source,
+                {
+                    "hsa_runtime_version": facts["runtime_version"],
+                    "hsa_runtime_ext_version": facts.get("runtime_ext_version"),
+                },
+                summary=f"HSA runtime {facts['runtime_version']}",
+                confidence=confidence,
+            )
+        )
     kernel: dict[str, Any] = {}
     if facts.get("rock_loaded") is not None:
         kernel["amdgpu"] = {"loaded": facts["rock_loaded"], "version": facts.get("rock_version")}
     if facts.get("kfd_error"):
-        kernel["kfd"] = {"path": "/dev/kfd", "exists": True, "accessible": False, "error": facts["kfd_error"]}
+        kernel["kfd"] = {
+            "path": "/dev/kfd",
+            "exists": True,
+            "accessible": False,
+            "error": facts["kfd_error"],
+        }
     if facts.get("not_member"):
-        kernel["user"] = {"user": facts["not_member"]["user"],
-                          "not_in_group": facts["not_member"]["group"]}
+        kernel["user"] = {
+            "user": facts["not_member"]["user"],
+            "not_in_group": facts["not_member"]["group"],
+        }
     if facts.get("hsa_errors"):
         kernel["hsa_errors"] = facts["hsa_errors"]
     if kernel:
         parts = []
         if "amdgpu" in kernel:
-            parts.append("amdgpu (ROCk) " + ("loaded" if kernel["amdgpu"]["loaded"] else "NOT loaded"))
+            parts.append(
+                "amdgpu (ROCk) " + ("loaded" if kernel["amdgpu"]["loaded"] else "NOT loaded")
+            )
         if "kfd" in kernel:
             parts.append(f"/dev/kfd: {facts['kfd_error']}")
-        out.append(collected("amd.kernel", source, kernel, summary=", ".join(parts) or "rocminfo messages",
-                             confidence=confidence))
+        out.append(
+            collected(
+                "amd.kernel",
+                source,
+                kernel,
+                summary=", ".join(parts) or "rocminfo messages",
+                confidence=confidence,
+            )
+        )
     return out
 
 
@@ -210,7 +257,7 @@ def with_memory_alias(gpus: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def gpu_summary(gpus: list[dict[str, Any]]) -> str:
-    """"4 AMD GPUs: 4× AMD Instinct MI300X (gfx942)"."""
+    """ "4 AMD GPUs: 4× AMD Instinct MI300X (gfx942)"."""
     counts: dict[str, int] = {}
     for gpu in gpus:
         label = gpu.get("name") or "AMD GPU"
@@ -230,6 +277,8 @@ def read(text: str) -> list[FactGroup]:
     if rocm_smi.detect(text):
         by_name = {g.name: g for g in groups}
         for group in rocm_smi.read(text):
-            by_name[group.name] = merge_groups(by_name[group.name], group) if group.name in by_name else group
+            by_name[group.name] = (
+                merge_groups(by_name[group.name], group) if group.name in by_name else group
+            )
         groups = list(by_name.values())
     return groups

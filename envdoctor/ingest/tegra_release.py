@@ -21,7 +21,8 @@ SOURCE = "pasted:tegra_release"
 
 _HEADER = re.compile(
     r"^#\s*R(?P<major>\d+)\s*\((?P<kind>[^)]*)\)\s*,\s*REVISION:\s*(?P<revision>\d+(?:\.\d+)*)"
-    r"(?P<rest>.*)$")
+    r"(?P<rest>.*)$"
+)
 _FIELD = re.compile(r"\b(GCID|BOARD|EABI|DATE)\s*:\s*([^,]*)")
 _KERNEL_VARIANT = re.compile(r"^#\s*KERNEL_VARIANT:\s*(\S+)")
 _LIB_DIR = re.compile(r"^TARGET_USERSPACE_LIB_DIR_PATH=(\S+)")
@@ -77,7 +78,9 @@ def parse(text: str) -> dict[str, Any] | None:
 def detect(text: str) -> bool:
     """Whether the text holds an nv_tegra_release header line."""
     head = text[:20000]
-    return "(release), REVISION:" in head and any(_HEADER.match(l.strip()) for l in head.splitlines())
+    return "(release), REVISION:" in head and any(
+        _HEADER.match(l.strip()) for l in head.splitlines()
+    )
 
 
 def read(text: str) -> list[FactGroup]:
@@ -85,5 +88,9 @@ def read(text: str) -> list[FactGroup]:
     facts = parse(text)
     if facts is None:
         return []
-    summary = f"Jetson, L4T {facts['l4t_version']}" + (f" ({facts['board']})" if facts.get("board") else "")
-    return [collected("platform.jetson", SOURCE, facts, summary=summary, confidence=Confidence.MEDIUM)]
+    summary = f"Jetson, L4T {facts['l4t_version']}" + (
+        f" ({facts['board']})" if facts.get("board") else ""
+    )
+    return [
+        collected("platform.jetson", SOURCE, facts, summary=summary, confidence=Confidence.MEDIUM)
+    ]

@@ -81,19 +81,37 @@ def collect_all(ctx: ProbeContext, modules: tuple[str, ...] | None = None) -> Co
     from envdoctor.probes import worker
 
     names = modules or ctx.options.only or PROBE_MODULES
-    snapshot = Snapshot(origin="live", created_at=ctx.now().astimezone(timezone.utc).isoformat(),
-                        envdoctor_version=__version__)
+    snapshot = Snapshot(
+        origin="live",
+        created_at=ctx.now().astimezone(timezone.utc).isoformat(),
+        envdoctor_version=__version__,
+    )
     overall_deadline = time.monotonic() + ctx.options.timeout_s
     theirs = worker.share(tuple(names))
-    forked = worker.ForkedProbes.start(
-        ctx, theirs, lambda c, n: [(name, groups, vars(timing)) for name, groups, timing
-                                   in _run_here(c, n, overall_deadline)],
-        lambda name: declared_groups(name) or (name,)) if theirs else None
+    forked = (
+        worker.ForkedProbes.start(
+            ctx,
+            theirs,
+            lambda c, n: [
+                (name, groups, vars(timing))
+                for name, groups, timing in _run_here(c, n, overall_deadline)
+            ],
+            lambda name: declared_groups(name) or (name,),
+        )
+        if theirs
+        else None
+    )
     mine = tuple(n for n in names if forked is None or n not in theirs)
-    results = {name: (groups, timing) for name, groups, timing in _run_here(ctx, mine, overall_deadline)}
+    results = {
+        name: (groups, timing) for name, groups, timing in _run_here(ctx, mine, overall_deadline)
+    }
     if forked is not None:
-        results.update({name: (groups, ProbeTiming(**timing))
-                        for name, (groups, timing) in forked.result(overall_deadline).items()})
+        results.update(
+            {
+                name: (groups, ProbeTiming(**timing))
+                for name, (groups, timing) in forked.result(overall_deadline).items()
+            }
+        )
     timings = []
     for name in names:
         groups, timing = results[name]
@@ -103,8 +121,9 @@ def collect_all(ctx: ProbeContext, modules: tuple[str, ...] | None = None) -> Co
     return Collection(snapshot, timings)
 
 
-def _run_here(ctx: ProbeContext, names: tuple[str, ...], overall_deadline: float
-              ) -> list[tuple[str, list[FactGroup], ProbeTiming]]:
+def _run_here(
+    ctx: ProbeContext, names: tuple[str, ...], overall_deadline: float
+) -> list[tuple[str, list[FactGroup], ProbeTiming]]:
     """Run `names` in this process, each on its own thread, under the deadlines."""
     runners = []
     for name in names:  # each starts as soon as its module is imported: its commands run meanwhile
@@ -133,7 +152,9 @@ def declared_groups(name: str) -> tuple[str, ...]:
     import re
 
     try:
-        with open(os.path.join(os.path.dirname(__file__), f"{name}.py"), encoding="utf-8") as handle:
+        with open(
+            os.path.join(os.path.dirname(__file__), f"{name}.py"), encoding="utf-8"
+        ) as handle:
             match = re.search(_GROUPS_LINE, handle.read(), re.MULTILINE)
         if match:
             value = ast.literal_eval(match.group(1))
@@ -188,13 +209,17 @@ class _Runner:
             waiting_on = sorted(set(self.ctx.running(self.thread.name)))
             if waiting_on:
                 reason += f" (still running: {', '.join(waiting_on)})"
-            return ([failed(g, source, reason) for g in self.group_names],
-                    ProbeTiming(self.name, elapsed * 1000, "timeout"))
+            return (
+                [failed(g, source, reason) for g in self.group_names],
+                ProbeTiming(self.name, elapsed * 1000, "timeout"),
+            )
         duration_ms = (self.finished - self.started) * 1000
         if self.error is not None or self.groups is None:
             reason = self.error or "probe returned nothing"
-            return ([failed(g, source, reason) for g in self.group_names],
-                    ProbeTiming(self.name, duration_ms, "crashed"))
+            return (
+                [failed(g, source, reason) for g in self.group_names],
+                ProbeTiming(self.name, duration_ms, "crashed"),
+            )
         for group in self.groups:
             if group.duration_ms is None:
                 group.duration_ms = duration_ms
@@ -205,7 +230,14 @@ class _Runner:
 def _timings_group(timings: list[ProbeTiming]) -> FactGroup:
     from envdoctor.snapshot import collected
 
-    return collected("envdoctor.timings", "envdoctor", {
-        "probes": [{"name": t.name, "duration_ms": round(t.duration_ms, 1), "outcome": t.outcome}
-                   for t in timings],
-    }, summary=f"{len(timings)} probes")
+    return collected(
+        "envdoctor.timings",
+        "envdoctor",
+        {
+            "probes": [
+                {"name": t.name, "duration_ms": round(t.duration_ms, 1), "outcome": t.outcome}
+                for t in timings
+            ],
+        },
+        summary=f"{len(timings)} probes",
+    )

@@ -22,10 +22,21 @@ from envdoctor.snapshot import FactGroup, absent, collected
 GROUPS = ("amd.env",)
 TIMEOUT_S = 3.0
 SOURCE = "probe:amd_env"
-VARIABLES = ("HSA_OVERRIDE_GFX_VERSION", "ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "CUDA_VISIBLE_DEVICES",
-             "GPU_DEVICE_ORDINAL", "HCC_AMDGPU_TARGET", "PYTORCH_ROCM_ARCH", "HSA_ENABLE_DXG_DETECTION")
-OLLAMA_UNITS = ("/etc/systemd/system/ollama.service", "/usr/lib/systemd/system/ollama.service",
-                "/lib/systemd/system/ollama.service")
+VARIABLES = (
+    "HSA_OVERRIDE_GFX_VERSION",
+    "ROCR_VISIBLE_DEVICES",
+    "HIP_VISIBLE_DEVICES",
+    "CUDA_VISIBLE_DEVICES",
+    "GPU_DEVICE_ORDINAL",
+    "HCC_AMDGPU_TARGET",
+    "PYTORCH_ROCM_ARCH",
+    "HSA_ENABLE_DXG_DETECTION",
+)
+OLLAMA_UNITS = (
+    "/etc/systemd/system/ollama.service",
+    "/usr/lib/systemd/system/ollama.service",
+    "/lib/systemd/system/ollama.service",
+)
 _PER_DEVICE = re.compile(r"^HSA_OVERRIDE_GFX_VERSION_(\d+)$")
 _ENVIRONMENT = re.compile(r"^\s*Environment\s*=\s*(.+)$", re.M)
 _ASSIGNMENT = re.compile(r"\"([A-Za-z_][A-Za-z0-9_]*)=([^\"]*)\"|([A-Za-z_][A-Za-z0-9_]*)=(\S*)")
@@ -42,14 +53,22 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
     override = ctx.env.get("HSA_OVERRIDE_GFX_VERSION")
     data: dict[str, Any] = {
         "variables": variables,
-        "override": {"value": override, "gfx": rq.gfx_from_override(override)} if override is not None else None,
+        "override": {"value": override, "gfx": rq.gfx_from_override(override)}
+        if override is not None
+        else None,
         "per_device_overrides": per_device,
         "slurm": _slurm(ctx),
         "ollama": _ollama(ctx),
     }
     shown = [f"{k}={v['value']}" for k, v in variables.items() if v["set"]]
     if not shown and not per_device and data["ollama"] is None and data["slurm"] is None:
-        return [absent("amd.env", SOURCE, "no ROCm variable set (" + ", ".join(VARIABLES[:4]) + ") and no Ollama")]
+        return [
+            absent(
+                "amd.env",
+                SOURCE,
+                "no ROCm variable set (" + ", ".join(VARIABLES[:4]) + ") and no Ollama",
+            )
+        ]
     if data["ollama"] is not None:
         shown.append(f"Ollama at {data['ollama']['path'] or data['ollama']['service_files'][0]}")
     return [collected("amd.env", SOURCE, data, summary=", ".join(shown) or "no ROCm variables set")]
@@ -58,12 +77,17 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
 def _slurm(ctx: ProbeContext) -> dict[str, Any] | None:
     if not ctx.env.get("SLURM_JOB_ID"):
         return None
-    return {"job_id": ctx.env.get("SLURM_JOB_ID"), "job_gpus": ctx.env.get("SLURM_JOB_GPUS"),
-            "step_gpus": ctx.env.get("SLURM_STEP_GPUS")}
+    return {
+        "job_id": ctx.env.get("SLURM_JOB_ID"),
+        "job_gpus": ctx.env.get("SLURM_JOB_GPUS"),
+        "step_gpus": ctx.env.get("SLURM_STEP_GPUS"),
+    }
 
 
 def _ollama(ctx: ProbeContext) -> dict[str, Any] | None:
-    path = ctx.which("ollama") or next((p for p in ("/usr/local/bin/ollama", "/usr/bin/ollama") if ctx.exists(p)), None)
+    path = ctx.which("ollama") or next(
+        (p for p in ("/usr/local/bin/ollama", "/usr/bin/ollama") if ctx.exists(p)), None
+    )
     files = [u for u in OLLAMA_UNITS if ctx.exists(u)]
     files += [p for p in ctx.glob("/etc/systemd/system/ollama.service.d/*.conf")]
     if path is None and not files:

@@ -42,7 +42,14 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
     tools: dict[str, str] = {}
     raw: dict[str, str] = {}
     wsl_dxg = ctx.exists("/dev/dxg")
-    if gpus or pci or wsl_dxg or _tool(ctx, "rocminfo") or _tool(ctx, "amd-smi") or _tool(ctx, "rocm-smi"):
+    if (
+        gpus
+        or pci
+        or wsl_dxg
+        or _tool(ctx, "rocminfo")
+        or _tool(ctx, "amd-smi")
+        or _tool(ctx, "rocm-smi")
+    ):
         _enrich_from_tools(ctx, gpus, tools, raw, sources)
     if not gpus and pci:
         gpus = [_pci_record(ctx, i, d, names) for i, d in enumerate(pci)]
@@ -80,8 +87,15 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
         "tools": tools,
         "sources": sources,
     }
-    return [collected("amd.gpus", SOURCE + " (" + ", ".join(sources) + ")", data,
-                      summary=rocminfo.gpu_summary(gpus), raw=raw)]
+    return [
+        collected(
+            "amd.gpus",
+            SOURCE + " (" + ", ".join(sources) + ")",
+            data,
+            summary=rocminfo.gpu_summary(gpus),
+            raw=raw,
+        )
+    ]
 
 
 def _tool(ctx: ProbeContext, name: str) -> str | None:
@@ -95,41 +109,71 @@ def _tool(ctx: ProbeContext, name: str) -> str | None:
     return None
 
 
-def _from_pci(ctx: ProbeContext, gpu: dict[str, Any], pci: list[dict[str, Any]],
-              names: dict[tuple[str, str], str]) -> None:
+def _from_pci(
+    ctx: ProbeContext,
+    gpu: dict[str, Any],
+    pci: list[dict[str, Any]],
+    names: dict[tuple[str, str], str],
+) -> None:
     address = gpu.get("pci_bus_id")
     device = next((d for d in pci if d["address"] == address), None)
     if device is not None:
         gpu["driver"] = device.get("driver")
         gpu["device_id"] = gpu.get("device_id") or device.get("device_id")
-    gpu["vram_mib"] = gpu.get("vram_mib") or amd_kfd.drm_vram_mib(ctx, gpu.get("render_minor"), address)
+    gpu["vram_mib"] = gpu.get("vram_mib") or amd_kfd.drm_vram_mib(
+        ctx, gpu.get("render_minor"), address
+    )
     gpu["name"] = amd_kfd.product_name(ctx, address, gpu.get("device_id"), names)
     if gpu.get("unique_id") and str(gpu["unique_id"]).isdigit():
         gpu["unique_id"] = f"0x{int(gpu['unique_id']):x}"
 
 
-def _pci_record(ctx: ProbeContext, index: int, device: dict[str, Any],
-                names: dict[tuple[str, str], str]) -> dict[str, Any]:
+def _pci_record(
+    ctx: ProbeContext, index: int, device: dict[str, Any], names: dict[tuple[str, str], str]
+) -> dict[str, Any]:
     return {
-        "index": index, "name": amd_kfd.product_name(ctx, device["address"], device.get("device_id"), names),
-        "gfx_target": None, "gfx_target_version": None,
+        "index": index,
+        "name": amd_kfd.product_name(ctx, device["address"], device.get("device_id"), names),
+        "gfx_target": None,
+        "gfx_target_version": None,
         "vram_mib": amd_kfd.drm_vram_mib(ctx, None, device["address"]),
-        "pci_bus_id": device["address"], "unique_id": None, "is_apu": None,
-        "device_id": device.get("device_id"), "driver": device.get("driver"), "sources": ["pci"],
+        "pci_bus_id": device["address"],
+        "unique_id": None,
+        "is_apu": None,
+        "device_id": device.get("device_id"),
+        "driver": device.get("driver"),
+        "sources": ["pci"],
     }
 
 
-def _enrich_from_tools(ctx: ProbeContext, gpus: list[dict[str, Any]], tools: dict[str, str],
-                       raw: dict[str, str], sources: list[str]) -> None:
+def _enrich_from_tools(
+    ctx: ProbeContext,
+    gpus: list[dict[str, Any]],
+    tools: dict[str, str],
+    raw: dict[str, str],
+    sources: list[str],
+) -> None:
     """Merge amd-smi / rocm-smi and rocminfo into the records (matched by PCI address, else by
     index); when sysfs gave nothing (WSL2, a masked container) the tools' GPUs are the records."""
     from envdoctor.ingest import rocm_smi, rocminfo
 
     ms = _matrices()
     smi = None
-    for name, argv in (("amd-smi", ["static", "--json"]),
-                       ("rocm-smi", ["--showproductname", "--showbus", "--showmeminfo", "vram",
-                                     "--showuniqueid", "--showdriverversion", "--json"])):
+    for name, argv in (
+        ("amd-smi", ["static", "--json"]),
+        (
+            "rocm-smi",
+            [
+                "--showproductname",
+                "--showbus",
+                "--showmeminfo",
+                "vram",
+                "--showuniqueid",
+                "--showdriverversion",
+                "--json",
+            ],
+        ),
+    ):
         path = _tool(ctx, name)
         if path is None:
             continue
@@ -155,10 +199,19 @@ def _enrich_from_tools(ctx: ProbeContext, gpus: list[dict[str, Any]], tools: dic
             tools["rocminfo"] = result.error
         else:
             info = rocminfo.parse(result.stdout + "\n" + result.stderr)
-            tools["rocminfo"] = "ok" if info["gpus"] else (
-                f"rocminfo listed no GPU agent ({info['kfd_error'] or result.describe_failure()})"
-                if not result.ok or info["kfd_error"] else "rocminfo listed no GPU agent")
-    for label, found in (("rocminfo", info and info["gpus"]), (smi and smi["format"], smi and smi["gpus"])):
+            tools["rocminfo"] = (
+                "ok"
+                if info["gpus"]
+                else (
+                    f"rocminfo listed no GPU agent ({info['kfd_error'] or result.describe_failure()})"
+                    if not result.ok or info["kfd_error"]
+                    else "rocminfo listed no GPU agent"
+                )
+            )
+    for label, found in (
+        ("rocminfo", info and info["gpus"]),
+        (smi and smi["format"], smi and smi["gpus"]),
+    ):
         if not found:
             continue
         if not gpus:
@@ -197,7 +250,9 @@ def _match(gpus: list[dict[str, Any]], record: dict[str, Any]) -> dict[str, Any]
 
 def _matrices() -> Any:
     try:
-        from envdoctor.matrix_update import load_active as active_matrices  # not diagnose: no engine import
+        from envdoctor.matrix_update import (
+            load_active as active_matrices,  # not diagnose: no engine import
+        )
 
         return active_matrices()
     except Exception:  # noqa: BLE001 - without matrices names are not mapped to gfx targets

@@ -37,8 +37,11 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
     kernel = amd_sysfs.running_kernel(ctx)
     module = amd_sysfs.kernel_module(ctx, "amdgpu")
     kfd = amd_sysfs.device_node(ctx, "/dev/kfd", identity)
-    nodes = [n for n in amd_sysfs.render_nodes(ctx)
-             if n.get("vendor") == AMD_VENDOR or n.get("driver") == "amdgpu"]
+    nodes = [
+        n
+        for n in amd_sysfs.render_nodes(ctx)
+        if n.get("vendor") == AMD_VENDOR or n.get("driver") == "amdgpu"
+    ]
     dxg = ctx.exists("/dev/dxg")
     if not module.get("loaded") and not kfd["exists"] and not nodes:
         why = "amdgpu is not loaded, and there is no /dev/kfd and no AMD render node"
@@ -65,9 +68,12 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
 def _module_files(ctx: ProbeContext, kernel: str | None) -> list[str]:
     if not kernel:
         return []
-    patterns = (f"/lib/modules/{kernel}/updates/dkms/amdgpu.ko*", f"/lib/modules/{kernel}/updates/amdgpu.ko*",
-                f"/lib/modules/{kernel}/extra/amdgpu.ko*",
-                f"/lib/modules/{kernel}/kernel/drivers/gpu/drm/amd/amdgpu/amdgpu.ko*")
+    patterns = (
+        f"/lib/modules/{kernel}/updates/dkms/amdgpu.ko*",
+        f"/lib/modules/{kernel}/updates/amdgpu.ko*",
+        f"/lib/modules/{kernel}/extra/amdgpu.ko*",
+        f"/lib/modules/{kernel}/kernel/drivers/gpu/drm/amd/amdgpu/amdgpu.ko*",
+    )
     found: list[str] = []
     for pattern in patterns:
         found += [p for p in ctx.glob(pattern) if p not in found]
@@ -88,23 +94,34 @@ def _user(identity: dict[str, Any]) -> dict[str, Any]:
     held = set(identity["groups"])
     listed = set(identity["member_of"])
     return {
-        "uid": identity["uid"], "user": identity["user"], "gids": identity["gids"],
-        "groups": identity["groups"], "member_of": identity["member_of"],
-        "in_render": "render" in held, "in_video": "video" in held,
+        "uid": identity["uid"],
+        "user": identity["user"],
+        "gids": identity["gids"],
+        "groups": identity["groups"],
+        "member_of": identity["member_of"],
+        "in_render": "render" in held,
+        "in_video": "video" in held,
         "render_pending": sorted(g for g in ("render", "video") if g in listed and g not in held),
     }
 
 
 def _summary(data: dict[str, Any]) -> str:
     module = data["amdgpu"]
-    parts = ["amdgpu " + ("loaded" if module.get("loaded") else "not loaded")
-             + (f" {module['version']}" if module.get("version") else "")
-             + (f" ({data['driver_source']})" if data.get("driver_source") else "")]
+    parts = [
+        "amdgpu "
+        + ("loaded" if module.get("loaded") else "not loaded")
+        + (f" {module['version']}" if module.get("version") else "")
+        + (f" ({data['driver_source']})" if data.get("driver_source") else "")
+    ]
     kfd = data["kfd"]
     if kfd["exists"]:
-        parts.append(f"/dev/kfd {kfd['mode']} {kfd.get('group') or kfd.get('gid')}"
-                     + ("" if kfd.get("accessible") is not False else " (not accessible)"))
+        parts.append(
+            f"/dev/kfd {kfd['mode']} {kfd.get('group') or kfd.get('gid')}"
+            + ("" if kfd.get("accessible") is not False else " (not accessible)")
+        )
     else:
         parts.append("no /dev/kfd")
-    parts.append(f"{len(data['render_nodes'])} AMD render node{'s' if len(data['render_nodes']) != 1 else ''}")
+    parts.append(
+        f"{len(data['render_nodes'])} AMD render node{'s' if len(data['render_nodes']) != 1 else ''}"
+    )
     return ", ".join(parts)

@@ -60,13 +60,15 @@ def read_topology(ctx: ProbeContext) -> dict[str, Any]:
             errors.append(read.error or f"{base}/properties unreadable")
             continue
         gpu_id = read_small(ctx, f"{base}/gpu_id")
-        nodes.append({
-            "node": int(name),
-            "gpu_id": int(gpu_id) if gpu_id and gpu_id.isdigit() else None,
-            "name": read_small(ctx, f"{base}/name") or None,
-            "properties": parse_properties(read.text),
-            "vram_bytes": _frame_buffer_bytes(ctx, base),
-        })
+        nodes.append(
+            {
+                "node": int(name),
+                "gpu_id": int(gpu_id) if gpu_id and gpu_id.isdigit() else None,
+                "name": read_small(ctx, f"{base}/name") or None,
+                "properties": parse_properties(read.text),
+                "vram_bytes": _frame_buffer_bytes(ctx, base),
+            }
+        )
     nodes.sort(key=lambda n: n["node"])
     return {"present": True, "nodes": nodes, "errors": errors}
 
@@ -113,7 +115,9 @@ def gpu_records(topology: dict[str, Any]) -> list[dict[str, Any]]:
             "device_id": f"0x{props['device_id']:04x}" if props.get("device_id") else None,
             "pci_bus_id": pci_address(props.get("domain"), props.get("location_id")),
             "render_minor": props.get("drm_render_minor") or None,
-            "compute_units": (props["simd_count"] // simd_per_cu) if props.get("simd_count") and simd_per_cu else None,
+            "compute_units": (props["simd_count"] // simd_per_cu)
+            if props.get("simd_count") and simd_per_cu
+            else None,
             "unique_id": str(props["unique_id"]) if props.get("unique_id") else None,
             "cpu_cores_count": props.get("cpu_cores_count"),
             "num_xcc": props.get("num_xcc"),
@@ -156,8 +160,9 @@ def marketing_names(ctx: ProbeContext) -> dict[tuple[str, str], str]:
     return {}
 
 
-def product_name(ctx: ProbeContext, pci: str | None, device_id: str | None,
-                 names: dict[tuple[str, str], str]) -> str | None:
+def product_name(
+    ctx: ProbeContext, pci: str | None, device_id: str | None, names: dict[tuple[str, str], str]
+) -> str | None:
     """The marketing name of a PCI GPU: sysfs product_name (Instinct boards), else amdgpu.ids."""
     if pci:
         text = read_small(ctx, f"/sys/bus/pci/devices/{pci}/product_name")
@@ -169,4 +174,3 @@ def product_name(ctx: ProbeContext, pci: str | None, device_id: str | None,
         if key in names:
             return names[key]
     return None
-

@@ -24,10 +24,24 @@ from envdoctor.snapshot import FactGroup, absent, collected
 GROUPS = ("amd.rocm",)
 TIMEOUT_S = 5.0
 SOURCE = "probe:amd_rocm"
-PACKAGES = ("rocm", "rocm-core", "rocm-hip-runtime", "hip-runtime-amd", "rocminfo", "rocm-smi-lib",
-            "amd-smi-lib", "amdgpu-dkms", "amdgpu-install", "libamdhip64-5", "libamdhip64-6")
-_DEFINE = re.compile(r"^#define\s+(ROCM_VERSION_MAJOR|ROCM_VERSION_MINOR|ROCM_VERSION_PATCH|HIP_VERSION_MAJOR|"
-                     r"HIP_VERSION_MINOR|HIP_VERSION_PATCH|HIP_VERSION_GITHASH)\s+\"?([\w.-]*)\"?", re.M)
+PACKAGES = (
+    "rocm",
+    "rocm-core",
+    "rocm-hip-runtime",
+    "hip-runtime-amd",
+    "rocminfo",
+    "rocm-smi-lib",
+    "amd-smi-lib",
+    "amdgpu-dkms",
+    "amdgpu-install",
+    "libamdhip64-5",
+    "libamdhip64-6",
+)
+_DEFINE = re.compile(
+    r"^#define\s+(ROCM_VERSION_MAJOR|ROCM_VERSION_MINOR|ROCM_VERSION_PATCH|HIP_VERSION_MAJOR|"
+    r"HIP_VERSION_MINOR|HIP_VERSION_PATCH|HIP_VERSION_GITHASH)\s+\"?([\w.-]*)\"?",
+    re.M,
+)
 _FOLDER_VERSION = re.compile(r"rocm-(\d+\.\d+(?:\.\d+)*)")
 
 
@@ -44,13 +58,23 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
     distro_hip = amd_sysfs.find_libraries(ctx, ("libamdhip64.so*",), amd_sysfs.LIBRARY_DIRS)
     env = {k: ctx.env.get(k) for k in ("ROCM_PATH", "HIP_PATH") if ctx.env.get(k)}
     if not installs and not packages and not distro_hip:
-        return [absent("amd.rocm", SOURCE, "ROCm is not installed: no /opt/rocm*, no ROCm packages, "
-                                           "no libamdhip64")]
-    version = (default or {}).get("version") or (real[0]["version"] if len(real) == 1 else None) \
+        return [
+            absent(
+                "amd.rocm",
+                SOURCE,
+                "ROCm is not installed: no /opt/rocm*, no ROCm packages, no libamdhip64",
+            )
+        ]
+    version = (
+        (default or {}).get("version")
+        or (real[0]["version"] if len(real) == 1 else None)
         or _package_version(packages.get("rocm-core"))
+    )
     data: dict[str, Any] = {
         "installs": installs,
-        "default": {"path": "/opt/rocm", "target": target, "version": default.get("version")} if default else None,
+        "default": {"path": "/opt/rocm", "target": target, "version": default.get("version")}
+        if default
+        else None,
         "version": version,
         "hip_version": (default or (real[0] if len(real) == 1 else {})).get("hip_version"),
         "packages": packages,
@@ -68,7 +92,11 @@ def _resolve(ctx: ProbeContext, path: str) -> str:
         target = ctx.readlink(path)
         if target is None:
             return path
-        path = target if target.startswith("/") else os.path.normpath(os.path.join(os.path.dirname(path), target))
+        path = (
+            target
+            if target.startswith("/")
+            else os.path.normpath(os.path.join(os.path.dirname(path), target))
+        )
     return path
 
 
@@ -82,7 +110,10 @@ def _install(ctx: ProbeContext, shown: str) -> dict[str, Any]:
         header = ctx.read_text(f"{path}/include/rocm-core/rocm_version.h") or ""
         found = dict(_DEFINE.findall(header))
         if "ROCM_VERSION_MAJOR" in found:
-            version = ".".join(found.get(k, "0") for k in ("ROCM_VERSION_MAJOR", "ROCM_VERSION_MINOR", "ROCM_VERSION_PATCH"))
+            version = ".".join(
+                found.get(k, "0")
+                for k in ("ROCM_VERSION_MAJOR", "ROCM_VERSION_MINOR", "ROCM_VERSION_PATCH")
+            )
             how = "rocm_version.h"
     if version is None:
         match = _FOLDER_VERSION.search(os.path.basename(path))
@@ -91,11 +122,18 @@ def _install(ctx: ProbeContext, shown: str) -> dict[str, Any]:
     hip = dict(_DEFINE.findall(ctx.read_text(f"{path}/include/hip/hip_version.h") or ""))
     hip_version = None
     if "HIP_VERSION_MAJOR" in hip:
-        hip_version = ".".join(hip.get(k, "0") for k in ("HIP_VERSION_MAJOR", "HIP_VERSION_MINOR", "HIP_VERSION_PATCH"))
+        hip_version = ".".join(
+            hip.get(k, "0") for k in ("HIP_VERSION_MAJOR", "HIP_VERSION_MINOR", "HIP_VERSION_PATCH")
+        )
         if hip.get("HIP_VERSION_GITHASH"):
             hip_version += f"-{hip['HIP_VERSION_GITHASH']}"
-    return {"path": shown, "version": version, "version_source": how, "hip_version": hip_version,
-            "libamdhip64": [os.path.basename(p) for p in ctx.glob(f"{path}/lib/libamdhip64.so*")]}
+    return {
+        "path": shown,
+        "version": version,
+        "version_source": how,
+        "hip_version": hip_version,
+        "libamdhip64": [os.path.basename(p) for p in ctx.glob(f"{path}/lib/libamdhip64.so*")],
+    }
 
 
 def _link_target(ctx: ProbeContext, path: str) -> str | None:
@@ -116,7 +154,9 @@ def _summary(data: dict[str, Any]) -> str:
     if data.get("default") and data["default"].get("target"):
         parts.append(f"/opt/rocm -> {data['default']['target']}")
     if len(installs) > 1:
-        parts.append(f"{len(installs)} installs: " + ", ".join(i["version"] or i["path"] for i in installs))
+        parts.append(
+            f"{len(installs)} installs: " + ", ".join(i["version"] or i["path"] for i in installs)
+        )
     if data.get("hip_version"):
         parts.append(f"HIP {data['hip_version']}")
     return ", ".join(parts)

@@ -44,15 +44,18 @@ def pci_devices(ctx: ProbeContext, vendor: str) -> list[dict[str, Any]]:
         klass = (read_small(ctx, f"{path}/class") or "").lower()
         if not klass.startswith(DISPLAY_CLASSES):
             continue
-        out.append({
-            "address": address.lower(),
-            "vendor": vendor,
-            "device_id": (read_small(ctx, f"{path}/device") or "").lower() or None,
-            "revision": (read_small(ctx, f"{path}/revision") or "").lower() or None,
-            "subsystem_device": (read_small(ctx, f"{path}/subsystem_device") or "").lower() or None,
-            "class": klass or None,
-            "driver": link_name(ctx, f"{path}/driver"),
-        })
+        out.append(
+            {
+                "address": address.lower(),
+                "vendor": vendor,
+                "device_id": (read_small(ctx, f"{path}/device") or "").lower() or None,
+                "revision": (read_small(ctx, f"{path}/revision") or "").lower() or None,
+                "subsystem_device": (read_small(ctx, f"{path}/subsystem_device") or "").lower()
+                or None,
+                "class": klass or None,
+                "driver": link_name(ctx, f"{path}/driver"),
+            }
+        )
     return sorted(out, key=lambda d: d["address"])
 
 
@@ -70,29 +73,48 @@ def render_nodes(ctx: ProbeContext) -> list[dict[str, Any]]:
         sys_dev = f"/sys/class/drm/renderD{minor}/device"
         address = link_name(ctx, sys_dev)
         entry = device_node(ctx, node, identity)
-        entry.update({
-            "minor": minor,
-            "pci_address": address.lower() if address and _PCI_ADDRESS.match(address) else None,
-            "vendor": (read_small(ctx, f"{sys_dev}/vendor") or "").lower() or None,
-            "driver": link_name(ctx, f"{sys_dev}/driver"),
-        })
+        entry.update(
+            {
+                "minor": minor,
+                "pci_address": address.lower() if address and _PCI_ADDRESS.match(address) else None,
+                "vendor": (read_small(ctx, f"{sys_dev}/vendor") or "").lower() or None,
+                "driver": link_name(ctx, f"{sys_dev}/driver"),
+            }
+        )
         out.append(entry)
     return out
 
 
-def device_node(ctx: ProbeContext, path: str, identity: dict[str, Any] | None = None) -> dict[str, Any]:
+def device_node(
+    ctx: ProbeContext, path: str, identity: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """{path, exists, mode ("0660"), uid, gid, group (name), accessible} for one device node.
     `accessible` is read+write permission from the mode bits for this user (None when unknown);
     cgroup device rules inside containers are not visible here."""
     identity = identity if identity is not None else user_identity(ctx)
     st = ctx.stat(path)
     if st is None:
-        return {"path": path, "exists": False, "mode": None, "uid": None, "gid": None, "group": None,
-                "accessible": None}
+        return {
+            "path": path,
+            "exists": False,
+            "mode": None,
+            "uid": None,
+            "gid": None,
+            "group": None,
+            "accessible": None,
+        }
     mode = st.st_mode & 0o777
-    return {"path": path, "exists": True, "mode": f"{mode:04o}", "uid": st.st_uid, "gid": st.st_gid,
-            "group": identity["group_names"].get(st.st_gid),
-            "accessible": may_open(mode, st.st_uid, st.st_gid, identity.get("uid"), set(identity.get("gids") or []))}
+    return {
+        "path": path,
+        "exists": True,
+        "mode": f"{mode:04o}",
+        "uid": st.st_uid,
+        "gid": st.st_gid,
+        "group": identity["group_names"].get(st.st_gid),
+        "accessible": may_open(
+            mode, st.st_uid, st.st_gid, identity.get("uid"), set(identity.get("gids") or [])
+        ),
+    }
 
 
 def may_open(mode: int, owner: int, group: int, uid: int | None, gids: set[int]) -> bool | None:
@@ -139,8 +161,14 @@ def user_identity(ctx: ProbeContext) -> dict[str, Any]:
     primary = _primary_group(ctx, user)
     if primary and primary not in member_of:
         member_of = sorted(member_of + [primary])
-    return {"uid": uid, "user": user, "gids": gids, "groups": sorted({names[g] for g in gids if g in names}),
-            "member_of": member_of, "group_names": names}
+    return {
+        "uid": uid,
+        "user": user,
+        "gids": gids,
+        "groups": sorted({names[g] for g in gids if g in names}),
+        "member_of": member_of,
+        "group_names": names,
+    }
 
 
 def _user_name(ctx: ProbeContext, uid: int | None) -> str | None:
@@ -183,7 +211,11 @@ def kernel_module(ctx: ProbeContext, name: str) -> dict[str, Any]:
                 loaded = True
                 refcount = int(parts[2]) if len(parts) > 2 and parts[2].isdigit() else None
     sys_dir = f"/sys/module/{name}"
-    if not loaded and ctx.is_dir(sys_dir) and (ctx.exists(f"{sys_dir}/initstate") or ctx.exists(f"{sys_dir}/version")):
+    if (
+        not loaded
+        and ctx.is_dir(sys_dir)
+        and (ctx.exists(f"{sys_dir}/initstate") or ctx.exists(f"{sys_dir}/version"))
+    ):
         loaded = True
     version = read_small(ctx, f"{sys_dir}/version") if loaded else None
     return {"loaded": loaded, "version": version or None, "refcount": refcount}
@@ -199,7 +231,9 @@ def dpkg_versions(ctx: ProbeContext, names: tuple[str, ...]) -> dict[str, str]:
     from envdoctor.probes.platform_packages import installed_dpkg
 
     wanted = set(names)
-    return dict(sorted((name, version) for name, version in installed_dpkg(ctx).items() if name in wanted))
+    return dict(
+        sorted((name, version) for name, version in installed_dpkg(ctx).items() if name in wanted)
+    )
 
 
 def in_container(ctx: ProbeContext) -> bool:
@@ -211,7 +245,9 @@ def in_container(ctx: ProbeContext) -> bool:
     return any(m in cgroup for m in ("docker", "kubepods", "lxc", "containerd", "libpod"))
 
 
-def find_libraries(ctx: ProbeContext, patterns: tuple[str, ...], dirs: tuple[str, ...]) -> list[str]:
+def find_libraries(
+    ctx: ProbeContext, patterns: tuple[str, ...], dirs: tuple[str, ...]
+) -> list[str]:
     """Files matching any glob pattern ("libze_intel_gpu.so*") in the given folders."""
     found: list[str] = []
     for folder in dirs:
@@ -222,5 +258,11 @@ def find_libraries(ctx: ProbeContext, patterns: tuple[str, ...], dirs: tuple[str
     return found
 
 
-LIBRARY_DIRS = ("/usr/lib/x86_64-linux-gnu", "/usr/lib64", "/usr/lib", "/lib/x86_64-linux-gnu",
-                "/usr/local/lib", "/usr/lib/aarch64-linux-gnu")
+LIBRARY_DIRS = (
+    "/usr/lib/x86_64-linux-gnu",
+    "/usr/lib64",
+    "/usr/lib",
+    "/lib/x86_64-linux-gnu",
+    "/usr/local/lib",
+    "/usr/lib/aarch64-linux-gnu",
+)

@@ -28,7 +28,14 @@ from pathlib import Path
 from typing import Any
 
 from envdoctor.context import ProbeContext
-from envdoctor.probes import apps_halcon, apps_layout, apps_llamacpp, apps_ollama, python_env, torch_build
+from envdoctor.probes import (
+    apps_halcon,
+    apps_layout,
+    apps_llamacpp,
+    apps_ollama,
+    python_env,
+    torch_build,
+)
 from envdoctor.queries.apps import canonical
 from envdoctor.snapshot import FactGroup, absent, collected
 
@@ -40,8 +47,19 @@ SOURCE = "probe:apps_detect"
 PACKAGE_APPS = {"vllm": "vllm", "torchserve": "torchserve", "llama-cpp-python": "llamacpp"}
 VENV_APPS = ("comfyui", "webui", "textgen")
 # what is kept of an app venv's package list
-RELEVANT_PACKAGES = ("torch", "torchvision", "torchaudio", "xformers", "triton", "bitsandbytes",
-                     "accelerate", "onnxruntime", "onnxruntime-gpu", "torch-directml", "comfyui-frontend-package")
+RELEVANT_PACKAGES = (
+    "torch",
+    "torchvision",
+    "torchaudio",
+    "xformers",
+    "triton",
+    "bitsandbytes",
+    "accelerate",
+    "onnxruntime",
+    "onnxruntime-gpu",
+    "torch-directml",
+    "comfyui-frontend-package",
+)
 CPU_FLAGS = ("avx", "avx2", "avx512f", "avx512_bf16", "avx512_vnni", "amx_bf16", "amx_tile")
 
 
@@ -60,12 +78,25 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
     apps += _folder_apps(ctx)
     apps += _binary_apps(ctx, {a["name"] for a in apps})
     if not requested and not unknown and not apps:
-        why = "; ".join(notes + ["no ollama or llama.cpp binary on PATH, no HALCONROOT",
-                                 "no --app-dir given and the current directory is no app checkout"])
+        why = "; ".join(
+            notes
+            + [
+                "no ollama or llama.cpp binary on PATH, no HALCONROOT",
+                "no --app-dir given and the current directory is no app checkout",
+            ]
+        )
         return [absent("apps.detected", SOURCE, f"no known application found: {why}")]
-    data = {"requested": requested, "unknown_requested": unknown, "apps": apps,
-            "cpu_flags": _cpu_flags(ctx), "notes": notes}
-    shown = [f"{a['name'] or '?'}{' ' + a['version'] if a.get('version') else ''} ({a['how']})" for a in apps]
+    data = {
+        "requested": requested,
+        "unknown_requested": unknown,
+        "apps": apps,
+        "cpu_flags": _cpu_flags(ctx),
+        "notes": notes,
+    }
+    shown = [
+        f"{a['name'] or '?'}{' ' + a['version'] if a.get('version') else ''} ({a['how']})"
+        for a in apps
+    ]
     summary = ", ".join(shown) or "no application found"
     if requested:
         summary += "; asked about " + ", ".join(requested)
@@ -91,15 +122,27 @@ def _package_apps(ctx: ProbeContext, notes: list[str]) -> list[dict[str, Any]]:
     for dist, app in PACKAGE_APPS.items():
         if dist not in installed:
             continue
-        entry: dict[str, Any] = {"name": app, "version": installed[dist], "version_source": f"{dist} metadata",
-                                 "where": locations.get(dist), "how": "python-package", "package": dist,
-                                 "venv": None, "launch_args": None}
+        entry: dict[str, Any] = {
+            "name": app,
+            "version": installed[dist],
+            "version_source": f"{dist} metadata",
+            "where": locations.get(dist),
+            "how": "python-package",
+            "package": dist,
+            "venv": None,
+            "launch_args": None,
+        }
         if dist == "llama-cpp-python" and locations.get(dist):
-            entry["backend_libs"] = [n for n in ctx.listdir(apps_layout.join(locations[dist], "llama_cpp", "lib"))
-                                     if n.startswith(("libggml", "ggml", "libllama", "llama"))]
+            entry["backend_libs"] = [
+                n
+                for n in ctx.listdir(apps_layout.join(locations[dist], "llama_cpp", "lib"))
+                if n.startswith(("libggml", "ggml", "libllama", "llama"))
+            ]
         out.append(entry)
     if not out:
-        notes.append(f"no {', '.join(PACKAGE_APPS)} package in {ctx.options.python or 'this interpreter'}")
+        notes.append(
+            f"no {', '.join(PACKAGE_APPS)} package in {ctx.options.python or 'this interpreter'}"
+        )
     return out
 
 
@@ -110,7 +153,12 @@ def _folders(ctx: ProbeContext) -> list[tuple[str, str]]:
     for folder in ctx.options.app_dirs:
         path = folder if folder.startswith("/") else os.path.normpath(os.path.join(pwd, folder))
         out.append((path.rstrip("/") or "/", "app-dir"))
-    if ctx.root == Path("/") and pwd and pwd not in [f for f, _ in out] and apps_layout.identify(ctx, pwd):
+    if (
+        ctx.root == Path("/")
+        and pwd
+        and pwd not in [f for f, _ in out]
+        and apps_layout.identify(ctx, pwd)
+    ):
         out.append((pwd, "current directory"))
     return out
 
@@ -119,40 +167,72 @@ def _folder_apps(ctx: ProbeContext) -> list[dict[str, Any]]:
     out = []
     for folder, how in _folders(ctx):
         if not ctx.is_dir(folder):
-            out.append({"name": None, "where": folder, "how": how, "error": f"{folder} is not a directory"})
+            out.append(
+                {"name": None, "where": folder, "how": how, "error": f"{folder} is not a directory"}
+            )
             continue
         app = apps_layout.identify(ctx, folder)
         if app is None:
-            out.append({"name": None, "where": folder, "how": how,
-                        "error": "not a checkout envdoctor recognises (ComfyUI, stable-diffusion-webui, "
-                                 "text-generation-webui, llama.cpp, a TorchServe config.properties)"})
+            out.append(
+                {
+                    "name": None,
+                    "where": folder,
+                    "how": how,
+                    "error": "not a checkout envdoctor recognises (ComfyUI, stable-diffusion-webui, "
+                    "text-generation-webui, llama.cpp, a TorchServe config.properties)",
+                }
+            )
             continue
         version, version_source = apps_layout.version(ctx, app, folder)
-        entry: dict[str, Any] = {"name": app, "version": version, "version_source": version_source,
-                                 "where": folder, "how": how, "venv": None, "launch_args": None}
+        entry: dict[str, Any] = {
+            "name": app,
+            "version": version,
+            "version_source": version_source,
+            "where": folder,
+            "how": how,
+            "venv": None,
+            "launch_args": None,
+        }
         if app in VENV_APPS:
             settings = apps_layout.launch_settings(ctx, app, folder)
             entry.update({k: settings[k] for k in ("launch_args", "launch_file", "launch_line")})
             python = apps_layout.venv_python(ctx, app, folder, settings.get("venv_dir"))
-            entry["venv"] = inspect_venv(ctx, python) if python else {
-                "python": None, "status": "absent",
-                "reason": "no venv/, .venv/ or installer env in the checkout (the launcher creates it on first start)"}
+            entry["venv"] = (
+                inspect_venv(ctx, python)
+                if python
+                else {
+                    "python": None,
+                    "status": "absent",
+                    "reason": "no venv/, .venv/ or installer env in the checkout (the launcher creates it on first start)",
+                }
+            )
         out.append(entry)
     return out
 
 
 def inspect_venv(ctx: ProbeContext, python: str) -> dict[str, Any]:
     """Describe an app's own interpreter with the core probes' logic (`ProbeOptions(python=...)`)."""
-    venv: dict[str, Any] = {"python": python, "status": "not-run", "reason": None, "python_facts": None,
-                            "packages": {}, "installers": {}, "package_count": None, "torch": None,
-                            "torch_status": None, "torch_reason": None}
+    venv: dict[str, Any] = {
+        "python": python,
+        "status": "not-run",
+        "reason": None,
+        "python_facts": None,
+        "packages": {},
+        "installers": {},
+        "package_count": None,
+        "torch": None,
+        "torch_status": None,
+        "torch_reason": None,
+    }
     if ctx.root != Path("/"):
         venv["reason"] = "not run: the interpreter belongs to the tree inspected with --root"
         return venv
     if python.lower().endswith(".exe") and os.name != "nt":
         venv["reason"] = "not run: a Windows interpreter"
         return venv
-    child = ProbeContext(root=ctx.root, env=ctx.env, options=replace(ctx.options, python=python, deep=False))
+    child = ProbeContext(
+        root=ctx.root, env=ctx.env, options=replace(ctx.options, python=python, deep=False)
+    )
     groups = {g.name: g for g in python_env.collect(child)}
     py, pkgs = groups.get("python"), groups.get("python.packages")
     if py is None or not py.collected:
@@ -161,13 +241,19 @@ def inspect_venv(ctx: ProbeContext, python: str) -> dict[str, Any]:
     packages = (pkgs.data if pkgs is not None and pkgs.collected else {}) or {}
     installed = packages.get("packages") or {}
     installers = packages.get("installers") or {}
-    venv.update(status="collected", python_facts=py.data,
-                packages={k: installed[k] for k in RELEVANT_PACKAGES if k in installed},
-                installers={k: installers[k] for k in RELEVANT_PACKAGES if k in installers},
-                package_count=len(installed))
+    venv.update(
+        status="collected",
+        python_facts=py.data,
+        packages={k: installed[k] for k in RELEVANT_PACKAGES if k in installed},
+        installers={k: installers[k] for k in RELEVANT_PACKAGES if k in installers},
+        package_count=len(installed),
+    )
     for group in torch_build.collect(child):
-        venv.update(torch=group.data if group.collected else None, torch_status=group.status.value,
-                    torch_reason=group.reason)
+        venv.update(
+            torch=group.data if group.collected else None,
+            torch_status=group.status.value,
+            torch_reason=group.reason,
+        )
     return venv
 
 
@@ -175,16 +261,43 @@ def _binary_apps(ctx: ProbeContext, already: set[str]) -> list[dict[str, Any]]:
     out = []
     ollama = apps_ollama.binary(ctx)
     if ollama and "ollama" not in already:
-        out.append({"name": "ollama", "version": None, "where": ollama, "how": "binary", "venv": None,
-                    "launch_args": None, "details": "apps.ollama"})
+        out.append(
+            {
+                "name": "ollama",
+                "version": None,
+                "where": ollama,
+                "how": "binary",
+                "venv": None,
+                "launch_args": None,
+                "details": "apps.ollama",
+            }
+        )
     if "llamacpp" not in already:
         for path in apps_llamacpp.binaries_on_path(ctx)[:1]:
-            out.append({"name": "llamacpp", "version": None, "where": path, "how": "binary", "venv": None,
-                        "launch_args": None, "details": "apps.llamacpp"})
+            out.append(
+                {
+                    "name": "llamacpp",
+                    "version": None,
+                    "where": path,
+                    "how": "binary",
+                    "venv": None,
+                    "launch_args": None,
+                    "details": "apps.llamacpp",
+                }
+            )
     root, how = apps_halcon.root(ctx)
     if root:
-        out.append({"name": "halcon", "version": apps_halcon.version_from_path(root), "where": root, "how": how,
-                    "venv": None, "launch_args": None, "details": "apps.halcon"})
+        out.append(
+            {
+                "name": "halcon",
+                "version": apps_halcon.version_from_path(root),
+                "where": root,
+                "how": how,
+                "venv": None,
+                "launch_args": None,
+                "details": "apps.halcon",
+            }
+        )
     return out
 
 

@@ -23,9 +23,13 @@ GROUPS = ("apps.halcon",)
 TIMEOUT_S = 5.0
 SOURCE = "probe:apps_halcon"
 DEFAULT_GLOBS = ("/opt/halcon", "/opt/MVTec/HALCON-*", "/opt/mvtec/halcon*", "/usr/local/halcon*")
-_FOLDER_VERSION = re.compile(r"HALCON[-_ ]?(\d{2}\.\d{2})(?:[-_ ](Progress|Steady))?", re.IGNORECASE)
-_CUDA_FILE = re.compile(r"^(?:lib)?(cudart|cublasLt|cublas|cudnn)(?:64)?(?:[._](\d+))?(?:\.so(?:\.(\d+))?|\.dll)?",
-                        re.IGNORECASE)
+_FOLDER_VERSION = re.compile(
+    r"HALCON[-_ ]?(\d{2}\.\d{2})(?:[-_ ](Progress|Steady))?", re.IGNORECASE
+)
+_CUDA_FILE = re.compile(
+    r"^(?:lib)?(cudart|cublasLt|cublas|cudnn)(?:64)?(?:[._](\d+))?(?:\.so(?:\.(\d+))?|\.dll)?",
+    re.IGNORECASE,
+)
 _MAX_DIRS = 40
 
 
@@ -51,18 +55,36 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
     """Describe the HALCON installation."""
     folder, how = root(ctx)
     if folder is None:
-        why = f"HALCONROOT={ctx.env['HALCONROOT']} is not a folder" if ctx.env.get("HALCONROOT") else "no HALCONROOT"
-        return [absent("apps.halcon", SOURCE, f"HALCON is not installed: {why}, nothing in /opt/halcon or "
-                                              "/opt/MVTec/HALCON-*")]
+        why = (
+            f"HALCONROOT={ctx.env['HALCONROOT']} is not a folder"
+            if ctx.env.get("HALCONROOT")
+            else "no HALCONROOT"
+        )
+        return [
+            absent(
+                "apps.halcon",
+                SOURCE,
+                f"HALCON is not installed: {why}, nothing in /opt/halcon or /opt/MVTec/HALCON-*",
+            )
+        ]
     arch = ctx.env.get("HALCONARCH")
     match = _FOLDER_VERSION.search(folder)
     data: dict[str, Any] = {
-        "root": folder, "how": how, "halconarch": arch,
+        "root": folder,
+        "how": how,
+        "halconarch": arch,
         "version": match.group(1) if match else None,
         "edition": match.group(2).capitalize() if match and match.group(2) else None,
-        "libhalcon": _libhalcon(ctx, folder, arch), "cuda_libs": _cuda_libs(ctx, folder),
+        "libhalcon": _libhalcon(ctx, folder, arch),
+        "cuda_libs": _cuda_libs(ctx, folder),
     }
-    majors = sorted({lib["major"] for lib in data["cuda_libs"] if lib["library"] in ("cudart", "cublas") and lib["major"]})
+    majors = sorted(
+        {
+            lib["major"]
+            for lib in data["cuda_libs"]
+            if lib["library"] in ("cudart", "cublas") and lib["major"]
+        }
+    )
     summary = f"HALCON {data['version'] or '(release unknown)'} at {folder}"
     if majors:
         summary += f", ships CUDA {'/'.join(str(m) for m in majors)} libraries"
@@ -86,13 +108,20 @@ def _cuda_libs(ctx: ProbeContext, folder: str) -> list[dict[str, Any]]:
             base = f"{folder}/{top}/{arch}"
             if ctx.is_dir(base):
                 dirs.append(base)
-                dirs += [f"{base}/{sub}" for sub in ctx.listdir(base) if ctx.is_dir(f"{base}/{sub}")]
+                dirs += [
+                    f"{base}/{sub}" for sub in ctx.listdir(base) if ctx.is_dir(f"{base}/{sub}")
+                ]
     for directory in dirs[:_MAX_DIRS]:
         for name in ctx.listdir(directory):
             match = _CUDA_FILE.match(name)
             if not match or not (name.endswith(".dll") or ".so" in name):
                 continue
             major = match.group(3) or match.group(2)
-            out.append({"file": f"{directory}/{name}", "library": match.group(1).lower().replace("cublaslt", "cublas"),
-                        "major": int(major) if major else None})
+            out.append(
+                {
+                    "file": f"{directory}/{name}",
+                    "library": match.group(1).lower().replace("cublaslt", "cublas"),
+                    "major": int(major) if major else None,
+                }
+            )
     return out

@@ -25,9 +25,13 @@ from envdoctor.context import ProbeContext
 _VERSION_PY = re.compile(r"""^__version__\s*=\s*["']([^"']+)["']""", re.MULTILINE)
 _PYPROJECT_VERSION = re.compile(r"""^version\s*=\s*["']([^"']+)["']""", re.MULTILINE)
 _CHANGELOG = re.compile(r"^##\s+v?(\d+\.\d+(?:\.\d+)?)\b", re.MULTILINE)
-_SH_ARGS = re.compile(r"""^\s*(?:export\s+)?COMMANDLINE_ARGS=(?P<value>"[^"]*"|'[^']*'|\S*)\s*(?:#.*)?$""")
+_SH_ARGS = re.compile(
+    r"""^\s*(?:export\s+)?COMMANDLINE_ARGS=(?P<value>"[^"]*"|'[^']*'|\S*)\s*(?:#.*)?$"""
+)
 _SH_VENV = re.compile(r"""^\s*(?:export\s+)?venv_dir=(?P<value>"[^"]*"|'[^']*'|\S*)""")
-_BAT_SET = re.compile(r"""^\s*set\s+"?(?P<name>COMMANDLINE_ARGS|VENV_DIR)=(?P<value>[^"\r\n]*)"?\s*$""", re.IGNORECASE)
+_BAT_SET = re.compile(
+    r"""^\s*set\s+"?(?P<name>COMMANDLINE_ARGS|VENV_DIR)=(?P<value>[^"\r\n]*)"?\s*$""", re.IGNORECASE
+)
 
 
 def join(folder: str, *parts: str) -> str:
@@ -40,13 +44,26 @@ def identify(ctx: ProbeContext, folder: str) -> str | None:
     has = ctx.exists
     if has(join(folder, "main.py")) and ctx.is_dir(join(folder, "comfy")):
         return "comfyui"
-    if has(join(folder, "launch.py")) and ctx.is_dir(join(folder, "modules")) and any(
-            has(join(folder, f)) for f in ("webui.sh", "webui.bat", "webui-user.sh", "webui-user.bat", "webui.py")):
+    if (
+        has(join(folder, "launch.py"))
+        and ctx.is_dir(join(folder, "modules"))
+        and any(
+            has(join(folder, f))
+            for f in ("webui.sh", "webui.bat", "webui-user.sh", "webui-user.bat", "webui.py")
+        )
+    ):
         return "webui"
-    if has(join(folder, "server.py")) and ctx.is_dir(join(folder, "modules")) and any(
-            has(join(folder, f)) for f in ("one_click.py", "start_linux.sh", "start_windows.bat")):
+    if (
+        has(join(folder, "server.py"))
+        and ctx.is_dir(join(folder, "modules"))
+        and any(
+            has(join(folder, f)) for f in ("one_click.py", "start_linux.sh", "start_windows.bat")
+        )
+    ):
         return "textgen"
-    if ctx.is_dir(join(folder, "ggml")) and (ctx.is_dir(join(folder, "build")) or has(join(folder, "CMakeLists.txt"))):
+    if ctx.is_dir(join(folder, "ggml")) and (
+        ctx.is_dir(join(folder, "build")) or has(join(folder, "CMakeLists.txt"))
+    ):
         return "llamacpp"
     if has(join(folder, "config.properties")):
         return "torchserve"
@@ -98,7 +115,12 @@ def _files(ctx: ProbeContext, folder: str, names: tuple[str, ...]) -> list[tuple
 def launch_settings(ctx: ProbeContext, app: str, folder: str) -> dict[str, Any]:
     """What the app's own settings files say about how it starts: {launch_args, launch_file,
     launch_line, venv_dir}. The last active (uncommented) assignment wins, as in the shell."""
-    out: dict[str, Any] = {"launch_args": None, "launch_file": None, "launch_line": None, "venv_dir": None}
+    out: dict[str, Any] = {
+        "launch_args": None,
+        "launch_file": None,
+        "launch_line": None,
+        "venv_dir": None,
+    }
     if app == "webui":
         for path, text in _files(ctx, folder, ("webui-user.sh", "webui-user.bat")):
             args, line_seen, venv = _webui_assignments(text, path.endswith(".bat"))
@@ -115,9 +137,16 @@ def launch_settings(ctx: ProbeContext, app: str, folder: str) -> dict[str, Any]:
             out["launch_args"] = []
     elif app == "textgen":
         for path, text in _files(ctx, folder, ("user_data/CMD_FLAGS.txt", "CMD_FLAGS.txt")):
-            lines = [ln.strip() for ln in text.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
-            out.update(launch_args=_split(" ".join(lines)), launch_file=path,
-                       launch_line=" ".join(lines) or None)
+            lines = [
+                ln.strip()
+                for ln in text.splitlines()
+                if ln.strip() and not ln.lstrip().startswith("#")
+            ]
+            out.update(
+                launch_args=_split(" ".join(lines)),
+                launch_file=path,
+                launch_line=" ".join(lines) or None,
+            )
             break
     return out
 
@@ -147,7 +176,9 @@ def _webui_assignments(text: str, bat: bool) -> tuple[list[str], str | None, str
     return args, line_seen, venv
 
 
-def venv_python(ctx: ProbeContext, app: str, folder: str, venv_dir: str | None = None) -> str | None:
+def venv_python(
+    ctx: ProbeContext, app: str, folder: str, venv_dir: str | None = None
+) -> str | None:
     """The interpreter the app runs in (a path on the target system), or None when none is there.
 
     A relative `venv_dir` (webui-user's venv_dir / VENV_DIR) is taken inside the checkout; "-"
@@ -156,8 +187,11 @@ def venv_python(ctx: ProbeContext, app: str, folder: str, venv_dir: str | None =
         return None
     dirs: list[str] = []
     if venv_dir:
-        dirs.append(venv_dir if venv_dir.startswith("/") or re.match(r"^[A-Za-z]:[\\/]", venv_dir)
-                    else join(folder, venv_dir))
+        dirs.append(
+            venv_dir
+            if venv_dir.startswith("/") or re.match(r"^[A-Za-z]:[\\/]", venv_dir)
+            else join(folder, venv_dir)
+        )
     if app == "textgen":
         dirs.append(join(folder, "installer_files", "env"))
     dirs += [join(folder, "venv"), join(folder, ".venv")]
@@ -166,7 +200,9 @@ def venv_python(ctx: ProbeContext, app: str, folder: str, venv_dir: str | None =
             candidate = join(env_dir, exe)
             if ctx.exists(candidate):
                 return candidate
-    if app == "comfyui":  # the Windows portable build: ComfyUI_windows_portable/{ComfyUI,python_embeded}
+    if (
+        app == "comfyui"
+    ):  # the Windows portable build: ComfyUI_windows_portable/{ComfyUI,python_embeded}
         parent = folder.rstrip("/").rsplit("/", 1)[0] or "/"
         candidate = join(parent, "python_embeded", "python.exe")
         if ctx.exists(candidate):

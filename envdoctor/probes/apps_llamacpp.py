@@ -38,8 +38,15 @@ _LIB_BACKENDS = (
     ("vulkan", re.compile(r"\blibvulkan\.so")),
     ("sycl", re.compile(r"\blib(?:sycl|ze_loader)\.so")),
 )
-_BACKEND_FILES = (("cuda", "ggml-cuda"), ("cuda", "ggml_cuda"), ("rocm", "ggml-hip"), ("rocm", "ggml_hip"),
-                  ("vulkan", "ggml-vulkan"), ("sycl", "ggml-sycl"), ("metal", "ggml-metal"))
+_BACKEND_FILES = (
+    ("cuda", "ggml-cuda"),
+    ("cuda", "ggml_cuda"),
+    ("rocm", "ggml-hip"),
+    ("rocm", "ggml_hip"),
+    ("vulkan", "ggml-vulkan"),
+    ("sycl", "ggml-sycl"),
+    ("metal", "ggml-metal"),
+)
 _VERSION = re.compile(r"^version:\s*(\d+)\s*\(([0-9a-f]+|unknown)\)", re.MULTILINE)
 _BUILT = re.compile(r"^built with (.+?)\s*$", re.MULTILINE)
 _DEVICE = re.compile(r"Device \d+:\s*(.+?), compute capability (\d+\.\d+)")
@@ -56,12 +63,15 @@ def _candidates(ctx: ProbeContext) -> list[tuple[str, str]]:
     out = [(p, "PATH") for p in binaries_on_path(ctx)]
     for folder in ctx.options.app_dirs:
         if apps_layout.identify(ctx, folder) != "llamacpp" and not any(
-                ctx.exists(apps_layout.join(folder, n)) for n in NAMES):
+            ctx.exists(apps_layout.join(folder, n)) for n in NAMES
+        ):
             continue
         for sub in ("build/bin", "bin", ""):
             for name in NAMES:
                 for exe in (name, f"{name}.exe"):
-                    path = apps_layout.join(folder, sub, exe) if sub else apps_layout.join(folder, exe)
+                    path = (
+                        apps_layout.join(folder, sub, exe) if sub else apps_layout.join(folder, exe)
+                    )
                     if ctx.exists(path):
                         out.append((path, "app-dir"))
     seen: set[str] = set()
@@ -78,10 +88,21 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
     """Describe every llama.cpp build found."""
     builds = [describe(ctx, path, how) for path, how in _candidates(ctx)]
     if not builds:
-        return [absent("apps.llamacpp", SOURCE, "no llama.cpp build: no llama-server / llama-cli on PATH "
-                                                "or in an --app-dir")]
-    shown = [f"{Path(b['path']).name} ({', '.join(b['backends']) or 'backend unknown'})" for b in builds]
-    return [collected("apps.llamacpp", SOURCE, {"builds": builds}, summary="llama.cpp: " + "; ".join(shown))]
+        return [
+            absent(
+                "apps.llamacpp",
+                SOURCE,
+                "no llama.cpp build: no llama-server / llama-cli on PATH or in an --app-dir",
+            )
+        ]
+    shown = [
+        f"{Path(b['path']).name} ({', '.join(b['backends']) or 'backend unknown'})" for b in builds
+    ]
+    return [
+        collected(
+            "apps.llamacpp", SOURCE, {"builds": builds}, summary="llama.cpp: " + "; ".join(shown)
+        )
+    ]
 
 
 def _live(ctx: ProbeContext, path: str) -> bool:
@@ -90,9 +111,20 @@ def _live(ctx: ProbeContext, path: str) -> bool:
 
 def describe(ctx: ProbeContext, path: str, how: str) -> dict[str, Any]:
     """One build: version, backends and the evidence for each."""
-    build: dict[str, Any] = {"path": path, "how": how, "version": None, "commit": None, "built_with": None,
-                             "backends": [], "backend_evidence": [], "cuda_major": None, "cuda_archs": None,
-                             "devices": [], "missing_libs": [], "errors": []}
+    build: dict[str, Any] = {
+        "path": path,
+        "how": how,
+        "version": None,
+        "commit": None,
+        "built_with": None,
+        "backends": [],
+        "backend_evidence": [],
+        "cuda_major": None,
+        "cuda_archs": None,
+        "devices": [],
+        "missing_libs": [],
+        "errors": [],
+    }
     found: dict[str, list[str]] = {}
     folder = str(Path(path).parent)
     libs = []
@@ -112,12 +144,16 @@ def describe(ctx: ProbeContext, path: str, how: str) -> dict[str, Any]:
         if not result.ok:
             build["errors"].append(result.describe_failure())
     build["backends"] = sorted(found) or (["cpu"] if build.get("_read") else [])
-    build["backend_evidence"] = [f"{b}: {e}" for b, items in sorted(found.items()) for e in items[:2]]
+    build["backend_evidence"] = [
+        f"{b}: {e}" for b, items in sorted(found.items()) for e in items[:2]
+    ]
     build.pop("_read", None)
     return build
 
 
-def _ldd(ctx: ProbeContext, target: str, build: dict[str, Any], found: dict[str, list[str]]) -> None:
+def _ldd(
+    ctx: ProbeContext, target: str, build: dict[str, Any], found: dict[str, list[str]]
+) -> None:
     result = ctx.run(["ldd", target], timeout_s=5.0)
     if not result.ok:
         if target == build["path"]:
@@ -130,7 +166,9 @@ def _ldd(ctx: ProbeContext, target: str, build: dict[str, Any], found: dict[str,
         for backend, pattern in _LIB_BACKENDS:
             match = pattern.search(line)
             if match:
-                found.setdefault(backend, []).append(f"ldd {Path(target).name}: {line.strip().split(' ')[0]}")
+                found.setdefault(backend, []).append(
+                    f"ldd {Path(target).name}: {line.strip().split(' ')[0]}"
+                )
                 if backend == "cuda" and match.group(1) and build["cuda_major"] is None:
                     build["cuda_major"] = int(match.group(1))
 
@@ -147,8 +185,14 @@ def _version_output(text: str, build: dict[str, Any], found: dict[str, list[str]
     if "ggml_cuda_init" in text:
         found.setdefault("cuda", []).append("--version: ggml_cuda_init")
     for backend in _LOADED.findall(text):
-        key = {"cuda": "cuda", "rocm": "rocm", "hip": "rocm", "vulkan": "vulkan", "sycl": "sycl",
-               "metal": "metal"}.get(backend.lower())
+        key = {
+            "cuda": "cuda",
+            "rocm": "rocm",
+            "hip": "rocm",
+            "vulkan": "vulkan",
+            "sycl": "sycl",
+            "metal": "metal",
+        }.get(backend.lower())
         if key:
             found.setdefault(key, []).append(f"--version: loaded {backend} backend")
     if "ggml_vulkan:" in text:

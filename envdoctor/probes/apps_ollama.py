@@ -30,14 +30,26 @@ from envdoctor.snapshot import FactGroup, absent, collected
 GROUPS = ("apps.ollama",)
 TIMEOUT_S = 12.0
 SOURCE = "probe:apps_ollama"
-UNITS = ("/etc/systemd/system/ollama.service", "/usr/lib/systemd/system/ollama.service",
-         "/lib/systemd/system/ollama.service")
+UNITS = (
+    "/etc/systemd/system/ollama.service",
+    "/usr/lib/systemd/system/ollama.service",
+    "/lib/systemd/system/ollama.service",
+)
 DROP_INS = "/etc/systemd/system/ollama.service.d/*.conf"
 BINARIES = ("/usr/local/bin/ollama", "/usr/bin/ollama", "/bin/ollama")
 LOG_LINES = 200
-SERVER_ENV_KEYS = ("CUDA_VISIBLE_DEVICES", "GPU_DEVICE_ORDINAL", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES",
-                   "HSA_OVERRIDE_GFX_VERSION", "OLLAMA_LLM_LIBRARY", "OLLAMA_VULKAN", "OLLAMA_INTEL_GPU",
-                   "OLLAMA_NUM_GPU", "OLLAMA_SCHED_SPREAD")
+SERVER_ENV_KEYS = (
+    "CUDA_VISIBLE_DEVICES",
+    "GPU_DEVICE_ORDINAL",
+    "HIP_VISIBLE_DEVICES",
+    "ROCR_VISIBLE_DEVICES",
+    "HSA_OVERRIDE_GFX_VERSION",
+    "OLLAMA_LLM_LIBRARY",
+    "OLLAMA_VULKAN",
+    "OLLAMA_INTEL_GPU",
+    "OLLAMA_NUM_GPU",
+    "OLLAMA_SCHED_SPREAD",
+)
 
 _VERSION = re.compile(r"version is\s+v?(\d+\.\d+(?:\.\d+)?[\w.+-]*)")
 _ENV_LINE = re.compile(r"^\s*Environment\s*=\s*(.*)$")
@@ -50,8 +62,14 @@ _PROBLEMS = (
     ("no-nvidia-devices", re.compile(r"no nvidia devices detected")),
     ("amd-unsupported", re.compile(r"amdgpu is not supported")),
     ("discovery-timeout", re.compile(r"failed to finish discovery before timeout")),
-    ("gpu-library-failed", re.compile(r"unable to load cuda driver library|Unable to load cudart|"
-                                      r"unable to verify rocm library", re.IGNORECASE)),
+    (
+        "gpu-library-failed",
+        re.compile(
+            r"unable to load cuda driver library|Unable to load cudart|"
+            r"unable to verify rocm library",
+            re.IGNORECASE,
+        ),
+    ),
 )
 
 
@@ -65,17 +83,34 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
     path = binary(ctx)
     files = [u for u in UNITS if ctx.exists(u)][:1] + ctx.glob(DROP_INS)
     if path is None and not files:  # its server log is read only when something of it is here
-        return [absent("apps.ollama", SOURCE, "Ollama is not installed: no ollama binary, no ollama.service")]
+        return [
+            absent(
+                "apps.ollama",
+                SOURCE,
+                "Ollama is not installed: no ollama binary, no ollama.service",
+            )
+        ]
     env, env_files = service_environment(ctx, files)
     log_source, lines = _log(ctx)
-    data: dict[str, Any] = {"path": path, "version": None, "version_error": None, "service_files": files,
-                            "service_env": env, "service_env_files": env_files}
+    data: dict[str, Any] = {
+        "path": path,
+        "version": None,
+        "version_error": None,
+        "service_files": files,
+        "service_env": env,
+        "service_env_files": env_files,
+    }
     if path is not None and (ctx.root == Path("/") or ctx.which("ollama") == path):
         result = ctx.run([path, "--version"], timeout_s=5.0)
         match = _VERSION.search(result.stdout + "\n" + result.stderr)
         data["version"] = match.group(1) if match else None
-        data["version_error"] = None if match else result.describe_failure() if not result.ok else \
-            f"no version in: {(result.stdout or result.stderr).strip()[:120]!r}"
+        data["version_error"] = (
+            None
+            if match
+            else result.describe_failure()
+            if not result.ok
+            else f"no version in: {(result.stdout or result.stderr).strip()[:120]!r}"
+        )
     data.update(_libraries(ctx, path))
     data.update(parse_log(lines))
     data["log_source"] = log_source
@@ -87,7 +122,9 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
     return [collected("apps.ollama", SOURCE, data, summary=summary)]
 
 
-def service_environment(ctx: ProbeContext, files: list[str]) -> tuple[dict[str, str], dict[str, str]]:
+def service_environment(
+    ctx: ProbeContext, files: list[str]
+) -> tuple[dict[str, str], dict[str, str]]:
     """{NAME: value} set by `Environment=` lines of [Service] sections, in file order, and the
     file each final value came from."""
     env: dict[str, str] = {}
@@ -126,7 +163,9 @@ def _libraries(ctx: ProbeContext, path: str | None) -> dict[str, Any]:
 
 def _log(ctx: ProbeContext) -> tuple[str | None, list[str]]:
     if ctx.root == Path("/") and ctx.which("journalctl"):
-        result = ctx.run(["journalctl", "-u", "ollama", "--no-pager", "-n", str(LOG_LINES)], timeout_s=5.0)
+        result = ctx.run(
+            ["journalctl", "-u", "ollama", "--no-pager", "-n", str(LOG_LINES)], timeout_s=5.0
+        )
         lines = [ln for ln in result.stdout.splitlines() if "ollama" in ln.lower() or "msg=" in ln]
         if result.ok and any("msg=" in ln or "routes.go" in ln for ln in lines):
             return f"journalctl -u ollama --no-pager -n {LOG_LINES}", lines
@@ -140,7 +179,9 @@ def _log(ctx: ProbeContext) -> tuple[str | None, list[str]]:
 
 
 def _fields(line: str) -> dict[str, str]:
-    return {k: v[1:-1] if v.startswith('"') and v.endswith('"') else v for k, v in _FIELD.findall(line)}
+    return {
+        k: v[1:-1] if v.startswith('"') and v.endswith('"') else v for k, v in _FIELD.findall(line)
+    }
 
 
 def _server_env(line: str) -> dict[str, str]:
@@ -165,11 +206,19 @@ def _library_of(entry: dict[str, str]) -> str:
 
 def parse_log(lines: list[str]) -> dict[str, Any]:
     """Discovery facts of the latest server start in Ollama log lines (journal or server.log)."""
-    starts = [i for i, line in enumerate(lines) if "server config" in line] or \
-        [i for i, line in enumerate(lines) if _LISTENING.search(line)]
-    block = lines[starts[-1]:] if starts else lines
-    out: dict[str, Any] = {"server_version": None, "server_env": {}, "discovered": [], "library": None,
-                           "cpu_only": None, "problems": [], "log_lines_read": len(lines)}
+    starts = [i for i, line in enumerate(lines) if "server config" in line] or [
+        i for i, line in enumerate(lines) if _LISTENING.search(line)
+    ]
+    block = lines[starts[-1] :] if starts else lines
+    out: dict[str, Any] = {
+        "server_version": None,
+        "server_env": {},
+        "discovered": [],
+        "library": None,
+        "cpu_only": None,
+        "problems": [],
+        "log_lines_read": len(lines),
+    }
     for line in block:
         listening = _LISTENING.search(line)
         if listening:
@@ -178,8 +227,21 @@ def parse_log(lines: list[str]) -> dict[str, Any]:
             out["server_env"] = _server_env(line)
         if 'msg="inference compute"' in line:
             fields = _fields(line.split('msg="inference compute"', 1)[1])
-            entry = {k: fields.get(k) for k in ("id", "library", "variant", "compute", "driver", "name",
-                                                "description", "libdirs", "total", "available")}
+            entry = {
+                k: fields.get(k)
+                for k in (
+                    "id",
+                    "library",
+                    "variant",
+                    "compute",
+                    "driver",
+                    "name",
+                    "description",
+                    "libdirs",
+                    "total",
+                    "available",
+                )
+            }
             entry["library_used"] = _library_of(fields)
             out["discovered"].append(entry)
         for kind, pattern in _PROBLEMS:

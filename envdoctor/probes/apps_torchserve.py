@@ -11,7 +11,6 @@ key, default_workers_per_model, models), errors}; and `cuda_visible_devices` /
 from __future__ import annotations
 
 import os
-from typing import Any
 
 from envdoctor.context import ProbeContext
 from envdoctor.snapshot import FactGroup, absent, collected
@@ -55,7 +54,7 @@ def parse_properties(text: str) -> dict[str, str]:
             continue
         for i, ch in enumerate(line):
             if ch in "=:":
-                props[line[:i].strip()] = line[i + 1:].strip()
+                props[line[:i].strip()] = line[i + 1 :].strip()
                 break
         else:
             props[line] = ""
@@ -78,13 +77,33 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
             number_of_gpu = None
             errors.append(f"number_of_gpu={number!r} is not a whole number")
         keep = {k: v for k, v in props.items() if k in _KEEP or "device" in k.lower()}
-        configs.append({"path": path, "how": how, "number_of_gpu": number_of_gpu, "properties": keep,
-                        "errors": errors})
+        configs.append(
+            {
+                "path": path,
+                "how": how,
+                "number_of_gpu": number_of_gpu,
+                "properties": keep,
+                "errors": errors,
+            }
+        )
     if not configs:
-        return [absent("apps.torchserve", SOURCE, "no TorchServe config.properties (TS_CONFIG_FILE, the "
-                                                  "current directory, --app-dir)")]
-    data = {"configs": configs, "cuda_visible_devices": ctx.env.get("CUDA_VISIBLE_DEVICES"),
-            "cuda_device_order": ctx.env.get("CUDA_DEVICE_ORDER")}
-    shown = [f"{c['path']} (number_of_gpu={c['number_of_gpu'] if c['number_of_gpu'] is not None else 'all'})"
-             for c in configs]
-    return [collected("apps.torchserve", SOURCE, data, summary="TorchServe config: " + "; ".join(shown))]
+        return [
+            absent(
+                "apps.torchserve",
+                SOURCE,
+                "no TorchServe config.properties (TS_CONFIG_FILE, the "
+                "current directory, --app-dir)",
+            )
+        ]
+    data = {
+        "configs": configs,
+        "cuda_visible_devices": ctx.env.get("CUDA_VISIBLE_DEVICES"),
+        "cuda_device_order": ctx.env.get("CUDA_DEVICE_ORDER"),
+    }
+    shown = [
+        f"{c['path']} (number_of_gpu={c['number_of_gpu'] if c['number_of_gpu'] is not None else 'all'})"
+        for c in configs
+    ]
+    return [
+        collected("apps.torchserve", SOURCE, data, summary="TorchServe config: " + "; ".join(shown))
+    ]

@@ -47,7 +47,9 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
     if not specs:
         return [absent(GROUPS[0], SOURCE, "no CDI specs in " + ", ".join(dirs))]
     kinds = sorted({s["kind"] for s in specs if s.get("kind")})
-    devices = sorted({f"{s['kind']}={d}" for s in specs if s.get("kind") for d in s.get("devices", [])})
+    devices = sorted(
+        {f"{s['kind']}={d}" for s in specs if s.get("kind") for d in s.get("devices", [])}
+    )
     data = {"spec_dirs": dirs, "specs": specs, "kinds": kinds, "devices": devices}
     summary = f"{len(specs)} CDI spec(s): " + (", ".join(kinds) or "unreadable")
     return [collected(GROUPS[0], SOURCE, data, summary=summary)]
@@ -96,18 +98,27 @@ def spec_facts(text: str, path: str = "spec") -> dict[str, Any]:
 def _device_nodes(edits: Any) -> list[str]:
     if not isinstance(edits, dict):
         return []
-    return [str(n.get("path")) for n in edits.get("deviceNodes") or [] if isinstance(n, dict) and n.get("path")]
+    return [
+        str(n.get("path"))
+        for n in edits.get("deviceNodes") or []
+        if isinstance(n, dict) and n.get("path")
+    ]
 
 
 def _driver_version(doc: dict[str, Any]) -> str | None:
     """The host driver version the spec was generated for."""
-    edits = [doc.get("containerEdits")] + [d.get("containerEdits") for d in doc.get("devices") or []
-                                           if isinstance(d, dict)]
+    edits = [doc.get("containerEdits")] + [
+        d.get("containerEdits") for d in doc.get("devices") or [] if isinstance(d, dict)
+    ]
     for edit in edits:
         if not isinstance(edit, dict):
             continue
         for mount in edit.get("mounts") or []:
-            match = _DRIVER_LIB.search(str(mount.get("hostPath", ""))) if isinstance(mount, dict) else None
+            match = (
+                _DRIVER_LIB.search(str(mount.get("hostPath", "")))
+                if isinstance(mount, dict)
+                else None
+            )
             if match:
                 return match.group(1)
         for hook in edit.get("hooks") or []:

@@ -43,7 +43,13 @@ def _lines(text: str) -> list[_Line]:
         stripped = raw.strip()
         if not stripped or stripped.startswith("#") or stripped in ("---", "..."):
             continue
-        out.append(_Line(number, len(raw) - len(raw.lstrip(" ")), raw.rstrip()[len(raw) - len(raw.lstrip(" ")):]))
+        out.append(
+            _Line(
+                number,
+                len(raw) - len(raw.lstrip(" ")),
+                raw.rstrip()[len(raw) - len(raw.lstrip(" ")) :],
+            )
+        )
     return out
 
 
@@ -69,7 +75,7 @@ def _sequence(lines: list[_Line], index: int, indent: int) -> tuple[list[Any], i
                 value, index = None, index + 1
         elif _KEY.match(rest) and not rest.startswith(("'", '"', "[", "{")) or _quoted_key(rest):
             inner = indent + (len(line.text) - len(rest))
-            rebuilt = [_Line(line.number, inner, rest)] + list(lines[index + 1:])
+            rebuilt = [_Line(line.number, inner, rest)] + list(lines[index + 1 :])
             value, used = _mapping(rebuilt, 0, inner)
             index = index + used
         else:
@@ -95,8 +101,9 @@ def _mapping(lines: list[_Line], index: int, indent: int) -> tuple[dict[str, Any
             out[key], index = _scalar(value_text, lines, index, indent)
             continue
         following = lines[index + 1] if index + 1 < len(lines) else None
-        if following is not None and (following.indent > indent or
-                                      (following.indent == indent and _is_item(following.text))):
+        if following is not None and (
+            following.indent > indent or (following.indent == indent and _is_item(following.text))
+        ):
             out[key], index = _block(lines, index + 1, following.indent)
         else:
             out[key], index = None, index + 1
@@ -126,7 +133,7 @@ def _plain(text: str, number: int) -> Any:
     if text.startswith("'"):
         body = text[1:]
         end = body.find("'")
-        while end != -1 and body[end + 1: end + 2] == "'":
+        while end != -1 and body[end + 1 : end + 2] == "'":
             end = body.find("'", end + 2)
         if end == -1:
             raise ValueError(f"line {number}: unterminated single-quoted scalar")

@@ -50,8 +50,13 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
     socket = _socket_path(endpoint.host)
     socket_there = socket is not None and ctx.exists(socket)
     if cli is None and dockerd is None and not socket_there and endpoint.source == "default":
-        return [absent(GROUPS[0], SOURCE, "Docker is not installed: no docker or dockerd on PATH "
-                                          f"and no socket at {socket}")]
+        return [
+            absent(
+                GROUPS[0],
+                SOURCE,
+                f"Docker is not installed: no docker or dockerd on PATH and no socket at {socket}",
+            )
+        ]
     base = {
         "host": endpoint.host,
         "host_source": endpoint.source,
@@ -69,8 +74,11 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
     if endpoint.context:
         data["context"] = endpoint.context
     data["rootless"] = bool(facts.get("rootless")) or endpoint.host.startswith("unix:///run/user/")
-    data["docker_desktop"] = bool(facts.get("docker_desktop")) or "/.docker/desktop/" in endpoint.host \
+    data["docker_desktop"] = (
+        bool(facts.get("docker_desktop"))
+        or "/.docker/desktop/" in endpoint.host
         or bool(endpoint.context and endpoint.context.startswith("desktop-"))
+    )
     return [collected(GROUPS[0], SOURCE, data, summary=docker_info.summarize(data))]
 
 
@@ -87,7 +95,9 @@ def resolve_endpoint(ctx: ProbeContext) -> Endpoint:
     return Endpoint(DEFAULT_HOST, "default", name or None)
 
 
-def _query(ctx: ProbeContext, endpoint: Endpoint, socket: str | None, cli: str | None) -> dict[str, Any]:
+def _query(
+    ctx: ProbeContext, endpoint: Endpoint, socket: str | None, cli: str | None
+) -> dict[str, Any]:
     """Ask the daemon for /info, through the SDK, else the CLI."""
     try:
         import docker  # noqa: F401 - lazy: only when a daemon may be there
@@ -123,8 +133,14 @@ def query_sdk(base_url: str, timeout_s: float) -> dict[str, Any]:
 
 def _query_cli(ctx: ProbeContext, endpoint: Endpoint, cli: str | None) -> dict[str, Any]:
     if cli is None:
-        return {"state": "error", "error": "the docker Python SDK is not installed and no docker CLI is on PATH"}
-    result = ctx.run([cli, "--host", endpoint.host, "info", "--format", "{{json .}}"], timeout_s=API_TIMEOUT_S + 2)
+        return {
+            "state": "error",
+            "error": "the docker Python SDK is not installed and no docker CLI is on PATH",
+        }
+    result = ctx.run(
+        [cli, "--host", endpoint.host, "info", "--format", "{{json .}}"],
+        timeout_s=API_TIMEOUT_S + 2,
+    )
     text = (result.stdout or "").strip()
     if text.startswith("{"):
         try:
@@ -150,8 +166,16 @@ def classify_error(message: str, timeout_s: float | None = None) -> dict[str, An
         state = "unresponsive"
         if timeout_s is not None:
             text = f"the daemon did not answer within {timeout_s:g} s ({text[:160]})"
-    elif any(s in lowered for s in ("connection refused", "no such file", "cannot connect",
-                                    "is the docker daemon running", "filenotfounderror")):
+    elif any(
+        s in lowered
+        for s in (
+            "connection refused",
+            "no such file",
+            "cannot connect",
+            "is the docker daemon running",
+            "filenotfounderror",
+        )
+    ):
         state = "not-running"
     else:
         state = "error"
@@ -159,7 +183,7 @@ def classify_error(message: str, timeout_s: float | None = None) -> dict[str, An
 
 
 def _socket_path(host: str) -> str | None:
-    return host[len("unix://"):] if host.startswith("unix://") else None
+    return host[len("unix://") :] if host.startswith("unix://") else None
 
 
 def _docker_config_dir(ctx: ProbeContext) -> str | None:

@@ -25,21 +25,39 @@ GROUPS = ("container.inside", "container.kubernetes")
 TIMEOUT_S = 5.0
 SOURCE = "probe:container_inside"
 SERVICE_ACCOUNT = "/var/run/secrets/kubernetes.io/serviceaccount"
-ENV_KEYS = ("NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES", "NVIDIA_DISABLE_REQUIRE",
-            "NVIDIA_CTK_LIBCUDA_DIR", "CUDA_VERSION")
-LIB_DIRS = ("/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib",
-            "/lib/x86_64-linux-gnu", "/lib64", "/usr/local/nvidia/lib64", "/usr/local/nvidia/lib",
-            "/usr/lib/wsl/lib")
+ENV_KEYS = (
+    "NVIDIA_VISIBLE_DEVICES",
+    "NVIDIA_DRIVER_CAPABILITIES",
+    "NVIDIA_DISABLE_REQUIRE",
+    "NVIDIA_CTK_LIBCUDA_DIR",
+    "CUDA_VERSION",
+)
+LIB_DIRS = (
+    "/usr/lib/x86_64-linux-gnu",
+    "/usr/lib/aarch64-linux-gnu",
+    "/usr/lib64",
+    "/usr/lib",
+    "/lib/x86_64-linux-gnu",
+    "/lib64",
+    "/usr/local/nvidia/lib64",
+    "/usr/local/nvidia/lib",
+    "/usr/lib/wsl/lib",
+)
 _GPU_NODE = re.compile(r"^nvidia\d+$")
-_CGROUP_ENGINES = (("kubepods", "kubernetes"), ("libpod", "podman"), ("docker", "docker"),
-                   ("containerd", "containerd"), ("lxc", "lxc"), ("crio", "kubernetes"))
+_CGROUP_ENGINES = (
+    ("kubepods", "kubernetes"),
+    ("libpod", "podman"),
+    ("docker", "docker"),
+    ("containerd", "containerd"),
+    ("lxc", "lxc"),
+    ("crio", "kubernetes"),
+)
 
 
 def collect(ctx: ProbeContext) -> list[FactGroup]:
     """Detect the container and what it was given."""
     engine, evidence = detect_engine(ctx)
-    env = {k: v for k, v in ctx.env.items()
-           if k in ENV_KEYS or k.startswith("NVIDIA_REQUIRE_")}
+    env = {k: v for k, v in ctx.env.items() if k in ENV_KEYS or k.startswith("NVIDIA_REQUIRE_")}
     nodes = sorted(n for n in ctx.listdir("/dev") if n.startswith("nvidia"))
     data: dict[str, Any] = {
         "in_container": engine is not None,
@@ -57,7 +75,8 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
         summary = "not in a container"
     else:
         summary = f"inside a {engine} container, " + (
-            f"{len(gpus)} GPU device node(s)" if gpus or data["dxg"] else "no GPU devices injected")
+            f"{len(gpus)} GPU device node(s)" if gpus or data["dxg"] else "no GPU devices injected"
+        )
     groups = [collected("container.inside", SOURCE, data, summary=summary)]
     groups.append(_kubernetes(ctx, gpus))
     return groups
@@ -68,8 +87,11 @@ def detect_engine(ctx: ProbeContext) -> tuple[str | None, list[str]]:
     evidence: list[str] = []
     engine: str | None = None
     if ctx.env.get("KUBERNETES_SERVICE_HOST") or ctx.is_dir(SERVICE_ACCOUNT):
-        evidence.append("KUBERNETES_SERVICE_HOST is set" if ctx.env.get("KUBERNETES_SERVICE_HOST")
-                        else f"{SERVICE_ACCOUNT} exists")
+        evidence.append(
+            "KUBERNETES_SERVICE_HOST is set"
+            if ctx.env.get("KUBERNETES_SERVICE_HOST")
+            else f"{SERVICE_ACCOUNT} exists"
+        )
         engine = "kubernetes"
     if ctx.exists("/run/.containerenv"):
         evidence.append("/run/.containerenv exists")
@@ -108,8 +130,11 @@ def find_library(ctx: ProbeContext, soname: str, extra_dir: str | None = None) -
 def _kubernetes(ctx: ProbeContext, gpus: list[str]) -> FactGroup:
     host = ctx.env.get("KUBERNETES_SERVICE_HOST")
     if not host and not ctx.is_dir(SERVICE_ACCOUNT):
-        return absent("container.kubernetes", SOURCE, "not in a Kubernetes pod "
-                                                      "(no KUBERNETES_SERVICE_HOST, no service account)")
+        return absent(
+            "container.kubernetes",
+            SOURCE,
+            "not in a Kubernetes pod (no KUBERNETES_SERVICE_HOST, no service account)",
+        )
     namespace = (ctx.read_text(f"{SERVICE_ACCOUNT}/namespace") or "").strip() or None
     data = {
         "namespace": namespace,
@@ -119,5 +144,7 @@ def _kubernetes(ctx: ProbeContext, gpus: list[str]) -> FactGroup:
         "devices_allocated": bool(gpus),
         "gpu_device_count": len(gpus),
     }
-    summary = f"Kubernetes pod {data['pod'] or '?'} in {namespace or '?'}, {len(gpus)} GPU(s) allocated"
+    summary = (
+        f"Kubernetes pod {data['pod'] or '?'} in {namespace or '?'}, {len(gpus)} GPU(s) allocated"
+    )
     return collected("container.kubernetes", SOURCE, data, summary=summary)

@@ -44,14 +44,23 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
         return [absent(GROUPS[0], SOURCE, "podman is not on PATH")]
     data: dict[str, Any] = {"path": path}
     packaged = packaged_version(ctx, path)
-    if packaged is not None:  # the binary on PATH is the distribution's: its version, without running it
+    if (
+        packaged is not None
+    ):  # the binary on PATH is the distribution's: its version, without running it
         data["version"], data["version_source"] = packaged, "dpkg"
     else:
         result = ctx.run([path, "--version"], timeout_s=VERSION_TIMEOUT_S)
         match = re.search(r"version\s+(\S+)", result.stdout) if result.ok else None
-        data["version"], data["version_source"] = (match.group(1) if match else None), "podman --version"
+        data["version"], data["version_source"] = (
+            (match.group(1) if match else None),
+            "podman --version",
+        )
         if not match:
-            data["version_error"] = result.describe_failure() if not result.ok else "podman --version printed no version"
+            data["version_error"] = (
+                result.describe_failure()
+                if not result.ok
+                else "podman --version printed no version"
+            )
     data["rootless"] = os.geteuid() != 0 if hasattr(os, "geteuid") else None
     if ctx.exists("/sys/fs/cgroup/cgroup.controllers"):
         data["cgroup_version"] = "v2"
@@ -64,7 +73,9 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
     dirs = engine.get("cdi_spec_dirs")
     data["cdi_spec_dirs"] = [str(d) for d in dirs] if isinstance(dirs, list) else None
     data["oci_hook_file"] = ctx.exists(OCI_HOOK_FILE)
-    summary = f"Podman {data.get('version') or '?'}" + (" (rootless)" if data.get("rootless") else "")
+    summary = f"Podman {data.get('version') or '?'}" + (
+        " (rootless)" if data.get("rootless") else ""
+    )
     return [collected(GROUPS[0], SOURCE, data, summary=summary)]
 
 
@@ -76,7 +87,9 @@ def packaged_version(ctx: ProbeContext, path: str) -> str | None:
 
     owned = set((ctx.read_text(DPKG_LIST) or "").splitlines())
     link = ctx.readlink(path)
-    names = {path} | ({os.path.normpath(os.path.join(os.path.dirname(path), link))} if link else set())
+    names = {path} | (
+        {os.path.normpath(os.path.join(os.path.dirname(path), link))} if link else set()
+    )
     if not names & owned:
         return None
     return upstream_version(installed_dpkg(ctx).get("podman"))

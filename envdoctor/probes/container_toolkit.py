@@ -45,14 +45,21 @@ VERSION_TIMEOUT_S = 3.0
 INFO_TIMEOUT_S = 5.0
 SOURCE = "probe:container_toolkit"
 
-BINARIES = ("nvidia-ctk", "nvidia-container-cli", "nvidia-container-runtime",
-            "nvidia-container-runtime-hook", "nvidia-cdi-hook")
+BINARIES = (
+    "nvidia-ctk",
+    "nvidia-container-cli",
+    "nvidia-container-runtime",
+    "nvidia-container-runtime-hook",
+    "nvidia-cdi-hook",
+)
 CONFIG_PATH = "/etc/nvidia-container-runtime/config.toml"
 SYSTEM_DAEMON_JSON = "/etc/docker/daemon.json"
 OCI_HOOK_FILE = "/usr/share/containers/oci/hooks.d/oci-nvidia-hook.json"
-CDI_REFRESH_UNITS = ("/usr/lib/systemd/system/nvidia-cdi-refresh.path",
-                     "/lib/systemd/system/nvidia-cdi-refresh.path",
-                     "/etc/systemd/system/nvidia-cdi-refresh.path")
+CDI_REFRESH_UNITS = (
+    "/usr/lib/systemd/system/nvidia-cdi-refresh.path",
+    "/lib/systemd/system/nvidia-cdi-refresh.path",
+    "/etc/systemd/system/nvidia-cdi-refresh.path",
+)
 _VERSION = re.compile(r"version[:\s]+v?(\d+(?:\.\d+)+(?:[-~+][0-9A-Za-z.~+-]+)?)", re.I)
 
 
@@ -62,12 +69,22 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
     found = {name: info for name, info in binaries.items() if info is not None}
     config_path = ctx.env.get("NVIDIA_CTK_CONFIG_FILE_PATH") or CONFIG_PATH
     config, config_error = read_config(ctx, config_path)
-    daemon_configs = [cfg for cfg in (read_daemon_json(ctx, path) for path in daemon_json_paths(ctx))
-                      if cfg is not None]
+    daemon_configs = [
+        cfg
+        for cfg in (read_daemon_json(ctx, path) for path in daemon_json_paths(ctx))
+        if cfg is not None
+    ]
     nvidia_in_daemon = any("nvidia" in (cfg.get("runtimes") or {}) for cfg in daemon_configs)
     if not found and config is None and config_error is None and not nvidia_in_daemon:
-        return [absent(GROUPS[0], SOURCE, "NVIDIA Container Toolkit not installed: none of "
-                                          + ", ".join(BINARIES) + f" on PATH, no {CONFIG_PATH}")]
+        return [
+            absent(
+                GROUPS[0],
+                SOURCE,
+                "NVIDIA Container Toolkit not installed: none of "
+                + ", ".join(BINARIES)
+                + f" on PATH, no {CONFIG_PATH}",
+            )
+        ]
     data: dict[str, Any] = {
         "installed": bool(found),
         "binaries": found,
@@ -95,7 +112,9 @@ def _binary(ctx: ProbeContext, name: str) -> dict[str, Any] | None:
     result = ctx.run([path, flag], timeout_s=VERSION_TIMEOUT_S)
     found = {"path": path, "version": parse_version(result.stdout + "\n" + result.stderr)}
     if found["version"] is None:  # say why it is unknown
-        found["error"] = result.describe_failure() if not result.ok else f"{flag} printed no version"
+        found["error"] = (
+            result.describe_failure() if not result.ok else f"{flag} printed no version"
+        )
     return found
 
 
@@ -115,8 +134,14 @@ def read_config(ctx: ProbeContext, path: str) -> tuple[dict[str, Any] | None, st
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         return None, f"{path} is not valid TOML: {exc}"
-    cli = doc.get("nvidia-container-cli") if isinstance(doc.get("nvidia-container-cli"), dict) else {}
-    runtime = doc.get("nvidia-container-runtime") if isinstance(doc.get("nvidia-container-runtime"), dict) else {}
+    cli = (
+        doc.get("nvidia-container-cli") if isinstance(doc.get("nvidia-container-cli"), dict) else {}
+    )
+    runtime = (
+        doc.get("nvidia-container-runtime")
+        if isinstance(doc.get("nvidia-container-runtime"), dict)
+        else {}
+    )
     picked = {
         "no_cgroups": cli.get("no-cgroups"),
         "ldconfig": cli.get("ldconfig"),
@@ -133,7 +158,8 @@ def daemon_json_paths(ctx: ProbeContext) -> list[str]:
     """The system daemon.json and the rootless one of this user."""
     paths = [SYSTEM_DAEMON_JSON]
     config_home = ctx.env.get("XDG_CONFIG_HOME") or (
-        f"{ctx.env['HOME'].rstrip('/')}/.config" if ctx.env.get("HOME") else None)
+        f"{ctx.env['HOME'].rstrip('/')}/.config" if ctx.env.get("HOME") else None
+    )
     if config_home:
         paths.append(f"{config_home}/docker/daemon.json")
     return paths
@@ -154,8 +180,10 @@ def read_daemon_json(ctx: ProbeContext, path: str) -> dict[str, Any] | None:
         entry["error"] = f"{path} is not a JSON object"
         return entry
     runtimes = doc.get("runtimes") if isinstance(doc.get("runtimes"), dict) else {}
-    entry["runtimes"] = {str(name): str(spec.get("path")) if isinstance(spec, dict) else None
-                         for name, spec in runtimes.items()}
+    entry["runtimes"] = {
+        str(name): str(spec.get("path")) if isinstance(spec, dict) else None
+        for name, spec in runtimes.items()
+    }
     entry["default_runtime"] = doc.get("default-runtime")
     features = doc.get("features") if isinstance(doc.get("features"), dict) else {}
     entry["cdi_feature"] = features.get("cdi")

@@ -29,17 +29,38 @@ from envdoctor.snapshot import FactGroup, collected
 SOURCE = "probe:cuda_libraries"
 PLAIN_VARIABLES = ("CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "CUDA_MODULE_LOADING")
 HOME_VARIABLES = ("CUDA_HOME", "CUDA_PATH")
-PROFILE_FILES = ("~/.bashrc", "~/.bash_profile", "~/.bash_login", "~/.profile", "~/.zshrc", "~/.zshenv",
-                 "~/.zprofile", "/etc/profile", "/etc/bash.bashrc", "/etc/environment", "/etc/profile.d/*.sh",
-                 "/etc/zsh/zshenv", "/etc/zsh/zshrc")
-WATCHED = ("LD_LIBRARY_PATH", "LD_PRELOAD", "CUDA_HOME", "CUDA_PATH", "CUDA_VISIBLE_DEVICES",
-           "CUDA_MODULE_LOADING", "CUDA_DEVICE_ORDER", "PATH")
+PROFILE_FILES = (
+    "~/.bashrc",
+    "~/.bash_profile",
+    "~/.bash_login",
+    "~/.profile",
+    "~/.zshrc",
+    "~/.zshenv",
+    "~/.zprofile",
+    "/etc/profile",
+    "/etc/bash.bashrc",
+    "/etc/environment",
+    "/etc/profile.d/*.sh",
+    "/etc/zsh/zshenv",
+    "/etc/zsh/zshrc",
+)
+WATCHED = (
+    "LD_LIBRARY_PATH",
+    "LD_PRELOAD",
+    "CUDA_HOME",
+    "CUDA_PATH",
+    "CUDA_VISIBLE_DEVICES",
+    "CUDA_MODULE_LOADING",
+    "CUDA_DEVICE_ORDER",
+    "PATH",
+)
 _ASSIGNMENT = re.compile(r"(?:^|[\s;])(?:export\s+|declare\s+-x\s+)?(?P<var>[A-Z_]+)\s*\+?=")
 _PROFILE_MAX_BYTES = 256 * 1024
 
 
-def describe(ctx: ProbeContext, copies: list[dict[str, Any]], preload: list[str],
-             ld_path: list[str]) -> FactGroup:
+def describe(
+    ctx: ProbeContext, copies: list[dict[str, Any]], preload: list[str], ld_path: list[str]
+) -> FactGroup:
     """The cuda.env group, from the process environment, the library copies and shell profiles."""
     data: dict[str, Any] = {
         "LD_LIBRARY_PATH": _search_variable(ctx, "LD_LIBRARY_PATH", ld_path, copies),
@@ -51,25 +72,36 @@ def describe(ctx: ProbeContext, copies: list[dict[str, Any]], preload: list[str]
         data[var] = {"set": var in ctx.env, "value": ctx.env.get(var)}
     data["CUDA_VISIBLE_DEVICES"]["tokens"] = (
         [t.strip() for t in ctx.env["CUDA_VISIBLE_DEVICES"].split(",")]
-        if ctx.env.get("CUDA_VISIBLE_DEVICES", "").strip() else [])
+        if ctx.env.get("CUDA_VISIBLE_DEVICES", "").strip()
+        else []
+    )
     for var in HOME_VARIABLES:
         value = ctx.env.get(var)
-        data[var] = {"set": var in ctx.env, "value": value, "exists": bool(value) and cuda_paths.is_dir(ctx, value),
-                     "shadows": _home_shadows(ctx, value, nvccs[0] if nvccs else None) if value else []}
+        data[var] = {
+            "set": var in ctx.env,
+            "value": value,
+            "exists": bool(value) and cuda_paths.is_dir(ctx, value),
+            "shadows": _home_shadows(ctx, value, nvccs[0] if nvccs else None) if value else [],
+        }
     data["profile_lines"] = _profile_lines(ctx)
-    set_vars = [v for v in ("LD_LIBRARY_PATH", "LD_PRELOAD", *PLAIN_VARIABLES, *HOME_VARIABLES)
-                if data[v]["set"]]
+    set_vars = [
+        v
+        for v in ("LD_LIBRARY_PATH", "LD_PRELOAD", *PLAIN_VARIABLES, *HOME_VARIABLES)
+        if data[v]["set"]
+    ]
     summary = ("set: " + ", ".join(set_vars)) if set_vars else "no CUDA-related variables set"
     return collected("cuda.env", SOURCE, data, summary=summary)
 
 
-def _search_variable(ctx: ProbeContext, var: str, entries: list[str],
-                     copies: list[dict[str, Any]]) -> dict[str, Any]:
+def _search_variable(
+    ctx: ProbeContext, var: str, entries: list[str], copies: list[dict[str, Any]]
+) -> dict[str, Any]:
     out = []
     for index, path in enumerate(entries):
         route = "LD_PRELOAD" if var == "LD_PRELOAD" else f"LD_LIBRARY_PATH[{index}]"
-        here = [c for c in copies if route in c["routes"]
-                and (var != "LD_PRELOAD" or c["path"] == path)]
+        here = [
+            c for c in copies if route in c["routes"] and (var != "LD_PRELOAD" or c["path"] == path)
+        ]
         shadows = []
         for copy in here:
             if copy["via"] != route:
@@ -79,16 +111,26 @@ def _search_variable(ctx: ProbeContext, var: str, entries: list[str],
                     continue
                 if other["via"] == "not-searched" or _earlier(other["via"], route):
                     continue
-                shadows.append({"soname": other["soname"], "path": other["path"], "origin": other["origin"],
-                                "version": other["version"], "package": other["package"], "via": other["via"]})
-        out.append({
-            "index": index,
-            "path": path,
-            "exists": bool(path) and cuda_paths.exists(ctx, path),
-            "cwd": path == "",
-            "libraries": sorted({c["soname"] for c in here}),
-            "shadows": shadows,
-        })
+                shadows.append(
+                    {
+                        "soname": other["soname"],
+                        "path": other["path"],
+                        "origin": other["origin"],
+                        "version": other["version"],
+                        "package": other["package"],
+                        "via": other["via"],
+                    }
+                )
+        out.append(
+            {
+                "index": index,
+                "path": path,
+                "exists": bool(path) and cuda_paths.exists(ctx, path),
+                "cwd": path == "",
+                "libraries": sorted({c["soname"] for c in here}),
+                "shadows": shadows,
+            }
+        )
     return {"set": var in ctx.env, "value": ctx.env.get(var), "entries": out}
 
 
@@ -100,7 +142,7 @@ def _earlier(via: str, route: str) -> bool:
         if step in order:
             return order[step]
         if step.startswith("LD_LIBRARY_PATH["):
-            return (1, int(step[len("LD_LIBRARY_PATH["):-1]))
+            return (1, int(step[len("LD_LIBRARY_PATH[") : -1]))
         return (9, 0)
 
     return key(via) < key(route)
@@ -130,8 +172,14 @@ def _path_variable(ctx: ProbeContext) -> dict[str, Any]:
         entries.append({"index": index, "path": path, "nvcc": nvcc if has else None})
         if has:
             nvccs.append(nvcc)
-    return {"PATH": {"set": "PATH" in ctx.env, "value": ctx.env.get("PATH"), "entries": entries,
-                     "nvcc_shadowed": nvccs[1:]}}
+    return {
+        "PATH": {
+            "set": "PATH" in ctx.env,
+            "value": ctx.env.get("PATH"),
+            "entries": entries,
+            "nvcc_shadowed": nvccs[1:],
+        }
+    }
 
 
 def _profile_lines(ctx: ProbeContext) -> list[dict[str, Any]]:
@@ -142,7 +190,9 @@ def _profile_lines(ctx: ProbeContext) -> list[dict[str, Any]]:
             if not home:
                 continue
             pattern = posixpath.join(home, pattern[2:])
-        files.extend(p for p in (ctx.glob(pattern) if "*" in pattern else [pattern]) if p not in files)
+        files.extend(
+            p for p in (ctx.glob(pattern) if "*" in pattern else [pattern]) if p not in files
+        )
     lines = []
     for path in files:
         text = cuda_paths.read_text(ctx, path, max_bytes=_PROFILE_MAX_BYTES)
@@ -156,5 +206,7 @@ def _profile_lines(ctx: ProbeContext) -> list[dict[str, Any]]:
             if "PATH" in variables and not re.search(r"cuda|nvcc", stripped, re.IGNORECASE):
                 variables.remove("PATH")
             if variables:
-                lines.append({"file": path, "line": number, "text": stripped, "variables": variables})
+                lines.append(
+                    {"file": path, "line": number, "text": stripped, "variables": variables}
+                )
     return lines

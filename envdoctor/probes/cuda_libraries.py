@@ -47,26 +47,83 @@ SOURCE = "probe:cuda_libraries"
 
 # wheel name stem (without -cuNN) -> family, to take a wheel library's version from its wheel
 WHEEL_FAMILY = {
-    "nvidia-cuda-runtime": "cudart", "nvidia-cublas": "cublas", "nvidia-cudnn": "cudnn",
-    "nvidia-nccl": "nccl", "nvidia-nvjitlink": "nvjitlink", "nvidia-cusparse": "cusparse",
-    "tensorrt-libs": "tensorrt", "tensorrt": "tensorrt",
+    "nvidia-cuda-runtime": "cudart",
+    "nvidia-cublas": "cublas",
+    "nvidia-cudnn": "cudnn",
+    "nvidia-nccl": "nccl",
+    "nvidia-nvjitlink": "nvjitlink",
+    "nvidia-cusparse": "cusparse",
+    "tensorrt-libs": "tensorrt",
+    "tensorrt": "tensorrt",
 }
 _LIB_NAME = LIB_NAME_PATTERN
 # CUDA 10/11 libcudart carries major.minor in its soname ("libcudart.so.11.0"); the rest only the major
-_SONAME = re.compile(rf"^(?:(?P<lib>{_LIB_NAME})\.so\.(?P<major>\d+)|libcudart\.so\.(?:10|11)\.\d)$")
-_ANY_FILE = re.compile(rf"^(?P<lib>{_LIB_NAME})(?:-[0-9a-f]{{8}})?\.so\.(?P<major>\d+)(?P<rest>(?:\.\d+)*)$")
-_VENDORED_CUDNN = re.compile(r"^libcudnn(?P<sub>_[a-z_]+)?-[0-9a-f]{8}\.so\.(?P<major>\d+)(?:\.\d+)*$")
-_CUDNN_DEFINE = re.compile(r"^\s*#\s*define\s+CUDNN_(?P<key>MAJOR|MINOR|PATCHLEVEL)\s+(?P<value>\d+)", re.MULTILINE)
-_REQUIREMENT = re.compile(r"^(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*\(?(?P<spec>[^;()]*)\)?\s*(?:;(?P<marker>.*))?$")
+_SONAME = re.compile(
+    rf"^(?:(?P<lib>{_LIB_NAME})\.so\.(?P<major>\d+)|libcudart\.so\.(?:10|11)\.\d)$"
+)
+_ANY_FILE = re.compile(
+    rf"^(?P<lib>{_LIB_NAME})(?:-[0-9a-f]{{8}})?\.so\.(?P<major>\d+)(?P<rest>(?:\.\d+)*)$"
+)
+_VENDORED_CUDNN = re.compile(
+    r"^libcudnn(?P<sub>_[a-z_]+)?-[0-9a-f]{8}\.so\.(?P<major>\d+)(?:\.\d+)*$"
+)
+_CUDNN_DEFINE = re.compile(
+    r"^\s*#\s*define\s+CUDNN_(?P<key>MAJOR|MINOR|PATCHLEVEL)\s+(?P<value>\d+)", re.MULTILINE
+)
+_REQUIREMENT = re.compile(
+    r"^(?P<name>[A-Za-z0-9][A-Za-z0-9._-]*)\s*(?:\[[^\]]*\])?\s*\(?(?P<spec>[^;()]*)\)?\s*(?:;(?P<marker>.*))?$"
+)
 _CU_SUFFIX = re.compile(r"-cu(?P<major>\d+)$")
-DEFAULT_DIR_GLOBS = ("/lib/*-linux-gnu", "/usr/lib/*-linux-gnu", "/lib64", "/usr/lib64", "/lib", "/usr/lib")
-FRAMEWORK_DIST_GLOBS = ("torch", "jax_cuda*", "jaxlib", "tensorflow*", "onnxruntime_gpu", "paddlepaddle_gpu",
-                        "cupy_cuda*", "ctranslate2", "tensorrt*", "vllm", "xformers")
-CONDA_CUDA_PACKAGES = ("cudatoolkit", "cuda-toolkit", "cuda-cudart", "cuda-version", "cuda-runtime",
-                       "cuda-nvcc", "cuda-libraries", "cudnn", "nccl", "libcublas", "libcusparse",
-                       "libnvjitlink", "pytorch", "pytorch-cuda", "tensorrt")
-_CONDA_MAJOR_BY_VERSION = ("cudatoolkit", "cuda-toolkit", "cuda-cudart", "cuda-version", "cuda-runtime",
-                           "cuda-nvcc", "cuda-libraries", "pytorch-cuda", "libcublas", "libnvjitlink")
+DEFAULT_DIR_GLOBS = (
+    "/lib/*-linux-gnu",
+    "/usr/lib/*-linux-gnu",
+    "/lib64",
+    "/usr/lib64",
+    "/lib",
+    "/usr/lib",
+)
+FRAMEWORK_DIST_GLOBS = (
+    "torch",
+    "jax_cuda*",
+    "jaxlib",
+    "tensorflow*",
+    "onnxruntime_gpu",
+    "paddlepaddle_gpu",
+    "cupy_cuda*",
+    "ctranslate2",
+    "tensorrt*",
+    "vllm",
+    "xformers",
+)
+CONDA_CUDA_PACKAGES = (
+    "cudatoolkit",
+    "cuda-toolkit",
+    "cuda-cudart",
+    "cuda-version",
+    "cuda-runtime",
+    "cuda-nvcc",
+    "cuda-libraries",
+    "cudnn",
+    "nccl",
+    "libcublas",
+    "libcusparse",
+    "libnvjitlink",
+    "pytorch",
+    "pytorch-cuda",
+    "tensorrt",
+)
+_CONDA_MAJOR_BY_VERSION = (
+    "cudatoolkit",
+    "cuda-toolkit",
+    "cuda-cudart",
+    "cuda-version",
+    "cuda-runtime",
+    "cuda-nvcc",
+    "cuda-libraries",
+    "pytorch-cuda",
+    "libcublas",
+    "libnvjitlink",
+)
 
 _LOADER_RANK = {"LD_PRELOAD": 0, "LD_LIBRARY_PATH": 1, "ldconfig": 3, "default-dir": 4}
 _EARLY_RANK = {"LD_PRELOAD": 0, "LD_LIBRARY_PATH": 1}  # searched before a wheel user's RUNPATH
@@ -149,18 +206,33 @@ class _Scan:
                 self.copies[key]["routes"].append(route)
             return
         real_name = posixpath.basename(real)
-        version, source = (None, None) if real_name == soname else _file_name_version(match["lib"], real_name)
+        version, source = (
+            (None, None) if real_name == soname else _file_name_version(match["lib"], real_name)
+        )
         self.copies[key] = {
-            "library": match["lib"], "family": FAMILIES.get(match["lib"], "cudnn"), "soname": soname,
-            "path": path, "real_path": real, "version": version,
-            "version_source": source, "origin": None, "via": route, "routes": [route],
-            "package": None, "package_version": None, "site": None, "wins": False, "shadowed_by": None,
+            "library": match["lib"],
+            "family": FAMILIES.get(match["lib"], "cudnn"),
+            "soname": soname,
+            "path": path,
+            "real_path": real,
+            "version": version,
+            "version_source": source,
+            "origin": None,
+            "via": route,
+            "routes": [route],
+            "package": None,
+            "package_version": None,
+            "site": None,
+            "wins": False,
+            "shadowed_by": None,
         }
 
     def add_wheels(self) -> list[dict[str, Any]]:
         wheels = []
         for site in self.target.site_dirs:
-            dists = cuda_paths.dist_infos(self.ctx, site, "nvidia_*") + cuda_paths.dist_infos(self.ctx, site, "tensorrt*")
+            dists = cuda_paths.dist_infos(self.ctx, site, "nvidia_*") + cuda_paths.dist_infos(
+                self.ctx, site, "tensorrt*"
+            )
             folders: list[str] = []
             for dist in dists:
                 lib_dirs = []
@@ -173,11 +245,20 @@ class _Scan:
                         if folder not in lib_dirs:
                             lib_dirs.append(folder)
                 if lib_dirs or _CU_SUFFIX.search(dist.name):
-                    wheels.append({"name": dist.name, "version": dist.version, "site": site,
-                                   "cuda_major": _wheel_cuda_major(dist.name, files), "lib_dirs": lib_dirs})
+                    wheels.append(
+                        {
+                            "name": dist.name,
+                            "version": dist.version,
+                            "site": site,
+                            "cuda_major": _wheel_cuda_major(dist.name, files),
+                            "lib_dirs": lib_dirs,
+                        }
+                    )
                 folders.extend(d for d in lib_dirs if d not in folders)
             for pattern in ("nvidia/*/lib", "tensorrt_libs"):
-                folders.extend(d for d in self.ctx.glob(posixpath.join(site, pattern)) if d not in folders)
+                folders.extend(
+                    d for d in self.ctx.glob(posixpath.join(site, pattern)) if d not in folders
+                )
             for folder in folders:
                 self.add_dir(folder, "wheel")
         return wheels
@@ -186,7 +267,9 @@ class _Scan:
         out = []
         for copy in self.copies.values():
             dist = self.owner.get(copy["real_path"])
-            site = next((s for s in self.target.site_dirs if cuda_paths.under(copy["real_path"], s)), None)
+            site = next(
+                (s for s in self.target.site_dirs if cuda_paths.under(copy["real_path"], s)), None
+            )
             if dist is not None:
                 copy.update(package=dist.name, package_version=dist.version, site=dist.site)
                 stem = _CU_SUFFIX.sub("", dist.name)
@@ -210,7 +293,11 @@ class _Scan:
         return self._manifests[root]
 
     def _origin(self, real: str, dist: cuda_paths.DistInfo | None, site: str | None) -> str:
-        if dist is not None or (site is not None and "/nvidia/" in real) or "/tensorrt_libs/" in real:
+        if (
+            dist is not None
+            or (site is not None and "/nvidia/" in real)
+            or "/tensorrt_libs/" in real
+        ):
             return "pip-wheel"
         if site is not None:
             return "pip-bundled"
@@ -230,18 +317,24 @@ def _soname(lib: str, major: str, rest: str) -> str:
 
 
 def _file_name_version(lib: str, real_name: str) -> tuple[str | None, str | None]:
-    """"libcudart.so.12.4.127" -> "12.4.127"; "libcuda.so.550.54.14" -> "550.54.14"."""
+    """ "libcudart.so.12.4.127" -> "12.4.127"; "libcuda.so.550.54.14" -> "550.54.14"."""
     prefix = f"{lib}.so."
     if real_name.startswith(prefix):
-        rest = real_name[len(prefix):]
+        rest = real_name[len(prefix) :]
         if "." in rest and re.fullmatch(r"\d+(?:\.\d+)+", rest):
             return rest, "file-name"
     return None, None
 
 
-_MANIFEST_KEYS = {"cuda_cudart": "cudart", "libcublas": "cublas", "libcusparse": "cusparse",
-                  "libnvjitlink": "nvjitlink"}
-_TOOLKIT_DIST = re.compile(r"^(?P<name>nvidia_[a-z_]+?)(?:_cu\d+)?-(?P<version>\d+(?:\.\d+)+)\.dist-info$")
+_MANIFEST_KEYS = {
+    "cuda_cudart": "cudart",
+    "libcublas": "cublas",
+    "libcusparse": "cusparse",
+    "libnvjitlink": "nvjitlink",
+}
+_TOOLKIT_DIST = re.compile(
+    r"^(?P<name>nvidia_[a-z_]+?)(?:_cu\d+)?-(?P<version>\d+(?:\.\d+)+)\.dist-info$"
+)
 
 
 def _toolkit_manifest(ctx: ProbeContext, root: str) -> dict[str, str]:
@@ -289,8 +382,9 @@ def _toolkit_roots(ctx: ProbeContext) -> list[str]:
 def _toolkit_lib_dirs(ctx: ProbeContext) -> list[str]:
     folders = []
     for root in _toolkit_roots(ctx):
-        for candidate in [posixpath.join(root, "lib64"), posixpath.join(root, "lib")] + \
-                ctx.glob(posixpath.join(root, "targets", "*", "lib")):
+        for candidate in [posixpath.join(root, "lib64"), posixpath.join(root, "lib")] + ctx.glob(
+            posixpath.join(root, "targets", "*", "lib")
+        ):
             real = cuda_paths.resolve(ctx, candidate)
             if cuda_paths.is_dir(ctx, real) and real not in folders:
                 folders.append(real)
@@ -328,7 +422,9 @@ def _ld_so_conf_dirs(ctx: ProbeContext, conf: str = "/etc/ld.so.conf", depth: in
             if pattern and not pattern.startswith("/"):
                 pattern = posixpath.join(posixpath.dirname(conf), pattern)
             for included in ctx.glob(pattern) if pattern else []:
-                folders += [f for f in _ld_so_conf_dirs(ctx, included, depth + 1) if f not in folders]
+                folders += [
+                    f for f in _ld_so_conf_dirs(ctx, included, depth + 1) if f not in folders
+                ]
         elif line.startswith("/") and line not in folders:
             folders.append(line)
     return folders
@@ -340,8 +436,13 @@ def _cudnn_headers(ctx: ProbeContext, copies: list[dict[str, Any]]) -> list[dict
     candidates: list[str] = []
     for copy in copies:
         if copy["family"] == "cudnn":
-            include = posixpath.join(posixpath.dirname(posixpath.dirname(copy["real_path"])), "include")
-            candidates += [posixpath.join(include, "cudnn_version.h"), posixpath.join(include, "cudnn.h")]
+            include = posixpath.join(
+                posixpath.dirname(posixpath.dirname(copy["real_path"])), "include"
+            )
+            candidates += [
+                posixpath.join(include, "cudnn_version.h"),
+                posixpath.join(include, "cudnn.h"),
+            ]
     candidates += ["/usr/include/cudnn_version.h", "/usr/include/cudnn.h"]
     candidates += ctx.glob("/usr/include/*-linux-gnu/cudnn_version*.h")
     headers = []
@@ -350,7 +451,10 @@ def _cudnn_headers(ctx: ProbeContext, copies: list[dict[str, Any]]) -> list[dict
         if path in seen or not cuda_paths.exists(ctx, path):
             continue
         seen.add(path)
-        defines = {m["key"]: m["value"] for m in _CUDNN_DEFINE.finditer(cuda_paths.read_text(ctx, path) or "")}
+        defines = {
+            m["key"]: m["value"]
+            for m in _CUDNN_DEFINE.finditer(cuda_paths.read_text(ctx, path) or "")
+        }
         if "MAJOR" in defines:
             version = ".".join(defines.get(k, "0") for k in ("MAJOR", "MINOR", "PATCHLEVEL"))
             headers.append({"path": path, "version": version})
@@ -378,7 +482,7 @@ def _rank(copy: dict[str, Any], ranks: dict[str, int]) -> tuple[int, int] | None
         kind = _route_kind(route)
         if kind not in ranks:
             continue
-        index = int(route[route.index("[") + 1:-1]) if "[" in route else 0
+        index = int(route[route.index("[") + 1 : -1]) if "[" in route else 0
         candidate = (ranks[kind], index)
         if best is None or candidate < best:
             best = candidate
@@ -401,13 +505,21 @@ def _mark_winners(copies: list[dict[str, Any]]) -> dict[str, str]:
         for copy in group:
             if copy["origin"] != "pip-wheel":
                 continue
-            earlier = [(r, c) for c in group if c["real_path"] != copy["real_path"]
-                       and (r := _rank(c, _EARLY_RANK)) is not None]
+            earlier = [
+                (r, c)
+                for c in group
+                if c["real_path"] != copy["real_path"] and (r := _rank(c, _EARLY_RANK)) is not None
+            ]
             if earlier:
                 first = min(earlier, key=lambda rc: rc[0])[1]
-                copy["shadowed_by"] = {"path": first["path"], "via": first["via"], "version": first["version"],
-                                       "origin": first["origin"], "package": first["package"],
-                                       "site": first["site"]}
+                copy["shadowed_by"] = {
+                    "path": first["path"],
+                    "via": first["via"],
+                    "version": first["version"],
+                    "origin": first["origin"],
+                    "package": first["package"],
+                    "site": first["site"],
+                }
     return winners
 
 
@@ -432,7 +544,9 @@ def _conda_cuda_packages(ctx: ProbeContext, prefix: str) -> dict[str, dict[str, 
     return out
 
 
-def _consumers(ctx: ProbeContext, target: cuda_paths.TargetPython) -> tuple[list[dict[str, Any]], dict[str, list[str]]]:
+def _consumers(
+    ctx: ProbeContext, target: cuda_paths.TargetPython
+) -> tuple[list[dict[str, Any]], dict[str, list[str]]]:
     """Packages that need a cuDNN major, and the nvidia-* requirements of ML frameworks."""
     consumers: list[dict[str, Any]] = []
     requires: dict[str, list[str]] = {}
@@ -442,18 +556,33 @@ def _consumers(ctx: ProbeContext, target: cuda_paths.TargetPython) -> tuple[list
             if not match or match["sub"]:
                 continue
             folder = posixpath.dirname(path)
-            package = posixpath.basename(folder)[:-len(".libs")]
-            dist = next(iter(cuda_paths.dist_infos(ctx, site, f"{package}-*") or
-                             cuda_paths.dist_infos(ctx, site, f"{package.replace('-', '_')}-*")), None)
+            package = posixpath.basename(folder)[: -len(".libs")]
+            dist = next(
+                iter(
+                    cuda_paths.dist_infos(ctx, site, f"{package}-*")
+                    or cuda_paths.dist_infos(ctx, site, f"{package.replace('-', '_')}-*")
+                ),
+                None,
+            )
             subs = [n for n in cuda_paths.listdir(ctx, folder) if n.startswith("libcudnn_")]
-            consumers.append({"package": dist.name if dist else cuda_paths.normalize(package),
-                              "version": dist.version if dist else None, "site": site, "kind": "vendored",
-                              "cudnn_major": int(match["major"]), "evidence": path,
-                              "has_sublibraries": bool(subs)})
+            consumers.append(
+                {
+                    "package": dist.name if dist else cuda_paths.normalize(package),
+                    "version": dist.version if dist else None,
+                    "site": site,
+                    "kind": "vendored",
+                    "cudnn_major": int(match["major"]),
+                    "evidence": path,
+                    "has_sublibraries": bool(subs),
+                }
+            )
         for pattern in FRAMEWORK_DIST_GLOBS:
             for dist in cuda_paths.dist_infos(ctx, site, f"{pattern}-*"):
-                lines = [line for line in cuda_paths.requires_dist(ctx, dist)
-                         if line.lower().startswith(("nvidia-", "nvidia_", "tensorrt"))]
+                lines = [
+                    line
+                    for line in cuda_paths.requires_dist(ctx, dist)
+                    if line.lower().startswith(("nvidia-", "nvidia_", "tensorrt"))
+                ]
                 if not lines or dist.name in requires:
                     continue
                 requires[dist.name] = lines
@@ -464,11 +593,19 @@ def _consumers(ctx: ProbeContext, target: cuda_paths.TargetPython) -> tuple[list
                     if "extra" in (req["marker"] or ""):
                         continue
                     major = re.search(r"(?:==|>=|~=|===)\s*(\d+)", req["spec"] or "")
-                    consumers.append({"package": dist.name, "version": dist.version, "site": site,
-                                      "kind": "requires", "cudnn_major": int(major[1]) if major else None,
-                                      "evidence": f"Requires-Dist: {line}",
-                                      "requirement": cuda_paths.normalize(req["name"]),
-                                      "spec": (req["spec"] or "").strip(), "has_sublibraries": None})
+                    consumers.append(
+                        {
+                            "package": dist.name,
+                            "version": dist.version,
+                            "site": site,
+                            "kind": "requires",
+                            "cudnn_major": int(major[1]) if major else None,
+                            "evidence": f"Requires-Dist: {line}",
+                            "requirement": cuda_paths.normalize(req["name"]),
+                            "spec": (req["spec"] or "").strip(),
+                            "has_sublibraries": None,
+                        }
+                    )
     return consumers, requires
 
 

@@ -62,8 +62,9 @@ def link_chain(ctx: ProbeContext, path: str) -> list[str]:
         target = ctx.readlink(current)
         if target is None:
             break
-        current = posixpath.normpath(target if target.startswith("/")
-                                     else posixpath.join(posixpath.dirname(current), target))
+        current = posixpath.normpath(
+            target if target.startswith("/") else posixpath.join(posixpath.dirname(current), target)
+        )
         chain.append(current)
     return chain
 
@@ -227,5 +228,8 @@ def requires_dist(ctx: ProbeContext, dist: DistInfo) -> list[str]:
     """The `Requires-Dist:` lines of a distribution's METADATA, as written."""
     text = read_text(ctx, posixpath.join(dist.path, "METADATA")) or ""
     head = text.split("\n\n", 1)[0]
-    return [line.split(":", 1)[1].strip() for line in head.splitlines()
-            if line.startswith("Requires-Dist:")]
+    return [
+        line.split(":", 1)[1].strip()
+        for line in head.splitlines()
+        if line.startswith("Requires-Dist:")
+    ]

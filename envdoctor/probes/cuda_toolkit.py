@@ -38,14 +38,31 @@ SOURCE = "probe:cuda_toolkit"
 NOT_RUN = "not run: binaries under another root (--root, --image) are never executed"
 
 DEFAULT_LINK = "/usr/local/cuda"
-ROOT_GLOBS = ("/usr/local/cuda", "/usr/local/cuda-*", "/opt/cuda", "/opt/cuda-*",
-               "/usr/lib/nvidia-cuda-toolkit", "/opt/nvidia/hpc_sdk/*/*/cuda/[0-9]*")
+ROOT_GLOBS = (
+    "/usr/local/cuda",
+    "/usr/local/cuda-*",
+    "/opt/cuda",
+    "/opt/cuda-*",
+    "/usr/lib/nvidia-cuda-toolkit",
+    "/opt/nvidia/hpc_sdk/*/*/cuda/[0-9]*",
+)
 HOME_VARIABLES = ("CUDA_HOME", "CUDA_PATH", "CUDA_ROOT", "CUDA_TOOLKIT_ROOT_DIR")
-CONDA_TOOLKIT_PACKAGES = ("cuda-toolkit", "cudatoolkit", "cudatoolkit-dev", "cuda-nvcc", "cuda-cudart",
-                          "cuda-version", "cuda-runtime", "cuda-libraries", "pytorch-cuda")
+CONDA_TOOLKIT_PACKAGES = (
+    "cuda-toolkit",
+    "cudatoolkit",
+    "cudatoolkit-dev",
+    "cuda-nvcc",
+    "cuda-cudart",
+    "cuda-version",
+    "cuda-runtime",
+    "cuda-libraries",
+    "pytorch-cuda",
+)
 _WRAPPER_EXEC = re.compile(r"""^\s*exec\s+["']?(?P<target>/[^\s"']*/nvcc)["']?""", re.MULTILINE)
 _VERSION_TXT = re.compile(r"CUDA Version\s+(?P<version>\d+(?:\.\d+)+)")
-_NVCC_DIST = re.compile(r"^nvidia_cuda_(?:nvcc|runtime)(?:_cu\d+)?-(?P<version>\d+(?:\.\d+)+)\.dist-info$")
+_NVCC_DIST = re.compile(
+    r"^nvidia_cuda_(?:nvcc|runtime)(?:_cu\d+)?-(?P<version>\d+(?:\.\d+)+)\.dist-info$"
+)
 
 
 def collect(ctx: ProbeContext) -> list[FactGroup]:
@@ -88,56 +105,93 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
             if toolkit["nvcc_version"] is None and nvcc_on_path.get("version"):
                 toolkit["nvcc_version"] = nvcc_on_path["version"]
                 if toolkit["version"] is None:
-                    toolkit.update(version=nvcc_on_path["version"], release=nvcc_on_path["release"],
-                                   version_source="nvcc")
+                    toolkit.update(
+                        version=nvcc_on_path["version"],
+                        release=nvcc_on_path["release"],
+                        version_source="nvcc",
+                    )
         for other in nvcc_all[1:]:
-            add(posixpath.dirname(posixpath.dirname(cuda_paths.resolve(ctx, other))), "PATH (shadowed)")
+            add(
+                posixpath.dirname(posixpath.dirname(cuda_paths.resolve(ctx, other))),
+                "PATH (shadowed)",
+            )
 
     conda = []
     for prefix in cuda_paths.conda_prefixes(ctx, target):
         packages = cuda_paths.conda_packages(ctx, prefix)
-        wanted = {name: packages[name]["version"] for name in CONDA_TOOLKIT_PACKAGES if name in packages}
+        wanted = {
+            name: packages[name]["version"] for name in CONDA_TOOLKIT_PACKAGES if name in packages
+        }
         if wanted:
             conda.append({"prefix": prefix, "packages": wanted})
-            if any(name in wanted for name in ("cuda-nvcc", "cudatoolkit", "cuda-toolkit", "cuda-cudart")):
+            if any(
+                name in wanted
+                for name in ("cuda-nvcc", "cudatoolkit", "cuda-toolkit", "cuda-cudart")
+            ):
                 add(prefix, "conda")
 
     pip = []
     for site in target.site_dirs:
         for dist in cuda_paths.dist_infos(ctx, site, "nvidia_cuda_nvcc*"):
-            nvcc_dirs = [posixpath.join(site, "nvidia", sub) for sub in ("cuda_nvcc", "cu13", "cu12")]
-            root = next((d for d in nvcc_dirs if cuda_paths.exists(ctx, posixpath.join(d, "bin", "nvcc"))), None)
-            pip.append({"name": dist.name, "version": dist.version, "site": site,
-                        "nvcc": posixpath.join(root, "bin", "nvcc") if root else None})
+            nvcc_dirs = [
+                posixpath.join(site, "nvidia", sub) for sub in ("cuda_nvcc", "cu13", "cu12")
+            ]
+            root = next(
+                (d for d in nvcc_dirs if cuda_paths.exists(ctx, posixpath.join(d, "bin", "nvcc"))),
+                None,
+            )
+            pip.append(
+                {
+                    "name": dist.name,
+                    "version": dist.version,
+                    "site": site,
+                    "nvcc": posixpath.join(root, "bin", "nvcc") if root else None,
+                }
+            )
             if root:
                 toolkit = add(root, "pip")
                 if toolkit is not None and toolkit["version"] is None:
-                    toolkit.update(version=dist.version, release=_release(dist.version),
-                                   version_source="dist-info")
+                    toolkit.update(
+                        version=dist.version,
+                        release=_release(dist.version),
+                        version_source="dist-info",
+                    )
 
     for toolkit in found.values():
         _fill_version_from_nvcc(ctx, toolkit)
     toolkits = sorted(found.values(), key=lambda t: t["real_path"])
     if not toolkits:
-        places = ", ".join(list(ROOT_GLOBS[:4]) + ["CUDA_HOME/CUDA_PATH", "nvcc on PATH",
-                                                   "conda env", "pip nvidia-cuda-nvcc"])
+        places = ", ".join(
+            list(ROOT_GLOBS[:4])
+            + ["CUDA_HOME/CUDA_PATH", "nvcc on PATH", "conda env", "pip nvidia-cuda-nvcc"]
+        )
         return [absent("cuda.toolkits", SOURCE, f"no CUDA toolkit found (looked at {places})")]
     data = {
         "toolkits": toolkits,
         "default_path": default,
-        "default_link": _default_link(ctx) if cuda_paths.exists(ctx, DEFAULT_LINK) or ctx.readlink(DEFAULT_LINK) else None,
+        "default_link": _default_link(ctx)
+        if cuda_paths.exists(ctx, DEFAULT_LINK) or ctx.readlink(DEFAULT_LINK)
+        else None,
         "nvcc_on_path": nvcc_on_path,
         "nvcc_all_on_path": nvcc_all,
         "cuda_home": cuda_home,
         "conda": conda,
         "pip": pip,
     }
-    return [collected("cuda.toolkits", SOURCE, data, summary=_summary(toolkits, default, nvcc_on_path))]
+    return [
+        collected("cuda.toolkits", SOURCE, data, summary=_summary(toolkits, default, nvcc_on_path))
+    ]
 
 
 def _looks_like_toolkit(ctx: ProbeContext, root: str) -> bool:
-    markers = ("bin/nvcc", "version.json", "version.txt", "lib64/libcudart.so", "lib/libcudart.so",
-               "conda-meta")
+    markers = (
+        "bin/nvcc",
+        "version.json",
+        "version.txt",
+        "lib64/libcudart.so",
+        "lib/libcudart.so",
+        "conda-meta",
+    )
     if any(cuda_paths.exists(ctx, posixpath.join(root, m)) for m in markers):
         return True
     if ctx.glob(posixpath.join(root, "targets", "*", "lib", "libcudart.so*")):
@@ -145,7 +199,9 @@ def _looks_like_toolkit(ctx: ProbeContext, root: str) -> bool:
     return bool(ctx.glob(posixpath.join(root, "dist-info", "nvidia_cuda_*.dist-info")))
 
 
-def _describe(ctx: ProbeContext, root: str, real: str, via: str, target: cuda_paths.TargetPython) -> dict[str, Any]:
+def _describe(
+    ctx: ProbeContext, root: str, real: str, via: str, target: cuda_paths.TargetPython
+) -> dict[str, Any]:
     version, source, sdk = _file_version(ctx, real)
     nvcc = posixpath.join(real, "bin", "nvcc")
     lib_dirs: list[str] = []
@@ -198,7 +254,11 @@ def _file_version(ctx: ProbeContext, root: str) -> tuple[str | None, str | None,
         match = _NVCC_DIST.match(entry)
         if match:
             return match["version"], "dist-info", None
-    packages = cuda_paths.conda_packages(ctx, root) if cuda_paths.is_dir(ctx, posixpath.join(root, "conda-meta")) else {}
+    packages = (
+        cuda_paths.conda_packages(ctx, root)
+        if cuda_paths.is_dir(ctx, posixpath.join(root, "conda-meta"))
+        else {}
+    )
     for name in ("cuda-nvcc", "cudatoolkit", "cuda-toolkit", "cuda-cudart"):
         if name in packages:
             return packages[name]["version"], "conda-meta", None
@@ -258,8 +318,15 @@ def _describe_path_nvcc(ctx: ProbeContext, path: str) -> dict[str, Any]:
             break
         resolved = cuda_paths.resolve(ctx, match["target"])
         via = "wrapper"
-    info: dict[str, Any] = {"path": path, "resolved": resolved, "via": via, "version": None,
-                            "release": None, "toolkit": None, "error": None}
+    info: dict[str, Any] = {
+        "path": path,
+        "resolved": resolved,
+        "via": via,
+        "version": None,
+        "release": None,
+        "toolkit": None,
+        "error": None,
+    }
     if not _live(ctx):
         info["error"] = NOT_RUN
         return info
@@ -287,16 +354,24 @@ def _fill_version_from_nvcc(ctx: ProbeContext, toolkit: dict[str, Any]) -> None:
     if parsed:
         toolkit["nvcc_version"] = parsed["version"]
         if toolkit["version"] is None:
-            toolkit.update(version=parsed["version"], release=parsed["release"], version_source="nvcc")
+            toolkit.update(
+                version=parsed["version"], release=parsed["release"], version_source="nvcc"
+            )
 
 
 def _default_link(ctx: ProbeContext) -> dict[str, Any]:
     chain = cuda_paths.link_chain(ctx, DEFAULT_LINK)
-    return {"path": DEFAULT_LINK, "is_symlink": len(chain) > 1, "chain": chain,
-            "dangling": not cuda_paths.exists(ctx, DEFAULT_LINK)}
+    return {
+        "path": DEFAULT_LINK,
+        "is_symlink": len(chain) > 1,
+        "chain": chain,
+        "dangling": not cuda_paths.exists(ctx, DEFAULT_LINK),
+    }
 
 
-def _summary(toolkits: list[dict[str, Any]], default: str | None, nvcc: dict[str, Any] | None) -> str:
+def _summary(
+    toolkits: list[dict[str, Any]], default: str | None, nvcc: dict[str, Any] | None
+) -> str:
     parts = []
     for tk in toolkits:
         tags = []

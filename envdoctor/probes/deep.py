@@ -50,10 +50,20 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
             return [failed("python.deep", source, f"could not run the GPU test: {result.error}")]
     data = interpret(result, limit)
     if data["outcome"] == "import-failed" and str(data["error"]).startswith(
-            "ModuleNotFoundError: No module named 'torch'"):
-        return [absent("python.deep", source, f"torch is not installed in {python} (nothing to test)")]
-    return [collected("python.deep", f"{source} ({python})", data, summary=_summary(data),
-                      raw={"deep_script": result.stdout[-20000:], "stderr": result.stderr[-4000:]})]
+        "ModuleNotFoundError: No module named 'torch'"
+    ):
+        return [
+            absent("python.deep", source, f"torch is not installed in {python} (nothing to test)")
+        ]
+    return [
+        collected(
+            "python.deep",
+            f"{source} ({python})",
+            data,
+            summary=_summary(data),
+            raw={"deep_script": result.stdout[-20000:], "stderr": result.stderr[-4000:]},
+        )
+    ]
 
 
 def _own_python() -> str | None:
@@ -66,11 +76,24 @@ def interpret(result: CommandResult, limit_s: float) -> dict[str, Any]:
     """The python.deep facts from the script's output and how it ended."""
     events = _events(result.stdout)
     data: dict[str, Any] = {
-        "outcome": "ok", "cuda_available": None, "backend": None, "device_count": 0,
-        "devices": [], "matmul_ok": {}, "arch_list": None, "error": None, "warnings": [],
-        "hung_at": None, "backends": {}, "extensions": {}, "torch_version": None,
-        "torch_cuda": None, "torch_hip": None, "cxx11_abi": None,
-        "duration_s": round(result.duration_s, 3), "deadline_s": limit_s,
+        "outcome": "ok",
+        "cuda_available": None,
+        "backend": None,
+        "device_count": 0,
+        "devices": [],
+        "matmul_ok": {},
+        "arch_list": None,
+        "error": None,
+        "warnings": [],
+        "hung_at": None,
+        "backends": {},
+        "extensions": {},
+        "torch_version": None,
+        "torch_cuda": None,
+        "torch_hip": None,
+        "cxx11_abi": None,
+        "duration_s": round(result.duration_s, 3),
+        "deadline_s": limit_s,
     }
     last_begin: str | None = None
     done = False
@@ -83,9 +106,13 @@ def interpret(result: CommandResult, limit_s: float) -> dict[str, Any]:
             _first_error(data, ev.get("error"))
             _warn(data, ev.get("warnings"))
             if ev.get("ok"):
-                data.update(torch_version=ev.get("version"), torch_cuda=ev.get("cuda"),
-                            torch_hip=ev.get("hip"), cxx11_abi=ev.get("cxx11_abi"),
-                            import_s=ev.get("seconds"))
+                data.update(
+                    torch_version=ev.get("version"),
+                    torch_cuda=ev.get("cuda"),
+                    torch_hip=ev.get("hip"),
+                    cxx11_abi=ev.get("cxx11_abi"),
+                    import_s=ev.get("seconds"),
+                )
             else:
                 data["outcome"] = "import-failed"
         elif kind == "backend":
@@ -97,7 +124,10 @@ def interpret(result: CommandResult, limit_s: float) -> dict[str, Any]:
         elif kind == "extension":
             last_begin = None
             data["extensions"][str(ev.get("module"))] = {
-                "ok": bool(ev.get("ok")), "error": ev.get("error"), "version": ev.get("version")}
+                "ok": bool(ev.get("ok")),
+                "error": ev.get("error"),
+                "version": ev.get("version"),
+            }
         elif kind == "step-error":
             _first_error(data, ev.get("error"))
         elif kind == "done":
@@ -152,8 +182,20 @@ def _backend(data: dict[str, Any], ev: dict[str, Any]) -> None:
 
 
 def _device(data: dict[str, Any], ev: dict[str, Any]) -> None:
-    device = {k: ev.get(k) for k in ("index", "device", "backend", "name", "capability",
-                                     "total_memory_mib", "gcn_arch", "matmul_ok", "max_abs_err")}
+    device = {
+        k: ev.get(k)
+        for k in (
+            "index",
+            "device",
+            "backend",
+            "name",
+            "capability",
+            "total_memory_mib",
+            "gcn_arch",
+            "matmul_ok",
+            "max_abs_err",
+        )
+    }
     error = ev.get("matmul_error") or ev.get("error")
     device["error"] = error
     data["devices"].append(device)
@@ -196,5 +238,7 @@ def _summary(data: dict[str, Any]) -> str:
     if not data["devices"]:
         return f"torch {data['torch_version']}: no usable GPU ({data['error'] or 'none found'})"
     good = sum(1 for d in data["devices"] if d.get("matmul_ok"))
-    return (f"torch {data['torch_version']}: {len(data['devices'])} {data['backend']} device(s), "
-            f"matmul correct on {good}")
+    return (
+        f"torch {data['torch_version']}: {len(data['devices'])} {data['backend']} device(s), "
+        f"matmul correct on {good}"
+    )

@@ -19,9 +19,21 @@ import traceback
 import warnings
 
 MATMUL_SIZE = 64
-EXTENSIONS = ("xformers", "flash_attn", "bitsandbytes", "torchvision", "torchaudio", "vllm",
-              "apex", "deepspeed", "mamba_ssm", "causal_conv1d", "sageattention", "torch_scatter",
-              "intel_extension_for_pytorch")
+EXTENSIONS = (
+    "xformers",
+    "flash_attn",
+    "bitsandbytes",
+    "torchvision",
+    "torchaudio",
+    "vllm",
+    "apex",
+    "deepspeed",
+    "mamba_ssm",
+    "causal_conv1d",
+    "sageattention",
+    "torch_scatter",
+    "intel_extension_for_pytorch",
+)
 
 
 def emit(obj):
@@ -68,8 +80,11 @@ def probe_cuda(torch):
     backend = "rocm" if hip else "cuda"
     info = {"event": "backend", "backend": backend}
     built = getattr(torch.backends, "cuda", None)
-    info["built"] = bool(built.is_built()) if built is not None and hasattr(built, "is_built") \
+    info["built"] = (
+        bool(built.is_built())
+        if built is not None and hasattr(built, "is_built")
         else bool(getattr(torch.version, "cuda", None) or hip)
+    )
     begin("torch.cuda.is_available()")
     available, error, warns = call(torch.cuda.is_available)
     info["available"] = bool(available)
@@ -151,8 +166,14 @@ def probe_mps(torch):
     begin("torch.backends.mps.is_available()")
     available, error, warns = call(mps.is_available)
     built, _, _ = call(mps.is_built)
-    info = {"event": "backend", "backend": "mps", "built": bool(built), "available": bool(available),
-            "warnings": warns, "device_count": 1 if available else 0}
+    info = {
+        "event": "backend",
+        "backend": "mps",
+        "built": bool(built),
+        "available": bool(available),
+        "warnings": warns,
+        "device_count": 1 if available else 0,
+    }
     if error:
         info["error"] = error
     emit(info)
@@ -182,14 +203,27 @@ def probe_extensions():
             continue
         begin("import %s" % name)
         module, error, warns = call(importlib.import_module, name)
-        emit({"event": "extension", "module": name, "ok": error is None,
-              "version": getattr(module, "__version__", None) if module is not None else None,
-              "error": error, "warnings": warns[:5]})
+        emit(
+            {
+                "event": "extension",
+                "module": name,
+                "ok": error is None,
+                "version": getattr(module, "__version__", None) if module is not None else None,
+                "error": error,
+                "warnings": warns[:5],
+            }
+        )
 
 
 def main():
-    emit({"event": "start", "python": sys.version.split()[0], "executable": sys.executable,
-          "pid": os.getpid()})
+    emit(
+        {
+            "event": "start",
+            "python": sys.version.split()[0],
+            "executable": sys.executable,
+            "pid": os.getpid(),
+        }
+    )
     begin("import torch")
     started = time.time()
     torch, error, warns = call(__import__, "torch")
@@ -198,10 +232,18 @@ def main():
         emit({"event": "done"})
         return 0
     abi = getattr(getattr(torch, "_C", None), "_GLIBCXX_USE_CXX11_ABI", None)
-    emit({"event": "import", "ok": True, "seconds": round(time.time() - started, 3),
-          "version": getattr(torch, "__version__", None),
-          "cuda": getattr(torch.version, "cuda", None), "hip": getattr(torch.version, "hip", None),
-          "cxx11_abi": abi, "warnings": warns})
+    emit(
+        {
+            "event": "import",
+            "ok": True,
+            "seconds": round(time.time() - started, 3),
+            "version": getattr(torch, "__version__", None),
+            "cuda": getattr(torch.version, "cuda", None),
+            "hip": getattr(torch.version, "hip", None),
+            "cxx11_abi": abi,
+            "warnings": warns,
+        }
+    )
     if hasattr(torch.backends, "cuda") and hasattr(torch.backends.cuda, "matmul"):
         try:
             torch.backends.cuda.matmul.allow_tf32 = False  # compare in full float32

@@ -20,8 +20,8 @@ from __future__ import annotations
 import ast
 import json
 import re
-from typing import Any, Mapping
-
+from collections.abc import Mapping
+from typing import Any
 
 from envdoctor.context import ProbeContext
 from envdoctor.probes import ml_packages
@@ -36,7 +36,9 @@ _ASSIGN = re.compile(r"^(?P<key>\w+)\s*=\s*(?P<value>.+?)\s*$", re.MULTILINE)
 _CUPY = re.compile(r"^cupy-cuda(?P<ver>\d+)(?P<x>x?)$")
 _CUPY_ROCM = re.compile(r"^cupy-rocm-(?P<major>\d+)-(?P<minor>\d+)$")
 _JAX_PLUGIN = re.compile(r"^jax-cuda(?P<major>\d+)-(?P<kind>plugin|pjrt)$")
-_FLASH_LABEL = re.compile(r"cu(?P<cuda>\d+)torch(?P<torch>\d+\.\d+)cxx11abi(?P<abi>TRUE|FALSE)", re.I)
+_FLASH_LABEL = re.compile(
+    r"cu(?P<cuda>\d+)torch(?P<torch>\d+\.\d+)cxx11abi(?P<abi>TRUE|FALSE)", re.I
+)
 _PYG_LABEL = re.compile(r"^pt(?P<torch>\d)(?P<tminor>\d+)(?P<dev>cu\d+|cpu)$")
 _CU_LABEL = re.compile(r"^cu(?P<digits>\d{2,3})$")
 _BNB_LIB = re.compile(r"^libbitsandbytes_(?P<kind>cuda|rocm|cpu|xpu)(?P<ver>\d*)")
@@ -50,14 +52,23 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
     packages = frameworks_facts(meta.distributions, meta.environment)
     if not packages:
         where = ctx.options.python or "this interpreter"
-        return [absent("python.frameworks", meta.source,
-                       f"no ML framework besides torch is installed in {where}")]
-    return [collected("python.frameworks", meta.source, {"packages": packages},
-                      summary=summary(packages))]
+        return [
+            absent(
+                "python.frameworks",
+                meta.source,
+                f"no ML framework besides torch is installed in {where}",
+            )
+        ]
+    return [
+        collected(
+            "python.frameworks", meta.source, {"packages": packages}, summary=summary(packages)
+        )
+    ]
 
 
-def frameworks_facts(dists: Mapping[str, Mapping[str, Any]],
-                     environment: Mapping[str, str] | None = None) -> dict[str, dict[str, Any]]:
+def frameworks_facts(
+    dists: Mapping[str, Mapping[str, Any]], environment: Mapping[str, str] | None = None
+) -> dict[str, dict[str, Any]]:
     """{name: entry} for every described distribution that is not torch itself or a CUDA wheel."""
     out: dict[str, dict[str, Any]] = {}
     for name, dist in sorted(dists.items()):
@@ -124,19 +135,29 @@ def _built_for(name: str, dist: Mapping[str, Any]) -> dict[str, Any]:
         src = "onnxruntime/capi/build_and_package_info.py"
         put("cuda", info.get("cuda_version") or None, src)
         put("cudnn", info.get("cudnn_version") or None, src)
-        put("gpu_build", name == "onnxruntime-gpu" or bool(info.get("cuda_version")), "package name")
+        put(
+            "gpu_build", name == "onnxruntime-gpu" or bool(info.get("cuda_version")), "package name"
+        )
     if name == "xformers":
         _xformers(files.get("xformers/cpp_lib.json"), put)
     if name.startswith("flash-attn"):
         match = _FLASH_LABEL.search(label)
         if match:
-            put("cuda_major", int(match.group("cuda")[:2]) if len(match.group("cuda")) > 2
-                else int(match.group("cuda")), "version label")
+            put(
+                "cuda_major",
+                int(match.group("cuda")[:2])
+                if len(match.group("cuda")) > 2
+                else int(match.group("cuda")),
+                "version label",
+            )
             put("torch", match.group("torch"), "version label")
             put("cxx11_abi", match.group("abi").upper() == "TRUE", "version label")
         modules = listings.get(".") or []
-        put("compiled_module", next((m for m in modules if "cuda" in m and m.endswith((".so", ".pyd"))), None),
-            "site-packages listing")
+        put(
+            "compiled_module",
+            next((m for m in modules if "cuda" in m and m.endswith((".so", ".pyd"))), None),
+            "site-packages listing",
+        )
     if name == "bitsandbytes":
         libs = []
         for lib in listings.get("bitsandbytes") or []:
@@ -206,8 +227,11 @@ def _tf_build_info(text: str | None) -> dict[str, Any]:
     ...])` (tensorflow/tools/build_info/gen_build_info.py writes the sorted pairs)."""
     if not text:
         return {}
-    match = re.search(r"build_info\s*=\s*(?:collections\.OrderedDict\()?(?P<body>[\[{].*[\]}])\)?\s*$",
-                      text, re.DOTALL | re.MULTILINE)
+    match = re.search(
+        r"build_info\s*=\s*(?:collections\.OrderedDict\()?(?P<body>[\[{].*[\]}])\)?\s*$",
+        text,
+        re.DOTALL | re.MULTILINE,
+    )
     if not match:
         return {}
     try:

@@ -26,10 +26,22 @@ GROUPS = ("intel.gpus", "intel.runtime")
 TIMEOUT_S = 5.0
 SOURCE = "probe:intel_gpu"
 INTEL_VENDOR = "0x8086"
-PACKAGES = ("intel-opencl-icd", "libze1", "libze-intel-gpu1", "intel-level-zero-gpu", "level-zero",
-            "libze-intel-gpu-legacy1-1", "intel-oneapi-runtime-libs")
+PACKAGES = (
+    "intel-opencl-icd",
+    "libze1",
+    "libze-intel-gpu1",
+    "intel-level-zero-gpu",
+    "level-zero",
+    "libze-intel-gpu-legacy1-1",
+    "intel-oneapi-runtime-libs",
+)
 ONEAPI_ROOT = "/opt/intel/oneapi"
-ENV = ("ONEAPI_DEVICE_SELECTOR", "ZE_AFFINITY_MASK", "SYCL_DEVICE_FILTER", "ZE_ENABLE_PCI_ID_DEVICE_ORDER")
+ENV = (
+    "ONEAPI_DEVICE_SELECTOR",
+    "ZE_AFFINITY_MASK",
+    "SYCL_DEVICE_FILTER",
+    "ZE_ENABLE_PCI_ID_DEVICE_ORDER",
+)
 
 
 def collect(ctx: ProbeContext) -> list[FactGroup]:
@@ -47,18 +59,30 @@ def _gpus(ctx: ProbeContext) -> FactGroup:
     for index, device in enumerate(devices):
         node = nodes.get(device["address"])
         label = amd_sysfs.read_small(ctx, f"/sys/bus/pci/devices/{device['address']}/label")
-        gpus.append({
-            "index": index,
-            "pci_bus_id": device["address"],
-            "device_id": device.get("device_id"),
-            "name": label or names.get(str(device.get("device_id") or "").removeprefix("0x")),
-            "driver": device.get("driver"),
-            "render_node": {k: node[k] for k in ("path", "exists", "mode", "group", "gid", "accessible")} if node else None,
-            "discrete": not device["address"].split(":")[1] == "00",
-        })
-    shown = ", ".join(f"{g['name'] or g['device_id']} ({g['driver'] or 'no driver bound'})" for g in gpus)
-    return collected("intel.gpus", SOURCE, {"gpus": gpus, "count": len(gpus)},
-                     summary=f"{len(gpus)} Intel GPU{'s' if len(gpus) != 1 else ''}: {shown}")
+        gpus.append(
+            {
+                "index": index,
+                "pci_bus_id": device["address"],
+                "device_id": device.get("device_id"),
+                "name": label or names.get(str(device.get("device_id") or "").removeprefix("0x")),
+                "driver": device.get("driver"),
+                "render_node": {
+                    k: node[k] for k in ("path", "exists", "mode", "group", "gid", "accessible")
+                }
+                if node
+                else None,
+                "discrete": not device["address"].split(":")[1] == "00",
+            }
+        )
+    shown = ", ".join(
+        f"{g['name'] or g['device_id']} ({g['driver'] or 'no driver bound'})" for g in gpus
+    )
+    return collected(
+        "intel.gpus",
+        SOURCE,
+        {"gpus": gpus, "count": len(gpus)},
+        summary=f"{len(gpus)} Intel GPU{'s' if len(gpus) != 1 else ''}: {shown}",
+    )
 
 
 def _pci_names(ctx: ProbeContext, device_ids: set[str]) -> dict[str, str]:
@@ -92,7 +116,8 @@ def _runtime(ctx: ProbeContext) -> FactGroup:
     oneapi = None
     if ctx.is_dir(root):
         oneapi = {
-            "root": root, "exists": True,
+            "root": root,
+            "exists": True,
             "setvars": f"{root}/setvars.sh" if ctx.exists(f"{root}/setvars.sh") else None,
             "components": [n for n in ctx.listdir(root) if ctx.is_dir(f"{root}/{n}")],
             "sourced": ctx.env.get("SETVARS_COMPLETED") == "1" or bool(ctx.env.get("ONEAPI_ROOT")),
@@ -100,7 +125,9 @@ def _runtime(ctx: ProbeContext) -> FactGroup:
     env = {k: ctx.env.get(k) for k in ENV if k in ctx.env}
     loaded = [n for n, m in modules.items() if m.get("loaded")]
     if not loaded and not loader and not driver and not icd and not packages and oneapi is None:
-        return absent("intel.runtime", SOURCE, "no i915/xe driver, Level Zero, Intel OpenCL or oneAPI found")
+        return absent(
+            "intel.runtime", SOURCE, "no i915/xe driver, Level Zero, Intel OpenCL or oneAPI found"
+        )
     identity = amd_sysfs.user_identity(ctx)
     data: dict[str, Any] = {
         "modules": modules,
@@ -109,10 +136,16 @@ def _runtime(ctx: ProbeContext) -> FactGroup:
         "packages": packages,
         "oneapi": oneapi,
         "env": env,
-        "user": {"user": identity["user"], "groups": identity["groups"], "member_of": identity["member_of"]},
+        "user": {
+            "user": identity["user"],
+            "groups": identity["groups"],
+            "member_of": identity["member_of"],
+        },
     }
-    parts = [("driver " + "/".join(loaded)) if loaded else "no i915/xe loaded",
-             "Level Zero GPU driver " + ("found" if driver else "missing")]
+    parts = [
+        ("driver " + "/".join(loaded)) if loaded else "no i915/xe loaded",
+        "Level Zero GPU driver " + ("found" if driver else "missing"),
+    ]
     if oneapi:
         parts.append("oneAPI " + ("sourced" if oneapi["sourced"] else "not sourced"))
     return collected("intel.runtime", SOURCE, data, summary=", ".join(parts))

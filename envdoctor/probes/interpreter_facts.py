@@ -10,7 +10,12 @@ import json
 import os
 import sys
 
-_IMPLEMENTATIONS = {"cpython": "CPython", "pypy": "PyPy", "ironpython": "IronPython", "jython": "Jython"}
+_IMPLEMENTATIONS = {
+    "cpython": "CPython",
+    "pypy": "PyPy",
+    "ironpython": "IronPython",
+    "jython": "Jython",
+}
 
 
 def describe():
@@ -35,7 +40,9 @@ def describe():
     packages, installers, locations = _distributions()
     return {
         "executable": sys.executable,
-        "version": sys.version.split()[0],  # what platform.python_version() gives, without importing it
+        "version": sys.version.split()[
+            0
+        ],  # what platform.python_version() gives, without importing it
         "implementation": _implementation(),
         "prefix": prefix,
         "base_prefix": getattr(sys, "base_prefix", prefix),
@@ -43,7 +50,7 @@ def describe():
         "conda_env": os.environ.get("CONDA_DEFAULT_ENV") if conda_meta else None,
         "platform": sys.platform,
         "machine": _machine(),
-        "pointer_bits": 64 if sys.maxsize > 2 ** 32 else 32,
+        "pointer_bits": 64 if sys.maxsize > 2**32 else 32,
         "packages": packages,
         "installers": installers,
         "locations": locations,
@@ -103,7 +110,7 @@ def distributions(paths=None):
                 yield Dist(os.path.join(folder, name))
 
 
-class Dist(object):
+class Dist:
     """One installed distribution's metadata folder (or egg-info file), read on demand."""
 
     def __init__(self, path):
@@ -118,14 +125,16 @@ class Dist(object):
         try:
             with open(path, encoding="utf-8", errors="replace") as handle:
                 return handle.read()
-        except (OSError, IOError, ValueError):
+        except (OSError, ValueError):
             return None
 
     @property
     def headers(self):
         """The metadata headers (lowercased names -> values, in order), the body left unread."""
         if self._headers is None:
-            self._headers = parse_headers(self.read_text("METADATA") or self.read_text("PKG-INFO") or "")
+            self._headers = parse_headers(
+                self.read_text("METADATA") or self.read_text("PKG-INFO") or ""
+            )
         return self._headers
 
     def header(self, name):

@@ -29,10 +29,24 @@ MAX_BYTES = 64 * 1024 * 1024
 # (flag & 0x00ff) and the ABI (flag & 0xff00, constants in sysdeps/generic/ldconfig.h); checked
 # against glibc 2.34's sources, https://sourceware.org/git/?p=glibc.git;a=blob;f=elf/cache.c
 _KINDS = {0x0000: "libc4", 0x0001: "ELF", 0x0002: "libc5", 0x0003: "libc6"}
-_ARCHES = {0x0100: "64bit", 0x0200: "IA-64", 0x0300: "x86-64", 0x0400: "64bit", 0x0500: "64bit",
-           0x0600: "N32", 0x0700: "64bit", 0x0800: "x32", 0x0900: "hard-float", 0x0a00: "AArch64",
-           0x0b00: "soft-float", 0x0c00: "nan2008", 0x0d00: "N32,nan2008", 0x0e00: "64bit,nan2008",
-           0x0f00: "soft-float", 0x1000: "double-float"}
+_ARCHES = {
+    0x0100: "64bit",
+    0x0200: "IA-64",
+    0x0300: "x86-64",
+    0x0400: "64bit",
+    0x0500: "64bit",
+    0x0600: "N32",
+    0x0700: "64bit",
+    0x0800: "x32",
+    0x0900: "hard-float",
+    0x0A00: "AArch64",
+    0x0B00: "soft-float",
+    0x0C00: "nan2008",
+    0x0D00: "N32,nan2008",
+    0x0E00: "64bit,nan2008",
+    0x0F00: "soft-float",
+    0x1000: "double-float",
+}
 
 
 def entries(ctx: ProbeContext, only: tuple[str, ...] = ()) -> list[tuple[str, str, str]] | None:
@@ -49,8 +63,9 @@ def entries(ctx: ProbeContext, only: tuple[str, ...] = ()) -> list[tuple[str, st
     return [e for e in found if e[0] in only] if found is not None and only else found
 
 
-def listing(ctx: ProbeContext, only: tuple[str, ...] = (), timeout_s: float = 5.0
-            ) -> tuple[list[tuple[str, str, str]], str, str | None]:
+def listing(
+    ctx: ProbeContext, only: tuple[str, ...] = (), timeout_s: float = 5.0
+) -> tuple[list[tuple[str, str, str]], str, str | None]:
     """(entries, how, error): the cache file's entries (`entries`), else those `ldconfig -p`
     prints (`ldconfig -C ROOT/etc/ld.so.cache -p` for a target root; ctx.run runs it once for
     every probe asking); ([], how, why) when neither answers. The one way every probe lists the
@@ -60,8 +75,11 @@ def listing(ctx: ProbeContext, only: tuple[str, ...] = (), timeout_s: float = 5.
         return cached, f"read {CACHE}", None
     live = str(ctx.root) == "/"
     on_path = ctx.which("ldconfig")
-    tool = on_path or (next((p for p in ("/sbin/ldconfig", "/usr/sbin/ldconfig") if ctx.exists(p)), None)
-                       if live else None)
+    tool = on_path or (
+        next((p for p in ("/sbin/ldconfig", "/usr/sbin/ldconfig") if ctx.exists(p)), None)
+        if live
+        else None
+    )
     if tool is None:
         return [], "not found", "ldconfig not found"
     if live:
@@ -116,8 +134,10 @@ def _string(data: bytes, at: int) -> str | None:
 
 
 def _flags_text(flags: int) -> str:
-    kind = _KINDS.get(flags & 0x00ff, "unknown")
-    abi = flags & 0xff00
+    kind = _KINDS.get(flags & 0x00FF, "unknown")
+    abi = flags & 0xFF00
     if not abi:
         return kind
-    return f"{kind},{_ARCHES.get(abi, abi)}"  # ldconfig prints an ABI it has no word for as a number
+    return (
+        f"{kind},{_ARCHES.get(abi, abi)}"  # ldconfig prints an ABI it has no word for as a number
+    )

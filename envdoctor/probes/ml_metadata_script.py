@@ -28,13 +28,49 @@ except ImportError:  # run as a script in the target interpreter: the sibling fi
 
 # Distributions worth describing (normalized names); "prefix*" entries match a prefix.
 INTERESTING = (
-    "torch", "torchvision", "torchaudio", "torchtext", "torchdata", "torchao", "triton",
-    "pytorch-triton*", "nvidia-*", "cuda-toolkit", "cuda-bindings", "cuda-python", "tensorflow*", "tf-nightly*", "tf-keras", "keras",
-    "jax", "jaxlib", "jax-cuda*", "jax-rocm*", "cupy*", "amd-cupy", "onnxruntime*",
-    "xformers", "flash-attn*", "bitsandbytes", "vllm", "ctranslate2", "deepspeed",
-    "intel-extension-for-pytorch", "torch-directml", "mamba-ssm", "causal-conv1d",
-    "sageattention", "torch-scatter", "torch-sparse", "torch-cluster", "torch-spline-conv",
-    "pyg-lib", "apex", "transformer-engine*", "llama-cpp-python", "paddlepaddle*",
+    "torch",
+    "torchvision",
+    "torchaudio",
+    "torchtext",
+    "torchdata",
+    "torchao",
+    "triton",
+    "pytorch-triton*",
+    "nvidia-*",
+    "cuda-toolkit",
+    "cuda-bindings",
+    "cuda-python",
+    "tensorflow*",
+    "tf-nightly*",
+    "tf-keras",
+    "keras",
+    "jax",
+    "jaxlib",
+    "jax-cuda*",
+    "jax-rocm*",
+    "cupy*",
+    "amd-cupy",
+    "onnxruntime*",
+    "xformers",
+    "flash-attn*",
+    "bitsandbytes",
+    "vllm",
+    "ctranslate2",
+    "deepspeed",
+    "intel-extension-for-pytorch",
+    "torch-directml",
+    "mamba-ssm",
+    "causal-conv1d",
+    "sageattention",
+    "torch-scatter",
+    "torch-sparse",
+    "torch-cluster",
+    "torch-spline-conv",
+    "pyg-lib",
+    "apex",
+    "transformer-engine*",
+    "llama-cpp-python",
+    "paddlepaddle*",
 )
 
 # Small text files read per distribution (relative to its site dir).
@@ -177,7 +213,7 @@ def _read_file(path):
     try:
         with open(path, "rb") as handle:
             data = handle.read(MAX_FILE_BYTES)
-    except (OSError, IOError):
+    except OSError:
         return None
     return data.decode("utf-8", "replace")
 
@@ -187,7 +223,7 @@ def _listdir(path):
         return []
     try:
         return sorted(os.listdir(path))
-    except (OSError, IOError):
+    except OSError:
         return []
 
 

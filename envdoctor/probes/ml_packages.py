@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from envdoctor.context import ProbeContext
 from envdoctor.probes import ml_metadata_script
@@ -44,7 +45,9 @@ def read(ctx: ProbeContext, probe: str) -> MlMetadata:
     source = f"probe:{probe} ({target})"
     result = ctx.run([target, str(Path(ml_metadata_script.__file__))], timeout_s=TARGET_TIMEOUT_S)
     if not result.ok:
-        return MlMetadata({}, {}, source, f"could not inspect {target}: {result.describe_failure()}")
+        return MlMetadata(
+            {}, {}, source, f"could not inspect {target}: {result.describe_failure()}"
+        )
     try:
         raw = json.loads(result.stdout)
     except json.JSONDecodeError:
@@ -60,13 +63,19 @@ def _from_raw(raw: Any, source: str) -> MlMetadata:
     return MlMetadata(raw["distributions"], env, source, str(error) if error else None)
 
 
-def _wanted_name(line: str, wanted: "re.Pattern[str]") -> bool:
+def _wanted_name(line: str, wanted: re.Pattern[str]) -> bool:
     head = _NAME.match(line)
-    return head is not None and bool(wanted.match(_SEPARATORS.sub("-", head.group(0).strip()).lower()))
+    return head is not None and bool(
+        wanted.match(_SEPARATORS.sub("-", head.group(0).strip()).lower())
+    )
 
 
-def requirements(lines: Iterable[str], environment: Mapping[str, str] | None, wanted: "re.Pattern[str]",
-                 extras: bool = False) -> list[tuple[str, Any]]:
+def requirements(
+    lines: Iterable[str],
+    environment: Mapping[str, str] | None,
+    wanted: re.Pattern[str],
+    extras: bool = False,
+) -> list[tuple[str, Any]]:
     """(normalized name, packaging Requirement) of the Requires-Dist lines whose name matches
     `wanted` and whose markers hold for `environment` (all when it is unknown). With `extras`, a
     line behind `extra == "x"` counts as if that extra had been asked for."""
@@ -88,9 +97,13 @@ def requirements(lines: Iterable[str], environment: Mapping[str, str] | None, wa
         if not wanted.match(name):
             continue
         if req.marker is not None and environment:
-            extra = re.search(r"extra\s*==\s*['\"]([^'\"]+)['\"]", str(req.marker)) if extras else None
+            extra = (
+                re.search(r"extra\s*==\s*['\"]([^'\"]+)['\"]", str(req.marker)) if extras else None
+            )
             try:
-                if not req.marker.evaluate({**environment, "extra": extra.group(1) if extra else ""}):
+                if not req.marker.evaluate(
+                    {**environment, "extra": extra.group(1) if extra else ""}
+                ):
                     continue
             except (InvalidMarker, UndefinedEnvironmentName):
                 pass

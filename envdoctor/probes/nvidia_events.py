@@ -23,8 +23,13 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
         return [absent("nvidia.events", "dmesg", "the kernel log is only read on the live system")]
     reasons = []
     for source, argv, timeout_s in (
-            ("dmesg", ["dmesg"], DMESG_TIMEOUT_S),
-            ("journalctl", ["journalctl", "-k", "-b", "--no-pager", "-q", "-o", "short"], JOURNAL_TIMEOUT_S)):
+        ("dmesg", ["dmesg"], DMESG_TIMEOUT_S),
+        (
+            "journalctl",
+            ["journalctl", "-k", "-b", "--no-pager", "-q", "-o", "short"],
+            JOURNAL_TIMEOUT_S,
+        ),
+    ):
         if not ctx.which(argv[0]):
             continue
         run = ctx.run(argv, timeout_s)

@@ -28,14 +28,23 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
     return gather(ctx, use_nvml=str(ctx.root) == "/")
 
 
-def gather(ctx: ProbeContext, use_nvml: bool, nvml_timeout_s: float = NVML_TIMEOUT_S,
-           smi_timeout_s: float = SMI_TIMEOUT_S) -> list[FactGroup]:
+def gather(
+    ctx: ProbeContext,
+    use_nvml: bool,
+    nvml_timeout_s: float = NVML_TIMEOUT_S,
+    smi_timeout_s: float = SMI_TIMEOUT_S,
+) -> list[FactGroup]:
     """The two groups, from the sources in order; tests call this with `use_nvml` on a fake root."""
     procfs = nvidia_procfs.read(ctx)
     libraries = nvidia_kernel.find_libraries(ctx)
-    found = bool(libraries.get("libnvidia-ml"))  # libnvidia-ml.so.1 in the loader cache or a driver folder
-    nvml = nvidia_nvml.query(nvml_timeout_s, library_found=found) if use_nvml else nvidia_nvml.NvmlResult(
-        unavailable="NVML is only asked on the live system")
+    found = bool(
+        libraries.get("libnvidia-ml")
+    )  # libnvidia-ml.so.1 in the loader cache or a driver folder
+    nvml = (
+        nvidia_nvml.query(nvml_timeout_s, library_found=found)
+        if use_nvml
+        else nvidia_nvml.NvmlResult(unavailable="NVML is only asked on the live system")
+    )
     driver = rec.new_driver()
     gpus: list[dict[str, Any]] = []
     source = None
@@ -64,7 +73,9 @@ def gather(ctx: ProbeContext, use_nvml: bool, nvml_timeout_s: float = NVML_TIMEO
         source = source or "procfs"
         driver["sources"] = _union(driver.get("sources"), ["procfs"])
     if driver["library_version"] is None:
-        versions = [lib["version"] for lib in libraries.get("libnvidia-ml", []) if lib.get("version")]
+        versions = [
+            lib["version"] for lib in libraries.get("libnvidia-ml", []) if lib.get("version")
+        ]
         driver["library_version"] = versions[0] if versions else None
     driver["platform"] = _platform(ctx) or driver.get("platform")
     if not nvml.ok and gpus:
@@ -114,23 +125,35 @@ def _platform(ctx: ProbeContext) -> str | None:
     return None
 
 
-def _driver_group(driver: dict[str, Any], source: str | None, nvml: nvidia_nvml.NvmlResult,
-                  smi: nvidia_smi.SmiResult | None, procfs: nvidia_procfs.ProcfsResult,
-                  libraries: dict[str, list[dict[str, Any]]], raw: dict[str, str]) -> FactGroup:
-    known = (nvml.ok or (smi is not None and smi.driver is not None) or procfs.module_loaded)
+def _driver_group(
+    driver: dict[str, Any],
+    source: str | None,
+    nvml: nvidia_nvml.NvmlResult,
+    smi: nvidia_smi.SmiResult | None,
+    procfs: nvidia_procfs.ProcfsResult,
+    libraries: dict[str, list[dict[str, Any]]],
+    raw: dict[str, str],
+) -> FactGroup:
+    known = nvml.ok or (smi is not None and smi.driver is not None) or procfs.module_loaded
     nvml_says = (nvml.error or {}).get("code")
     if not known and nvml_says not in (None, 12):
         known = True  # NVML loaded its library and named a cause (driver not loaded, mismatch...)
         if nvml_says == 9:
             driver["driver_loaded"] = False
     if known:
-        return collected("nvidia.driver", source or "nvml", driver, summary=rec.driver_summary(driver),
-                         raw=raw)
+        return collected(
+            "nvidia.driver", source or "nvml", driver, summary=rec.driver_summary(driver), raw=raw
+        )
     hung = nvml.timed_out or (smi is not None and smi.timed_out)
     if hung:
         reason = nvml.error["message"] if nvml.timed_out else f"{smi.failure}"  # type: ignore[union-attr]
-        return failed("nvidia.driver", "nvidia-smi" if smi else "nvml",
-                      f"{reason}; the driver may be hung", data=driver, raw=raw)
+        return failed(
+            "nvidia.driver",
+            "nvidia-smi" if smi else "nvml",
+            f"{reason}; the driver may be hung",
+            data=driver,
+            raw=raw,
+        )
     reasons = []
     if nvml.unavailable:
         reasons.append(nvml.unavailable)
@@ -146,17 +169,33 @@ def _driver_group(driver: dict[str, Any], source: str | None, nvml: nvidia_nvml.
     return absent("nvidia.driver", "nvml", "no NVIDIA driver: " + ", ".join(reasons), data=driver)
 
 
-def _gpus_group(ctx: ProbeContext, gpus: list[dict[str, Any]], driver: dict[str, Any], source: str | None,
-                nvml: nvidia_nvml.NvmlResult, smi: nvidia_smi.SmiResult | None,
-                driver_group: FactGroup) -> FactGroup:
-    env = {key: ctx.env.get(key) for key in ("CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES",
-                                             "CUDA_DEVICE_ORDER")}
+def _gpus_group(
+    ctx: ProbeContext,
+    gpus: list[dict[str, Any]],
+    driver: dict[str, Any],
+    source: str | None,
+    nvml: nvidia_nvml.NvmlResult,
+    smi: nvidia_smi.SmiResult | None,
+    driver_group: FactGroup,
+) -> FactGroup:
+    env = {
+        key: ctx.env.get(key)
+        for key in ("CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER")
+    }
     if gpus:
-        return collected("nvidia.gpus", source or "nvml", {"gpus": gpus, "env": env},
-                         summary=rec.gpu_summary(gpus))
+        return collected(
+            "nvidia.gpus",
+            source or "nvml",
+            {"gpus": gpus, "env": env},
+            summary=rec.gpu_summary(gpus),
+        )
     if not driver_group.collected:
-        return FactGroup("nvidia.gpus", driver_group.status, driver_group.source,
-                         reason=f"no GPU facts without a driver ({driver_group.reason})")
+        return FactGroup(
+            "nvidia.gpus",
+            driver_group.status,
+            driver_group.source,
+            reason=f"no GPU facts without a driver ({driver_group.reason})",
+        )
     if driver.get("gpu_count") == 0:
         return absent("nvidia.gpus", source or "nvml", "the NVIDIA driver reports no GPU")
     if driver.get("driver_loaded") is False:
@@ -166,6 +205,10 @@ def _gpus_group(ctx: ProbeContext, gpus: list[dict[str, Any]], driver: dict[str,
     if smi is not None and smi.timed_out:
         return failed("nvidia.gpus", "nvidia-smi", f"{smi.failure}; the driver may be hung")
     count_error = (driver.get("errors") or {}).get("gpu_count")
-    why = ((nvml.error or {}).get("message") or (f"NVML could not count them: {count_error}" if count_error else None)
-           or (smi.failure if smi else None) or "no source listed a GPU")
+    why = (
+        (nvml.error or {}).get("message")
+        or (f"NVML could not count them: {count_error}" if count_error else None)
+        or (smi.failure if smi else None)
+        or "no source listed a GPU"
+    )
     return failed("nvidia.gpus", source or "nvml", f"GPUs could not be listed: {why}")

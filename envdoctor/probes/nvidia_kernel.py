@@ -25,7 +25,9 @@ from typing import Any
 
 from envdoctor.context import ProbeContext
 from envdoctor.probes import nvidia_records as rec
-from envdoctor.probes.amd_sysfs import may_open  # the same mode-bit rule for every vendor's device nodes
+from envdoctor.probes.amd_sysfs import (
+    may_open,  # the same mode-bit rule for every vendor's device nodes
+)
 from envdoctor.snapshot import FactGroup, absent, collected
 
 GROUPS = ("nvidia.kernel",)
@@ -34,16 +36,29 @@ TIMEOUT_S = 10.0
 MODULES = ("nvidia", "nvidia_uvm", "nvidia_drm", "nvidia_modeset", "nvidia_peermem", "nouveau")
 LIBRARIES = ("libnvidia-ml", "libcuda")
 LIBRARY_DIRS = (
-    "/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib",
-    "/lib/x86_64-linux-gnu", "/lib64", "/usr/local/nvidia/lib64", "/usr/local/nvidia/lib",
-    "/usr/lib/wsl/lib", "/run/nvidia/driver/usr/lib/x86_64-linux-gnu", "/usr/lib/nvidia",
+    "/usr/lib/x86_64-linux-gnu",
+    "/usr/lib/aarch64-linux-gnu",
+    "/usr/lib64",
+    "/usr/lib",
+    "/lib/x86_64-linux-gnu",
+    "/lib64",
+    "/usr/local/nvidia/lib64",
+    "/usr/local/nvidia/lib",
+    "/usr/lib/wsl/lib",
+    "/run/nvidia/driver/usr/lib/x86_64-linux-gnu",
+    "/usr/lib/nvidia",
 )
 MODULE_GLOBS = (
-    "/lib/modules/{k}/updates/dkms/nvidia.ko*", "/lib/modules/{k}/updates/nvidia.ko*",
-    "/lib/modules/{k}/extra/nvidia.ko*", "/lib/modules/{k}/extra/nvidia/nvidia.ko*",
-    "/lib/modules/{k}/kernel/drivers/video/nvidia.ko*", "/lib/modules/{k}/video/nvidia.ko*",
-    "/lib/modules/{k}/extramodules/nvidia.ko*", "/lib/modules/{k}/updates/dkms/nvidia-current.ko*",
-    "/lib/modules/{k}/extra/nvidia-current.ko*", "/lib/modules/{k}/kernel/drivers/gpu/nvidia.ko*",
+    "/lib/modules/{k}/updates/dkms/nvidia.ko*",
+    "/lib/modules/{k}/updates/nvidia.ko*",
+    "/lib/modules/{k}/extra/nvidia.ko*",
+    "/lib/modules/{k}/extra/nvidia/nvidia.ko*",
+    "/lib/modules/{k}/kernel/drivers/video/nvidia.ko*",
+    "/lib/modules/{k}/video/nvidia.ko*",
+    "/lib/modules/{k}/extramodules/nvidia.ko*",
+    "/lib/modules/{k}/updates/dkms/nvidia-current.ko*",
+    "/lib/modules/{k}/extra/nvidia-current.ko*",
+    "/lib/modules/{k}/kernel/drivers/gpu/nvidia.ko*",
 )
 SECURE_BOOT_VAR = "/sys/firmware/efi/efivars/SecureBoot-8be4df61-93ca-11d2-aa0d-e0a38e8ed4c7"
 MODINFO_TIMEOUT_S = 3.0
@@ -71,8 +86,14 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
         "kernels_with_module": kernels_with_module(ctx),
         "nouveau_blacklisted": nouveau_blacklisted(ctx),
         "secure_boot": secure_boot(ctx),
-        "sig_enforce": rec.yes_no({"Y": "yes", "N": "no"}.get(
-            (ctx.read_text("/sys/module/module/parameters/sig_enforce", SMALL_READ) or "").strip(), "")),
+        "sig_enforce": rec.yes_no(
+            {"Y": "yes", "N": "no"}.get(
+                (
+                    ctx.read_text("/sys/module/module/parameters/sig_enforce", SMALL_READ) or ""
+                ).strip(),
+                "",
+            )
+        ),
         "lockdown": _lockdown(ctx),
         "devices": devices,
         "user": {"uid": _uid(), "gids": sorted(_gids())},
@@ -86,8 +107,10 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
 def _summary(data: dict[str, Any]) -> str:
     loaded = [name for name, info in data["modules"].items() if info.get("loaded")]
     nodes = [d["path"] for d in data["devices"]]
-    parts = [f"kernel {data['kernel']}" if data["kernel"] else "kernel unknown",
-             "modules: " + (", ".join(loaded) if loaded else "none of nvidia/nouveau loaded")]
+    parts = [
+        f"kernel {data['kernel']}" if data["kernel"] else "kernel unknown",
+        "modules: " + (", ".join(loaded) if loaded else "none of nvidia/nouveau loaded"),
+    ]
     parts.append(f"{len(nodes)} /dev/nvidia* node{'s' if len(nodes) != 1 else ''}")
     return ", ".join(parts)
 
@@ -113,15 +136,21 @@ def loaded_modules(ctx: ProbeContext) -> tuple[dict[str, dict[str, Any]], bool]:
             parts = line.split()
             if len(parts) >= 4 and parts[0] in MODULES:
                 used_by = [u for u in parts[3].strip(",").split(",") if u and u != "-"]
-                found[parts[0]] = {"loaded": True, "refcount": int(parts[2]) if parts[2].isdigit() else None,
-                                   "used_by": used_by}
+                found[parts[0]] = {
+                    "loaded": True,
+                    "refcount": int(parts[2]) if parts[2].isdigit() else None,
+                    "used_by": used_by,
+                }
     readable = text is not None
     out: dict[str, dict[str, Any]] = {}
     for name in MODULES:
         info = found.get(name)
         sys_dir = f"/sys/module/{name}"
-        if info is None and ctx.is_dir(sys_dir) and (
-                ctx.exists(f"{sys_dir}/initstate") or ctx.exists(f"{sys_dir}/version")):
+        if (
+            info is None
+            and ctx.is_dir(sys_dir)
+            and (ctx.exists(f"{sys_dir}/initstate") or ctx.exists(f"{sys_dir}/version"))
+        ):
             info = {"loaded": True, "refcount": None, "used_by": []}
             readable = True
         if info is None:
@@ -181,8 +210,14 @@ def dkms_builds(ctx: ProbeContext) -> list[dict[str, Any]]:
                     continue
                 for arch_dir in ctx.glob(f"{kernel_dir}/*"):
                     if ctx.is_dir(arch_dir):
-                        out.append({"module": module, "version": version, "kernel": kernel,
-                                    "arch": arch_dir.rsplit("/", 1)[-1]})
+                        out.append(
+                            {
+                                "module": module,
+                                "version": version,
+                                "kernel": kernel,
+                                "arch": arch_dir.rsplit("/", 1)[-1],
+                            }
+                        )
     return out
 
 
@@ -203,7 +238,9 @@ def kernels_with_module(ctx: ProbeContext) -> list[str]:
 def nouveau_blacklisted(ctx: ProbeContext) -> bool | None:
     """True when modprobe.d or the kernel command line blacklists nouveau."""
     cmdline = ctx.read_text("/proc/cmdline", SMALL_READ) or ""
-    if re.search(r"(?:modprobe\.blacklist|rd\.driver\.blacklist)=\S*nouveau|nouveau\.modeset=0", cmdline):
+    if re.search(
+        r"(?:modprobe\.blacklist|rd\.driver\.blacklist)=\S*nouveau|nouveau\.modeset=0", cmdline
+    ):
         return True
     seen_dir = False
     for folder in ("/etc/modprobe.d", "/usr/lib/modprobe.d", "/lib/modprobe.d"):
@@ -231,11 +268,19 @@ def secure_boot(ctx: ProbeContext) -> dict[str, Any]:
             return {"enabled": False, "efi": True, "source": "mokutil"}
         if "not supported" in text:
             return {"enabled": False, "efi": False, "source": "mokutil"}
-        return {"enabled": False if not efi and ctx.exists("/sys/firmware") else None, "efi": efi,
-                "source": None, "error": run.describe_failure() if not run.ok else
-                "mokutil --sb-state printed no Secure Boot state"}
-    return {"enabled": False if not efi and ctx.exists("/sys/firmware") else None, "efi": efi,
-            "source": None}
+        return {
+            "enabled": False if not efi and ctx.exists("/sys/firmware") else None,
+            "efi": efi,
+            "source": None,
+            "error": run.describe_failure()
+            if not run.ok
+            else "mokutil --sb-state printed no Secure Boot state",
+        }
+    return {
+        "enabled": False if not efi and ctx.exists("/sys/firmware") else None,
+        "efi": efi,
+        "source": None,
+    }
 
 
 def _lockdown(ctx: ProbeContext) -> str | None:
@@ -266,8 +311,16 @@ def device_nodes(ctx: ProbeContext) -> list[dict[str, Any]]:
         if st is None or ctx.is_dir(path):
             continue
         mode = st.st_mode & 0o777
-        out.append({"path": path, "mode": f"{mode:04o}", "uid": st.st_uid, "gid": st.st_gid,
-                    "group": groups.get(st.st_gid), "accessible": may_open(mode, st.st_uid, st.st_gid, uid, gids)})
+        out.append(
+            {
+                "path": path,
+                "mode": f"{mode:04o}",
+                "uid": st.st_uid,
+                "gid": st.st_gid,
+                "group": groups.get(st.st_gid),
+                "accessible": may_open(mode, st.st_uid, st.st_gid, uid, gids),
+            }
+        )
     return out
 
 
@@ -285,8 +338,14 @@ def find_libraries(ctx: ProbeContext) -> dict[str, list[dict[str, Any]]]:
             return
         seen.add(path)
         target = _resolve(ctx, path)
-        found[name].append({"path": path, "resolved": target if target != path else None,
-                            "version": rec.version_from_library_name(target or path), "found_by": how})
+        found[name].append(
+            {
+                "path": path,
+                "resolved": target if target != path else None,
+                "version": rec.version_from_library_name(target or path),
+                "found_by": how,
+            }
+        )
 
     if str(ctx.root) == "/":
         wanted = {f"{name}.so.1": name for name in LIBRARIES}
@@ -304,7 +363,9 @@ def _loader_cache(ctx: ProbeContext) -> list[tuple[str, str]]:
     """(soname, path) of the loader cache's driver libraries (`ld_cache.listing`)."""
     from envdoctor.probes import ld_cache
 
-    rows, _how, _error = ld_cache.listing(ctx, tuple(f"{name}.so.1" for name in LIBRARIES), LDCONFIG_TIMEOUT_S)
+    rows, _how, _error = ld_cache.listing(
+        ctx, tuple(f"{name}.so.1" for name in LIBRARIES), LDCONFIG_TIMEOUT_S
+    )
     return [(soname, path) for soname, _flags, path in rows]
 
 
@@ -322,16 +383,26 @@ def nvidia_modprobe(ctx: ProbeContext) -> dict[str, Any]:
     """nvidia-modprobe (the setuid helper libcuda uses to load nvidia_uvm and create device nodes)."""
     path = ctx.which("nvidia-modprobe") if str(ctx.root) == "/" else None
     if path is None:
-        path = next((p for p in ("/usr/bin/nvidia-modprobe", "/usr/sbin/nvidia-modprobe") if ctx.exists(p)), None)
+        path = next(
+            (p for p in ("/usr/bin/nvidia-modprobe", "/usr/sbin/nvidia-modprobe") if ctx.exists(p)),
+            None,
+        )
     st = ctx.stat(path) if path else None
     return {"path": path, "setuid": bool(st.st_mode & 0o4000) if st else None}
 
 
 def fabric_manager(ctx: ProbeContext, devices: list[dict[str, Any]]) -> dict[str, Any]:
     """Fabric manager state on NVSwitch systems (nothing is run without NVSwitch device nodes)."""
-    switches = [d for d in devices if d["path"].startswith("/dev/nvidia-nvswitch")
-                and d["path"] != "/dev/nvidia-nvswitchctl"]
-    result: dict[str, Any] = {"nvswitch_devices": len(switches), "service": None, "process_running": None}
+    switches = [
+        d
+        for d in devices
+        if d["path"].startswith("/dev/nvidia-nvswitch") and d["path"] != "/dev/nvidia-nvswitchctl"
+    ]
+    result: dict[str, Any] = {
+        "nvswitch_devices": len(switches),
+        "service": None,
+        "process_running": None,
+    }
     if not switches:
         return result
     if str(ctx.root) == "/" and ctx.which("systemctl"):

@@ -11,8 +11,9 @@ from __future__ import annotations
 import os
 import sys
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from envdoctor.probes import nvidia_records as rec
 
@@ -43,7 +44,11 @@ def query(timeout_s: float, library_found: bool | None = None) -> NvmlResult:
     `library_found=False` says the library search (the loader cache and the driver's folders)
     found no libnvidia-ml.so.1: with LD_LIBRARY_PATH unset, where else the loader looks, the
     library cannot load, and neither the binding nor ctypes is imported to be told so."""
-    if library_found is False and "pynvml" not in sys.modules and not os.environ.get("LD_LIBRARY_PATH"):
+    if (
+        library_found is False
+        and "pynvml" not in sys.modules
+        and not os.environ.get("LD_LIBRARY_PATH")
+    ):
         return NvmlResult(error=_not_found("NVML Shared Library Not Found"))
     box: dict[str, NvmlResult] = {}
 
@@ -51,16 +56,23 @@ def query(timeout_s: float, library_found: bool | None = None) -> NvmlResult:
         try:
             box["result"] = _query()
         except Exception as exc:  # noqa: BLE001 - the binding must never crash a probe
-            box["result"] = NvmlResult(error={"code": None, "name": type(exc).__name__,
-                                              "message": str(exc)[:200]})
+            box["result"] = NvmlResult(
+                error={"code": None, "name": type(exc).__name__, "message": str(exc)[:200]}
+            )
 
     thread = threading.Thread(target=work, name="nvml-query", daemon=True)
     thread.start()
     thread.join(timeout_s)
     if thread.is_alive() or "result" not in box:
-        return NvmlResult(timed_out=True, timeout_s=timeout_s,
-                          error={"code": None, "name": "TIMEOUT",
-                                 "message": f"NVML did not answer within {timeout_s:g} s"})
+        return NvmlResult(
+            timed_out=True,
+            timeout_s=timeout_s,
+            error={
+                "code": None,
+                "name": "TIMEOUT",
+                "message": f"NVML did not answer within {timeout_s:g} s",
+            },
+        )
     return box["result"]
 
 
@@ -73,7 +85,11 @@ def error_record(nv: Any, exc: BaseException) -> dict[str, Any]:
         message = f"NVML error {code}"
     if not isinstance(code, int):
         return {"code": None, "name": type(exc).__name__, "message": message[:200]}
-    return {"code": code, "name": rec.NVML_ERROR_NAMES.get(code, str(code)), "message": message[:200]}
+    return {
+        "code": code,
+        "name": rec.NVML_ERROR_NAMES.get(code, str(code)),
+        "message": message[:200],
+    }
 
 
 def library_missing() -> str | None:
@@ -151,8 +167,10 @@ def _driver(nv: Any) -> dict[str, Any]:
     calls = _Fields(nv, errors)
     driver = rec.new_driver()
     driver["driver_version"] = _text(calls.get("driver_version", nv.nvmlSystemGetDriverVersion))
-    cuda = calls.get("cuda_driver_max", getattr(nv, "nvmlSystemGetCudaDriverVersion_v2",
-                                                nv.nvmlSystemGetCudaDriverVersion))
+    cuda = calls.get(
+        "cuda_driver_max",
+        getattr(nv, "nvmlSystemGetCudaDriverVersion_v2", nv.nvmlSystemGetCudaDriverVersion),
+    )
     driver["cuda_driver_max"] = rec.cuda_from_int(cuda)
     nvml_version = _text(calls.get("nvml_version", nv.nvmlSystemGetNVMLVersion))
     driver["nvml_version"] = nvml_version
@@ -196,31 +214,46 @@ def _gpu(nv: Any, index: int) -> dict[str, Any]:
     if memory is not None:
         gpu["memory_total_mib"] = int(memory.total) // _MIB
         gpu["memory_used_mib"] = int(memory.used) // _MIB
-    gpu["persistence_mode"] = _flag(calls.get("persistence_mode", nv.nvmlDeviceGetPersistenceMode, handle))
+    gpu["persistence_mode"] = _flag(
+        calls.get("persistence_mode", nv.nvmlDeviceGetPersistenceMode, handle)
+    )
     gpu["display_mode"] = _flag(calls.get("display_mode", nv.nvmlDeviceGetDisplayMode, handle))
     _mig(nv, calls, handle, gpu)
     mode = calls.get("virtualization_mode", nv.nvmlDeviceGetVirtualizationMode, handle)
-    gpu["virtualization_mode"] = rec.VIRTUALIZATION_MODES.get(mode) if isinstance(mode, int) else None
+    gpu["virtualization_mode"] = (
+        rec.VIRTUALIZATION_MODES.get(mode) if isinstance(mode, int) else None
+    )
     gpu["pcie"] = {
-        "gen_current": calls.get("pcie.gen_current", nv.nvmlDeviceGetCurrPcieLinkGeneration, handle),
+        "gen_current": calls.get(
+            "pcie.gen_current", nv.nvmlDeviceGetCurrPcieLinkGeneration, handle
+        ),
         "gen_max": calls.get("pcie.gen_max", nv.nvmlDeviceGetMaxPcieLinkGeneration, handle),
         "width_current": calls.get("pcie.width_current", nv.nvmlDeviceGetCurrPcieLinkWidth, handle),
         "width_max": calls.get("pcie.width_max", nv.nvmlDeviceGetMaxPcieLinkWidth, handle),
-        "replay_counter": calls.get("pcie.replay_counter", nv.nvmlDeviceGetPcieReplayCounter, handle),
+        "replay_counter": calls.get(
+            "pcie.replay_counter", nv.nvmlDeviceGetPcieReplayCounter, handle
+        ),
     }
     _ecc(nv, calls, handle, gpu)
     rows = calls.get("remapped_rows", nv.nvmlDeviceGetRemappedRows, handle)
     if rows is not None:
-        gpu["remapped_rows"] = {"correctable": int(rows[0]), "uncorrectable": int(rows[1]),
-                                "pending": bool(rows[2]), "failure": bool(rows[3])}
+        gpu["remapped_rows"] = {
+            "correctable": int(rows[0]),
+            "uncorrectable": int(rows[1]),
+            "pending": bool(rows[2]),
+            "failure": bool(rows[3]),
+        }
     _retired(nv, calls, handle, gpu)
-    reasons_fn = getattr(nv, "nvmlDeviceGetCurrentClocksEventReasons", None) or \
-        nv.nvmlDeviceGetCurrentClocksThrottleReasons
+    reasons_fn = (
+        getattr(nv, "nvmlDeviceGetCurrentClocksEventReasons", None)
+        or nv.nvmlDeviceGetCurrentClocksThrottleReasons
+    )
     mask = calls.get("throttle_reasons", reasons_fn, handle)
     if isinstance(mask, int):
         gpu["throttle_reasons"] = [name for bit, name in rec.THROTTLE_BITS.items() if mask & bit]
-    gpu["temperature_c"] = calls.get("temperature_c", nv.nvmlDeviceGetTemperature, handle,
-                                     nv.NVML_TEMPERATURE_GPU)
+    gpu["temperature_c"] = calls.get(
+        "temperature_c", nv.nvmlDeviceGetTemperature, handle, nv.NVML_TEMPERATURE_GPU
+    )
     power = calls.get("power_draw_w", nv.nvmlDeviceGetPowerUsage, handle)
     gpu["power_draw_w"] = round(power / 1000, 2) if isinstance(power, (int, float)) else None
     limit = calls.get("power_limit_w", nv.nvmlDeviceGetEnforcedPowerLimit, handle)
@@ -252,14 +285,16 @@ def _mig(nv: Any, calls: _Fields, handle: Any, gpu: dict[str, Any]) -> None:
         inner = _Fields(nv, {})
         name = _text(inner.get("name", nv.nvmlDeviceGetName, mig))
         memory = inner.get("memory", nv.nvmlDeviceGetMemoryInfo, mig)
-        gpu["mig_devices"].append({
-            "index": slot,
-            "gpu_instance_id": inner.get("gi", nv.nvmlDeviceGetGpuInstanceId, mig),
-            "compute_instance_id": inner.get("ci", nv.nvmlDeviceGetComputeInstanceId, mig),
-            "uuid": _text(inner.get("uuid", nv.nvmlDeviceGetUUID, mig)),
-            "profile": name.rsplit("MIG ", 1)[-1] if name and "MIG " in name else None,
-            "memory_total_mib": int(memory.total) // _MIB if memory is not None else None,
-        })
+        gpu["mig_devices"].append(
+            {
+                "index": slot,
+                "gpu_instance_id": inner.get("gi", nv.nvmlDeviceGetGpuInstanceId, mig),
+                "compute_instance_id": inner.get("ci", nv.nvmlDeviceGetComputeInstanceId, mig),
+                "uuid": _text(inner.get("uuid", nv.nvmlDeviceGetUUID, mig)),
+                "profile": name.rsplit("MIG ", 1)[-1] if name and "MIG " in name else None,
+                "memory_total_mib": int(memory.total) // _MIB if memory is not None else None,
+            }
+        )
 
 
 def _ecc(nv: Any, calls: _Fields, handle: Any, gpu: dict[str, Any]) -> None:
@@ -272,19 +307,34 @@ def _ecc(nv: Any, calls: _Fields, handle: Any, gpu: dict[str, Any]) -> None:
         return
     total = nv.nvmlDeviceGetTotalEccErrors
     unc, cor = nv.NVML_MEMORY_ERROR_TYPE_UNCORRECTED, nv.NVML_MEMORY_ERROR_TYPE_CORRECTED
-    ecc["volatile_uncorrected"] = calls.get("ecc.volatile_uncorrected", total, handle, unc, nv.NVML_VOLATILE_ECC)
-    ecc["aggregate_uncorrected"] = calls.get("ecc.aggregate_uncorrected", total, handle, unc,
-                                             nv.NVML_AGGREGATE_ECC)
-    ecc["volatile_corrected"] = calls.get("ecc.volatile_corrected", total, handle, cor, nv.NVML_VOLATILE_ECC)
-    ecc["aggregate_corrected"] = calls.get("ecc.aggregate_corrected", total, handle, cor, nv.NVML_AGGREGATE_ECC)
+    ecc["volatile_uncorrected"] = calls.get(
+        "ecc.volatile_uncorrected", total, handle, unc, nv.NVML_VOLATILE_ECC
+    )
+    ecc["aggregate_uncorrected"] = calls.get(
+        "ecc.aggregate_uncorrected", total, handle, unc, nv.NVML_AGGREGATE_ECC
+    )
+    ecc["volatile_corrected"] = calls.get(
+        "ecc.volatile_corrected", total, handle, cor, nv.NVML_VOLATILE_ECC
+    )
+    ecc["aggregate_corrected"] = calls.get(
+        "ecc.aggregate_corrected", total, handle, cor, nv.NVML_AGGREGATE_ECC
+    )
 
 
 def _retired(nv: Any, calls: _Fields, handle: Any, gpu: dict[str, Any]) -> None:
     pages = gpu["retired_pages"]
-    single = calls.get("retired_pages.single_bit", nv.nvmlDeviceGetRetiredPages, handle,
-                       nv.NVML_PAGE_RETIREMENT_CAUSE_MULTIPLE_SINGLE_BIT_ECC_ERRORS)
-    double = calls.get("retired_pages.double_bit", nv.nvmlDeviceGetRetiredPages, handle,
-                       nv.NVML_PAGE_RETIREMENT_CAUSE_DOUBLE_BIT_ECC_ERROR)
+    single = calls.get(
+        "retired_pages.single_bit",
+        nv.nvmlDeviceGetRetiredPages,
+        handle,
+        nv.NVML_PAGE_RETIREMENT_CAUSE_MULTIPLE_SINGLE_BIT_ECC_ERRORS,
+    )
+    double = calls.get(
+        "retired_pages.double_bit",
+        nv.nvmlDeviceGetRetiredPages,
+        handle,
+        nv.NVML_PAGE_RETIREMENT_CAUSE_DOUBLE_BIT_ECC_ERROR,
+    )
     pages["single_bit"] = len(single) if single is not None else None
     pages["double_bit"] = len(double) if double is not None else None
     pending = calls.get("retired_pages.pending", nv.nvmlDeviceGetRetiredPagesPendingStatus, handle)

@@ -39,9 +39,15 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
         devices.append(device(ctx, base, address))
     gpus = [d for d in devices if d["is_gpu"]]
     switches = [d for d in devices if d["is_nvswitch"]]
-    data = {"devices": devices, "gpu_count": len(gpus), "nvswitch_count": len(switches),
-            "pci_device_count": len(addresses)}
-    return [collected("nvidia.pci", "sysfs", data, summary=_summary(gpus, switches, len(addresses)))]
+    data = {
+        "devices": devices,
+        "gpu_count": len(gpus),
+        "nvswitch_count": len(switches),
+        "pci_device_count": len(addresses),
+    }
+    return [
+        collected("nvidia.pci", "sysfs", data, summary=_summary(gpus, switches, len(addresses)))
+    ]
 
 
 def _summary(gpus: list[dict[str, Any]], switches: list[dict[str, Any]], total: int) -> str:
@@ -89,9 +95,11 @@ def device(ctx: ProbeContext, base: str, address: str) -> dict[str, Any]:
         "driver": driver_link.rstrip("/").rsplit("/", 1)[-1] if driver_link else None,
         "numa_node": _numa(_read(ctx, f"{base}/numa_node")),
         "link": {
-            "speed_current_gts": current, "gen_current": gen_of(current),
+            "speed_current_gts": current,
+            "gen_current": gen_of(current),
             "width_current": _int(_read(ctx, f"{base}/current_link_width")),
-            "speed_max_gts": maximum, "gen_max": gen_of(maximum),
+            "speed_max_gts": maximum,
+            "gen_max": gen_of(maximum),
             "width_max": _int(_read(ctx, f"{base}/max_link_width")),
         },
         "aer": _aer(ctx, base),
@@ -110,8 +118,11 @@ def _aer(ctx: ProbeContext, base: str) -> dict[str, int | None] | None:
     """AER totals from aer_dev_correctable / _nonfatal / _fatal ("TOTAL_ERR_COR 0" lines)."""
     out: dict[str, int | None] = {}
     seen = False
-    for kind, total_key in (("correctable", "TOTAL_ERR_COR"), ("nonfatal", "TOTAL_ERR_NONFATAL"),
-                            ("fatal", "TOTAL_ERR_FATAL")):
+    for kind, total_key in (
+        ("correctable", "TOTAL_ERR_COR"),
+        ("nonfatal", "TOTAL_ERR_NONFATAL"),
+        ("fatal", "TOTAL_ERR_FATAL"),
+    ):
         text = ctx.read_text(f"{base}/aer_dev_{kind}", max_bytes=8192)
         if text is None:
             out[kind] = None

@@ -20,10 +20,22 @@ from typing import Any
 
 # NVML return codes that matter to the checks (nvml.h; the same numbers as pynvml.NVML_ERROR_*).
 NVML_ERROR_NAMES = {
-    1: "UNINITIALIZED", 2: "INVALID_ARGUMENT", 3: "NOT_SUPPORTED", 4: "NO_PERMISSION",
-    6: "NOT_FOUND", 9: "DRIVER_NOT_LOADED", 10: "TIMEOUT", 12: "LIBRARY_NOT_FOUND",
-    13: "FUNCTION_NOT_FOUND", 14: "CORRUPTED_INFOROM", 15: "GPU_IS_LOST", 16: "RESET_REQUIRED",
-    17: "OPERATING_SYSTEM", 18: "LIB_RM_VERSION_MISMATCH", 20: "MEMORY", 999: "UNKNOWN",
+    1: "UNINITIALIZED",
+    2: "INVALID_ARGUMENT",
+    3: "NOT_SUPPORTED",
+    4: "NO_PERMISSION",
+    6: "NOT_FOUND",
+    9: "DRIVER_NOT_LOADED",
+    10: "TIMEOUT",
+    12: "LIBRARY_NOT_FOUND",
+    13: "FUNCTION_NOT_FOUND",
+    14: "CORRUPTED_INFOROM",
+    15: "GPU_IS_LOST",
+    16: "RESET_REQUIRED",
+    17: "OPERATING_SYSTEM",
+    18: "LIB_RM_VERSION_MISMATCH",
+    20: "MEMORY",
+    999: "UNKNOWN",
 }
 NVML_LIB_RM_VERSION_MISMATCH = 18
 NVML_GPU_IS_LOST = 15
@@ -31,17 +43,36 @@ NVML_LIBRARY_NOT_FOUND = 12
 
 # Clock event ("throttle") reasons: NVML bit -> the name used in `throttle_reasons`.
 THROTTLE_BITS = {
-    0x1: "gpu_idle", 0x2: "applications_clocks_setting", 0x4: "sw_power_cap",
-    0x8: "hw_slowdown", 0x10: "sync_boost", 0x20: "sw_thermal_slowdown",
-    0x40: "hw_thermal_slowdown", 0x80: "hw_power_brake_slowdown", 0x100: "display_clocks_setting",
+    0x1: "gpu_idle",
+    0x2: "applications_clocks_setting",
+    0x4: "sw_power_cap",
+    0x8: "hw_slowdown",
+    0x10: "sync_boost",
+    0x20: "sw_thermal_slowdown",
+    0x40: "hw_thermal_slowdown",
+    0x80: "hw_power_brake_slowdown",
+    0x100: "display_clocks_setting",
 }
 
 VIRTUALIZATION_MODES = {0: "none", 1: "pass-through", 2: "vgpu", 3: "host-vgpu", 4: "host-vsga"}
 
 _NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
-_NOT_A_VALUE = {"", "n/a", "[n/a]", "not found", "err!", "[unknown error]", "unknown error",
-                "not supported", "[not supported]", "requested functionality has been deprecated",
-                "insufficient permissions", "[insufficient permissions]", "gpu is lost", "[gpu is lost]"}
+_NOT_A_VALUE = {
+    "",
+    "n/a",
+    "[n/a]",
+    "not found",
+    "err!",
+    "[unknown error]",
+    "unknown error",
+    "not supported",
+    "[not supported]",
+    "requested functionality has been deprecated",
+    "insufficient permissions",
+    "[insufficient permissions]",
+    "gpu is lost",
+    "[gpu is lost]",
+}
 
 
 def new_gpu(index: int | None) -> dict[str, Any]:
@@ -55,31 +86,73 @@ def new_gpu(index: int | None) -> dict[str, Any]:
     instances ({index, gpu_instance_id, compute_instance_id, uuid, profile, memory_total_mib}).
     """
     return {
-        "index": index, "name": None, "pci_bus_id": None, "uuid": None, "serial": None,
-        "compute_capability": None, "compute_capability_source": None,
-        "memory_total_mib": None, "memory_used_mib": None,
-        "mig_mode": None, "mig_mode_pending": None, "mig_devices": [],
+        "index": index,
+        "name": None,
+        "pci_bus_id": None,
+        "uuid": None,
+        "serial": None,
+        "compute_capability": None,
+        "compute_capability_source": None,
+        "memory_total_mib": None,
+        "memory_used_mib": None,
+        "mig_mode": None,
+        "mig_mode_pending": None,
+        "mig_devices": [],
         "virtualization_mode": None,
-        "pcie": {"gen_current": None, "gen_max": None, "width_current": None, "width_max": None,
-                 "replay_counter": None},
-        "ecc": {"mode": None, "mode_pending": None, "volatile_uncorrected": None,
-                "aggregate_uncorrected": None, "volatile_corrected": None,
-                "aggregate_corrected": None, "sram_threshold_exceeded": None},
-        "remapped_rows": {"correctable": None, "uncorrectable": None, "pending": None, "failure": None},
+        "pcie": {
+            "gen_current": None,
+            "gen_max": None,
+            "width_current": None,
+            "width_max": None,
+            "replay_counter": None,
+        },
+        "ecc": {
+            "mode": None,
+            "mode_pending": None,
+            "volatile_uncorrected": None,
+            "aggregate_uncorrected": None,
+            "volatile_corrected": None,
+            "aggregate_corrected": None,
+            "sram_threshold_exceeded": None,
+        },
+        "remapped_rows": {
+            "correctable": None,
+            "uncorrectable": None,
+            "pending": None,
+            "failure": None,
+        },
         "retired_pages": {"single_bit": None, "double_bit": None, "pending": None},
-        "throttle_reasons": None, "temperature_c": None, "power_draw_w": None, "power_limit_w": None,
-        "utilization_gpu_pct": None, "persistence_mode": None, "display_mode": None,
-        "driver_model": None, "performance_state": None, "architecture": None,
-        "device_id": None, "process_count": None, "lost": None, "errors": {},
+        "throttle_reasons": None,
+        "temperature_c": None,
+        "power_draw_w": None,
+        "power_limit_w": None,
+        "utilization_gpu_pct": None,
+        "persistence_mode": None,
+        "display_mode": None,
+        "driver_model": None,
+        "performance_state": None,
+        "architecture": None,
+        "device_id": None,
+        "process_count": None,
+        "lost": None,
+        "errors": {},
     }
 
 
 def new_driver() -> dict[str, Any]:
     """An empty `nvidia.driver` record (see the module docstring for the keys)."""
     return {
-        "driver_version": None, "cuda_driver_max": None, "kernel_module": None,
-        "module_version": None, "library_version": None, "platform": None, "gpu_count": None,
-        "smi_version": None, "driver_loaded": None, "nvml_error": None, "smi_error": None,
+        "driver_version": None,
+        "cuda_driver_max": None,
+        "kernel_module": None,
+        "module_version": None,
+        "library_version": None,
+        "platform": None,
+        "gpu_count": None,
+        "smi_version": None,
+        "driver_loaded": None,
+        "nvml_error": None,
+        "smi_error": None,
         "sources": [],
     }
 

@@ -52,17 +52,27 @@ def query(ctx: ProbeContext, timeout_s: float) -> SmiResult:
     result = ctx.run([executable, "-q", "-x"], timeout_s)
     output = (result.stdout or "") + ("\n" + result.stderr if result.stderr else "")
     if result.error is not None:
-        return SmiResult(failure=result.error, timed_out="timed out" in result.error,
-                         executable=executable, raw=output[:4000])
-    from envdoctor.ingest import nvidia_smi_text, nvidia_smi_xml  # only when there is output to read
+        return SmiResult(
+            failure=result.error,
+            timed_out="timed out" in result.error,
+            executable=executable,
+            raw=output[:4000],
+        )
+    from envdoctor.ingest import (  # only when there is output to read
+        nvidia_smi_text,
+        nvidia_smi_xml,
+    )
 
     if result.returncode == 0 and nvidia_smi_xml.detect(result.stdout):
         try:
             driver, gpus = nvidia_smi_xml.parse(result.stdout)
         except nvidia_smi_xml.NotNvidiaSmiXml as exc:
-            return SmiResult(failure=f"nvidia-smi printed unreadable XML: {exc}", executable=executable)
+            return SmiResult(
+                failure=f"nvidia-smi printed unreadable XML: {exc}", executable=executable
+            )
         return SmiResult(driver=driver, gpus=gpus, executable=executable, raw=result.stdout)
     parsed = nvidia_smi_text.parse(output)
     driver = parsed[0] if parsed else None
-    return SmiResult(driver=driver, failure=result.describe_failure(), executable=executable,
-                     raw=output[:4000])
+    return SmiResult(
+        driver=driver, failure=result.describe_failure(), executable=executable, raw=output[:4000]
+    )

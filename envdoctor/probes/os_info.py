@@ -18,9 +18,18 @@ GROUPS = ("os",)
 TIMEOUT_S = 5.0
 
 _DMI_HYPERVISORS = {
-    "qemu": "kvm", "kvm": "kvm", "vmware": "vmware", "virtualbox": "virtualbox",
-    "innotek": "virtualbox", "microsoft corporation": "hyperv", "xen": "xen",
-    "amazon ec2": "kvm", "google": "kvm", "openstack": "kvm", "bochs": "kvm", "parallels": "parallels",
+    "qemu": "kvm",
+    "kvm": "kvm",
+    "vmware": "vmware",
+    "virtualbox": "virtualbox",
+    "innotek": "virtualbox",
+    "microsoft corporation": "hyperv",
+    "xen": "xen",
+    "amazon ec2": "kvm",
+    "google": "kvm",
+    "openstack": "kvm",
+    "bochs": "kvm",
+    "parallels": "parallels",
 }
 
 
@@ -29,9 +38,12 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
     live = str(ctx.root) == "/"
     distro_facts = _distro(ctx, live)
     kernel = (ctx.read_text("/proc/sys/kernel/osrelease") or "").strip() or (
-        platform.release() if live else None)
+        platform.release() if live else None
+    )
     arch = platform.machine() if live else None
-    system = platform.system() if live else ("Linux" if ctx.exists("/proc") or distro_facts else None)
+    system = (
+        platform.system() if live else ("Linux" if ctx.exists("/proc") or distro_facts else None)
+    )
     glibc = _glibc(live)
     virt, virt_evidence = _virtualization(ctx)
     data = {
@@ -67,8 +79,12 @@ def _distro(ctx: ProbeContext, live: bool) -> dict:
     try:
         # os-release only: distro would otherwise run lsb_release and uname itself, outside
         # ctx.run (no deadline; a Python script on Debian)
-        info = distro.LinuxDistribution(include_lsb=False, include_uname=False, include_oslevel=False,
-                                        root_dir=None if live else str(ctx.root))
+        info = distro.LinuxDistribution(
+            include_lsb=False,
+            include_uname=False,
+            include_oslevel=False,
+            root_dir=None if live else str(ctx.root),
+        )
         if not info.id():
             return _os_release(ctx)
         return {
@@ -83,7 +99,9 @@ def _distro(ctx: ProbeContext, live: bool) -> dict:
 
 
 _NORMALIZED_ID = {"ol": "oracle", "opensuse-leap": "opensuse"}  # distro's NORMALIZED_OS_ID
-_VERSION_CODENAME = re.compile(r"\((\D+)\)|,\s*(\D+)")  # "22.04.4 LTS (Jammy Jellyfish)", as distro reads it
+_VERSION_CODENAME = re.compile(
+    r"\((\D+)\)|,\s*(\D+)"
+)  # "22.04.4 LTS (Jammy Jellyfish)", as distro reads it
 
 
 def os_release_facts(ctx: ProbeContext) -> dict | None:
@@ -111,7 +129,12 @@ def os_release_facts(ctx: ProbeContext) -> dict | None:
     elif "ubuntu_codename" in props:
         codename = props["ubuntu_codename"]
     distro_id = props.get("id", "").lower().replace(" ", "_")
-    if not distro_id or not props.get("version_id") or not props.get("pretty_name") or codename is None:
+    if (
+        not distro_id
+        or not props.get("version_id")
+        or not props.get("pretty_name")
+        or codename is None
+    ):
         return None
     return {
         "distro_id": _NORMALIZED_ID.get(distro_id, distro_id),

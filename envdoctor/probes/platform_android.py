@@ -28,10 +28,18 @@ GROUPS = ("platform.android",)
 TIMEOUT_S = 6.0
 SOURCE = "probe:platform_android"
 TERMUX_PREFIX = "/data/data/com.termux/files/usr"
-PROPS = {"android_release": "ro.build.version.release", "android_sdk": "ro.build.version.sdk",
-         "device_model": "ro.product.model", "board_platform": "ro.board.platform",
-         "soc_model": "ro.soc.model", "egl_hardware": "ro.hardware.egl", "vulkan_hardware": "ro.hardware.vulkan"}
-_PACKAGE = re.compile(r"^(?:mesa.*|vulkan.*|.*freedreno.*|ollama.*|llama-cpp.*|virglrenderer.*|opencl.*)$")
+PROPS = {
+    "android_release": "ro.build.version.release",
+    "android_sdk": "ro.build.version.sdk",
+    "device_model": "ro.product.model",
+    "board_platform": "ro.board.platform",
+    "soc_model": "ro.soc.model",
+    "egl_hardware": "ro.hardware.egl",
+    "vulkan_hardware": "ro.hardware.vulkan",
+}
+_PACKAGE = re.compile(
+    r"^(?:mesa.*|vulkan.*|.*freedreno.*|ollama.*|llama-cpp.*|virglrenderer.*|opencl.*)$"
+)
 
 
 def collect(ctx: ProbeContext) -> list[FactGroup]:
@@ -39,10 +47,24 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
     env = ctx.env
     prefix_env = env.get("PREFIX") or ""
     termux = bool(env.get("TERMUX_VERSION")) or "com.termux" in prefix_env
-    android = termux or bool(env.get("ANDROID_ROOT") or env.get("ANDROID_DATA")) or ctx.exists("/system/build.prop")
+    android = (
+        termux
+        or bool(env.get("ANDROID_ROOT") or env.get("ANDROID_DATA"))
+        or ctx.exists("/system/build.prop")
+    )
     if not android:
-        return [absent("platform.android", SOURCE, "not Android (no ANDROID_ROOT, no Termux, no /system/build.prop)")]
-    prefix = prefix_env if "com.termux" in prefix_env else (TERMUX_PREFIX if ctx.is_dir(TERMUX_PREFIX) else None)
+        return [
+            absent(
+                "platform.android",
+                SOURCE,
+                "not Android (no ANDROID_ROOT, no Termux, no /system/build.prop)",
+            )
+        ]
+    prefix = (
+        prefix_env
+        if "com.termux" in prefix_env
+        else (TERMUX_PREFIX if ctx.is_dir(TERMUX_PREFIX) else None)
+    )
     data: dict[str, Any] = {
         "termux": termux or prefix is not None,
         "termux_version": env.get("TERMUX_VERSION") or None,
@@ -51,12 +73,17 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
     }
     data.update(_props(ctx))
     data["kgsl"] = ctx.exists("/dev/kgsl-3d0")
-    data["kgsl_gpu_model"] = (ctx.read_text("/sys/class/kgsl/kgsl-3d0/gpu_model") or "").strip() or None
+    data["kgsl_gpu_model"] = (
+        ctx.read_text("/sys/class/kgsl/kgsl-3d0/gpu_model") or ""
+    ).strip() or None
     data["dri_render_nodes"] = ctx.glob("/dev/dri/renderD*")
     icd_dirs = ([f"{prefix}/share/vulkan/icd.d"] if prefix else []) + ["/usr/share/vulkan/icd.d"]
     data["turnip_icds"] = [p for d in icd_dirs for p in ctx.glob(f"{d}/freedreno_icd*.json")]
-    data["libvulkan_freedreno"] = any(ctx.exists(f"{p}/lib/libvulkan_freedreno.so") for p in ([prefix] if prefix else [])) \
-        or bool(ctx.glob("/usr/lib/*/libvulkan_freedreno.so") or ctx.glob("/usr/lib/libvulkan_freedreno.so"))
+    data["libvulkan_freedreno"] = any(
+        ctx.exists(f"{p}/lib/libvulkan_freedreno.so") for p in ([prefix] if prefix else [])
+    ) or bool(
+        ctx.glob("/usr/lib/*/libvulkan_freedreno.so") or ctx.glob("/usr/lib/libvulkan_freedreno.so")
+    )
     packages = installed_dpkg(ctx, prefix) if prefix else {}
     data["packages"] = {n: v for n, v in sorted(packages.items()) if _PACKAGE.match(n)}
     data["vendor_opencl"] = ctx.exists("/vendor/lib64/libOpenCL.so")

@@ -31,12 +31,22 @@ TIMEOUT_S = 12.0
 SOURCE = "probe:platform_graphics"
 TOOL_TIMEOUT_S = 5.0
 
-OVERRIDE_VARS = ("GALLIUM_DRIVER", "LIBGL_ALWAYS_SOFTWARE", "MESA_LOADER_DRIVER_OVERRIDE",
-                 "MESA_D3D12_DEFAULT_ADAPTER_NAME", "__GLX_VENDOR_LIBRARY_NAME", "VK_ICD_FILENAMES",
-                 "VK_DRIVER_FILES")
+OVERRIDE_VARS = (
+    "GALLIUM_DRIVER",
+    "LIBGL_ALWAYS_SOFTWARE",
+    "MESA_LOADER_DRIVER_OVERRIDE",
+    "MESA_D3D12_DEFAULT_ADAPTER_NAME",
+    "__GLX_VENDOR_LIBRARY_NAME",
+    "VK_ICD_FILENAMES",
+    "VK_DRIVER_FILES",
+)
 SOFTWARE_DRIVERS = ("llvmpipe", "softpipe", "swrast")
-DRI_DIRS = ("/usr/lib/x86_64-linux-gnu/dri", "/usr/lib/aarch64-linux-gnu/dri", "/usr/lib64/dri",
-            "/usr/lib/dri")
+DRI_DIRS = (
+    "/usr/lib/x86_64-linux-gnu/dri",
+    "/usr/lib/aarch64-linux-gnu/dri",
+    "/usr/lib64/dri",
+    "/usr/lib/dri",
+)
 MESA_PACKAGES = ("libgl1-mesa-dri", "mesa-libgallium", "libglx-mesa0", "mesa")
 _VK_FIELD = re.compile(r"^\s*(deviceName|driverName|driverInfo|deviceType)\s*=\s*(.*?)\s*$")
 
@@ -49,10 +59,20 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
     data.update(_glxinfo(ctx))
     data.update(_vulkan(ctx))
     data.update(_mesa(ctx))
-    if data.get("renderer") is None and not data.get("vulkan") and not data.get("mesa_package") \
-            and not overrides and not data.get("dri_dirs"):
-        return [absent("platform.graphics", SOURCE,
-                       f"no OpenGL/Vulkan renderer to ask ({data['glxinfo']}) and no Mesa installed")]
+    if (
+        data.get("renderer") is None
+        and not data.get("vulkan")
+        and not data.get("mesa_package")
+        and not overrides
+        and not data.get("dri_dirs")
+    ):
+        return [
+            absent(
+                "platform.graphics",
+                SOURCE,
+                f"no OpenGL/Vulkan renderer to ask ({data['glxinfo']}) and no Mesa installed",
+            )
+        ]
     return [collected("platform.graphics", SOURCE, data, summary=_summary(data))]
 
 
@@ -95,13 +115,22 @@ def parse_vulkan_summary(text: str) -> list[dict[str, Any]]:
     current: dict[str, Any] | None = None
     for line in text.splitlines():
         if re.match(r"^\s*GPU\d+:\s*$", line):
-            current = {"device_name": None, "driver_name": None, "driver_info": None, "device_type": None}
+            current = {
+                "device_name": None,
+                "driver_name": None,
+                "driver_info": None,
+                "device_type": None,
+            }
             devices.append(current)
             continue
         match = _VK_FIELD.match(line)
         if match and current is not None:
-            key = {"deviceName": "device_name", "driverName": "driver_name", "driverInfo": "driver_info",
-                   "deviceType": "device_type"}[match.group(1)]
+            key = {
+                "deviceName": "device_name",
+                "driverName": "driver_name",
+                "driverInfo": "driver_info",
+                "deviceType": "device_type",
+            }[match.group(1)]
             current[key] = match.group(2)
     for device in devices:
         name = f"{device.get('device_name') or ''} {device.get('device_type') or ''}".lower()
@@ -141,9 +170,16 @@ def _summary(data: dict[str, Any]) -> str:
         text = "Vulkan: " + ", ".join(str(d.get("device_name")) for d in data["vulkan"])
     else:
         mesa = (data.get("mesa_package") or {}).get("upstream")
-        text = (f"Mesa {mesa}" + (" with the d3d12 driver" if data.get("d3d12_driver") else "") if mesa else "Mesa") + \
-            f"; no renderer read ({data.get('glxinfo')})"
-        return text + (", forced to software by " + ", ".join(data["forces_software"]) if data.get("forces_software") else "")
+        text = (
+            f"Mesa {mesa}" + (" with the d3d12 driver" if data.get("d3d12_driver") else "")
+            if mesa
+            else "Mesa"
+        ) + f"; no renderer read ({data.get('glxinfo')})"
+        return text + (
+            ", forced to software by " + ", ".join(data["forces_software"])
+            if data.get("forces_software")
+            else ""
+        )
     mesa = (data.get("mesa_package") or {}).get("upstream") or data.get("mesa_version")
     if mesa:
         text += f", Mesa {mesa}"

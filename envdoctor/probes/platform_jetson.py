@@ -26,9 +26,13 @@ from envdoctor.snapshot import FactGroup, absent, collected
 GROUPS = ("platform.jetson",)
 TIMEOUT_S = 5.0
 SOURCE = "probe:platform_jetson"
-LOAD_FILES = ("/sys/devices/platform/gpu.0/load", "/sys/devices/platform/bus@0/17000000.gpu/load",
-              "/sys/devices/gpu.0/load", "/sys/devices/platform/17000000.ga10b/load",
-              "/sys/devices/platform/17000000.gv11b/load")
+LOAD_FILES = (
+    "/sys/devices/platform/gpu.0/load",
+    "/sys/devices/platform/bus@0/17000000.gpu/load",
+    "/sys/devices/gpu.0/load",
+    "/sys/devices/platform/17000000.ga10b/load",
+    "/sys/devices/platform/17000000.gv11b/load",
+)
 
 
 def collect(ctx: ProbeContext) -> list[FactGroup]:
@@ -44,11 +48,20 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
             if any(c.startswith("nvidia,tegra") for c in compatible):
                 facts = {"l4t_version": None, "l4t_major": None, "l4t_source": "device-tree"}
             else:
-                return [absent("platform.jetson", SOURCE, "not a Jetson: no /etc/nv_tegra_release, no "
-                                                         "nvidia-l4t-core package, no Tegra device tree")]
+                return [
+                    absent(
+                        "platform.jetson",
+                        SOURCE,
+                        "not a Jetson: no /etc/nv_tegra_release, no "
+                        "nvidia-l4t-core package, no Tegra device tree",
+                    )
+                ]
         else:
-            facts = {"l4t_version": l4t, "l4t_major": int(l4t.split(".")[0]),
-                     "l4t_source": "nvidia-l4t-core" if l4t_from_package(core) else "JETSON_L4T"}
+            facts = {
+                "l4t_version": l4t,
+                "l4t_major": int(l4t.split(".")[0]),
+                "l4t_source": "nvidia-l4t-core" if l4t_from_package(core) else "JETSON_L4T",
+            }
     model = " ".join(_strings(ctx.read_text("/proc/device-tree/model"))) or None
     soc = next((c.split(",", 1)[1] for c in compatible if c.startswith("nvidia,tegra")), None)
     load, load_path = _gpu_load(ctx)
@@ -60,7 +73,8 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
         "model": model,
         "compatible": compatible,
         "soc": soc,
-        "tegrastats": ctx.which("tegrastats") or ("/usr/bin/tegrastats" if ctx.exists("/usr/bin/tegrastats") else None),
+        "tegrastats": ctx.which("tegrastats")
+        or ("/usr/bin/tegrastats" if ctx.exists("/usr/bin/tegrastats") else None),
         "jtop": ctx.which("jtop"),
         "gpu_load_percent": load,
         "gpu_load_path": load_path,

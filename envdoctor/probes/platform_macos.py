@@ -43,7 +43,9 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
     arm64 = _sysctl(ctx, "hw.optional.arm64")
     brand = _sysctl(ctx, "machdep.cpu.brand_string")
     translated = _sysctl(ctx, "sysctl.proc_translated")
-    apple = True if arm64 == "1" else (False if arm64 == "0" or (brand and "Intel" in brand) else None)
+    apple = (
+        True if arm64 == "1" else (False if arm64 == "0" or (brand and "Intel" in brand) else None)
+    )
     if apple is None and brand and brand.startswith("Apple"):
         apple = True
     data: dict[str, Any] = {
@@ -53,7 +55,9 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
         "hardware_arch": "arm64" if apple else ("x86_64" if apple is False else None),
         "cpu_brand": brand,
         "model": _sysctl(ctx, "hw.model"),
-        "envdoctor_translated": True if translated == "1" else (False if translated == "0" else None),
+        "envdoctor_translated": True
+        if translated == "1"
+        else (False if translated == "0" else None),
         "envdoctor_machine": platform.machine() if live else None,
         "python_file": _python_file(ctx, live),
     }
@@ -70,8 +74,10 @@ def _plist_version(text: str | None) -> tuple[str | None, str | None]:
         return None, None
     if not isinstance(doc, dict):
         return None, None
-    return (str(doc["ProductVersion"]) if doc.get("ProductVersion") else None,
-            str(doc["ProductBuildVersion"]) if doc.get("ProductBuildVersion") else None)
+    return (
+        str(doc["ProductVersion"]) if doc.get("ProductVersion") else None,
+        str(doc["ProductBuildVersion"]) if doc.get("ProductBuildVersion") else None,
+    )
 
 
 def _sysctl(ctx: ProbeContext, name: str) -> str | None:

@@ -44,7 +44,7 @@ def _field(stanza: str, key: str) -> str | None:
             return None
         start = at + len(key) + 2
     end = stanza.find("\n", start)
-    return stanza[start:end if end >= 0 else len(stanza)].strip()
+    return stanza[start : end if end >= 0 else len(stanza)].strip()
 
 
 def installed_pacman(ctx: ProbeContext) -> dict[str, str]:

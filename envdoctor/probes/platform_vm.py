@@ -32,24 +32,57 @@ SMI_TIMEOUT_S = 10.0
 
 # PCI vendor:device -> (kind, name) for the emulated adapters hypervisors give their guests
 VIRTUAL_ADAPTERS = {
-    ("0x15ad", "0x0405"): "VMware SVGA II", ("0x15ad", "0x0406"): "VMware SVGA 3",
-    ("0x1234", "0x1111"): "QEMU standard VGA (Bochs)", ("0x1b36", "0x0100"): "QXL paravirtual graphics",
-    ("0x1af4", "0x1050"): "virtio-gpu", ("0x1013", "0x00b8"): "Cirrus Logic GD 5446 (emulated)",
-    ("0x80ee", "0xbeef"): "VirtualBox Graphics Adapter", ("0x1414", "0x5353"): "Hyper-V virtual VGA",
+    ("0x15ad", "0x0405"): "VMware SVGA II",
+    ("0x15ad", "0x0406"): "VMware SVGA 3",
+    ("0x1234", "0x1111"): "QEMU standard VGA (Bochs)",
+    ("0x1b36", "0x0100"): "QXL paravirtual graphics",
+    ("0x1af4", "0x1050"): "virtio-gpu",
+    ("0x1013", "0x00b8"): "Cirrus Logic GD 5446 (emulated)",
+    ("0x80ee", "0xbeef"): "VirtualBox Graphics Adapter",
+    ("0x1414", "0x5353"): "Hyper-V virtual VGA",
     ("0x1d0f", "0x1111"): "Amazon EC2 VGA",
 }
 BMC_VENDORS = {"0x1a03": "ASPEED BMC graphics", "0x102b": "Matrox (server management graphics)"}
 GPU_VENDORS = {"0x10de": "nvidia", "0x1002": "amd", "0x8086": "intel"}
-VIRTUAL_DRM = {"vmwgfx", "qxl", "virtio_gpu", "virtio-gpu", "bochs", "bochs-drm", "cirrus", "cirrus-qemu",
-               "hyperv_drm", "vboxvideo"}
+VIRTUAL_DRM = {
+    "vmwgfx",
+    "qxl",
+    "virtio_gpu",
+    "virtio-gpu",
+    "bochs",
+    "bochs-drm",
+    "cirrus",
+    "cirrus-qemu",
+    "hyperv_drm",
+    "vboxvideo",
+}
 _DMI_NAMES = (
-    ("vmware", "VMware"), ("qemu", "KVM/QEMU"), ("kvm", "KVM/QEMU"), ("virtualbox", "VirtualBox"),
-    ("innotek", "VirtualBox"), ("xen", "Xen"), ("amazon ec2", "Amazon EC2"), ("google", "Google Compute Engine"),
-    ("openstack", "OpenStack"), ("parallels", "Parallels"), ("nutanix", "Nutanix AHV"), ("bochs", "KVM/QEMU"),
+    ("vmware", "VMware"),
+    ("qemu", "KVM/QEMU"),
+    ("kvm", "KVM/QEMU"),
+    ("virtualbox", "VirtualBox"),
+    ("innotek", "VirtualBox"),
+    ("xen", "Xen"),
+    ("amazon ec2", "Amazon EC2"),
+    ("google", "Google Compute Engine"),
+    ("openstack", "OpenStack"),
+    ("parallels", "Parallels"),
+    ("nutanix", "Nutanix AHV"),
+    ("bochs", "KVM/QEMU"),
 )
-_DETECT_VIRT = {"kvm": "KVM/QEMU", "qemu": "KVM/QEMU", "vmware": "VMware", "microsoft": "Microsoft Hyper-V",
-                "oracle": "VirtualBox", "xen": "Xen", "amazon": "Amazon EC2", "google": "Google Compute Engine",
-                "parallels": "Parallels", "bochs": "KVM/QEMU", "wsl": "WSL (Hyper-V)"}
+_DETECT_VIRT = {
+    "kvm": "KVM/QEMU",
+    "qemu": "KVM/QEMU",
+    "vmware": "VMware",
+    "microsoft": "Microsoft Hyper-V",
+    "oracle": "VirtualBox",
+    "xen": "Xen",
+    "amazon": "Amazon EC2",
+    "google": "Google Compute Engine",
+    "parallels": "Parallels",
+    "bochs": "KVM/QEMU",
+    "wsl": "WSL (Hyper-V)",
+}
 _GPU_HEADER = re.compile(r"^GPU\s+([0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.\d)\s*$")
 _KV = re.compile(r"^\s*([^:]+?)\s*:\s*(.*?)\s*$")
 
@@ -57,8 +90,10 @@ _KV = re.compile(r"^\s*([^:]+?)\s*:\s*(.*?)\s*$")
 def collect(ctx: ProbeContext) -> list[FactGroup]:
     """Describe the hypervisor and the guest's display adapters, or say there is none."""
     live = str(ctx.root) == "/"
-    dmi = {k: (ctx.read_text(f"/sys/class/dmi/id/{k}") or "").strip() or None
-           for k in ("sys_vendor", "product_name", "bios_vendor", "board_vendor")}
+    dmi = {
+        k: (ctx.read_text(f"/sys/class/dmi/id/{k}") or "").strip() or None
+        for k in ("sys_vendor", "product_name", "bios_vendor", "board_vendor")
+    }
     detect_virt = _detect_virt(ctx) if live else None
     flag = _cpu_flag(ctx)
     hypervisor, evidence = _hypervisor(ctx, dmi, detect_virt, flag)
@@ -68,11 +103,23 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
     virtual_shown = any(a["kind"] == "virtual" for a in adapters) or bool(VIRTUAL_DRM & set(drm))
     has_vgpu_software = vgpu["gridd_installed"] or vgpu["gridd_conf"]["present"] or vgpu["licenses"]
     if hypervisor is None and not virtual_shown and not has_vgpu_software:
-        return [absent("platform.vm", SOURCE, "no hypervisor detected (DMI, CPU flags and display "
-                                               "adapters look like bare metal)")]
-    data = {"hypervisor": hypervisor, "hypervisor_evidence": evidence, "detect_virt": detect_virt,
-            "dmi": dmi, "cpu_hypervisor_flag": flag, "display_adapters": adapters, "drm_drivers": drm,
-            "vgpu": vgpu}
+        return [
+            absent(
+                "platform.vm",
+                SOURCE,
+                "no hypervisor detected (DMI, CPU flags and display adapters look like bare metal)",
+            )
+        ]
+    data = {
+        "hypervisor": hypervisor,
+        "hypervisor_evidence": evidence,
+        "detect_virt": detect_virt,
+        "dmi": dmi,
+        "cpu_hypervisor_flag": flag,
+        "display_adapters": adapters,
+        "drm_drivers": drm,
+        "vgpu": vgpu,
+    }
     return [collected("platform.vm", SOURCE, data, summary=_summary(data))]
 
 
@@ -91,10 +138,13 @@ def _cpu_flag(ctx: ProbeContext) -> bool | None:
     return any(line.startswith("flags") and " hypervisor" in line for line in text.splitlines())
 
 
-def _hypervisor(ctx: ProbeContext, dmi: dict[str, str | None], detect_virt: str | None,
-                flag: bool | None) -> tuple[str | None, list[str]]:
+def _hypervisor(
+    ctx: ProbeContext, dmi: dict[str, str | None], detect_virt: str | None, flag: bool | None
+) -> tuple[str | None, list[str]]:
     if detect_virt and detect_virt != "none":
-        return _DETECT_VIRT.get(detect_virt, detect_virt), [f"systemd-detect-virt --vm: {detect_virt}"]
+        return _DETECT_VIRT.get(detect_virt, detect_virt), [
+            f"systemd-detect-virt --vm: {detect_virt}"
+        ]
     xen = (ctx.read_text("/sys/hypervisor/type") or "").strip()
     if xen:
         return xen.capitalize(), [f"/sys/hypervisor/type: {xen}"]
@@ -129,8 +179,16 @@ def display_adapters(ctx: ProbeContext) -> list[dict[str, Any]]:
             kind, name = "virtual", "VMware virtual adapter"
         else:
             kind, name = "other", None
-        out.append({"slot": dev.rsplit("/", 1)[-1], "vendor_id": vendor, "device_id": device, "kind": kind,
-                    "name": name, "driver": driver.rsplit("/", 1)[-1] if driver else None})
+        out.append(
+            {
+                "slot": dev.rsplit("/", 1)[-1],
+                "vendor_id": vendor,
+                "device_id": device,
+                "kind": kind,
+                "name": name,
+                "driver": driver.rsplit("/", 1)[-1] if driver else None,
+            }
+        )
     return out
 
 
@@ -159,8 +217,11 @@ def parse_gridd_conf(text: str | None) -> dict[str, Any]:
         key, _, value = line.partition("=")
         fields[key.strip()] = value.strip()
     feature = fields.get("FeatureType")
-    return {"present": True, "feature_type": int(feature) if feature and feature.isdigit() else feature,
-            "server_address_set": bool(fields.get("ServerAddress"))}
+    return {
+        "present": True,
+        "feature_type": int(feature) if feature and feature.isdigit() else feature,
+        "server_address_set": bool(fields.get("ServerAddress")),
+    }
 
 
 def parse_license_sections(text: str) -> list[dict[str, Any]]:
@@ -182,8 +243,17 @@ def parse_license_sections(text: str) -> list[dict[str, Any]]:
         stripped = raw.strip()
         if stripped == "vGPU Software Licensed Product":
             in_license, in_virt = True, False
-            out.append({"gpu": gpu, "product_name": None, "license_status": None, "licensed": None,
-                        "restricted": None, "expiry": None, "virtualization_mode": mode})
+            out.append(
+                {
+                    "gpu": gpu,
+                    "product_name": None,
+                    "license_status": None,
+                    "licensed": None,
+                    "restricted": None,
+                    "expiry": None,
+                    "virtualization_mode": mode,
+                }
+            )
             continue
         if stripped == "GPU Virtualization Mode":
             in_virt, in_license = True, False
@@ -213,19 +283,42 @@ def _license_status(value: str) -> dict[str, Any]:
     licensed = lowered.startswith("licensed")
     restricted = None
     if not licensed:
-        restricted = True if "(restricted)" in lowered else (False if "unrestricted" in lowered else None)
-    return {"license_status": value, "licensed": licensed if lowered.startswith(("licensed", "unlicensed")) else None,
-            "restricted": restricted, "expiry": expiry.group(1).strip() if expiry else None}
+        restricted = (
+            True if "(restricted)" in lowered else (False if "unrestricted" in lowered else None)
+        )
+    return {
+        "license_status": value,
+        "licensed": licensed if lowered.startswith(("licensed", "unlicensed")) else None,
+        "restricted": restricted,
+        "expiry": expiry.group(1).strip() if expiry else None,
+    }
 
 
 def _vgpu(ctx: ProbeContext, live: bool) -> dict[str, Any]:
-    unit = next((p for p in ("/lib/systemd/system/nvidia-gridd.service", "/usr/lib/systemd/system/nvidia-gridd.service",
-                             "/etc/systemd/system/nvidia-gridd.service") if ctx.exists(p)), None)
+    unit = next(
+        (
+            p
+            for p in (
+                "/lib/systemd/system/nvidia-gridd.service",
+                "/usr/lib/systemd/system/nvidia-gridd.service",
+                "/etc/systemd/system/nvidia-gridd.service",
+            )
+            if ctx.exists(p)
+        ),
+        None,
+    )
     installed = ctx.exists("/usr/bin/nvidia-gridd") or unit is not None
     conf = parse_gridd_conf(ctx.read_text("/etc/nvidia/gridd.conf", max_bytes=65536))
     tokens = len(ctx.glob("/etc/nvidia/ClientConfigToken/*.tok"))
-    out: dict[str, Any] = {"gridd_installed": installed, "gridd_unit": unit, "gridd_active": None,
-                           "gridd_conf": conf, "client_tokens": tokens, "licenses": [], "smi_error": None}
+    out: dict[str, Any] = {
+        "gridd_installed": installed,
+        "gridd_unit": unit,
+        "gridd_active": None,
+        "gridd_conf": conf,
+        "client_tokens": tokens,
+        "licenses": [],
+        "smi_error": None,
+    }
     if installed and live and ctx.which("systemctl"):
         run = ctx.run(["systemctl", "is-active", "nvidia-gridd"], 3.0)
         out["gridd_active"] = run.stdout.strip() or None

@@ -39,8 +39,10 @@ TOOL_TIMEOUT_S = 5.0
 GRAPHICS_KEY = r"HKLM\SYSTEM\CurrentControlSet\Control\GraphicsDrivers"
 TDR_QUERY = "*[System[Provider[@Name='Display'] and (EventID=4101)]]"
 MACHINES = {0x8664: "AMD64", 0xAA64: "ARM64", 0x014C: "x86", 0x01C4: "ARM"}
-_PS_ADAPTERS = ("Get-CimInstance Win32_VideoController | Select-Object Name,DriverVersion,"
-                "AdapterCompatibility,Status,PNPDeviceID | ConvertTo-Json -Compress")
+_PS_ADAPTERS = (
+    "Get-CimInstance Win32_VideoController | Select-Object Name,DriverVersion,"
+    "AdapterCompatibility,Status,PNPDeviceID | ConvertTo-Json -Compress"
+)
 _REG_LINE = re.compile(r"^\s*(\w+)\s+REG_DWORD\s+0x([0-9a-fA-F]+)\s*$")
 _VER = re.compile(r"\[Version\s+(\d+)\.(\d+)\.(\d+)(?:\.(\d+))?\]")
 
@@ -51,8 +53,14 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
     if live and platform.system() != "Windows":
         return [absent("platform.windows", SOURCE, f"not Windows ({platform.system()})")]
     if not live and not ctx.is_dir("/Windows/System32"):
-        return [absent("platform.windows", SOURCE, "not Windows: no Windows/System32 under the root")]
-    windir = (ctx.env.get("SystemRoot") or ctx.env.get("windir") or r"C:\Windows") if live else "/Windows"
+        return [
+            absent("platform.windows", SOURCE, "not Windows: no Windows/System32 under the root")
+        ]
+    windir = (
+        (ctx.env.get("SystemRoot") or ctx.env.get("windir") or r"C:\Windows")
+        if live
+        else "/Windows"
+    )
     version, build = _windows_version(ctx, live)
     data: dict[str, Any] = {
         "windows_version": version,
@@ -67,7 +75,9 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
     data["tdr"] = _tdr(ctx)
     data["tdr_events"] = _tdr_events(ctx)
     data["wsl_available"] = ctx.exists(f"{windir}/System32/wsl.exe")
-    summary = f"Windows {data['windows_release'] or '?'} (build {build or '?'}, {data['os_arch'] or '?'})"
+    summary = (
+        f"Windows {data['windows_release'] or '?'} (build {build or '?'}, {data['os_arch'] or '?'})"
+    )
     return [collected("platform.windows", SOURCE, data, summary=summary)]
 
 
@@ -114,7 +124,11 @@ def _iswow64process2() -> str | None:
         func = kernel32.IsWow64Process2
         process = ctypes.c_ushort(0)
         native = ctypes.c_ushort(0)
-        func.argtypes = [wintypes.HANDLE, ctypes.POINTER(ctypes.c_ushort), ctypes.POINTER(ctypes.c_ushort)]
+        func.argtypes = [
+            wintypes.HANDLE,
+            ctypes.POINTER(ctypes.c_ushort),
+            ctypes.POINTER(ctypes.c_ushort),
+        ]
         if not func(kernel32.GetCurrentProcess(), ctypes.byref(process), ctypes.byref(native)):
             return None
         return MACHINES.get(native.value)
@@ -124,7 +138,7 @@ def _iswow64process2() -> str | None:
 
 def _process_arch(ctx: ProbeContext, live: bool) -> str | None:
     if live:
-        bits = 64 if sys.maxsize > 2 ** 32 else 32
+        bits = 64 if sys.maxsize > 2**32 else 32
         machine = platform.machine() or None
         return "x86" if bits == 32 else machine
     return ctx.env.get("PROCESSOR_ARCHITECTURE") or None
@@ -138,16 +152,20 @@ def _nvidia_files(ctx: ProbeContext, windir: str) -> dict[str, Any]:
         direct = f"{windir}/System32/nvidia-smi.exe"
         in_store = ctx.glob(f"{store}/nv*/nvidia-smi.exe")
         smi = direct if ctx.exists(direct) else (in_store[0] if in_store else None)
-    nvml = ([f"{windir}/System32/nvml.dll"] if ctx.exists(f"{windir}/System32/nvml.dll") else []) + \
-        ctx.glob(f"{store}/nv*/nvml.dll")
+    nvml = (
+        [f"{windir}/System32/nvml.dll"] if ctx.exists(f"{windir}/System32/nvml.dll") else []
+    ) + ctx.glob(f"{store}/nv*/nvml.dll")
     return {"nvidia_smi": smi, "nvml_dlls": nvml[:10], "nvidia_driver_store": folders[:20]}
 
 
 def _cuda_path(ctx: ProbeContext) -> dict[str, Any]:
     path = ctx.env.get("CUDA_PATH") or None
     versions = {k: v for k, v in sorted(ctx.env.items()) if k.upper().startswith("CUDA_PATH_V")}
-    return {"cuda_path": path, "cuda_path_exists": ctx.is_dir(path) if path else None,
-            "cuda_path_versions": versions}
+    return {
+        "cuda_path": path,
+        "cuda_path_exists": ctx.is_dir(path) if path else None,
+        "cuda_path_versions": versions,
+    }
 
 
 def nvidia_driver_from_wmi(version: str | None) -> str | None:
@@ -173,9 +191,18 @@ def parse_adapters(text: str) -> list[dict[str, Any]]:
         vendor = row.get("AdapterCompatibility")
         pnp = str(row.get("PNPDeviceID") or "")
         nvidia = "VEN_10DE" in pnp.upper() or "NVIDIA" in str(vendor or "").upper()
-        out.append({"name": row.get("Name"), "driver_version": row.get("DriverVersion"), "vendor": vendor,
-                    "status": row.get("Status"), "pnp_id": pnp or None,
-                    "nvidia_driver": nvidia_driver_from_wmi(row.get("DriverVersion")) if nvidia else None})
+        out.append(
+            {
+                "name": row.get("Name"),
+                "driver_version": row.get("DriverVersion"),
+                "vendor": vendor,
+                "status": row.get("Status"),
+                "pnp_id": pnp or None,
+                "nvidia_driver": nvidia_driver_from_wmi(row.get("DriverVersion"))
+                if nvidia
+                else None,
+            }
+        )
     return out
 
 
@@ -205,7 +232,10 @@ def _tdr(ctx: ProbeContext) -> dict[str, Any]:
     if not run.ok:
         return {"read": False, "error": run.describe_failure()}
     values = parse_reg_dwords(run.stdout)
-    return {"read": True, **{k: values.get(k) for k in ("TdrDelay", "TdrLevel", "TdrDdiDelay", "HwSchMode")}}
+    return {
+        "read": True,
+        **{k: values.get(k) for k in ("TdrDelay", "TdrLevel", "TdrDdiDelay", "HwSchMode")},
+    }
 
 
 def parse_events(text: str) -> dict[str, Any]:
@@ -219,7 +249,9 @@ def _tdr_events(ctx: ProbeContext) -> dict[str, Any]:
     tool = ctx.which("wevtutil")
     if not tool:
         return {"read": False, "count": None, "last": None}
-    run = ctx.run([tool, "qe", "System", f"/q:{TDR_QUERY}", "/c:5", "/rd:true", "/f:text"], TOOL_TIMEOUT_S)
+    run = ctx.run(
+        [tool, "qe", "System", f"/q:{TDR_QUERY}", "/c:5", "/rd:true", "/f:text"], TOOL_TIMEOUT_S
+    )
     if not run.ok:
         return {"read": False, "count": None, "last": None, "error": run.describe_failure()}
     return {"read": True, **parse_events(run.stdout)}

@@ -51,13 +51,24 @@ LDCONFIG_TIMEOUT_S = 5.0
 _LINUX_DRIVER = re.compile(
     r"^(?:nvidia-driver(?:-\d+.*|-bin|-libs)?|nvidia-dkms-.*|nvidia-kernel-(?:common|source|dkms|open)(?:-.*)?|"
     r"nvidia-utils-\d+.*|libnvidia-compute-\d+.*|libnvidia-gl-\d+.*|nvidia-open(?:-.*)?|"
-    r"cuda-drivers(?:-\d+.*)?|libcuda1|nvidia-smi|xserver-xorg-video-nvidia(?:-.*)?|nvidia-headless-.*)$")
+    r"cuda-drivers(?:-\d+.*)?|libcuda1|nvidia-smi|xserver-xorg-video-nvidia(?:-.*)?|nvidia-headless-.*)$"
+)
 _CUDA_META = re.compile(r"^cuda(?:-\d+-\d+)?$")
 _NVIDIA_REPO = re.compile(r"developer\.download\.nvidia\.com/compute/cuda/repos/([\w.-]+)/")
 _LOCAL_REPO = re.compile(r"^cuda-repo-((?:wsl-)?[a-z]+[\w]*?)-\d+-\d+-local")
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([KMGT]?B?)?\s*$", re.IGNORECASE)
-_UNITS = {"": 1, "B": 1, "K": 1024, "KB": 1024, "M": 1024 ** 2, "MB": 1024 ** 2,
-          "G": 1024 ** 3, "GB": 1024 ** 3, "T": 1024 ** 4, "TB": 1024 ** 4}
+_UNITS = {
+    "": 1,
+    "B": 1,
+    "K": 1024,
+    "KB": 1024,
+    "M": 1024**2,
+    "MB": 1024**2,
+    "G": 1024**3,
+    "GB": 1024**3,
+    "T": 1024**4,
+    "TB": 1024**4,
+}
 _LIB_DIRS = ("/usr/lib/x86_64-linux-gnu", "/usr/lib/aarch64-linux-gnu", "/usr/lib64", "/usr/lib")
 _SKIP_USERS = {"default", "default user", "public", "all users"}
 
@@ -73,12 +84,19 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
     dxg = ctx.exists("/dev/dxg")
     lib_dir = ctx.is_dir(WSL_LIB)
     binfmt = ctx.exists("/proc/sys/fs/binfmt_misc/WSLInterop") or ctx.exists(
-        "/proc/sys/fs/binfmt_misc/WSLInterop-late")
+        "/proc/sys/fs/binfmt_misc/WSLInterop-late"
+    )
     microsoft = "microsoft" in kernel.lower() or "microsoft" in proc_version.lower()
     if not (microsoft or distro or dxg or lib_dir or binfmt):
         shown = kernel or "unknown"
-        return [absent("platform.wsl", SOURCE, f"not WSL: kernel {shown} does not say Microsoft, "
-                                                "no /dev/dxg, no /usr/lib/wsl/lib, no WSL_DISTRO_NAME")]
+        return [
+            absent(
+                "platform.wsl",
+                SOURCE,
+                f"not WSL: kernel {shown} does not say Microsoft, "
+                "no /dev/dxg, no /usr/lib/wsl/lib, no WSL_DISTRO_NAME",
+            )
+        ]
     version, evidence = wsl_version(kernel or proc_version, dxg, lib_dir)
     if distro:
         evidence.append(f"WSL_DISTRO_NAME={distro}")
@@ -87,7 +105,9 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
         "version_evidence": evidence,
         "kernel": kernel or None,
         "distro_name": distro,
-        "interop": True if (binfmt or ctx.env.get("WSL_INTEROP")) else (None if version == 1 else False),
+        "interop": True
+        if (binfmt or ctx.env.get("WSL_INTEROP"))
+        else (None if version == 1 else False),
         "in_container": ctx.exists("/.dockerenv") or ctx.exists("/run/.containerenv"),
         "dxg": dxg,
         "wsl_lib_dir": lib_dir,
@@ -109,7 +129,11 @@ def wsl_version(kernel: str, dxg: bool, lib_dir: bool) -> tuple[int | None, list
     if "microsoft" in lowered:
         if "wsl2" in lowered or "microsoft-standard" in lowered:
             return 2, [f"kernel {kernel} is a WSL 2 kernel"]
-        if re.search(r"microsoft\s*$", lowered) or "-microsoft" in lowered and "standard" not in lowered:
+        if (
+            re.search(r"microsoft\s*$", lowered)
+            or "-microsoft" in lowered
+            and "standard" not in lowered
+        ):
             return 1, [f"kernel {kernel} is WSL 1's (a Windows build number, no Linux kernel)"]
     if dxg:
         return 2, ["/dev/dxg exists (WSL 2's GPU paravirtualisation device)"]
@@ -124,7 +148,13 @@ def _wsl_lib(ctx: ProbeContext, lib_dir: bool) -> dict[str, Any]:
     for name in names:
         if name.startswith("libcuda.so"):
             target = ctx.readlink(f"{WSL_LIB}/{name}")
-            libcuda.append({"name": name, "kind": "symlink" if target is not None else "file", "target": target})
+            libcuda.append(
+                {
+                    "name": name,
+                    "kind": "symlink" if target is not None else "file",
+                    "target": target,
+                }
+            )
     return {
         "wsl_lib_files": names[:80],
         "libcuda_files": libcuda,
@@ -177,28 +207,47 @@ def _linux_driver(ctx: ProbeContext) -> dict[str, Any]:
             real = cuda_paths.resolve(ctx, path)
             if not real.startswith("/usr/lib/wsl/"):
                 foreign.append(path)
-    return {"linux_driver_packages": drivers, "cuda_meta_packages": meta, "cuda_repos": repos,
-            "linux_libcuda": foreign}
+    return {
+        "linux_driver_packages": drivers,
+        "cuda_meta_packages": meta,
+        "cuda_repos": repos,
+        "linux_libcuda": foreign,
+    }
 
 
 def parse_wsl_conf(text: str) -> dict[str, bool | None]:
     """The /etc/wsl.conf keys that matter to the GPU, as booleans (None when unset)."""
-    parser = configparser.ConfigParser(strict=False, interpolation=None, inline_comment_prefixes=("#", ";"))
+    parser = configparser.ConfigParser(
+        strict=False, interpolation=None, inline_comment_prefixes=("#", ";")
+    )
     try:
         parser.read_string(text)
     except configparser.Error:
-        return {"gpu_enabled": None, "automount_ldconfig": None, "systemd": None, "interop_enabled": None,
-                "parse_error": True}
+        return {
+            "gpu_enabled": None,
+            "automount_ldconfig": None,
+            "systemd": None,
+            "interop_enabled": None,
+            "parse_error": True,
+        }
 
     def flag(section: str, key: str) -> bool | None:
         value = parser.get(section, key, fallback=None)
         if value is None:
             return None
         value = value.strip().strip('"').lower()
-        return True if value in ("true", "1", "yes") else (False if value in ("false", "0", "no") else None)
+        return (
+            True
+            if value in ("true", "1", "yes")
+            else (False if value in ("false", "0", "no") else None)
+        )
 
-    return {"gpu_enabled": flag("gpu", "enabled"), "automount_ldconfig": flag("automount", "ldconfig"),
-            "systemd": flag("boot", "systemd"), "interop_enabled": flag("interop", "enabled")}
+    return {
+        "gpu_enabled": flag("gpu", "enabled"),
+        "automount_ldconfig": flag("automount", "ldconfig"),
+        "systemd": flag("boot", "systemd"),
+        "interop_enabled": flag("interop", "enabled"),
+    }
 
 
 def parse_size(text: str | None) -> int | None:
@@ -214,7 +263,9 @@ def parse_size(text: str | None) -> int | None:
 
 def parse_wslconfig(text: str) -> dict[str, Any]:
     """The [wsl2] sizes of a .wslconfig."""
-    parser = configparser.ConfigParser(strict=False, interpolation=None, inline_comment_prefixes=("#", ";"))
+    parser = configparser.ConfigParser(
+        strict=False, interpolation=None, inline_comment_prefixes=("#", ";")
+    )
     try:
         parser.read_string(text)
     except configparser.Error:
@@ -254,8 +305,12 @@ def _mem_total_mib(ctx: ProbeContext) -> int | None:
 
 
 def _windows_side(ctx: ProbeContext) -> dict[str, Any]:
-    out: dict[str, Any] = {"windows_version": None, "windows_build": None, "windows_error": None,
-                           "wsl_package_version": None}
+    out: dict[str, Any] = {
+        "windows_version": None,
+        "windows_build": None,
+        "windows_error": None,
+        "wsl_package_version": None,
+    }
     cmd = ctx.which("cmd.exe")
     if cmd:
         run = ctx.run([cmd, "/c", "ver"], CMD_TIMEOUT_S)
@@ -279,15 +334,19 @@ def _amd(ctx: ProbeContext) -> dict[str, Any]:
         "kfd": ctx.exists("/dev/kfd"),
         "rocm": {
             "opt_rocm": ctx.is_dir("/opt/rocm"),
-            "librocdxg": bool(ctx.glob("/opt/rocm*/lib/librocdxg.so*")
-                              or ctx.glob("/usr/lib/x86_64-linux-gnu/librocdxg.so*")),
+            "librocdxg": bool(
+                ctx.glob("/opt/rocm*/lib/librocdxg.so*")
+                or ctx.glob("/usr/lib/x86_64-linux-gnu/librocdxg.so*")
+            ),
             "hsa_enable_dxg_detection": ctx.env.get("HSA_ENABLE_DXG_DETECTION"),
             "wsl_runtime_package": packages.get("hsa-runtime-rocr4wsl-amdgpu"),
         },
         "ollama": {
-            "installed": ctx.which("ollama") is not None or ctx.exists("/usr/local/bin/ollama")
+            "installed": ctx.which("ollama") is not None
+            or ctx.exists("/usr/local/bin/ollama")
             or ctx.exists("/usr/bin/ollama"),
-            "rocm_libs": ctx.is_dir("/usr/local/lib/ollama/rocm") or ctx.is_dir("/usr/lib/ollama/rocm"),
+            "rocm_libs": ctx.is_dir("/usr/local/lib/ollama/rocm")
+            or ctx.is_dir("/usr/lib/ollama/rocm"),
         },
     }
 

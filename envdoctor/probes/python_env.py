@@ -32,17 +32,23 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
         # the same run as ml_packages' (ctx.run runs it once): the ML scan plus "interpreter"
         from envdoctor.probes import ml_metadata_script
 
-        result = ctx.run([target, str(Path(ml_metadata_script.__file__))], timeout_s=TARGET_TIMEOUT_S)
+        result = ctx.run(
+            [target, str(Path(ml_metadata_script.__file__))], timeout_s=TARGET_TIMEOUT_S
+        )
         if not result.ok:
             reason = f"could not inspect {target}: {result.describe_failure()}"
             return [failed(g, "probe:python_env", reason) for g in GROUPS]
         try:
             facts = json.loads(result.stdout)["interpreter"]
         except (json.JSONDecodeError, KeyError, TypeError):
-            return [failed(g, "probe:python_env",
-                           f"{target} printed no JSON: {result.stdout[:120]!r}") for g in GROUPS]
+            return [
+                failed(g, "probe:python_env", f"{target} printed no JSON: {result.stdout[:120]!r}")
+                for g in GROUPS
+            ]
         if not isinstance(facts, dict):
-            return [failed(g, "probe:python_env", f"{target} described no interpreter") for g in GROUPS]
+            return [
+                failed(g, "probe:python_env", f"{target} described no interpreter") for g in GROUPS
+            ]
         source = f"probe:python_env ({target})"
     packages = facts.pop("packages", {})
     installers = facts.pop("installers", {})
@@ -53,7 +59,10 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
     summary = f"Python {facts.get('version')} ({where}), {len(packages)} packages"
     return [
         collected("python", source, facts, summary=summary),
-        collected("python.packages", source,
-                  {"packages": packages, "installers": installers, "locations": locations},
-                  summary=f"{len(packages)} distributions"),
+        collected(
+            "python.packages",
+            source,
+            {"packages": packages, "installers": installers, "locations": locations},
+            summary=f"{len(packages)} distributions",
+        ),
     ]

@@ -18,7 +18,8 @@ Fills `python.torch` (absent when torch is not installed):
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from envdoctor.context import ProbeContext
 from envdoctor.probes import ml_packages
@@ -29,11 +30,18 @@ TIMEOUT_S = 15.0
 
 _VERSION_PY = re.compile(
     r"^(?P<key>__version__|cuda|hip|xpu|rocm|git_version|debug)\s*(?::\s*[\w\[\].]+)?\s*=\s*"
-    r"(?P<value>None|True|False|'[^']*'|\"[^\"]*\")\s*$", re.MULTILINE)
-_NVIDIA_LIB = re.compile(r"^(nvidia-(cublas|cuda-|cudnn|cufft|cufile|curand|cusolver|cusparse|nccl|"
-                         r"nvtx|nvjitlink|nvshmem|nvrtc)|cuda-toolkit$)")
-_LIB_BACKENDS = (("cuda", ("libtorch_cuda", "torch_cuda")), ("rocm", ("libtorch_hip", "torch_hip")),
-                 ("xpu", ("libtorch_xpu", "torch_xpu")))
+    r"(?P<value>None|True|False|'[^']*'|\"[^\"]*\")\s*$",
+    re.MULTILINE,
+)
+_NVIDIA_LIB = re.compile(
+    r"^(nvidia-(cublas|cuda-|cudnn|cufft|cufile|curand|cusolver|cusparse|nccl|"
+    r"nvtx|nvjitlink|nvshmem|nvrtc)|cuda-toolkit$)"
+)
+_LIB_BACKENDS = (
+    ("cuda", ("libtorch_cuda", "torch_cuda")),
+    ("rocm", ("libtorch_hip", "torch_hip")),
+    ("xpu", ("libtorch_xpu", "torch_xpu")),
+)
 
 
 def collect(ctx: ProbeContext) -> list[FactGroup]:
@@ -50,7 +58,9 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
 
 def _matrices() -> Any:
     try:
-        from envdoctor.matrix_update import load_active as active_matrices  # not diagnose: no engine import
+        from envdoctor.matrix_update import (
+            load_active as active_matrices,  # not diagnose: no engine import
+        )
 
         return active_matrices()
     except Exception:  # noqa: BLE001 - without matrices the arch list is simply unknown
@@ -67,8 +77,11 @@ def parse_version_py(text: str | None) -> dict[str, Any]:
     return out
 
 
-def torch_facts(dists: Mapping[str, Mapping[str, Any]], environment: Mapping[str, str] | None = None,
-                ms: Any = None) -> dict[str, Any]:
+def torch_facts(
+    dists: Mapping[str, Mapping[str, Any]],
+    environment: Mapping[str, str] | None = None,
+    ms: Any = None,
+) -> dict[str, Any]:
     """python.torch facts from the ML distributions (as ml_metadata_script reports them).
 
     Works with partial entries too (a pasted `pip list` gives only versions).
@@ -138,7 +151,9 @@ def _os_name(environment: Mapping[str, str]) -> str | None:
     return None
 
 
-def _backend(version_py: Mapping[str, Any], variant: str | None, files: Mapping[str, str]) -> str | None:
+def _backend(
+    version_py: Mapping[str, Any], variant: str | None, files: Mapping[str, str]
+) -> str | None:
     if version_py.get("hip"):
         return "rocm"
     if version_py.get("cuda"):
@@ -166,24 +181,42 @@ def _compiled_backends(torch: Mapping[str, Any]) -> list[str] | None:
     names = (torch.get("listings") or {}).get("torch/lib")
     if not names:
         return None
-    found = [backend for backend, stems in _LIB_BACKENDS
-             if any(n.startswith(stem) for n in names for stem in stems)]
+    found = [
+        backend
+        for backend, stems in _LIB_BACKENDS
+        if any(n.startswith(stem) for n in names for stem in stems)
+    ]
     return found or ["cpu"]
 
 
-def _nvidia(dists: Mapping[str, Mapping[str, Any]], torch: Mapping[str, Any],
-            environment: Mapping[str, str] | None) -> dict[str, Any]:
-    bundled = {name: str(entry.get("version")) for name, entry in sorted(dists.items())
-               if _NVIDIA_LIB.match(name)}
+def _nvidia(
+    dists: Mapping[str, Mapping[str, Any]],
+    torch: Mapping[str, Any],
+    environment: Mapping[str, str] | None,
+) -> dict[str, Any]:
+    bundled = {
+        name: str(entry.get("version"))
+        for name, entry in sorted(dists.items())
+        if _NVIDIA_LIB.match(name)
+    }
     pins: dict[str, str] = {}
-    for name, req in ml_packages.requirements(torch.get("requires") or [], environment, _NVIDIA_LIB):
+    for name, req in ml_packages.requirements(
+        torch.get("requires") or [], environment, _NVIDIA_LIB
+    ):
         exact = [s.version for s in req.specifier if s.operator in ("==", "===")]
         pins[name] = exact[0] if exact else str(req.specifier)
     missing = sorted(n for n in pins if n not in bundled)
-    mismatched = {n: {"required": pins[n], "installed": bundled[n]} for n in sorted(pins)
-                  if n in bundled and not _satisfies(bundled[n], pins[n])}
-    return {"bundled_nvidia": bundled, "nvidia_requirements": pins, "nvidia_missing": missing,
-            "nvidia_mismatched": mismatched}
+    mismatched = {
+        n: {"required": pins[n], "installed": bundled[n]}
+        for n in sorted(pins)
+        if n in bundled and not _satisfies(bundled[n], pins[n])
+    }
+    return {
+        "bundled_nvidia": bundled,
+        "nvidia_requirements": pins,
+        "nvidia_missing": missing,
+        "nvidia_mismatched": mismatched,
+    }
 
 
 def _satisfies(installed: str, required: str) -> bool:
@@ -194,7 +227,6 @@ def _satisfies(installed: str, required: str) -> bool:
         return spec.contains(installed, prereleases=True)
     except InvalidSpecifier:
         return True
-
 
 
 def summary(data: Mapping[str, Any]) -> str:

@@ -24,16 +24,27 @@ import os
 import sys
 import threading
 import time
-from typing import TYPE_CHECKING, Callable
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from envdoctor.snapshot import FactGroup, failed
 
 if TYPE_CHECKING:
     from envdoctor.context import ProbeContext
 
-WORKER_PROBES: tuple[str, ...] = ("python_env", "torch_build", "frameworks", "deep", "apps_detect",
-                                  "cuda_toolkit", "cuda_libraries", "amd_gpu", "amd_kernel", "amd_env",
-                                  "nvidia_events")
+WORKER_PROBES: tuple[str, ...] = (
+    "python_env",
+    "torch_build",
+    "frameworks",
+    "deep",
+    "apps_detect",
+    "cuda_toolkit",
+    "cuda_libraries",
+    "amd_gpu",
+    "amd_kernel",
+    "amd_env",
+    "nvidia_events",
+)
 MIN_SHARE = 3  # fewer worker probes than this are not worth a fork
 SWITCH = "ENVDOCTOR_PROBE_WORKER"
 GRACE_S = 1.0  # after the overall deadline, how long the child has to answer before it is stopped
@@ -45,8 +56,13 @@ WorkerResult = dict[str, tuple[list[FactGroup], dict]]
 def share(names: tuple[str, ...], env: dict[str, str] | None = None) -> tuple[str, ...]:
     """The probes of `names` to hand to a worker process; () when no worker should be used."""
     env = os.environ if env is None else env
-    if (env.get(SWITCH, "1") == "0" or not sys.platform.startswith("linux") or not hasattr(os, "fork")
-            or (os.cpu_count() or 1) < 2 or threading.active_count() != 1):
+    if (
+        env.get(SWITCH, "1") == "0"
+        or not sys.platform.startswith("linux")
+        or not hasattr(os, "fork")
+        or (os.cpu_count() or 1) < 2
+        or threading.active_count() != 1
+    ):
         return ()
     mine = tuple(n for n in names if n in WORKER_PROBES)
     return mine if len(mine) >= MIN_SHARE and len(mine) < len(names) else ()
@@ -55,17 +71,26 @@ def share(names: tuple[str, ...], env: dict[str, str] | None = None) -> tuple[st
 class ForkedProbes:
     """The child process running `names`, and how to get their groups back."""
 
-    def __init__(self, pid: int, read_fd: int, names: tuple[str, ...],
-                 groups_of: Callable[[str], tuple[str, ...]]) -> None:
+    def __init__(
+        self,
+        pid: int,
+        read_fd: int,
+        names: tuple[str, ...],
+        groups_of: Callable[[str], tuple[str, ...]],
+    ) -> None:
         self.pid = pid
         self.read_fd = read_fd
         self.names = names
         self.groups_of = groups_of
 
     @classmethod
-    def start(cls, ctx: "ProbeContext", names: tuple[str, ...],
-              run: Callable[["ProbeContext", tuple[str, ...]], list[tuple[str, list[FactGroup], dict]]],
-              groups_of: Callable[[str], tuple[str, ...]]) -> "ForkedProbes | None":
+    def start(
+        cls,
+        ctx: ProbeContext,
+        names: tuple[str, ...],
+        run: Callable[[ProbeContext, tuple[str, ...]], list[tuple[str, list[FactGroup], dict]]],
+        groups_of: Callable[[str], tuple[str, ...]],
+    ) -> ForkedProbes | None:
         """Fork a child that calls `run(ctx, names)` (-> [(probe, groups, timing row)]) and sends
         back what it returns; None when the fork failed (the caller then runs `names` itself).
         `groups_of(probe)` names a probe's groups, for the failed groups of a worker that failed."""
@@ -87,6 +112,7 @@ class ForkedProbes:
     def result(self, deadline: float) -> WorkerResult:
         """The child's groups and timings by probe; failed groups for what it did not deliver."""
         import select
+
         chunks: list[bytes] = []
         why = None
         try:
@@ -109,7 +135,9 @@ class ForkedProbes:
             try:
                 return self._decode(b"".join(chunks))
             except (ValueError, KeyError, TypeError) as exc:
-                why = f"sent an unreadable answer ({type(exc).__name__}: {exc}; exit status {status})"
+                why = (
+                    f"sent an unreadable answer ({type(exc).__name__}: {exc}; exit status {status})"
+                )
         return self._all_failed(f"probe worker process {why}")
 
     def _reap(self, stop: bool) -> int | None:
@@ -144,12 +172,18 @@ class ForkedProbes:
         return out
 
     def _all_failed(self, reason: str) -> WorkerResult:
-        return {name: ([failed(g, f"probe:{name}", reason) for g in self.groups_of(name)],
-                       {"name": name, "duration_ms": 0.0, "outcome": "crashed"})
-                for name in self.names}
+        return {
+            name: (
+                [failed(g, f"probe:{name}", reason) for g in self.groups_of(name)],
+                {"name": name, "duration_ms": 0.0, "outcome": "crashed"},
+            )
+            for name in self.names
+        }
 
 
-def _child(ctx: "ProbeContext", names: tuple[str, ...], run: Callable, read_fd: int, write_fd: int) -> None:
+def _child(
+    ctx: ProbeContext, names: tuple[str, ...], run: Callable, read_fd: int, write_fd: int
+) -> None:
     """Run the probes, write the answer, and end this process whatever happens."""
     import json
     import signal
@@ -159,12 +193,20 @@ def _child(ctx: "ProbeContext", names: tuple[str, ...], run: Callable, read_fd: 
         os.close(read_fd)
         signal.signal(signal.SIGTERM, lambda *_: (ctx.stop(), os._exit(3)))
         results = run(ctx, names)
-        payload = json.dumps({"probes": {
-            name: {"groups": {g.name: g.to_dict(include_raw=True) for g in groups}, "timing": timing}
-            for name, groups, timing in results}}).encode("utf-8")
+        payload = json.dumps(
+            {
+                "probes": {
+                    name: {
+                        "groups": {g.name: g.to_dict(include_raw=True) for g in groups},
+                        "timing": timing,
+                    }
+                    for name, groups, timing in results
+                }
+            }
+        ).encode("utf-8")
         view = memoryview(payload)
         while view:
-            view = view[os.write(write_fd, view):]
+            view = view[os.write(write_fd, view) :]
         code = 0
     except BaseException:  # noqa: BLE001 - the parent reports a child that sent nothing
         code = 2

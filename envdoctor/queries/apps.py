@@ -32,27 +32,52 @@ __all__ = [
 
 # alias (lowercase) -> canonical name
 _ALIASES: dict[str, str] = {
-    "comfyui": "comfyui", "comfy": "comfyui", "comfy-ui": "comfyui",
-    "webui": "webui", "a1111": "webui", "automatic1111": "webui", "sd-webui": "webui",
-    "stable-diffusion-webui": "webui", "stable_diffusion_webui": "webui", "forge": "webui",
+    "comfyui": "comfyui",
+    "comfy": "comfyui",
+    "comfy-ui": "comfyui",
+    "webui": "webui",
+    "a1111": "webui",
+    "automatic1111": "webui",
+    "sd-webui": "webui",
+    "stable-diffusion-webui": "webui",
+    "stable_diffusion_webui": "webui",
+    "forge": "webui",
     "stable-diffusion-webui-forge": "webui",
     "vllm": "vllm",
     "ollama": "ollama",
-    "llamacpp": "llamacpp", "llama.cpp": "llamacpp", "llama-cpp": "llamacpp", "llama_cpp": "llamacpp",
-    "llama-server": "llamacpp", "llama-cpp-python": "llamacpp",
-    "textgen": "textgen", "text-generation-webui": "textgen", "oobabooga": "textgen", "tgw": "textgen",
-    "torchserve": "torchserve", "torch-serve": "torchserve",
-    "halcon": "halcon", "mvtec-halcon": "halcon",
-    "creo": "creo", "ptc-creo": "creo",
-    "solidworks": "solidworks", "sw": "solidworks",
+    "llamacpp": "llamacpp",
+    "llama.cpp": "llamacpp",
+    "llama-cpp": "llamacpp",
+    "llama_cpp": "llamacpp",
+    "llama-server": "llamacpp",
+    "llama-cpp-python": "llamacpp",
+    "textgen": "textgen",
+    "text-generation-webui": "textgen",
+    "oobabooga": "textgen",
+    "tgw": "textgen",
+    "torchserve": "torchserve",
+    "torch-serve": "torchserve",
+    "halcon": "halcon",
+    "mvtec-halcon": "halcon",
+    "creo": "creo",
+    "ptc-creo": "creo",
+    "solidworks": "solidworks",
+    "sw": "solidworks",
 }
 
 CAD_APPS: tuple[str, ...] = ("creo", "solidworks")
 
 DISPLAY_NAMES: dict[str, str] = {
-    "comfyui": "ComfyUI", "webui": "Stable Diffusion web UI", "vllm": "vLLM", "ollama": "Ollama",
-    "llamacpp": "llama.cpp", "textgen": "text-generation-webui", "torchserve": "TorchServe",
-    "halcon": "HALCON", "creo": "Creo", "solidworks": "SOLIDWORKS",
+    "comfyui": "ComfyUI",
+    "webui": "Stable Diffusion web UI",
+    "vllm": "vLLM",
+    "ollama": "Ollama",
+    "llamacpp": "llama.cpp",
+    "textgen": "text-generation-webui",
+    "torchserve": "TorchServe",
+    "halcon": "HALCON",
+    "creo": "Creo",
+    "solidworks": "SOLIDWORKS",
 }
 
 
@@ -71,7 +96,9 @@ def _table(ms: Any) -> list[dict[str, Any]]:
 def rows(ms: Any, app: str, kind: str | None = None) -> list[dict[str, Any]]:
     """The matrix rows of `app` (canonical or alias), optionally only those of one `kind`."""
     name = canonical(app) or app
-    return [r for r in _table(ms) if r.get("app") == name and (kind is None or r.get("kind") == kind)]
+    return [
+        r for r in _table(ms) if r.get("app") == name and (kind is None or r.get("kind") == kind)
+    ]
 
 
 def row(ms: Any, app: str, fact: str) -> dict[str, Any] | None:
@@ -95,13 +122,19 @@ def _v(text: Any) -> Version | None:
 def min_compute(ms: Any, app: str, vendor: str = "nvidia") -> list[tuple[str, dict[str, Any]]]:
     """(minimum compute capability, row) of the app's GPU rows for `vendor`, highest floor first
     (the current docs' floor, then floors earlier docs gave)."""
-    found = [(str(r["min_compute"]), r) for r in rows(ms, app, "gpu")
-             if r.get("min_compute") and r.get("vendor") == vendor and not r.get("compute")]
+    found = [
+        (str(r["min_compute"]), r)
+        for r in rows(ms, app, "gpu")
+        if r.get("min_compute") and r.get("vendor") == vendor and not r.get("compute")
+    ]
     return sorted(found, key=lambda item: _v(item[0]) or Version("0"), reverse=True)
 
 
 def _in_range(value: Version, rng: dict[str, Any]) -> bool:
-    low, high = _v(rng.get("min")) if rng.get("min") else None, _v(rng.get("max")) if rng.get("max") else None
+    low, high = (
+        _v(rng.get("min")) if rng.get("min") else None,
+        _v(rng.get("max")) if rng.get("max") else None,
+    )
     return (low is None or value >= low) and (high is None or value < high)
 
 
@@ -112,8 +145,13 @@ def driver_floor(ms: Any, app: str, compute_capability: str) -> dict[str, Any] |
     cc = _v(compute_capability)
     if cc is None:
         return None
-    applying = [r for r in rows(ms, app, "gpu")
-                if r.get("min_driver") and isinstance(r.get("compute"), dict) and _in_range(cc, r["compute"])]
+    applying = [
+        r
+        for r in rows(ms, app, "gpu")
+        if r.get("min_driver")
+        and isinstance(r.get("compute"), dict)
+        and _in_range(cc, r["compute"])
+    ]
     return max(applying, key=lambda r: _v(r["min_driver"]) or Version("0"), default=None)
 
 
@@ -128,7 +166,9 @@ def vram_flags(ms: Any, app: str, vram_mib: float | None = None) -> list[dict[st
     found = rows(ms, app, "vram-flag")
     if vram_mib is None:
         return found
-    return [r for r in found if r.get("max_vram_mib") is None or vram_mib <= float(r["max_vram_mib"])]
+    return [
+        r for r in found if r.get("max_vram_mib") is None or vram_mib <= float(r["max_vram_mib"])
+    ]
 
 
 def preflight_requirements(name: str, ms: Any) -> list[str] | None:

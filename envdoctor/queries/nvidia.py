@@ -164,7 +164,7 @@ def normalize_gpu_name(name: str) -> str:
     text = str(name or "").strip().lower()
     text = re.sub(r"[\s\-_]+", " ", text).strip()
     if text.startswith("nvidia "):
-        text = text[len("nvidia "):]
+        text = text[len("nvidia ") :]
     return text
 
 

@@ -22,7 +22,7 @@ _OVERRIDE = re.compile(r"^\s*(\d{1,2})\.(\d{1,2})\.(\d{1,2})\s*$")
 
 # -- names and numbers ----------------------------------------------------------------------
 def normalize_gfx(text: Any) -> str | None:
-    """"gfx942:sramecc+:xnack-" / "amdgcn-amd-amdhsa--gfx90a" / "GFX1100" -> "gfx942" / "gfx90a" /
+    """ "gfx942:sramecc+:xnack-" / "amdgcn-amd-amdhsa--gfx90a" / "GFX1100" -> "gfx942" / "gfx90a" /
     "gfx1100"; None when no gfx name is there."""
     match = re.search(r"gfx[0-9a-f]{3,4}", str(text or "").lower())
     if not match:
@@ -114,8 +114,16 @@ def _in_range(version: Version, rng: Any) -> bool:
 
 def covered_releases(ms: Any) -> tuple[Version, Version] | None:
     """(lowest, highest-exclusive) ROCm release the rocm_gpus table covers."""
-    lows = [_version(r["rocm"].get("min")) for r in _rows(ms, "rocm_gpus") if isinstance(r.get("rocm"), dict)]
-    highs = [_version(r["rocm"].get("max")) for r in _rows(ms, "rocm_gpus") if isinstance(r.get("rocm"), dict)]
+    lows = [
+        _version(r["rocm"].get("min"))
+        for r in _rows(ms, "rocm_gpus")
+        if isinstance(r.get("rocm"), dict)
+    ]
+    highs = [
+        _version(r["rocm"].get("max"))
+        for r in _rows(ms, "rocm_gpus")
+        if isinstance(r.get("rocm"), dict)
+    ]
     lows = [v for v in lows if v is not None]
     highs = [v for v in highs if v is not None]
     if not lows or not highs:
@@ -192,7 +200,11 @@ def releases_supporting(ms: Any, gfx: str) -> list[str]:
     name = normalize_gfx(gfx)
     found = []
     for row in _rows(ms, "rocm_gpus"):
-        if row.get("gfx") == name and row.get("status") == "supported" and isinstance(row.get("rocm"), dict):
+        if (
+            row.get("gfx") == name
+            and row.get("status") == "supported"
+            and isinstance(row.get("rocm"), dict)
+        ):
             label = f"{row['rocm'].get('min')}-{row['rocm'].get('max')}"
             if label not in found:
                 found.append(label)
@@ -205,13 +217,21 @@ def newest_release_supporting(ms: Any, gfx: str) -> str | None:
     name = normalize_gfx(gfx)
     best: tuple[Version, str] | None = None
     for row in _rows(ms, "rocm_gpus"):
-        if row.get("gfx") != name or row.get("status") != "supported" or not isinstance(row.get("rocm"), dict):
+        if (
+            row.get("gfx") != name
+            or row.get("status") != "supported"
+            or not isinstance(row.get("rocm"), dict)
+        ):
             continue
         low = _version(row["rocm"].get("min"))
         if low is None:
             continue
         named = re.search(r"(?:docs/|rocm-)(\d+\.\d+\.\d+)", str(row.get("source") or ""))
-        label = named.group(1) if named and _in_range(Version(named.group(1)), row["rocm"]) else str(row["rocm"]["min"])
+        label = (
+            named.group(1)
+            if named and _in_range(Version(named.group(1)), row["rocm"])
+            else str(row["rocm"]["min"])
+        )
         if best is None or low > best[0]:
             best = (low, label)
     return best[1] if best else None
@@ -239,7 +259,7 @@ def products(ms: Any, gfx: str) -> list[str]:
 
 
 def architecture(ms: Any, gfx: str) -> str | None:
-    """"gfx1100" -> "RDNA3"."""
+    """ "gfx1100" -> "RDNA3"."""
     row = target_row(ms, gfx)
     if row and row.get("architecture"):
         return str(row["architecture"])
@@ -276,8 +296,11 @@ def status_without_release(ms: Any, gfx: str) -> str | None:
     if name is None or covered is None:
         return None
     rows = [r for r in _rows(ms, "rocm_gpus") if r.get("gfx") == name]
-    newest = max((r for r in rows if isinstance(r.get("rocm"), dict)),
-                 key=lambda r: _version(r["rocm"].get("min")) or Version("0"), default=None)
+    newest = max(
+        (r for r in rows if isinstance(r.get("rocm"), dict)),
+        key=lambda r: _version(r["rocm"].get("min")) or Version("0"),
+        default=None,
+    )
     if newest is not None and newest.get("status") == "unsupported":
         return "unsupported"
     if any(r.get("status") in ("supported", "deprecated") for r in rows):
@@ -316,8 +339,13 @@ def override_for(ms: Any, gfx: str) -> dict[str, Any] | None:
     name = normalize_gfx(gfx)
     for row in _rows(ms, "rocm_overrides"):
         if name in (row.get("applies_to") or []):
-            return {"value": row.get("override"), "runs_as": row.get("runs_as"),
-                    "family": row.get("family"), "source": row.get("source"), "note": row.get("note")}
+            return {
+                "value": row.get("override"),
+                "runs_as": row.get("runs_as"),
+                "family": row.get("family"),
+                "source": row.get("source"),
+                "note": row.get("note"),
+            }
     return None
 
 
@@ -339,7 +367,9 @@ def os_supported(ms: Any, rocm: str, distro_id: str, distro_version: str) -> boo
     wanted = str(distro_version or "").strip()
     for row in rows:
         listed = str(row.get("distro_version") or "")
-        if row.get("distro_id") == wanted_id and (listed == wanted or listed.startswith(wanted + ".")):
+        if row.get("distro_id") == wanted_id and (
+            listed == wanted or listed.startswith(wanted + ".")
+        ):
             return True
     return False
 

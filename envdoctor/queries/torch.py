@@ -45,8 +45,15 @@ _PLATFORM_COLUMN = {
     "darwin": "pypi_default_macos",
     "osx": "pypi_default_macos",
 }
-_OS = {"linux": "linux", "linux_x86_64": "linux", "windows": "windows", "win": "windows",
-       "win32": "windows", "win_amd64": "windows", "nt": "windows"}
+_OS = {
+    "linux": "linux",
+    "linux_x86_64": "linux",
+    "windows": "windows",
+    "win": "windows",
+    "win32": "windows",
+    "win_amd64": "windows",
+    "nt": "windows",
+}
 
 
 def _rows(ms: Any, name: str) -> list[dict[str, Any]]:
@@ -114,7 +121,11 @@ def _arch_row(ms: Any, torch: str, variant: str, os: str) -> dict[str, Any] | No
     if wanted is None or os_name is None or not variant:
         return None
     for row in _rows(ms, "torch_arch"):
-        if _minor(row.get("torch")) == wanted and row.get("variant") == variant and row.get("os") == os_name:
+        if (
+            _minor(row.get("torch")) == wanted
+            and row.get("variant") == variant
+            and row.get("os") == os_name
+        ):
             return row
     return None
 
@@ -248,8 +259,14 @@ def _compat_rule(ms: Any, cuda_major: int) -> tuple[bool, dict[str, Any] | None]
     return "linux_min_driver" in row or "windows_min_driver" in row, row
 
 
-def _driver_runs(ms: Any, build_cuda: Version, driver_max_cuda: Version | None, os: str,
-                 ptx_only: bool, driver_version: str | None) -> bool:
+def _driver_runs(
+    ms: Any,
+    build_cuda: Version,
+    driver_max_cuda: Version | None,
+    os: str,
+    ptx_only: bool,
+    driver_version: str | None,
+) -> bool:
     if driver_max_cuda is None:
         return True
     build_major = build_cuda.release[0]
@@ -262,7 +279,9 @@ def _driver_runs(ms: Any, build_cuda: Version, driver_max_cuda: Version | None, 
     if not minor_compat or ptx_only:
         # No minor-version compatibility (CUDA 10), or the kernels exist only as PTX: the JIT
         # needs a driver that supports the build's CUDA itself (cuda_compat: ptx_jit_needs_full_driver).
-        return driver_max_cuda >= Version(f"{build_cuda.release[0]}.{(build_cuda.release + (0,))[1]}")
+        return driver_max_cuda >= Version(
+            f"{build_cuda.release[0]}.{(build_cuda.release + (0,))[1]}"
+        )
     if row is not None and driver_version:
         floor = row.get("windows_min_driver" if _os(os) == "windows" else "linux_min_driver")
         have, need = _version(driver_version), _version(floor)
@@ -276,7 +295,11 @@ def _toolkit_knows(ms: Any, cuda: Version, device: tuple[int, int]) -> bool | No
     rows = []
     for row in _rows(ms, "nvcc_arch"):
         v = _version(row.get("cuda"))
-        if v is not None and isinstance(row.get("min_sm"), int) and isinstance(row.get("max_sm"), int):
+        if (
+            v is not None
+            and isinstance(row.get("min_sm"), int)
+            and isinstance(row.get("max_sm"), int)
+        ):
             rows.append((v, row))
     if not rows:
         return None
@@ -290,9 +313,15 @@ def _toolkit_knows(ms: Any, cuda: Version, device: tuple[int, int]) -> bool | No
     return not any(r["min_sm"] <= sm <= r["max_sm"] for _, r in rows)
 
 
-def best_variant(ms: Any, compute_capability: str, driver_max_cuda: str | None, os: str,
-                 torch: str | None = None, *, driver_version: str | None = None
-                 ) -> tuple[str, str] | None:
+def best_variant(
+    ms: Any,
+    compute_capability: str,
+    driver_max_cuda: str | None,
+    os: str,
+    torch: str | None = None,
+    *,
+    driver_version: str | None = None,
+) -> tuple[str, str] | None:
     """The newest official (torch, variant) CUDA wheel that has kernels for the GPU and that the
     driver can run; within one release the newest CUDA variant wins.
 
@@ -311,14 +340,22 @@ def best_variant(ms: Any, compute_capability: str, driver_max_cuda: str | None, 
     """
     os_name = _os(os)
     drv = _version(driver_max_cuda) if driver_max_cuda is not None else None
-    if os_name is None or _cc(compute_capability) is None or (driver_max_cuda is not None and drv is None):
+    if (
+        os_name is None
+        or _cc(compute_capability) is None
+        or (driver_max_cuda is not None and drv is None)
+    ):
         return None
     only = _minor(torch) if torch is not None else None
     if torch is not None and only is None:
         return None
     best: tuple[tuple[bool, Version, Version], tuple[str, str]] | None = None
     for row in _rows(ms, "torch_arch"):
-        if row.get("os") != os_name or row.get("unverified") or not str(row.get("variant", "")).startswith("cu"):
+        if (
+            row.get("os") != os_name
+            or row.get("unverified")
+            or not str(row.get("variant", "")).startswith("cu")
+        ):
             continue
         release = _minor(row.get("torch"))
         if release is None or (only is not None and release != only):

@@ -8,8 +8,9 @@ must all have kernels in the chosen variant.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 from packaging.version import InvalidVersion, Version
 
@@ -38,7 +39,7 @@ class Choice:
 
     @property
     def label(self) -> str:
-        """"torch 2.13 (cu126)" for people."""
+        """ "torch 2.13 (cu126)" for people."""
         return f"torch {self.exact or self.release + '.x'} ({self.variant})"
 
 
@@ -51,7 +52,11 @@ def _v(text: Any) -> Version | None:
 
 def _minor(text: Any) -> str | None:
     parts = str(text or "").split("+", 1)[0].split(".")
-    return ".".join(parts[:2]) if len(parts) >= 2 and parts[0].isdigit() and parts[1].isdigit() else None
+    return (
+        ".".join(parts[:2])
+        if len(parts) >= 2 and parts[0].isdigit() and parts[1].isdigit()
+        else None
+    )
 
 
 def released_minors(ms: Any, python: str | None = None) -> list[str]:
@@ -88,18 +93,29 @@ def _choice(ms: Any, release: str, variant: str, exact: str | None) -> Choice | 
     if url is None:
         return None
     companions = tq.companion_versions(ms, release)
-    return Choice(release, variant, url, companions.get("torchvision"), companions.get("torchaudio"),
-                  exact)
+    return Choice(
+        release, variant, url, companions.get("torchvision"), companions.get("torchaudio"), exact
+    )
 
 
-def _best_in_release(ms: Any, release: str, capabilities: Sequence[str], driver_max_cuda: str | None,
-                     driver_version: str | None, os: str) -> str | None:
-    per_gpu = [tq.best_variant(ms, cc, driver_max_cuda, os, release, driver_version=driver_version)
-               for cc in capabilities]
+def _best_in_release(
+    ms: Any,
+    release: str,
+    capabilities: Sequence[str],
+    driver_max_cuda: str | None,
+    driver_version: str | None,
+    os: str,
+) -> str | None:
+    per_gpu = [
+        tq.best_variant(ms, cc, driver_max_cuda, os, release, driver_version=driver_version)
+        for cc in capabilities
+    ]
     if not per_gpu or any(found is None for found in per_gpu):
         return None
     # each GPU's best variant runs on this driver; keep those that serve every GPU, newest CUDA first
-    variants = sorted({found[1] for found in per_gpu}, key=lambda v: _variant_cuda(ms, v), reverse=True)
+    variants = sorted(
+        {found[1] for found in per_gpu}, key=lambda v: _variant_cuda(ms, v), reverse=True
+    )
     for variant in variants:
         arches = tq.variant_arches(ms, release, variant, os)
         if arches is not None and not missing_kernels(arches, capabilities):
@@ -107,9 +123,16 @@ def _best_in_release(ms: Any, release: str, capabilities: Sequence[str], driver_
     return None
 
 
-def choose(ms: Any, capabilities: Sequence[str], os: str, *, driver_max_cuda: str | None = None,
-           driver_version: str | None = None, python: str | None = None,
-           installed: str | None = None) -> list[Choice]:
+def choose(
+    ms: Any,
+    capabilities: Sequence[str],
+    os: str,
+    *,
+    driver_max_cuda: str | None = None,
+    driver_version: str | None = None,
+    python: str | None = None,
+    installed: str | None = None,
+) -> list[Choice]:
     """Ranked CUDA wheels for these GPUs, this driver, OS and Python.
 
     First the installed torch release with the newest variant that works (only the variant
@@ -133,7 +156,9 @@ def choose(ms: Any, capabilities: Sequence[str], os: str, *, driver_max_cuda: st
         if variant is None:
             continue
         choice = _choice(ms, release, variant, None)
-        if choice and not any(c.release == choice.release and c.variant == choice.variant for c in ranked):
+        if choice and not any(
+            c.release == choice.release and c.variant == choice.variant for c in ranked
+        ):
             ranked.append(choice)
         break
     return ranked

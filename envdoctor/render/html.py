@@ -62,7 +62,9 @@ footer { color: var(--muted); font-size: 13px; margin-top: 40px; }
 def render(report: Report, include_raw: bool = False, **_: object) -> str:
     """The report as one HTML page; the JSON document is embedded in a comment at the end."""
     os_group = report.snapshot.group("os")
-    machine = os_group.summary if os_group is not None and os_group.collected and os_group.summary else ""
+    machine = (
+        os_group.summary if os_group is not None and os_group.collected and os_group.summary else ""
+    )
     title = f"envdoctor {report.kind} report" + (f" — {machine}" if machine else "")
     parts = [
         "<!DOCTYPE html>",
@@ -73,13 +75,14 @@ def render(report: Report, include_raw: bool = False, **_: object) -> str:
         f"<h1>envdoctor {escape(report.kind)} report</h1>",
         f'<p class="meta">{escape(machine) if machine else "machine unknown"} · envdoctor '
         f"{escape(report.envdoctor_version)}"
-        + (f" · {escape(report.snapshot.created_at)}" if report.snapshot.created_at else "") + "</p>",
+        + (f" · {escape(report.snapshot.created_at)}" if report.snapshot.created_at else "")
+        + "</p>",
         _counts(report),
         _findings(report),
         _layers(report),
         _checks(report),
         _facts(report, include_raw),
-        '<footer>Made by envdoctor. The full report is embedded in this file as JSON; '
+        "<footer>Made by envdoctor. The full report is embedded in this file as JSON; "
         "<code>envdoctor triage FILE</code> reads it back.</footer>",
         "</main>",
         _embedded(report, include_raw),
@@ -105,15 +108,21 @@ def _findings(report: Report) -> str:
 def _finding(finding: Finding) -> str:
     sev = finding.severity.value
     classes = f"finding {sev}" + (" symptom" if finding.explained_by else "")
-    out = [f'<article class="{classes}">',
-           f'<h3><span class="sev {sev}">{sev}</span>{escape(finding.title)}</h3>',
-           f'<div class="tag">{escape(finding.id)} · {finding.confidence.value} confidence'
-           + (f" · explained by {escape(finding.explained_by)}" if finding.explained_by else "") + "</div>"]
+    out = [
+        f'<article class="{classes}">',
+        f'<h3><span class="sev {sev}">{sev}</span>{escape(finding.title)}</h3>',
+        f'<div class="tag">{escape(finding.id)} · {finding.confidence.value} confidence'
+        + (f" · explained by {escape(finding.explained_by)}" if finding.explained_by else "")
+        + "</div>",
+    ]
     if finding.detail:
         out.append(f"<p>{escape(finding.detail)}</p>")
     if finding.evidence:
-        rows = "".join(f"<tr><td><code>{escape(e.fact)}</code></td><td><code>{escape(e.actual)}</code></td>"
-                       f"<td>{escape(e.expected or '')}</td></tr>" for e in finding.evidence)
+        rows = "".join(
+            f"<tr><td><code>{escape(e.fact)}</code></td><td><code>{escape(e.actual)}</code></td>"
+            f"<td>{escape(e.expected or '')}</td></tr>"
+            for e in finding.evidence
+        )
         out.append(f"<table><tr><th>fact</th><th>seen</th><th>expected</th></tr>{rows}</table>")
     if finding.fixes:
         items = []
@@ -132,18 +141,26 @@ def _finding(finding: Finding) -> str:
 def _layers(report: Report) -> str:
     rows = []
     for layer in LAYERS:
-        groups = [g for g in report.snapshot.groups.values()
-                  if g.name.split(".")[0] == layer.key and g.name != "envdoctor.timings"]
+        groups = [
+            g
+            for g in report.snapshot.groups.values()
+            if g.name.split(".")[0] == layer.key and g.name != "envdoctor.timings"
+        ]
         if not groups:
             continue
         main = groups[0]
         text = main.summary if main.collected else (main.reason or "")
-        rows.append(f"<tr><td>{escape(layer.title)}</td><td class=\"status-{main.status.value}\">"
-                    f"{main.status.value}</td><td>{escape(text or '')}</td></tr>")
+        rows.append(
+            f'<tr><td>{escape(layer.title)}</td><td class="status-{main.status.value}">'
+            f"{main.status.value}</td><td>{escape(text or '')}</td></tr>"
+        )
     if not rows:
         return ""
-    return ("<h2>Layers</h2><table><tr><th>layer</th><th>status</th><th>facts</th></tr>"
-            + "".join(rows) + "</table>")
+    return (
+        "<h2>Layers</h2><table><tr><th>layer</th><th>status</th><th>facts</th></tr>"
+        + "".join(rows)
+        + "</table>"
+    )
 
 
 def _checks(report: Report) -> str:
@@ -153,9 +170,13 @@ def _checks(report: Report) -> str:
     if report.passed:
         out.append(f"<p>Passed: {escape(', '.join(sorted(report.passed)))}</p>")
     if report.skipped:
-        rows = "".join(f"<tr><td><code>{escape(s.id)}</code></td><td>{escape(s.reason)}</td></tr>"
-                       for s in report.skipped)
-        out.append(f"<details><summary>Skipped ({len(report.skipped)})</summary><table>{rows}</table></details>")
+        rows = "".join(
+            f"<tr><td><code>{escape(s.id)}</code></td><td>{escape(s.reason)}</td></tr>"
+            for s in report.skipped
+        )
+        out.append(
+            f"<details><summary>Skipped ({len(report.skipped)})</summary><table>{rows}</table></details>"
+        )
     return "\n".join(out)
 
 
@@ -168,16 +189,23 @@ def _facts(report: Report, include_raw: bool) -> str:
 
 def _group(group: FactGroup, include_raw: bool) -> str:
     what = group.summary if group.collected else group.reason
-    head = (f'<summary><code>{escape(group.name)}</code> · <span class="status-{group.status.value}">'
-            f"{group.status.value}</span>" + (f" · {escape(what)}" if what else "")
-            + f' <span class="tag">({escape(group.source)}, {group.confidence.value})</span></summary>')
+    head = (
+        f'<summary><code>{escape(group.name)}</code> · <span class="status-{group.status.value}">'
+        f"{group.status.value}</span>"
+        + (f" · {escape(what)}" if what else "")
+        + f' <span class="tag">({escape(group.source)}, {group.confidence.value})</span></summary>'
+    )
     body = []
     if group.data:
-        body.append(f"<pre>{escape(json.dumps(group.data, indent=2, sort_keys=True, ensure_ascii=False))}</pre>")
+        body.append(
+            f"<pre>{escape(json.dumps(group.data, indent=2, sort_keys=True, ensure_ascii=False))}</pre>"
+        )
     if include_raw:
         for name, text in sorted(group.raw.items()):
-            body.append(f"<details><summary>raw: <code>{escape(name)}</code></summary>"
-                        f"<pre>{escape(text)}</pre></details>")
+            body.append(
+                f"<details><summary>raw: <code>{escape(name)}</code></summary>"
+                f"<pre>{escape(text)}</pre></details>"
+            )
     return f"<details>{head}{''.join(body)}</details>"
 
 

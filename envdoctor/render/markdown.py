@@ -21,14 +21,19 @@ def render(report: Report, include_raw: bool = False, **_: object) -> str:
         lines += [f"**Machine:** {_escape(os_summary)}", ""]
     counts = ", ".join(_plural(report.count(s), s.value) for s in _severities())
     absent = sum(1 for s in report.skipped if s.not_present)
-    lines += [f"**Findings:** {counts} · {_plural(len(report.passed), 'check')} passed · "
-              f"{absent} not applicable · {len(report.skipped) - absent} skipped", ""]
+    lines += [
+        f"**Findings:** {counts} · {_plural(len(report.passed), 'check')} passed · "
+        f"{absent} not applicable · {len(report.skipped) - absent} skipped",
+        "",
+    ]
     if report.findings:
         lines += ["### Findings", ""]
         for finding in report.findings:
             indent = "  " if finding.explained_by else ""
-            lines.append(f"{indent}- {_ICON[finding.severity.value]} **{_escape(finding.title)}** "
-                         f"(`{finding.id}`, {finding.severity.value}, {finding.confidence.value} confidence)")
+            lines.append(
+                f"{indent}- {_ICON[finding.severity.value]} **{_escape(finding.title)}** "
+                f"(`{finding.id}`, {finding.severity.value}, {finding.confidence.value} confidence)"
+            )
             if finding.detail:
                 lines.append(f"{indent}  {_escape(finding.detail)}")
             for ev in finding.evidence:
@@ -47,9 +52,14 @@ def render(report: Report, include_raw: bool = False, **_: object) -> str:
         lines.append("")
     lines += ["### Layers", "", "| layer | status | facts |", "|---|---|---|"]
     for layer in LAYERS:
-        groups = sorted((g for g in report.snapshot.groups.values()
-                         if g.name.split(".")[0] == layer.key and g.name != "envdoctor.timings"),
-                        key=lambda g: summary_rank(g.name))
+        groups = sorted(
+            (
+                g
+                for g in report.snapshot.groups.values()
+                if g.name.split(".")[0] == layer.key and g.name != "envdoctor.timings"
+            ),
+            key=lambda g: summary_rank(g.name),
+        )
         if not groups:
             continue
         main = next((g for g in groups if g.collected and g.summary), groups[0])
@@ -69,7 +79,7 @@ def extract_embedded(text: str) -> str | None:
     end = text.find(EMBED_END, start)
     if end < 0:
         return None
-    return text[start + len(EMBED_START):end]  # json.loads undoes the "--\\u003e" escape
+    return text[start + len(EMBED_START) : end]  # json.loads undoes the "--\\u003e" escape
 
 
 def _plural(count: int, word: str) -> str:

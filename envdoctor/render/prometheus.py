@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Iterable
+from typing import Any
 
 from envdoctor import __version__
 from envdoctor.findings import Severity
@@ -48,8 +49,14 @@ class _Exposition:
     def __init__(self) -> None:
         self._families: dict[str, _Family] = {}
 
-    def add(self, name: str, kind: str, help_text: str, value: Any,
-            labels: Iterable[tuple[str, str]] = ()) -> None:
+    def add(
+        self,
+        name: str,
+        kind: str,
+        help_text: str,
+        value: Any,
+        labels: Iterable[tuple[str, str]] = (),
+    ) -> None:
         """Add a sample (skipped when the value is unknown); a label set seen before is replaced."""
         family = self._families.get(name)
         if family is None:
@@ -69,8 +76,11 @@ class _Exposition:
             lines.append(f"# TYPE {family.name} {family.kind}")
             for pairs, value in family.samples:
                 label_text = ",".join(f'{k}="{_escape_label(v)}"' for k, v in pairs)
-                lines.append(f"{family.name}{{{label_text}}} {_format(value)}" if pairs
-                             else f"{family.name} {_format(value)}")
+                lines.append(
+                    f"{family.name}{{{label_text}}} {_format(value)}"
+                    if pairs
+                    else f"{family.name} {_format(value)}"
+                )
         return "\n".join(lines) + "\n" if lines else ""
 
 
@@ -85,45 +95,85 @@ def render(report: Report, **_: object) -> str:
 
 # -- families -----------------------------------------------------------------------------------
 
+
 def _general(out: _Exposition, report: Report) -> None:
-    out.add("envdoctor_build_info", "gauge", "envdoctor's version, always 1.", 1,
-            [("version", report.envdoctor_version or __version__)])
+    out.add(
+        "envdoctor_build_info",
+        "gauge",
+        "envdoctor's version, always 1.",
+        1,
+        [("version", report.envdoctor_version or __version__)],
+    )
     created = _unix_seconds(report.snapshot.created_at)
-    out.add("envdoctor_last_run_timestamp_seconds", "gauge",
-            "When envdoctor collected these facts, in seconds since the Unix epoch.", created)
+    out.add(
+        "envdoctor_last_run_timestamp_seconds",
+        "gauge",
+        "When envdoctor collected these facts, in seconds since the Unix epoch.",
+        created,
+    )
     statuses = Counter(g.status.value for g in report.snapshot.groups.values())
     for status in Status:
-        out.add("envdoctor_fact_groups", "gauge",
-                "Fact groups by status: collected, absent (not on this machine) or failed (a probe "
-                "could not tell).", statuses.get(status.value, 0), [("status", status.value)])
-    out.add("envdoctor_checks", "gauge", "Checks that passed or were skipped (their facts were missing).",
-            len(report.passed), [("outcome", "passed")])
+        out.add(
+            "envdoctor_fact_groups",
+            "gauge",
+            "Fact groups by status: collected, absent (not on this machine) or failed (a probe "
+            "could not tell).",
+            statuses.get(status.value, 0),
+            [("status", status.value)],
+        )
+    out.add(
+        "envdoctor_checks",
+        "gauge",
+        "Checks that passed or were skipped (their facts were missing).",
+        len(report.passed),
+        [("outcome", "passed")],
+    )
     out.add("envdoctor_checks", "gauge", "", len(report.skipped), [("outcome", "skipped")])
 
 
 def _findings(out: _Exposition, report: Report) -> None:
     for severity in Severity:
-        out.add("envdoctor_findings", "gauge", "Findings of this severity (error, warning, info).",
-                report.count(severity), [("severity", severity.value)])
+        out.add(
+            "envdoctor_findings",
+            "gauge",
+            "Findings of this severity (error, warning, info).",
+            report.count(severity),
+            [("severity", severity.value)],
+        )
     by_id = Counter((f.id, f.severity.value) for f in report.findings)
     for (finding_id, severity), count in sorted(by_id.items()):
-        out.add("envdoctor_findings_by_id", "gauge",
-                "Findings with this id and severity (envdoctor explain ID says what each means).",
-                count, [("id", finding_id), ("severity", severity)])
+        out.add(
+            "envdoctor_findings_by_id",
+            "gauge",
+            "Findings with this id and severity (envdoctor explain ID says what each means).",
+            count,
+            [("id", finding_id), ("severity", severity)],
+        )
 
 
 def _gpus(out: _Exposition, report: Report) -> None:
     snap = report.snapshot
     driver = snap.data("nvidia.driver")
     if driver is not None and driver.get("driver_version"):
-        out.add("envdoctor_nvidia_driver_info", "gauge",
-                "The NVIDIA driver and the newest CUDA it supports, always 1.", 1,
-                [("driver_version", driver.get("driver_version")),
-                 ("cuda_driver_max", driver.get("cuda_driver_max"))])
+        out.add(
+            "envdoctor_nvidia_driver_info",
+            "gauge",
+            "The NVIDIA driver and the newest CUDA it supports, always 1.",
+            1,
+            [
+                ("driver_version", driver.get("driver_version")),
+                ("cuda_driver_max", driver.get("cuda_driver_max")),
+            ],
+        )
     group = snap.group("nvidia.gpus")
     gpus = [g for g in (snap.fact("nvidia.gpus", "gpus") or []) if isinstance(g, dict)]
     if group is not None and group.status is not Status.FAILED:
-        out.add("envdoctor_gpus", "gauge", "NVIDIA GPUs the driver reports (0 without a driver).", len(gpus))
+        out.add(
+            "envdoctor_gpus",
+            "gauge",
+            "NVIDIA GPUs the driver reports (0 without a driver).",
+            len(gpus),
+        )
     for gpu in gpus:
         _gpu(out, gpu)
     _xids(out, snap, gpus)
@@ -131,51 +181,155 @@ def _gpus(out: _Exposition, report: Report) -> None:
 
 def _gpu(out: _Exposition, gpu: dict[str, Any]) -> None:
     ids = _gpu_labels(gpu)
-    out.add("envdoctor_gpu_info", "gauge", "One NVIDIA GPU, always 1; `name` is its model.", 1,
-            ids + [("name", gpu.get("name"))])
+    out.add(
+        "envdoctor_gpu_info",
+        "gauge",
+        "One NVIDIA GPU, always 1; `name` is its model.",
+        1,
+        ids + [("name", gpu.get("name"))],
+    )
     ecc = gpu.get("ecc") or {}
     for kind in ("corrected", "uncorrected"):
         for scope in ("volatile", "aggregate"):
-            out.add("envdoctor_gpu_ecc_errors_total", "counter",
-                    "ECC memory errors; scope volatile counts since the driver loaded, aggregate over "
-                    "the GPU's life.", ecc.get(f"{scope}_{kind}"), ids + [("type", kind), ("scope", scope)])
-    out.add("envdoctor_gpu_sram_ecc_threshold_exceeded", "gauge",
-            "1 when the GPU's SRAM uncorrectable-error threshold is exceeded.", ecc.get("sram_threshold_exceeded"), ids)
+            out.add(
+                "envdoctor_gpu_ecc_errors_total",
+                "counter",
+                "ECC memory errors; scope volatile counts since the driver loaded, aggregate over "
+                "the GPU's life.",
+                ecc.get(f"{scope}_{kind}"),
+                ids + [("type", kind), ("scope", scope)],
+            )
+    out.add(
+        "envdoctor_gpu_sram_ecc_threshold_exceeded",
+        "gauge",
+        "1 when the GPU's SRAM uncorrectable-error threshold is exceeded.",
+        ecc.get("sram_threshold_exceeded"),
+        ids,
+    )
     rows = gpu.get("remapped_rows") or {}
     for cause in ("correctable", "uncorrectable"):
-        out.add("envdoctor_gpu_remapped_rows_total", "counter",
-                "Memory rows remapped for correctable or uncorrectable errors (Ampere and newer).",
-                rows.get(cause), ids + [("cause", cause)])
-    out.add("envdoctor_gpu_row_remap_pending", "gauge", "1 when a row remap waits for the next GPU reset.",
-            rows.get("pending"), ids)
-    out.add("envdoctor_gpu_row_remap_failure", "gauge",
-            "1 when row remapping failed (NVIDIA's RMA criterion).", rows.get("failure"), ids)
+        out.add(
+            "envdoctor_gpu_remapped_rows_total",
+            "counter",
+            "Memory rows remapped for correctable or uncorrectable errors (Ampere and newer).",
+            rows.get(cause),
+            ids + [("cause", cause)],
+        )
+    out.add(
+        "envdoctor_gpu_row_remap_pending",
+        "gauge",
+        "1 when a row remap waits for the next GPU reset.",
+        rows.get("pending"),
+        ids,
+    )
+    out.add(
+        "envdoctor_gpu_row_remap_failure",
+        "gauge",
+        "1 when row remapping failed (NVIDIA's RMA criterion).",
+        rows.get("failure"),
+        ids,
+    )
     pages = gpu.get("retired_pages") or {}
     for cause, key in (("single_bit_ecc", "single_bit"), ("double_bit_ecc", "double_bit")):
-        out.add("envdoctor_gpu_retired_pages_total", "counter",
-                "Memory pages retired for repeated single-bit or for double-bit ECC errors (before Ampere).",
-                pages.get(key), ids + [("cause", cause)])
-    out.add("envdoctor_gpu_retired_pages_pending", "gauge",
-            "1 when a page retirement waits for the driver to reload.", pages.get("pending"), ids)
+        out.add(
+            "envdoctor_gpu_retired_pages_total",
+            "counter",
+            "Memory pages retired for repeated single-bit or for double-bit ECC errors (before Ampere).",
+            pages.get(key),
+            ids + [("cause", cause)],
+        )
+    out.add(
+        "envdoctor_gpu_retired_pages_pending",
+        "gauge",
+        "1 when a page retirement waits for the driver to reload.",
+        pages.get("pending"),
+        ids,
+    )
     pcie = gpu.get("pcie") or {}
-    out.add("envdoctor_gpu_pcie_link_generation", "gauge", "PCIe generation the link runs at now.",
-            pcie.get("gen_current"), ids)
-    out.add("envdoctor_gpu_pcie_link_generation_max", "gauge",
-            "Highest PCIe generation the GPU and its slot support.", pcie.get("gen_max"), ids)
-    out.add("envdoctor_gpu_pcie_link_width_lanes", "gauge", "PCIe lanes the link runs with now.",
-            pcie.get("width_current"), ids)
-    out.add("envdoctor_gpu_pcie_link_width_max_lanes", "gauge",
-            "Most PCIe lanes the GPU and its slot support.", pcie.get("width_max"), ids)
-    out.add("envdoctor_gpu_pcie_replays_total", "counter",
-            "PCIe packets the GPU retransmitted since the driver loaded.", pcie.get("replay_counter"), ids)
-    out.add("envdoctor_gpu_temperature_celsius", "gauge", "GPU core temperature.", gpu.get("temperature_c"), ids)
-    out.add("envdoctor_gpu_power_draw_watts", "gauge", "Power the GPU draws.", gpu.get("power_draw_w"), ids)
-    out.add("envdoctor_gpu_power_limit_watts", "gauge", "The GPU's power limit.", gpu.get("power_limit_w"), ids)
-    out.add("envdoctor_gpu_utilization_ratio", "gauge", "Share of time the GPU was busy (0 to 1).",
-            _ratio(gpu.get("utilization_gpu_pct")), ids)
-    out.add("envdoctor_gpu_memory_total_bytes", "gauge", "GPU memory.", _bytes(gpu.get("memory_total_mib")), ids)
-    out.add("envdoctor_gpu_memory_used_bytes", "gauge", "GPU memory in use.", _bytes(gpu.get("memory_used_mib")), ids)
-    out.add("envdoctor_gpu_lost", "gauge", "1 when NVML reports the GPU as lost (off the bus).", gpu.get("lost"), ids)
+    out.add(
+        "envdoctor_gpu_pcie_link_generation",
+        "gauge",
+        "PCIe generation the link runs at now.",
+        pcie.get("gen_current"),
+        ids,
+    )
+    out.add(
+        "envdoctor_gpu_pcie_link_generation_max",
+        "gauge",
+        "Highest PCIe generation the GPU and its slot support.",
+        pcie.get("gen_max"),
+        ids,
+    )
+    out.add(
+        "envdoctor_gpu_pcie_link_width_lanes",
+        "gauge",
+        "PCIe lanes the link runs with now.",
+        pcie.get("width_current"),
+        ids,
+    )
+    out.add(
+        "envdoctor_gpu_pcie_link_width_max_lanes",
+        "gauge",
+        "Most PCIe lanes the GPU and its slot support.",
+        pcie.get("width_max"),
+        ids,
+    )
+    out.add(
+        "envdoctor_gpu_pcie_replays_total",
+        "counter",
+        "PCIe packets the GPU retransmitted since the driver loaded.",
+        pcie.get("replay_counter"),
+        ids,
+    )
+    out.add(
+        "envdoctor_gpu_temperature_celsius",
+        "gauge",
+        "GPU core temperature.",
+        gpu.get("temperature_c"),
+        ids,
+    )
+    out.add(
+        "envdoctor_gpu_power_draw_watts",
+        "gauge",
+        "Power the GPU draws.",
+        gpu.get("power_draw_w"),
+        ids,
+    )
+    out.add(
+        "envdoctor_gpu_power_limit_watts",
+        "gauge",
+        "The GPU's power limit.",
+        gpu.get("power_limit_w"),
+        ids,
+    )
+    out.add(
+        "envdoctor_gpu_utilization_ratio",
+        "gauge",
+        "Share of time the GPU was busy (0 to 1).",
+        _ratio(gpu.get("utilization_gpu_pct")),
+        ids,
+    )
+    out.add(
+        "envdoctor_gpu_memory_total_bytes",
+        "gauge",
+        "GPU memory.",
+        _bytes(gpu.get("memory_total_mib")),
+        ids,
+    )
+    out.add(
+        "envdoctor_gpu_memory_used_bytes",
+        "gauge",
+        "GPU memory in use.",
+        _bytes(gpu.get("memory_used_mib")),
+        ids,
+    )
+    out.add(
+        "envdoctor_gpu_lost",
+        "gauge",
+        "1 when NVML reports the GPU as lost (off the bus).",
+        gpu.get("lost"),
+        ids,
+    )
 
 
 def _xids(out: _Exposition, snap: Any, gpus: list[dict[str, Any]]) -> None:
@@ -190,20 +344,38 @@ def _xids(out: _Exposition, snap: Any, gpus: list[dict[str, Any]]) -> None:
         if not isinstance(code, int):
             continue
         gpu = next((g for g in gpus if same_device(g.get("pci_bus_id"), xid.get("pci"))), None)
-        labels = _gpu_labels(gpu) if gpu else [("gpu", ""), ("pci_bus_id", xid.get("pci") or ""), ("uuid", "")]
+        labels = (
+            _gpu_labels(gpu)
+            if gpu
+            else [("gpu", ""), ("pci_bus_id", xid.get("pci") or ""), ("uuid", "")]
+        )
         counts[(tuple(labels), code)] += 1
-    out.add("envdoctor_gpu_xid_errors_total", "counter",
-            "Xid errors the NVIDIA driver logged in the kernel log, by GPU and Xid code.", None)
+    out.add(
+        "envdoctor_gpu_xid_errors_total",
+        "counter",
+        "Xid errors the NVIDIA driver logged in the kernel log, by GPU and Xid code.",
+        None,
+    )
     for (labels, code), count in sorted(counts.items(), key=lambda p: (p[0][0], p[0][1])):
-        out.add("envdoctor_gpu_xid_errors_total", "counter", "", count, list(labels) + [("xid", str(code))])
+        out.add(
+            "envdoctor_gpu_xid_errors_total",
+            "counter",
+            "",
+            count,
+            list(labels) + [("xid", str(code))],
+        )
 
 
 # -- values -------------------------------------------------------------------------------------
 
+
 def _gpu_labels(gpu: dict[str, Any]) -> list[tuple[str, str]]:
     index = gpu.get("index")
-    return [("gpu", "" if index is None else str(index)), ("pci_bus_id", gpu.get("pci_bus_id") or ""),
-            ("uuid", gpu.get("uuid") or "")]
+    return [
+        ("gpu", "" if index is None else str(index)),
+        ("pci_bus_id", gpu.get("pci_bus_id") or ""),
+        ("uuid", gpu.get("uuid") or ""),
+    ]
 
 
 def _number(value: Any) -> float | None:

@@ -16,29 +16,47 @@ from envdoctor.findings import Finding, Severity
 from envdoctor.report import Report
 from envdoctor.snapshot import FactGroup, Status
 
-_MARK = {Severity.ERROR: ("✗", "bold red"), Severity.WARNING: ("!", "bold yellow"),
-         Severity.INFO: ("i", "cyan")}
+_MARK = {
+    Severity.ERROR: ("✗", "bold red"),
+    Severity.WARNING: ("!", "bold yellow"),
+    Severity.INFO: ("i", "cyan"),
+}
 _OK = ("✓", "bold green")
 _NONE = ("-", "dim")
 _FAILED = ("?", "bold magenta")
 
 
-def render(report: Report, verbose: bool = False, width: int | None = None,
-           color: bool | None = None, **_: object) -> str:
+def render(
+    report: Report,
+    verbose: bool = False,
+    width: int | None = None,
+    color: bool | None = None,
+    **_: object,
+) -> str:
     """The report as terminal text. `color=None` decides from the environment (NO_COLOR)."""
     from rich.console import Console
     from rich.padding import Padding
     from rich.text import Text
 
     if color is None:
-        color = (sys.stdout.isatty() and "NO_COLOR" not in os.environ
-                 and os.environ.get("TERM") != "dumb")
+        color = (
+            sys.stdout.isatty()
+            and "NO_COLOR" not in os.environ
+            and os.environ.get("TERM") != "dumb"
+        )
     if width is None:
         width = shutil.get_terminal_size((100, 24)).columns if sys.stdout.isatty() else 100
     buffer = io.StringIO()
-    console = Console(file=buffer, width=width, force_terminal=color,
-                      color_system="standard" if color else None, no_color=not color,
-                      highlight=False, emoji=False, soft_wrap=False)
+    console = Console(
+        file=buffer,
+        width=width,
+        force_terminal=color,
+        color_system="standard" if color else None,
+        no_color=not color,
+        highlight=False,
+        emoji=False,
+        soft_wrap=False,
+    )
 
     def line(*parts: tuple[str, str] | str, indent: int = 0, clip: bool = False) -> None:
         text = Text()
@@ -60,7 +78,9 @@ def render(report: Report, verbose: bool = False, width: int | None = None,
     line((title, "bold"), clip=True)
     console.print()
 
-    problems = [f for f in report.findings if f.severity is not Severity.INFO and not f.explained_by]
+    problems = [
+        f for f in report.findings if f.severity is not Severity.INFO and not f.explained_by
+    ]
     first = problems[0] if problems else None
     if first is not None:
         line(("What to do first", "bold underline"))
@@ -85,9 +105,14 @@ def render(report: Report, verbose: bool = False, width: int | None = None,
 
     seen: set[int] = set()
     for layer in LAYERS:
-        groups = sorted((g for g in report.snapshot.groups.values()
-                         if g.name.split(".")[0] == layer.key and g.name != "envdoctor.timings"),
-                        key=lambda g: summary_rank(g.name))
+        groups = sorted(
+            (
+                g
+                for g in report.snapshot.groups.values()
+                if g.name.split(".")[0] == layer.key and g.name != "envdoctor.timings"
+            ),
+            key=lambda g: summary_rank(g.name),
+        )
         findings = [f for f in report.findings if f.layer == layer.key]
         if not groups and not findings:
             continue
@@ -104,8 +129,10 @@ def render(report: Report, verbose: bool = False, width: int | None = None,
     console.print()
     counts = [_plural(report.count(s), s.value) for s in Severity]
     absent = sum(1 for s in report.skipped if s.not_present)
-    footer = (f"{', '.join(counts)} · {_plural(len(report.passed), 'check')} passed · "
-              f"{absent} not applicable · {len(report.skipped) - absent} skipped")
+    footer = (
+        f"{', '.join(counts)} · {_plural(len(report.passed), 'check')} passed · "
+        f"{absent} not applicable · {len(report.skipped) - absent} skipped"
+    )
     if not verbose:
         footer += " · -v for details"
     line((footer, "dim"))
@@ -114,7 +141,9 @@ def render(report: Report, verbose: bool = False, width: int | None = None,
             label = "not applicable" if skipped.not_present else "skipped"
             line((f"{label} {skipped.id}: {skipped.reason}", "dim"), indent=2)
         timings = report.snapshot.data("envdoctor.timings") or {}
-        probes = ", ".join(f"{p['name']} {p['duration_ms']:.0f} ms" for p in timings.get("probes", []))
+        probes = ", ".join(
+            f"{p['name']} {p['duration_ms']:.0f} ms" for p in timings.get("probes", [])
+        )
         if probes:
             line((f"probe timings: {probes}", "dim"), indent=2)
     return "".join(l.rstrip() + "\n" for l in buffer.getvalue().splitlines())
@@ -126,12 +155,19 @@ def _plural(count: int, word: str) -> str:
 
 def _title(line, finding: Finding, indent: int) -> None:  # noqa: ANN001
     mark = _MARK[finding.severity]
-    suffix = "" if finding.confidence.value == "high" else f"  ({finding.confidence.value} confidence)"
+    suffix = (
+        "" if finding.confidence.value == "high" else f"  ({finding.confidence.value} confidence)"
+    )
     line(mark, " ", (finding.title, "bold"), (suffix, "dim"), indent=indent)
 
 
-def _finding_block(line, finding: Finding, verbose: bool, indent: int,  # noqa: ANN001
-                   show_commands: bool) -> None:
+def _finding_block(
+    line,
+    finding: Finding,
+    verbose: bool,
+    indent: int,  # noqa: ANN001
+    show_commands: bool,
+) -> None:
     _title(line, finding, indent)
     if verbose and finding.detail:
         line(finding.detail, indent=indent + 2)
