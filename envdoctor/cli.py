@@ -75,11 +75,14 @@ def main(argv: list[str] | None = None) -> int:
             "please report it with `envdoctor --version`\n",
         )
         return EXIT_INTERNAL
-    _write(sys.stdout, outcome.stdout)
+    lost = _write(sys.stdout, outcome.stdout)
     _write(sys.stderr, outcome.stderr)
+    if lost and not outcome.exec_argv:  # a full disk or a closed stdout: say so, in one line
+        _write(sys.stderr, f"envdoctor: cannot write the output to standard output: {lost}\n")
+        return EXIT_USAGE
     if outcome.exec_argv:
-        sys.stdout.flush()
-        sys.stderr.flush()
+        for stream in (sys.stdout, sys.stderr):  # a closed or full stream is no reason to stop
+            _write(stream, "")
         try:
             os.execvp(outcome.exec_argv[0], outcome.exec_argv)
         except OSError as exc:
@@ -99,7 +102,7 @@ def entry() -> None:
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
-        except (OSError, ValueError):  # a closed or broken pipe: nothing more can be said
+        except (OSError, ValueError, AttributeError):  # closed, full or missing: nothing to add
             pass
     os._exit(code)
 
@@ -115,9 +118,11 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def _write(stream, text: str) -> None:  # noqa: ANN001
-    if not text:
-        return
+def _write(stream, text: str) -> str | None:  # noqa: ANN001
+    """Write and flush `text`; the reason when it could not be written (a full disk, a closed
+    stream), None when it was (or when the reader went away: a broken pipe is no error)."""
+    if stream is None:  # started with the descriptor closed (`>&-`)
+        return "it is closed" if text else None
     try:
         stream.write(text)
         stream.flush()
@@ -127,4 +132,7 @@ def _write(stream, text: str) -> None:  # noqa: ANN001
         except OSError:
             pass
     except UnicodeEncodeError:
-        stream.write(text.encode("ascii", "replace").decode("ascii"))
+        return _write(stream, text.encode("ascii", "replace").decode("ascii"))
+    except (OSError, ValueError) as exc:
+        return getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+    return None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from envdoctor.commands import Outcome, UsageError
+from envdoctor.commands.limits import TIMEOUT_MAX_S, existing_path, seconds_type
 from envdoctor.context import ProbeOptions
 from envdoctor.render import FORMATS, render
 
@@ -63,10 +64,10 @@ def add_probe_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--timeout",
-        type=float,
+        type=seconds_type("--timeout"),
         default=20.0,
         metavar="S",
-        help="overall deadline for all probes in seconds (default: 20)",
+        help=f"overall deadline for all probes in seconds (default: 20, at most {TIMEOUT_MAX_S:g})",
     )
     parser.add_argument(
         "--app",
@@ -95,8 +96,12 @@ def add_probe_arguments(parser: argparse.ArgumentParser) -> None:
 
 def probe_options(args: argparse.Namespace) -> ProbeOptions:
     """ProbeOptions from parsed arguments; UsageError on bad values."""
-    if args.timeout <= 0:
-        raise UsageError(f"--timeout must be positive, not {args.timeout:g}")
+    try:
+        existing_path("--python", args.python, "executable")
+        for folder in args.app_dir:
+            existing_path("--app-dir", folder, "dir")
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     return ProbeOptions(
         python=args.python,
         deep=args.deep,

@@ -27,6 +27,7 @@ from typing import BinaryIO
 
 from envdoctor.commands import Outcome, UsageError
 from envdoctor.commands.check import add_output_arguments
+from envdoctor.commands.limits import seconds_type
 from envdoctor.findings import SEVERITY_ORDER, Finding, order
 from envdoctor.render import render
 from envdoctor.report import Report
@@ -59,7 +60,7 @@ def add_parser(subparsers) -> None:  # noqa: ANN001
     )
     parser.add_argument(
         "--timeout",
-        type=float,
+        type=seconds_type("--timeout"),
         default=20.0,
         metavar="S",
         help="deadline for the live probes of --here, in seconds (default: 20)",
