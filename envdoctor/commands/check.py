@@ -134,6 +134,19 @@ def run(args: argparse.Namespace) -> Outcome:
         snapshot = collect_for_root(args.root, options)
     else:
         snapshot = collect_live(options, root=args.root)
-    report = diagnose(snapshot, kind="check")
+    from envdoctor.diagnose import active_matrices
+
+    matrices = active_matrices()
+    report = diagnose(snapshot, kind="check", matrices=matrices)
     text = render(report, args.format, verbose=args.verbose)
-    return Outcome(stdout=text, exit_code=exit_code_for(report, args.fail_on))
+    return Outcome(
+        stdout=text,
+        stderr=matrix_notes(matrices) if args.verbose else "",
+        exit_code=exit_code_for(report, args.fail_on),
+    )
+
+
+def matrix_notes(matrices: object) -> str:
+    """The matrix set's notes (a damaged cache or update set aside), one `envdoctor:` line each."""
+    notes = dict.fromkeys(getattr(matrices, "notes", []))
+    return "".join(f"envdoctor: {note}\n" for note in notes)

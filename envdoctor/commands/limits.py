@@ -32,6 +32,8 @@ def finite_number(
         raise ValueError(f"{flag} {str(value)!r}: must be a finite number")
     below = number <= low if low_open else number < low
     if below or number > high:
+        if low_open and low == 0:
+            raise ValueError(f"{flag} {str(value)!r}: must be positive and at most {high:g}")
         bracket = "(" if low_open else "["
         raise ValueError(f"{flag} {str(value)!r}: must be in {bracket}{low:g}, {high:g}]")
     return number

@@ -468,7 +468,7 @@ def _unstartable(
     doc = _document(verdicts, causes, command, False, args.warn_only, started, snapshot)
     doc["ok"] = False
     doc["command_error"] = f"{command[0]}: {why}"
-    message = f"envdoctor preflight: cannot start {command[0]}: {why}\n"
+    message = f"envdoctor preflight: cannot exec {command[0]}: {why}\n"
     return Outcome(
         stdout=_json(doc) if args.json else "",
         stderr=message,
