@@ -353,6 +353,8 @@ class Redactor:
 
     users: set[str] = field(default_factory=set)
     hosts: set[str] = field(default_factory=set)
+    # the kinds replaced (None: all); triage replaces only secrets and UUIDs unless --redact
+    kinds: frozenset[str] | None = None
     _literals: dict[str, str] = field(default_factory=dict)  # value -> kind, found in pass 1
     _tokens: dict[tuple[str, str], str] = field(default_factory=dict)
     _counts: Counter = field(default_factory=Counter)
@@ -566,7 +568,7 @@ class Redactor:
         return text
 
     def _token(self, kind: str, value: str) -> str:
-        if _PSEUDONYM.fullmatch(value):
+        if _PSEUDONYM.fullmatch(value) or (self.kinds is not None and kind not in self.kinds):
             return value
         canonical = (
             value.lower() if kind in ("host", "gpu-uuid", "mig-uuid", "mac", "ipv6") else value
