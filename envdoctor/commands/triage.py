@@ -77,14 +77,13 @@ def add_parser(subparsers) -> None:  # noqa: ANN001
 
 def run(args: argparse.Namespace) -> Outcome:
     """Read the input, diagnose it, render the report."""
-    from envdoctor.diagnose import exit_code_for
-
     from envdoctor.commands.triage_input import InputWatch, redacted
+    from envdoctor.diagnose import exit_code_for
 
     label = "standard input" if args.file in (None, "-") else args.file
     watch = InputWatch(_input_blocks(args.file), label)
     report = triage_blocks(watch, here=args.here, timeout_s=args.timeout)
-    problem = watch.problem("pasted.report" in report.snapshot.groups)
+    problem = watch.problem(report)
     if problem:
         raise UsageError(problem)
     shown, redactor = redacted(report, identifiers=args.redact)

@@ -76,9 +76,16 @@ class InputWatch:
                 self._report_text.append(block)
             yield block
 
-    def problem(self, pasted_report_read: bool) -> str | None:
-        """Why the input cannot be triaged (after it was read), or None."""
-        if self.chars and self.not_text / self.chars > NOT_TEXT_SHARE:
+    def problem(self, report) -> str | None:  # noqa: ANN001 - the triage Report
+        """Why the input cannot be triaged (after it was read), or None. Mostly-binary input is
+        refused only when nothing in it was recognised: a core dump around one error line
+        still triages on that line."""
+        groups = report.snapshot.groups
+        pasted_report_read = "pasted.report" in groups
+        recognised = any(not name.startswith("pasted.") for name in groups) or any(
+            e.fact == "signature" for f in report.findings for e in f.evidence
+        )
+        if self.chars and self.not_text / self.chars > NOT_TEXT_SHARE and not recognised:
             share = 100 * self.not_text / self.chars
             return (
                 f"triage: {self.label} is not text ({share:.0f}% of it is undecodable bytes or "
