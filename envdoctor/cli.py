@@ -61,9 +61,10 @@ def main(argv: list[str] | None = None) -> int:
             (message if message.startswith("envdoctor") else f"envdoctor: {message}") + "\n",
         )
         return EXIT_USAGE
-    except KeyboardInterrupt:
-        _write(sys.stderr, "envdoctor: interrupted\n")
-        return 130
+    except KeyboardInterrupt as exc:  # the commands probes started are ended by then
+        signum = getattr(exc, "signum", 2)
+        _write(sys.stderr, f"envdoctor: {'terminated' if signum == 15 else 'interrupted'}\n")
+        return 128 + signum
     except Exception as exc:  # noqa: BLE001 - the last line of defence
         import traceback
 
