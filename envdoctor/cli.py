@@ -7,7 +7,9 @@ unreadable input; 3 internal error. This is the only module that prints or exits
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
+import io
 import os
 import sys
 
@@ -49,6 +51,9 @@ def _named_command(argv: list[str]) -> str | None:
 def main(argv: list[str] | None = None) -> int:
     """Run envdoctor; returns the exit code (or execs into a command for preflight)."""
     argv = sys.argv[1:] if argv is None else argv
+    for name in ("stdout", "stderr"):  # started with `>&-` / `2>&-`: a stream that refuses writes
+        if getattr(sys, name) is None:
+            setattr(sys, name, _ClosedStream())
     try:
         parser = build_parser(_named_command(argv))
         args = parser.parse_args(argv)
@@ -106,6 +111,19 @@ def entry() -> None:
         except (OSError, ValueError, AttributeError):  # closed, full or missing: nothing to add
             pass
     os._exit(code)
+
+
+class _ClosedStream(io.TextIOBase):
+    """Stands in for a standard stream the process was started without: not a terminal (so
+    renderers ask safely), and every write fails as writing to a closed descriptor does."""
+
+    def isatty(self) -> bool:
+        return False
+
+    def write(self, text: str) -> int:
+        if not text:
+            return 0
+        raise OSError(errno.EBADF, "it is closed")
 
 
 def _module_for(command: str) -> str:
