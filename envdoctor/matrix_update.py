@@ -24,6 +24,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 from envdoctor.atomic import write_text_atomically
+from envdoctor.matrix_cache import read_regular_file
 from envdoctor.matrixset import MatrixSet, lint, load_bundled, load_dir
 
 MAX_BUNDLE_BYTES = 20 * 1024 * 1024
@@ -178,15 +179,13 @@ def _prepare(paths: CachePaths) -> None:
         paths.sets.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise CacheError(_cache_problem(paths.sets, exc)) from None
-    for path in (paths.active, paths.history):
-        if (path.exists() or path.is_symlink()) and not path.is_file():
-            raise CacheError(f"{path} is not a regular file; move it away and try again")
+    _refuse_odd_files(paths)
     if not os.access(paths.root, os.W_OK):
         raise CacheError(f"cannot write the matrix cache {paths.root}: permission denied")
 
 
 def _cache_problem(path: Path, exc: OSError) -> str:
-    return f"cannot write the matrix cache at {path}: {exc.strerror or exc}"
+    return f"cannot write the matrix cache at {exc.filename or path}: {exc.strerror or exc}"
 
 
 def _rollback(paths: CachePaths) -> str:
@@ -194,12 +193,20 @@ def _rollback(paths: CachePaths) -> str:
     while history:
         candidate = history.pop()
         if candidate == BUNDLED or (paths.sets / candidate).is_dir():
+            _refuse_odd_files(paths)  # both files are checked before either is written
             _write_atomic(paths.active, candidate)
             _write_atomic(paths.history, json.dumps(history))
             return candidate
+    _refuse_odd_files(paths)
     _write_atomic(paths.active, BUNDLED)
     _write_atomic(paths.history, "[]")
     return BUNDLED
+
+
+def _refuse_odd_files(paths: CachePaths) -> None:
+    for path in (paths.active, paths.history):
+        if (path.exists() or path.is_symlink()) and not path.is_file():
+            raise CacheError(f"{path} is not a regular file; move it away and try again")
 
 
 # -- steps -------------------------------------------------------------------------------------
@@ -353,10 +360,10 @@ def _active_name(paths: CachePaths) -> str | None:
 def _read_active(paths: CachePaths) -> tuple[str | None, str | None]:
     """(the active set's name or None, why the `active` file was not usable or None)."""
     try:
-        data = paths.active.read_bytes()
+        data = read_regular_file(paths.active, 1 << 16)
     except FileNotFoundError:
         return None, None
-    except OSError as exc:  # a folder, unreadable, a parent that is a file...
+    except OSError as exc:  # a folder, a FIFO, unreadable, a parent that is a file...
         return None, f"cannot read {paths.active}: {exc.strerror or exc}"
     try:
         name = data.decode("utf-8").strip()
@@ -369,7 +376,7 @@ def _read_active(paths: CachePaths) -> tuple[str | None, str | None]:
 
 def _history(paths: CachePaths) -> list[str]:
     try:
-        value = json.loads(paths.history.read_text())
+        value = json.loads(read_regular_file(paths.history, 1 << 16))
     except (OSError, ValueError):
         return []
     if not isinstance(value, list):

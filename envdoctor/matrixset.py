@@ -194,8 +194,8 @@ def load_file(path: Path, notes: list[str] | None = None) -> tuple[Matrix | None
     from envdoctor import matrix_cache
 
     shown = path.name
-    try:
-        data = path.read_bytes()
+    try:  # a regular file only: an installed set lives in a user-writable cache folder
+        data = matrix_cache.read_regular_file(path, MAX_MATRIX_BYTES)
         text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         return None, [LintError(shown, 0, f"cannot read: {exc}")]
@@ -212,6 +212,7 @@ def load_file(path: Path, notes: list[str] | None = None) -> tuple[Matrix | None
     return matrix, errors
 
 
+MAX_MATRIX_BYTES = 16 * 1024 * 1024
 _PEP440 = re.compile(VERSION_PATTERN, re.VERBOSE | re.IGNORECASE)
 _CACHED_FIELDS = (
     "name",
