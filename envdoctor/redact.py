@@ -365,7 +365,7 @@ class Redactor:
     _word_literals: dict[str, tuple[str, str]] = field(
         default_factory=dict
     )  # lower -> (value, kind)
-    _word_contexts: list[re.Pattern] = field(default_factory=list)
+    _word_contexts: list[tuple[re.Pattern, str | None]] = field(default_factory=list)
 
     # -- public ----------------------------------------------------------------------------------
     def redact(self, doc: Any) -> Any:
@@ -399,7 +399,7 @@ class Redactor:
             if kind in ("user", "host") and self._is_word(original):
                 if any(
                     m["v"].lower() == original.lower()
-                    for pattern in _word_contexts(re.escape(original))
+                    for pattern, _kind in _word_contexts(re.escape(original))
                     for m in pattern.finditer(text)
                 ):
                     found.append(kind)
@@ -508,8 +508,11 @@ class Redactor:
         self._literal_kinds = [kind for _v, kind in values]
         return re.compile("|".join(parts)) if parts else None
 
-    def _word_value(self, m: re.Match) -> str:
-        value, kind = self._word_literals.get(m["v"].lower(), (m["v"], "host"))
+    def _word_value(self, m: re.Match, kind: str | None) -> str:
+        value, noted = self._word_literals.get(m["v"].lower(), (m["v"], "host"))
+        if kind is None:  # HOSTNAME= / USER=: the variable says which
+            var = (m.groupdict().get("var") or "").upper()
+            kind = "host" if var.startswith(("HOST", "NODE", "SLURMD", "COMPUTER")) else "user"
         token = self._token(kind, m["v"])
         self._seen.setdefault(value, token)
         return m["pre"] + token
@@ -537,14 +540,14 @@ class Redactor:
             if is_secret_name(key) and not _EXEMPT_KEY.search(key) and not _is_path(text):
                 return self._token("secret", text)
             if lowered in _HOST_KEYS | _USER_KEYS and text.strip().lower() in self._word_literals:
-                value, kind = self._word_literals[text.strip().lower()]
+                kind = "host" if lowered in _HOST_KEYS else "user"
                 return self._token(kind, text.strip())
         exempt = key is not None and bool(_EXEMPT_KEY.search(key))
         text = _PEM.sub(lambda m: self._token("secret", m.group(0)), text)
         if self._literal_re is not None:  # values found in pass 1, whole (a password with spaces)
             text = self._literal_re.sub(self._literal, text)
-        for pattern in self._word_contexts:  # envdoctor's words as names: only where values
-            text = pattern.sub(self._word_value, text)
+        for pattern, kind in self._word_contexts:  # envdoctor's words as names: as values only
+            text = pattern.sub(lambda m, k=kind: self._word_value(m, k), text)
         text = _OPTION_VALUE.sub(self._option, text)
         text = _URL_CREDENTIALS.sub(
             lambda m: m.group(1) + self._token("secret", m.group(2)) + "@", text
@@ -673,22 +676,33 @@ class Redactor:
 _ID_LIKE = re.compile(r"[a-z][a-z0-9_-]*(?:\.[a-z0-9][a-z0-9_-]*)+")
 
 
-def _word_contexts(names: str) -> list[re.Pattern]:
-    """Where a user or host name that is one of envdoctor's words is a value (group `v`)."""
+def _word_contexts(names: str) -> list[tuple[re.Pattern, str | None]]:
+    """Where a user or host name that is one of envdoctor's words is a value (group `v`), with
+    the kind of name each place holds (None: by the variable's name, group `var`)."""
     v = rf"(?P<v>(?i:{names}))"
     return [
-        re.compile(
-            r"(?P<pre>(?i:\b(?:HOSTNAME|NODENAME|SLURMD_NODENAME|COMPUTERNAME|USER|LOGNAME|"
-            r"USERNAME|SUDO_USER))[\"']?\s*[=:]\s*[\"']?)" + v + r"(?![\w.-])"
+        (
+            re.compile(
+                r"(?P<pre>(?P<var>(?i:\b(?:HOSTNAME|NODENAME|SLURMD_NODENAME|COMPUTERNAME|USER|"
+                r"LOGNAME|USERNAME|SUDO_USER)))[\"']?\s*[=:]\s*[\"']?)" + v + r"(?![\w.-])"
+            ),
+            None,
         ),
-        re.compile(r"(?P<pre>(?<![\w.-]))" + v + r"(?=@[A-Za-z0-9][\w.-]*[:\s])"),
-        re.compile(r"(?P<pre>(?<![\w.-])[A-Za-z0-9_][\w.-]*@)" + v + r"(?=[:\s]|$)"),
-        re.compile(r"(?P<pre>\b(?:Linux|Darwin)[ \t]+)" + v + r"(?=[ \t]+\d)"),
-        re.compile(r"(?m)(?P<pre>^ Name: )" + v + r"$"),
-        re.compile(
-            r"(?im)(?P<pre>^[ \t]*(?:static[ \t]+)?(?:host[ \t_]?name|node[ \t_]?name)[ \t]*[:=][ \t]*)"
-            + v
-            + r"(?=[ \t]*$)"
+        (re.compile(r"(?P<pre>(?<![\w.-]))" + v + r"(?=@[A-Za-z0-9][\w.-]*[:\s])"), "user"),
+        (
+            re.compile(
+                r"(?P<pre>(?:(?<![\w.-])[A-Za-z0-9_][\w.-]*|<user-\d+>)@)" + v + r"(?=[:\s]|$)"
+            ),
+            "host",
+        ),
+        (re.compile(r"(?P<pre>\b(?:Linux|Darwin)[ \t]+)" + v + r"(?=[ \t]+\d)"), "host"),
+        (re.compile(r"(?m)(?P<pre>^ Name: )" + v + r"$"), "host"),
+        (
+            re.compile(
+                r"(?im)(?P<pre>^[ \t]*(?:static[ \t]+)?(?:host[ \t_]?name|node[ \t_]?name)"
+                r"[ \t]*[:=][ \t]*)" + v + r"(?=[ \t]*$)"
+            ),
+            "host",
         ),
     ]
 
