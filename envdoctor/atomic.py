@@ -13,6 +13,7 @@ device, a socket, a FIFO nobody reads) is refused with an OSError that says what
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import stat
@@ -47,10 +48,8 @@ def write_text_atomically(
             os.chmod(temp, mode)
         os.replace(temp, path)
     except BaseException:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(temp)
-        except OSError:
-            pass
         raise
 
 

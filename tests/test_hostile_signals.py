@@ -9,6 +9,7 @@ PID); whatever happens, every fake still running is killed when a test ends."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -27,10 +28,8 @@ def _kill_leftovers(log: Path) -> None:
     for pids in invoked(log).values():
         for pid in pids:
             if _running(pid):
-                try:
+                with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
 
 
 def interrupted_run(
