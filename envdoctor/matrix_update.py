@@ -91,9 +91,9 @@ def load_active(env: Mapping[str, str] | None = None) -> MatrixSet:
         return bundled
     installed = load_dir(folder, origin=f"update {name}")
     try:
-        damaged = installed.errors or not set(bundled.names()) <= set(installed.names())
-    except (OSError, ValueError) as exc:  # unreadable files: as damaged as a lint error
-        damaged = [str(exc)]
+        damaged = bool(installed.errors) or not set(bundled.names()) <= set(installed.names())
+    except (OSError, ValueError):  # unreadable files: as damaged as a lint error
+        damaged = True
     if damaged:  # a damaged cache never wins over the bundled data
         bundled.notes.append(
             f"matrix update {name} is damaged ({_first(installed)}); using the bundled matrices"

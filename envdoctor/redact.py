@@ -46,6 +46,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 # -- what counts as what -------------------------------------------------------------------------
@@ -540,14 +541,14 @@ class Redactor:
             if is_secret_name(key) and not _EXEMPT_KEY.search(key) and not _is_path(text):
                 return self._token("secret", text)
             if lowered in _HOST_KEYS | _USER_KEYS and text.strip().lower() in self._word_literals:
-                kind = "host" if lowered in _HOST_KEYS else "user"
-                return self._token(kind, text.strip())
+                name_kind = "host" if lowered in _HOST_KEYS else "user"
+                return self._token(name_kind, text.strip())
         exempt = key is not None and bool(_EXEMPT_KEY.search(key))
         text = _PEM.sub(lambda m: self._token("secret", m.group(0)), text)
         if self._literal_re is not None:  # values found in pass 1, whole (a password with spaces)
             text = self._literal_re.sub(self._literal, text)
-        for pattern, kind in self._word_contexts:  # envdoctor's words as names: as values only
-            text = pattern.sub(lambda m, k=kind: self._word_value(m, k), text)
+        for pattern, context_kind in self._word_contexts:  # envdoctor's words as names: values only
+            text = pattern.sub(partial(self._word_value, kind=context_kind), text)
         text = _OPTION_VALUE.sub(self._option, text)
         text = _URL_CREDENTIALS.sub(
             lambda m: m.group(1) + self._token("secret", m.group(2)) + "@", text
