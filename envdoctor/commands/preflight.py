@@ -440,7 +440,6 @@ def _cannot_start(command: Sequence[str]) -> str | None:
     """Why `command` cannot be exec'd (not found, not executable), or None; decided before any
     verdict is written, so the document never promises a start that will fail."""
     import os
-    import shutil
 
     if not command:
         return None
@@ -451,7 +450,12 @@ def _cannot_start(command: Sequence[str]) -> str | None:
         if os.path.isdir(name) or not os.access(name, os.X_OK):
             return "not an executable file"
         return None
-    return None if shutil.which(name) else "not found on PATH"
+    # execvp's own search (shutil.which would cost an import on preflight's fast path)
+    for folder in os.environ.get("PATH", os.defpath).split(os.pathsep):
+        candidate = os.path.join(folder or ".", name)
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return None
+    return "not found on PATH"
 
 
 def _unstartable(
