@@ -3,19 +3,41 @@
 The text goes to a temporary file in the target's folder, is flushed to disk, and is renamed over
 the target (`os.replace`, atomic on POSIX and Windows). On any failure the temporary file is
 removed and an existing target is left exactly as it was.
+
+Only a regular file (or a symlink to one: the file it points at is replaced, the link kept) is
+ever replaced. An existing target of another kind is never turned into a regular file: a
+character device (`/dev/null`, a terminal) or a FIFO with a reader is written into when the caller
+allows it (`into_special`, for a report the user pointed there), anything else (a folder, a block
+device, a socket, a FIFO nobody reads) is refused with an OSError that says what it is.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
+import stat
 from pathlib import Path
 
 
-def write_text_atomically(path: Path | str, text: str, mode: int | None = None) -> None:
-    """Replace `path` with `text` (UTF-8) atomically; `mode` sets its permission bits (e.g. 0o600)."""
+def write_text_atomically(
+    path: Path | str, text: str, mode: int | None = None, into_special: bool = False
+) -> None:
+    """Replace `path` with `text` (UTF-8) atomically; `mode` sets its permission bits (e.g. 0o600).
+
+    With `into_special`, an existing character device or FIFO is written into instead; any other
+    non-regular target raises OSError (see the module docstring)."""
     import tempfile
 
     path = Path(path)
+    kind = _existing_kind(path)
+    if kind == "regular" and path.is_symlink():
+        path = Path(os.path.realpath(path))
+    elif kind in ("character device", "FIFO") and into_special:
+        _write_into(path, text, kind)
+        return
+    elif kind not in (None, "regular"):
+        raise OSError(errno.EEXIST, f"it exists and is a {kind}, not a regular file", str(path))
     fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent))
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
@@ -26,8 +48,45 @@ def write_text_atomically(path: Path | str, text: str, mode: int | None = None) 
             os.chmod(temp, mode)
         os.replace(temp, path)
     except BaseException:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(temp)
-        except OSError:
-            pass
         raise
+
+
+def _existing_kind(path: Path) -> str | None:
+    """What `path` is after following links: None when nothing is there (or a dangling link)."""
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return None
+    if stat.S_ISREG(mode):
+        return "regular"
+    for test, name in (
+        (stat.S_ISDIR, "folder"),
+        (stat.S_ISCHR, "character device"),
+        (stat.S_ISFIFO, "FIFO"),
+        (stat.S_ISBLK, "block device"),
+        (stat.S_ISSOCK, "socket"),
+    ):
+        if test(mode):
+            return name
+    return "special file"
+
+
+def _write_into(path: Path, text: str, kind: str) -> None:
+    """Write into a character device or a FIFO without truncating or replacing it; a FIFO is
+    opened without blocking, so one that nobody reads is refused instead of hanging."""
+    flags = os.O_WRONLY | getattr(os, "O_NOCTTY", 0)
+    if kind == "FIFO":
+        try:
+            fd = os.open(path, flags | os.O_NONBLOCK)
+        except OSError as exc:
+            if exc.errno == errno.ENXIO:
+                raise OSError(errno.ENXIO, "it is a FIFO that nobody reads", str(path)) from None
+            raise
+        os.set_blocking(fd, True)
+    else:
+        fd = os.open(path, flags)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(text.encode("utf-8"))
+        handle.flush()

@@ -7,7 +7,9 @@ unreadable input; 3 internal error. This is the only module that prints or exits
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
+import io
 import os
 import sys
 
@@ -49,6 +51,9 @@ def _named_command(argv: list[str]) -> str | None:
 def main(argv: list[str] | None = None) -> int:
     """Run envdoctor; returns the exit code (or execs into a command for preflight)."""
     argv = sys.argv[1:] if argv is None else argv
+    for name in ("stdout", "stderr"):  # started with `>&-` / `2>&-`: a stream that refuses writes
+        if getattr(sys, name) is None:
+            setattr(sys, name, _ClosedStream())
     try:
         parser = build_parser(_named_command(argv))
         args = parser.parse_args(argv)
@@ -61,9 +66,10 @@ def main(argv: list[str] | None = None) -> int:
             (message if message.startswith("envdoctor") else f"envdoctor: {message}") + "\n",
         )
         return EXIT_USAGE
-    except KeyboardInterrupt:
-        _write(sys.stderr, "envdoctor: interrupted\n")
-        return 130
+    except KeyboardInterrupt as exc:  # the commands probes started are ended by then
+        signum = getattr(exc, "signum", 2)
+        _write(sys.stderr, f"envdoctor: {'terminated' if signum == 15 else 'interrupted'}\n")
+        return 128 + signum
     except Exception as exc:  # noqa: BLE001 - the last line of defence
         import traceback
 
@@ -75,11 +81,14 @@ def main(argv: list[str] | None = None) -> int:
             "please report it with `envdoctor --version`\n",
         )
         return EXIT_INTERNAL
-    _write(sys.stdout, outcome.stdout)
+    lost = _write(sys.stdout, outcome.stdout)
     _write(sys.stderr, outcome.stderr)
+    if lost and not outcome.exec_argv:  # a full disk or a closed stdout: say so, in one line
+        _write(sys.stderr, f"envdoctor: cannot write the output to standard output: {lost}\n")
+        return EXIT_USAGE
     if outcome.exec_argv:
-        sys.stdout.flush()
-        sys.stderr.flush()
+        for stream in (sys.stdout, sys.stderr):  # a closed or full stream is no reason to stop
+            _write(stream, "")
         try:
             os.execvp(outcome.exec_argv[0], outcome.exec_argv)
         except OSError as exc:
@@ -99,9 +108,22 @@ def entry() -> None:
     for stream in (sys.stdout, sys.stderr):
         try:
             stream.flush()
-        except (OSError, ValueError):  # a closed or broken pipe: nothing more can be said
+        except (OSError, ValueError, AttributeError):  # closed, full or missing: nothing to add
             pass
     os._exit(code)
+
+
+class _ClosedStream(io.TextIOBase):
+    """Stands in for a standard stream the process was started without: not a terminal (so
+    renderers ask safely), and every write fails as writing to a closed descriptor does."""
+
+    def isatty(self) -> bool:
+        return False
+
+    def write(self, text: str) -> int:
+        if not text:
+            return 0
+        raise OSError(errno.EBADF, "it is closed")
 
 
 def _module_for(command: str) -> str:
@@ -115,9 +137,11 @@ def _one_line(text: str) -> str:
     return " ".join(text.split())
 
 
-def _write(stream, text: str) -> None:  # noqa: ANN001
-    if not text:
-        return
+def _write(stream, text: str) -> str | None:  # noqa: ANN001
+    """Write and flush `text`; the reason when it could not be written (a full disk, a closed
+    stream), None when it was (or when the reader went away: a broken pipe is no error)."""
+    if stream is None:  # started with the descriptor closed (`>&-`)
+        return "it is closed" if text else None
     try:
         stream.write(text)
         stream.flush()
@@ -127,4 +151,7 @@ def _write(stream, text: str) -> None:  # noqa: ANN001
         except OSError:
             pass
     except UnicodeEncodeError:
-        stream.write(text.encode("ascii", "replace").decode("ascii"))
+        return _write(stream, text.encode("ascii", "replace").decode("ascii"))
+    except (OSError, ValueError) as exc:
+        return getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+    return None

@@ -15,7 +15,8 @@ import re
 import stat
 import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -93,7 +94,9 @@ class ProbeContext:
         self.env: dict[str, str] = dict(os.environ if env is None else env)
         self.options = options or ProbeOptions()
         self._clock = clock or (lambda: datetime.now(timezone.utc))
-        self._lock = threading.Lock()
+        # reentrant: the signal handler (stopped_on_signals) calls stop() on the main thread,
+        # which may be inside a locked section at that moment
+        self._lock = threading.RLock()
         self._runs: dict[tuple[str, ...], _Pending] = {}
         self._reads: dict[str, _Pending] = {}
         self._memo: dict[str, _Pending] = {}
@@ -467,6 +470,50 @@ def run_command(
     return CommandResult(
         argv, proc.returncode, _decode(out), _decode(err), time.monotonic() - start
     )
+
+
+class Interrupted(KeyboardInterrupt):
+    """SIGINT or SIGTERM arrived while probes ran; every command they started has been ended.
+    The CLI exits with 128 + `signum`, as a shell reports a process ended by that signal."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(f"signal {signum}")
+        self.signum = signum
+
+
+@contextmanager
+def stopped_on_signals(
+    ctx: ProbeContext, also: list[Callable[[], None]] | None = None
+) -> Iterator[None]:
+    """While the block runs, SIGINT and SIGTERM stop `ctx` (each command it started is killed
+    with its process group: they run in their own sessions, so neither Ctrl-C nor a `kill` of
+    envdoctor reaches them), call each of `also` (ending a worker process), and raise
+    `Interrupted`. Without this a hung tool outlives envdoctor, re-parented to init. Signals
+    set to be ignored stay ignored; off the main thread (library use) nothing is installed."""
+    import signal
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    extra = also if also is not None else []
+
+    def handler(signum: int, _frame: object) -> None:
+        ctx.stop()
+        for stop in list(extra):
+            stop()
+        raise Interrupted(signum)
+
+    previous = {}
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        current = signal.getsignal(sig)
+        if current is not signal.SIG_IGN:
+            previous[sig] = current
+            signal.signal(sig, handler)
+    try:
+        yield
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)
 
 
 def _kill_group(proc: subprocess.Popen) -> None:

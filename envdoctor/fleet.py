@@ -58,6 +58,7 @@ NODE_WIDE_IDS = frozenset({"nvidia.driver-not-responding"})
 
 TAINT_KEY = "envdoctor/gpu-fault"
 _LABEL = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,252}")
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]+")
 _PSEUDONYM = re.compile(r"<[a-z0-9-]+-\d+>")
 _PCI = re.compile(r"\b[0-9a-fA-F]{4,8}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}(?:\.[0-7])?\b")
 _XID_CODE = re.compile(r"\bXid (\d+)\b")
@@ -364,9 +365,18 @@ def name_from_path(path: str) -> str:
 
 
 def _name(label: str | None, path: str) -> tuple[str, str]:
-    if label and not _PSEUDONYM.fullmatch(label.strip()):
+    """(node name, where it came from). A name goes into shell commands (`kubectl cordon NAME`)
+    and table cells, so only one that `node_label` accepts is used: a label such as `-rf` or
+    one with a newline is ignored for the file's name, and a file name is cleaned the same way."""
+    if label and not _PSEUDONYM.fullmatch(label.strip()) and _LABEL.fullmatch(label.strip()):
         return label.strip(), "label"
-    return name_from_path(path), "file"
+    # a file name is shown as it is (and shell-quoted in commands) unless it would read as an
+    # option or break a line: `-rf.json` must not give `kubectl cordon -rf`
+    from_file = name_from_path(path)
+    if not from_file.startswith("-") and not _CONTROL.search(from_file):
+        return from_file, "file"
+    cleaned = _CONTROL.sub("-", from_file).lstrip("-. ")[:253]
+    return (cleaned or "unnamed-node"), "file"
 
 
 def _redacted(label_data: Mapping[str, Any], label: str | None, gpus: tuple[Gpu, ...]) -> bool:
@@ -383,7 +393,11 @@ def _data(group: FactGroup | None) -> Mapping[str, Any]:
 
 
 def _text(value: Any) -> str | None:
-    return None if value is None or value == "" else str(value)
+    """A scalar fact as one line of text; None for a missing or wrong-typed one (a list or an
+    object where a version belongs is damage, not a value to print as a Python repr)."""
+    if isinstance(value, bool) or not isinstance(value, (str, int, float)) or value == "":
+        return None
+    return " ".join(str(value).split()) or None
 
 
 def _gpus(group: FactGroup | None) -> tuple[Gpu, ...]:

@@ -25,6 +25,34 @@ SWITCH = "ENVDOCTOR_MATRIX_CACHE"  # "off": always parse the TOML
 _DATE = "$date"  # TOML dates (the `checked` column) as {"$date": "2026-11-30"}
 
 
+MAX_ENTRY_BYTES = 16 * 1024 * 1024  # the largest table is a few hundred KiB as JSON
+
+
+def read_regular_file(path: Path, limit_bytes: int) -> bytes:
+    """A regular file's bytes, at most `limit_bytes`; OSError for anything else. A FIFO planted
+    in a cache folder would block a plain read and a link to /dev/zero would never end: both
+    are refused at once (opened without blocking, checked with fstat)."""
+    import errno
+    import stat
+
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
+        chunks, size = [], 0
+        while size <= limit_bytes:
+            chunk = os.read(fd, min(1 << 20, limit_bytes + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    finally:
+        os.close(fd)
+    if size > limit_bytes:
+        raise OSError(errno.EFBIG, f"larger than {limit_bytes} bytes", str(path))
+    return b"".join(chunks)
+
+
 def cache_root(env: Mapping[str, str] | None = None) -> Path:
     """envdoctor's cache folder: $ENVDOCTOR_CACHE_DIR, else $XDG_CACHE_HOME/envdoctor, else
     ~/.cache/envdoctor."""
@@ -52,8 +80,8 @@ def load(name: str, entry_key: str, env: Mapping[str, str] | None = None) -> dic
     if folder is None:
         return None
     try:
-        with open(folder / f"{name}.json", encoding="utf-8") as handle:
-            doc = json.load(handle, object_hook=_decode)
+        data = read_regular_file(folder / f"{name}.json", MAX_ENTRY_BYTES)
+        doc = json.loads(data, object_hook=_decode)
     except (OSError, ValueError, RecursionError):
         return None
     if (

@@ -16,6 +16,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timezone
@@ -23,6 +24,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 from envdoctor.atomic import write_text_atomically
+from envdoctor.matrix_cache import read_regular_file
 from envdoctor.matrixset import MatrixSet, lint, load_bundled, load_dir
 
 MAX_BUNDLE_BYTES = 20 * 1024 * 1024
@@ -32,10 +34,16 @@ CONNECT_TIMEOUT_S = 5.0
 READ_TIMEOUT_S = 10.0
 TOTAL_TIMEOUT_S = 60.0
 BUNDLED = "bundled"
+_SET_NAME = re.compile(r"[0-9A-Za-z][0-9A-Za-z._-]{0,127}")
 
 
 class UpdateError(Exception):
     """An update or rollback that was refused; the message is one line for the user."""
+
+
+class CacheError(UpdateError):
+    """The cache folder cannot hold matrix sets (it is a file, read-only, its `active` is a
+    folder...): the user's set-up, not the bundle, is at fault (exit 2, not 1)."""
 
 
 @dataclass(frozen=True)
@@ -68,18 +76,46 @@ def cache_paths(env: Mapping[str, str] | None = None) -> CachePaths:
 
 
 def load_active(env: Mapping[str, str] | None = None) -> MatrixSet:
-    """The matrix set in use (see module docstring); never raises, never touches the network."""
+    """The matrix set in use (see module docstring); never raises, never touches the network.
+    When an installed update is named but not used, `notes` of the set returned says why."""
     bundled = load_bundled()
-    name = _active_name(cache_paths(env))
+    paths = cache_paths(env)
+    name, problem = _read_active(paths)
+    if problem:
+        bundled.notes.append(f"matrix cache: {problem}; using the bundled matrices")
     if name in (None, BUNDLED):
         return bundled
-    folder = cache_paths(env).sets / name
+    folder = paths.sets / name
+    if not folder.is_dir():
+        bundled.notes.append(f"matrix update {name} is not installed; using the bundled matrices")
+        return bundled
     installed = load_dir(folder, origin=f"update {name}")
-    if installed.errors or not set(bundled.names()) <= set(installed.names()):
-        return bundled  # a damaged cache never wins over the bundled data
+    try:
+        damaged = bool(installed.errors) or not set(bundled.names()) <= set(installed.names())
+    except (OSError, ValueError):  # unreadable files: as damaged as a lint error
+        damaged = True
+    if damaged:  # a damaged cache never wins over the bundled data
+        bundled.notes.append(
+            f"matrix update {name} is damaged ({_first(installed)}); using the bundled matrices"
+        )
+        return bundled
     if _newest(installed) < _newest(bundled):
+        bundled.notes.append(
+            f"matrix update {name} is older than the bundled matrices; using the bundled ones"
+        )
         return bundled  # this envdoctor ships newer data than the update
+    installed.notes[:0] = bundled.notes
     return installed
+
+
+def _first(ms: MatrixSet) -> str:
+    try:
+        errors = ms.errors
+    except (OSError, ValueError) as exc:
+        return str(exc)
+    if errors:
+        return str(errors[0])
+    return "tables missing"
 
 
 def update(url: str, sha256: str, env: Mapping[str, str] | None = None) -> str:
@@ -92,6 +128,8 @@ def update(url: str, sha256: str, env: Mapping[str, str] | None = None) -> str:
     import shutil
     import tempfile
 
+    paths = cache_paths(env)
+    _prepare(paths)  # before the download: a cache that cannot take the set fails fast
     payload = _download(url)
     actual = hashlib.sha256(payload).hexdigest()
     if actual != digest:
@@ -99,9 +137,10 @@ def update(url: str, sha256: str, env: Mapping[str, str] | None = None) -> str:
             f"digest mismatch: the download has sha256 {actual[:16]}…, expected "
             f"{digest[:16]}…; nothing was installed"
         )
-    paths = cache_paths(env)
-    paths.sets.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=paths.sets))
+    try:
+        staging = Path(tempfile.mkdtemp(prefix=".staging-", dir=paths.sets))
+    except OSError as exc:
+        raise CacheError(_cache_problem(paths.sets, exc)) from None
     try:
         _unpack(payload, staging)
         _validate(staging)
@@ -113,26 +152,61 @@ def update(url: str, sha256: str, env: Mapping[str, str] | None = None) -> str:
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    (final / "MANIFEST.json").write_text(json.dumps({"url": url, "sha256": actual}, indent=1))
-    previous = _active_name(paths) or BUNDLED
-    _write_atomic(paths.history, json.dumps(_history(paths) + [previous]))
-    _write_atomic(paths.active, name)
+    try:
+        (final / "MANIFEST.json").write_text(json.dumps({"url": url, "sha256": actual}, indent=1))
+        previous = _active_name(paths) or BUNDLED
+        _write_atomic(paths.history, json.dumps(_history(paths) + [previous]))
+        _write_atomic(paths.active, name)
+    except OSError as exc:
+        raise CacheError(
+            f"{_cache_problem(paths.active, exc)}; the set was not activated"
+        ) from None
     return name
 
 
 def rollback(env: Mapping[str, str] | None = None) -> str:
     """Make the previously active set active again (the bundled set when there is none)."""
     paths = cache_paths(env)
+    try:
+        return _rollback(paths)
+    except OSError as exc:
+        raise CacheError(f"{_cache_problem(paths.active, exc)}; nothing was changed") from None
+
+
+def _prepare(paths: CachePaths) -> None:
+    """Make the sets folder; CacheError when the cache cannot take a new set."""
+    try:
+        paths.sets.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise CacheError(_cache_problem(paths.sets, exc)) from None
+    _refuse_odd_files(paths)
+    if not os.access(paths.root, os.W_OK):
+        raise CacheError(f"cannot write the matrix cache {paths.root}: permission denied")
+
+
+def _cache_problem(path: Path, exc: OSError) -> str:
+    return f"cannot write the matrix cache at {exc.filename or path}: {exc.strerror or exc}"
+
+
+def _rollback(paths: CachePaths) -> str:
     history = _history(paths)
     while history:
         candidate = history.pop()
         if candidate == BUNDLED or (paths.sets / candidate).is_dir():
+            _refuse_odd_files(paths)  # both files are checked before either is written
             _write_atomic(paths.active, candidate)
             _write_atomic(paths.history, json.dumps(history))
             return candidate
+    _refuse_odd_files(paths)
     _write_atomic(paths.active, BUNDLED)
     _write_atomic(paths.history, "[]")
     return BUNDLED
+
+
+def _refuse_odd_files(paths: CachePaths) -> None:
+    for path in (paths.active, paths.history):
+        if (path.exists() or path.is_symlink()) and not path.is_file():
+            raise CacheError(f"{path} is not a regular file; move it away and try again")
 
 
 # -- steps -------------------------------------------------------------------------------------
@@ -261,9 +335,15 @@ def _validate(folder: Path) -> None:
     ms, errors = lint(folder)
     if errors:
         raise UpdateError(f"the new set does not lint: {errors[0]} ({len(errors)} error(s))")
-    missing = sorted(set(load_bundled().names()) - set(ms.names()))
+    bundled = load_bundled()
+    missing = sorted(set(bundled.names()) - set(ms.names()))
     if missing:
         raise UpdateError(f"the new set lacks matrices: {', '.join(missing)}")
+    if _newest(ms) < _newest(bundled):  # load_active would never use it: refuse, say why
+        raise UpdateError(
+            f"the new set's newest row was checked {_newest(ms)}, before this envdoctor's "
+            f"bundled matrices ({_newest(bundled)}): nothing was installed"
+        )
 
 
 def _newest(ms: MatrixSet):  # noqa: ANN202 - a date
@@ -274,21 +354,34 @@ def _newest(ms: MatrixSet):  # noqa: ANN202 - a date
 
 
 def _active_name(paths: CachePaths) -> str | None:
+    return _read_active(paths)[0]
+
+
+def _read_active(paths: CachePaths) -> tuple[str | None, str | None]:
+    """(the active set's name or None, why the `active` file was not usable or None)."""
     try:
-        name = paths.active.read_text().strip()
-    except OSError:
-        return None
-    if name != BUNDLED and (not name or "/" in name or name.startswith(".")):
-        return None
-    return name
+        data = read_regular_file(paths.active, 1 << 16)
+    except FileNotFoundError:
+        return None, None
+    except OSError as exc:  # a folder, a FIFO, unreadable, a parent that is a file...
+        return None, f"cannot read {paths.active}: {exc.strerror or exc}"
+    try:
+        name = data.decode("utf-8").strip()
+    except UnicodeDecodeError:
+        return None, f"{paths.active} is not UTF-8 text"
+    if name != BUNDLED and not _SET_NAME.fullmatch(name):
+        return None, f"{paths.active} does not name a matrix set"
+    return name, None
 
 
 def _history(paths: CachePaths) -> list[str]:
     try:
-        value = json.loads(paths.history.read_text())
+        value = json.loads(read_regular_file(paths.history, 1 << 16))
     except (OSError, ValueError):
         return []
-    return [str(v) for v in value] if isinstance(value, list) else []
+    if not isinstance(value, list):
+        return []
+    return [v for v in value if isinstance(v, str) and (v == BUNDLED or _SET_NAME.fullmatch(v))]
 
 
 def _write_atomic(path: Path, text: str) -> None:

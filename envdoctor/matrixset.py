@@ -16,7 +16,7 @@ from datetime import date
 from pathlib import Path
 from typing import Any
 
-from packaging.version import Version
+from packaging.version import VERSION_PATTERN, Version
 
 from envdoctor import __version__, versions
 
@@ -107,6 +107,8 @@ class MatrixSet:
             pending or {}
         )  # table name (file stem) -> file not read yet
         self._lock = threading.Lock()
+        # what a user may want to know under -v: a fallback taken, a damaged cache entry ignored
+        self.notes: list[str] = []
 
     def __repr__(self) -> str:
         return f"MatrixSet(origin={self.origin!r}, tables={sorted(self._tables)}, pending={sorted(self._pending)})"
@@ -150,7 +152,7 @@ class MatrixSet:
             path = self._pending.pop(name, None)
             if path is None:
                 return
-            matrix, errors = load_file(path)
+            matrix, errors = load_file(path, self.notes)
             self._errors.extend(errors)
             if matrix is not None and not errors:
                 self._tables[matrix.name] = matrix
@@ -185,27 +187,33 @@ def load_dir(folder: Path | str, origin: str | None = None) -> MatrixSet:
     )
 
 
-def load_file(path: Path) -> tuple[Matrix | None, list[LintError]]:
+def load_file(path: Path, notes: list[str] | None = None) -> tuple[Matrix | None, list[LintError]]:
     """Parse and validate one matrix file, or read it from the compiled cache when the cache holds
-    this very file's table as this envdoctor validated it (`envdoctor.matrix_cache`)."""
+    this very file's table as this envdoctor validated it (`envdoctor.matrix_cache`); a cache
+    entry with the right key that does not hold a valid table is noted in `notes`."""
     from envdoctor import matrix_cache
 
     shown = path.name
-    try:
-        data = path.read_bytes()
+    try:  # a regular file only: an installed set lives in a user-writable cache folder
+        data = matrix_cache.read_regular_file(path, MAX_MATRIX_BYTES)
         text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         return None, [LintError(shown, 0, f"cannot read: {exc}")]
     entry = matrix_cache.key(data, __version__)
-    cached = _from_cache(matrix_cache.load(path.stem, entry), shown)
+    fields = matrix_cache.load(path.stem, entry)
+    cached = _from_cache(fields, shown)
     if cached is not None:
         return cached, []
+    if fields is not None and notes is not None:
+        notes.append(f"the compiled cache entry of {shown} is damaged: parsed the file again")
     matrix, errors = parse_matrix(text, shown, expected_name=path.stem)
     if matrix is not None and not errors:
         matrix_cache.store(path.stem, entry, _cache_fields(matrix))
     return matrix, errors
 
 
+MAX_MATRIX_BYTES = 16 * 1024 * 1024
+_PEP440 = re.compile(VERSION_PATTERN, re.VERBOSE | re.IGNORECASE)
 _CACHED_FIELDS = (
     "name",
     "title",
@@ -225,13 +233,53 @@ def _cache_fields(matrix: Matrix) -> dict[str, Any]:
 
 
 def _from_cache(fields: dict[str, Any] | None, path: str) -> Matrix | None:
-    """The Matrix of a cache entry's fields, None when they do not make one."""
-    if fields is None or set(fields) != set(_CACHED_FIELDS):
+    """The Matrix of a cache entry's fields, None when they do not make one.
+
+    The entry's key proves only that it was written for this file; its content is checked again
+    (every field's type, every cell against its column's type, every row's source and date), so
+    an entry damaged or forged with the right key is parsed again from the TOML instead of
+    reaching a check as a list where a string belongs."""
+    if fields is None or set(fields) != set(_CACHED_FIELDS) or not _cached_shape_ok(fields):
         return None
     try:
         return Matrix(**{**fields, "key": tuple(fields["key"]), "path": path})
     except TypeError:
         return None
+
+
+def _cached_shape_ok(fields: dict[str, Any]) -> bool:
+    """Whether a compiled-cache entry holds what `parse_matrix` would have produced."""
+    columns, rows, lines = fields["columns"], fields["rows"], fields["row_lines"]
+    if not (
+        isinstance(fields["name"], str)
+        and isinstance(fields["title"], str)
+        and isinstance(fields["description"], str)
+        and isinstance(fields["schema_version"], int)
+        and isinstance(fields["meta"], dict)
+        and (fields["min_envdoctor"] is None or isinstance(fields["min_envdoctor"], str))
+        and isinstance(columns, dict)
+        and all(isinstance(k, str) and v in COLUMN_TYPES for k, v in columns.items())
+        and isinstance(fields["key"], list)
+        and all(isinstance(k, str) and k in columns for k in fields["key"])
+        and isinstance(rows, list)
+        and isinstance(lines, list)
+        and len(lines) == len(rows)
+        and all(isinstance(n, int) for n in lines)
+    ):
+        return False
+    problems: list[str] = []
+    for row in rows:
+        if not isinstance(row, dict):
+            return False
+        _check_row_meta(row, "", 0, lambda _line, message: problems.append(message))
+        for column, value in row.items():
+            if column in ROW_META:
+                continue
+            if column not in columns or not _cached_cell_ok(columns[column], value):
+                return False
+        if problems:
+            return False
+    return True
 
 
 def parse_matrix(
@@ -404,6 +452,25 @@ def _check_row_meta(row: dict, label: str, line: int, err) -> None:  # noqa: ANN
         err(line, f"{label}: unverified must be true or false")
     if "note" in row and not isinstance(row["note"], str):
         err(line, f"{label}: note must be a string")
+
+
+def _cached_cell_ok(kind: str, value: Any) -> bool:
+    """`_type_problem` for a compiled-cache cell, cheaper: versions by the PEP 440 pattern (not
+    a Version object each), specifiers as strings (a damaged one is caught when it is used)."""
+    if kind == "version":
+        return isinstance(value, str) and _PEP440.fullmatch(value) is not None
+    if kind == "specifier":
+        return isinstance(value, str)
+    if kind == "range":
+        return (
+            isinstance(value, dict)
+            and bool(value)
+            and set(value) <= {"min", "max"}
+            and all(isinstance(v, str) and _PEP440.fullmatch(v) for v in value.values())
+        )
+    if kind.startswith("list["):
+        return isinstance(value, list) and all(_cached_cell_ok(kind[5:-1], v) for v in value)
+    return _type_problem(kind, value) is None
 
 
 def _type_problem(kind: str, value: Any) -> str | None:

@@ -18,6 +18,21 @@ everywhere, in facts, raw captures and finding texts alike):
   github_pat_…, sk-…, AKIA…, xox…-, glpat-…, AIza…, JWTs, npm_…, pypi-…) and long hex or
   high-entropy base64 strings outside version/commit/digest fields.
 
+- secrets in command lines: the value of a credential-shaped option (`--gradio-auth user:pass`,
+  `--api-auth=…`, `--hf-token X`, `--api-key X`, `--db-password X`), wherever the same value
+  appears again (a suggested fix command, a raw capture).
+
+Not secrets, though they sit under a secret-sounding name: a file path (`ssl_keyfile =
+/etc/ssl/key.pem`, `--ssl-keyfile PATH`: the path is not the key), a number (`--max-tokens 512`)
+and a commit hash inside a URL path (`…/commit/<40 hex>`, `git+https://…@<hex>`).
+
+A user or host name that is also a word of envdoctor's own vocabulary (`nvidia`, `cuda`, `gpu`,
+`linux`, `vm`, a one- or two-letter name; the words of the document's finding ids, fact-group
+names, check ids and finding texts) is replaced only where it is a value: under a host/user
+key, in `HOSTNAME=` / `USER=` assignments, in home paths, in `user@host` prompts, in `uname -a`
+and `docker info` lines. Elsewhere (`nvidia.no-gpu`, `/proc/driver/nvidia`, "the NVIDIA
+driver") it is envdoctor's word, not the machine's name, and stays.
+
 The first pass only discovers identifiers across the whole document, the second replaces
 them, so a name first seen in a path late in the document is still replaced early in it.
 Generic account and host names (root, ubuntu, localhost…) are kept: they identify no one.
@@ -31,6 +46,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 # -- what counts as what -------------------------------------------------------------------------
@@ -221,6 +237,92 @@ _HEX_CONTEXT = re.compile(
     r"(?i)(sha\d*|commit|version|digest|git|rev|hash|checksum|build)[\w\s:=\"'-]{0,12}$"
 )
 _PSEUDONYM = re.compile(r"<[a-z0-9-]+-\d+>")
+# --gradio-auth user:pass, --api-key=X, -p? no: long options only (short ones say nothing)
+_OPTION_VALUE = re.compile(
+    r"""(?P<flag>(?<![\w-])--[A-Za-z][\w-]*)(?P<sep>=|[ \t]+)(?P<quote>["'])?"""
+    r"""(?P<value>(?(quote)[^"'\n]{1,4096}|[^\s"'<>;&|]{1,4096}))"""
+)
+_OPTION_SECRET_PARTS = ("TOKEN", "KEY", "PASSWORD", "PASSWD", "SECRET", "AUTH", "CREDENTIAL")
+_OPTION_NOT_SECRET_PARTS = ("TOKENIZER", "AUTHOR", "KEYBOARD", "MONKEY", "HOTKEY")
+_PATH_VALUE = re.compile(
+    r"(?:~|\.{1,2}|\$\w+)?/[^\s]*|[A-Za-z]:[\\/][^\n]*|[\w.-]+\.(?:pem|key|crt|json|txt)"
+)
+_NUMBER_VALUE = re.compile(r"[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?[kKmMgG]?|true|false|yes|no|none")
+# the words envdoctor itself uses, beyond those of the document's ids (see the module docstring)
+_VOCABULARY = {
+    "nvidia",
+    "cuda",
+    "gpu",
+    "gpus",
+    "linux",
+    "vm",
+    "amd",
+    "intel",
+    "rocm",
+    "hip",
+    "xpu",
+    "torch",
+    "pytorch",
+    "python",
+    "docker",
+    "podman",
+    "driver",
+    "kernel",
+    "host",
+    "node",
+    "container",
+    "platform",
+    "wsl",
+    "windows",
+    "macos",
+    "apple",
+    "jetson",
+    "tegra",
+    "slurm",
+    "kubernetes",
+    "k8s",
+    "cpu",
+    "nccl",
+    "cudnn",
+    "conda",
+    "pip",
+    "os",
+    "apps",
+    "app",
+    "debian",
+    "ubuntu",
+    "centos",
+    "fedora",
+    "rhel",
+    "rocky",
+    "alma",
+    "arch",
+    "suse",
+    "gnu",
+    "kvm",
+    "qemu",
+    "vmware",
+    "hyperv",
+    "xen",
+    "nvml",
+    "smi",
+    "toolkit",
+    "cdi",
+    "envdoctor",
+    "triage",
+    "check",
+    "report",
+    "fleet",
+    "fit",
+    "preflight",
+    "cuda-toolkit",
+    "libraries",
+    "library",
+    "module",
+}
+_VOCABULARY_KEYS = {"id", "explains", "passed", "fact", "ids"}
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*")
+_URL_TOKEN = re.compile(r"[a-z][a-z0-9+.-]*://\S*$", re.I)
 
 
 def is_secret_name(name: str) -> bool:
@@ -252,12 +354,19 @@ class Redactor:
 
     users: set[str] = field(default_factory=set)
     hosts: set[str] = field(default_factory=set)
+    # the kinds replaced (None: all); triage replaces only secrets and UUIDs unless --redact
+    kinds: frozenset[str] | None = None
     _literals: dict[str, str] = field(default_factory=dict)  # value -> kind, found in pass 1
     _tokens: dict[tuple[str, str], str] = field(default_factory=dict)
     _counts: Counter = field(default_factory=Counter)
     _seen: dict[str, str] = field(default_factory=dict)  # original -> pseudonym
     _literal_re: re.Pattern | None = None
     _literal_kinds: list[str] = field(default_factory=list)
+    _vocabulary: set[str] = field(default_factory=lambda: set(_VOCABULARY))
+    _word_literals: dict[str, tuple[str, str]] = field(
+        default_factory=dict
+    )  # lower -> (value, kind)
+    _word_contexts: list[tuple[re.Pattern, str | None]] = field(default_factory=list)
 
     # -- public ----------------------------------------------------------------------------------
     def redact(self, doc: Any) -> Any:
@@ -288,7 +397,14 @@ class Redactor:
             kind = token.strip("<>").rsplit("-", 1)[0]
             if len(original) < 4:
                 continue
-            if kind in ("user", "host"):
+            if kind in ("user", "host") and self._is_word(original):
+                if any(
+                    m["v"].lower() == original.lower()
+                    for pattern, _kind in _word_contexts(re.escape(original))
+                    for m in pattern.finditer(text)
+                ):
+                    found.append(kind)
+            elif kind in ("user", "host"):
                 if re.search(_boundary(original, kind), text):
                     found.append(kind)
             elif original in text:
@@ -299,13 +415,32 @@ class Redactor:
     def _discover(self, obj: Any, key: str | None) -> None:
         if isinstance(obj, dict):
             for k, v in obj.items():
+                if _ID_LIKE.fullmatch(str(k)):  # a fact-group name: envdoctor's words
+                    self._learn_words(str(k))
                 self._discover_text(str(k), None)
                 self._discover(v, _child_key(key, str(k)))
         elif isinstance(obj, list):
-            for v in obj:
+            for index, v in enumerate(obj):
                 self._discover(v, key)
+                nxt = obj[index + 1] if index + 1 < len(obj) else None
+                if isinstance(v, str) and isinstance(nxt, str) and _secret_option(v, nxt):
+                    self._note("secret", nxt.strip())  # argv ["--gradio-auth", "user:pass"]
         elif isinstance(obj, str):
+            if key is not None and key.lower() in _VOCABULARY_KEYS and _ID_LIKE.fullmatch(obj):
+                self._learn_words(obj)
             self._discover_text(obj, key)
+
+    def _learn_words(self, identifier: str) -> None:
+        """The words of one of envdoctor's ids or group names (`nvidia.no-gpu`: nvidia, no,
+        gpu, no-gpu)."""
+        for word in re.split(r"[._/]+", identifier.lower()):
+            self._vocabulary.add(word)
+            self._vocabulary.update(word.split("-"))
+
+    def _is_word(self, value: str) -> bool:
+        """Whether a user/host name is one of envdoctor's words (replaced only as a value)."""
+        lowered = value.lower()
+        return len(lowered) <= 2 or lowered in self._vocabulary
 
     def _discover_text(self, text: str, key: str | None) -> None:
         lowered = (key or "").lower()
@@ -316,7 +451,7 @@ class Redactor:
                 self._note_host(text.strip())
             elif lowered in _USER_KEYS:
                 self._note("user", text.strip())
-            elif is_secret_name(key) and len(text.strip()) >= 6:
+            elif is_secret_name(key) and len(text.strip()) >= 6 and not _is_path(text):
                 self._note("secret", text.strip())
         for pattern in (_HOME, _WINDOWS_HOME):
             for match in pattern.finditer(text):
@@ -329,8 +464,16 @@ class Redactor:
                 value
             ):
                 self._note("user", value)
-            elif is_secret_name(name) and _meaningful(value) and len(value) >= 6:
+            elif (
+                is_secret_name(name)
+                and _meaningful(value)
+                and len(value) >= 6
+                and not _is_path(value)
+            ):
                 self._note("secret", value)
+        for match in _OPTION_VALUE.finditer(text):
+            if _secret_option(match["flag"], match["value"]):
+                self._note("secret", match["value"])
         for match in _DOCKER_INFO_NAME.finditer(text):
             self._note_host(match.group(1))
         for match in _SERIAL_TEXT.finditer(text):
@@ -356,9 +499,24 @@ class Redactor:
 
     def _build_literal_re(self) -> re.Pattern | None:
         values = sorted(self._literals.items(), key=lambda p: (-len(p[0]), p[0]))
+        words = [(v, k) for v, k in values if k in ("user", "host") and self._is_word(v)]
+        self._word_literals = {v.lower(): (v, k) for v, k in words}
+        self._word_contexts = (
+            _word_contexts("|".join(re.escape(v) for v, _k in words)) if words else []
+        )
+        values = [(v, k) for v, k in values if (v, k) not in words]
         parts = [f"(?P<l{i}>{_boundary(value, kind)})" for i, (value, kind) in enumerate(values)]
         self._literal_kinds = [kind for _v, kind in values]
         return re.compile("|".join(parts)) if parts else None
+
+    def _word_value(self, m: re.Match, kind: str | None) -> str:
+        value, noted = self._word_literals.get(m["v"].lower(), (m["v"], "host"))
+        if kind is None:  # HOSTNAME= / USER=: the variable says which
+            var = (m.groupdict().get("var") or "").upper()
+            kind = "host" if var.startswith(("HOST", "NODE", "SLURMD", "COMPUTER")) else "user"
+        token = self._token(kind, m["v"])
+        self._seen.setdefault(value, token)
+        return m["pre"] + token
 
     # -- substitution (pass 2) -------------------------------------------------------------------
     def _walk(self, obj: Any, key: str | None) -> Any:
@@ -380,12 +538,18 @@ class Redactor:
         if key is not None and _meaningful(text) and "\n" not in text:
             if lowered in _SERIAL_KEYS:
                 return self._token("serial", text)
-            if is_secret_name(key) and not _EXEMPT_KEY.search(key):
+            if is_secret_name(key) and not _EXEMPT_KEY.search(key) and not _is_path(text):
                 return self._token("secret", text)
+            if lowered in _HOST_KEYS | _USER_KEYS and text.strip().lower() in self._word_literals:
+                name_kind = "host" if lowered in _HOST_KEYS else "user"
+                return self._token(name_kind, text.strip())
         exempt = key is not None and bool(_EXEMPT_KEY.search(key))
         text = _PEM.sub(lambda m: self._token("secret", m.group(0)), text)
         if self._literal_re is not None:  # values found in pass 1, whole (a password with spaces)
             text = self._literal_re.sub(self._literal, text)
+        for pattern, context_kind in self._word_contexts:  # envdoctor's words as names: values only
+            text = pattern.sub(partial(self._word_value, kind=context_kind), text)
+        text = _OPTION_VALUE.sub(self._option, text)
         text = _URL_CREDENTIALS.sub(
             lambda m: m.group(1) + self._token("secret", m.group(2)) + "@", text
         )
@@ -408,7 +572,7 @@ class Redactor:
         return text
 
     def _token(self, kind: str, value: str) -> str:
-        if _PSEUDONYM.fullmatch(value):
+        if _PSEUDONYM.fullmatch(value) or (self.kinds is not None and kind not in self.kinds):
             return value
         canonical = (
             value.lower() if kind in ("host", "gpu-uuid", "mig-uuid", "mac", "ipv6") else value
@@ -424,6 +588,11 @@ class Redactor:
         scheme = f"{m.group(3)} " if m.group(3) else ""
         return f"{m.group(1)}{m.group(2)}{scheme}{self._token('secret', m.group(4))}"
 
+    def _option(self, m: re.Match) -> str:
+        if not _secret_option(m["flag"], m["value"]) or _PSEUDONYM.fullmatch(m["value"]):
+            return m.group(0)
+        return f"{m['flag']}{m['sep']}{m['quote'] or ''}{self._token('secret', m['value'])}"
+
     def _assignment(self, m: re.Match) -> str:
         name, value = m["name"], m["value"]
         if (
@@ -431,6 +600,7 @@ class Redactor:
             or not _meaningful(value)
             or _PSEUDONYM.fullmatch(value)
             or _EXEMPT_KEY.search(name)
+            or _is_path(value)
         ):
             return m.group(0)
         return f"{name}{m['sep']}{m['quote'] or ''}{self._token('secret', value)}"
@@ -483,6 +653,11 @@ class Redactor:
         before = m.string[max(0, m.start() - 24) : m.start()]
         if _HEX_CONTEXT.search(before):
             return m.group(0)
+        # a commit or blob hash in a URL's path (…/commit/<hex>, git+https://…@<hex>) names
+        # public code; a query value (?token=<hex>) may be a secret
+        token_start = max(m.string.rfind(c, 0, m.start()) for c in " \t\n\"'(<") + 1
+        if _URL_TOKEN.match(m.string[token_start : m.start()]) and before[-1:] in ("/", "@", "#"):
+            return m.group(0)
         return self._token("secret", m.group(0))
 
     def _base64(self, m: re.Match) -> str:
@@ -497,6 +672,65 @@ class Redactor:
         ):
             return value
         return self._token("secret", value)
+
+
+_ID_LIKE = re.compile(r"[a-z][a-z0-9_-]*(?:\.[a-z0-9][a-z0-9_-]*)+")
+
+
+def _word_contexts(names: str) -> list[tuple[re.Pattern, str | None]]:
+    """Where a user or host name that is one of envdoctor's words is a value (group `v`), with
+    the kind of name each place holds (None: by the variable's name, group `var`)."""
+    v = rf"(?P<v>(?i:{names}))"
+    return [
+        (
+            re.compile(
+                r"(?P<pre>(?P<var>(?i:\b(?:HOSTNAME|NODENAME|SLURMD_NODENAME|COMPUTERNAME|USER|"
+                r"LOGNAME|USERNAME|SUDO_USER)))[\"']?\s*[=:]\s*[\"']?)" + v + r"(?![\w.-])"
+            ),
+            None,
+        ),
+        (re.compile(r"(?P<pre>(?<![\w.-]))" + v + r"(?=@[A-Za-z0-9][\w.-]*[:\s])"), "user"),
+        (
+            re.compile(
+                r"(?P<pre>(?:(?<![\w.-])[A-Za-z0-9_][\w.-]*|<user-\d+>)@)" + v + r"(?=[:\s]|$)"
+            ),
+            "host",
+        ),
+        (re.compile(r"(?P<pre>\b(?:Linux|Darwin)[ \t]+)" + v + r"(?=[ \t]+\d)"), "host"),
+        (re.compile(r"(?m)(?P<pre>^ Name: )" + v + r"$"), "host"),
+        (
+            re.compile(
+                r"(?im)(?P<pre>^[ \t]*(?:static[ \t]+)?(?:host[ \t_]?name|node[ \t_]?name)"
+                r"[ \t]*[:=][ \t]*)" + v + r"(?=[ \t]*$)"
+            ),
+            "host",
+        ),
+    ]
+
+
+def _is_path(value: str) -> bool:
+    """A file path (`/etc/ssl/key.pem`, `~/.cache/token`, `C:\\keys\\a.json`): under a
+    secret-sounding name it says where a secret is, not what it is."""
+    text = value.strip().strip("\"'")
+    return bool(_PATH_VALUE.fullmatch(text)) and not _PSEUDONYM.fullmatch(text)
+
+
+def _secret_option(flag: str, value: str) -> bool:
+    """Whether `flag value` passes a credential (`--gradio-auth user:pass`, `--hf-token X`)."""
+    if not flag.startswith("--") or not re.fullmatch(r"--[A-Za-z][\w-]*", flag):
+        return False
+    parts = [p for p in re.split(r"[-_]+", flag[2:].upper()) if p]
+    if not any(word in part for part in parts for word in _OPTION_SECRET_PARTS):
+        return False
+    if any(part in _OPTION_NOT_SECRET_PARTS for part in parts):
+        return False
+    text = value.strip().strip("\"'")
+    return (
+        _meaningful(text)
+        and not text.startswith("-")
+        and not _is_path(text)
+        and not _NUMBER_VALUE.fullmatch(text.lower())
+    )
 
 
 def _boundary(value: str, kind: str) -> str:

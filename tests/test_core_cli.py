@@ -49,7 +49,7 @@ def test_check_text_is_plain_when_piped():
     "args, message",
     [
         (("check", "--bogus"), "unrecognized arguments: --bogus"),
-        (("check", "--timeout", "-1"), "--timeout must be positive"),
+        (("check", "--timeout", "-1"), "--timeout: '-1': must be positive"),
         (("check", "--format", "yaml"), "invalid choice"),
         (("explain", "no.such-id"), "no finding id 'no.such-id'"),
         (("matrices", "show", "nope"), "no matrix 'nope'"),

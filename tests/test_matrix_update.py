@@ -116,8 +116,12 @@ def test_update_older_than_bundled_does_not_win(server, env):
         for k, v in _bundled_files(False).items()
     }
     digest = server.add("/old.tar.gz", _bundle(files))
-    update(server.url("/old.tar.gz"), digest, env)
+    # refused before installing: an installed set that load_active never uses would be a lie
+    # ("installed and activated"), so the command says why instead
+    with pytest.raises(UpdateError, match="before this envdoctor's bundled matrices"):
+        update(server.url("/old.tar.gz"), digest, env)
     assert load_active(env).origin == "bundled"
+    assert not [p for p in cache_paths(env).sets.iterdir() if not p.name.startswith(".")]
 
 
 def _bad_cases(server) -> list[tuple[str, str, str]]:

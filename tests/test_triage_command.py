@@ -84,7 +84,7 @@ def test_unreadable_input_exits_2_with_one_line(kind: str, tmp_path: Path, capsy
     assert code == 2 and out == ""
     assert err.count("\n") == 1 and err.startswith("envdoctor")
     if kind == "too-large":
-        assert "50 MB" in err
+        assert "50 MiB" in err
 
 
 def test_binary_input_is_read_leniently(tmp_path: Path, capsys) -> None:  # noqa: ANN001

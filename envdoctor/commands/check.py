@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from envdoctor.commands import Outcome, UsageError
+from envdoctor.commands.limits import TIMEOUT_MAX_S, existing_path, seconds_type
 from envdoctor.context import ProbeOptions
 from envdoctor.render import FORMATS, render
 
@@ -63,10 +64,10 @@ def add_probe_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--timeout",
-        type=float,
+        type=seconds_type("--timeout"),
         default=20.0,
         metavar="S",
-        help="overall deadline for all probes in seconds (default: 20)",
+        help=f"overall deadline for all probes in seconds (default: 20, at most {TIMEOUT_MAX_S:g})",
     )
     parser.add_argument(
         "--app",
@@ -95,8 +96,12 @@ def add_probe_arguments(parser: argparse.ArgumentParser) -> None:
 
 def probe_options(args: argparse.Namespace) -> ProbeOptions:
     """ProbeOptions from parsed arguments; UsageError on bad values."""
-    if args.timeout <= 0:
-        raise UsageError(f"--timeout must be positive, not {args.timeout:g}")
+    try:
+        existing_path("--python", args.python, "executable")
+        for folder in args.app_dir:
+            existing_path("--app-dir", folder, "dir")
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
     return ProbeOptions(
         python=args.python,
         deep=args.deep,
@@ -129,6 +134,19 @@ def run(args: argparse.Namespace) -> Outcome:
         snapshot = collect_for_root(args.root, options)
     else:
         snapshot = collect_live(options, root=args.root)
-    report = diagnose(snapshot, kind="check")
+    from envdoctor.diagnose import active_matrices
+
+    matrices = active_matrices()
+    report = diagnose(snapshot, kind="check", matrices=matrices)
     text = render(report, args.format, verbose=args.verbose)
-    return Outcome(stdout=text, exit_code=exit_code_for(report, args.fail_on))
+    return Outcome(
+        stdout=text,
+        stderr=matrix_notes(matrices) if args.verbose else "",
+        exit_code=exit_code_for(report, args.fail_on),
+    )
+
+
+def matrix_notes(matrices: object) -> str:
+    """The matrix set's notes (a damaged cache or update set aside), one `envdoctor:` line each."""
+    notes = dict.fromkeys(getattr(matrices, "notes", []))
+    return "".join(f"envdoctor: {note}\n" for note in notes)

@@ -96,14 +96,23 @@ def add_parser(subparsers) -> None:  # noqa: ANN001
     )
 
 
+# The widest a real workload needs: the largest published models have ~2e12 parameters and the
+# largest GPUs under 300 GiB; beyond these a value is a typo or an attack on the arithmetic.
+PARAMS_MAX = 1e14
+VRAM_MAX_GIB = 16_384.0
+CONTEXT_MAX_TOKENS = 1 << 24
+WHOLE_MAX = {"--batch": 1 << 20, "--lora-rank": 1 << 16, "--gpus": 1 << 16}
+# --model and --params together must name about the same size (rounding of "7B" for 6.74e9).
+PARAMS_AGREEMENT = 0.25
+
+
 def _positive_int(flag: str, text: str) -> int:
+    from envdoctor.commands.limits import whole_number
+
     try:
-        value = int(str(text).strip())
-    except ValueError:
-        raise UsageError(f"{flag} {text!r}: not a whole number") from None
-    if value < 1:
-        raise UsageError(f"{flag} {text!r}: must be at least 1")
-    return value
+        return whole_number(flag, text, 1, WHOLE_MAX.get(flag, 1 << 20))
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def workload_from_args(args: argparse.Namespace, ms) -> fit.Workload:  # noqa: ANN001, F821
@@ -124,6 +133,15 @@ def workload_from_args(args: argparse.Namespace, ms) -> fit.Workload:  # noqa: A
             params = fit.parse_count(args.params)
         except ValueError as exc:
             raise UsageError(f"--params {exc}") from None
+        if params > PARAMS_MAX:
+            raise UsageError(
+                f"--params {args.params!r}: more than {fit.count_label(PARAMS_MAX)} parameters"
+            )
+        if shape is not None and abs(params - shape.params) > PARAMS_AGREEMENT * shape.params:
+            raise UsageError(
+                f"--params {args.params} contradicts --model {args.model} "
+                f"({fit.count_label(float(shape.params))} parameters); give one of them"
+            )
     elif shape is not None:
         params = float(shape.params)
     else:
@@ -132,6 +150,8 @@ def workload_from_args(args: argparse.Namespace, ms) -> fit.Workload:  # noqa: A
         context = fit.parse_context(args.context)
     except ValueError as exc:
         raise UsageError(f"--context {exc}") from None
+    if context > CONTEXT_MAX_TOKENS:
+        raise UsageError(f"--context {args.context!r}: more than {CONTEXT_MAX_TOKENS} tokens")
     if args.task == "full" and args.dtype in fit.QUANTISED:
         raise UsageError(
             f"--dtype {args.dtype} --task full: {args.dtype} weights are not trained "
@@ -190,6 +210,8 @@ def _vram(text: str) -> float:
         raise UsageError(f"--vram {text!r}: not a size in GiB (write 24 or 79.6)") from None
     if not gib > 0 or gib != gib or gib == float("inf"):
         raise UsageError(f"--vram {text!r}: must be a positive size")
+    if gib > VRAM_MAX_GIB:
+        raise UsageError(f"--vram {text!r}: more than {VRAM_MAX_GIB:g} GiB on one GPU")
     return gib
 
 

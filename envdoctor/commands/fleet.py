@@ -21,6 +21,7 @@ import os
 from pathlib import Path
 
 from envdoctor.commands import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Outcome, UsageError
+from envdoctor.commands.limits import FLEET_JOBS_MAX, whole_type
 from envdoctor.fleet import NodeSummary, Unreadable
 
 FORMATS = ("text", "json", "markdown")
@@ -49,7 +50,7 @@ def add_parser(subparsers) -> None:  # noqa: ANN001
     )
     parser.add_argument(
         "--jobs",
-        type=int,
+        type=whole_type("--jobs", 0, FLEET_JOBS_MAX),
         default=0,
         metavar="N",
         help="processes reading the reports (default: one per CPU, at most 8, "

@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> Outcome:
 def _update_or_rollback(args: argparse.Namespace) -> Outcome:
     import os
 
-    from envdoctor.matrix_update import UpdateError, rollback, update
+    from envdoctor.matrix_update import CacheError, UpdateError, rollback, update
 
     try:
         if args.action == "rollback":
@@ -90,6 +90,8 @@ def _update_or_rollback(args: argparse.Namespace) -> Outcome:
                 "matrices update needs --url and --sha256 (no default update source is configured)"
             )
         name = update(url, digest)
+    except CacheError as exc:
+        raise UsageError(f"matrices {args.action}: {exc}") from None
     except UpdateError as exc:
         return Outcome(stderr=f"envdoctor: update refused: {exc}\n", exit_code=1)
     return Outcome(stdout=f"installed and activated matrix set {name}\n")

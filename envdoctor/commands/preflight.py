@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from envdoctor.commands import EXIT_FINDINGS, EXIT_OK, Outcome, UsageError
+from envdoctor.commands.limits import TIMEOUT_MAX_S, existing_path, finite_number, seconds_type
 
 if TYPE_CHECKING:
     from envdoctor.checkdef import Check
@@ -75,7 +76,7 @@ def add_parser(subparsers) -> None:  # noqa: ANN001
     parser.add_argument("--json", action="store_true", help="print the verdicts as JSON on stdout")
     parser.add_argument(
         "--timeout",
-        type=float,
+        type=seconds_type("--timeout"),
         default=None,
         metavar="S",
         help=f"give up on the probes after this many seconds (default: {DEFAULT_TIMEOUT_S:g})",
@@ -104,17 +105,26 @@ def run(args: argparse.Namespace) -> Outcome:
     command = list(args.argv)
     if command and command[0] == "--":
         command = command[1:]
+    if command and not command[0]:
+        raise UsageError("-- '': the command to start is an empty word")
     config_specs, config_origin, config_timeout = read_config(args.config, Path.cwd())
     timeout_s = args.timeout if args.timeout is not None else (config_timeout or DEFAULT_TIMEOUT_S)
-    if timeout_s <= 0:
-        raise UsageError(f"--timeout must be positive, not {timeout_s:g}")
+    try:
+        existing_path("--python", args.python, "executable")
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    _refuse_empty(args.require, "--require")
+    _refuse_empty(config_specs, config_origin or "config")
     try:
         requirements = parse_requirements(args.require)
         requirements += parse_requirements(config_specs, origin=config_origin or "config")
         requirements = expand_apps(requirements, _matrices)
     except RequirementError as exc:
         raise UsageError(str(exc)) from None
+    unstartable = _cannot_start(command)
     if not requirements:
+        if unstartable:
+            return _unstartable(command, unstartable, [], [], args, started, None)
         note = (
             ""
             if args.json
@@ -125,9 +135,14 @@ def run(args: argparse.Namespace) -> Outcome:
         )
         doc = _document([], [], command, True, args.warn_only, started, None)
         return Outcome(
-            stdout=_json(doc) if args.json else "", stderr=note, exec_argv=command or None
+            stdout=_json(doc, one_line=bool(command)) if args.json else "",
+            stderr=note,
+            exec_argv=command or None,
         )
     verdicts, snapshot, causes = judge(requirements, timeout_s, args.python)
+    if unstartable:
+        found = [causes.get(i) for i in range(len(verdicts))]
+        return _unstartable(command, unstartable, verdicts, found, args, started, snapshot)
     ok = all(v.ok for v in verdicts)
     go = ok or args.warn_only
     doc = _document(
@@ -139,7 +154,7 @@ def run(args: argparse.Namespace) -> Outcome:
         started,
         snapshot,
     )
-    stdout = _json(doc) if args.json else ""
+    stdout = _json(doc, one_line=bool(command)) if args.json else ""
     stderr = "" if args.json else _text(verdicts, causes, command, ok, args.warn_only, started)
     return Outcome(
         stdout=stdout,
@@ -347,7 +362,12 @@ def _config_table(file: Path, required: bool) -> tuple[list[str], str | None, fl
     timeout = table.get("timeout")
     if timeout is not None and (isinstance(timeout, bool) or not isinstance(timeout, (int, float))):
         raise UsageError(f"{file}: {where} timeout must be a number of seconds")
-    return list(require), f"{file.name} {where}", float(timeout) if timeout is not None else None
+    if timeout is not None:
+        try:
+            timeout = finite_number("timeout", timeout, 0.0, TIMEOUT_MAX_S)
+        except ValueError as exc:
+            raise UsageError(f"{file}: {where} {exc} (seconds)") from None
+    return list(require), f"{file.name} {where}", timeout
 
 
 # -- output --------------------------------------------------------------------------------------
@@ -393,10 +413,71 @@ def _verdict_dict(verdict: Verdict, cause: Finding | None) -> dict[str, Any]:
     }
 
 
-def _json(doc: dict[str, Any]) -> str:
+def _json(doc: dict[str, Any], one_line: bool = False) -> str:
+    """The document; `one_line` (when CMD follows on the same stdout) puts it on exactly one line,
+    the first, so `head -n 1` separates it from whatever the command prints."""
     import json
 
+    if one_line:
+        return json.dumps(doc, sort_keys=True, separators=(",", ":"), ensure_ascii=True) + "\n"
     return json.dumps(doc, sort_keys=True, indent=2) + "\n"
+
+
+def _refuse_empty(specs: Sequence[str], origin: str) -> None:
+    """A spec that names no requirement (`--require ''`, `--require ','`: often an unset shell
+    variable) would silently turn the gate off: a usage error."""
+    from envdoctor.requirements import split_specs
+
+    for spec in specs:
+        if not split_specs([spec]):
+            raise UsageError(
+                f"{origin} {spec!r}: names no requirement (an unset variable?); "
+                "leave the option out to check nothing"
+            )
+
+
+def _cannot_start(command: Sequence[str]) -> str | None:
+    """Why `command` cannot be exec'd (not found, not executable), or None; decided before any
+    verdict is written, so the document never promises a start that will fail."""
+    import os
+
+    if not command:
+        return None
+    name = command[0]
+    if os.sep in name:
+        if not os.path.exists(name):
+            return "no such file"
+        if os.path.isdir(name) or not os.access(name, os.X_OK):
+            return "not an executable file"
+        return None
+    # execvp's own search (shutil.which would cost an import on preflight's fast path)
+    for folder in os.environ.get("PATH", os.defpath).split(os.pathsep):
+        candidate = os.path.join(folder or ".", name)
+        if os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return None
+    return "not found on PATH"
+
+
+def _unstartable(
+    command: list[str],
+    why: str,
+    verdicts: Sequence[Verdict],
+    causes: Sequence[Finding | None],
+    args: argparse.Namespace,
+    started: float,
+    snapshot: Snapshot | None,
+) -> Outcome:
+    """The outcome when CMD cannot start: nothing is exec'd, exit 127 (not found) or 126 (not
+    executable) as a shell would, and the document says so (ok and starts_command false)."""
+    doc = _document(verdicts, causes, command, False, args.warn_only, started, snapshot)
+    doc["ok"] = False
+    doc["command_error"] = f"{command[0]}: {why}"
+    message = f"envdoctor preflight: cannot exec {command[0]}: {why}\n"
+    return Outcome(
+        stdout=_json(doc) if args.json else "",
+        stderr=message,
+        exit_code=126 if why == "not an executable file" else 127,
+    )
 
 
 def _text(

@@ -165,5 +165,6 @@ def machine_identifiers(
 
 def write_atomically(path: Path, text: str, private: bool = False) -> None:
     """Write the report through a temporary file and a rename (an existing file survives any
-    failure); `private` makes it readable by its owner only (0600), else 0644."""
-    write_text_atomically(path, text, mode=0o600 if private else 0o644)
+    failure); `private` makes it readable by its owner only (0600), else 0644. A character device
+    or a FIFO (`-o /dev/null`, `-o >(gzip > r.gz)`) is written into, never replaced."""
+    write_text_atomically(path, text, mode=0o600 if private else 0o644, into_special=True)

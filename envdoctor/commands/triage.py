@@ -13,7 +13,9 @@ plus the error signatures (checks/signatures), and the findings are ranked for t
   first, by the signature's score (how telling the message is, plus the facts that confirm it),
   then by severity and confidence (`rank_for_triage`).
 
-Inputs over 50 MB are refused (exit 2), as are unreadable files. Undecodable bytes are replaced.
+Inputs over 50 MiB are refused (exit 2), as are unreadable files. Undecodable bytes are replaced;
+input that is mostly not text, and an envdoctor report that cannot be read back, are refused
+with the reason, and the output never echoes the paste's secrets and UUIDs (`triage_input`).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from typing import BinaryIO
 
 from envdoctor.commands import Outcome, UsageError
 from envdoctor.commands.check import add_output_arguments
+from envdoctor.commands.limits import seconds_type
 from envdoctor.findings import SEVERITY_ORDER, Finding, order
 from envdoctor.render import render
 from envdoctor.report import Report
@@ -58,8 +61,14 @@ def add_parser(subparsers) -> None:  # noqa: ANN001
         help="also collect this machine's live facts and merge them in",
     )
     parser.add_argument(
+        "--redact",
+        action="store_true",
+        help="also replace user and host names, addresses and serials in the output "
+        "(secrets and UUIDs of the input are never echoed)",
+    )
+    parser.add_argument(
         "--timeout",
-        type=float,
+        type=seconds_type("--timeout"),
         default=20.0,
         metavar="S",
         help="deadline for the live probes of --here, in seconds (default: 20)",
@@ -68,11 +77,19 @@ def add_parser(subparsers) -> None:  # noqa: ANN001
 
 def run(args: argparse.Namespace) -> Outcome:
     """Read the input, diagnose it, render the report."""
+    from envdoctor.commands.triage_input import InputWatch, redacted
     from envdoctor.diagnose import exit_code_for
 
-    blocks = _input_blocks(args.file)
-    report = triage_blocks(blocks, here=args.here, timeout_s=args.timeout)
-    text = render(report, args.format, verbose=args.verbose)
+    label = "standard input" if args.file in (None, "-") else args.file
+    watch = InputWatch(_input_blocks(args.file), label)
+    report = triage_blocks(watch, here=args.here, timeout_s=args.timeout)
+    problem = watch.problem(report)
+    if problem:
+        raise UsageError(problem)
+    shown, redactor = redacted(report, identifiers=args.redact)
+    text = render(shown, args.format, verbose=args.verbose)
+    if redactor.leaks(text):
+        raise RuntimeError("redaction check failed: a replaced value survived rendering")
     return Outcome(stdout=text, exit_code=exit_code_for(report, args.fail_on))
 
 
@@ -146,6 +163,9 @@ def _input_blocks(path: str | None) -> Iterable[str]:
         stream = sys.stdin.buffer if sys.stdin is not None else None
         if stream is None:
             raise UsageError("triage: no standard input to read")
+        from envdoctor.commands.triage_input import read_counted
+
+        stream = read_counted(stream, "standard input", MAX_INPUT_BYTES)
         return _checked(_read_stream(stream, "standard input"))
     if os.path.isdir(path):
         raise UsageError(f"triage: {path} is a directory, not a file")
@@ -155,13 +175,18 @@ def _input_blocks(path: str | None) -> Iterable[str]:
         raise UsageError(f"triage: cannot read {path}: {exc.strerror or exc}") from exc
     if size > MAX_INPUT_BYTES:
         raise UsageError(
-            f"triage: {path} is {size / 1048576:.0f} MB; triage reads at most "
-            f"{MAX_INPUT_BYTES // 1048576} MB (cut the log to the part around the error)"
+            f"triage: {path} is {size / 1048576:.0f} MiB; triage reads at most "
+            f"{MAX_INPUT_BYTES / 1048576:g} MiB (cut the log to the part around the error)"
         )
     try:
         handle = open(path, "rb")  # noqa: SIM115 - closed by _read_stream
     except OSError as exc:
         raise UsageError(f"triage: cannot read {path}: {exc.strerror or exc}") from exc
+    if not os.path.isfile(path):  # a FIFO or a device: no size to check first, so count
+        from envdoctor.commands.triage_input import read_counted
+
+        with handle:
+            return _checked(_read_stream(read_counted(handle, path, MAX_INPUT_BYTES), path))
     return _checked(_read_stream(handle, path, close=True))
 
 
@@ -172,7 +197,7 @@ def _read_stream(stream: BinaryIO, label: str, close: bool = False) -> Iterable[
         yield from iter_decoded_blocks(stream, MAX_INPUT_BYTES)
     except InputTooLarge as exc:
         raise UsageError(
-            f"triage: {label}: {exc}; triage reads at most {MAX_INPUT_BYTES // 1048576} MB"
+            f"triage: {label}: {exc}; triage reads at most {MAX_INPUT_BYTES / 1048576:g} MiB"
         ) from exc
     except OSError as exc:
         raise UsageError(f"triage: cannot read {label}: {exc.strerror or exc}") from exc

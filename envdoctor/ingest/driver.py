@@ -31,7 +31,7 @@ How a paste becomes one snapshot (`ingest_lines` / `ingest_text`):
 
 `iter_decoded_lines` turns a binary stream into lines leniently (BOM / UTF-16 aware, undecodable
 bytes replaced, NULs and ANSI escapes dropped, lines longer than `MAX_LINE_CHARS` cut) and raises
-`InputTooLarge` past a byte limit, so a 50 MB paste streams through with bounded memory.
+`InputTooLarge` past a byte limit, so a 50 MiB paste streams through with bounded memory.
 """
 
 from __future__ import annotations
@@ -142,7 +142,7 @@ def iter_decoded_blocks(
         return
     total = len(first)
     if total > limit_bytes:
-        raise InputTooLarge(f"input is larger than {limit_bytes // (1024 * 1024)} MB")
+        raise InputTooLarge(f"input is larger than {limit_bytes / (1024 * 1024):g} MiB")
     encoding, skip = _sniff_encoding(first)
     decoder = codecs.getincrementaldecoder(encoding)(errors="replace")
     pending = ""
@@ -172,7 +172,7 @@ def iter_decoded_blocks(
         chunk = stream.read(chunk_bytes)
         total += len(chunk)
         if total > limit_bytes:
-            raise InputTooLarge(f"input is larger than {limit_bytes // (1024 * 1024)} MB")
+            raise InputTooLarge(f"input is larger than {limit_bytes / (1024 * 1024):g} MiB")
     if pending:
         yield clean_block(pending)
 

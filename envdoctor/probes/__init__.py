@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import timezone
 
 from envdoctor import __version__
-from envdoctor.context import ProbeContext
+from envdoctor.context import ProbeContext, stopped_on_signals
 from envdoctor.snapshot import FactGroup, Snapshot, failed
 
 # Listed explicitly, in display order. Add a module here when you add a probe.
@@ -77,9 +77,8 @@ class Collection:
 
 def collect_all(ctx: ProbeContext, modules: tuple[str, ...] | None = None) -> Collection:
     """Run the probes (all, `modules`, or ctx.options.only) and gather their facts: in threads, and
-    on Linux part of them in a forked worker process (`envdoctor.probes.worker`) for a second core."""
-    from envdoctor.probes import worker
-
+    on Linux part of them in a forked worker process (`envdoctor.probes.worker`) for a second core.
+    SIGINT and SIGTERM meanwhile end every command started, and the worker, before envdoctor."""
     names = modules or ctx.options.only or PROBE_MODULES
     snapshot = Snapshot(
         origin="live",
@@ -87,6 +86,20 @@ def collect_all(ctx: ProbeContext, modules: tuple[str, ...] | None = None) -> Co
         envdoctor_version=__version__,
     )
     overall_deadline = time.monotonic() + ctx.options.timeout_s
+    stops: list = []  # run on SIGINT/SIGTERM after ctx.stop(): the worker process's end
+    with stopped_on_signals(ctx, stops):
+        return _collect(ctx, names, snapshot, overall_deadline, stops)
+
+
+def _collect(
+    ctx: ProbeContext,
+    names: tuple[str, ...],
+    snapshot: Snapshot,
+    overall_deadline: float,
+    stops: list,
+) -> Collection:
+    from envdoctor.probes import worker
+
     theirs = worker.share(tuple(names))
     forked = (
         worker.ForkedProbes.start(
@@ -101,6 +114,8 @@ def collect_all(ctx: ProbeContext, modules: tuple[str, ...] | None = None) -> Co
         if theirs
         else None
     )
+    if forked is not None:
+        stops.append(forked.stop)
     mine = tuple(n for n in names if forked is None or n not in theirs)
     results = {
         name: (groups, timing) for name, groups, timing in _run_here(ctx, mine, overall_deadline)

@@ -82,6 +82,7 @@ class ForkedProbes:
         self.read_fd = read_fd
         self.names = names
         self.groups_of = groups_of
+        self.reaped = False  # the child has been waited for (its pid may be reused after)
 
     @classmethod
     def start(
@@ -140,7 +141,18 @@ class ForkedProbes:
                 )
         return self._all_failed(f"probe worker process {why}")
 
+    def stop(self) -> None:
+        """End the child now (it stops its commands on SIGTERM first) and reap it: on a signal
+        to envdoctor, so that neither the child nor its tools outlive the parent."""
+        if not self.reaped:
+            self._reap(stop=True)
+
     def _reap(self, stop: bool) -> int | None:
+        status = self._wait(stop)
+        self.reaped = True
+        return status
+
+    def _wait(self, stop: bool) -> int | None:
         import signal
 
         if stop:
@@ -191,7 +203,9 @@ def _child(
     code = 1
     try:
         os.close(read_fd)
-        signal.signal(signal.SIGTERM, lambda *_: (ctx.stop(), os._exit(3)))
+        for sig in (signal.SIGTERM, signal.SIGINT):  # Ctrl-C reaches the child too
+            if sig == signal.SIGTERM or signal.getsignal(sig) is not signal.SIG_IGN:
+                signal.signal(sig, lambda *_: (ctx.stop(), os._exit(3)))
         results = run(ctx, names)
         payload = json.dumps(
             {

@@ -31,21 +31,28 @@ def render(
     verbose: bool = False,
     width: int | None = None,
     color: bool | None = None,
+    clip: bool | None = None,
     **_: object,
 ) -> str:
-    """The report as terminal text. `color=None` decides from the environment (NO_COLOR)."""
+    """The report as terminal text. `color=None` decides from the environment (NO_COLOR).
+
+    `clip` cuts each layer's summary line at `width` (default: only on a terminal, so a copy
+    saved to a file or piped on keeps every fact whatever COLUMNS says)."""
     from rich.console import Console
     from rich.padding import Padding
     from rich.text import Text
 
     if color is None:
         color = (
-            sys.stdout.isatty()
+            _is_tty(sys.stdout)
             and "NO_COLOR" not in os.environ
             and os.environ.get("TERM") != "dumb"
         )
+    tty = _is_tty(sys.stdout)
+    if clip is None:
+        clip = tty
     if width is None:
-        width = shutil.get_terminal_size((100, 24)).columns if sys.stdout.isatty() else 100
+        width = shutil.get_terminal_size((100, 24)).columns if tty else 100
     buffer = io.StringIO()
     console = Console(
         file=buffer,
@@ -58,16 +65,19 @@ def render(
         soft_wrap=False,
     )
 
-    def line(*parts: tuple[str, str] | str, indent: int = 0, clip: bool = False) -> None:
+    def line(*parts: tuple[str, str] | str, indent: int = 0, one_line: bool = False) -> None:
         text = Text()
         for part in parts:
             if isinstance(part, tuple):
                 text.append(part[0], style=part[1])
             else:
                 text.append(part)
-        if clip:  # one line per layer: cut, never wrap
+        if one_line and clip:  # one line per layer on a terminal: cut, never wrap
             text = Text(" " * indent) + text
             console.print(text, overflow="ellipsis", no_wrap=True, crop=True)
+        elif one_line:  # not a terminal: the whole line, however long
+            text = Text(" " * indent) + text
+            console.print(text, overflow="ignore", no_wrap=True, crop=False)
         else:  # wrap long lines under their own indentation
             console.print(Padding(text, (0, 0, 0, indent), expand=False), overflow="fold")
 
@@ -75,7 +85,7 @@ def render(
     os_group = report.snapshot.group("os")
     if os_group is not None and os_group.collected and os_group.summary:
         title += f" · {os_group.summary}"
-    line((title, "bold"), clip=True)
+    line((title, "bold"), one_line=True)
     console.print()
 
     problems = [
@@ -118,7 +128,7 @@ def render(
             continue
         mark = _layer_mark(groups, findings)
         summary = _layer_summary(groups)
-        line("[", mark, "] ", (f"{layer.title:<28}", "bold"), summary, clip=True)
+        line("[", mark, "] ", (f"{layer.title:<28}", "bold"), summary, one_line=True)
         for finding in findings:
             if not finding.explained_by:
                 finding_tree(finding, 4, seen)
@@ -207,3 +217,11 @@ def _layer_summary(groups: list[FactGroup]) -> str:
         if group.reason:
             return group.reason
     return ""
+
+
+def _is_tty(stream: object) -> bool:
+    """Whether `stream` is a terminal (False for a closed or missing stream)."""
+    try:
+        return bool(stream is not None and stream.isatty())  # type: ignore[attr-defined]
+    except (OSError, ValueError, AttributeError):
+        return False
