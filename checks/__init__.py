@@ -11,6 +11,7 @@ from envdoctor.checkdef import Check
 
 CHECK_MODULES: tuple[str, ...] = (
     "python_versions",
+    "python_notebook",
     "torch_gpu",
     "torch_packages",
     "torch_deep",

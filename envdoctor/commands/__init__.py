@@ -17,6 +17,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "triage",
     "fit",
     "fleet",
+    "mcp",
 )
 
 EXIT_OK = 0

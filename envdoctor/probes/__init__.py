@@ -29,6 +29,7 @@ PROBE_MODULES: tuple[str, ...] = (
     "platform_vm",
     "platform_graphics",
     "python_env",
+    "python_notebook",
     "torch_build",
     "frameworks",
     "deep",
@@ -78,9 +79,10 @@ class Collection:
 def collect_all(ctx: ProbeContext, modules: tuple[str, ...] | None = None) -> Collection:
     """Run the probes (all, `modules`, or ctx.options.only) and gather their facts: in threads, and
     on Linux part of them in a forked worker process (`envdoctor.probes.worker`) for a second core."""
-    from envdoctor.probes import worker
+    from envdoctor.probes import target_python, worker
 
     names = modules or ctx.options.only or PROBE_MODULES
+    ctx.options = target_python.resolved_options(ctx)  # one interpreter for every probe
     snapshot = Snapshot(
         origin="live",
         created_at=ctx.now().astimezone(timezone.utc).isoformat(),

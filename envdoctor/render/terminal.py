@@ -56,6 +56,7 @@ def render(
         highlight=False,
         emoji=False,
         soft_wrap=False,
+        force_jupyter=False,  # in a notebook kernel rich would display HTML instead of writing
     )
 
     def line(*parts: tuple[str, str] | str, indent: int = 0, clip: bool = False) -> None:
