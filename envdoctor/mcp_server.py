@@ -8,7 +8,9 @@ unless the caller passes `redact=False`. Needs the optional extra: `pip install 
 
 from __future__ import annotations
 
+import functools
 import json
+from collections.abc import Callable
 from typing import Any
 
 INSTRUCTIONS = (
@@ -109,8 +111,23 @@ def build_server() -> Any:
     server = MCPServer(name="envdoctor", version=__version__, instructions=INSTRUCTIONS)
     read_only = ToolAnnotations(read_only_hint=True, destructive_hint=False, open_world_hint=False)
     for function in (check, triage, explain, fit, preflight):
-        server.tool(annotations=read_only)(function)
+        server.tool(annotations=read_only)(_usage_errors_to_the_model(function))
     return server
+
+
+def _usage_errors_to_the_model(function: Callable[..., Any]) -> Callable[..., Any]:
+    """Bad arguments (ValueError, with the command line's one-line message) reach the assistant
+    as a tool error it can act on; anything else stays a generic crash, logged on the server."""
+    from mcp.server.mcpserver.exceptions import ToolError
+
+    @functools.wraps(function)
+    def call(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return function(*args, **kwargs)
+        except ValueError as exc:
+            raise ToolError(str(exc)) from None
+
+    return call
 
 
 def serve() -> None:

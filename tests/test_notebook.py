@@ -3,6 +3,7 @@ Jupyter kernel (nbclient + ipykernel)."""
 
 from __future__ import annotations
 
+import json
 import os
 import sys
 from pathlib import Path
@@ -130,10 +131,12 @@ def test_report_renders_inline_in_a_real_jupyter_kernel(tmp_path):
     # a kernelspec for this very interpreter (the test venv, where envdoctor is installed)
     spec_dir = tmp_path / "share" / "jupyter" / "kernels" / "envdoctor-test"
     spec_dir.mkdir(parents=True)
-    (spec_dir / "kernel.json").write_text(
-        '{"argv": ["%s", "-m", "ipykernel_launcher", "-f", "{connection_file}"], '
-        '"display_name": "envdoctor test", "language": "python"}' % sys.executable
-    )
+    spec = {
+        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        "display_name": "envdoctor test",
+        "language": "python",
+    }
+    (spec_dir / "kernel.json").write_text(json.dumps(spec))
     os.environ["JUPYTER_PATH"] = str(tmp_path / "share" / "jupyter")
     try:
         notebook = nbformat.v4.new_notebook()
