@@ -18,6 +18,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "fit",
     "fleet",
     "mcp",
+    "accept",
 )
 
 EXIT_OK = 0
