@@ -6,6 +6,7 @@ into its finding; a healthy card into none; Ctrl-C must leave no load running.""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -180,7 +181,7 @@ def test_missing_gpu_index_is_one_line(monkeypatch, capfd):
 
 
 def test_report_formats_redact_serials(monkeypatch, tmp_path):
-    tools = accept_fakes.fake_tools(tmp_path / "bin", torch_python())
+    accept_fakes.fake_tools(tmp_path / "bin", torch_python())
     accept_fakes.FakeNvml([accept_fakes.HEALTHY]).install(monkeypatch.setattr)
     for key, value in accept_fakes.test_environment(tmp_path / "bin").items():
         monkeypatch.setenv(key, value)
@@ -215,11 +216,11 @@ def test_ctrl_c_stops_the_load_at_once(tmp_path):
     accept_fakes.fake_tools(tmp_path / "bin", torch_python())
     out = tmp_path / "partial.json"
     code = (
-        "import sys; sys.path.insert(0, %r); import accept_fakes; "
+        f"import sys; sys.path.insert(0, {str(TESTS)!r}); import accept_fakes; "
         "accept_fakes.FakeNvml([accept_fakes.HEALTHY]).install(); "
         "from envdoctor.cli import main; "
-        "sys.exit(main(['accept', '--minutes', '30', '--interval', '0.2', '--python', %r, "
-        "'--json', '-o', %r]))" % (str(TESTS), torch_python(), str(out))
+        f"sys.exit(main(['accept', '--minutes', '30', '--interval', '0.2', '--python', {torch_python()!r}, "
+        f"'--json', '-o', {str(out)!r}]))"
     )
     env = {**os.environ, **accept_fakes.test_environment(tmp_path / "bin")}
     process = subprocess.Popen(
@@ -257,10 +258,8 @@ def test_ctrl_c_stops_the_load_at_once(tmp_path):
             os.kill(load_pid, 0)
     finally:
         for group in (process.pid, load_pid):  # the load runs in a process group of its own
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(group, signal.SIGKILL) if group else None
-            except ProcessLookupError:
-                pass
         process.wait()
     doc = json.loads(out.read_text())
     assert doc["snapshot"]["groups"]["accept.run"]["data"]["ended"] == "interrupted"

@@ -67,7 +67,7 @@ def gpu_indices(requested: list[int] | None) -> list[int]:
     if count == 0:
         accept_sampler.shutdown()
         raise NoGpu("no NVIDIA GPU can be tested here: NVML lists no GPU")
-    indices = list(range(count)) if not requested else requested
+    indices = requested if requested else list(range(count))
     missing = [i for i in indices if not 0 <= i < count]
     if missing:
         accept_sampler.shutdown()

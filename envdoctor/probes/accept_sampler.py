@@ -10,6 +10,7 @@ Units are in the key names (°C, W, MHz); `t_s` is seconds since the sampler sta
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections.abc import Callable
@@ -66,10 +67,8 @@ def init() -> str | None:
 def shutdown() -> None:
     import pynvml
 
-    try:
+    with contextlib.suppress(pynvml.NVMLError):
         pynvml.nvmlShutdown()
-    except pynvml.NVMLError:
-        pass
 
 
 def device_count() -> int:

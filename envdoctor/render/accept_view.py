@@ -48,10 +48,6 @@ def summary_rows(report: Report) -> list[dict[str, str]]:
         load = result.get("load") or {}
         copy = result.get("bandwidth") or {}
 
-        def peak(key: str) -> str:
-            values = [s[key] for s in samples if isinstance(s.get(key), (int, float))]
-            return f"{max(values):g}" if values else "-"
-
         rows.append(
             {
                 "GPU": f"{index}: {gpu.get('name') or '?'}",
@@ -69,11 +65,16 @@ def summary_rows(report: Report) -> list[dict[str, str]]:
                 )
                 or "-",
                 "copy GB/s (h2d/d2h)": f"{copy.get('h2d_gb_s', '-')}/{copy.get('d2h_gb_s', '-')}",
-                "max °C": peak("temp_c"),
-                "max W": peak("power_w"),
+                "max °C": _peak(samples, "temp_c"),
+                "max W": _peak(samples, "power_w"),
             }
         )
     return rows
+
+
+def _peak(samples: list[dict[str, Any]], key: str) -> str:
+    values = [s[key] for s in samples if isinstance(s.get(key), (int, float))]
+    return f"{max(values):g}" if values else "-"
 
 
 def markdown_lines(report: Report) -> list[str]:

@@ -14,8 +14,8 @@ from html import escape
 
 from envdoctor.facts import LAYERS
 from envdoctor.findings import Finding, Severity
-from envdoctor.render.markdown import EMBED_END, EMBED_START
 from envdoctor.render import accept_view
+from envdoctor.render.markdown import EMBED_END, EMBED_START
 from envdoctor.report import Report
 from envdoctor.snapshot import FactGroup
 
