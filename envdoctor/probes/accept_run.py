@@ -10,6 +10,7 @@ per GPU, errors included) and `accept.xids` (Xid lines the kernel logged during 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -227,10 +228,8 @@ def _end(process: subprocess.Popen[bytes]) -> None:
             process.wait(timeout=KILL_GRACE_S)
         except (ProcessLookupError, subprocess.TimeoutExpired):
             pass
-    try:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(process.pid, signal.SIGKILL)  # anything it left in its group
-    except (ProcessLookupError, PermissionError):
-        pass
     process.wait()
 
 
