@@ -10,7 +10,9 @@ import importlib
 from envdoctor.checkdef import Check
 
 CHECK_MODULES: tuple[str, ...] = (
+    "accept",
     "python_versions",
+    "python_notebook",
     "torch_gpu",
     "torch_packages",
     "torch_deep",
@@ -60,6 +62,8 @@ CHECK_MODULES: tuple[str, ...] = (
 # Modules whose checks judge pasted text only (they need `pasted.text`, which a live machine never
 # has): a live diagnosis and preflight do not load them.
 TEXT_ONLY_CHECK_MODULES: tuple[str, ...] = ("signatures",)
+# Modules that judge an acceptance run (`envdoctor accept`): only that command loads them live.
+ACCEPT_CHECK_MODULES: tuple[str, ...] = ("accept",)
 
 
 INDEX_FILE = "index.json"  # beside this file; `python -m envdoctor.checks` rewrites it

@@ -1,3 +1,26 @@
-"""envdoctor: an environment compatibility doctor for GPU and ML machines."""
+"""envdoctor: an environment compatibility doctor for GPU and ML machines.
+
+The Python API (`check`, `triage`, `preflight`, `explain`, `redacted`) lives in `envdoctor.api`
+and is importable from here; it is loaded on first use, so `import envdoctor` stays cheap.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+__all__ = ["__version__", "check", "explain", "preflight", "redacted", "triage"]
+
+if TYPE_CHECKING:  # for type checkers and IDEs; at run time the names load lazily
+    from envdoctor.api import check, explain, preflight, redacted, triage
+
+_API = frozenset({"check", "explain", "preflight", "redacted", "triage"})
+
+
+def __getattr__(name: str) -> Any:
+    if name in _API:
+        from envdoctor import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module 'envdoctor' has no attribute {name!r}")

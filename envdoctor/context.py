@@ -62,6 +62,9 @@ class ProbeOptions:
     """What the user asked the probes to look at."""
 
     python: str | None = None  # target interpreter (--python); None = the one running envdoctor
+    # why that interpreter (envdoctor.probes.target_python: "--python", "VIRTUAL_ENV",
+    # "CONDA_PREFIX", "PATH", "envdoctor"); "" = not chosen yet
+    python_selected_by: str = ""
     deep: bool = False  # run a small script in the target interpreter (--deep)
     timeout_s: float = 20.0  # overall deadline for all probes
     apps: tuple[str, ...] = ()  # --app NAME

@@ -42,10 +42,18 @@ def diagnose(
 ) -> Report:
     """Run the checks on a snapshot and bundle the report (on a live snapshot, without the
     text-only check modules, whose checks could not apply)."""
-    from envdoctor.checks import CHECK_MODULES, TEXT_ONLY_CHECK_MODULES, load_checks_for
+    from envdoctor.checks import (
+        ACCEPT_CHECK_MODULES,
+        CHECK_MODULES,
+        TEXT_ONLY_CHECK_MODULES,
+        load_checks_for,
+    )
 
-    if check_modules is None and snapshot.origin == "live":
-        check_modules = tuple(m for m in CHECK_MODULES if m not in TEXT_ONLY_CHECK_MODULES)
+    if check_modules is None:
+        skip = () if snapshot.has("accept.run") else ACCEPT_CHECK_MODULES  # only for a test run
+        if snapshot.origin == "live":
+            skip += TEXT_ONLY_CHECK_MODULES
+        check_modules = tuple(m for m in CHECK_MODULES if m not in skip)
     matrices = matrices if matrices is not None else active_matrices()
     # only the modules with a check that can run on this snapshot are imported
     collected = {name for name in snapshot.groups if snapshot.has(name)}

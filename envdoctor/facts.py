@@ -30,6 +30,7 @@ LAYERS: tuple[Layer, ...] = (
     Layer("container", "Containers"),
     Layer("apps", "Applications"),
     Layer("workload", "Workload"),
+    Layer("accept", "GPU acceptance test"),
     Layer("pasted", "Pasted text"),
     Layer("envdoctor", "envdoctor itself"),
 )

@@ -55,6 +55,42 @@ class Report:
             "summary": {s.value: self.count(s) for s in Severity},
         }
 
+    def to_json(self, include_raw: bool = False) -> str:
+        """The stable JSON document as text (what `--json` prints)."""
+        from envdoctor.render import render
+
+        return render(self, "json", include_raw=include_raw)
+
+    def to_text(self, verbose: bool = False) -> str:
+        """The plain-text view (what `check` prints when not on a terminal)."""
+        from envdoctor.render import render
+
+        return render(self, "text", verbose=verbose, color=False)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def __repr__(self) -> str:
+        counts = ", ".join(f"{self.count(s)} {s.value}" for s in Severity)
+        return f"<envdoctor Report {self.kind}: {counts}>"
+
+    def _repr_html_(self) -> str:
+        """Jupyter's inline view: the HTML report in a sandboxed frame, so its page styles
+        cannot leak into the notebook's."""
+        from html import escape
+
+        from envdoctor.render import render
+
+        page = render(self, "html")
+        return (
+            '<iframe class="envdoctor-report" sandbox="" style="width:100%;height:640px;'
+            f'border:1px solid #ccc" srcdoc="{escape(page, quote=True)}"></iframe>'
+        )
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        """IPython's terminal view: the plain-text report."""
+        printer.text(repr(self) if cycle else self.to_text())
+
     @classmethod
     def from_dict(cls, obj: Mapping[str, Any]) -> Report:
         """Rebuild a report from its JSON document; raises ValueError when malformed."""

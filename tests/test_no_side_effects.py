@@ -428,8 +428,24 @@ def test_check_runs_read_only_commands(sandbox):
         for argv in ran
         if argv not in READ_ONLY_COMMANDS
         and not (argv[:-1] in READ_ONLY_PREFIXES or argv[:2] in READ_ONLY_PREFIXES)
+        and not is_own_probe_script(argv)
     ]
     assert unexpected == []
+    # the first python3 on PATH is the inspected interpreter (README, "Which Python is inspected")
+    assert any(is_own_probe_script(argv) for argv in ran)
+
+
+def is_own_probe_script(argv: tuple[str, ...]) -> bool:
+    """The target interpreter running one of envdoctor's own read-only probe scripts."""
+    import envdoctor.probes
+
+    probes = Path(envdoctor.probes.__file__).resolve().parent
+    return (
+        len(argv) == 2
+        and argv[0] in ("python3", "python")
+        and Path(argv[1]).parent == probes
+        and argv[1].endswith(("_script.py", "interpreter_facts.py"))
+    )
 
 
 # -- pasted content -----------------------------------------------------------------------------------

@@ -17,6 +17,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "triage",
     "fit",
     "fleet",
+    "mcp",
+    "accept",
 )
 
 EXIT_OK = 0

@@ -29,6 +29,7 @@ PROBE_MODULES: tuple[str, ...] = (
     "platform_vm",
     "platform_graphics",
     "python_env",
+    "python_notebook",
     "torch_build",
     "frameworks",
     "deep",
@@ -79,7 +80,10 @@ def collect_all(ctx: ProbeContext, modules: tuple[str, ...] | None = None) -> Co
     """Run the probes (all, `modules`, or ctx.options.only) and gather their facts: in threads, and
     on Linux part of them in a forked worker process (`envdoctor.probes.worker`) for a second core.
     SIGINT and SIGTERM meanwhile end every command started, and the worker, before envdoctor."""
+    from envdoctor.probes import target_python
+
     names = modules or ctx.options.only or PROBE_MODULES
+    ctx.options = target_python.resolved_options(ctx)  # one interpreter for every probe
     snapshot = Snapshot(
         origin="live",
         created_at=ctx.now().astimezone(timezone.utc).isoformat(),

@@ -1,7 +1,7 @@
 """The target Python environment: interpreter, environment kind, installed distributions.
 
 Fills `python` (executable, version, implementation, environment: system / venv / uv-venv /
-conda, prefix, platform, machine) and `python.packages` (packages: {normalized name: version},
+conda, prefix, platform, machine, selected_by: why this interpreter, see `target_python`) and `python.packages` (packages: {normalized name: version},
 installers: {name: "pip" / "uv" / "conda"...}, locations: {name: site dir}). The interpreter
 running envdoctor is described in-process; one named with `--python` is described by running
 `ml_metadata_script.py` in it (which includes `interpreter_facts.describe()`, so the ML probes
@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 
 from envdoctor.context import ProbeContext
-from envdoctor.probes import interpreter_facts
+from envdoctor.probes import interpreter_facts, target_python
 from envdoctor.snapshot import FactGroup, collected, failed
 
 GROUPS = ("python", "python.packages")
@@ -56,7 +56,13 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
     where = facts.get("environment", "?")
     if where != "system":
         where = f"{where} {facts.get('prefix')}"
-    summary = f"Python {facts.get('version')} ({where}), {len(packages)} packages"
+    selected_by = ctx.options.python_selected_by or target_python.BY_OWN
+    facts["selected_by"] = selected_by
+    summary = (
+        f"Python {facts.get('version')} ({where}), {len(packages)} packages; "
+        f"{target_python.EXPLANATIONS.get(selected_by, selected_by)}"
+        + ("" if selected_by == target_python.BY_OPTION else " (--python PATH for another)")
+    )
     return [
         collected("python", source, facts, summary=summary),
         collected(

@@ -14,6 +14,7 @@ from html import escape
 
 from envdoctor.facts import LAYERS
 from envdoctor.findings import Finding, Severity
+from envdoctor.render import accept_view
 from envdoctor.render.markdown import EMBED_END, EMBED_START
 from envdoctor.report import Report
 from envdoctor.snapshot import FactGroup
@@ -79,6 +80,7 @@ def render(report: Report, include_raw: bool = False, **_: object) -> str:
         + "</p>",
         _counts(report),
         _findings(report),
+        accept_view.html_section(report) if accept_view.applies(report) else "",
         _layers(report),
         _checks(report),
         _facts(report, include_raw),

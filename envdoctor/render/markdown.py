@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from envdoctor.facts import LAYERS, summary_rank
+from envdoctor.render import accept_view
 from envdoctor.report import Report
 
 EMBED_START = "<!-- envdoctor-report-json"
@@ -26,6 +27,8 @@ def render(report: Report, include_raw: bool = False, **_: object) -> str:
         f"{absent} not applicable · {len(report.skipped) - absent} skipped",
         "",
     ]
+    if accept_view.applies(report):
+        lines += accept_view.markdown_lines(report)
     if report.findings:
         lines += ["### Findings", ""]
         for finding in report.findings:

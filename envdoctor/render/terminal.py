@@ -63,6 +63,7 @@ def render(
         highlight=False,
         emoji=False,
         soft_wrap=False,
+        force_jupyter=False,  # in a notebook kernel rich would display HTML instead of writing
     )
 
     def line(*parts: tuple[str, str] | str, indent: int = 0, one_line: bool = False) -> None:

@@ -1,0 +1,192 @@
+"""NVML readings for `envdoctor accept`: what each GPU says it should do, and samples over time.
+
+`describe(indices)` reads each GPU's own limits once (default and enforced power limit, maximum
+SM and memory clocks, the PCIe link it and the slot can train to, the slowdown and shutdown
+temperatures its VBIOS sets). `Sampler` reads temperature, power, clocks, clock-event (throttle)
+reasons, the current PCIe link, utilisation, volatile uncorrected ECC errors and remapped rows
+every `interval_s`, in a thread, until stopped. A value NVML does not support on a GPU is None.
+Units are in the key names (°C, W, MHz); `t_s` is seconds since the sampler started.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+# NVML clock-event (throttle) reason bits, named as nvml.h names them
+REASONS = {
+    0x1: "gpu_idle",
+    0x2: "applications_clocks_setting",
+    0x4: "sw_power_cap",
+    0x8: "hw_slowdown",
+    0x10: "sync_boost",
+    0x20: "sw_thermal_slowdown",
+    0x40: "hw_thermal_slowdown",
+    0x80: "hw_power_brake_slowdown",
+    0x100: "display_clock_setting",
+}
+
+
+def reason_names(mask: int | None) -> list[str]:
+    """The names of the bits set in a clock-event reason mask."""
+    if mask is None:
+        return []
+    return [name for bit, name in REASONS.items() if mask & bit]
+
+
+def _read(call: Callable[[], Any]) -> Any:
+    """One NVML read; None when the GPU does not support it or NVML fails for it."""
+    import pynvml
+
+    try:
+        return call()
+    except pynvml.NVMLError:
+        return None
+
+
+def _text(value: Any) -> str | None:
+    return value.decode() if isinstance(value, bytes) else value
+
+
+def init() -> str | None:
+    """Initialise NVML; the error text when it cannot be (no driver, no library)."""
+    import pynvml
+
+    try:
+        pynvml.nvmlInit()
+    except pynvml.NVMLError as exc:
+        return str(exc)
+    except OSError as exc:  # the library failed to load
+        return str(exc)
+    return None
+
+
+def shutdown() -> None:
+    import pynvml
+
+    with contextlib.suppress(pynvml.NVMLError):
+        pynvml.nvmlShutdown()
+
+
+def device_count() -> int:
+    import pynvml
+
+    return int(_read(pynvml.nvmlDeviceGetCount) or 0)
+
+
+def describe(indices: list[int]) -> list[dict[str, Any]]:
+    """Each GPU's identity and its own limits (NVML must be initialised)."""
+    import pynvml
+
+    out = []
+    for index in indices:
+        h = pynvml.nvmlDeviceGetHandleByIndex(index)
+        memory = _read(lambda h=h: pynvml.nvmlDeviceGetMemoryInfo(h))
+        default_mw = _read(lambda h=h: pynvml.nvmlDeviceGetPowerManagementDefaultLimit(h))
+        enforced_mw = _read(lambda h=h: pynvml.nvmlDeviceGetEnforcedPowerLimit(h))
+        out.append(
+            {
+                "index": index,
+                "name": _text(_read(lambda h=h: pynvml.nvmlDeviceGetName(h))),
+                "uuid": _text(_read(lambda h=h: pynvml.nvmlDeviceGetUUID(h))),
+                "serial": _text(_read(lambda h=h: pynvml.nvmlDeviceGetSerial(h))),
+                "memory_total_mib": memory.total // 2**20 if memory is not None else None,
+                "power_default_limit_w": default_mw / 1000 if default_mw else None,
+                "power_enforced_limit_w": enforced_mw / 1000 if enforced_mw else None,
+                "sm_clock_max_mhz": _read(
+                    lambda h=h: pynvml.nvmlDeviceGetMaxClockInfo(h, pynvml.NVML_CLOCK_SM)
+                ),
+                "mem_clock_max_mhz": _read(
+                    lambda h=h: pynvml.nvmlDeviceGetMaxClockInfo(h, pynvml.NVML_CLOCK_MEM)
+                ),
+                # the link this GPU in this slot can train to, and the GPU's own maximum
+                "pcie_gen_max": _read(lambda h=h: pynvml.nvmlDeviceGetMaxPcieLinkGeneration(h)),
+                "pcie_width_max": _read(lambda h=h: pynvml.nvmlDeviceGetMaxPcieLinkWidth(h)),
+                "pcie_gen_gpu_max": _read(
+                    lambda h=h: pynvml.nvmlDeviceGetGpuMaxPcieLinkGeneration(h)
+                ),
+                "slowdown_temp_c": _read(
+                    lambda h=h: pynvml.nvmlDeviceGetTemperatureThreshold(
+                        h, pynvml.NVML_TEMPERATURE_THRESHOLD_SLOWDOWN
+                    )
+                ),
+                "shutdown_temp_c": _read(
+                    lambda h=h: pynvml.nvmlDeviceGetTemperatureThreshold(
+                        h, pynvml.NVML_TEMPERATURE_THRESHOLD_SHUTDOWN
+                    )
+                ),
+            }
+        )
+    return out
+
+
+def sample(index: int) -> dict[str, Any]:
+    """One reading of one GPU."""
+    import pynvml
+
+    h = pynvml.nvmlDeviceGetHandleByIndex(index)
+    power_mw = _read(lambda: pynvml.nvmlDeviceGetPowerUsage(h))
+    utilization = _read(lambda: pynvml.nvmlDeviceGetUtilizationRates(h))
+    remapped = _read(lambda: pynvml.nvmlDeviceGetRemappedRows(h))
+    reasons = _read(lambda: pynvml.nvmlDeviceGetCurrentClocksThrottleReasons(h))
+    return {
+        "index": index,
+        "temp_c": _read(lambda: pynvml.nvmlDeviceGetTemperature(h, pynvml.NVML_TEMPERATURE_GPU)),
+        "power_w": round(power_mw / 1000, 1) if power_mw is not None else None,
+        "sm_clock_mhz": _read(lambda: pynvml.nvmlDeviceGetClockInfo(h, pynvml.NVML_CLOCK_SM)),
+        "mem_clock_mhz": _read(lambda: pynvml.nvmlDeviceGetClockInfo(h, pynvml.NVML_CLOCK_MEM)),
+        "reasons": reason_names(reasons),
+        "pcie_gen": _read(lambda: pynvml.nvmlDeviceGetCurrPcieLinkGeneration(h)),
+        "pcie_width": _read(lambda: pynvml.nvmlDeviceGetCurrPcieLinkWidth(h)),
+        "util_pct": utilization.gpu if utilization is not None else None,
+        "ecc_uncorrected_volatile": _read(
+            lambda: pynvml.nvmlDeviceGetTotalEccErrors(
+                h, pynvml.NVML_MEMORY_ERROR_TYPE_UNCORRECTED, pynvml.NVML_VOLATILE_ECC
+            )
+        ),
+        "remapped_rows_failure": bool(remapped[3]) if remapped is not None else None,
+        "remapped_rows_pending": bool(remapped[2]) if remapped is not None else None,
+    }
+
+
+class Sampler:
+    """Samples the GPUs in a daemon thread; `phase` (set by the caller) tags each sample."""
+
+    def __init__(self, indices: list[int], interval_s: float = 1.0) -> None:
+        self.indices = indices
+        self.interval_s = interval_s
+        self.samples: list[dict[str, Any]] = []
+        self.phase = "idle"
+        self._stop = threading.Event()
+        self._started = time.monotonic()
+        self._thread = threading.Thread(target=self._loop, name="accept-sampler", daemon=True)
+
+    def start(self) -> Sampler:
+        self._started = time.monotonic()
+        self._thread.start()
+        return self
+
+    def stop(self) -> list[dict[str, Any]]:
+        """Stop sampling (one last reading first) and return the samples."""
+        self._stop.set()
+        self._thread.join(timeout=5.0)
+        return self.samples
+
+    def _loop(self) -> None:
+        while True:
+            self._take()
+            if self._stop.wait(self.interval_s):
+                self._take()
+                return
+
+    def _take(self) -> None:
+        t_s = round(time.monotonic() - self._started, 2)
+        for index in self.indices:
+            try:
+                reading = sample(index)
+            except Exception as exc:  # noqa: BLE001 - a GPU lost mid-run is a fact, not a crash
+                reading = {"index": index, "error": f"{type(exc).__name__}: {exc}"}
+            self.samples.append({"t_s": t_s, "phase": self.phase, **reading})
