@@ -519,6 +519,38 @@ def stopped_on_signals(
             signal.signal(sig, old)
 
 
+def start_streaming(argv: list[str], env: Mapping[str, str]) -> subprocess.Popen:
+    """Start a long-running command whose output the caller reads as it comes (the acceptance
+    load): no shell, stdin closed, stdout and stderr piped, in a process group of its own so that
+    `end_process` ends it with everything it started. OSError when it cannot start."""
+    import subprocess
+
+    return subprocess.Popen(
+        [str(a) for a in argv],
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=dict(env),
+        start_new_session=True,
+    )
+
+
+def end_process(proc: subprocess.Popen, grace_s: float = 2.0) -> None:
+    """End a command from `start_streaming`: SIGTERM to its group, SIGKILL to what is left of the
+    group after `grace_s`, then wait for it (it is never left running or unreaped)."""
+    import signal
+    import subprocess
+
+    if proc.poll() is None:
+        try:
+            os.killpg(proc.pid, signal.SIGTERM)
+            proc.wait(timeout=grace_s)
+        except (ProcessLookupError, PermissionError, subprocess.TimeoutExpired):
+            pass
+    _kill_group(proc)  # anything it left in its group
+    proc.wait()
+
+
 def _kill_group(proc: subprocess.Popen) -> None:
     import signal
 

@@ -10,12 +10,10 @@ per GPU, errors included) and `accept.xids` (Xid lines the kernel logged during 
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import queue
 import signal
-import subprocess
 import threading
 import time
 from collections import Counter
@@ -23,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from envdoctor.context import ProbeContext
+from envdoctor.context import ProbeContext, end_process, start_streaming
 from envdoctor.probes import accept_load_script, accept_sampler, nvidia_events
 from envdoctor.snapshot import FactGroup, collected
 
@@ -140,14 +138,7 @@ def _run_load(
     if in_main:  # SIGTERM ends the run like Ctrl-C: the load is killed, then we exit
         signal.signal(signal.SIGTERM, _raise_interrupt)
     try:
-        process = subprocess.Popen(
-            argv,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            stdin=subprocess.DEVNULL,
-            env=request.env,
-            start_new_session=True,  # its own process group, killed as a whole
-        )
+        process = start_streaming(argv, request.env)  # its own process group, killed as a whole
     except OSError as exc:
         if in_main:
             signal.signal(signal.SIGTERM, previous_term)
@@ -182,7 +173,7 @@ def _run_load(
         exc.outcome = outcome  # type: ignore[attr-defined]
         raise
     finally:
-        _end(process)
+        end_process(process, KILL_GRACE_S)
         for reader in readers:
             reader.join(timeout=1.0)
         sampler.phase = "idle"
@@ -218,19 +209,6 @@ def _event(line: str) -> dict[str, Any] | None:
     except json.JSONDecodeError:
         return None
     return event if isinstance(event, dict) else None
-
-
-def _end(process: subprocess.Popen[bytes]) -> None:
-    """Kill the load's whole process group (if it still runs) and wait for it."""
-    if process.poll() is None:
-        try:
-            os.killpg(process.pid, signal.SIGTERM)
-            process.wait(timeout=KILL_GRACE_S)
-        except (ProcessLookupError, subprocess.TimeoutExpired):
-            pass
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(process.pid, signal.SIGKILL)  # anything it left in its group
-    process.wait()
 
 
 def per_gpu_results(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
