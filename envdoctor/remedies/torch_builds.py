@@ -87,12 +87,18 @@ def torch_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[F
         python=ctx.python_version,
         installed=str(ctx.torch.get("version") or ""),
     )
+    if not choices and ctx.python_version:
+        venv = _new_python(ms, ctx, host, capabilities, wheel_os, max_cuda)
+        if venv is not None:
+            return [venv]
     if not choices:
         return [_source_build(capabilities)]
     gpu = ", ".join(f"sm_{c.replace('.', '')}" for c in capabilities)
     out = []
-    for choice, fix in zip(choices, reinstall_fixes(ctx, choices, f"has {gpu} kernels")):
+    fixes = reinstall_fixes(ctx, choices, f"has {gpu} kernels")
+    for choice, fix in zip(choices, fixes, strict=True):
         assumptions: tuple[str, ...] = ()
+        derived: tuple[str, ...] = ()
         if not ctx.driver_version:
             need = driver_needed(ms, choice.variant, "windows" if os_name == "windows" else "linux")
             assumptions = (
@@ -102,8 +108,9 @@ def torch_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[F
                 else f"needs a driver that runs {choice.variant}; yours was not given",
             )
         elif not ctx.driver_max_cuda and max_cuda:
-            assumptions = (
-                f"driver {ctx.driver_version} supports CUDA <= {max_cuda} (from the tables)",
+            derived = (
+                f"nvidia.driver.cuda_driver_max = {max_cuda} (derived from driver "
+                f"{ctx.driver_version} through the tables)",
             )
         summary = fix.summary
         if ctx.driver_version:
@@ -119,9 +126,41 @@ def torch_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[F
                     vendor="nvidia",
                 ),
                 assumptions=assumptions,
+                relies_on=derived,
             )
         )
     return out
+
+
+def _new_python(
+    ms: Any, ctx: Any, host: Host, capabilities: list[str], wheel_os: str, max_cuda: str | None
+) -> Fix | None:
+    """No wheel fits this Python: the newest that fits in another CPython, in a new venv."""
+    from envdoctor.pip_commands import TorchTarget, new_venv, torch_install
+
+    choices = choose(
+        ms, capabilities, wheel_os, driver_max_cuda=max_cuda, driver_version=ctx.driver_version
+    )
+    if not choices:
+        return None
+    choice = choices[0]
+    pythons = [p for p in tq.supported_pythons(ms, choice.release) or [] if not p.endswith("t")]
+    if not pythons:
+        return None
+    py = pythons[-1]
+    create, venv = new_venv(py, host.os == "windows")
+    target = TorchTarget(
+        choice.release, choice.variant, choice.index_url, choice.torchvision, choice.torchaudio
+    )
+    return Fix(
+        f"No wheel fits Python {ctx.python_version}: make a Python {py} venv with "
+        f"torch {choice.release} ({choice.variant})",
+        (create, *torch_install(venv, target, ctx.installed)),
+        url="https://pytorch.org/get-started/previous-versions/",
+        effect=Effect(python=py, torch=TorchBuild(choice.release, choice.variant)),
+        assumes=Assumes(os=(host.os,) if host.os else None, installer="pip", vendor="nvidia"),
+        assumptions=(f"assumes Python {py} is installed",),
+    )
 
 
 def _source_build(capabilities: list[str]) -> Fix:
