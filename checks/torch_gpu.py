@@ -11,7 +11,7 @@ from envdoctor.pip_commands import TorchTarget
 from envdoctor.queries import nvidia as nq
 from envdoctor.queries import torch as tq
 from envdoctor.queries.torch_fixes import missing_kernels
-from envdoctor.remedies import RemedySpec, resolve_all
+from envdoctor.remedies import fixes_for
 from envdoctor.snapshot import Snapshot
 from envdoctor.versions import major_minor, parse
 
@@ -34,8 +34,7 @@ def _gpu_names(ctx: TorchContext) -> str:
 
 def _remedies(snap: Snapshot, ms: MatrixSet, *kinds: str, **params: str) -> tuple[Fix, ...]:
     """The chooser's fixes for these remedy kinds, in the order named (least disruptive first)."""
-    fixes, _needs = resolve_all([RemedySpec(k, params) for k in kinds], snap, ms)
-    return tuple(fixes)
+    return fixes_for(snap, ms, *kinds, **params)
 
 
 @check(

@@ -30,7 +30,16 @@ from envdoctor.remedies.host import Host, host_of
 from envdoctor.remedies.spec import KINDS, NeedsFact, RemedySpec
 from envdoctor.snapshot import Snapshot
 
-__all__ = ["KINDS", "NeedsFact", "RemedySpec", "host_of", "rank", "resolve", "resolve_all"]
+__all__ = [
+    "KINDS",
+    "NeedsFact",
+    "RemedySpec",
+    "fixes_for",
+    "host_of",
+    "rank",
+    "resolve",
+    "resolve_all",
+]
 
 Resolver = Callable[[RemedySpec, Snapshot, Any, Host], "list[Fix] | NeedsFact"]
 
@@ -145,6 +154,17 @@ def resolve_all(
         else:
             fixes += [f for f in found if f.summary not in {x.summary for x in fixes}]
     return fixes, needs
+
+
+def fixes_for(snap: Snapshot, ms: Any, *kinds: str | RemedySpec, **params: Any) -> tuple[Fix, ...]:
+    """The fixes a check shows for these remedy kinds (in the order named; `params` apply to
+    kinds given by name). When the chooser needs a fact it lacks, one fix says which and how to
+    get it (no commands: nothing is claimed)."""
+    specs = [k if isinstance(k, RemedySpec) else RemedySpec(k, params) for k in kinds]
+    fixes, needs = resolve_all(specs, snap, ms)
+    if not fixes and needs:
+        return tuple(Fix(n.sentence(), ()) for n in needs[:1])
+    return tuple(fixes)
 
 
 def fits(fix: Fix, host: Host) -> bool:

@@ -71,6 +71,12 @@ def torch_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[F
         return []  # no CUDA wheel exists for macOS: torch reaches the Apple GPU through MPS
     wanted = _capability(spec.param("capability"))
     capabilities = [wanted] if wanted else ctx.capabilities
+    if not capabilities and spec.param("gpu_names"):
+        # GPUs known by name only (Windows display adapters): their capability from the table
+        rows = [nq.gpu_by_name(ms, str(n)) for n in spec.param("gpu_names")]
+        capabilities = [
+            str(r["compute_capability"]) for r in rows if r and r.get("compute_capability")
+        ]
     if not capabilities:
         return NeedsFact(
             "the GPU model (nvidia.gpus)",
