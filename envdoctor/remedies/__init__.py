@@ -113,6 +113,7 @@ _RESOLVERS: dict[str, Resolver] = {
     "torch-build-for-gpu": _torch,
     "torch-build-for-driver": _torch,
     "driver-for-torch": _system("driver_fixes"),
+    "driver": _system("driver_fixes"),
     "python-for-torch": _python,
     "package": _package,
     "remove-package": _package,

@@ -33,6 +33,11 @@ KINDS: dict[str, str] = {
         "an NVIDIA driver that supports this torch build's CUDA and supports this GPU's "
         "architecture (never inside WSL2: there the Windows driver is updated)"
     ),
+    "driver": (
+        "an NVIDIA driver for this GPU: at least `min` when given (e.g. an application's floor), "
+        "the architecture's last branch when NVIDIA ended it (Kepler: 470), else the "
+        "distribution's current one; params: min, reason"
+    ),
     "python-for-torch": "a Python the torch release publishes wheels for, in a new venv",
     "package": "install or upgrade a package; params: name*, spec ('>=2.4'), reason",
     "remove-package": "uninstall a package; params: name*",

@@ -47,31 +47,65 @@ def _torch_cuda(snap: Snapshot) -> str | None:
     return str(cuda) if cuda else None
 
 
-def driver_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[Fix] | NeedsFact:
-    """A driver that supports this torch build's CUDA (or `cuda` given): its minimum from the
-    tables; whether the GPU's architecture is still supported there is the verifier's job."""
-    from envdoctor.queries import nvidia as nq
+def _gpu_capabilities(snap: Snapshot, ms: Any) -> list[str]:
+    from envdoctor.checks.torch_context import _gpus
 
-    cuda = str(spec.param("cuda") or _torch_cuda(snap) or "")
-    if not cuda or parse(cuda) is None:
-        return NeedsFact(
-            "the CUDA version torch was built with", "include `python -m torch.utils.collect_env`"
-        )
-    version = parse(cuda)
-    major = version.release[0] if version else 0
+    return [str(g["capability"]) for g in _gpus(snap, ms) if g.get("capability")]
+
+
+def driver_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[Fix] | NeedsFact:
+    """ "driver-for-torch": a driver that supports this torch build's CUDA (or `cuda` given);
+    "driver": a driver of at least `min` (or the newest branch the GPUs can run). The minimum
+    comes from the tables; whether the GPU's architecture is still supported there is checked by
+    the verifier (nvidia.driver-drops-gpu). Never a Linux driver inside WSL2 or a container."""
+    from envdoctor.queries import nvidia as nq
+    from envdoctor.queries import nvidia_arch as na
+
     os_name = "windows" if host.os == "windows" or host.wsl else "linux"
-    floor = nq.compat_floor(ms, major, os_name) if major >= 11 else None
-    need = floor or nq.min_driver_for_cuda(ms, cuda, os_name)
-    if not need:
-        return []
-    minimum = str(need).split(".")[0]
-    effect = Effect(driver_min=str(need))
-    why = f"CUDA {cuda} needs driver {need} or newer"
+    capabilities = _gpu_capabilities(snap, ms)
+    if spec.kind == "driver-for-torch":
+        cuda = str(spec.param("cuda") or _torch_cuda(snap) or "")
+        version = parse(cuda) if cuda else None
+        if version is None:
+            return NeedsFact(
+                "the CUDA version torch was built with",
+                "include `python -m torch.utils.collect_env`",
+            )
+        major = version.release[0]
+        floor = nq.compat_floor(ms, major, os_name) if major >= 11 else None
+        need = floor or nq.min_driver_for_cuda(ms, cuda, os_name)
+        if not need:
+            return []
+        why = f"CUDA {cuda} needs driver {need} or newer"
+        branch = None
+    else:
+        need = spec.param("min")
+        branches = [na.newest_driver_branch_for_arch(ms, cc) for cc in capabilities]
+        known = [b for b in branches if b is not None]
+        # GPUs whose support ended: the newest branch they all still run (Kepler -> 470)
+        ended = [na.last_driver_branch_for_arch(ms, cc) for cc in capabilities]
+        branch = min(e for e in ended if e is not None) if any(ended) else None
+        if need is None and branch is None and known:
+            need = None  # the distribution's current driver
+        why = str(spec.param("reason") or "")
+        if need is None and branch is None and not why:
+            why = "the distribution's recommended driver"
+    minimum = str(need).split(".")[0] if need else None
+    label = f"{minimum} or newer" if minimum else (f"the {branch} branch" if branch else "")
+    effect = Effect(
+        driver_min=str(need) if need else None, driver_branch=f"R{branch}" if branch else None
+    )
+    open_module = None
+    if capabilities:
+        open_module = False if any(parse(c) < parse("7.5") for c in capabilities) else None
+    tail = f" ({why})" if why else ""
+    if host.container:
+        return []  # a driver is installed on the host, never inside a container
     if host.wsl:
         return [
             Fix(
-                f"Update the NVIDIA driver on Windows (not inside WSL) to {minimum} or newer ({why}); "
-                "WSL2 uses the Windows driver, then run `wsl --shutdown`",
+                f"Update the NVIDIA driver on Windows (not inside WSL) to {label}{tail}: WSL2 "
+                "uses the Windows driver; then run `wsl --shutdown`",
                 (),
                 Risk.NEEDS_RESTART,
                 WSL_CUDA_GUIDE,
@@ -79,12 +113,12 @@ def driver_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[
                 assumes=Assumes(os=("linux",), wsl=True, vendor="nvidia"),
             )
         ]
-    if host.os in ("windows", None) or host.os == "macos":
-        if host.os == "macos":
-            return []
+    if host.os == "macos":
+        return []
+    if host.os != "linux":
         return [
             Fix(
-                f"Upgrade the NVIDIA driver to {minimum} or newer ({why}), then reboot",
+                f"Install NVIDIA driver {label}{tail} from NVIDIA's download page, then reboot",
                 (),
                 Risk.NEEDS_RESTART,
                 DRIVER_DOWNLOADS,
@@ -93,15 +127,14 @@ def driver_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[
                 assumptions=() if host.os else ("the operating system was not given",),
             )
         ]
-    commands = os_packages.install_nvidia_driver(
-        host.distro, int(minimum) if minimum.isdigit() else None
-    )
+    pin = branch or (int(minimum) if minimum and minimum.isdigit() else None)
+    commands = os_packages.install_nvidia_driver(host.distro, pin, open_module)
     cmds, notes = as_root(host, commands) if commands else ((), ())
-    if host.container:
-        return []  # a driver is installed on the host, never inside a container
+    if not commands:
+        notes = (*notes, "your distribution was not recognised: use its driver page")
     return [
         Fix(
-            f"Upgrade the NVIDIA driver to {minimum} or newer ({why}), then reboot",
+            f"Install NVIDIA driver {label}{tail}, then reboot".replace("driver  ", "driver "),
             cmds,
             Risk.NEEDS_RESTART,
             os_packages.driver_docs_url(host.distro),

@@ -29,7 +29,7 @@ from envdoctor.snapshot import FactGroup, Snapshot, Status, collected
 _SOURCE = "fix-effect"
 # groups a torch build changes / a driver change touches
 _TORCH_GROUPS = ("python.torch", "python.packages", "python.deep")
-_DRIVER_GROUPS = ("nvidia.driver",)
+_DRIVER_GROUPS = ("nvidia.driver", "nvidia.pci")
 
 
 def _variant_backend(variant: str) -> str:
@@ -103,10 +103,23 @@ def _apply_driver(snap: Snapshot, effect: Effect, ms: Any, os_name: str) -> None
     have = parse(str(driver.data.get("driver_version") or ""))
     want = str(effect.driver_min or (effect.driver_branch or "").lstrip("Rr"))
     wanted = parse(want)
-    if wanted is None or (have is not None and have >= wanted):
+    if wanted is None:
+        return
+    if effect.driver_branch and have is not None and str(have.release[0]) == want:
+        return  # already on that branch
+    if not effect.driver_branch and have is not None and have >= wanted:
         return
     driver.data["driver_version"] = want
     driver.data["cuda_driver_max"] = nq.max_cuda_for_driver(ms, want, os_name)
+    driver.data["driver_loaded"] = True
+    # a newly installed driver binds the NVIDIA GPUs on the bus
+    pci = snap.group("nvidia.pci")
+    if pci is not None and pci.collected:
+        bus = _group(snap, "nvidia.pci")
+        bus.data["devices"] = [
+            {**d, "driver": "nvidia"} if isinstance(d, dict) and d.get("is_gpu") else d
+            for d in bus.data.get("devices") or []
+        ]
 
 
 def _apply_settings(snap: Snapshot, effect: Effect) -> set[str]:
