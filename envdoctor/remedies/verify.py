@@ -316,19 +316,29 @@ class Verifier:
 def verify_findings(
     findings: Sequence[Finding], snap: Snapshot, ms: Any, checks: Sequence[Check]
 ) -> list[Finding]:
-    """Every finding with its fixes verified: unproven ones moved to `rejected_fixes`."""
-    if not any(f.effect is not None for finding in findings for f in finding.fixes):
+    """Every finding with its fixes verified: unproven ones moved to `rejected_fixes`. Fixes
+    without declared assumptions (written before the chooser) are held to the host first."""
+    from envdoctor.remedies.adapt import adapt
+    from envdoctor.remedies.host import host_of
+
+    if not any(finding.fixes for finding in findings):
         return list(findings)
+    host = host_of(snap)
     verifier = Verifier(snap, ms, checks)
     out = []
     for finding in findings:
-        if not any(f.effect is not None for f in finding.fixes):
+        if not finding.fixes:
             out.append(finding)
             continue
         kept: list[Fix] = []
         rejected = list(finding.rejected_fixes)
         for fix in finding.fixes:
-            result = verifier.check_fix(fix, finding, findings)
+            adapted = adapt(fix, host, snap)
+            result = (
+                adapted
+                if isinstance(adapted, RejectedFix)
+                else verifier.check_fix(adapted, finding, findings)
+            )
             if isinstance(result, RejectedFix):
                 rejected.append(result)
             else:
