@@ -21,7 +21,7 @@ fact ("the GPU model"); an empty list when no remedy of that kind applies on thi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from envdoctor.findings import Fix, Risk
@@ -39,6 +39,7 @@ __all__ = [
     "rank",
     "resolve",
     "resolve_all",
+    "signature_fixes",
 ]
 
 Resolver = Callable[[RemedySpec, Snapshot, Any, Host], "list[Fix] | NeedsFact"]
@@ -166,6 +167,28 @@ def fixes_for(snap: Snapshot, ms: Any, *kinds: str | RemedySpec, **params: Any) 
     if not fixes and needs:
         return tuple(Fix(n.sentence(), ()) for n in needs[:1])
     return tuple(fixes)
+
+
+def signature_fixes(
+    entries: Iterable[Mapping[str, Any]],
+    snap: Snapshot,
+    ms: Any,
+    fill: Callable[[str], str] | None = None,
+) -> tuple[Fix, ...]:
+    """The fixes for a signature's `[[signature.remedy]]` tables: string parameters are filled
+    by `fill` (the signature's templating: "{{m.sm}}" -> "120") first; a parameter left empty
+    or unfilled is dropped, so the chooser falls back to the snapshot's facts."""
+    specs = []
+    for entry in entries:
+        params: dict[str, Any] = {}
+        for key, value in entry.items():
+            if isinstance(value, str) and fill is not None and key != "kind":
+                value = fill(value)
+            if isinstance(value, str) and (not value.strip() or "{{" in value):
+                continue
+            params[key] = value
+        specs.append(RemedySpec.from_toml(params))
+    return fixes_for(snap, ms, *specs)
 
 
 def fits(fix: Fix, host: Host) -> bool:

@@ -93,7 +93,8 @@ def driver_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[
     minimum = str(need).split(".")[0] if need else None
     label = f"{minimum} or newer" if minimum else (f"the {branch} branch" if branch else "")
     effect = Effect(
-        driver_min=str(need) if need else None, driver_branch=f"R{branch}" if branch else None
+        driver_min=str(need) if need else None,
+        driver_branch=f"R{branch}" if branch and not need else None,
     )
     open_module = None
     if capabilities:
@@ -127,7 +128,7 @@ def driver_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[
                 assumptions=() if host.os else ("the operating system was not given",),
             )
         ]
-    pin = branch or (int(minimum) if minimum and minimum.isdigit() else None)
+    pin = int(minimum) if minimum and minimum.isdigit() else branch
     commands = os_packages.install_nvidia_driver(host.distro, pin, open_module)
     cmds, notes = as_root(host, commands) if commands else ((), ())
     if not commands:
