@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from typing import Any
 
 from envdoctor.findings import Fix, RejectedFix
+from envdoctor.fix_effects import Effect, TorchBuild
 from envdoctor.remedies.host import Host
 from envdoctor.snapshot import Snapshot
 from envdoctor.versions import major_minor
@@ -81,11 +83,48 @@ def _with_privilege(fix: Fix, host: Host) -> Fix:
     return replace(fix, commands=commands)
 
 
-def adapt(fix: Fix, host: Host, snap: Snapshot) -> Fix | RejectedFix:
-    """A fix without declared assumptions, held to this host (see module doc)."""
+_TORCH_INDEX = re.compile(r"download\.pytorch\.org/whl/(?:nightly/)?(cu\d+|rocm[\d.]+|cpu|xpu)\b")
+_TORCH_PIN = re.compile(r"""(?:^|\s)['"]?torch==(\d+\.\d+)(\.\d+)?(?:\.\*)?['"]?(?:\s|$)""")
+_INSTALLS_TORCH = re.compile(r"install\b.*\btorch\b")
+
+
+def infer_effect(fix: Fix, ms: Any) -> Effect | None:
+    """The torch build a plain-command fix installs, read from its pip line: the index names
+    the variant, a `torch==` pin the release; unpinned, the newest release with that variant."""
+    from envdoctor.queries import torch as tq
+    from envdoctor.queries.torch_fixes import released_minors
+
+    for command in fix.commands:
+        index = _TORCH_INDEX.search(command)
+        if not index or not _INSTALLS_TORCH.search(command):
+            continue
+        variant = index.group(1)
+        pin = _TORCH_PIN.search(command)
+        if pin:
+            minor, patch = pin.group(1), pin.group(2)
+            exact = f"{minor}{patch}" if patch else None
+            return Effect(torch=TorchBuild(minor, variant, exact))
+        for minor in released_minors(ms):
+            row = tq.release_row(ms, minor) or {}
+            offered = [*(row.get("cuda_variants") or []), *(row.get("rocm_variants") or [])]
+            if variant in offered or variant == "cpu":
+                return Effect(torch=TorchBuild(minor, variant))
+        return None
+    return None
+
+
+def adapt(fix: Fix, host: Host, snap: Snapshot, ms: Any = None) -> Fix | RejectedFix:
+    """A fix without declared assumptions, held to this host (see module doc); a torch
+    reinstall written as plain commands gets the effect its pip line implies, so the verifier
+    judges it like the chooser's."""
     if fix.assumes is not None:
         return fix
     reason = _reason(fix, host, snap)
     if reason is not None:
         return RejectedFix(fix.summary, reason)
-    return _with_privilege(fix, host)
+    fix = _with_privilege(fix, host)
+    if fix.effect is None and ms is not None:
+        effect = infer_effect(fix, ms)
+        if effect is not None:
+            fix = replace(fix, effect=effect)
+    return fix

@@ -15,7 +15,7 @@ from envdoctor.findings import Fix
 from envdoctor.fix_effects import Assumes, Effect, TorchBuild
 from envdoctor.queries import nvidia as nq
 from envdoctor.queries import torch as tq
-from envdoctor.queries.torch_fixes import Choice, choose, rocm_choice
+from envdoctor.queries.torch_fixes import Choice, choose
 from envdoctor.remedies.host import Host
 from envdoctor.remedies.spec import NeedsFact, RemedySpec
 from envdoctor.snapshot import Snapshot
@@ -181,18 +181,51 @@ def _source_build(capabilities: list[str]) -> Fix:
 
 
 def _rocm(snap: Snapshot, ms: Any, host: Host, ctx: Any, reinstall: Any) -> list[Fix]:
-    if host.os != "linux" or host.wsl:
-        return []  # ROCm wheels are Linux-only (PyTorch's index publishes no others)
-    choice = rocm_choice(ms, ctx.python_version, str(ctx.torch.get("version") or ""))
-    if choice is None:
+    """The ROCm wheel for the installed ROCm major with code for the GPUs' gfx targets; in a new
+    venv when no such wheel exists for this Python. Linux only (PyTorch publishes no others)."""
+    from envdoctor.checks import amd_facts as af
+    from envdoctor.pip_commands import TorchTarget, new_venv, torch_install
+
+    if host.os not in ("linux", None):
         return []
-    fixes = reinstall(ctx, [choice], "AMD GPU, gfx target not checked")
-    return [
-        replace(
-            f,
-            effect=_effect(choice, "rocm"),
-            assumes=Assumes(os=("linux",), installer=host.installer.tool, vendor="amd"),
-            assumptions=("assumes the GPU's gfx target is one this ROCm release supports",),
+    rocm = af.rocm_version(snap)
+    gfx = sorted({t["effective"] for t in af.gpu_targets(snap)}) or None
+    assumes = Assumes(os=("linux",), installer=host.installer.tool, vendor="amd")
+    notes = () if gfx else ("assumes the GPU's gfx target is one this ROCm build supports",)
+    choice = af.rocm_choice_for(snap, ms, rocm, gfx) or af.rocm_choice_for(snap, ms, None, gfx)
+    if choice is not None:
+        why = (
+            f"for the installed ROCm {rocm}"
+            if rocm and choice.variant[4:].split(".")[0] == str(rocm).split(".")[0]
+            else "it brings its own ROCm libraries; the amdgpu driver is enough"
         )
-        for f in fixes
+        return [
+            replace(f, effect=_effect(choice), assumes=assumes, assumptions=notes)
+            for f in reinstall(ctx, [choice], why)
+        ]
+    choice = af.rocm_choice_for(snap, ms, rocm, gfx, any_python=True) or af.rocm_choice_for(
+        snap, ms, None, gfx, any_python=True
+    )
+    pythons = [
+        p
+        for p in (tq.supported_pythons(ms, choice.release) if choice else None) or []
+        if not p.endswith("t")
+    ]
+    if choice is None or not pythons:
+        return []
+    create, venv = new_venv(pythons[-1], False)
+    target = TorchTarget(
+        choice.release, choice.variant, choice.index_url, choice.torchvision, choice.torchaudio
+    )
+    return [
+        Fix(
+            f"No ROCm wheel for {', '.join(gfx or ['this GPU'])} fits Python "
+            f"{ctx.python_version}: make a Python {pythons[-1]} venv with torch "
+            f"{choice.release} ({choice.variant})",
+            (create, *torch_install(venv, target, ctx.installed)),
+            url="https://pytorch.org/get-started/locally/",
+            effect=Effect(python=pythons[-1], torch=TorchBuild(choice.release, choice.variant)),
+            assumes=replace(assumes, installer="pip"),
+            assumptions=(f"assumes Python {pythons[-1]} is installed", *notes),
+        )
     ]

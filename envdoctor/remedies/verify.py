@@ -206,6 +206,7 @@ class Verdict:
     new_errors: tuple[tuple[str, str], ...]
     relies_on: tuple[str, ...]
     unchecked: tuple[str, ...]
+    judged: bool = True  # a check on facts (not on pasted text) can raise the finding
 
 
 def _unknowns(effect: Effect, snap: Snapshot) -> tuple[str, ...]:
@@ -249,6 +250,8 @@ class Verifier:
         module the diagnosis did not import (its needs were missing) is loaded for real."""
         out = []
         for c in self.checks:
+            if any(n.startswith("pasted.") for n in c.needs):
+                continue  # a pasted error message stays in the paste: it cannot judge a fix
             if finding_id in c.ids or touched & set(c.needs) or touched & set(c.needs_any):
                 out.append(_real(c))
         return out
@@ -285,8 +288,13 @@ class Verifier:
                 remaining.add(f.id)
                 if f.severity is Severity.ERROR and f.id not in before_errors:
                     new_errors.append((f.id, f.title))
+        judged = any(finding_id in c.ids for c in checks)
         verdict = Verdict(
-            frozenset(remaining), tuple(new_errors), tuple(sorted(relies)), tuple(unchecked)
+            frozenset(remaining),
+            tuple(new_errors),
+            tuple(sorted(relies)),
+            tuple(unchecked),
+            judged,
         )
         self._verdicts[key] = verdict
         return verdict
@@ -304,6 +312,10 @@ class Verifier:
             return RejectedFix(fix.summary, f"{what}: {finding.id} remains after it")
         said = " ".join(fix.assumptions)
         unknown = [u for u in _unknowns(fix.effect, self.snap) if u.split(" ")[2] not in said]
+        if not verdict.judged:
+            unknown.append(
+                f"no check on facts judges {finding.id}: that this clears it is not proven"
+            )
         assumptions = tuple(dict.fromkeys((*fix.assumptions, *unknown)))
         return replace(
             fix,
@@ -333,7 +345,7 @@ def verify_findings(
         kept: list[Fix] = []
         rejected = list(finding.rejected_fixes)
         for fix in finding.fixes:
-            adapted = adapt(fix, host, snap)
+            adapted = adapt(fix, host, snap, ms)
             result = (
                 adapted
                 if isinstance(adapted, RejectedFix)
