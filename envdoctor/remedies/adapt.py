@@ -88,7 +88,27 @@ _TORCH_PIN = re.compile(r"""(?:^|\s)['"]?torch==(\d+\.\d+)(\.\d+)?(?:\.\*)?['"]?
 _INSTALLS_TORCH = re.compile(r"install\b.*\btorch\b")
 
 
-def infer_effect(fix: Fix, ms: Any) -> Effect | None:
+_FAMILY = {"torch", "torchvision", "torchaudio"}
+_PIP_RUNNER = re.compile(r"^(?:(\S*python[\d.]*(?:\.exe)?['\"]?) -m pip|pip3?|uv pip) install\b")
+
+
+def _OTHER_PACKAGES(command: str) -> bool:  # noqa: N802 - reads like the patterns beside it
+    """Whether a pip install line names packages outside the torch family."""
+    words = command.split(" install ", 1)[-1].split()
+    names = []
+    skip = False
+    for word in words:
+        if skip:
+            skip = False
+            continue
+        if word.startswith("-"):
+            skip = word in ("--index-url", "--extra-index-url", "-i", "--python", "-c")
+            continue
+        names.append(re.split(r"[=<>~!\[]", word.strip("'\""), maxsplit=1)[0].lower())
+    return any(n and n not in _FAMILY for n in names)
+
+
+def infer_effect(fix: Fix, ms: Any, snap: Snapshot | None = None) -> Effect | None:
     """The torch build a plain-command fix installs, read from its pip line: the index names
     the variant, a `torch==` pin the release; unpinned, the newest release with that variant."""
     from envdoctor.queries import torch as tq
@@ -99,6 +119,15 @@ def infer_effect(fix: Fix, ms: Any) -> Effect | None:
         if not index or not _INSTALLS_TORCH.search(command):
             continue
         variant = index.group(1)
+        runner = _PIP_RUNNER.match(command)
+        if runner is None:
+            return None  # not a pip line run here (a launcher's variable, a Dockerfile line)
+        python = str(snap.fact("python", "executable") or "") if snap is not None else ""
+        first = runner.group(1) or ""
+        if first and python and first.strip("'\"") != python:
+            return None  # another environment's torch (an application's venv): not these facts
+        if _OTHER_PACKAGES(command):
+            return None  # it changes more than the torch family: the effect is not modelled
         pin = _TORCH_PIN.search(command)
         if pin:
             minor, patch = pin.group(1), pin.group(2)
@@ -124,7 +153,7 @@ def adapt(fix: Fix, host: Host, snap: Snapshot, ms: Any = None) -> Fix | Rejecte
         return RejectedFix(fix.summary, reason)
     fix = _with_privilege(fix, host)
     if fix.effect is None and ms is not None:
-        effect = infer_effect(fix, ms)
+        effect = infer_effect(fix, ms, snap)
         if effect is not None:
             fix = replace(fix, effect=effect)
     return fix

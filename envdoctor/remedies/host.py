@@ -72,6 +72,17 @@ def _os(snap: Snapshot) -> tuple[str | None, str | None]:
 
 
 def _vendor(snap: Snapshot, os_name: str | None, machine: str | None) -> str | None:
+    names = " ".join(
+        str(g.get("name") or "")
+        for g in snap.fact("nvidia.gpus", "gpus") or []
+        if isinstance(g, dict)
+    ).lower()
+    # a pasted GPU line lands in nvidia.gpus whatever its maker: the name says which
+    if names and not any(w in names for w in ("nvidia", "geforce", "tesla", "quadro", "rtx")):
+        if "intel" in names or "arc(" in names:
+            return "intel"
+        if "amd" in names or "radeon" in names or "instinct" in names:
+            return "amd"
     if snap.fact("nvidia.gpus", "gpus") or snap.fact("nvidia.pci", "devices"):
         return "nvidia"
     if snap.fact("amd.gpus", "gpus"):
@@ -92,6 +103,9 @@ def host_of(snap: Snapshot) -> Host:
         if isinstance(wsl_version, int)
         else (2 if snap.has("platform.wsl") else None)
     )
+    kernel = str(snap.fact("os", "kernel") or "").lower()
+    if wsl is None and ("microsoft" in kernel or snap.fact("os", "virtualization") == "wsl"):
+        wsl = 2 if "wsl2" in kernel or "microsoft-standard" in kernel else 1
     inside = snap.fact("container.inside", "in_container")
     docker = snap.data("container.docker") or {}
     euid = snap.fact("os", "euid")

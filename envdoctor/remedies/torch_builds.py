@@ -54,8 +54,15 @@ def driver_needed(ms: Any, variant: str, os_name: str) -> str | None:
     return floor or nq.min_driver_for_cuda(ms, cuda, os_name)
 
 
-def _effect(choice: Choice, backend: str = "cuda") -> Effect:
-    return Effect(torch=TorchBuild(choice.release, choice.variant, choice.exact))
+def _effect(choice: Choice, ctx: Any = None) -> Effect:
+    """The build installed, and the extensions pinned to the old torch that the reinstall
+    removes (checks.torch_context.reinstall_fixes uninstalls them)."""
+    from envdoctor.checks.torch_context import _pinned_elsewhere
+
+    removed = tuple(sorted(_pinned_elsewhere(ctx, choice))) if ctx is not None else ()
+    return Effect(
+        torch=TorchBuild(choice.release, choice.variant, choice.exact), packages_removed=removed
+    )
 
 
 def torch_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[Fix] | NeedsFact:
@@ -101,7 +108,8 @@ def torch_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[F
         return [_source_build(capabilities)]
     gpu = ", ".join(f"sm_{c.replace('.', '')}" for c in capabilities)
     out = []
-    fixes = reinstall_fixes(ctx, choices, f"has {gpu} kernels")
+    runs = f", runs on driver {ctx.driver_version}" if ctx.driver_version else ""
+    fixes = reinstall_fixes(ctx, choices, f"has {gpu} kernels{runs}")
     for choice, fix in zip(choices, fixes, strict=True):
         assumptions: tuple[str, ...] = ()
         derived: tuple[str, ...] = ()
@@ -118,14 +126,10 @@ def torch_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[F
                 f"nvidia.driver.cuda_driver_max = {max_cuda} (derived from driver "
                 f"{ctx.driver_version} through the tables)",
             )
-        summary = fix.summary
-        if ctx.driver_version:
-            summary = summary[:-1] + f", runs on driver {ctx.driver_version})"
         out.append(
             replace(
                 fix,
-                summary=summary,
-                effect=_effect(choice),
+                effect=_effect(choice, ctx),
                 assumes=Assumes(
                     os=(os_name,) if os_name else None,
                     installer=host.installer.tool,
@@ -200,7 +204,7 @@ def _rocm(snap: Snapshot, ms: Any, host: Host, ctx: Any, reinstall: Any) -> list
             else "it brings its own ROCm libraries; the amdgpu driver is enough"
         )
         return [
-            replace(f, effect=_effect(choice), assumes=assumes, assumptions=notes)
+            replace(f, effect=_effect(choice, ctx), assumes=assumes, assumptions=notes)
             for f in reinstall(ctx, [choice], why)
         ]
     choice = af.rocm_choice_for(snap, ms, rocm, gfx, any_python=True) or af.rocm_choice_for(

@@ -188,6 +188,15 @@ def apply(effect: Effect, snap: Snapshot, ms: Any) -> tuple[Snapshot, set[str]]:
             listed.pop(name, None)
         packages.data["packages"] = listed
         touched.add("python.packages")
+        frameworks = after.group("python.frameworks")
+        if effect.packages_removed and frameworks is not None and frameworks.collected:
+            fw = _group(after, "python.frameworks")
+            fw.data["packages"] = {
+                k: v
+                for k, v in (fw.data.get("packages") or {}).items()
+                if k not in effect.packages_removed
+            }
+            touched.add("python.frameworks")
     if effect.env_set or effect.env_unset:
         touched |= _apply_env(after, effect)
     if effect.groups_joined:
@@ -265,7 +274,6 @@ class Verifier:
             return self._verdicts[key]
         after, touched = apply(effect, self.snap, self.ms)
         checks = self._relevant(touched, finding_id)
-        before_errors = {f.id for f in before if f.severity is Severity.ERROR}
         remaining: set[str] = set()
         new_errors: list[tuple[str, str]] = []
         relies: set[str] = set()
@@ -286,7 +294,9 @@ class Verifier:
                 continue
             for f in found:
                 remaining.add(f.id)
-                if f.severity is Severity.ERROR and f.id not in before_errors:
+                # an error left by a check that reads what the fix changed means the machine is
+                # still broken after it: new, or there before and not cured by it
+                if f.severity is Severity.ERROR and f.id != finding_id:
                     new_errors.append((f.id, f.title))
         judged = any(finding_id in c.ids for c in checks)
         verdict = Verdict(
