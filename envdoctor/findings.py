@@ -90,12 +90,14 @@ class Fix:
     def from_dict(cls, f: Mapping[str, Any]) -> Fix:
         """Rebuild a fix from JSON (older reports lack the verification fields)."""
         effect = f.get("effect")
+        assumes = f.get("assumes")
         return cls(
             str(f["summary"]),
             tuple(str(c) for c in f.get("commands", [])),
             Risk(f.get("risk", "safe")),
             f.get("url"),
             effect=Effect.from_dict(effect) if isinstance(effect, Mapping) else None,
+            assumes=Assumes.from_dict(assumes) if isinstance(assumes, Mapping) else None,
             verified=f.get("verified") if isinstance(f.get("verified"), bool) else None,
             relies_on=tuple(str(x) for x in f.get("relies_on") or ()),
             assumptions=tuple(str(x) for x in f.get("assumptions") or ()),

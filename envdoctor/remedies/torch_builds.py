@@ -60,8 +60,11 @@ def _effect(choice: Choice, ctx: Any = None) -> Effect:
     from envdoctor.checks.torch_context import _pinned_elsewhere
 
     removed = tuple(sorted(_pinned_elsewhere(ctx, choice))) if ctx is not None else ()
+    python = str(ctx.python.get("executable") or "") if ctx is not None else ""
     return Effect(
-        torch=TorchBuild(choice.release, choice.variant, choice.exact), packages_removed=removed
+        torch=TorchBuild(choice.release, choice.variant, choice.exact),
+        packages_removed=removed,
+        environment=python or None,
     )
 
 

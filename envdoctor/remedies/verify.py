@@ -235,6 +235,25 @@ def _unknowns(effect: Effect, snap: Snapshot) -> tuple[str, ...]:
     return tuple(out)
 
 
+def _environment_view(snap: Snapshot, python: str) -> Snapshot | None:
+    """The machine as seen from an application's venv whose interpreter is `python`."""
+    from envdoctor.checks import apps_facts as af
+
+    for entry in snap.fact("apps.detected", "apps") or []:
+        if not isinstance(entry, dict):
+            continue
+        view = af.venv_snapshot(snap, entry)
+        if view is not None and view.fact("python", "executable") == python:
+            return view
+    return None
+
+
+def _torch_checks() -> list[Check]:
+    from envdoctor.checks import load_checks
+
+    return load_checks(("torch_gpu", "torch_packages"))
+
+
 def _real(chk: Check) -> Check:
     module = getattr(chk.function, "stand_in_for", None)
     if module is None:
@@ -266,14 +285,23 @@ class Verifier:
         return out
 
     def verdict(self, effect: Effect, finding_id: str, before: Iterable[Finding]) -> Verdict:
-        """Re-diagnose with `effect` applied (cached per effect and finding)."""
+        """Re-diagnose with `effect` applied (cached per effect and finding). An effect on another
+        environment (an application's own venv) is applied to that venv's view of the machine
+        and judged by the torch checks there: the finding is gone when no torch error is left."""
         from envdoctor.engine import missing_reason, not_applicable
 
         key = json.dumps([effect.to_dict(), finding_id], sort_keys=True, default=str)
         if key in self._verdicts:
             return self._verdicts[key]
-        after, touched = apply(effect, self.snap, self.ms)
-        checks = self._relevant(touched, finding_id)
+        base = self.snap
+        own = str(self.snap.fact("python", "executable") or "")
+        judge_id = finding_id
+        if effect.environment and effect.environment != own:
+            view = _environment_view(self.snap, effect.environment)
+            if view is not None:
+                base, judge_id = view, "torch.cpu-build-on-gpu-host"
+        after, touched = apply(effect, base, self.ms)
+        checks = self._relevant(touched, finding_id) if base is self.snap else _torch_checks()
         remaining: set[str] = set()
         new_errors: list[tuple[str, str]] = []
         relies: set[str] = set()
@@ -298,7 +326,14 @@ class Verifier:
                 # still broken after it: new, or there before and not cured by it
                 if f.severity is Severity.ERROR and f.id != finding_id:
                     new_errors.append((f.id, f.title))
-        judged = any(finding_id in c.ids for c in checks)
+        if base is not self.snap:
+            # the app finding is gone when the venv's torch is left without an error
+            remaining.discard(judge_id)
+            if not new_errors:
+                remaining.discard(finding_id)
+            judged = True
+        else:
+            judged = any(finding_id in c.ids for c in checks)
         verdict = Verdict(
             frozenset(remaining),
             tuple(new_errors),
