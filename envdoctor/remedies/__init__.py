@@ -22,13 +22,22 @@ fact ("the GPU model"); an empty list when no remedy of that kind applies on thi
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from envdoctor.findings import Fix, Risk
-from envdoctor.fix_effects import Assumes, Effect
-from envdoctor.remedies.host import Host, host_of
 from envdoctor.remedies.spec import KINDS, NeedsFact, RemedySpec
-from envdoctor.snapshot import Snapshot
+
+if TYPE_CHECKING:
+    from envdoctor.remedies.host import Host
+    from envdoctor.snapshot import Snapshot
+
+
+def host_of(snap: Snapshot) -> Host:
+    """The host the facts describe (see envdoctor.remedies.host)."""
+    from envdoctor.remedies.host import host_of as read
+
+    return read(snap)
+
 
 __all__ = [
     "KINDS",
@@ -42,7 +51,7 @@ __all__ = [
     "signature_fixes",
 ]
 
-Resolver = Callable[[RemedySpec, Snapshot, Any, Host], "list[Fix] | NeedsFact"]
+Resolver = Callable[[RemedySpec, "Snapshot", Any, "Host"], "list[Fix] | NeedsFact"]
 
 
 def _torch(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[Fix] | NeedsFact:
@@ -80,6 +89,7 @@ def _system(name: str) -> Resolver:
 
 
 def _package(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[Fix] | NeedsFact:
+    from envdoctor.fix_effects import Assumes, Effect
     from envdoctor.pip_commands import install, uninstall
 
     name = str(spec.param("name") or "")
@@ -131,6 +141,8 @@ def resolve(
     spec: RemedySpec, snap: Snapshot, ms: Any, host: Host | None = None
 ) -> list[Fix] | NeedsFact:
     """Exact fixes for `spec` on the machine `snap` describes, ranked (see module doc)."""
+    from envdoctor.remedies.host import host_of
+
     resolver = _RESOLVERS.get(spec.kind)
     if resolver is None:
         raise ValueError(f"unknown remedy kind {spec.kind!r}")
@@ -146,6 +158,8 @@ def resolve_all(
 ) -> tuple[list[Fix], list[NeedsFact]]:
     """Several remedies of one finding, in the order named; fixes ranked within each kind and
     kinds kept in the order given (a check names the least disruptive kind first)."""
+    from envdoctor.remedies.host import host_of
+
     host = host_of(snap)
     fixes: list[Fix] = []
     needs: list[NeedsFact] = []
@@ -211,7 +225,9 @@ _DISRUPTION = {Risk.SAFE: 0, Risk.NEEDS_RESTART: 1, Risk.DESTRUCTIVE: 2}
 
 def disruption(fix: Fix) -> tuple[int, int]:
     """How much a fix disturbs: (risk, scope) -- a driver change outranks everything else."""
-    effect = fix.effect or Effect()
+    effect = fix.effect
+    if effect is None:
+        return (_DISRUPTION[fix.risk], 0)
     scope = 3 if (effect.driver_min or effect.driver_branch) else 0
     if effect.python:
         scope = max(scope, 2)

@@ -20,57 +20,62 @@ from envdoctor.remedies.host import Host
 from envdoctor.snapshot import Snapshot
 from envdoctor.versions import major_minor
 
+# Patterns are strings: `re` compiles one when a host condition first needs it (import stays
+# cheap for the common case of a Linux host with nothing to hold against it).
 # tools of Linux systems (after any `sudo `); macOS has sudo, so sudo alone says nothing there
-_LINUX_ONLY = re.compile(
+_LINUX_ONLY = (
     r"^(sudo )?(apt(-get)? |dnf |yum |zypper |pacman |systemctl |service |modprobe |rmmod |"
     r"usermod |update-initramfs|dracut |dkms |ubuntu-drivers |ldconfig|dmesg|journalctl |"
     r"newgrp |mokutil |nvidia-ctk |lsmod|setsebool |udevadm )|\| *sudo (tee|sh) /etc/"
 )
-_SUDO = re.compile(r"^sudo |\| *sudo ")
-_WINDOWS_ONLY = re.compile(r"^(py -\d|\$env:|set [A-Z_]+=|winget |reg (add|query) |Remove-Item )")
-_LINUX_DRIVER_INSTALL = re.compile(
+_SUDO = r"^sudo |\| *sudo "
+_WINDOWS_ONLY = r"^(py -\d|\$env:|set [A-Z_]+=|winget |reg (add|query) |Remove-Item )"
+_LINUX_DRIVER_INSTALL = (
     r"(install\b.*\b(nvidia-driver|cuda-drivers|akmod-nvidia|nvidia-open|"
     r"xorg-x11-drv-nvidia|nvidia-dkms|nvidia-kernel)|ubuntu-drivers (install|autoinstall)|"
     r"NVIDIA-Linux-x86_64.*\.run)"
 )
-_NVIDIA_CONTAINER = re.compile(r"nvidia-container-toolkit|nvidia-ctk|nvidia-container-runtime")
-_CUDA_INDEX = re.compile(r"download\.pytorch\.org/whl/(cu\d+|nightly/cu\d+)")
-_DOCKER_START = re.compile(r"(service docker (re)?start|systemctl .*\b(start|restart)\b.*docker)")
-_INSTALL_PYTHON = re.compile(r"\b[Ii]nstall Python (\d+\.\d+)\b")
+_NVIDIA_CONTAINER = r"nvidia-container-toolkit|nvidia-ctk|nvidia-container-runtime"
+_CUDA_INDEX = r"download\.pytorch\.org/whl/(cu\d+|nightly/cu\d+)"
+_DOCKER_START = r"(service docker (re)?start|systemctl .*\b(start|restart)\b.*docker)"
+_INSTALL_PYTHON = r"\b[Ii]nstall Python (\d+\.\d+)\b"
 
 
 def _reason(fix: Fix, host: Host, snap: Snapshot) -> str | None:
     """Why these commands cannot work here, or None."""
     commands = list(fix.commands)
-    linux = [c for c in commands if _LINUX_ONLY.search(c)]
-    if host.os == "windows":
-        linux += [c for c in commands if _SUDO.search(c)]
-    if host.os in ("windows", "macos") and linux:
-        where = "Windows" if host.os == "windows" else "macOS"
-        return f"Linux commands on {where} ({linux[0].split()[0]} ...)"
-    if host.os == "linux" and not host.wsl and any(_WINDOWS_ONLY.search(c) for c in commands):
-        return "Windows commands on Linux"
     text = " ".join(commands)
-    if host.os == "macos" and _CUDA_INDEX.search(text):
+    if host.os in ("windows", "macos"):
+        linux = [c for c in commands if re.search(_LINUX_ONLY, c)]
+        if host.os == "windows":
+            linux += [c for c in commands if re.search(_SUDO, c)]
+        if linux:
+            where = "Windows" if host.os == "windows" else "macOS"
+            return f"Linux commands on {where} ({linux[0].split()[0]} ...)"
+    elif host.os == "linux" and not host.wsl and any(re.search(_WINDOWS_ONLY, c) for c in commands):
+        return "Windows commands on Linux"
+    cuda_index = "download.pytorch.org" in text and re.search(_CUDA_INDEX, text)
+    if host.os == "macos" and cuda_index:
         return "a CUDA wheel index on macOS: PyTorch publishes no CUDA builds for macOS"
-    if host.vendor in ("amd", "intel", "apple") and (
-        _NVIDIA_CONTAINER.search(text) or _CUDA_INDEX.search(text)
-    ):
-        what = (
-            "NVIDIA Container Toolkit steps" if _NVIDIA_CONTAINER.search(text) else "a CUDA build"
-        )
-        return f"{what} on a machine whose GPU is {host.vendor.upper() if host.vendor == 'amd' else host.vendor.capitalize()}"
-    if host.wsl and _LINUX_DRIVER_INSTALL.search(text):
-        return "a Linux driver install inside WSL2: WSL uses the Windows driver"
-    if host.container and _LINUX_DRIVER_INSTALL.search(text):
+    if host.vendor in ("amd", "intel", "apple"):
+        toolkit = "nvidia-c" in text and re.search(_NVIDIA_CONTAINER, text)
+        if toolkit or cuda_index:
+            what = "NVIDIA Container Toolkit steps" if toolkit else "a CUDA build"
+            maker = "AMD" if host.vendor == "amd" else host.vendor.capitalize()
+            return f"{what} on a machine whose GPU is {maker}"
+    if (host.wsl or host.container) and re.search(_LINUX_DRIVER_INSTALL, text):
+        if host.wsl:
+            return "a Linux driver install inside WSL2: WSL uses the Windows driver"
         return "a driver install inside a container: the driver belongs to the host"
     docker = snap.data("container.docker") or {}
-    if _DOCKER_START.search(text) and "dockerd_path" in docker and not docker.get("dockerd_path"):
+    no_dockerd = "dockerd_path" in docker and not docker.get("dockerd_path")
+    if no_dockerd and "docker" in text and re.search(_DOCKER_START, text):
         return "no dockerd on this machine to start"
-    wanted = _INSTALL_PYTHON.search(fix.summary)
-    have = major_minor(snap.fact("python", "version"))
-    if wanted and have and wanted.group(1) == have:
-        return f"Python {have} is the one already in use"
+    if "Python" in fix.summary:
+        wanted = re.search(_INSTALL_PYTHON, fix.summary)
+        have = major_minor(snap.fact("python", "version"))
+        if wanted and have and wanted.group(1) == have:
+            return f"Python {have} is the one already in use"
     return None
 
 
@@ -83,13 +88,13 @@ def _with_privilege(fix: Fix, host: Host) -> Fix:
     return replace(fix, commands=commands)
 
 
-_TORCH_INDEX = re.compile(r"download\.pytorch\.org/whl/(?:nightly/)?(cu\d+|rocm[\d.]+|cpu|xpu)\b")
-_TORCH_PIN = re.compile(r"""(?:^|\s)['"]?torch==(\d+\.\d+)(\.\d+)?(?:\.\*)?['"]?(?:\s|$)""")
-_INSTALLS_TORCH = re.compile(r"install\b.*\btorch\b")
+_TORCH_INDEX = r"download\.pytorch\.org/whl/(?:nightly/)?(cu\d+|rocm[\d.]+|cpu|xpu)\b"
+_TORCH_PIN = r"""(?:^|\s)['"]?torch==(\d+\.\d+)(\.\d+)?(?:\.\*)?['"]?(?:\s|$)"""
+_INSTALLS_TORCH = r"install\b.*\btorch\b"
 
 
 _FAMILY = {"torch", "torchvision", "torchaudio"}
-_PIP_RUNNER = re.compile(r"^(?:(\S*python[\d.]*(?:\.exe)?['\"]?) -m pip|pip3?|uv pip) install\b")
+_PIP_RUNNER = r"^(?:(\S*python[\d.]*(?:\.exe)?['\"]?) -m pip|pip3?|uv pip) install\b"
 
 
 def _OTHER_PACKAGES(command: str) -> bool:  # noqa: N802 - reads like the patterns beside it
@@ -115,11 +120,13 @@ def infer_effect(fix: Fix, ms: Any, snap: Snapshot | None = None) -> Effect | No
     from envdoctor.queries.torch_fixes import released_minors
 
     for command in fix.commands:
-        index = _TORCH_INDEX.search(command)
-        if not index or not _INSTALLS_TORCH.search(command):
+        if "download.pytorch.org" not in command:
+            continue
+        index = re.search(_TORCH_INDEX, command)
+        if not index or not re.search(_INSTALLS_TORCH, command):
             continue
         variant = index.group(1)
-        runner = _PIP_RUNNER.match(command)
+        runner = re.match(_PIP_RUNNER, command)
         if runner is None:
             return None  # not a pip line run here (a launcher's variable, a Dockerfile line)
         python = str(snap.fact("python", "executable") or "") if snap is not None else ""
@@ -128,7 +135,7 @@ def infer_effect(fix: Fix, ms: Any, snap: Snapshot | None = None) -> Effect | No
             return None  # another environment's torch (an application's venv): not these facts
         if _OTHER_PACKAGES(command):
             return None  # it changes more than the torch family: the effect is not modelled
-        pin = _TORCH_PIN.search(command)
+        pin = re.search(_TORCH_PIN, command)
         if pin:
             minor, patch = pin.group(1), pin.group(2)
             exact = f"{minor}{patch}" if patch else None

@@ -191,10 +191,10 @@ def start_docker(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[
                 assumes=Assumes(os=("linux",)),
             )
         ]
-    if host.container:
-        return []  # a daemon is started on the host, not inside this container
+    if host.container and not dockerd:
+        return []  # no dockerd in this container: the daemon to start is the host's
     if host.systemd is False:
-        start = "service docker start" if not host.wsl else "service docker start"
+        start = "service docker start"
         needs: tuple[str, ...] = ("service",)
     else:
         start = "systemctl enable --now docker"
