@@ -64,7 +64,7 @@ def _for_gpu(snap: Snapshot, ms: Any, host: Host, torch: str, have: str | None) 
             effect=Effect(
                 python=python, torch=TorchBuild(choice.release, choice.variant, choice.exact)
             ),
-            assumes=Assumes(os=(host.os,), installer="pip", vendor="nvidia"),
+            assumes=Assumes(os=(host.os,) if host.os else None, installer="pip", vendor="nvidia"),
             assumptions=(f"assumes Python {python} is installed (python.org or your OS packages)",),
         )
     return None

@@ -47,6 +47,11 @@ def _torch_cuda(snap: Snapshot) -> str | None:
     return str(cuda) if cuda else None
 
 
+def _cc(capability: str) -> tuple[int, int]:
+    major, _, minor = capability.partition(".")
+    return (int(major), int(minor or 0)) if major.isdigit() and (minor or "0").isdigit() else (0, 0)
+
+
 def _gpu_capabilities(snap: Snapshot, ms: Any) -> list[str]:
     from envdoctor.checks.torch_context import _gpus
 
@@ -96,9 +101,8 @@ def driver_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[
         driver_min=str(need) if need else None,
         driver_branch=f"R{branch}" if branch and not need else None,
     )
-    open_module = None
-    if capabilities:
-        open_module = False if any(parse(c) < parse("7.5") for c in capabilities) else None
+    # the open kernel modules start at Turing (7.5): older GPUs need the proprietary ones
+    open_module = False if any(_cc(c) < (7, 5) for c in capabilities) else None
     tail = f" ({why})" if why else ""
     if host.container:
         return []  # a driver is installed on the host, never inside a container
