@@ -6,6 +6,7 @@ through sudo, WSL2 updates the Windows driver, Windows and macOS get no Linux co
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 from envdoctor import os_packages
@@ -218,34 +219,44 @@ def start_docker(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[
 
 
 def container_toolkit(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[Fix]:
-    """Install and configure the NVIDIA Container Toolkit (NVIDIA GPUs on Linux only)."""
-    if host.vendor not in ("nvidia", None) or host.os not in ("linux", None):
+    """Give Docker containers the GPU: for NVIDIA, install the NVIDIA Container Toolkit from
+    NVIDIA's repository and register its runtime (checks.container_fixes writes the commands per
+    package manager); for AMD, pass the ROCm devices instead (no toolkit exists or is needed).
+    Linux hosts only; param `package` ("nvidia-container-toolkit-base" for CDI only)."""
+    from envdoctor.checks import container_fixes as cf
+
+    if host.os not in ("linux", None):
         return []
-    manager = os_packages.package_manager(host.distro)
-    install = (
-        os_packages.install_packages(host.distro, ["nvidia-container-toolkit"]) if manager else ()
-    )
-    commands = (
-        *install,
-        "sudo nvidia-ctk runtime configure --runtime=docker",
-        "sudo systemctl restart docker"
-        if host.systemd is not False
-        else "sudo service docker restart",
-    )
-    cmds, notes = as_root(host, commands)
-    if not manager:
-        notes = (*notes, "add NVIDIA's package repository first (see the install guide)")
-    return [
-        Fix(
-            "Install the NVIDIA Container Toolkit and register its runtime with Docker",
-            cmds,
-            Risk.NEEDS_RESTART,
-            TOOLKIT_INSTALL,
-            effect=Effect(settings={"container.toolkit.installed": True}),
-            assumes=Assumes(os=("linux",), vendor="nvidia", privilege=host.privilege),
-            assumptions=notes,
+    if host.vendor == "amd":
+        return [
+            Fix(
+                "AMD GPUs need no NVIDIA toolkit: pass the ROCm devices to the container",
+                (
+                    "docker run --device=/dev/kfd --device=/dev/dri --group-add video "
+                    "--security-opt seccomp=unconfined IMAGE",
+                ),
+                Risk.SAFE,
+                "https://rocm.docs.amd.com/projects/install-on-linux/en/latest/how-to/docker.html",
+                assumes=Assumes(os=("linux",), vendor="amd"),
+            )
+        ]
+    if host.vendor not in ("nvidia", None):
+        return []
+    out = []
+    package = str(spec.param("package") or "nvidia-container-toolkit")
+    for fix in (cf.install_toolkit(snap, package), cf.configure_docker_runtime(snap)):
+        cmds, notes = as_root(host, fix.commands)
+        if not fix.commands:
+            notes = (*notes, "your distribution was not recognised: follow NVIDIA's install guide")
+        out.append(
+            replace(
+                fix,
+                commands=cmds,
+                assumes=Assumes(os=("linux",), vendor="nvidia", privilege=host.privilege),
+                assumptions=notes,
+            )
         )
-    ]
+    return out
 
 
 def join_group(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[Fix] | NeedsFact:
