@@ -176,3 +176,21 @@ def test_check_root_cli_reports_the_images_python_and_says_the_target(fake_root)
     target = groups["container.target"]["data"]
     assert target["kind"] == "root" and target["root"] == str(root)
     assert target["python_from"] == "files" and "python" in target["image_layers"]
+
+
+def test_site_packages_without_an_interpreter_file_still_counts(fake_root):
+    """An image built from a root filesystem may carry /usr/local's site-packages without the
+    binary the python images have: torch there is still the image's torch."""
+    site = "/usr/local/lib/python3.12/site-packages"
+    ctx = _ctx(
+        fake_root(
+            {
+                f"{site}/torch/version.py": TORCH_VERSION_PY,
+                f"{site}/torch-2.5.1+cu124.dist-info/METADATA": TORCH_METADATA,
+            }
+        )
+    )
+    facts = root_python.describe(ctx)
+    assert facts is not None and facts["executable"] == "/usr/local/bin/python3.12"
+    assert facts["executable_found"] is False
+    assert torch_build.collect(ctx)[0].data["version"] == "2.5.1+cu124"

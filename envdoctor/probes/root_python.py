@@ -16,7 +16,7 @@ the context under the configured root, never by importing or executing anything:
   they read a host.
 
 `describe(ctx)` returns interpreter_facts.describe()'s shape (plus `root`, `described_from`
-"files", `sites`), `ml_scan(ctx)` ml_metadata_script.describe()'s; both None when the root holds no
+"files", `sites`, `executable_found`: whether the interpreter file itself is there), `ml_scan(ctx)` ml_metadata_script.describe()'s; both None when the root holds no
 Python. Paths in the facts are the image's own ("/usr/local/lib/python3.10/dist-packages").
 """
 
@@ -88,7 +88,7 @@ def interpreters(ctx: ProbeContext) -> list[RootInterpreter]:
             add(f"{prefix}/bin/python{minor}", prefix, minor, _venv_kind(ctx, prefix), [site])
     for site in ctx.glob("/usr/local/lib/python3*/site-packages"):
         minor = _minor_of(site)
-        if minor is not None and ctx.exists(f"/usr/local/bin/python{minor}"):
+        if minor is not None:  # the python images; the binary may be a placeholder or absent
             add(f"/usr/local/bin/python{minor}", "/usr/local", minor, "system", [site])
     for folder in sorted(ctx.glob("/usr/lib/python3.*"), key=_minor_key, reverse=True):
         minor = folder.rsplit("python", 1)[-1]
@@ -155,6 +155,7 @@ def describe(ctx: ProbeContext) -> dict[str, Any] | None:
         "root": str(ctx.root),
         "described_from": "files",
         "sites": list(interp.sites),
+        "executable_found": ctx.exists(interp.executable),
     }
 
 
