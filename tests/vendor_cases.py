@@ -283,9 +283,10 @@ def collect_env_text(case: Case) -> str:
         if kind == "windows":
             lines.append("Python platform: Windows-10-10.0.22631-SP0")
         elif kind == "macos":
-            lines.append(
-                f"Python platform: macOS-14.5-{arch}-{'arm-64bit' if arch == 'arm64' else 'i386-64bit'}"
-            )
+            found = re.search(r"\d+(?:\.\d+)+", m.get("distro", "macOS 14.5"))
+            tail = "arm-64bit" if arch == "arm64" else "i386-64bit"
+            version = found.group(0) if found else "14.5"
+            lines.append(f"Python platform: macOS-{version}-{arch}-{tail}")
         elif kind == "wsl2":
             lines.append(
                 "Python platform: Linux-5.15.153.1-microsoft-standard-WSL2-x86_64-with-glibc2.35"
