@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import subprocess
 import sys
 import tarfile
@@ -194,3 +195,42 @@ def test_site_packages_without_an_interpreter_file_still_counts(fake_root):
     assert facts is not None and facts["executable"] == "/usr/local/bin/python3.12"
     assert facts["executable_found"] is False
     assert torch_build.collect(ctx)[0].data["version"] == "2.5.1+cu124"
+
+
+def test_an_images_torch_is_judged_against_the_hosts_kepler_driver(fake_root):
+    """Issue #18 item 5: torch 2.5.1+cu124 in the image, a Tesla K80 on driver 470 on the host. The
+    image's torch is what gets judged (CUDA 12.4 cannot run on 470, and 2.5's cu124 build has no
+    sm_37), and no fix may name a driver past Kepler's last branch, R470 (NVIDIA's architecture
+    matrix)."""
+    from envdoctor.diagnose import diagnose
+    from envdoctor.matrixset import load_bundled
+    from envdoctor.snapshot import Snapshot, collected
+
+    root = fake_root(debian_image_files())
+    ctx = _ctx(root)
+    inner = Snapshot(origin="live")
+    inner.extend(python_env.collect(ctx) + torch_build.collect(ctx))
+    host = Snapshot(origin="live")
+    host.add(
+        collected(
+            "nvidia.driver",
+            "probe:nvidia_gpu",
+            {"driver_version": "470.256.02", "cuda_driver_max": "11.4", "driver_loaded": True},
+        )
+    )
+    host.add(
+        collected(
+            "nvidia.gpus",
+            "probe:nvidia_gpu",
+            {"gpus": [{"index": 0, "name": "Tesla K80", "compute_capability": "3.7"}]},
+        )
+    )
+    snap = image_inspect.merge(host, inner, None, f"root {root}")
+    assert snap.data("python.torch")["version"] == "2.5.1+cu124"
+    assert snap.data("container.target")["kind"] == "root"
+    report = diagnose(snap, matrices=load_bundled())
+    torch_findings = [f for f in report.findings if f.id.startswith("torch.")]
+    assert any(f.severity.value == "error" for f in torch_findings), [f.id for f in report.findings]
+    texts = [" ".join([x.summary, *x.commands]) for f in report.findings for x in f.fixes]
+    assert texts, "an error with no fix shown"
+    assert not [t for t in texts if re.search(r"driver[^0-9]{0,30}(4[89]\d|[5-9]\d\d)", t)], texts
