@@ -79,6 +79,14 @@ def _python(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[Fix] 
     return python_fixes(spec, snap, ms, host)
 
 
+def _platform_release(
+    spec: RemedySpec, snap: Snapshot, ms: Any, host: Host
+) -> list[Fix] | NeedsFact:
+    from envdoctor.remedies.python_envs import release_for_platform
+
+    return release_for_platform(spec, snap, ms, host)
+
+
 def _system(name: str) -> Resolver:
     def run(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[Fix] | NeedsFact:
         from envdoctor.remedies import system
@@ -126,6 +134,7 @@ _RESOLVERS: dict[str, Resolver] = {
     "driver-for-torch": _system("driver_fixes"),
     "driver": _system("driver_fixes"),
     "python-for-torch": _python,
+    "torch-release-for-platform": _platform_release,
     "package": _package,
     "remove-package": _package,
     "env-set": _system("env_fixes"),

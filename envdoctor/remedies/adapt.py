@@ -38,6 +38,7 @@ _LINUX_DRIVER_INSTALL = (
 _NVIDIA_CONTAINER = r"nvidia-container-toolkit|nvidia-ctk|nvidia-container-runtime"
 _CUDA_INDEX = r"download\.pytorch\.org/whl/(cu\d+|nightly/cu\d+)"
 _DOCKER_START = r"(service docker (re)?start|systemctl .*\b(start|restart)\b.*docker)"
+_NEW_VENV = r"(^|\s)(python{0}|py -{0}) -m venv\b|uv venv --python {0}\b"
 _INSTALL_PYTHON = r"\b[Ii]nstall Python (\d+\.\d+)\b"
 
 
@@ -71,11 +72,13 @@ def _reason(fix: Fix, host: Host, snap: Snapshot) -> str | None:
     no_dockerd = "dockerd_path" in docker and not docker.get("dockerd_path")
     if no_dockerd and "docker" in text and re.search(_DOCKER_START, text):
         return "no dockerd on this machine to start"
-    if "Python" in fix.summary:
+    have = major_minor(snap.fact("python", "version"))
+    if have and "Python" in fix.summary:
         wanted = re.search(_INSTALL_PYTHON, fix.summary)
-        have = major_minor(snap.fact("python", "version"))
-        if wanted and have and wanted.group(1) == have:
+        if wanted and wanted.group(1) == have:
             return f"Python {have} is the one already in use"
+    if have and "venv" in text and re.search(_NEW_VENV.format(re.escape(have)), text):
+        return f"a new environment with Python {have}, the one already in use"
     return None
 
 
@@ -162,5 +165,23 @@ def adapt(fix: Fix, host: Host, snap: Snapshot, ms: Any = None) -> Fix | Rejecte
     if fix.effect is None and ms is not None:
         effect = infer_effect(fix, ms, snap)
         if effect is not None:
+            cuda = effect.torch is not None and effect.torch.variant.startswith("cu")
+            installed = str(snap.fact("python.torch", "variant") or "")
+            # turning a non-CUDA torch into a CUDA one claims an NVIDIA GPU; a CUDA build's
+            # variant change does not (the verifier still states what it assumes)
+            if (
+                cuda
+                and not installed.startswith("cu")
+                and host.vendor is None
+                and not _nvidia_seen(snap)
+            ):
+                return RejectedFix(fix.summary, NO_GPU_GIVEN)
             fix = replace(fix, effect=effect)
     return fix
+
+
+NO_GPU_GIVEN = "a CUDA build, but no NVIDIA GPU or driver was given: the GPU decides the build"
+
+
+def _nvidia_seen(snap: Snapshot) -> bool:
+    return any(snap.has(g) for g in ("nvidia.gpus", "nvidia.pci", "nvidia.driver"))

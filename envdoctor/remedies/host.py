@@ -87,6 +87,9 @@ def _vendor(snap: Snapshot, os_name: str | None, machine: str | None) -> str | N
         return "nvidia"
     if snap.fact("amd.gpus", "gpus"):
         return "amd"
+    variant = str(snap.fact("python.torch", "variant") or "")
+    if snap.has("amd.rocm") or variant.startswith("rocm"):
+        return "amd"  # a ROCm stack and no NVIDIA GPU in sight: an AMD machine
     if snap.fact("intel.gpus", "gpus"):
         return "intel"
     if os_name == "macos" and machine in ("arm64", "aarch64"):

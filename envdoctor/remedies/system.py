@@ -135,6 +135,19 @@ def driver_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[
         ]
     pin = int(minimum) if minimum and minimum.isdigit() else branch
     commands = os_packages.install_nvidia_driver(host.distro, pin, open_module)
+    repo = spec.param("repo")  # NVIDIA's CUDA repository for this distribution ("debian12")
+    if repo and os_packages.family(host.distro) != "ubuntu":
+        meta = f"cuda-drivers-{branch}" if branch else "cuda-drivers"
+        keyring = (
+            "https://developer.download.nvidia.com/compute/cuda/repos/"
+            f"{repo}/x86_64/cuda-keyring_1.1-1_all.deb"
+        )
+        commands = (
+            f"wget {keyring}",
+            "sudo dpkg -i cuda-keyring_1.1-1_all.deb",
+            "sudo apt-get update",
+            f"sudo apt-get install {meta}",
+        )
     cmds, notes = as_root(host, commands) if commands else ((), ())
     if not commands:
         notes = (*notes, "your distribution was not recognised: use its driver page")

@@ -375,7 +375,7 @@ def verify_findings(
 ) -> list[Finding]:
     """Every finding with its fixes verified: unproven ones moved to `rejected_fixes`. Fixes
     without declared assumptions (written before the chooser) are held to the host first."""
-    from envdoctor.remedies.adapt import adapt
+    from envdoctor.remedies.adapt import NO_GPU_GIVEN, adapt
     from envdoctor.remedies.host import host_of
 
     if not any(finding.fixes for finding in findings):
@@ -400,6 +400,15 @@ def verify_findings(
                 rejected.append(result)
             else:
                 kept.append(result)
+        if not kept and any(r.reason == NO_GPU_GIVEN for r in rejected):
+            # nothing can be claimed without the GPU: say which fact would let envdoctor choose
+            from envdoctor.remedies.spec import NeedsFact
+
+            needs = NeedsFact(
+                "the GPU model and driver",
+                "run `nvidia-smi` on that machine (or `envdoctor check` there) and paste its output",
+            )
+            kept.append(Fix(needs.sentence(), ()))
         out.append(replace(finding, fixes=tuple(kept), rejected_fixes=tuple(rejected)))
     return out
 
