@@ -29,6 +29,7 @@ BY_VIRTUAL_ENV = "VIRTUAL_ENV"
 BY_CONDA_PREFIX = "CONDA_PREFIX"
 BY_PATH = "PATH"
 BY_OWN = "envdoctor"
+BY_FILES = "files"  # an image's or unpacked root's interpreter, read from its files
 
 EXPLANATIONS = {
     BY_OPTION: "chosen with --python",
@@ -36,6 +37,7 @@ EXPLANATIONS = {
     BY_CONDA_PREFIX: "the active conda env (CONDA_PREFIX)",
     BY_PATH: "the first python on PATH",
     BY_OWN: "envdoctor's own interpreter",
+    BY_FILES: "the image's own interpreter, read from its files",
 }
 
 

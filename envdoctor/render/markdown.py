@@ -44,6 +44,8 @@ def render(report: Report, include_raw: bool = False, **_: object) -> str:
                 lines.append(f"{indent}  - {_escape(ev.fact)}: `{ev.actual}`{expected}")
             for rank, fix in enumerate(finding.fixes, start=1):
                 lines.append(f"{indent}  {rank}. {_escape(fix.summary)} — *{fix.risk.value}*")
+                for assumption in fix.assumptions:
+                    lines.append(f"{indent}     assumption: {_escape(assumption)}")
                 if fix.commands:
                     lines.append("")
                     lines.append(f"{indent}     ```sh")
