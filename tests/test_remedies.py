@@ -248,3 +248,13 @@ def test_apply_changes_only_a_copy(ms):
     assert after.fact("python.torch", "variant") == "cu118"
     assert after.fact("nvidia.driver", "driver_version") == "525"
     assert {"python.torch", "nvidia.driver"} <= touched
+
+
+def test_checks_outside_the_diagnosis_still_judge_a_fix(ms):
+    """Preflight loads only the modules of the ids it asks about; the driver-architecture check
+    is loaded by the verifier when a fix changes the driver."""
+    snap = machine(torch="2.1.2+cu121", gpu=("Tesla K80", "3.7"), driver="470.256.02")
+    outcome = run_checks(snap, ms, load_checks(("torch_gpu",)))
+    [old] = [f for f in outcome.findings if f.id == "torch.driver-too-old"]
+    assert not [f for f in old.fixes if f.effect and f.effect.driver_min]
+    assert any("no branch after 470 supports Tesla K80" in r.reason for r in old.rejected_fixes)
