@@ -258,9 +258,7 @@ def _entry(ctx: ProbeContext, site: str, key: str, dist: _RootDist) -> dict[str,
         "listings": {},
     }
     for rel in ml_metadata_script.FILES.get(key, ()):
-        text = ctx.read_text(
-            posixpath.join(site, rel), max_bytes=ml_metadata_script.MAX_FILE_BYTES
-        )
+        text = ctx.read_text(posixpath.join(site, rel), max_bytes=ml_metadata_script.MAX_FILE_BYTES)
         if text is not None:
             entry["files"][rel] = text
     for rel in ml_metadata_script.LISTINGS.get(key, ()):
