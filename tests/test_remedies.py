@@ -114,13 +114,30 @@ def test_start_docker_as_a_user_uses_sudo_and_systemd(ms):
     assert fix.commands[0] == "sudo systemctl enable --now docker"
 
 
-def test_start_docker_without_dockerd_starts_nothing(ms):
+def test_start_docker_without_dockerd_installs_docker_engine_as_root(ms):
     snap = machine(
         os={**UBUNTU, "euid": 0, "sudo": False},
         container__docker={**DOCKER_DOWN, "dockerd_path": None, "systemd": False},
     )
     [fix] = fixes(resolve(RemedySpec("start-docker"), snap, ms))
-    assert not fix.commands and "No Docker daemon is installed here" in fix.summary
+    assert "No Docker daemon (dockerd) is installed here" in fix.summary
+    assert fix.commands == ("apt-get update", "apt-get install -y docker.io")  # root: no sudo
+
+
+def test_a_pasted_root_shell_without_sudo_or_dockerd(ms):
+    """The shell session issue #18 quotes: root, `sudo: command not found`, no dockerd."""
+    snap = Snapshot(origin="pasted")
+    lines = [
+        "root@gpu-node:~# sudo service docker start",
+        "bash: sudo: command not found",
+        "root@gpu-node:~# which dockerd",
+        "uid=0(root) gid=0(root) groups=0(root)",
+    ]
+    snap.add(collected("pasted.text", "t", {"lines": lines}))
+    host = host_of(snap)
+    assert (host.root, host.sudo, host.dockerd) == (True, False, False)
+    plain = Fix("Start the daemon", ("sudo service docker start",))
+    assert adapt(plain, host, snap).reason == "no dockerd on this machine to start"
 
 
 def test_without_root_or_sudo_the_fix_says_so(ms):

@@ -399,6 +399,39 @@ class Verifier:
         )
 
 
+def _replacements(
+    finding: Finding,
+    kept: list[Fix],
+    rejected: list[RejectedFix],
+    verifier: Verifier,
+    findings: Sequence[Finding],
+    snap: Snapshot,
+    ms: Any,
+    host: Any,
+) -> list[Fix]:
+    """For plain fixes that cannot work here, the chooser's fix of the same kind, verified."""
+    from envdoctor.remedies import RemedySpec, resolve
+    from envdoctor.remedies.adapt import replacement
+
+    plain = {f.summary: f for f in finding.fixes if f.assumes is None}
+    kinds = []
+    for r in rejected:
+        fix = plain.get(r.summary)
+        kind = replacement(fix) if fix is not None else None
+        if kind and kind not in kinds:
+            kinds.append(kind)
+    out: list[Fix] = []
+    for kind in kinds:
+        found = resolve(RemedySpec(kind), snap, ms, host)
+        for fix in found if isinstance(found, list) else []:
+            if any(fix.summary == k.summary for k in (*kept, *out)):
+                continue
+            result = verifier.check_fix(fix, finding, findings)
+            if isinstance(result, Fix):
+                out.append(result)
+    return out
+
+
 def verify_findings(
     findings: Sequence[Finding], snap: Snapshot, ms: Any, checks: Sequence[Check]
 ) -> list[Finding]:
@@ -429,6 +462,7 @@ def verify_findings(
                 rejected.append(result)
             else:
                 kept.append(result)
+        kept += _replacements(finding, kept, rejected, verifier, findings, snap, ms, host)
         if not kept and any(r.reason == NO_GPU_GIVEN for r in rejected):
             # nothing can be claimed without the GPU: say which fact would let envdoctor choose
             from envdoctor.remedies.spec import NeedsFact
