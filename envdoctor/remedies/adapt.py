@@ -116,6 +116,12 @@ def _OTHER_PACKAGES(command: str) -> bool:  # noqa: N802 - reads like the patter
     return any(n and n not in _FAMILY for n in names)
 
 
+_DRIVER_TEXT = (
+    r"(?:[Uu]pdate|[Uu]pgrade|[Ii]nstall)(?: the)? NVIDIA driver(?: to)? "
+    r"(\d{3}(?:\.\d+){0,2}) or newer"
+)
+
+
 def infer_effect(fix: Fix, ms: Any, snap: Snapshot | None = None) -> Effect | None:
     """The torch build a plain-command fix installs, read from its pip line: the index names
     the variant, a `torch==` pin the release; unpinned, the newest release with that variant."""
@@ -149,6 +155,10 @@ def infer_effect(fix: Fix, ms: Any, snap: Snapshot | None = None) -> Effect | No
             if variant in offered or variant == "cpu":
                 return Effect(torch=TorchBuild(minor, variant))
         return None
+    if "NVIDIA driver" in fix.summary:
+        driver = re.search(_DRIVER_TEXT, fix.summary)
+        if driver:  # "Update the NVIDIA driver to 530.30.02 or newer": a driver of at least that
+            return Effect(driver_min=driver.group(1))
     return None
 
 
