@@ -114,13 +114,30 @@ def test_start_docker_as_a_user_uses_sudo_and_systemd(ms):
     assert fix.commands[0] == "sudo systemctl enable --now docker"
 
 
-def test_start_docker_without_dockerd_starts_nothing(ms):
+def test_start_docker_without_dockerd_installs_docker_engine_as_root(ms):
     snap = machine(
         os={**UBUNTU, "euid": 0, "sudo": False},
         container__docker={**DOCKER_DOWN, "dockerd_path": None, "systemd": False},
     )
     [fix] = fixes(resolve(RemedySpec("start-docker"), snap, ms))
-    assert not fix.commands and "No Docker daemon is installed here" in fix.summary
+    assert "No Docker daemon (dockerd) is installed here" in fix.summary
+    assert fix.commands == ("apt-get update", "apt-get install -y docker.io")  # root: no sudo
+
+
+def test_a_pasted_root_shell_without_sudo_or_dockerd(ms):
+    """The shell session issue #18 quotes: root, `sudo: command not found`, no dockerd."""
+    snap = Snapshot(origin="pasted")
+    lines = [
+        "root@gpu-node:~# sudo service docker start",
+        "bash: sudo: command not found",
+        "root@gpu-node:~# which dockerd",
+        "uid=0(root) gid=0(root) groups=0(root)",
+    ]
+    snap.add(collected("pasted.text", "t", {"lines": lines}))
+    host = host_of(snap)
+    assert (host.root, host.sudo, host.dockerd) == (True, False, False)
+    plain = Fix("Start the daemon", ("sudo service docker start",))
+    assert adapt(plain, host, snap).reason == "no dockerd on this machine to start"
 
 
 def test_without_root_or_sudo_the_fix_says_so(ms):
@@ -248,3 +265,13 @@ def test_apply_changes_only_a_copy(ms):
     assert after.fact("python.torch", "variant") == "cu118"
     assert after.fact("nvidia.driver", "driver_version") == "525"
     assert {"python.torch", "nvidia.driver"} <= touched
+
+
+def test_checks_outside_the_diagnosis_still_judge_a_fix(ms):
+    """Preflight loads only the modules of the ids it asks about; the driver-architecture check
+    is loaded by the verifier when a fix changes the driver."""
+    snap = machine(torch="2.1.2+cu121", gpu=("Tesla K80", "3.7"), driver="470.256.02")
+    outcome = run_checks(snap, ms, load_checks(("torch_gpu",)))
+    [old] = [f for f in outcome.findings if f.id == "torch.driver-too-old"]
+    assert not [f for f in old.fixes if f.effect and f.effect.driver_min]
+    assert any("no branch after 470 supports Tesla K80" in r.reason for r in old.rejected_fixes)

@@ -68,10 +68,10 @@ def _reason(fix: Fix, host: Host, snap: Snapshot) -> str | None:
         if host.wsl:
             return "a Linux driver install inside WSL2: WSL uses the Windows driver"
         return "a driver install inside a container: the driver belongs to the host"
-    docker = snap.data("container.docker") or {}
-    no_dockerd = "dockerd_path" in docker and not docker.get("dockerd_path")
-    if no_dockerd and "docker" in text and re.search(_DOCKER_START, text):
+    if host.dockerd is False and "docker" in text and re.search(_DOCKER_START, text):
         return "no dockerd on this machine to start"
+    if host.root is not True and host.sudo is False and re.search(_SUDO, text):
+        return "sudo is not installed here"
     have = major_minor(snap.fact("python", "version"))
     if have and "Python" in fix.summary:
         wanted = re.search(_INSTALL_PYTHON, fix.summary)
@@ -116,6 +116,12 @@ def _OTHER_PACKAGES(command: str) -> bool:  # noqa: N802 - reads like the patter
     return any(n and n not in _FAMILY for n in names)
 
 
+_DRIVER_TEXT = (
+    r"(?:[Uu]pdate|[Uu]pgrade|[Ii]nstall)(?: the)? NVIDIA driver(?: to)? "
+    r"(\d{3}(?:\.\d+){0,2}) or newer"
+)
+
+
 def infer_effect(fix: Fix, ms: Any, snap: Snapshot | None = None) -> Effect | None:
     """The torch build a plain-command fix installs, read from its pip line: the index names
     the variant, a `torch==` pin the release; unpinned, the newest release with that variant."""
@@ -149,6 +155,25 @@ def infer_effect(fix: Fix, ms: Any, snap: Snapshot | None = None) -> Effect | No
             if variant in offered or variant == "cpu":
                 return Effect(torch=TorchBuild(minor, variant))
         return None
+    if "NVIDIA driver" in fix.summary:
+        driver = re.search(_DRIVER_TEXT, fix.summary)
+        if driver:  # "Update the NVIDIA driver to 530.30.02 or newer": a driver of at least that
+            return Effect(driver_min=driver.group(1))
+    return None
+
+
+def replacement(fix: Fix) -> str | None:
+    """The remedy kind a plain fix was written for, so the chooser can write it for this host
+    when the plain one cannot work here."""
+    text = " ".join(fix.commands)
+    if "nvidia-c" in text and re.search(_NVIDIA_CONTAINER, text):
+        return "container-toolkit"  # its steps restart docker too: the toolkit is the point
+    if "docker" in text and re.search(_DOCKER_START, text):
+        return "start-docker"
+    if "download.pytorch.org" in text and re.search(_CUDA_INDEX, text):
+        return "torch-build-for-gpu"
+    if re.search(_LINUX_DRIVER_INSTALL, text):
+        return "driver"
     return None
 
 

@@ -196,17 +196,23 @@ def start_docker(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[
                 assumes=Assumes(os=("linux",), privilege="user", needs=("systemctl",)),
             )
         ]
-    dockerd = docker.get("dockerd_path")
-    if dockerd is None and "dockerd_path" in docker:
-        # only the client is here: nothing to start on this machine
+    dockerd = host.dockerd
+    if dockerd is False:
+        # only the client is here: nothing to start; Docker Engine is what is missing
+        install = os_packages.install_packages(host.distro, ["docker.io"])
+        cmds, notes = as_root(host, install) if install else ((), ())
+        if not install:
+            notes = (*notes, "your distribution was not recognised: follow Docker's install guide")
         return [
             Fix(
-                "No Docker daemon is installed here: point the client at the machine that runs "
-                "one (`docker context use NAME` or DOCKER_HOST), or install Docker Engine",
-                (),
+                "No Docker daemon (dockerd) is installed here: install Docker Engine (or point "
+                "the client at a machine that runs one: `docker context use NAME` or DOCKER_HOST)",
+                cmds,
                 Risk.SAFE,
                 "https://docs.docker.com/engine/install/",
-                assumes=Assumes(os=("linux",)),
+                effect=Effect(services_started=("docker",)),
+                assumes=Assumes(os=("linux",), privilege=host.privilege),
+                assumptions=notes,
             )
         ]
     if host.container and not dockerd:

@@ -78,7 +78,19 @@ def torch_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[F
     if vendor == "amd":
         return _rocm(snap, ms, host, ctx, reinstall_fixes)
     if os_name == "macos":
-        return []  # no CUDA wheel exists for macOS: torch reaches the Apple GPU through MPS
+        # no CUDA wheel exists for macOS: torch reaches the Apple GPU through MPS
+        if host.machine not in ("arm64", "aarch64", None):
+            return []
+        return [
+            Fix(
+                "macOS has no CUDA: use the Apple GPU through MPS with the torch you have "
+                '(device "mps" instead of "cuda")',
+                ("python -c 'import torch; print(torch.backends.mps.is_available())'",),
+                url="https://developer.apple.com/metal/pytorch/",
+                assumes=Assumes(os=("macos",), vendor="apple"),
+                assumptions=("assumes code that names the device (.to('mps')), not .cuda()",),
+            )
+        ]
     wanted = _capability(spec.param("capability"))
     capabilities = [wanted] if wanted else ctx.capabilities
     if not capabilities and spec.param("gpu_names"):

@@ -2,8 +2,9 @@
 
 For each finding that has fixes with an effect, each such fix's effect is applied to a copy of the
 snapshot (`apply`), and the checks that read the changed fact groups -- plus the check that
-raised the finding -- run again. The fix is kept when the finding is gone and no error appears
-that was not there before; otherwise it is dropped and recorded in the finding's
+raised the finding, and checks the diagnosis did not load that read the changed groups -- run
+again. The fix is kept when the finding is gone and those checks leave no error (new, or there
+before and not cured by it); otherwise it is dropped and recorded in the finding's
 `rejected_fixes` with the reason (the new error's title, or "the finding remains"). A kept fix
 says which facts the verdict relied on and, when a check that would judge it could not run for
 want of a fact, the assumption the user must make true (`verified` False). Fixes without an
@@ -208,7 +209,7 @@ def apply(effect: Effect, snap: Snapshot, ms: Any) -> tuple[Snapshot, set[str]]:
 @dataclass(frozen=True)
 class Verdict:
     """What re-diagnosis said about one effect: `cleared` finding ids no longer raised,
-    `new_errors` (id, title) not raised before, `relies_on` the groups the re-run checks read,
+    `new_errors` (id, title) the re-run checks still raise, `relies_on` the groups they read,
     `unchecked` reasons why a check that would judge the change could not run."""
 
     remaining: frozenset[str]
@@ -272,6 +273,7 @@ class Verifier:
         self.checks = list(checks)
         self._before_errors: set[str] | None = None
         self._verdicts: dict[str, Verdict] = {}
+        self._index: dict[str, Any] | None = None
 
     def _relevant(self, touched: set[str], finding_id: str) -> list[Check]:
         """The checks that read a changed group or raised the finding; a check standing in for a
@@ -282,6 +284,30 @@ class Verifier:
                 continue  # a pasted error message stays in the paste: it cannot judge a fix
             if finding_id in c.ids or touched & set(c.needs) or touched & set(c.needs_any):
                 out.append(_real(c))
+        return out
+
+    def _unloaded(self, after: Snapshot, touched: set[str]) -> list[Check]:
+        """Checks outside the diagnosis' set (preflight loads only some modules) that can run on
+        the changed facts and read one of the changed groups: they judge the fix too."""
+        from envdoctor.checks import (
+            CHECK_MODULES,
+            TEXT_ONLY_CHECK_MODULES,
+            load_checks,
+            modules_runnable,
+            read_index,
+        )
+
+        have = {c.id for c in self.checks}
+        collected = {n for n in after.groups if after.has(n)}
+        modules = tuple(m for m in CHECK_MODULES if m not in TEXT_ONLY_CHECK_MODULES)
+        if self._index is None:
+            self._index = read_index() or {}
+        out = []
+        runnable = modules_runnable(collected, modules, touching=touched, index=self._index or None)
+        for module in runnable:
+            for chk in load_checks((module,)):
+                if chk.id not in have and set(chk.needs + chk.needs_any) & touched:
+                    out.append(chk)
         return out
 
     def verdict(self, effect: Effect, finding_id: str, before: Iterable[Finding]) -> Verdict:
@@ -301,7 +327,10 @@ class Verifier:
             if view is not None:
                 base, judge_id = view, "torch.cpu-build-on-gpu-host"
         after, touched = apply(effect, base, self.ms)
-        checks = self._relevant(touched, finding_id) if base is self.snap else _torch_checks()
+        if base is self.snap:
+            checks = self._relevant(touched, finding_id) + self._unloaded(after, touched)
+        else:
+            checks = _torch_checks()
         remaining: set[str] = set()
         new_errors: list[tuple[str, str]] = []
         relies: set[str] = set()
@@ -370,6 +399,39 @@ class Verifier:
         )
 
 
+def _replacements(
+    finding: Finding,
+    kept: list[Fix],
+    rejected: list[RejectedFix],
+    verifier: Verifier,
+    findings: Sequence[Finding],
+    snap: Snapshot,
+    ms: Any,
+    host: Any,
+) -> list[Fix]:
+    """For plain fixes that cannot work here, the chooser's fix of the same kind, verified."""
+    from envdoctor.remedies import RemedySpec, resolve
+    from envdoctor.remedies.adapt import replacement
+
+    plain = {f.summary: f for f in finding.fixes if f.assumes is None}
+    kinds = []
+    for r in rejected:
+        fix = plain.get(r.summary)
+        kind = replacement(fix) if fix is not None else None
+        if kind and kind not in kinds:
+            kinds.append(kind)
+    out: list[Fix] = []
+    for kind in kinds:
+        found = resolve(RemedySpec(kind), snap, ms, host)
+        for fix in found if isinstance(found, list) else []:
+            if any(fix.summary == k.summary for k in (*kept, *out)):
+                continue
+            result = verifier.check_fix(fix, finding, findings)
+            if isinstance(result, Fix):
+                out.append(result)
+    return out
+
+
 def verify_findings(
     findings: Sequence[Finding], snap: Snapshot, ms: Any, checks: Sequence[Check]
 ) -> list[Finding]:
@@ -400,6 +462,7 @@ def verify_findings(
                 rejected.append(result)
             else:
                 kept.append(result)
+        kept += _replacements(finding, kept, rejected, verifier, findings, snap, ms, host)
         if not kept and any(r.reason == NO_GPU_GIVEN for r in rejected):
             # nothing can be claimed without the GPU: say which fact would let envdoctor choose
             from envdoctor.remedies.spec import NeedsFact
