@@ -1,8 +1,7 @@
-"""Shared test fixtures: the real captures in ../shared/fixtures/real, fake root trees."""
+"""Shared test fixtures: the real captures in tests/fixtures/real, fake root trees."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -11,26 +10,13 @@ REPO = Path(__file__).resolve().parent.parent
 TESTS = Path(__file__).resolve().parent
 
 
-def shared_dir() -> Path | None:
-    """The shared/ folder beside the checkout (ENVDOCTOR_SHARED overrides)."""
-    override = os.environ.get("ENVDOCTOR_SHARED")
-    candidates = [Path(override)] if override else []
-    candidates += [REPO.parent / "shared", REPO / "shared"]
-    for candidate in candidates:
-        if (candidate / "fixtures" / "real").is_dir():
-            return candidate
-    return None
+REAL_CAPTURES = TESTS / "fixtures" / "real"
 
 
 @pytest.fixture(scope="session")
 def real_captures() -> Path:
-    """../shared/fixtures/real: required in CI, skipped elsewhere when absent."""
-    shared = shared_dir()
-    if shared is None:
-        if os.environ.get("CI"):
-            pytest.fail("shared/fixtures/real is missing beside the checkout (required in CI)")
-        pytest.skip("shared/fixtures/real not found beside the checkout")
-    return shared / "fixtures" / "real"
+    """tests/fixtures/real: the real captures, each with its source line in SOURCES.md."""
+    return REAL_CAPTURES
 
 
 @pytest.fixture()

@@ -1,5 +1,5 @@
 """Node reports for the fleet and Prometheus tests, built from real captures through the real
-pipeline: `nvidia-smi -q -x` XML and dmesg captures (../shared/fixtures/real) read by envdoctor's
+pipeline: `nvidia-smi -q -x` XML and dmesg captures (tests/fixtures/real) read by envdoctor's
 own readers, diagnosed by the real checks, and rendered by the same `build` that `envdoctor
 report` uses (redacted or not). Only the stack around the GPUs (torch, toolkit) is typed here.
 """

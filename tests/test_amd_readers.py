@@ -1,4 +1,4 @@
-"""The rocminfo and rocm-smi / amd-smi readers on every real capture in shared/fixtures/real."""
+"""The rocminfo and rocm-smi / amd-smi readers on every real capture in tests/fixtures/real."""
 
 from __future__ import annotations
 

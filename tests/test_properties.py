@@ -23,7 +23,7 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import shared_dir
+from conftest import REAL_CAPTURES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -51,11 +51,8 @@ READERS = [importlib.import_module(f"envdoctor.ingest.{name}") for name in READE
 
 
 def _captures() -> list[str]:
-    """Every real capture under shared/fixtures/real (text, leniently decoded), or [] if absent."""
-    shared = shared_dir()
-    if shared is None:
-        return []
-    root = shared / "fixtures" / "real"
+    """Every real capture under tests/fixtures/real (text, leniently decoded)."""
+    root = REAL_CAPTURES
     return [
         p.read_bytes().decode("utf-8", "replace")
         for p in sorted(root.rglob("*"))
@@ -64,9 +61,6 @@ def _captures() -> list[str]:
 
 
 CAPTURES = _captures()
-needs_captures = pytest.mark.skipif(
-    not CAPTURES, reason="shared/fixtures/real not found beside the checkout"
-)
 
 # Text that looks like the formats: their markers, mixed with noise.
 MARKER_WORDS = [
@@ -184,7 +178,6 @@ def test_readers_on_bytes_decoded_as_triage_decodes_them(raw):
     assert_pasted(ingest_text(text))
 
 
-@needs_captures
 @given(st.data())
 def test_readers_on_mutated_real_captures(data):
     capture = data.draw(st.sampled_from(CAPTURES))
@@ -198,7 +191,6 @@ def test_triage_driver_on_arbitrary_text(text):
     assert_pasted(ingest_text(text))
 
 
-@needs_captures
 @given(st.data())
 def test_triage_command_path_on_mutated_bytes(tmp_path_factory, data):
     from envdoctor.commands import triage

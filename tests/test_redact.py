@@ -1,5 +1,5 @@
 """Redaction: plant every kind of identifier and secret in a real-looking report (real captures
-from ../shared/fixtures/real) and assert that none survives any output format."""
+from tests/fixtures/real) and assert that none survives any output format."""
 
 from __future__ import annotations
 

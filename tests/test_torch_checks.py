@@ -427,7 +427,7 @@ def test_collect_env_conda_build_never_gets_a_wheel_arch_list(real_captures, ms)
 
 # ----------------------------------------------------------------------------- build matrix agreement
 
-DRIVERS = [  # (driver, the CUDA version nvidia-smi prints), each from a capture in shared/fixtures/real
+DRIVERS = [  # (driver, the CUDA version nvidia-smi prints), each from a capture in tests/fixtures/real
     ("418.43", "10.1"),
     ("495.29.05", "11.5"),
     ("515.105.01", "11.7"),
