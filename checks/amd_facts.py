@@ -16,7 +16,7 @@ from typing import Any
 
 from envdoctor.checks.torch_context import reinstall_fixes, torch_context
 from envdoctor.findings import Fix, Risk
-from envdoctor.queries import rocm as rq
+from envdoctor.model import amd_gfx
 from envdoctor.queries import torch as tq
 from envdoctor.queries.torch_fixes import Choice, released_minors
 from envdoctor.snapshot import Snapshot
@@ -41,11 +41,11 @@ def gpu_targets(snap: Snapshot) -> list[dict[str, Any]]:
     per_device = env.get("per_device_overrides") or {}
     out = []
     for gpu in gpus:
-        gfx = rq.normalize_gfx(gpu.get("gfx_target"))
+        gfx = amd_gfx.normalize_gfx(gpu.get("gfx_target"))
         if gfx is None:
             continue
         value = (per_device.get(str(gpu.get("index"))) or {}).get("value") or global_override
-        effective = rq.gfx_from_override(value) if value else None
+        effective = amd_gfx.gfx_from_override(value) if value else None
         out.append(
             {
                 "gpu": gpu,
@@ -96,11 +96,11 @@ def torch_targets(snap: Snapshot, ms: Any) -> tuple[list[str] | None, str | None
     on a ROCm build, else python.torch's arch_list, else the torch_arch matrix (its gfx_targets
     column) for the wheel's release and variant. (None, None) when unknown."""
     deep = snap.data("python.deep") or {}
-    arches = [rq.normalize_gfx(a) for a in deep.get("arch_list") or []]
+    arches = [amd_gfx.normalize_gfx(a) for a in deep.get("arch_list") or []]
     if deep.get("torch_hip") and any(arches):
         return sorted({a for a in arches if a}), "torch.cuda.get_arch_list() (--deep)"
     torch = snap.data("python.torch") or {}
-    arches = [rq.normalize_gfx(a) for a in torch.get("arch_list") or []]
+    arches = [amd_gfx.normalize_gfx(a) for a in torch.get("arch_list") or []]
     if any(arches):
         return sorted({a for a in arches if a}), str(
             torch.get("arch_list_source") or "python.torch"
@@ -108,7 +108,7 @@ def torch_targets(snap: Snapshot, ms: Any) -> tuple[list[str] | None, str | None
     variant = torch_variant(snap)
     if torch.get("version") and variant and variant.startswith("rocm"):
         listed = tq.variant_arches(ms, str(torch["version"]), variant, "linux")
-        gfx = [rq.normalize_gfx(a) for a in listed or []]
+        gfx = [amd_gfx.normalize_gfx(a) for a in listed or []]
         if any(gfx):
             return sorted({a for a in gfx if a}), "matrix:torch_arch"
     return None, None
@@ -138,7 +138,9 @@ def rocm_choice_for(
         for variant in variants:
             if gfx:
                 listed = tq.variant_arches(ms, release, variant, "linux")
-                if listed is not None and not set(gfx) <= {rq.normalize_gfx(a) for a in listed}:
+                if listed is not None and not set(gfx) <= {
+                    amd_gfx.normalize_gfx(a) for a in listed
+                }:
                     continue
             url = tq.index_url(ms, variant)
             if url is None:

@@ -8,6 +8,7 @@ from envdoctor.checkdef import check
 from envdoctor.checks import amd_facts as af
 from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
 from envdoctor.matrixset import MatrixSet
+from envdoctor.model import amd_gfx
 from envdoctor.queries import rocm as rq
 from envdoctor.queries import torch as tq
 from envdoctor.snapshot import Snapshot
@@ -255,7 +256,7 @@ def _no_binary(
     choice = af.rocm_choice_for(snap, ms, af.rocm_version(snap), [effective])
     if choice is not None and arches is not None:
         listed = tq.variant_arches(ms, choice.release, choice.variant, "linux")
-        if listed and effective in {rq.normalize_gfx(a) for a in listed}:
+        if listed and effective in {amd_gfx.normalize_gfx(a) for a in listed}:
             fixes.extend(af.torch_fixes(snap, ms, choice, f"its build lists {effective}"))
     override = rq.override_for(ms, effective) if target["override"] is None else None
     if override and (arches is None or override["runs_as"] in arches):

@@ -6,6 +6,7 @@ from envdoctor.checkdef import check
 from envdoctor.checks import amd_facts as af
 from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
 from envdoctor.matrixset import MatrixSet
+from envdoctor.model import amd_gfx
 from envdoctor.queries import rocm as rq
 from envdoctor.snapshot import Snapshot
 
@@ -43,7 +44,7 @@ def ollama_amd_unsupported_gfx(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     findings_for = []
     for target in af.gpu_targets(snap):
         effective = (
-            rq.gfx_from_override(service_override) if service_override else target["effective"]
+            amd_gfx.gfx_from_override(service_override) if service_override else target["effective"]
         )
         if effective and effective not in listed:
             findings_for.append((target, effective))

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from envdoctor.matrixset import MatrixSet
-from envdoctor.probes.nvidia_records import same_device
+from envdoctor.model.nvidia_records import same_device
 from envdoctor.snapshot import Snapshot, Status
 
 CHECKS: list = []

@@ -5,19 +5,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from envdoctor.context import ProbeContext, ProbeOptions
+from envdoctor.diagnosis.enrich import enrich
 from envdoctor.engine import run_checks
 from envdoctor.findings import Severity
-from envdoctor.matrixset import MatrixSet, load_bundled
+from envdoctor.matrixset import MatrixSet
 from envdoctor.report import Report
 from envdoctor.snapshot import Snapshot
 
 
 def active_matrices() -> MatrixSet:
     """The matrix set in use: the newest valid installed update, else the bundled set."""
-    try:
-        from envdoctor.matrix_update import load_active
-    except ImportError:
-        return load_bundled()
+    from envdoctor.matrix_update import load_active
+
     return load_active()
 
 
@@ -40,13 +39,14 @@ def diagnose(
     matrices: MatrixSet | None = None,
     check_modules: tuple[str, ...] | None = None,
 ) -> Report:
-    """Run the checks on a snapshot and bundle the report (on a live snapshot, without the
-    text-only check modules, whose checks could not apply)."""
+    """Enrich a snapshot from the matrices, run the checks on it and bundle the report (on a live
+    snapshot, without the text-only check modules, whose checks could not apply)."""
     from envdoctor.checks import CHECK_MODULES, TEXT_ONLY_CHECK_MODULES, load_checks_for
 
     if check_modules is None and snapshot.origin == "live":
         check_modules = tuple(m for m in CHECK_MODULES if m not in TEXT_ONLY_CHECK_MODULES)
     matrices = matrices if matrices is not None else active_matrices()
+    enrich(snapshot, matrices)
     # only the modules with a check that can run on this snapshot are imported
     collected = {name for name in snapshot.groups if snapshot.has(name)}
     outcome = run_checks(snapshot, matrices, load_checks_for(collected, check_modules))

@@ -8,32 +8,12 @@ at most the confidence of those facts.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 
 from envdoctor.checkdef import Check
 from envdoctor.findings import Evidence, Finding, Severity, order
 from envdoctor.matrixset import MatrixSet, MissingMatrix
+from envdoctor.report import CheckOutcome, Skipped
 from envdoctor.snapshot import CONFIDENCE_ORDER, Confidence, Snapshot, Status
-
-
-@dataclass(frozen=True)
-class Skipped:
-    """A check that did not run, and why. `not_present` is True when it did not run because what
-    it examines is absent from the machine (no GPU, no docker): not applicable rather than unknown."""
-
-    id: str
-    reason: str
-    not_present: bool = False
-
-
-@dataclass
-class CheckOutcome:
-    """Everything the checks said about one snapshot."""
-
-    findings: list[Finding] = field(default_factory=list)
-    passed: list[str] = field(default_factory=list)
-    skipped: list[Skipped] = field(default_factory=list)
-    not_applicable: list[str] = field(default_factory=list)
 
 
 def not_applicable(check: Check, snap: Snapshot) -> bool:

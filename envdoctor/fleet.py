@@ -27,7 +27,7 @@ from pathlib import PurePath
 from typing import Any
 
 from envdoctor.findings import Finding, Severity
-from envdoctor.probes.nvidia_records import same_device
+from envdoctor.model.nvidia_records import same_device
 from envdoctor.snapshot import SCHEMA_VERSION, FactGroup, collected
 
 NODE_GROUP = "envdoctor.node"

@@ -7,9 +7,31 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from envdoctor import __version__
-from envdoctor.engine import CheckOutcome, Skipped
 from envdoctor.findings import SEVERITY_ORDER, Finding, Severity
 from envdoctor.snapshot import SCHEMA_VERSION, Snapshot
+
+EMBED_START = "<!-- envdoctor-report-json"  # the JSON document inside a Markdown / HTML report
+EMBED_END = "envdoctor-report-json -->"
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """A check that did not run, and why. `not_present` is True when it did not run because what
+    it examines is absent from the machine (no GPU, no docker): not applicable rather than unknown."""
+
+    id: str
+    reason: str
+    not_present: bool = False
+
+
+@dataclass
+class CheckOutcome:
+    """Everything the checks said about one snapshot."""
+
+    findings: list[Finding] = field(default_factory=list)
+    passed: list[str] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+    not_applicable: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -82,3 +104,14 @@ class Report:
             str(obj.get("kind", "check")),
             str(obj.get("envdoctor_version", "unknown")),
         )
+
+
+def extract_embedded(text: str) -> str | None:
+    """The JSON document embedded in a Markdown or HTML report, or None."""
+    start = text.find(EMBED_START)
+    if start < 0:
+        return None
+    end = text.find(EMBED_END, start)
+    if end < 0:
+        return None
+    return text[start + len(EMBED_START) : end]  # json.loads undoes the "--\\u003e" escape

@@ -39,8 +39,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from envdoctor.engine import CheckOutcome
     from envdoctor.findings import Finding
+    from envdoctor.report import CheckOutcome
     from envdoctor.snapshot import Snapshot
 
 MET, UNMET, UNKNOWN = "met", "unmet", "unknown"

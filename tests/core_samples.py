@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from envdoctor.engine import Skipped
 from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity, order
-from envdoctor.report import Report
+from envdoctor.report import Report, Skipped
 from envdoctor.snapshot import Confidence, Snapshot, absent, collected, failed
 
 

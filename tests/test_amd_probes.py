@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from envdoctor.context import ProbeContext
+from envdoctor.diagnosis.enrich import amd_targets
+from envdoctor.matrixset import load_bundled
 from envdoctor.probes import amd_env, amd_gpu, amd_kernel, amd_rocm, amd_sysfs
 from envdoctor.snapshot import Status
 
@@ -26,8 +28,10 @@ def ctx(root: Path, env: dict | None = None) -> ProbeContext:
 
 
 def gpus_of(root: Path, env: dict | None = None) -> dict:
+    """The probe's amd.gpus data after the enrichment step (APU flags from the ROCm tables)."""
     [group] = amd_gpu.collect(ctx(root, env))
     assert group.status is Status.COLLECTED, group.reason
+    amd_targets(group.data["gpus"], load_bundled())
     return group.data
 
 
@@ -109,10 +113,13 @@ def test_pci_device_without_kfd(fake_root):
             "/usr/share/libdrm/amdgpu.ids": "1.0.0\n744C,\tC8,\tAMD Radeon RX 7900 XTX\n",
         }
     )
-    data = gpus_of(root)
-    assert data["sources"] == ["pci"] and data["kfd_present"] is False
-    [gpu] = data["gpus"]
+    [group] = amd_gpu.collect(ctx(root))
+    assert group.data["sources"] == ["pci"] and group.data["kfd_present"] is False
+    [gpu] = group.data["gpus"]
     assert (gpu["name"], gpu["gfx_target"], gpu["driver"]) == ("AMD Radeon RX 7900 XTX", None, None)
+    # the enrichment step names the target from the product name, and says so
+    amd_targets(group.data["gpus"], load_bundled())
+    assert (gpu["gfx_target"], gpu["gfx_target_source"]) == ("gfx1100", "product-name")
 
 
 # -- with ROCm's tools -------------------------------------------------------------------------

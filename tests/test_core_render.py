@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 
 from envdoctor.render import render
-from envdoctor.render.markdown import extract_embedded
-from envdoctor.report import Report
+from envdoctor.report import Report, extract_embedded
 from tests.core_samples import sample_report
 
 GOLDEN = Path(__file__).parent / "golden"

@@ -15,8 +15,7 @@ import pytest
 
 from envdoctor.findings import Evidence, Finding, Fix, Severity, order
 from envdoctor.render import render
-from envdoctor.render.markdown import extract_embedded
-from envdoctor.report import Report
+from envdoctor.report import Report, extract_embedded
 from envdoctor.snapshot import Snapshot, absent, collected, failed
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

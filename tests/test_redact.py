@@ -9,11 +9,9 @@ import re
 import pytest
 
 from envdoctor.commands.report import build
-from envdoctor.engine import Skipped
 from envdoctor.findings import Evidence, Finding, Fix, Severity, order
 from envdoctor.redact import Redactor, is_secret_name, redact_document
-from envdoctor.render.markdown import extract_embedded
-from envdoctor.report import Report
+from envdoctor.report import Report, Skipped, extract_embedded
 from envdoctor.snapshot import Snapshot, collected
 
 USER = "ana.smith"

@@ -14,8 +14,7 @@ import pytest
 
 from envdoctor.commands import UsageError
 from envdoctor.commands import report as report_cmd
-from envdoctor.render.markdown import extract_embedded
-from envdoctor.report import Report
+from envdoctor.report import Report, extract_embedded
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -156,8 +156,11 @@ def test_app_expands_through_the_provider(monkeypatch):
 
 
 def snapshot_from(real_captures, name: str, torch: str | None = "2.5.1+cu124") -> Snapshot:
-    """A snapshot whose NVIDIA facts come from a real `nvidia-smi -q -x` capture."""
+    """A snapshot whose NVIDIA facts come from a real `nvidia-smi -q -x` capture, enriched from
+    the bundled matrices as preflight does (compute capabilities by name)."""
+    from envdoctor.diagnosis.enrich import enrich
     from envdoctor.ingest import nvidia_smi_xml
+    from envdoctor.matrixset import load_bundled
 
     snap = Snapshot()
     snap.extend(nvidia_smi_xml.read((real_captures / "nvidia-smi-q-x" / name).read_text()))
@@ -169,7 +172,7 @@ def snapshot_from(real_captures, name: str, torch: str | None = "2.5.1+cu124") -
             "python.packages", "probe:python_env", {"packages": {"torch": torch} if torch else {}}
         )
     )
-    return snap
+    return enrich(snap, load_bundled())
 
 
 A100 = "telegraf-a100-sxm4-80gb-mig-driver-535.54.03.xml"  # 1x A100 80GB, 535.54.03, CUDA 12.2

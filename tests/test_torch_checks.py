@@ -6,13 +6,19 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_torch_build import LINUX_X86, REQUIRES_271_PYPI, VERSION_PY_271_CU126, VERSION_PY_2130_CPU
+from test_torch_build import (
+    LINUX_X86,
+    REQUIRES_271_PYPI,
+    VERSION_PY_271_CU126,
+    VERSION_PY_2130_CPU,
+    torch_facts,
+)
 
 from envdoctor.checks import load_checks
+from envdoctor.diagnosis.enrich import enrich
 from envdoctor.engine import run_checks
-from envdoctor.ingest import ingest_text
+from envdoctor.ingest import ingest_text, torch_metadata
 from envdoctor.matrixset import load_bundled
-from envdoctor.probes import torch_build
 from envdoctor.queries import torch as tq
 from envdoctor.queries.torch_fixes import choose
 from envdoctor.snapshot import Snapshot, absent, collected
@@ -56,8 +62,10 @@ def torch_group(
     }
     for name, v in (companions or {}).items():
         dists[name] = {"version": v}
-    data = torch_build.torch_facts(dists, environment or LINUX_X86, ms)
-    return collected("python.torch", "probe:torch_build", data, summary=torch_build.summary(data))
+    data = torch_facts(dists, environment or LINUX_X86, ms)
+    return collected(
+        "python.torch", "probe:torch_build", data, summary=torch_metadata.summary(data)
+    )
 
 
 def python_groups(
@@ -119,7 +127,8 @@ def nvidia_made(name: str, cc: str, driver: str, cuda_max: str, memory_mib: int)
 
 
 def run(snap: Snapshot, ms):
-    return run_checks(snap, ms, load_checks(MODULES))
+    """The checks on `snap` after the enrichment step, as a diagnosis runs them."""
+    return run_checks(enrich(snap, ms), ms, load_checks(MODULES))
 
 
 def ids(outcome) -> list[str]:

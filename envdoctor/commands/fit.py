@@ -173,7 +173,9 @@ def resolve_target(args: argparse.Namespace, ms, gpus: int, snapshot=None):  # n
     if gib is not None:
         return target_from_vram(gib, gpus)
     if snapshot is None:
-        snapshot = detect()
+        from envdoctor.diagnosis.enrich import enrich
+
+        snapshot = enrich(detect(), ms)
     found = targets_from_snapshot(snapshot, ms)
     if found and gpus > len(found):
         raise UsageError(

@@ -142,7 +142,7 @@ def read_node(
 def load_document(path: str) -> object:
     """The JSON document of a report file (JSON, or Markdown/HTML with the JSON embedded);
     ValueError with the reason when there is none."""
-    from envdoctor.render.markdown import EMBED_END, EMBED_START, extract_embedded
+    from envdoctor.report import EMBED_END, EMBED_START, extract_embedded
 
     size = os.stat(path).st_size
     if size == 0:

@@ -173,7 +173,11 @@ def judge(
         options=ProbeOptions(python=python, timeout_s=timeout_s, groups=tuple(sorted(groups))),
     )
     if modules:
+        from envdoctor.diagnosis.enrich import enrich, needs_matrices
+
         snapshot = collect_all(ctx, modules).snapshot
+        if needs_matrices(snapshot):  # the tables are read only when there is a fact to derive
+            enrich(snapshot, _matrices())
     else:
         from envdoctor.snapshot import Snapshot
 

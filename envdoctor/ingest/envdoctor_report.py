@@ -81,7 +81,7 @@ def _report_group(document: dict[str, Any]) -> FactGroup:
 
 
 def _document(text: str) -> dict[str, Any] | None:
-    from envdoctor.render.markdown import extract_embedded
+    from envdoctor.report import extract_embedded
 
     candidate = extract_embedded(text)
     if candidate is None:

@@ -1,6 +1,8 @@
-"""The neighbours of torch: other ML frameworks and the compiled extensions built against torch.
+"""The neighbours of torch: other ML frameworks and the compiled extensions built against torch,
+from their package metadata; shared by the live probe (`envdoctor.probes.frameworks`) and the
+pip-list reader.
 
-Fills `python.frameworks` with `packages`: {normalized distribution name: entry} for TensorFlow,
+`python.frameworks` holds `packages`: {normalized distribution name: entry} for TensorFlow,
 JAX / jaxlib and their CUDA plugins, CuPy, onnxruntime(-gpu), xformers, flash-attn, bitsandbytes,
 triton, vllm, ctranslate2, deepspeed, the PyG extensions and the like. Each entry has `version`,
 `installer`, `requires_torch` (torch's requirement in its metadata, markers evaluated for this
@@ -23,12 +25,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from envdoctor.context import ProbeContext
-from envdoctor.probes import ml_packages
-from envdoctor.snapshot import FactGroup, absent, collected, failed
-
-GROUPS = ("python.frameworks",)
-TIMEOUT_S = 15.0
+from envdoctor.ingest import requires_dist
+from envdoctor.model.wheel_variant import local_label
 
 _SKIP = re.compile(r"^(torch|torchvision|torchaudio|nvidia-.*|cuda-.*)$")
 _TRACKED_DEPS = re.compile(r"^(torch|jax|jaxlib|jax-cuda\d+-.*|nvidia-.*|tensorflow.*|triton)$")
@@ -42,28 +40,6 @@ _FLASH_LABEL = re.compile(
 _PYG_LABEL = re.compile(r"^pt(?P<torch>\d)(?P<tminor>\d+)(?P<dev>cu\d+|cpu)$")
 _CU_LABEL = re.compile(r"^cu(?P<digits>\d{2,3})$")
 _BNB_LIB = re.compile(r"^libbitsandbytes_(?P<kind>cuda|rocm|cpu|xpu)(?P<ver>\d*)")
-
-
-def collect(ctx: ProbeContext) -> list[FactGroup]:
-    """Describe the non-torch ML packages of the target environment."""
-    meta = ml_packages.read(ctx, "frameworks")
-    if meta.error and not meta.distributions:
-        return [failed("python.frameworks", meta.source, meta.error)]
-    packages = frameworks_facts(meta.distributions, meta.environment)
-    if not packages:
-        where = ctx.options.python or "this interpreter"
-        return [
-            absent(
-                "python.frameworks",
-                meta.source,
-                f"no ML framework besides torch is installed in {where}",
-            )
-        ]
-    return [
-        collected(
-            "python.frameworks", meta.source, {"packages": packages}, summary=summary(packages)
-        )
-    ]
 
 
 def frameworks_facts(
@@ -88,20 +64,15 @@ def frameworks_facts(
 
 def _requirements(lines: list[str], environment: Mapping[str, str] | None) -> dict[str, str]:
     found: dict[str, str] = {}
-    for name, req in ml_packages.requirements(lines, environment, _TRACKED_DEPS, extras=True):
+    for name, req in requires_dist.requirements(lines, environment, _TRACKED_DEPS, extras=True):
         found.setdefault(name, str(req.specifier) or "*")
     return found
-
-
-def _label(version: Any) -> str:
-    text = str(version or "")
-    return text.split("+", 1)[1] if "+" in text else ""
 
 
 def _built_for(name: str, dist: Mapping[str, Any]) -> dict[str, Any]:
     files = dist.get("files") or {}
     listings = dist.get("listings") or {}
-    label = _label(dist.get("version"))
+    label = local_label(dist.get("version")) or ""
     built: dict[str, Any] = {}
 
     def put(key: str, value: Any, source: str) -> None:

@@ -1,7 +1,7 @@
 """Reader of `nvidia-smi` text: the default table (pre-2023 and current layouts, Linux, Windows,
 WSL2), `nvidia-smi -q`, `nvidia-smi -L`, `nvidia-smi topo -m`, and nvidia-smi's error messages.
 
-All of them fill the `nvidia.driver` / `nvidia.gpus` records of `envdoctor.probes.nvidia_records`.
+All of them fill the `nvidia.driver` / `nvidia.gpus` records of `envdoctor.model.nvidia_records`.
 An error message alone still gives a collected `nvidia.driver` group that says what failed
 (`driver_loaded`, `nvml_error`, `smi_error`, `library_version`), because that is what checks act on.
 """
@@ -12,7 +12,7 @@ import re
 from typing import Any
 
 from envdoctor.ingest import nvidia_smi_xml as xmlreader
-from envdoctor.probes import nvidia_records as rec
+from envdoctor.model import nvidia_records as rec
 from envdoctor.snapshot import Confidence, FactGroup
 
 NAME = "nvidia-smi"
@@ -112,7 +112,6 @@ def read(text: str) -> list[FactGroup]:
     if parsed is None:
         return []
     driver, gpus = parsed
-    rec.fill_compute_capability(gpus, rec.bundled_matrices())
     return xmlreader.groups(driver, gpus, SOURCE, Confidence.MEDIUM)
 
 

@@ -1,7 +1,7 @@
 """Reader of `nvidia-smi -q -x` XML (every DTD version seen: v9 to v13), live or pasted.
 
 `parse(text)` turns the XML into the `nvidia.driver` and `nvidia.gpus` records of
-`envdoctor.probes.nvidia_records`; `records_from_tree` does the same for an already-built tree and
+`envdoctor.model.nvidia_records`; `records_from_tree` does the same for an already-built tree and
 is shared with the `nvidia-smi -q` text reader, whose labels mirror the XML tags.
 """
 
@@ -11,7 +11,7 @@ import re
 import xml.etree.ElementTree as ET
 from typing import Any
 
-from envdoctor.probes import nvidia_records as rec
+from envdoctor.model import nvidia_records as rec
 from envdoctor.snapshot import Confidence, FactGroup, collected
 
 NAME = "nvidia-smi-xml"
@@ -39,7 +39,6 @@ def read(text: str) -> list[FactGroup]:
         driver, gpus = parse(text)
     except NotNvidiaSmiXml:
         return []
-    rec.fill_compute_capability(gpus, rec.bundled_matrices())
     return groups(driver, gpus, SOURCE, Confidence.MEDIUM)
 
 

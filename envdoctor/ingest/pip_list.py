@@ -117,7 +117,7 @@ def read(text: str) -> list[FactGroup]:
     }
     if "torch" in dists:
         groups.append(_torch_group(dists, extra.get("conda_torch_build")))
-    from envdoctor.probes.frameworks import frameworks_facts, summary
+    from envdoctor.ingest.framework_metadata import frameworks_facts, summary
 
     frameworks = frameworks_facts({k: v for k, v in dists.items() if _interesting(k)})
     if frameworks:
@@ -163,13 +163,13 @@ def _after_command(lines: list[str]) -> tuple[str | None, list[str]]:
 
 
 def _interesting(name: str) -> bool:
-    from envdoctor.probes.ml_metadata_script import interesting
+    from envdoctor.target.ml_metadata_script import interesting
 
     return interesting(name)
 
 
 def _torch_group(dists: dict[str, dict[str, Any]], conda_build: str | None) -> FactGroup:
-    from envdoctor.probes.torch_build import summary, torch_facts
+    from envdoctor.ingest.torch_metadata import summary, torch_facts
 
     data = torch_facts(dists)
     data["version_py_read"] = False

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from envdoctor.probes import nvidia_records as rec
+from envdoctor.model import nvidia_records as rec
 from envdoctor.snapshot import Confidence, FactGroup, collected
 
 NAME = "proc-driver-nvidia-version"

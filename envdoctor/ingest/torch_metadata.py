@@ -1,6 +1,7 @@
-"""The installed PyTorch build, read from its files without importing it.
+"""The `python.torch` facts of a PyTorch install, from its package metadata and files (never by
+importing it): shared by the live probe (`envdoctor.probes.torch_build`) and the pip-list reader.
 
-Fills `python.torch` (absent when torch is not installed):
+The keys:
 - `version`: torch.__version__ as torch/version.py spells it ("2.7.1+cu128"); `metadata_version`
   what pip records (PyPI uploads strip the local label from the dist-info only).
 - `variant`: the local label ("cu128", "cpu", "rocm6.3", "xpu"), None for an unlabelled build;
@@ -9,8 +10,9 @@ Fills `python.torch` (absent when torch is not installed):
 - `bundled_nvidia` {name: version}: the NVIDIA CUDA wheels installed beside it;
   `nvidia_requirements` {name: pinned version} torch's own Requires-Dist pins that apply here,
   with `nvidia_missing` / `nvidia_mismatched` where the installed ones differ.
-- `arch_list` (get_arch_list() names) from the build matrix for official wheels, with
-  `arch_list_source` ("matrix:torch_arch"; None when the matrix has no row).
+- `arch_list` (get_arch_list() names) and `arch_list_source`: None here; the enrichment step
+  (`envdoctor.diagnosis.enrich`) fills them from the build matrix for official wheels, for live
+  and pasted facts alike.
 - `torchvision`, `torchaudio`, `triton` (versions or None), `location`, `installer`,
   `requires_python`, `wheel_tags`, `compiled_backends` (from the libraries in torch/lib).
 """
@@ -21,12 +23,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from envdoctor.context import ProbeContext
-from envdoctor.probes import ml_packages
-from envdoctor.snapshot import FactGroup, absent, collected, failed
-
-GROUPS = ("python.torch",)
-TIMEOUT_S = 15.0
+from envdoctor.ingest import requires_dist
+from envdoctor.model.wheel_variant import torch_variant
 
 _VERSION_PY = re.compile(
     r"^(?P<key>__version__|cuda|hip|xpu|rocm|git_version|debug)\s*(?::\s*[\w\[\].]+)?\s*=\s*"
@@ -44,29 +42,6 @@ _LIB_BACKENDS = (
 )
 
 
-def collect(ctx: ProbeContext) -> list[FactGroup]:
-    """Describe the torch build of the target environment."""
-    meta = ml_packages.read(ctx, "torch_build")
-    if meta.error and not meta.distributions:
-        return [failed("python.torch", meta.source, meta.error)]
-    where = ctx.options.python or "this interpreter"
-    if "torch" not in meta.distributions:
-        return [absent("python.torch", meta.source, f"torch is not installed in {where}")]
-    data = torch_facts(meta.distributions, meta.environment, _matrices())
-    return [collected("python.torch", meta.source, data, summary=summary(data))]
-
-
-def _matrices() -> Any:
-    try:
-        from envdoctor.matrix_update import (
-            load_active as active_matrices,  # not diagnose: no engine import
-        )
-
-        return active_matrices()
-    except Exception:  # noqa: BLE001 - without matrices the arch list is simply unknown
-        return None
-
-
 def parse_version_py(text: str | None) -> dict[str, Any]:
     """The assignments of torch/version.py ({"__version__": "2.7.1+cu126", "cuda": "12.6", ...})."""
     out: dict[str, Any] = {}
@@ -80,7 +55,6 @@ def parse_version_py(text: str | None) -> dict[str, Any]:
 def torch_facts(
     dists: Mapping[str, Mapping[str, Any]],
     environment: Mapping[str, str] | None = None,
-    ms: Any = None,
 ) -> dict[str, Any]:
     """python.torch facts from the ML distributions (as ml_metadata_script reports them).
 
@@ -91,9 +65,7 @@ def torch_facts(
     version_py = parse_version_py(files.get("torch/version.py"))
     metadata_version = torch.get("version")
     version = version_py.get("__version__") or metadata_version
-    from envdoctor.queries import torch as tq
-
-    variant = _variant(tq.parse_local_variant(version))
+    variant = torch_variant(version)
     cuda, hip = version_py.get("cuda"), version_py.get("hip")
     os_name = _os_name(environment or {})
     data: dict[str, Any] = {
@@ -120,25 +92,10 @@ def torch_facts(
         "os": os_name,
     }
     data.update(_nvidia(dists, torch, environment))
-    arches, source = None, None
-    if ms is not None and variant and os_name:
-        arches = tq.variant_arches(ms, version, variant, os_name)
-        source = "matrix:torch_arch" if arches is not None else None
-    data["arch_list"] = arches
-    data["arch_list_source"] = source
+    data["arch_list"] = None  # from the build matrix: envdoctor.diagnosis.enrich
+    data["arch_list_source"] = None
     data["build"] = data["backend"]
     return data
-
-
-_VARIANT = re.compile(r"^(cpu|cu\d+|rocm\d+(?:\.\d+)*|xpu)")
-
-
-def _variant(label: str | None) -> str | None:
-    """The variant at the start of a local label ("cpu-cxx11-abi" -> "cpu"); other labels as is."""
-    if not label:
-        return None
-    match = _VARIANT.match(label)
-    return match.group(1) if match else label
 
 
 def _os_name(environment: Mapping[str, str]) -> str | None:
@@ -200,7 +157,7 @@ def _nvidia(
         if _NVIDIA_LIB.match(name)
     }
     pins: dict[str, str] = {}
-    for name, req in ml_packages.requirements(
+    for name, req in requires_dist.requirements(
         torch.get("requires") or [], environment, _NVIDIA_LIB
     ):
         exact = [s.version for s in req.specifier if s.operator in ("==", "===")]

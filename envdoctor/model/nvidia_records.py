@@ -254,44 +254,6 @@ def version_from_library_name(path: str) -> str | None:
     return match.group(1) if match else None
 
 
-def compute_capability_for(name: str | None, matrices: Any) -> str | None:
-    """The compute capability the nvidia_gpus matrix lists for a printed product name, or None."""
-    if not name or matrices is None:
-        return None
-    try:
-        from envdoctor.queries.nvidia import gpu_by_name
-    except ImportError:
-        return None
-    try:
-        row = gpu_by_name(matrices, name)
-    except Exception:  # noqa: BLE001 - a lookup must never break fact collection
-        return None
-    if not row or row.get("unverified"):
-        return None
-    value = row.get("compute_capability")
-    return str(value) if value else None
-
-
-def fill_compute_capability(gpus: list[dict[str, Any]], matrices: Any) -> None:
-    """Fill compute_capability from the matrix for GPUs whose source did not report it."""
-    for gpu in gpus:
-        if gpu.get("compute_capability") is None:
-            value = compute_capability_for(gpu.get("name"), matrices)
-            if value is not None:
-                gpu["compute_capability"] = value
-                gpu["compute_capability_source"] = "matrix"
-
-
-def bundled_matrices() -> Any:
-    """The bundled matrix set, or None when it cannot be loaded (lookups then give None)."""
-    try:
-        from envdoctor.matrixset import load_bundled
-
-        return load_bundled()
-    except Exception:  # noqa: BLE001
-        return None
-
-
 def gpu_summary(gpus: list[dict[str, Any]]) -> str:
     """ "2 × NVIDIA GeForce RTX 3090 (24576 MiB)" style one-liner for people."""
     if not gpus:

@@ -97,7 +97,7 @@ def gpu_records(topology: dict[str, Any]) -> list[dict[str, Any]]:
     nodes = [n for n in topology["nodes"] if is_gpu_node(n)]
     if not nodes:
         return []
-    from envdoctor.queries import rocm as rq  # packaging's import, only where KFD lists a GPU node
+    from envdoctor.model import amd_gfx
 
     out = []
     for node in nodes:
@@ -109,7 +109,7 @@ def gpu_records(topology: dict[str, Any]) -> list[dict[str, Any]]:
             "index": len(out),
             "kfd_node": node["node"],
             "gpu_id": node.get("gpu_id"),
-            "gfx_target": rq.gfx_from_target_version(version),
+            "gfx_target": amd_gfx.gfx_from_target_version(version),
             "gfx_target_version": version,
             "vendor_id": f"0x{vendor:04x}" if vendor else None,
             "device_id": f"0x{props['device_id']:04x}" if props.get("device_id") else None,

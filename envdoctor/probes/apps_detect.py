@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from envdoctor.context import ProbeContext
+from envdoctor.model.apps import canonical
 from envdoctor.probes import (
     apps_halcon,
     apps_layout,
@@ -36,7 +37,6 @@ from envdoctor.probes import (
     python_env,
     torch_build,
 )
-from envdoctor.queries.apps import canonical
 from envdoctor.snapshot import FactGroup, absent, collected
 
 GROUPS = ("apps.detected",)

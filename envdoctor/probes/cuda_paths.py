@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from envdoctor.context import ProbeContext
-from envdoctor.probes import ml_metadata_script
+from envdoctor.target import ml_metadata_script
 
 _MAX_LINK_HOPS = 40
 _SITE_GLOBS = (

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from envdoctor.context import CommandResult, ProbeContext
-from envdoctor.probes import deep_script
 from envdoctor.snapshot import FactGroup, absent, collected, failed
+from envdoctor.target import deep_script
 
 GROUPS = ("python.deep",)
 DEEP_MAX_S = 60.0  # the script's own deadline never exceeds this

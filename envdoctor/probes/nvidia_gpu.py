@@ -1,6 +1,6 @@
 """NVIDIA driver and GPUs: NVML first, then `nvidia-smi -q -x`, then the kernel module's files.
 
-Fills `nvidia.driver` and `nvidia.gpus` (shapes in `envdoctor.probes.nvidia_records`). The group's
+Fills `nvidia.driver` and `nvidia.gpus` (shapes in `envdoctor.model.nvidia_records`). The group's
 `source` names the source that answered ("nvml", "nvidia-smi", "procfs"); `sources` in the data
 lists every one that contributed. With no driver at all both groups are absent with the reason;
 a source that hung (NVML or nvidia-smi past its deadline) makes them failed, never a long wait:
@@ -13,8 +13,8 @@ import sys
 from typing import Any
 
 from envdoctor.context import ProbeContext
+from envdoctor.model import nvidia_records as rec
 from envdoctor.probes import nvidia_kernel, nvidia_nvml, nvidia_procfs, nvidia_smi
-from envdoctor.probes import nvidia_records as rec
 from envdoctor.snapshot import FactGroup, absent, collected, failed
 
 GROUPS = ("nvidia.driver", "nvidia.gpus")
@@ -78,8 +78,6 @@ def gather(
         ]
         driver["library_version"] = versions[0] if versions else None
     driver["platform"] = _platform(ctx) or driver.get("platform")
-    if not nvml.ok and gpus:
-        rec.fill_compute_capability(gpus, rec.bundled_matrices())
     driver_group = _driver_group(driver, source, nvml, smi, procfs, libraries, raw)
     return [driver_group, _gpus_group(ctx, gpus, driver, source, nvml, smi, driver_group)]
 

@@ -24,7 +24,7 @@ import re
 from typing import Any
 
 from envdoctor.context import ProbeContext
-from envdoctor.probes import nvidia_records as rec
+from envdoctor.model import nvidia_records as rec
 from envdoctor.probes.amd_sysfs import (
     may_open,  # the same mode-bit rule for every vendor's device nodes
 )

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from envdoctor.probes import nvidia_records as rec
+from envdoctor.model import nvidia_records as rec
 
 _MIB = 1024 * 1024
 LINUX_LIBRARY = "libnvidia-ml.so.1"  # what pynvml dlopens on Linux

@@ -12,7 +12,7 @@ from typing import Any
 
 from envdoctor.context import ProbeContext
 from envdoctor.ingest import proc_nvidia_version
-from envdoctor.probes import nvidia_records as rec
+from envdoctor.model import nvidia_records as rec
 
 VERSION_FILE = "/proc/driver/nvidia/version"
 SYS_MODULE_VERSION = "/sys/module/nvidia/version"

@@ -14,8 +14,8 @@ import json
 from pathlib import Path
 
 from envdoctor.context import ProbeContext
-from envdoctor.probes import interpreter_facts
 from envdoctor.snapshot import FactGroup, collected, failed
+from envdoctor.target import interpreter_facts
 
 GROUPS = ("python", "python.packages")
 TIMEOUT_S = 15.0
@@ -30,7 +30,7 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
         source = "probe:python_env"
     else:
         # the same run as ml_packages' (ctx.run runs it once): the ML scan plus "interpreter"
-        from envdoctor.probes import ml_metadata_script
+        from envdoctor.target import ml_metadata_script
 
         result = ctx.run(
             [target, str(Path(ml_metadata_script.__file__))], timeout_s=TARGET_TIMEOUT_S

@@ -16,6 +16,7 @@ from typing import Any
 from packaging.version import Version
 
 from envdoctor import versions
+from envdoctor.model.wheel_variant import local_label
 
 __all__ = [
     "best_variant",
@@ -104,15 +105,9 @@ def supported_pythons(ms: Any, torch_version: str) -> list[str] | None:
 
 
 def parse_local_variant(torch_version: str) -> str | None:
-    """The wheel variant in the PEP 440 local label: "2.7.1+cu128" -> "cu128"; no label -> None.
-
-    torch.__version__ keeps the label ("2.x.y+cpu" on a PyPI Windows wheel); pip metadata of a PyPI
-    wheel does not, so read torch.__version__ to learn the variant.
-    """
-    if not torch_version or "+" not in str(torch_version):
-        return None
-    label = str(torch_version).strip().split("+", 1)[1].strip().lower()
-    return label or None
+    """The wheel variant in the PEP 440 local label: "2.7.1+cu128" -> "cu128"; no label -> None
+    (the model's parser: `envdoctor.model.wheel_variant.local_label`)."""
+    return local_label(torch_version)
 
 
 def _arch_row(ms: Any, torch: str, variant: str, os: str) -> dict[str, Any] | None:

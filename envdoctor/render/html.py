@@ -2,7 +2,7 @@
 JSON report embedded so `envdoctor triage report.html` reads it back exactly.
 
 The JSON sits in an HTML comment between the same markers the Markdown renderer uses
-(`<!-- envdoctor-report-json` … `envdoctor-report-json -->`, see `render.markdown.extract_embedded`),
+(`<!-- envdoctor-report-json` … `envdoctor-report-json -->`, see `envdoctor.report.extract_embedded`),
 with `<`, `>` and `&` written as JSON `\\u003c` / `\\u003e` / `\\u0026` escapes so no captured text
 can close the comment early.
 """
@@ -14,8 +14,7 @@ from html import escape
 
 from envdoctor.facts import LAYERS
 from envdoctor.findings import Finding, Severity
-from envdoctor.render.markdown import EMBED_END, EMBED_START
-from envdoctor.report import Report
+from envdoctor.report import EMBED_END, EMBED_START, Report
 from envdoctor.snapshot import FactGroup
 
 _CSS = """

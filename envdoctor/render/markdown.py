@@ -5,10 +5,8 @@ from __future__ import annotations
 import json
 
 from envdoctor.facts import LAYERS, summary_rank
-from envdoctor.report import Report
+from envdoctor.report import EMBED_END, EMBED_START, Report
 
-EMBED_START = "<!-- envdoctor-report-json"
-EMBED_END = "envdoctor-report-json -->"
 _ICON = {"error": "✗", "warning": "!", "info": "i"}
 
 
@@ -69,17 +67,6 @@ def render(report: Report, include_raw: bool = False, **_: object) -> str:
     document = json.dumps(report.to_dict(include_raw=include_raw), sort_keys=True, indent=1)
     lines += [EMBED_START, document.replace("-->", "--\\u003e"), EMBED_END, ""]
     return "\n".join(lines)
-
-
-def extract_embedded(text: str) -> str | None:
-    """The JSON document embedded in a Markdown report, or None."""
-    start = text.find(EMBED_START)
-    if start < 0:
-        return None
-    end = text.find(EMBED_END, start)
-    if end < 0:
-        return None
-    return text[start + len(EMBED_START) : end]  # json.loads undoes the "--\\u003e" escape
 
 
 def _plural(count: int, word: str) -> str:

@@ -336,7 +336,7 @@ def _xids(out: _Exposition, snap: Any, gpus: list[dict[str, Any]]) -> None:
     """Xid events in the kernel log, counted per GPU and code (since boot, as far as the log reaches)."""
     if not snap.has("nvidia.events"):
         return
-    from envdoctor.probes.nvidia_records import same_device
+    from envdoctor.model.nvidia_records import same_device
 
     counts: Counter[tuple[tuple[tuple[str, str], ...], int]] = Counter()
     for xid in snap.fact("nvidia.events", "xids") or []:

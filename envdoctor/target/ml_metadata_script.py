@@ -20,8 +20,8 @@ import platform
 import sys
 
 try:  # imported as part of envdoctor
-    from envdoctor.probes.interpreter_facts import _normalize as normalize
-    from envdoctor.probes.interpreter_facts import distributions
+    from envdoctor.target.interpreter_facts import _normalize as normalize
+    from envdoctor.target.interpreter_facts import distributions
 except ImportError:  # run as a script in the target interpreter: the sibling file is on sys.path
     from interpreter_facts import _normalize as normalize
     from interpreter_facts import distributions
@@ -233,7 +233,7 @@ if __name__ == "__main__":
         try:
             from interpreter_facts import describe as describe_interpreter
         except ImportError:
-            from envdoctor.probes.interpreter_facts import describe as describe_interpreter
+            from envdoctor.target.interpreter_facts import describe as describe_interpreter
         DOC["interpreter"] = describe_interpreter()
         DOC["sys_path"] = [entry for entry in sys.path if entry]
     sys.stdout.write(json.dumps(DOC))
