@@ -50,11 +50,11 @@ REAL = REPO / "tests" / "fixtures" / "real"  # the real captures (SOURCES.md: pr
 def templates(env: dict[str, str], folder: str) -> dict[str, tuple[str, str]]:
     """Template name -> (JSON text, Markdown text) of a diagnosed node report, NODE as its name."""
     from envdoctor.commands.report import build
-    from envdoctor.diagnose import diagnose
-    from envdoctor.fleet import node_group
+    from envdoctor.diagnosis.pipeline import diagnose
+    from envdoctor.fleet.aggregate import node_group
     from envdoctor.ingest import kernel_log, nvidia_smi_xml
-    from envdoctor.report import Report
-    from envdoctor.snapshot import Confidence, Snapshot, collected
+    from envdoctor.model.report import Report
+    from envdoctor.model.snapshot import Confidence, Snapshot, collected
 
     real = REAL
     out = os.path.join(folder, "base.json")
@@ -153,8 +153,8 @@ def write_reports(
 def stages(folder: str) -> dict[str, float | int]:
     """Seconds of each stage of `envdoctor fleet` in this process, and what it found."""
     from envdoctor.commands.fleet import _application_xids, read_reports, report_files
-    from envdoctor.fleet import aggregate
-    from envdoctor.fleet_render import render
+    from envdoctor.fleet.aggregate import aggregate
+    from envdoctor.fleet.render import render
 
     t0 = time.perf_counter()
     files = report_files([folder])

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import importlib
 
-from envdoctor.checkdef import Check
+from envdoctor.model.checkdef import Check
 
 CHECK_MODULES: tuple[str, ...] = (
     "python_versions",

@@ -15,12 +15,12 @@ from __future__ import annotations
 from typing import Any
 
 from envdoctor.checks.torch_context import reinstall_fixes, torch_context
-from envdoctor.findings import Fix, Risk
 from envdoctor.model import amd_gfx
+from envdoctor.model.findings import Fix, Risk
+from envdoctor.model.snapshot import Snapshot
+from envdoctor.model.versions import release as _v
 from envdoctor.queries import torch as tq
 from envdoctor.queries.torch_fixes import Choice, released_minors
-from envdoctor.snapshot import Snapshot
-from envdoctor.versions import release as _v
 
 SYSTEM_REQUIREMENTS = "https://rocm.docs.amd.com/projects/install-on-linux/en/latest/reference/system-requirements.html"
 GROUPS_DOC = (

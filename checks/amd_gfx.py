@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from envdoctor.checkdef import check
 from envdoctor.checks import amd_facts as af
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
+from envdoctor.matrix.loader import MatrixSet
 from envdoctor.model import amd_gfx
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Snapshot
 from envdoctor.queries import rocm as rq
 from envdoctor.queries import torch as tq
-from envdoctor.snapshot import Snapshot
 
 _NO_BINARY_TEXTS = (
     "hipErrorNoBinaryForGpu",

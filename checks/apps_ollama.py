@@ -8,14 +8,14 @@ from __future__ import annotations
 import shlex
 from typing import Any
 
-from envdoctor import os_packages
-from envdoctor.checkdef import check
 from envdoctor.checks import apps_facts as af
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
+from envdoctor.installers import os_packages
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Snapshot
+from envdoctor.model.versions import parse
 from envdoctor.queries import apps as aq
-from envdoctor.snapshot import Snapshot
-from envdoctor.versions import parse
 
 DROP_IN_DIR = "/etc/systemd/system/ollama.service.d"
 TROUBLESHOOTING = "https://github.com/ollama/ollama/blob/main/docs/troubleshooting.mdx"

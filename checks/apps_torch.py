@@ -7,17 +7,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from envdoctor.checkdef import check
 from envdoctor.checks import apps_facts as af
 from envdoctor.checks.apps_gpu import webui_args_line, webui_file
 from envdoctor.checks.torch_context import TorchContext, reinstall_fixes, torch_context
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
-from envdoctor.pip_commands import pin
+from envdoctor.installers.pip_commands import pin
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Snapshot
+from envdoctor.model.versions import parse
 from envdoctor.queries import apps as aq
 from envdoctor.queries.torch_fixes import Choice, choose, missing_kernels, rocm_choice
-from envdoctor.snapshot import Snapshot
-from envdoctor.versions import parse
 
 VENV_APPS = ("comfyui", "webui", "textgen")
 _MATRICES = ("torch_releases", "torch_arch", "torch_index", "apps")

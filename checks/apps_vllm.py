@@ -3,13 +3,13 @@ operating systems vLLM does not run on."""
 
 from __future__ import annotations
 
-from envdoctor.checkdef import check
 from envdoctor.checks import apps_facts as af
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Snapshot
+from envdoctor.model.versions import parse
 from envdoctor.queries import apps as aq
-from envdoctor.snapshot import Snapshot
-from envdoctor.versions import parse
 
 WSL_INSTALL = "https://learn.microsoft.com/en-us/windows/wsl/install"
 

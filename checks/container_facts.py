@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from envdoctor.matrixset import MatrixSet
-from envdoctor.snapshot import Snapshot, Status
-from envdoctor.versions import at_least
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.snapshot import Snapshot, Status
+from envdoctor.model.versions import at_least
 
 NO_GPU_VALUES = ("", "void", "none")
 

@@ -6,8 +6,8 @@ Docker's post-install docs; the package manager comes from the `os` facts.
 
 from __future__ import annotations
 
-from envdoctor.findings import Fix, Risk
-from envdoctor.snapshot import Snapshot
+from envdoctor.model.findings import Fix, Risk
+from envdoctor.model.snapshot import Snapshot
 
 TOOLKIT_INSTALL_URL = (
     "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html"

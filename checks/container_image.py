@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from envdoctor.checkdef import check
 from envdoctor.checks import container_facts as facts
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Snapshot
+from envdoctor.model.versions import major_minor, parse
 from envdoctor.queries import nvidia as nvq
-from envdoctor.snapshot import Snapshot
-from envdoctor.versions import major_minor, parse
 
 _DRIVER_GUIDE = "https://docs.nvidia.com/datacenter/tesla/driver-installation-guide/"
 _TORCH_VERSIONS = "https://pytorch.org/get-started/previous-versions/"

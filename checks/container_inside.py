@@ -3,14 +3,14 @@ satisfy the image's CUDA requirement?"""
 
 from __future__ import annotations
 
-from envdoctor.checkdef import check
 from envdoctor.checks import container_facts as facts
 from envdoctor.checks import container_fixes as fixes
 from envdoctor.checks import container_require as require
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Snapshot
 from envdoctor.queries import nvidia as nvq
-from envdoctor.snapshot import Snapshot
 
 
 @check(

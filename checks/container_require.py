@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from envdoctor.versions import parse
+from envdoctor.model.versions import parse
 
 _TERM = re.compile(r"^(cuda|driver|arch|brand)\s*(>=|<=|!=|==|=|>|<)\s*(\S+)$", re.I)
 

@@ -6,11 +6,11 @@ import re
 import shlex
 from typing import Any
 
-from envdoctor.checkdef import check
 from envdoctor.checks import cuda_shell
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
-from envdoctor.snapshot import Snapshot
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Snapshot
 
 _ENV_VARS = "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#env-vars"
 _FORCE_CPU_IDIOMS = ("", "-1")

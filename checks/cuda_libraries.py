@@ -7,12 +7,12 @@ import re
 import shlex
 from typing import Any
 
-from envdoctor.checkdef import check
 from envdoctor.checks import cuda_shell
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
-from envdoctor.snapshot import Snapshot
-from envdoctor.versions import release
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Snapshot
+from envdoctor.model.versions import release
 
 _LD_SO = "https://man7.org/linux/man-pages/man8/ld.so.8.html"
 _NVJITLINK_CASE = "https://github.com/infiniflow/ragflow/issues/4466"

@@ -5,13 +5,13 @@ from __future__ import annotations
 import shlex
 from typing import Any
 
-from envdoctor.checkdef import check
 from envdoctor.checks import cuda_shell
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Snapshot, Status
+from envdoctor.model.versions import at_least, major_minor, parse
 from envdoctor.queries.nvidia import compat_floor, driver_supports_cuda, min_driver_for_cuda
-from envdoctor.snapshot import Snapshot, Status
-from envdoctor.versions import at_least, major_minor, parse
 
 _RELEASE_NOTES = "https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/index.html"
 _COMPAT = "https://docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility.html"

@@ -7,12 +7,12 @@ from typing import Any
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
-from envdoctor.checkdef import check
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
-from envdoctor.pip_commands import detect_installer, install, quote, uninstall
-from envdoctor.snapshot import Snapshot
-from envdoctor.versions import parse, release
+from envdoctor.installers.pip_commands import detect_installer, install, quote, uninstall
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Snapshot
+from envdoctor.model.versions import parse, release
 
 _TF_PIP = "https://www.tensorflow.org/install/pip"
 _JAX_INSTALL = "https://docs.jax.dev/en/latest/installation.html"

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import re
 
-from envdoctor.checkdef import check
 from envdoctor.checks import amd_facts as af
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
-from envdoctor.pip_commands import detect_installer, install
-from envdoctor.snapshot import Snapshot
+from envdoctor.installers.pip_commands import detect_installer, install
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Snapshot
 
 XPU_DOC = "https://docs.pytorch.org/docs/stable/notes/get_start_xpu.html"
 DRIVER_DOC = "https://dgpu-docs.intel.com/driver/client/overview.html"

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from envdoctor.matrixset import MatrixSet
+from envdoctor.matrix.loader import MatrixSet
 from envdoctor.model.nvidia_records import same_device
-from envdoctor.snapshot import Snapshot, Status
+from envdoctor.model.snapshot import Snapshot, Status
 
 CHECKS: list = []
 

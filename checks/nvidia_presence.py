@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from envdoctor import os_packages as osp
-from envdoctor.checkdef import check
 from envdoctor.checks import nvidia_facts as nf
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
-from envdoctor.snapshot import Snapshot, Status
+from envdoctor.installers import os_packages as osp
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Snapshot, Status
 
 _DRIVER_SYMPTOMS = (
     "torch.gpu-test-failed",

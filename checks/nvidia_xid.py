@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from envdoctor.checkdef import check
 from envdoctor.checks import nvidia_facts as nf
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Snapshot
 from envdoctor.queries.xid import xid_name, xid_row
-from envdoctor.snapshot import Snapshot
 
 _CATALOG_URL = "https://docs.nvidia.com/deploy/xid-errors/analyzing-xid-catalog.html"
 _SYMPTOMS = ("torch.gpu-test-failed", "app.ollama-cpu-fallback", "jax.cuda-backend-failed")

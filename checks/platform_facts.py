@@ -12,8 +12,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from envdoctor.snapshot import Snapshot
-from envdoctor.versions import parse
+from envdoctor.model.snapshot import Snapshot
+from envdoctor.model.versions import parse
 
 WSL_GPU_DOCS = "https://docs.nvidia.com/cuda/wsl-user-guide/index.html"
 WSL_INSTALL_DOCS = "https://learn.microsoft.com/en-us/windows/wsl/install"

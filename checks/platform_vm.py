@@ -3,11 +3,11 @@ adapter (no GPU passed through)."""
 
 from __future__ import annotations
 
-from envdoctor.checkdef import check
 from envdoctor.checks import platform_facts as pf
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
-from envdoctor.snapshot import Snapshot
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Snapshot
 
 VGPU_LICENSING = "https://docs.nvidia.com/vgpu/latest/grid-licensing-user-guide/index.html"
 VSPHERE_PASSTHROUGH = "https://docs.vmware.com/en/VMware-vSphere/index.html"

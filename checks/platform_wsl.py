@@ -5,13 +5,13 @@ limit below the GPU's memory, and AMD GPUs / ROCm / Ollama inside WSL."""
 
 from __future__ import annotations
 
-from envdoctor.checkdef import check
 from envdoctor.checks import platform_facts as pf
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Snapshot
+from envdoctor.model.versions import parse
 from envdoctor.queries import nvidia as nq
-from envdoctor.snapshot import Snapshot
-from envdoctor.versions import parse
 
 WSL_LIB = "/usr/lib/wsl/lib"
 LIBCUDA_ISSUE = "https://github.com/microsoft/WSL/issues/5548"

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from envdoctor.checkdef import check
-from envdoctor.findings import Evidence, Finding, Fix, Severity
-from envdoctor.matrixset import MatrixSet
-from envdoctor.pip_commands import TorchTarget, new_venv, torch_install
+from envdoctor.installers.pip_commands import TorchTarget, new_venv, torch_install
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Severity
+from envdoctor.model.snapshot import Snapshot
+from envdoctor.model.versions import major_minor, parse
 from envdoctor.queries import torch as tq
 from envdoctor.queries.torch_fixes import released_minors
-from envdoctor.snapshot import Snapshot
-from envdoctor.versions import major_minor, parse
 
 _PYTHON_DOWNLOADS = "https://www.python.org/downloads/"
 _TORCH_GET_STARTED = "https://pytorch.org/get-started/locally/"

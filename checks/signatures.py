@@ -65,10 +65,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from envdoctor.checkdef import Check
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.snapshot import Confidence, Snapshot
-from envdoctor.versions import parse as parse_version
+from envdoctor.model.checkdef import Check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Confidence, Snapshot
+from envdoctor.model.versions import parse as parse_version
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -3,16 +3,16 @@ for the build's CUDA, GPUs the wheel has no kernels for (too new or too old)."""
 
 from __future__ import annotations
 
-from envdoctor.checkdef import check
 from envdoctor.checks.torch_context import TorchContext, reinstall_fixes, torch_context
-from envdoctor.findings import Evidence, Finding, Fix, Severity
-from envdoctor.matrixset import MatrixSet
-from envdoctor.pip_commands import TorchTarget, new_venv, torch_install
+from envdoctor.installers.pip_commands import TorchTarget, new_venv, torch_install
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Severity
+from envdoctor.model.snapshot import Snapshot
+from envdoctor.model.versions import major_minor, parse
 from envdoctor.queries import nvidia as nq
 from envdoctor.queries import torch as tq
 from envdoctor.queries.torch_fixes import choose, missing_kernels, rocm_choice
-from envdoctor.snapshot import Snapshot
-from envdoctor.versions import major_minor, parse
 
 _DRIVER_DOWNLOADS = "https://www.nvidia.com/en-us/drivers/"
 PREVIOUS_URL = "https://pytorch.org/get-started/previous-versions/"
@@ -200,7 +200,7 @@ def _cpu_to_cuda_hint(ctx: TorchContext, ms: MatrixSet) -> tuple[Fix, ...]:
         comp.get("torchaudio"),
         exact=True,
     )
-    from envdoctor.pip_commands import torch_reinstall
+    from envdoctor.installers.pip_commands import torch_reinstall
 
     commands = torch_reinstall(
         ctx.installer,

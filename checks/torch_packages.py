@@ -8,11 +8,8 @@ from typing import Any
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
-from envdoctor.checkdef import check
 from envdoctor.checks.torch_context import TorchContext, torch_context
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
-from envdoctor.pip_commands import (
+from envdoctor.installers.pip_commands import (
     TORCH_FAMILY,
     Installer,
     TorchTarget,
@@ -23,9 +20,12 @@ from envdoctor.pip_commands import (
     uninstall,
     verify_torch,
 )
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Snapshot
+from envdoctor.model.versions import major_minor, parse, release
 from envdoctor.queries import torch as tq
-from envdoctor.snapshot import Snapshot
-from envdoctor.versions import major_minor, parse, release
 
 _SYMPTOM = ("torch.gpu-test-failed",)
 _ABI_ERROR = re.compile(

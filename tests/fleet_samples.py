@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from envdoctor.commands.report import build
-from envdoctor.diagnose import diagnose
-from envdoctor.fleet import node_group
+from envdoctor.diagnosis.pipeline import diagnose
+from envdoctor.fleet.aggregate import node_group
 from envdoctor.ingest import kernel_log, nvidia_smi_xml
-from envdoctor.report import Report
-from envdoctor.snapshot import Confidence, Snapshot, absent, collected
+from envdoctor.model.report import Report
+from envdoctor.model.snapshot import Confidence, Snapshot, absent, collected
 
 K80 = "openpai-tesla-k80-x4-driver-430.26-cuda-not-found.xml"  # 4 GPUs, 2 with lifetime uncorrected ECC errors
 A100 = "telegraf-a100-sxm4-80gb-mig-driver-535.54.03.xml"

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from envdoctor.context import ProbeContext
 from envdoctor.diagnosis.enrich import amd_targets
-from envdoctor.matrixset import load_bundled
+from envdoctor.matrix.loader import load_bundled
+from envdoctor.model.snapshot import Status
 from envdoctor.probes import amd_env, amd_gpu, amd_kernel, amd_rocm, amd_sysfs
-from envdoctor.snapshot import Status
+from envdoctor.probes.context import ProbeContext
 
 KFD = Path(__file__).parent / "fixtures" / "amd" / "kfd"
 
@@ -393,8 +393,9 @@ def test_override_values(fake_root, value, gfx):
 def test_preflight_reads_amd_facts(fake_root):
     """vendor=amd, gpus>=4, vram>=192GB on the MI300X tree (196592 MiB each: 192 GB, just under 192 GiB);
     rocm>=6.1 on an install."""
-    from envdoctor.requirements import MET, UNMET, Judge, parse_requirements
-    from envdoctor.snapshot import Snapshot
+    from envdoctor.model.snapshot import Snapshot
+    from envdoctor.preflight.judge import Judge
+    from envdoctor.preflight.requirements import MET, UNMET, parse_requirements
 
     root = tree(fake_root, "mi300x-x4", {"/opt/rocm-6.2.4/.info/version": "6.2.4\n"})
     snap = Snapshot()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from envdoctor.matrixset import load_bundled
+from envdoctor.matrix.loader import load_bundled
 from envdoctor.model import amd_gfx
 from envdoctor.queries import rocm as rq
 

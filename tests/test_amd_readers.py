@@ -9,7 +9,7 @@ import pytest
 
 from envdoctor.diagnosis.enrich import amd_targets
 from envdoctor.ingest import ingest_text, rocm_smi, rocminfo
-from envdoctor.matrixset import load_bundled
+from envdoctor.matrix.loader import load_bundled
 
 FIXTURES = Path(__file__).parent / "fixtures" / "amd"
 

@@ -8,10 +8,10 @@ import pytest
 
 from envdoctor.checks import container_require as require
 from envdoctor.checks import load_checks
-from envdoctor.context import ProbeOptions
-from envdoctor.diagnose import collect_live, diagnose
-from envdoctor.matrixset import load_bundled
-from envdoctor.snapshot import Snapshot, absent, collected
+from envdoctor.diagnosis.pipeline import collect_live, diagnose
+from envdoctor.matrix.loader import load_bundled
+from envdoctor.model.snapshot import Snapshot, absent, collected
+from envdoctor.probes.context import ProbeOptions
 
 MODULES = ("container_docker", "container_cdi", "container_inside", "container_image")
 DOCKER = {

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from envdoctor import image_inspect
-from envdoctor.image_inspect import (
+from envdoctor.diagnosis import image_inspect
+from envdoctor.diagnosis.image_inspect import (
     ImageInspectError,
     safe_link_target,
     safe_name,

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from envdoctor.model.report import Report, extract_embedded
 from envdoctor.render import render
-from envdoctor.report import Report, extract_embedded
 from tests.core_samples import sample_report
 
 GOLDEN = Path(__file__).parent / "golden"

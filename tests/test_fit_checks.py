@@ -8,8 +8,8 @@ import pytest
 
 from envdoctor.checks import workload_facts as wf
 from envdoctor.commands.triage import triage_text
-from envdoctor.matrixset import load_bundled
-from envdoctor.snapshot import Snapshot, collected
+from envdoctor.matrix.loader import load_bundled
+from envdoctor.model.snapshot import Snapshot, collected
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "fit"
 
@@ -153,7 +153,7 @@ def test_trainer_bf16_message_without_cc_is_a_warning():
 
 
 def test_checks_are_not_applicable_on_a_live_machine():
-    from envdoctor.diagnose import diagnose
+    from envdoctor.diagnosis.pipeline import diagnose
 
     report = diagnose(Snapshot(), check_modules=("workload_fit", "workload_precision"))
     assert not report.findings

@@ -10,9 +10,9 @@ from test_torch_checks import nvidia_from, one, python_groups, run, torch_group
 from test_torch_packages import corpus_body
 
 from envdoctor.ingest import framework_metadata, pip_list
-from envdoctor.matrixset import load_bundled
+from envdoctor.matrix.loader import load_bundled
+from envdoctor.model.snapshot import Snapshot, collected
 from envdoctor.probes import frameworks
-from envdoctor.snapshot import Snapshot, collected
 from envdoctor.target import ml_metadata_script
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "python"
@@ -110,7 +110,7 @@ def test_jax_plugin_cupy_bitsandbytes_and_labels(tmp_path):
 def test_probe_is_absent_without_frameworks(tmp_path, fake_tools):
     from test_torch_build import fake_python, torch_271_pypi_site
 
-    from envdoctor.context import ProbeContext, ProbeOptions
+    from envdoctor.probes.context import ProbeContext, ProbeOptions
 
     python = fake_python(fake_tools, torch_271_pypi_site(tmp_path / "site"))
     group_ = frameworks.collect(ProbeContext(options=ProbeOptions(python=python)))[0]

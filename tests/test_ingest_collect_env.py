@@ -9,8 +9,8 @@ import pytest
 
 from envdoctor.diagnosis.enrich import enrich
 from envdoctor.ingest import collect_env, ingest_text
-from envdoctor.matrixset import load_bundled
-from envdoctor.snapshot import Confidence
+from envdoctor.matrix.loader import load_bundled
+from envdoctor.model.snapshot import Confidence
 
 TESTS = Path(__file__).resolve().parent
 FORKS = TESTS / "fixtures" / "triage" / "collect_env"

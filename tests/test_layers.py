@@ -25,7 +25,7 @@ MAY_PRINT_FOLDERS = {
 }
 # Modules outside the check engine that may import envdoctor.checks, and why.
 MAY_IMPORT_CHECKS = {
-    "envdoctor/diagnose.py": "the diagnosis pipeline loads the checks it runs",
+    "envdoctor/diagnosis/pipeline.py": "the diagnosis pipeline loads the checks it runs",
     "envdoctor/ingest/free_text.py": "the triage signatures' anchors pick the notable lines "
     "(to go with the triage engine's move out of checks/, issue 20)",
 }

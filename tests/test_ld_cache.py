@@ -13,8 +13,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from envdoctor.context import ProbeContext
 from envdoctor.probes import ld_cache
+from envdoctor.probes.context import ProbeContext
 
 CACHE = "/etc/ld.so.cache"
 

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 
 from envdoctor.checks import load_checks
-from envdoctor.engine import run_checks
-from envdoctor.findings import Severity
+from envdoctor.diagnosis.engine import run_checks
 from envdoctor.ingest import kernel_log, nvidia_smi_text, nvidia_smi_xml, proc_nvidia_version
-from envdoctor.matrixset import load_bundled
-from envdoctor.snapshot import Confidence, Snapshot, absent, collected, failed
+from envdoctor.matrix.loader import load_bundled
+from envdoctor.model.findings import Severity
+from envdoctor.model.snapshot import Confidence, Snapshot, absent, collected, failed
 
 MODULES = (
     "nvidia_presence",
@@ -705,8 +705,8 @@ def test_xid_matrix_rows():
 
 def test_this_machine_says_plainly_there_is_no_gpu():
     """On a machine without an NVIDIA GPU or driver (CI, this container) the report says so, no alarm."""
-    from envdoctor.context import ProbeOptions
-    from envdoctor.diagnose import collect_live, diagnose
+    from envdoctor.diagnosis.pipeline import collect_live, diagnose
+    from envdoctor.probes.context import ProbeOptions
 
     snap = collect_live(
         ProbeOptions(timeout_s=20),

@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from envdoctor.context import ProbeContext
 from envdoctor.diagnosis.enrich import nvidia_compute_capability
-from envdoctor.matrixset import load_bundled
+from envdoctor.matrix.loader import load_bundled
+from envdoctor.model.snapshot import Status
 from envdoctor.probes import nvidia_events, nvidia_gpu, nvidia_kernel, nvidia_pci
-from envdoctor.snapshot import Status
+from envdoctor.probes.context import ProbeContext
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "nvidia"
 SYSTEM_PATH = (

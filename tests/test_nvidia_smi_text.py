@@ -7,7 +7,7 @@ import pytest
 
 from envdoctor.diagnosis.enrich import nvidia_compute_capability
 from envdoctor.ingest import nvidia_smi_text as smi
-from envdoctor.matrixset import load_bundled
+from envdoctor.matrix.loader import load_bundled
 
 DIR = "nvidia-smi-text"
 

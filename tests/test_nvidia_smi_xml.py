@@ -6,8 +6,8 @@ import pytest
 
 from envdoctor.diagnosis.enrich import nvidia_compute_capability
 from envdoctor.ingest import nvidia_smi_xml as xml
-from envdoctor.matrixset import load_bundled
-from envdoctor.snapshot import Confidence
+from envdoctor.matrix.loader import load_bundled
+from envdoctor.model.snapshot import Confidence
 
 DIR = "nvidia-smi-q-x"
 

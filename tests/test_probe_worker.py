@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from envdoctor.context import ProbeContext, ProbeOptions
 from envdoctor.probes import collect_all, worker
+from envdoctor.probes.context import ProbeContext, ProbeOptions
 
 pytestmark = pytest.mark.skipif(
     not hasattr(os, "fork") or (os.cpu_count() or 1) < 2,

@@ -29,8 +29,8 @@ from hypothesis import strategies as st
 
 from envdoctor.commands import UsageError
 from envdoctor.ingest import READER_MODULES, ingest_text, iter_decoded_blocks
-from envdoctor.report import Report
-from envdoctor.snapshot import FactGroup, Snapshot, Status
+from envdoctor.model.report import Report
+from envdoctor.model.snapshot import FactGroup, Snapshot, Status
 
 settings.register_profile(
     "ci",

@@ -9,10 +9,10 @@ import re
 import pytest
 
 from envdoctor.commands.report import build
-from envdoctor.findings import Evidence, Finding, Fix, Severity, order
-from envdoctor.redact import Redactor, is_secret_name, redact_document
-from envdoctor.report import Report, Skipped, extract_embedded
-from envdoctor.snapshot import Snapshot, collected
+from envdoctor.model.findings import Evidence, Finding, Fix, Severity, order
+from envdoctor.model.report import Report, Skipped, extract_embedded
+from envdoctor.model.snapshot import Snapshot, collected
+from envdoctor.render.redact import Redactor, is_secret_name, redact_document
 
 USER = "ana.smith"
 HOST = "gpu-node-17"

@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from envdoctor.context import ProbeContext, ProbeOptions
 from envdoctor.diagnosis import enrich
 from envdoctor.ingest import torch_metadata
-from envdoctor.matrixset import load_bundled
+from envdoctor.matrix.loader import load_bundled
 from envdoctor.probes import torch_build
+from envdoctor.probes.context import ProbeContext, ProbeOptions
 from envdoctor.target import ml_metadata_script
 
 REPO = Path(__file__).resolve().parent.parent

@@ -15,14 +15,14 @@ from test_torch_build import (
 )
 
 from envdoctor.checks import load_checks
+from envdoctor.diagnosis.engine import run_checks
 from envdoctor.diagnosis.enrich import enrich
-from envdoctor.engine import run_checks
 from envdoctor.ingest import ingest_text, torch_metadata
-from envdoctor.matrixset import load_bundled
+from envdoctor.matrix.loader import load_bundled
+from envdoctor.model.snapshot import Snapshot, absent, collected
+from envdoctor.model.versions import parse
 from envdoctor.queries import torch as tq
 from envdoctor.queries.torch_fixes import choose
-from envdoctor.snapshot import Snapshot, absent, collected
-from envdoctor.versions import parse
 
 MODULES = ("python_versions", "torch_gpu", "torch_packages", "torch_deep", "frameworks")
 

@@ -11,8 +11,8 @@ from test_torch_build import LINUX_X86, write_dist
 from test_torch_checks import nvidia_made, one, python_groups, run, torch_group
 
 from envdoctor.ingest import framework_metadata, ingest_text
-from envdoctor.matrixset import load_bundled
-from envdoctor.snapshot import Snapshot, collected
+from envdoctor.matrix.loader import load_bundled
+from envdoctor.model.snapshot import Snapshot, collected
 from envdoctor.target import ml_metadata_script
 
 CORPUS = Path(__file__).resolve().parent / "triage_corpus"

@@ -23,7 +23,7 @@ DEFAULT_CONTEXT = 2048
 
 def add_parser(subparsers) -> None:  # noqa: ANN001
     """Register `fit`."""
-    from envdoctor import fit
+    from envdoctor.fit import estimate as fit
 
     parser = subparsers.add_parser(
         "fit",
@@ -108,8 +108,8 @@ def _positive_int(flag: str, text: str) -> int:
 
 def workload_from_args(args: argparse.Namespace, ms) -> fit.Workload:  # noqa: ANN001, F821
     """The Workload the arguments describe; UsageError naming the bad token."""
-    from envdoctor import fit
-    from envdoctor.fit_plan import reference_names, reference_shape
+    from envdoctor.fit import estimate as fit
+    from envdoctor.fit.plan import reference_names, reference_shape
 
     shape = None
     if args.model:
@@ -155,7 +155,7 @@ def workload_from_args(args: argparse.Namespace, ms) -> fit.Workload:  # noqa: A
 
 def resolve_target(args: argparse.Namespace, ms, gpus: int, snapshot=None):  # noqa: ANN001, ANN201
     """The GPU to judge against: --gpu, --vram, or the GPUs detected here (None when none)."""
-    from envdoctor.fit_plan import (
+    from envdoctor.fit.plan import (
         combine,
         target_from_name,
         target_from_vram,
@@ -197,8 +197,8 @@ def _vram(text: str) -> float:
 
 def detect():  # noqa: ANN201
     """The NVIDIA / AMD facts of this machine (only those probes run)."""
-    from envdoctor.context import ProbeContext, ProbeOptions
     from envdoctor.probes import collect_all
+    from envdoctor.probes.context import ProbeContext, ProbeOptions
 
     ctx = ProbeContext(options=ProbeOptions(timeout_s=10.0))
     return collect_all(ctx, modules=PROBES).snapshot
@@ -206,8 +206,8 @@ def detect():  # noqa: ANN201
 
 def argv_builder(args: argparse.Namespace):  # noqa: ANN201
     """A function giving the `envdoctor fit` command line that re-checks a workload on a target."""
-    from envdoctor import fit
-    from envdoctor.fit_render import quote
+    from envdoctor.fit import estimate as fit
+    from envdoctor.fit.render import quote
 
     def build(w: fit.Workload, target) -> str:  # noqa: ANN001, F821
         parts = ["envdoctor", "fit"]
@@ -245,9 +245,9 @@ def argv_builder(args: argparse.Namespace):  # noqa: ANN201
 
 def run(args: argparse.Namespace) -> Outcome:
     """Estimate, judge, render."""
-    from envdoctor.diagnose import active_matrices
-    from envdoctor.fit_plan import plan
-    from envdoctor.fit_render import render_json, render_markdown, render_text
+    from envdoctor.diagnosis.pipeline import active_matrices
+    from envdoctor.fit.plan import plan
+    from envdoctor.fit.render import render_json, render_markdown, render_text
 
     ms = active_matrices()
     workload = workload_from_args(args, ms)

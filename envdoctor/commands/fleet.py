@@ -21,7 +21,7 @@ import os
 from pathlib import Path
 
 from envdoctor.commands import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Outcome, UsageError
-from envdoctor.fleet import NodeSummary, Unreadable
+from envdoctor.fleet.aggregate import NodeSummary, Unreadable
 
 FORMATS = ("text", "json", "markdown")
 SUFFIXES = (".json", ".md", ".markdown", ".html", ".htm")
@@ -59,8 +59,8 @@ def add_parser(subparsers) -> None:  # noqa: ANN001
 
 def run(args: argparse.Namespace) -> Outcome:
     """Find the reports, read them, aggregate and render."""
-    from envdoctor.fleet import aggregate
-    from envdoctor.fleet_render import render
+    from envdoctor.fleet.aggregate import aggregate
+    from envdoctor.fleet.render import render
 
     if args.jobs < 0:
         raise UsageError(f"--jobs must be 0 (automatic) or more, not {args.jobs}")
@@ -124,7 +124,7 @@ def read_node(
     path: str, application_xids: frozenset[int] = frozenset()
 ) -> NodeSummary | Unreadable:
     """One report file as a node summary, or the one-line reason it cannot be read."""
-    from envdoctor.fleet import summarize
+    from envdoctor.fleet.aggregate import summarize
 
     try:
         document = load_document(path)
@@ -142,7 +142,7 @@ def read_node(
 def load_document(path: str) -> object:
     """The JSON document of a report file (JSON, or Markdown/HTML with the JSON embedded);
     ValueError with the reason when there is none."""
-    from envdoctor.report import EMBED_END, EMBED_START, extract_embedded
+    from envdoctor.model.report import EMBED_END, EMBED_START, extract_embedded
 
     size = os.stat(path).st_size
     if size == 0:
@@ -211,8 +211,8 @@ def read_chunk(
 
 
 def _application_xids() -> frozenset[int]:
-    from envdoctor.diagnose import active_matrices
-    from envdoctor.fleet import application_xid_codes
+    from envdoctor.diagnosis.pipeline import active_matrices
+    from envdoctor.fleet.aggregate import application_xid_codes
 
     return application_xid_codes(active_matrices())
 

@@ -35,8 +35,8 @@ def add_parser(subparsers) -> None:  # noqa: ANN001
 
 def run(args: argparse.Namespace) -> Outcome:
     """Dispatch to the action."""
-    from envdoctor.diagnose import active_matrices
-    from envdoctor.matrixset import lint
+    from envdoctor.diagnosis.pipeline import active_matrices
+    from envdoctor.matrix.loader import lint
 
     if args.action in ("update", "rollback"):
         return _update_or_rollback(args)
@@ -78,7 +78,7 @@ def run(args: argparse.Namespace) -> Outcome:
 def _update_or_rollback(args: argparse.Namespace) -> Outcome:
     import os
 
-    from envdoctor.matrix_update import UpdateError, rollback, update
+    from envdoctor.matrix.update import UpdateError, rollback, update
 
     try:
         if args.action == "rollback":

@@ -3,7 +3,7 @@
     envdoctor preflight [--require SPEC]… [--config FILE] [--json] [--timeout S] [--warn-only]
                         [--python PATH] [-- CMD [ARG…]]
 
-Requirements come from `--require` (the language in `envdoctor.requirements`) and from the
+Requirements come from `--require` (the language in `envdoctor.preflight.requirements`) and from the
 project's config: `envdoctor.toml` (`[preflight] require = [...]`) or `pyproject.toml`
 (`[tool.envdoctor.preflight] require = [...]`) in the current directory, or `--config FILE`.
 Only the probes and checks the requirements need are run. When all are met, CMD is exec'd (it
@@ -23,10 +23,11 @@ from typing import TYPE_CHECKING, Any
 from envdoctor.commands import EXIT_FINDINGS, EXIT_OK, Outcome, UsageError
 
 if TYPE_CHECKING:
-    from envdoctor.checkdef import Check
-    from envdoctor.findings import Finding
-    from envdoctor.requirements import Requirement, Verdict
-    from envdoctor.snapshot import Snapshot
+    from envdoctor.model.checkdef import Check
+    from envdoctor.model.findings import Finding
+    from envdoctor.model.snapshot import Snapshot
+    from envdoctor.preflight.judge import Verdict
+    from envdoctor.preflight.requirements import Requirement
 
 DEFAULT_TIMEOUT_S = 10.0
 CONFIG_KEYS = ("require", "timeout")
@@ -98,7 +99,7 @@ def add_parser(subparsers) -> None:  # noqa: ANN001
 
 def run(args: argparse.Namespace) -> Outcome:
     """Judge the requirements and decide: exec, exit 0, or exit 1."""
-    from envdoctor.requirements import RequirementError, expand_apps, parse_requirements
+    from envdoctor.preflight.requirements import RequirementError, expand_apps, parse_requirements
 
     started = time.monotonic()
     command = list(args.argv)
@@ -157,9 +158,10 @@ def judge(
     env: dict[str, str] | None = None,
 ) -> tuple[list[Verdict], Snapshot, dict[int, Finding]]:
     """Collect what the requirements need and judge them: (verdicts, snapshot, causes by index)."""
-    from envdoctor.context import ProbeContext, ProbeOptions
+    from envdoctor.preflight.judge import Judge
+    from envdoctor.preflight.requirements import finding_ids_needed, groups_needed
     from envdoctor.probes import collect_all
-    from envdoctor.requirements import Judge, finding_ids_needed, groups_needed
+    from envdoctor.probes.context import ProbeContext, ProbeOptions
 
     checks, emitters = _finding_checks(requirements, finding_ids_needed(requirements))
     groups = groups_needed(requirements)
@@ -179,12 +181,12 @@ def judge(
         if needs_matrices(snapshot):  # the tables are read only when there is a fact to derive
             enrich(snapshot, _matrices())
     else:
-        from envdoctor.snapshot import Snapshot
+        from envdoctor.model.snapshot import Snapshot
 
         snapshot = Snapshot(origin="live")
     outcome = None
     if checks:  # the engine is imported only when a requirement names findings
-        from envdoctor.engine import run_checks
+        from envdoctor.diagnosis.engine import run_checks
 
         outcome = run_checks(
             snapshot, _matrices() if any(c.matrices for c in checks) else _no_matrices(), checks
@@ -245,7 +247,7 @@ def live_checks(
         modules_emitting,
         modules_runnable,
     )
-    from envdoctor.facts import layer_of
+    from envdoctor.model.facts import layer_of
 
     modules = tuple(
         m
@@ -263,7 +265,7 @@ def live_checks(
 def likely_causes(verdicts: Sequence[Verdict], snapshot: Snapshot) -> dict[int, Finding]:
     """For each unmet verdict not decided by a finding, the top finding of its layers (if any),
     from the check modules of those layers."""
-    from envdoctor.facts import layer_of
+    from envdoctor.model.facts import layer_of
 
     wanted = {
         layer
@@ -280,7 +282,7 @@ def likely_causes(verdicts: Sequence[Verdict], snapshot: Snapshot) -> dict[int, 
     )
     findings = []
     if checks:
-        from envdoctor.engine import run_checks
+        from envdoctor.diagnosis.engine import run_checks
 
         matrices = _matrices() if any(c.matrices for c in checks) else _no_matrices()
         findings = run_checks(snapshot, matrices, checks).findings
@@ -368,7 +370,7 @@ def _document(
 ) -> dict[str, Any]:
     """The --json document (stable keys; fields are only ever added)."""
     from envdoctor import __version__
-    from envdoctor.snapshot import SCHEMA_VERSION
+    from envdoctor.model.snapshot import SCHEMA_VERSION
 
     return {
         "schema_version": SCHEMA_VERSION,
@@ -455,12 +457,12 @@ def _text(
 
 
 def _matrices() -> Any:
-    from envdoctor.diagnose import active_matrices
+    from envdoctor.diagnosis.pipeline import active_matrices
 
     return active_matrices()
 
 
 def _no_matrices() -> Any:
-    from envdoctor.matrixset import MatrixSet
+    from envdoctor.matrix.loader import MatrixSet
 
     return MatrixSet(origin="none")

@@ -21,8 +21,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from envdoctor.matrixset import MatrixSet
-from envdoctor.snapshot import Snapshot
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.snapshot import Snapshot
 
 
 def enrich(snapshot: Snapshot, ms: MatrixSet) -> Snapshot:

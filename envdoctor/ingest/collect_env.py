@@ -33,8 +33,8 @@ import re
 from typing import Any
 
 from envdoctor.model.nvidia_records import new_gpu
+from envdoctor.model.snapshot import Confidence, FactGroup, collected, failed
 from envdoctor.model.wheel_variant import torch_variant
-from envdoctor.snapshot import Confidence, FactGroup, collected, failed
 
 NAME = "collect_env"
 SOURCE = "pasted:collect_env"

@@ -18,7 +18,7 @@ import re
 from typing import Any
 
 from envdoctor.model import nvidia_records as rec
-from envdoctor.snapshot import Confidence, FactGroup, collected
+from envdoctor.model.snapshot import Confidence, FactGroup, collected
 
 NAME = "kernel-log"
 SOURCE = f"pasted:{NAME}"

@@ -13,7 +13,7 @@ from typing import Any
 
 from envdoctor.ingest import nvidia_smi_xml as xmlreader
 from envdoctor.model import nvidia_records as rec
-from envdoctor.snapshot import Confidence, FactGroup
+from envdoctor.model.snapshot import Confidence, FactGroup
 
 NAME = "nvidia-smi"
 SOURCE = f"pasted:{NAME}"

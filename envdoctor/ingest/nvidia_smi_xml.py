@@ -12,7 +12,7 @@ import xml.etree.ElementTree as ET
 from typing import Any
 
 from envdoctor.model import nvidia_records as rec
-from envdoctor.snapshot import Confidence, FactGroup, collected
+from envdoctor.model.snapshot import Confidence, FactGroup, collected
 
 NAME = "nvidia-smi-xml"
 SOURCE = f"pasted:{NAME}"

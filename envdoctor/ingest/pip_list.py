@@ -15,7 +15,7 @@ from typing import Any
 
 from packaging.utils import canonicalize_name
 
-from envdoctor.snapshot import Confidence, FactGroup, collected
+from envdoctor.model.snapshot import Confidence, FactGroup, collected
 
 NAME = "pip-list"
 SOURCE = f"pasted:{NAME}"

@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 from envdoctor.model import nvidia_records as rec
-from envdoctor.snapshot import Confidence, FactGroup, collected
+from envdoctor.model.snapshot import Confidence, FactGroup, collected
 
 NAME = "proc-driver-nvidia-version"
 SOURCE = f"pasted:{NAME}"

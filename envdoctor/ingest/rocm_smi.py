@@ -24,7 +24,7 @@ import re
 from typing import Any
 
 from envdoctor.model import amd_gfx
-from envdoctor.snapshot import Confidence, FactGroup, collected
+from envdoctor.model.snapshot import Confidence, FactGroup, collected
 
 NAME = "rocm-smi"
 SOURCE = f"pasted:{NAME}"

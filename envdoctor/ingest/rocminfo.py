@@ -22,7 +22,7 @@ import re
 from typing import Any
 
 from envdoctor.model import amd_gfx
-from envdoctor.snapshot import Confidence, FactGroup, collected
+from envdoctor.model.snapshot import Confidence, FactGroup, collected
 
 NAME = "rocminfo"
 SOURCE = f"pasted:{NAME}"

@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from datetime import timezone
 
 from envdoctor import __version__
-from envdoctor.context import ProbeContext
-from envdoctor.snapshot import FactGroup, Snapshot, failed
+from envdoctor.model.snapshot import FactGroup, Snapshot, failed
+from envdoctor.probes.context import ProbeContext
 
 # Listed explicitly, in display order. Add a module here when you add a probe.
 PROBE_MODULES: tuple[str, ...] = (
@@ -228,7 +228,7 @@ class _Runner:
 
 
 def _timings_group(timings: list[ProbeTiming]) -> FactGroup:
-    from envdoctor.snapshot import collected
+    from envdoctor.model.snapshot import collected
 
     return collected(
         "envdoctor.timings",

@@ -15,9 +15,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from envdoctor.context import ProbeContext
 from envdoctor.model import amd_gfx
-from envdoctor.snapshot import FactGroup, absent, collected
+from envdoctor.model.snapshot import FactGroup, absent, collected
+from envdoctor.probes.context import ProbeContext
 
 GROUPS = ("amd.env",)
 TIMEOUT_S = 3.0

@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from envdoctor.context import ProbeContext
+from envdoctor.model.snapshot import FactGroup, absent, collected, failed
 from envdoctor.probes import amd_kfd, amd_sysfs
-from envdoctor.snapshot import FactGroup, absent, collected, failed
+from envdoctor.probes.context import ProbeContext
 
 GROUPS = ("amd.gpus",)
 TIMEOUT_S = 20.0

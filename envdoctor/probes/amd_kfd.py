@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from envdoctor.context import ProbeContext
 from envdoctor.probes.amd_sysfs import SMALL_READ, read_small
+from envdoctor.probes.context import ProbeContext
 
 TOPOLOGY = "/sys/class/kfd/kfd/topology"
 NODES = f"{TOPOLOGY}/nodes"

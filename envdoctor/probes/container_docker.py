@@ -22,9 +22,9 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from envdoctor.context import ProbeContext
 from envdoctor.ingest import docker_info
-from envdoctor.snapshot import FactGroup, absent, collected
+from envdoctor.model.snapshot import FactGroup, absent, collected
+from envdoctor.probes.context import ProbeContext
 
 GROUPS = ("container.docker",)
 TIMEOUT_S = 8.0

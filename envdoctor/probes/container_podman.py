@@ -20,9 +20,9 @@ import os
 import re
 from typing import Any
 
-from envdoctor.context import ProbeContext
+from envdoctor.model.snapshot import FactGroup, absent, collected
 from envdoctor.probes.container_toolkit import OCI_HOOK_FILE
-from envdoctor.snapshot import FactGroup, absent, collected
+from envdoctor.probes.context import ProbeContext
 
 try:
     import tomllib

@@ -29,15 +29,15 @@ import re
 from pathlib import PurePosixPath
 from typing import Any
 
-from envdoctor.context import ProbeContext
 from envdoctor.ingest import nvidia_container_cli
+from envdoctor.probes.context import ProbeContext
 
 try:
     import tomllib
 except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib  # type: ignore[no-redef]
 
-from envdoctor.snapshot import FactGroup, absent, collected
+from envdoctor.model.snapshot import FactGroup, absent, collected
 
 GROUPS = ("container.toolkit",)
 TIMEOUT_S = 10.0

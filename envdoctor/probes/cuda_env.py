@@ -22,9 +22,9 @@ import posixpath
 import re
 from typing import Any
 
-from envdoctor.context import ProbeContext
+from envdoctor.model.snapshot import FactGroup, collected
 from envdoctor.probes import cuda_paths
-from envdoctor.snapshot import FactGroup, collected
+from envdoctor.probes.context import ProbeContext
 
 SOURCE = "probe:cuda_libraries"
 PLAIN_VARIABLES = ("CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "CUDA_MODULE_LOADING")

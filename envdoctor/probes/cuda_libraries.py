@@ -34,11 +34,11 @@ import posixpath
 import re
 from typing import Any
 
-from envdoctor.context import ProbeContext
 from envdoctor.ingest.ldd_ldconfig import FAMILIES, LIB_NAME_PATTERN
+from envdoctor.model.snapshot import FactGroup, collected
 from envdoctor.probes import cuda_env, cuda_paths
+from envdoctor.probes.context import ProbeContext
 from envdoctor.probes.cuda_toolkit import HOME_VARIABLES, ROOT_GLOBS
-from envdoctor.snapshot import FactGroup, collected
 
 GROUPS = ("cuda.libraries", "cuda.env")
 TIMEOUT_S = 10.0

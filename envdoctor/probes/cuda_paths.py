@@ -15,7 +15,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from envdoctor.context import ProbeContext
+from envdoctor.probes.context import ProbeContext
 from envdoctor.target import ml_metadata_script
 
 _MAX_LINK_HOPS = 40

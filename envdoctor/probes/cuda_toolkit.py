@@ -26,10 +26,10 @@ import posixpath
 import re
 from typing import Any
 
-from envdoctor.context import ProbeContext
 from envdoctor.ingest.nvcc_version import parse_nvcc
+from envdoctor.model.snapshot import FactGroup, absent, collected
 from envdoctor.probes import cuda_paths
-from envdoctor.snapshot import FactGroup, absent, collected
+from envdoctor.probes.context import ProbeContext
 
 GROUPS = ("cuda.toolkits",)
 TIMEOUT_S = 10.0

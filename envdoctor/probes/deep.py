@@ -19,8 +19,8 @@ import signal
 from pathlib import Path
 from typing import Any
 
-from envdoctor.context import CommandResult, ProbeContext
-from envdoctor.snapshot import FactGroup, absent, collected, failed
+from envdoctor.model.snapshot import FactGroup, absent, collected, failed
+from envdoctor.probes.context import CommandResult, ProbeContext
 from envdoctor.target import deep_script
 
 GROUPS = ("python.deep",)

@@ -7,10 +7,10 @@ Fills `python.frameworks` (absent when none of them is installed) with the entri
 
 from __future__ import annotations
 
-from envdoctor.context import ProbeContext
 from envdoctor.ingest.framework_metadata import frameworks_facts, summary
+from envdoctor.model.snapshot import FactGroup, absent, collected, failed
 from envdoctor.probes import ml_packages
-from envdoctor.snapshot import FactGroup, absent, collected, failed
+from envdoctor.probes.context import ProbeContext
 
 GROUPS = ("python.frameworks",)
 TIMEOUT_S = 15.0

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from envdoctor.context import ProbeContext
+from envdoctor.probes.context import ProbeContext
 from envdoctor.target import ml_metadata_script
 
 TARGET_TIMEOUT_S = 12.0

@@ -12,10 +12,10 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from envdoctor.context import ProbeContext
 from envdoctor.model import nvidia_records as rec
+from envdoctor.model.snapshot import FactGroup, absent, collected, failed
 from envdoctor.probes import nvidia_kernel, nvidia_nvml, nvidia_procfs, nvidia_smi
-from envdoctor.snapshot import FactGroup, absent, collected, failed
+from envdoctor.probes.context import ProbeContext
 
 GROUPS = ("nvidia.driver", "nvidia.gpus")
 TIMEOUT_S = 15.0

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from envdoctor.context import ProbeContext
+from envdoctor.probes.context import ProbeContext
 
 WSL_NVIDIA_SMI = "/usr/lib/wsl/lib/nvidia-smi"
 

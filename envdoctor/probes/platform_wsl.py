@@ -35,11 +35,11 @@ import platform
 import re
 from typing import Any
 
-from envdoctor.context import ProbeContext
+from envdoctor.model.snapshot import FactGroup, absent, collected
 from envdoctor.probes import cuda_paths
+from envdoctor.probes.context import ProbeContext
 from envdoctor.probes.platform_packages import installed_dpkg
 from envdoctor.probes.platform_windows import parse_ver
-from envdoctor.snapshot import FactGroup, absent, collected
 
 GROUPS = ("platform.wsl",)
 TIMEOUT_S = 10.0

@@ -13,8 +13,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from envdoctor.context import ProbeContext
-from envdoctor.snapshot import FactGroup, collected, failed
+from envdoctor.model.snapshot import FactGroup, collected, failed
+from envdoctor.probes.context import ProbeContext
 from envdoctor.target import interpreter_facts
 
 GROUPS = ("python", "python.packages")

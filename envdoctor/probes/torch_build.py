@@ -7,10 +7,10 @@ the build matrix in the enrichment step (`envdoctor.diagnosis.enrich`).
 
 from __future__ import annotations
 
-from envdoctor.context import ProbeContext
 from envdoctor.ingest.torch_metadata import summary, torch_facts
+from envdoctor.model.snapshot import FactGroup, absent, collected, failed
 from envdoctor.probes import ml_packages
-from envdoctor.snapshot import FactGroup, absent, collected, failed
+from envdoctor.probes.context import ProbeContext
 
 GROUPS = ("python.torch",)
 TIMEOUT_S = 15.0

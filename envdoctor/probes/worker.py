@@ -27,10 +27,10 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from envdoctor.snapshot import FactGroup, failed
+from envdoctor.model.snapshot import FactGroup, failed
 
 if TYPE_CHECKING:
-    from envdoctor.context import ProbeContext
+    from envdoctor.probes.context import ProbeContext
 
 WORKER_PROBES: tuple[str, ...] = (
     "python_env",

@@ -14,7 +14,7 @@ from typing import Any
 
 from packaging.version import Version
 
-from envdoctor import versions
+from envdoctor.model import versions
 
 __all__ = [
     "compat_floor",

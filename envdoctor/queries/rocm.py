@@ -10,7 +10,7 @@ from typing import Any
 
 from packaging.version import Version
 
-from envdoctor import versions
+from envdoctor.model import versions
 from envdoctor.model.amd_gfx import normalize_gfx
 
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from packaging.version import Version
 
-from envdoctor import versions
+from envdoctor.model import versions
 from envdoctor.model.wheel_variant import local_label
 
 __all__ = [

@@ -14,8 +14,8 @@ from typing import Any
 
 from packaging.version import InvalidVersion, Version
 
+from envdoctor.model.versions import release as public_release
 from envdoctor.queries import torch as tq
-from envdoctor.versions import release as public_release
 
 __all__ = ["Choice", "choose", "missing_kernels", "released_minors", "rocm_choice"]
 

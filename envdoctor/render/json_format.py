@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from envdoctor.report import Report
+from envdoctor.model.report import Report
 
 
 def render(report: Report, include_raw: bool = False, **_: object) -> str:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from envdoctor.facts import LAYERS, summary_rank
-from envdoctor.report import EMBED_END, EMBED_START, Report
+from envdoctor.model.facts import LAYERS, summary_rank
+from envdoctor.model.report import EMBED_END, EMBED_START, Report
 
 _ICON = {"error": "✗", "warning": "!", "info": "i"}
 
@@ -79,7 +79,7 @@ def _summary(report: Report, name: str) -> str | None:
 
 
 def _severities():
-    from envdoctor.findings import Severity
+    from envdoctor.model.findings import Severity
 
     return list(Severity)
 

@@ -26,9 +26,9 @@ from datetime import datetime
 from typing import Any
 
 from envdoctor import __version__
-from envdoctor.findings import Severity
-from envdoctor.report import Report
-from envdoctor.snapshot import Status
+from envdoctor.model.findings import Severity
+from envdoctor.model.report import Report
+from envdoctor.model.snapshot import Status
 
 _MIB = 1024 * 1024
 

@@ -11,10 +11,10 @@ import os
 import shutil
 import sys
 
-from envdoctor.facts import LAYERS, summary_rank
-from envdoctor.findings import Finding, Severity
-from envdoctor.report import Report
-from envdoctor.snapshot import FactGroup, Status
+from envdoctor.model.facts import LAYERS, summary_rank
+from envdoctor.model.findings import Finding, Severity
+from envdoctor.model.report import Report
+from envdoctor.model.snapshot import FactGroup, Status
 
 _MARK = {
     Severity.ERROR: ("✗", "bold red"),

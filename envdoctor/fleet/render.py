@@ -1,6 +1,6 @@
 """The fleet view in three forms: plain text for a terminal, JSON (the stable API) and Markdown.
 
-Each takes a `envdoctor.fleet.Fleet`; none imports rich, so 10,000 nodes render in milliseconds.
+Each takes a `envdoctor.fleet.aggregate.Fleet`; none imports rich, so 10,000 nodes render in milliseconds.
 """
 
 from __future__ import annotations
@@ -9,7 +9,14 @@ import json
 from typing import Any
 
 from envdoctor import __version__
-from envdoctor.fleet import STACK_FIELDS, STACK_TITLES, Action, Fleet, NodeSummary, hostlist
+from envdoctor.fleet.aggregate import (
+    STACK_FIELDS,
+    STACK_TITLES,
+    Action,
+    Fleet,
+    NodeSummary,
+    hostlist,
+)
 
 FLEET_SCHEMA_VERSION = 1
 _NONE = "—"

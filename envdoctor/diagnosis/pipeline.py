@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from envdoctor.context import ProbeContext, ProbeOptions
+from envdoctor.diagnosis.engine import run_checks
 from envdoctor.diagnosis.enrich import enrich
-from envdoctor.engine import run_checks
-from envdoctor.findings import Severity
-from envdoctor.matrixset import MatrixSet
-from envdoctor.report import Report
-from envdoctor.snapshot import Snapshot
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.findings import Severity
+from envdoctor.model.report import Report
+from envdoctor.model.snapshot import Snapshot
+from envdoctor.probes.context import ProbeContext, ProbeOptions
 
 
 def active_matrices() -> MatrixSet:
     """The matrix set in use: the newest valid installed update, else the bundled set."""
-    from envdoctor.matrix_update import load_active
+    from envdoctor.matrix.update import load_active
 
     return load_active()
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from envdoctor.checkdef import Check
-from envdoctor.findings import Evidence, Finding, Severity, order
-from envdoctor.matrixset import MatrixSet, MissingMatrix
-from envdoctor.report import CheckOutcome, Skipped
-from envdoctor.snapshot import CONFIDENCE_ORDER, Confidence, Snapshot, Status
+from envdoctor.matrix.loader import MatrixSet, MissingMatrix
+from envdoctor.model.checkdef import Check
+from envdoctor.model.findings import Evidence, Finding, Severity, order
+from envdoctor.model.report import CheckOutcome, Skipped
+from envdoctor.model.snapshot import CONFIDENCE_ORDER, Confidence, Snapshot, Status
 
 
 def not_applicable(check: Check, snap: Snapshot) -> bool:

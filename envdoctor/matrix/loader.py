@@ -18,7 +18,8 @@ from typing import Any
 
 from packaging.version import Version
 
-from envdoctor import __version__, versions
+from envdoctor import __version__
+from envdoctor.model import versions
 
 SUPPORTED_SCHEMA = 1
 ROW_META = {"source", "sources", "checked", "unverified", "note"}
@@ -187,8 +188,8 @@ def load_dir(folder: Path | str, origin: str | None = None) -> MatrixSet:
 
 def load_file(path: Path) -> tuple[Matrix | None, list[LintError]]:
     """Parse and validate one matrix file, or read it from the compiled cache when the cache holds
-    this very file's table as this envdoctor validated it (`envdoctor.matrix_cache`)."""
-    from envdoctor import matrix_cache
+    this very file's table as this envdoctor validated it (`envdoctor.matrix.cache`)."""
+    from envdoctor.matrix import cache as matrix_cache
 
     shown = path.name
     try:

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from envdoctor.versions import parse
+from envdoctor.model.versions import parse
 
 PIP, UV, CONDA, MAMBA = "pip", "uv", "conda", "mamba"
 TORCH_FAMILY = ("torch", "torchvision", "torchaudio")

@@ -26,9 +26,9 @@ from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
 
-from envdoctor.findings import Finding, Severity
+from envdoctor.model.findings import Finding, Severity
 from envdoctor.model.nvidia_records import same_device
-from envdoctor.snapshot import SCHEMA_VERSION, FactGroup, collected
+from envdoctor.model.snapshot import SCHEMA_VERSION, FactGroup, collected
 
 NODE_GROUP = "envdoctor.node"
 STACK_FIELDS = ("driver", "cuda_driver_max", "torch", "toolkit")

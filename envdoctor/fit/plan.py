@@ -14,8 +14,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from envdoctor import fit
-from envdoctor.fit_precision import PrecisionVerdict, normal_cc, supports, verdict
+from envdoctor.fit import estimate as fit
+from envdoctor.fit.precision import PrecisionVerdict, normal_cc, supports, verdict
 
 SHARED_MEMORY_NOTE = (
     'Windows Task Manager\'s "shared GPU memory" is system RAM the driver can page '

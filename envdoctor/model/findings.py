@@ -7,8 +7,8 @@ from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 
-from envdoctor.facts import layer_of
-from envdoctor.snapshot import CONFIDENCE_ORDER, Confidence
+from envdoctor.model.facts import layer_of
+from envdoctor.model.snapshot import CONFIDENCE_ORDER, Confidence
 
 
 class Severity(str, Enum):

@@ -17,11 +17,11 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Union
 
-from envdoctor.findings import Finding
+from envdoctor.model.findings import Finding
 
 if TYPE_CHECKING:
     from envdoctor.matrices import MatrixSet
-    from envdoctor.snapshot import Snapshot
+    from envdoctor.model.snapshot import Snapshot
 
 CheckResult = Union[Finding, Iterable[Finding], None]
 CheckFunction = Callable[["Snapshot", "MatrixSet"], CheckResult]

@@ -23,7 +23,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 from envdoctor.atomic import write_text_atomically
-from envdoctor.matrixset import MatrixSet, lint, load_bundled, load_dir
+from envdoctor.matrix.loader import MatrixSet, lint, load_bundled, load_dir
 
 MAX_BUNDLE_BYTES = 20 * 1024 * 1024
 MAX_MEMBER_BYTES = 5 * 1024 * 1024
@@ -62,7 +62,7 @@ class CachePaths:
 
 def cache_paths(env: Mapping[str, str] | None = None) -> CachePaths:
     """The cache location: $ENVDOCTOR_CACHE_DIR, else $XDG_CACHE_HOME/envdoctor, else ~/.cache."""
-    from envdoctor.matrix_cache import cache_root
+    from envdoctor.matrix.cache import cache_root
 
     return CachePaths(cache_root(env) / "matrices")
 

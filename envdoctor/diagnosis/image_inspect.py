@@ -35,9 +35,9 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import IO, Any
 
-from envdoctor.context import ProbeContext, ProbeOptions
-from envdoctor.facts import layer_of
-from envdoctor.snapshot import FactGroup, Snapshot, collected
+from envdoctor.model.facts import layer_of
+from envdoctor.model.snapshot import FactGroup, Snapshot, collected
+from envdoctor.probes.context import ProbeContext, ProbeOptions
 
 MAX_ARCHIVE_BYTES = 8 * 1024**3  # the saved image; larger ones are refused
 MAX_CONTENT_BYTES = 256 * 1024**2  # file contents written, all layers together

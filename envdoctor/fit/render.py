@@ -10,8 +10,9 @@ import shlex
 import sys
 from collections.abc import Callable
 
-from envdoctor import __version__, fit
-from envdoctor.fit_plan import Plan, Target
+from envdoctor import __version__
+from envdoctor.fit import estimate as fit
+from envdoctor.fit.plan import Plan, Target
 
 SCHEMA_VERSION = 1
 ArgvFor = Callable[[fit.Workload, "Target | None"], str]

@@ -7,8 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from envdoctor import __version__
-from envdoctor.findings import SEVERITY_ORDER, Finding, Severity
-from envdoctor.snapshot import SCHEMA_VERSION, Snapshot
+from envdoctor.model.findings import SEVERITY_ORDER, Finding, Severity
+from envdoctor.model.snapshot import SCHEMA_VERSION, Snapshot
 
 EMBED_START = "<!-- envdoctor-report-json"  # the JSON document inside a Markdown / HTML report
 EMBED_END = "envdoctor-report-json -->"
