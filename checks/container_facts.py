@@ -73,7 +73,7 @@ def host_driver(snap: Snapshot) -> str | None:
     return snap.fact("nvidia.driver", "driver_version")
 
 
-def host_cuda_max(snap: Snapshot) -> str | None:
+def host_cuda_driver_max(snap: Snapshot) -> str | None:
     """The newest CUDA the host driver supports, when known."""
     return snap.fact("nvidia.driver", "cuda_driver_max")
 

@@ -256,8 +256,8 @@ def toolkit_newer_than_driver(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
     """
     driver = snap.data("nvidia.driver") or {}
     version = driver.get("driver_version")
-    cuda_max = driver.get("cuda_driver_max")
-    if not version and not cuda_max:
+    cuda_driver_max = driver.get("cuda_driver_max")
+    if not version and not cuda_driver_max:
         return []
     platform = _driver_platform(snap)
     data = snap.data("cuda.toolkits") or {}
@@ -267,7 +267,7 @@ def toolkit_newer_than_driver(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
         release = tk.get("release") or major_minor(tk_version)
         if not tk_version or not release:
             continue
-        if cuda_max and parse(release) <= parse(major_minor(cuda_max)):
+        if cuda_driver_max and parse(release) <= parse(major_minor(cuda_driver_max)):
             continue
         lookup = _driver_release(tk) or release
         own = min_driver_for_cuda(ms, lookup, platform)
@@ -275,9 +275,9 @@ def toolkit_newer_than_driver(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
             continue
         supported = driver_supports_cuda(ms, version, lookup, platform) if version else None
         if supported is None:
-            if not cuda_max:
+            if not cuda_driver_max:
                 continue
-            same_major = parse(release).release[0] == parse(cuda_max).release[0]
+            same_major = parse(release).release[0] == parse(cuda_driver_max).release[0]
             supported = same_major and parse(release).release[0] >= 11
         findings.append(
             _newer_finding(
@@ -287,7 +287,7 @@ def toolkit_newer_than_driver(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
                 tk_version,
                 release,
                 version,
-                cuda_max,
+                cuda_driver_max,
                 own,
                 bool(supported),
                 platform,
@@ -304,13 +304,15 @@ def _newer_finding(
     tk_version: str,
     release: str,
     driver: str | None,
-    cuda_max: str | None,
+    cuda_driver_max: str | None,
     own: str | None,
     compat: bool,
     platform: str,
     data: dict[str, Any],
 ) -> Finding:
-    driver_text = f"driver {driver}" + (f" (supports CUDA up to {cuda_max})" if cuda_max else "")
+    driver_text = f"driver {driver}" + (
+        f" (supports CUDA up to {cuda_driver_max})" if cuda_driver_max else ""
+    )
     if compat:
         floor = compat_floor(ms, parse(release).release[0], platform)
         detail = (
@@ -333,8 +335,8 @@ def _newer_finding(
         for t in data.get("toolkits", [])
         if t is not tk
         and t.get("release")
-        and cuda_max
-        and parse(t["release"]) <= parse(major_minor(cuda_max))
+        and cuda_driver_max
+        and parse(t["release"]) <= parse(major_minor(cuda_driver_max))
     ]
     if older:
         best = max(older, key=lambda t: parse(t["release"]))
@@ -352,8 +354,8 @@ def _newer_finding(
                 _RELEASE_NOTES,
             ),
         )
-    elif cuda_max and _repo(snap):
-        wanted = major_minor(cuda_max)
+    elif cuda_driver_max and _repo(snap):
+        wanted = major_minor(cuda_driver_max)
         dashed = wanted.replace(".", "-")
         fixes.append(
             Fix(
@@ -375,7 +377,11 @@ def _newer_finding(
         ),
         detail=detail,
         evidence=(
-            Evidence("cuda.toolkits.version", tk_version, f"<= {cuda_max}" if cuda_max else None),
+            Evidence(
+                "cuda.toolkits.version",
+                tk_version,
+                f"<= {cuda_driver_max}" if cuda_driver_max else None,
+            ),
             Evidence("nvidia.driver.driver_version", str(driver), f">= {own}" if own else None),
         ),
         fixes=tuple(fixes),

@@ -9,6 +9,7 @@ from envdoctor.installers import os_packages as osp
 from envdoctor.matrix.loader import MatrixSet
 from envdoctor.model.checkdef import check
 from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.nvidia_records import NVML_LIB_RM_VERSION_MISMATCH
 from envdoctor.model.snapshot import Snapshot
 
 _SYMPTOMS = (
@@ -295,7 +296,7 @@ def library_mismatch(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     """
     data = nf.driver(snap) or {}
     module, library, where = _versions(snap)
-    nvml_says = (data.get("nvml_error") or {}).get("code") == 18
+    nvml_says = (data.get("nvml_error") or {}).get("code") == NVML_LIB_RM_VERSION_MISMATCH
     api = bool(_events(snap, "api-mismatch"))
     differs = bool(module and library and module != library)
     if not (nvml_says or api or differs):

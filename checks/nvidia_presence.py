@@ -7,6 +7,7 @@ from envdoctor.installers import os_packages as osp
 from envdoctor.matrix.loader import MatrixSet
 from envdoctor.model.checkdef import check
 from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.nvidia_records import NVML_DRIVER_NOT_LOADED
 from envdoctor.model.snapshot import Snapshot, Status
 
 _DRIVER_SYMPTOMS = (
@@ -124,7 +125,7 @@ def _user_space_installed(snap: Snapshot) -> bool:
         or libraries.get("libcuda")
         or data.get("library_version")
         or data.get("smi_error")
-        or (data.get("nvml_error") or {}).get("code") == 9
+        or (data.get("nvml_error") or {}).get("code") == NVML_DRIVER_NOT_LOADED
     )
 
 

@@ -345,13 +345,15 @@ def test_cuda_requirement_inside_a_container_with_disable_require(matrices):
 
 
 def test_requirement_language():
-    host = require.HostFacts(cuda="11.4", driver="470.82.01")
+    host = require.HostFacts(cuda_driver_max="11.4", driver="470.82.01")
     expression = "cuda>=12.0 brand=tesla,driver>=450,driver<451 brand=tesla,driver>=470,driver<471"
     assert (
         require.unsatisfied(expression, host) is None
     )  # forward-compatible datacenter branch: maybe
     assert (
-        require.unsatisfied(expression, require.HostFacts(cuda="11.2", driver="460.32.03"))
+        require.unsatisfied(
+            expression, require.HostFacts(cuda_driver_max="11.2", driver="460.32.03")
+        )
         == "cuda>=12.0"
     )
     assert (

@@ -314,3 +314,14 @@ def test_snapshot_loader_on_huge_json(name):
         Snapshot.from_json(HUGE[name])
     except ValueError:
         pass
+
+
+@given(st.text(alphabet=st.sampled_from("aZ09-_. ~+xX"), max_size=40) | st.text(max_size=40))
+def test_canonical_name_is_packagings(name):
+    """envdoctor's PEP 503 spelling (model.names, which avoids importing packaging.tags) and
+    packaging's canonicalize_name agree on any text."""
+    from packaging.utils import canonicalize_name
+
+    from envdoctor.model.names import canonical_name
+
+    assert canonical_name(name) == canonicalize_name(name)

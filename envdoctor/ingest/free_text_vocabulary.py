@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from envdoctor.model.names import canonical_name
+
 GENERIC_KEYWORDS = (
     "error",
     "exception",
@@ -332,7 +334,7 @@ def interesting_package(name: str) -> bool:
 
 
 def package_key(name: str) -> str:
-    key = re.sub(r"[-_.\s]+", "-", name.lower()).strip("-")
+    key = canonical_name(re.sub(r"\s+", "-", name.strip())).strip("-")
     return PACKAGE_ALIASES.get(key, PACKAGE_ALIASES.get(name.lower(), key))
 
 

@@ -13,8 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from packaging.utils import canonicalize_name
-
+from envdoctor.model.names import canonical_name
 from envdoctor.model.snapshot import Confidence, FactGroup, collected
 
 NAME = "pip-list"
@@ -205,7 +204,7 @@ def _pip_list(
             continue
         match = _PIP_LIST_ROW.match(line)
         if match:
-            packages.setdefault(canonicalize_name(match.group("name")), match.group("version"))
+            packages.setdefault(canonical_name(match.group("name")), match.group("version"))
     return packages, {}, {}
 
 
@@ -214,16 +213,14 @@ def _freeze(lines: list[str]) -> tuple[dict[str, str], dict[str, str], dict[str,
     for line in lines:
         match = _FREEZE_ROW.match(line)
         if match:
-            packages.setdefault(canonicalize_name(match.group("name")), match.group("version"))
+            packages.setdefault(canonical_name(match.group("name")), match.group("version"))
             continue
         match = _FREEZE_URL.match(line)
         if match:  # name @ file:///.../torch-2.7.1%2Bcu128-cp312-...whl
             url = match.group("url").replace("%2B", "+").replace("%2b", "+")
             version = _WHEEL_URL_VERSION.search(url)
             if version:
-                packages.setdefault(
-                    canonicalize_name(match.group("name")), version.group("version")
-                )
+                packages.setdefault(canonical_name(match.group("name")), version.group("version"))
     return packages, {}, {}
 
 
@@ -245,7 +242,7 @@ def _conda(lines: list[str]) -> tuple[dict[str, str], dict[str, str], dict[str, 
         conda_name = match.group("name")
         channel = match.group("channel") or ""
         pip_installed = channel == "pypi" or match.group("build").startswith("pypi_")
-        name = canonicalize_name(conda_name)
+        name = canonical_name(conda_name)
         if name == "pytorch" and not pip_installed:
             name = "torch"  # the conda package of torch
             extra["conda_torch_build"] = match.group("build")

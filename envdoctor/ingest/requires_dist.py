@@ -9,15 +9,14 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from envdoctor.model.names import canonical_name
+
 _NAME = re.compile(r"\s*[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?")  # a PEP 508 name at the start
-_SEPARATORS = re.compile(r"[-_.]+")  # PEP 503 normalization, as canonicalize_name does
 
 
 def _wanted_name(line: str, wanted: re.Pattern[str]) -> bool:
     head = _NAME.match(line)
-    return head is not None and bool(
-        wanted.match(_SEPARATORS.sub("-", head.group(0).strip()).lower())
-    )
+    return head is not None and bool(wanted.match(canonical_name(head.group(0).strip())))
 
 
 def requirements(
@@ -35,7 +34,6 @@ def requirements(
         return []
     from packaging.markers import InvalidMarker, UndefinedEnvironmentName
     from packaging.requirements import InvalidRequirement, Requirement
-    from packaging.utils import canonicalize_name
 
     out = []
     for line in candidates:
@@ -43,7 +41,7 @@ def requirements(
             req = Requirement(str(line))
         except InvalidRequirement:
             continue
-        name = canonicalize_name(req.name)
+        name = canonical_name(req.name)
         if not wanted.match(name):
             continue
         if req.marker is not None and environment:

@@ -37,9 +37,10 @@ NVML_ERROR_NAMES = {
     20: "MEMORY",
     999: "UNKNOWN",
 }
-NVML_LIB_RM_VERSION_MISMATCH = 18
-NVML_GPU_IS_LOST = 15
+NVML_DRIVER_NOT_LOADED = 9
 NVML_LIBRARY_NOT_FOUND = 12
+NVML_GPU_IS_LOST = 15
+NVML_LIB_RM_VERSION_MISMATCH = 18
 
 # Clock event ("throttle") reasons: NVML bit -> the name used in `throttle_reasons`.
 THROTTLE_BITS = {
@@ -268,14 +269,15 @@ def gpu_summary(gpus: list[dict[str, Any]]) -> str:
 
 
 def driver_summary(driver: dict[str, Any]) -> str:
-    """ "driver 550.54.14 (CUDA 12.4), open kernel module" style one-liner."""
+    """ "driver 550.54.14, supports CUDA ≤ 12.4, open kernel module" style one-liner (the CUDA is
+    the newest the driver supports, `cuda_driver_max`, not an installed toolkit)."""
     parts = []
     if driver.get("driver_version"):
         parts.append(f"driver {driver['driver_version']}")
     elif driver.get("module_version"):
         parts.append(f"kernel module {driver['module_version']}")
     if driver.get("cuda_driver_max"):
-        parts.append(f"CUDA {driver['cuda_driver_max']}")
+        parts.append(f"supports CUDA ≤ {driver['cuda_driver_max']}")
     if driver.get("kernel_module"):
         parts.append(f"{driver['kernel_module']} kernel module")
     if driver.get("nvml_error"):

@@ -134,9 +134,9 @@ def _driver_group(
 ) -> FactGroup:
     known = nvml.ok or (smi is not None and smi.driver is not None) or procfs.module_loaded
     nvml_says = (nvml.error or {}).get("code")
-    if not known and nvml_says not in (None, 12):
+    if not known and nvml_says not in (None, rec.NVML_LIBRARY_NOT_FOUND):
         known = True  # NVML loaded its library and named a cause (driver not loaded, mismatch...)
-        if nvml_says == 9:
+        if nvml_says == rec.NVML_DRIVER_NOT_LOADED:
             driver["driver_loaded"] = False
     if known:
         return collected(
