@@ -90,3 +90,18 @@ def test_only_the_pipeline_and_commands_import_the_checks():
             continue
         offenders += [f"{name}:{line}" for line in _imports_checks(ast.parse(path.read_text()))]
     assert offenders == []
+
+
+def test_every_probe_and_reader_module_keeps_its_protocol():
+    """Probe modules define GROUPS and collect(ctx); reader modules NAME, detect and read."""
+    import importlib
+
+    from envdoctor.ingest.driver import READER_MODULES, ReaderModule
+    from envdoctor.probes import PROBE_MODULES, ProbeModule
+
+    probes = {n: importlib.import_module(f"envdoctor.probes.{n}") for n in PROBE_MODULES}
+    readers = {n: importlib.import_module(f"envdoctor.ingest.{n}") for n in READER_MODULES}
+    assert [n for n, m in probes.items() if not isinstance(m, ProbeModule)] == []
+    assert [n for n, m in readers.items() if not isinstance(m, ReaderModule)] == []
+    assert all(isinstance(m.GROUPS, tuple) for m in probes.values())
+    assert all(isinstance(m.NAME, str) for m in readers.values())

@@ -12,10 +12,13 @@ Pure functions; the words users read live here.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from envdoctor.fit import estimate as fit
 from envdoctor.fit.precision import PrecisionVerdict, normal_cc, supports, verdict
+
+if TYPE_CHECKING:
+    from envdoctor.matrix.loader import MatrixSet
 
 SHARED_MEMORY_NOTE = (
     'Windows Task Manager\'s "shared GPU memory" is system RAM the driver can page '
@@ -100,7 +103,7 @@ class Plan:
 # -- GPUs --------------------------------------------------------------------------------------
 
 
-def targets_from_snapshot(snap: Any, ms: Any) -> list[Target]:
+def targets_from_snapshot(snap: Any, ms: MatrixSet) -> list[Target]:
     """The GPUs the NVIDIA / AMD probes found, one Target per GPU (dedicated memory only)."""
     out: list[Target] = []
     interconnect = _interconnect(snap)
@@ -186,7 +189,7 @@ def _interconnect(snap: Any) -> str:
     return "unknown"
 
 
-def _gpu_row(ms: Any, name: str) -> dict[str, Any] | None:
+def _gpu_row(ms: MatrixSet, name: str) -> dict[str, Any] | None:
     from envdoctor.queries.nvidia import gpu_by_name
 
     for spelling in (
@@ -202,7 +205,7 @@ def _gpu_row(ms: Any, name: str) -> dict[str, Any] | None:
     return None
 
 
-def target_from_name(ms: Any, name: str, count: int = 1) -> Target | None:
+def target_from_name(ms: MatrixSet, name: str, count: int = 1) -> Target | None:
     """A GPU named as nvidia-smi prints it (or a short form: "T4", "RTX 4090", "H100 80GB HBM3"),
     from the nvidia_gpus matrix; None when the matrix does not list it."""
     row = _gpu_row(ms, name)
@@ -238,7 +241,7 @@ def target_from_vram(gib: float, count: int = 1) -> Target:
 # -- the verdict -------------------------------------------------------------------------------
 
 
-def plan(w: fit.Workload, target: Target | None, ms: Any) -> Plan:
+def plan(w: fit.Workload, target: Target | None, ms: MatrixSet) -> Plan:
     """Estimate `w`, judge it against `target`, and rank what to change."""
     est = fit.estimate(w)
     precision = None
@@ -261,7 +264,7 @@ def _fits(
     return est.total_gib <= target.vram_gib
 
 
-def _judge(w: fit.Workload, target: Target | None, ms: Any) -> tuple[float, bool | None]:
+def _judge(w: fit.Workload, target: Target | None, ms: MatrixSet) -> tuple[float, bool | None]:
     est = fit.estimate(w)
     prec = (
         verdict(ms, w.dtype, w.task, target.compute_capability, target.name)
@@ -276,7 +279,7 @@ def _alternatives(
     est: fit.Estimate,
     target: Target | None,
     precision: PrecisionVerdict | None,
-    ms: Any,
+    ms: MatrixSet,
 ) -> list[Alternative]:
     out: list[Alternative] = []
     base = w
@@ -302,7 +305,7 @@ def _alternatives(
 
 
 def _with_checkpointing(
-    w: fit.Workload, target: Target | None, ms: Any
+    w: fit.Workload, target: Target | None, ms: MatrixSet
 ) -> tuple[fit.Workload, float, bool | None]:
     total, ok = _judge(w, target, ms)
     if not ok and w.training and not w.checkpointing:
@@ -313,7 +316,9 @@ def _with_checkpointing(
     return w, total, ok
 
 
-def _memory_alternatives(w: fit.Workload, target: Target | None, ms: Any) -> list[Alternative]:
+def _memory_alternatives(
+    w: fit.Workload, target: Target | None, ms: MatrixSet
+) -> list[Alternative]:
     out: list[Alternative] = []
     cc = target.compute_capability if target is not None else None
 
@@ -392,7 +397,7 @@ def _memory_alternatives(w: fit.Workload, target: Target | None, ms: Any) -> lis
     return out
 
 
-def _smaller_dtypes(dtype: str, ms: Any, cc: Any) -> list[str]:
+def _smaller_dtypes(dtype: str, ms: MatrixSet, cc: Any) -> list[str]:
     order = ["fp32", "bf16", "fp16", "fp8", "int8", "int4"]
     size = fit.WEIGHT_BYTES[dtype]
     out = []
@@ -423,7 +428,7 @@ def _inference_offload(w: fit.Workload, target: Target) -> Alternative:
     )
 
 
-def _more_gpus(w: fit.Workload, target: Target | None, ms: Any) -> Alternative | None:
+def _more_gpus(w: fit.Workload, target: Target | None, ms: MatrixSet) -> Alternative | None:
     if target is None or target.vram_gib is None:
         return None
     start = max(2, w.gpus + 1)
@@ -452,7 +457,7 @@ def _more_gpus(w: fit.Workload, target: Target | None, ms: Any) -> Alternative |
     return None
 
 
-def smallest_gpu_that_fits(w: fit.Workload, ms: Any) -> Alternative | None:
+def smallest_gpu_that_fits(w: fit.Workload, ms: MatrixSet) -> Alternative | None:
     """The listed NVIDIA GPU with the least memory that holds the workload and runs its dtype."""
     try:
         rows = list(ms.table("nvidia_gpus").rows)
@@ -529,7 +534,7 @@ _GPUS_HOW = (
 # -- the application view ------------------------------------------------------------------------
 
 
-def app_view(w: fit.Workload, target: Target | None, ms: Any) -> dict:
+def app_view(w: fit.Workload, target: Target | None, ms: MatrixSet) -> dict:
     """Ollama tags of about this size, llama.cpp file sizes, and low-VRAM flags of image UIs."""
     try:
         rows = list(ms.table("model_memory").rows)
@@ -588,7 +593,7 @@ def app_view(w: fit.Workload, target: Target | None, ms: Any) -> dict:
     }
 
 
-def reference_shapes(ms: Any) -> dict[str, fit.ModelShape]:
+def reference_shapes(ms: MatrixSet) -> dict[str, fit.ModelShape]:
     """Every reference model shape of model_memory, keyed by each of its names and aliases
     (lower case, letters and digits only, the part after the last "/")."""
     try:
@@ -618,12 +623,12 @@ def reference_shapes(ms: Any) -> dict[str, fit.ModelShape]:
     return index
 
 
-def reference_shape(ms: Any, name: str) -> fit.ModelShape | None:
+def reference_shape(ms: MatrixSet, name: str) -> fit.ModelShape | None:
     """A reference model shape by name or alias (case and -/_/. spacing do not matter)."""
     return reference_shapes(ms).get(shape_key(name))
 
 
-def reference_names(ms: Any) -> list[str]:
+def reference_names(ms: MatrixSet) -> list[str]:
     """The names of the reference model shapes."""
     try:
         return [r["name"] for r in ms.table("model_memory").rows if r.get("kind") == "model"]

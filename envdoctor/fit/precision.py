@@ -8,7 +8,10 @@ fp16); fp16 or int8 without tensor cores is allowed with a warning. The words us
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from envdoctor.matrix.loader import MatrixSet
 
 TE_URL = "https://nvidia.github.io/TransformerEngine/support_matrix.html"
 AMP_URL = "https://pytorch.org/docs/stable/amp.html#gradient-scaling"
@@ -39,7 +42,7 @@ class PrecisionVerdict:
         }
 
 
-def _rows(ms: Any) -> list[dict[str, Any]]:
+def _rows(ms: MatrixSet) -> list[dict[str, Any]]:
     try:
         return list(ms.table("gpu_precision").rows)
     except (KeyError, AttributeError):
@@ -59,7 +62,7 @@ def normal_cc(cc: Any) -> str | None:
     return None
 
 
-def support_for(ms: Any, cc: Any) -> dict[str, Any] | None:
+def support_for(ms: MatrixSet, cc: Any) -> dict[str, Any] | None:
     """The gpu_precision row of compute capability `cc`, or None."""
     wanted = normal_cc(cc)
     return (
@@ -69,7 +72,7 @@ def support_for(ms: Any, cc: Any) -> dict[str, Any] | None:
     )
 
 
-def supports(ms: Any, cc: Any, feature: str) -> bool | None:
+def supports(ms: MatrixSet, cc: Any, feature: str) -> bool | None:
     """Whether compute capability `cc` has `feature` (bf16, fp8, fp4, tf32, fp16_tensor_cores,
     int8_tensor_cores); None when the matrix does not say."""
     row = support_for(ms, cc)
@@ -90,7 +93,7 @@ def _fp16_fix(task: str) -> str:
 
 
 def verdict(
-    ms: Any, dtype: str, task: str, cc: Any, gpu_name: str | None = None
+    ms: MatrixSet, dtype: str, task: str, cc: Any, gpu_name: str | None = None
 ) -> PrecisionVerdict:
     """Whether `dtype` runs for `task` on a GPU of compute capability `cc`."""
     where = (
@@ -195,7 +198,7 @@ def verdict(
     return PrecisionVerdict(dtype, True, "info", f"{where} supports {compute}")
 
 
-def supported_formats(ms: Any, cc: Any) -> dict[str, bool]:
+def supported_formats(ms: MatrixSet, cc: Any) -> dict[str, bool]:
     """Every known feature of compute capability `cc` (for the report)."""
     row = support_for(ms, cc) or {}
     features = ("bf16", "fp8", "fp4", "tf32", "fp16_tensor_cores", "int8_tensor_cores")

@@ -24,11 +24,14 @@ from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import PurePath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from envdoctor.model.findings import Finding, Severity
 from envdoctor.model.nvidia_records import same_device
 from envdoctor.model.snapshot import SCHEMA_VERSION, FactGroup, collected
+
+if TYPE_CHECKING:
+    from envdoctor.matrix.loader import MatrixSet
 
 NODE_GROUP = "envdoctor.node"
 STACK_FIELDS = ("driver", "cuda_driver_max", "torch", "toolkit")
@@ -323,7 +326,7 @@ def is_health_fault(finding: Finding, application_xids: frozenset[int] = frozens
     return True
 
 
-def application_xid_codes(ms: Any) -> frozenset[int]:
+def application_xid_codes(ms: MatrixSet) -> frozenset[int]:
     """The Xid codes whose NVIDIA action blames the application (restart it, or ignore the event),
     from the nvidia_xid matrix (empty when it is missing)."""
     try:

@@ -40,8 +40,7 @@ import importlib
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from types import ModuleType
-from typing import Any
+from typing import Any, Protocol, cast, runtime_checkable
 
 from envdoctor.ingest.decoding import (  # the driver's names, also reachable from envdoctor.ingest
     MAX_INPUT_BYTES as MAX_INPUT_BYTES,
@@ -113,12 +112,28 @@ class PartRecord:
 # Readers and the driver
 
 
+@runtime_checkable
+class ReaderModule(Protocol):
+    """What a reader module defines (see the module docstring; `MARKERS`, `FALLBACK`, `EXCLUSIVE`
+    and `collector()` are optional)."""
+
+    NAME: str
+
+    def detect(self, text: str) -> bool:
+        """Whether `text` looks like this reader's format (cheap)."""
+        ...
+
+    def read(self, text: str) -> list[FactGroup]:
+        """The fact groups of `text` (pasted sources, lowered confidence)."""
+        ...
+
+
 @dataclass(frozen=True)
 class Reader:
     """A loaded reader module."""
 
     name: str
-    module: ModuleType
+    module: ReaderModule
 
     @property
     def fallback(self) -> bool:
@@ -136,7 +151,7 @@ def load_readers(modules: tuple[str, ...] | None = None) -> tuple[list[Reader], 
         except Exception as exc:  # noqa: BLE001 - a broken reader must not break triage
             errors.append(f"reader {name} could not load: {type(exc).__name__}: {exc}")
             continue
-        readers.append(Reader(str(getattr(module, "NAME", name)), module))
+        readers.append(Reader(str(getattr(module, "NAME", name)), cast(ReaderModule, module)))
     readers.sort(key=lambda r: r.fallback)  # stable: registry order within each class
     return readers, errors
 

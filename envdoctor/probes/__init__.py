@@ -13,6 +13,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from datetime import timezone
+from typing import Protocol, cast, runtime_checkable
 
 from envdoctor import __version__
 from envdoctor.model.snapshot import FactGroup, Snapshot, failed
@@ -56,6 +57,17 @@ PROBE_MODULES: tuple[str, ...] = (
 )
 
 DEFAULT_PROBE_TIMEOUT_S = 10.0
+
+
+@runtime_checkable
+class ProbeModule(Protocol):
+    """What a probe module defines (`TIMEOUT_S`, seconds, is optional)."""
+
+    GROUPS: tuple[str, ...]
+
+    def collect(self, ctx: ProbeContext) -> list[FactGroup]:
+        """The fact groups this probe fills, collected through `ctx`."""
+        ...
 
 
 @dataclass
@@ -179,9 +191,9 @@ class _Runner:
         self.error: str | None = None
         self.group_names: tuple[str, ...] = (name,)
         self.timeout_s = DEFAULT_PROBE_TIMEOUT_S
-        self.module = None
+        self.module: ProbeModule | None = None
         try:
-            self.module = importlib.import_module(f"envdoctor.probes.{name}")
+            self.module = cast(ProbeModule, importlib.import_module(f"envdoctor.probes.{name}"))
             self.group_names = tuple(getattr(self.module, "GROUPS", (name,)))
             self.timeout_s = float(getattr(self.module, "TIMEOUT_S", DEFAULT_PROBE_TIMEOUT_S))
         except Exception as exc:  # noqa: BLE001 - a broken probe module is a fact, not a crash
