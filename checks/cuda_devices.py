@@ -133,7 +133,7 @@ def visible_devices_hide_gpus(snap: Snapshot, ms: MatrixSet) -> Finding | None:
             Evidence(
                 "CUDA_VISIBLE_DEVICES",
                 repr(value),
-                "indices 0-%d or GPU UUIDs present" % (len(gpus) - 1),
+                f"indices 0-{len(gpus) - 1} or GPU UUIDs present",
             ),
             Evidence("nvidia.gpus", f"{len(gpus)} GPU(s)"),
         ),

@@ -38,8 +38,8 @@ def vgpu_unlicensed(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     """
     vm = snap.data("platform.vm") or {}
     vgpu = vm.get("vgpu") or {}
-    licenses = [l for l in vgpu.get("licenses") or [] if isinstance(l, dict)]
-    unlicensed = [l for l in licenses if l.get("licensed") is False]
+    licenses = [lic for lic in vgpu.get("licenses") or [] if isinstance(lic, dict)]
+    unlicensed = [lic for lic in licenses if lic.get("licensed") is False]
     vgpu_gpus = _vgpu_mode(snap)
     fixes = (
         Fix(
@@ -60,9 +60,10 @@ def vgpu_unlicensed(snap: Snapshot, ms: MatrixSet) -> Finding | None:
         ),
     )
     if unlicensed:
-        restricted = [l for l in unlicensed if l.get("restricted")]
+        restricted = [lic for lic in unlicensed if lic.get("restricted")]
         shown = ", ".join(
-            f"{l.get('product_name') or 'vGPU'}: {l.get('license_status')}" for l in unlicensed
+            f"{lic.get('product_name') or 'vGPU'}: {lic.get('license_status')}"
+            for lic in unlicensed
         )
         evidence = [Evidence("nvidia-smi -q License Status", shown, "Licensed")]
         evidence.append(

@@ -885,7 +885,7 @@ def _find(patterns: Iterable[Pattern], facts: Facts) -> tuple[str | None, dict[s
     for pattern in patterns:
         if not pattern.possible_in(facts.joined):
             continue
-        for line, lowered in zip(facts.lines, facts.lowered):
+        for line, lowered in zip(facts.lines, facts.lowered, strict=True):
             found = pattern.search(line, lowered)
             if found is not None:
                 return line, {k: v for k, v in found.groupdict().items() if v is not None}

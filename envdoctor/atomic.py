@@ -7,6 +7,7 @@ removed and an existing target is left exactly as it was.
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
@@ -26,8 +27,6 @@ def write_text_atomically(path: Path | str, text: str, mode: int | None = None) 
             os.chmod(temp, mode)
         os.replace(temp, path)
     except BaseException:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(temp)
-        except OSError:
-            pass
         raise

@@ -7,6 +7,7 @@ unreadable input; 3 internal error. This is the only module that prints or exits
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import sys
@@ -97,10 +98,8 @@ def entry() -> None:
     success path never gets here: it execs the workload.) In-process callers use `main`."""
     code = main()
     for stream in (sys.stdout, sys.stderr):
-        try:
+        with contextlib.suppress(OSError, ValueError):  # a closed or broken pipe: nothing more
             stream.flush()
-        except (OSError, ValueError):  # a closed or broken pipe: nothing more can be said
-            pass
     os._exit(code)
 
 
@@ -122,9 +121,7 @@ def _write(stream, text: str) -> None:  # noqa: ANN001
         stream.write(text)
         stream.flush()
     except BrokenPipeError:
-        try:
+        with contextlib.suppress(OSError):
             sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the interpreter's flush at exit
-        except OSError:
-            pass
     except UnicodeEncodeError:
         stream.write(text.encode("ascii", "replace").decode("ascii"))

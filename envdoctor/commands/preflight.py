@@ -380,7 +380,7 @@ def _document(
         "starts_command": go,
         "warn_only": warn_only,
         "command": command or None,
-        "requirements": [_verdict_dict(v, c) for v, c in zip(verdicts, causes)],
+        "requirements": [_verdict_dict(v, c) for v, c in zip(verdicts, causes, strict=True)],
         "duration_ms": round((time.monotonic() - started) * 1000, 1),
         "snapshot": snapshot.to_dict() if snapshot is not None else None,
     }

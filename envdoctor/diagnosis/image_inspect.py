@@ -227,7 +227,7 @@ def unpack_saved_image(archive: Path, root: Path) -> tuple[dict[str, Any], Unpac
     root.mkdir(parents=True, exist_ok=True)
     stats = UnpackStats()
     try:
-        outer = tarfile.open(archive, "r:")
+        outer = tarfile.open(archive, "r:")  # noqa: SIM115 - closed by the `with` below; opened apart so a bad archive gets its own error
     except (tarfile.TarError, OSError) as exc:
         raise ImageInspectError(f"not a docker save archive: {exc}") from exc
     with outer:

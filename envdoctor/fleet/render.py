@@ -43,7 +43,7 @@ def to_dict(fleet: Fleet) -> dict[str, Any]:
             for m in fleet.majorities.values()
         },
         "groups": [
-            dict(zip(STACK_FIELDS, g.stack), count=len(g.nodes), nodes=list(g.nodes))
+            dict(zip(STACK_FIELDS, g.stack, strict=True), count=len(g.nodes), nodes=list(g.nodes))
             for g in fleet.groups
         ],
         "outliers": [
@@ -234,7 +234,10 @@ def _trailer(fleet: Fleet, bullet: str) -> list[str]:
 
 def _columns(rows: list[list[str]]) -> list[str]:
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    return ["  ".join(cell.ljust(w) for cell, w in zip(row, widths)).rstrip() for row in rows]
+    return [
+        "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip()
+        for row in rows
+    ]
 
 
 # -- Markdown -----------------------------------------------------------------------------------

@@ -106,7 +106,7 @@ def _sniff_encoding(head: bytes) -> tuple[str, int]:
     return "utf-8", 0
 
 
-_LONG_LINE = re.compile(r"[^\n]{%d}" % MAX_LINE_CHARS)
+_LONG_LINE = re.compile(rf"[^\n]{{{MAX_LINE_CHARS}}}")
 
 
 def clean_block(text: str) -> str:

@@ -169,7 +169,7 @@ def _merge_mig(target: dict[str, Any], devices: list[dict[str, Any]]) -> None:
     if not target.get("mig_devices"):
         target["mig_devices"] = devices
         return
-    for have, more in zip(target["mig_devices"], devices):
+    for have, more in zip(target["mig_devices"], devices, strict=False):  # fill those both list
         _fill(have, more)
 
 
@@ -362,7 +362,7 @@ def _topology(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
             continue
         cells = [c.strip() for c in line.split("\t")]
         gpu = rec.new_gpu(int(match.group(1)))
-        row = dict(zip(columns, cells))
+        row = dict(zip(columns, cells, strict=False))  # a short row leaves the last columns out
         gpu["cpu_affinity"] = rec.clean(row.get("CPU Affinity"))
         gpu["numa_affinity"] = rec.clean(row.get("NUMA Affinity"))
         gpus.append(gpu)

@@ -295,7 +295,7 @@ class Splitter:
             closer = "}" if line.strip().startswith("{") else "]"
             self.end_marker = closer
             self.json_close = re.compile(
-                r"^[ \t]{0,%d}\%s[ \t]*,?[ \t]*$" % (indent, closer), re.MULTILINE
+                rf"^[ \t]{{0,{indent}}}\{closer}[ \t]*,?[ \t]*$", re.MULTILINE
             )
         elif kind == "xml" and "nvidia_smi" in line:
             self.end_marker = "</nvidia_smi_log>"

@@ -374,7 +374,7 @@ def lint(folder: Path | str | None = None) -> tuple[MatrixSet, list[LintError]]:
                 errors.append(LintError(matrix.path, 1, f"references unknown table {table_name!r}"))
                 continue
             known = {_normal(v) for r in other.rows for v in _as_list(r.get(target_column))}
-            for row, line in zip(matrix.rows, matrix.row_lines):
+            for row, line in zip(matrix.rows, matrix.row_lines, strict=True):
                 for value in _as_list(row.get(column)):
                     if _normal(value) not in known:
                         errors.append(

@@ -219,7 +219,7 @@ def _unpack(payload: bytes, target: Path) -> None:
     import tarfile
 
     try:
-        archive = tarfile.open(fileobj=io.BytesIO(payload), mode="r:gz")
+        archive = tarfile.open(fileobj=io.BytesIO(payload), mode="r:gz")  # noqa: SIM115 - closed by the `with` below
     except (tarfile.TarError, OSError, EOFError):
         raise UpdateError("not a .tar.gz archive") from None
     with archive:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Union
+from typing import TYPE_CHECKING
 
 from envdoctor.model.findings import Finding
 
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from envdoctor.matrices import MatrixSet
     from envdoctor.model.snapshot import Snapshot
 
-CheckResult = Union[Finding, Iterable[Finding], None]
+CheckResult = Finding | Iterable[Finding] | None
 CheckFunction = Callable[["Snapshot", "MatrixSet"], CheckResult]
 
 

@@ -462,7 +462,7 @@ class Judge:
                 return Verdict(
                     req, UNKNOWN, f"{fid} not checked: {failed[0].name} failed ({failed[0].reason})"
                 )
-            absent_names = [n for n, g in zip(chk.needs, groups) if g is None]
+            absent_names = [n for n, g in zip(chk.needs, groups, strict=True) if g is None]
             if absent_names:
                 missing += absent_names  # no probe fills it: this check cannot judge a live machine
             else:

@@ -8,6 +8,7 @@ command runs and each file is read at most once per context (results are cached)
 
 from __future__ import annotations
 
+import contextlib
 import fnmatch
 import glob as globlib
 import os
@@ -480,10 +481,8 @@ def _kill_group(proc: subprocess.Popen) -> None:
         OSError,
         AttributeError,
     ):  # no killpg/SIGKILL on Windows
-        try:
+        with contextlib.suppress(OSError):
             proc.kill()
-        except OSError:
-            pass
 
 
 def _decode(data: bytes | None) -> str:

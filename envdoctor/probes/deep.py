@@ -45,9 +45,9 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
         return [failed("python.deep", source, "no interpreter to run the GPU test in")]
     limit = deadline_s(ctx)
     result = ctx.run([python, str(Path(deep_script.__file__))], timeout_s=limit)
-    if result.error and result.returncode is None and not result.stdout:
-        if "timed out" not in result.error:  # it never started
-            return [failed("python.deep", source, f"could not run the GPU test: {result.error}")]
+    never_started = result.returncode is None and not result.stdout
+    if result.error and never_started and "timed out" not in result.error:
+        return [failed("python.deep", source, f"could not run the GPU test: {result.error}")]
     data = interpret(result, limit)
     if data["outcome"] == "import-failed" and str(data["error"]).startswith(
         "ModuleNotFoundError: No module named 'torch'"

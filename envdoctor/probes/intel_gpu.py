@@ -71,7 +71,7 @@ def _gpus(ctx: ProbeContext) -> FactGroup:
                 }
                 if node
                 else None,
-                "discrete": not device["address"].split(":")[1] == "00",
+                "discrete": device["address"].split(":")[1] != "00",
             }
         )
     shown = ", ".join(

@@ -8,6 +8,7 @@ runs on a daemon thread with a deadline, because a hung driver can block it for 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import threading
@@ -129,10 +130,8 @@ def _query() -> NvmlResult:
     try:
         return NvmlResult(driver=_driver(nv), gpus=_gpus(nv))
     finally:
-        try:
+        with contextlib.suppress(Exception):  # a failed shutdown changes nothing collected
             nv.nvmlShutdown()
-        except Exception:  # noqa: BLE001
-            pass
 
 
 class _Fields:

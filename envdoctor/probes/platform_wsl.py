@@ -167,7 +167,7 @@ def _wsl_lib(ctx: ProbeContext, lib_dir: bool) -> dict[str, Any]:
 def _loader(ctx: ProbeContext, live: bool) -> dict[str, Any]:
     conf_files = []
     for path in ctx.glob("/etc/ld.so.conf.d/*.conf"):
-        lines = [l.strip().rstrip("/") for l in (ctx.read_text(path) or "").splitlines()]
+        lines = [line.strip().rstrip("/") for line in (ctx.read_text(path) or "").splitlines()]
         if WSL_LIB in lines:
             conf_files.append(path)
     ld_path = [p.rstrip("/") for p in (ctx.env.get("LD_LIBRARY_PATH") or "").split(":") if p]

@@ -80,9 +80,9 @@ def min_driver_for_cuda(ms: MatrixSet, cuda: str, os: str) -> str | None:
             continue
         if have == wanted:
             return row.get(column)
-        if _major_minor(have) == _major_minor(wanted) and have < wanted:
-            if best is None or have > best[0]:
-                best = (have, row)
+        same_minor_below = _major_minor(have) == _major_minor(wanted) and have < wanted
+        if same_minor_below and (best is None or have > best[0]):
+            best = (have, row)
     return best[1].get(column) if best else None
 
 

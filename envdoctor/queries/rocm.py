@@ -251,9 +251,8 @@ def gfx_for_product(ms: MatrixSet, name: str) -> str | None:
     for product, gfxs in seen.items():
         if len(gfxs) != 1 or not product:
             continue
-        if _contains(text, product):
-            if best is None or len(product) > best[0]:
-                best = (len(product), next(iter(gfxs)))
+        if _contains(text, product) and (best is None or len(product) > best[0]):
+            best = (len(product), next(iter(gfxs)))
     return best[1] if best else None
 
 

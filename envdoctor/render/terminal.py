@@ -146,7 +146,7 @@ def render(
         )
         if probes:
             line((f"probe timings: {probes}", "dim"), indent=2)
-    return "".join(l.rstrip() + "\n" for l in buffer.getvalue().splitlines())
+    return "".join(line.rstrip() + "\n" for line in buffer.getvalue().splitlines())
 
 
 def _plural(count: int, word: str) -> str:

@@ -11,6 +11,7 @@ kept as their exact text.
 Compatible with Python 3.7+; only the standard library besides torch itself.
 """
 
+import contextlib
 import json
 import os
 import sys
@@ -111,14 +112,14 @@ def probe_cuda(torch):
 def device_step(torch, backend, kind, index):
     """One device: name, capability, memory, and the matmul test."""
     mod = getattr(torch, kind)
-    out = {"event": "device", "backend": backend, "index": index, "device": "%s:%d" % (kind, index)}
-    begin("%s:%d properties" % (kind, index))
+    out = {"event": "device", "backend": backend, "index": index, "device": f"{kind}:{index}"}
+    begin(f"{kind}:{index} properties")
     name, error, warns = call(mod.get_device_name, index)
     out["name"] = name
     out["warnings"] = warns
     if kind == "cuda":
         cap, cap_error, _ = call(mod.get_device_capability, index)
-        out["capability"] = "%d.%d" % tuple(cap) if cap else None
+        out["capability"] = "{}.{}".format(*cap) if cap else None
         props, _, _ = call(mod.get_device_properties, index)
         if props is not None:
             total = getattr(props, "total_memory", None)
@@ -129,8 +130,8 @@ def device_step(torch, backend, kind, index):
         error = error or cap_error
     if error:
         out["error"] = error
-    begin("%s:%d matmul" % (kind, index))
-    result, mm_error, mm_warns = call(matmul_check, torch, "%s:%d" % (kind, index))
+    begin(f"{kind}:{index} matmul")
+    result, mm_error, mm_warns = call(matmul_check, torch, f"{kind}:{index}")
     out["warnings"] += mm_warns
     if result is not None:
         out["matmul_ok"] = result["ok"]
@@ -201,7 +202,7 @@ def probe_extensions():
             present = False
         if not present:
             continue
-        begin("import %s" % name)
+        begin(f"import {name}")
         module, error, warns = call(importlib.import_module, name)
         emit(
             {
@@ -245,10 +246,8 @@ def main():
         }
     )
     if hasattr(torch.backends, "cuda") and hasattr(torch.backends.cuda, "matmul"):
-        try:
+        with contextlib.suppress(Exception):
             torch.backends.cuda.matmul.allow_tf32 = False  # compare in full float32
-        except Exception:  # noqa: BLE001
-            pass
     for step in (probe_cuda, probe_xpu, probe_mps):
         try:
             step(torch)

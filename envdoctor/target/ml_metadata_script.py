@@ -109,10 +109,10 @@ def describe(paths=None):
     try:
         dists = list(distributions(paths))
     except Exception as exc:  # noqa: BLE001 - a broken path entry must not stop the scan
-        result["error"] = "cannot list distributions: %s" % exc
+        result["error"] = f"cannot list distributions: {exc}"
         return result
     for dist in dists:
-        name = _safe(lambda: dist.name)
+        name = _safe(lambda dist=dist: dist.name)
         if not name:
             continue
         key = normalize(name)
@@ -125,7 +125,7 @@ def describe(paths=None):
 def marker_environment():
     """The PEP 508 environment markers of this interpreter (to evaluate Requires-Dist lines)."""
     return {
-        "python_version": "%d.%d" % sys.version_info[:2],
+        "python_version": "{}.{}".format(*sys.version_info[:2]),
         "python_full_version": platform.python_version(),
         "implementation_name": sys.implementation.name,
         "platform_python_implementation": platform.python_implementation(),
