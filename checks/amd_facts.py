@@ -19,6 +19,7 @@ from envdoctor.model import amd_gfx
 from envdoctor.model.findings import Fix, Risk
 from envdoctor.model.snapshot import Snapshot
 from envdoctor.model.versions import release as _v
+from envdoctor.model.versions import version_key
 from envdoctor.queries import torch as tq
 from envdoctor.queries.torch_fixes import Choice, released_minors
 
@@ -127,11 +128,11 @@ def rocm_choice_for(
         row = tq.release_row(ms, release) or {}
         variants = sorted(
             (v for v in row.get("rocm_variants") or [] if _v(v[4:]) is not None),
-            key=lambda v: _v(v[4:]),
+            key=lambda v: version_key(v[4:]),
         )
         if installed is not None:
-            same = [v for v in variants if _v(v[4:]).release[0] == installed.release[0]]
-            older = [v for v in same if _v(v[4:]) <= installed]
+            same = [v for v in variants if version_key(v[4:]).release[0] == installed.release[0]]
+            older = [v for v in same if version_key(v[4:]) <= installed]
             variants = older[-1:] or same[:1]
         else:
             variants = variants[-1:]
@@ -185,6 +186,7 @@ def override_fix(
         f"{WORKAROUND}: run {gpu_gfx} as {runs_as} with HSA_OVERRIDE_GFX_VERSION={value} "
         "(not supported by AMD; kernels built for its sibling target usually work, some may fail)"
     )
+    commands: tuple[str, ...]
     if scope == "ollama":
         commands = (
             "sudo mkdir -p /etc/systemd/system/ollama.service.d",

@@ -51,7 +51,7 @@ def gfx_unsupported(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
     rocm = af.rocm_version(snap)
     covered = rocm is not None and rq.target_status(ms, "gfx1100", rocm) is not None
     findings = []
-    seen: set[str] = set()
+    seen: set[tuple[str, str]] = set()
     for target in af.gpu_targets(snap):
         effective = target["effective"]
         if covered:

@@ -5,6 +5,7 @@ envdoctor does not know."""
 from __future__ import annotations
 
 import shlex
+from typing import Any
 
 from envdoctor.checks import apps_facts as af
 from envdoctor.matrix.loader import MatrixSet
@@ -38,7 +39,7 @@ _CPU_WORDS = {
 def _cpu_fix(snap: Snapshot, ms: MatrixSet, app: str) -> Fix | None:
     row = aq.cpu_mode(ms, app)
     url = row.get("source") if row else None
-    entry = next(iter(af.entries(snap, app)), {})
+    entry: dict[str, Any] = next(iter(af.entries(snap, app)), {})
     folder = entry.get("where")
     python = (entry.get("venv") or {}).get("python") or "python"
     if app == "vllm":

@@ -131,7 +131,9 @@ def llamacpp_missing_libs(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
             Fix(
                 f"Install the CUDA {major or ''} runtime libraries (cudart, cuBLAS) the build was linked "
                 "against, or rebuild llama.cpp against the CUDA toolkit installed here",
-                ((aq.row(ms, "llamacpp", "cuda-build") or {}).get("command"),),
+                tuple(
+                    c for c in [(aq.row(ms, "llamacpp", "cuda-build") or {}).get("command")] if c
+                ),
                 Risk.SAFE,
                 "https://developer.nvidia.com/cuda-downloads",
             )

@@ -15,7 +15,7 @@ from envdoctor.matrix.loader import MatrixSet
 from envdoctor.model.checkdef import check
 from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
 from envdoctor.model.snapshot import Snapshot
-from envdoctor.model.versions import parse
+from envdoctor.model.versions import version_key
 from envdoctor.queries import apps as aq
 from envdoctor.queries.torch_fixes import Choice, choose, missing_kernels, rocm_choice
 
@@ -168,7 +168,9 @@ def app_torch_kernels(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
             )
             note = ""
             row = aq.row(ms, "webui", "rtx50-old-torch") if app == "webui" else None
-            if row and any(parse(cc) >= parse(str(row.get("min_compute"))) for cc in missing):
+            if row and any(
+                version_key(cc) >= version_key(str(row.get("min_compute"))) for cc in missing
+            ):
                 note = f" {row.get('text')}"
             findings.append(
                 Finding(

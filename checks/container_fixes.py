@@ -56,6 +56,7 @@ def package_manager(snap: Snapshot) -> str | None:
 def install_toolkit(snap: Snapshot, package: str = "nvidia-container-toolkit") -> Fix:
     """Install the NVIDIA Container Toolkit (or only its base package) from NVIDIA's repository."""
     manager = package_manager(snap)
+    commands: tuple[str, ...]
     if manager == "apt":
         commands = (*_APT_REPO, "sudo apt-get update", f"sudo apt-get install -y {package}")
     elif manager == "dnf":

@@ -68,7 +68,7 @@ def image_needs_newer_driver(snap: Snapshot, ms: MatrixSet) -> Finding | None:
             f"{image}: torch {label} is built with CUDA {cuda}, which needs NVIDIA driver {needed} or newer"
             + (
                 " (the CUDA " + str(version.release[0]) + ".x minor-version-compatibility floor)"
-                if floor
+                if floor and version is not None
                 else ""
             )
             + f". This host runs {driver}"

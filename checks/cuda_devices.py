@@ -42,13 +42,13 @@ def _match(token: str, gpus: list[dict[str, Any]]) -> str | None:
             else None
         )
     if lowered.startswith("mig-"):
-        hits = [
+        mig_hits = [
             (g, m)
             for g in gpus
             for m in (g.get("mig_devices") or [])
             if str(m.get("uuid") or "").lower().startswith(lowered)
         ]
-        return f"MIG device on GPU {hits[0][0].get('index')}" if len(hits) == 1 else None
+        return f"MIG device on GPU {mig_hits[0][0].get('index')}" if len(mig_hits) == 1 else None
     return None
 
 

@@ -10,7 +10,7 @@ from envdoctor.matrix.loader import MatrixSet
 from envdoctor.model.checkdef import check
 from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
 from envdoctor.model.snapshot import Snapshot, Status
-from envdoctor.model.versions import at_least, major_minor, parse
+from envdoctor.model.versions import at_least, major_minor, release_major, version_key
 from envdoctor.queries.nvidia import compat_floor, driver_supports_cuda, min_driver_for_cuda
 
 _RELEASE_NOTES = "https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/index.html"
@@ -267,7 +267,7 @@ def toolkit_newer_than_driver(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
         release = tk.get("release") or major_minor(tk_version)
         if not tk_version or not release:
             continue
-        if cuda_driver_max and parse(release) <= parse(major_minor(cuda_driver_max)):
+        if cuda_driver_max and version_key(release) <= version_key(major_minor(cuda_driver_max)):
             continue
         lookup = _driver_release(tk) or release
         own = min_driver_for_cuda(ms, lookup, platform)
@@ -277,8 +277,8 @@ def toolkit_newer_than_driver(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
         if supported is None:
             if not cuda_driver_max:
                 continue
-            same_major = parse(release).release[0] == parse(cuda_driver_max).release[0]
-            supported = same_major and parse(release).release[0] >= 11
+            same_major = release_major(release) == release_major(cuda_driver_max)
+            supported = same_major and (release_major(release) or 0) >= 11
         findings.append(
             _newer_finding(
                 snap,
@@ -314,7 +314,7 @@ def _newer_finding(
         f" (supports CUDA up to {cuda_driver_max})" if cuda_driver_max else ""
     )
     if compat:
-        floor = compat_floor(ms, parse(release).release[0], platform)
+        floor = compat_floor(ms, version_key(release).release[0], platform)
         detail = (
             f"{_toolkit_label(tk)} is newer than the {driver_text}. Code built with it still runs "
             f"through CUDA minor-version compatibility (driver {floor or 'of the same major'} or newer), "
@@ -336,10 +336,10 @@ def _newer_finding(
         if t is not tk
         and t.get("release")
         and cuda_driver_max
-        and parse(t["release"]) <= parse(major_minor(cuda_driver_max))
+        and version_key(t["release"]) <= version_key(major_minor(cuda_driver_max))
     ]
     if older:
-        best = max(older, key=lambda t: parse(t["release"]))
+        best = max(older, key=lambda t: version_key(t["release"]))
         root = best["real_path"]
         fixes.insert(
             1,
@@ -355,7 +355,7 @@ def _newer_finding(
             ),
         )
     elif cuda_driver_max and _repo(snap):
-        wanted = major_minor(cuda_driver_max)
+        wanted = major_minor(cuda_driver_max) or str(cuda_driver_max)
         dashed = wanted.replace(".", "-")
         fixes.append(
             Fix(

@@ -182,7 +182,7 @@ def xid_errors(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
     for code, events in sorted(by_code.items()):
         row = xid_row(ms, code)
         action = (row or {}).get("nvidia_action")
-        pcis = [e.get("pci") for e in events if e.get("pci")]
+        pcis = [str(e["pci"]) for e in events if e.get("pci")]
         where = _where(snap, pcis) or "the GPU"
         gpu = nf.gpu_at(snap, pcis[0]) if pcis else None
         processes = sorted({e["process"] for e in events if e.get("process")})

@@ -15,7 +15,7 @@ DEFAULT_MESA_D3D12 = "21.0"
 
 
 def _software(gfx: dict | None) -> bool:
-    return bool(gfx) and (gfx.get("software") is True or bool(gfx.get("forces_software")))
+    return gfx is not None and (gfx.get("software") is True or bool(gfx.get("forces_software")))
 
 
 def _mesa_upgrade(snap: Snapshot, minimum: str) -> list[Fix]:

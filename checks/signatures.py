@@ -79,8 +79,8 @@ try:  # the regex parser's module moved in 3.11
     from re import _constants as sre_constants  # type: ignore[attr-defined]
     from re import _parser as sre_parse  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover - Python 3.10
-    import sre_constants  # type: ignore[no-redef]
-    import sre_parse  # type: ignore[no-redef]
+    import sre_constants
+    import sre_parse
 
 SIGNATURE_DIR = Path(__file__).resolve().parent / "signatures"
 SCHEMA_VERSION = 1
@@ -423,10 +423,10 @@ def _clause_value(
 ) -> bool | None:
     if clause.fact == "text":
         found = facts.text_search(clause.pattern) if clause.pattern is not None else None
-        outcome = found is not None
+        matched = found is not None
         if found is not None:
             seen.append(("pasted.text", found, None))
-        return outcome if clause.op == "~" else not outcome
+        return matched if clause.op == "~" else not matched
     actual = facts.get(clause.fact)
     if clause.op is None:
         if actual is None and clause.fact.startswith("m."):

@@ -9,7 +9,7 @@ from envdoctor.matrix.loader import MatrixSet
 from envdoctor.model.checkdef import check
 from envdoctor.model.findings import Evidence, Finding, Fix, Severity
 from envdoctor.model.snapshot import Snapshot
-from envdoctor.model.versions import major_minor, parse
+from envdoctor.model.versions import major_minor, parse, release_major
 from envdoctor.queries import nvidia as nq
 from envdoctor.queries import torch as tq
 from envdoctor.queries.torch_fixes import choose, missing_kernels, rocm_choice
@@ -284,7 +284,7 @@ def driver_too_old(snap: Snapshot, ms: MatrixSet) -> Finding | None:
         Evidence("nvidia.driver.driver_version", str(ctx.driver_version)),
         Evidence("nvidia.driver.cuda_driver_max", str(ctx.driver_max_cuda)),
     ]
-    major = parse(cuda).release[0] if parse(cuda) else 0
+    major = release_major(cuda) or 0
     floor = nq.compat_floor(ms, major, os_name)
     if runs:
         return _ptx_only_warning(ctx, ms, cuda, evidence)

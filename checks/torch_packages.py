@@ -24,7 +24,7 @@ from envdoctor.matrix.loader import MatrixSet
 from envdoctor.model.checkdef import check
 from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
 from envdoctor.model.snapshot import Snapshot
-from envdoctor.model.versions import major_minor, parse, release
+from envdoctor.model.versions import major_minor, release, release_major, version_key
 from envdoctor.model.wheel_variant import local_label, torch_variant
 from envdoctor.queries import torch as tq
 
@@ -205,20 +205,18 @@ def _problems(
                     Evidence(f"{name} built for torch", str(built_torch), str(torch)),
                 )
             )
-    built_major = _built(entry, "cuda_major") or (
-        parse(_built(entry, "cuda")).release[0] if parse(_built(entry, "cuda")) else None
-    )
+    built_major = _built(entry, "cuda_major") or release_major(_built(entry, "cuda"))
+    torch_major = release_major(torch_cuda)
     if (
         built_major
-        and torch_cuda
-        and parse(torch_cuda)
-        and parse(torch_cuda).release[0] != built_major
+        and torch_major is not None
+        and torch_major != built_major
         and not name.startswith(("cupy", "jax", "tensorflow", "onnxruntime"))
     ):
         out.append(
             (
                 f"{name} was built for CUDA {built_major}.x, torch for CUDA {torch_cuda}",
-                Evidence(f"{name} CUDA major", str(built_major), str(parse(torch_cuda).release[0])),
+                Evidence(f"{name} CUDA major", str(built_major), str(torch_major)),
             )
         )
     elif (
@@ -394,7 +392,7 @@ def _xformers_for(ms: MatrixSet, torch: str) -> str | None:
         for r in rows
         if r.get("package") == "xformers" and _contains(r.get("torch"), torch)
     ]
-    return max(found, key=lambda v: parse(v) or parse("0")) if found else None
+    return max(found, key=version_key) if found else None
 
 
 CHECKS = [companions, extensions]

@@ -85,6 +85,7 @@ def dtype_unsupported(snap: Snapshot, ms: MatrixSet) -> Finding | None:
 
 def _finding(dtype: str, line: str, where: str, cc: str | None, has: bool | None) -> Finding:
     need = "8.0 (Ampere)" if dtype == "bf16" else "8.9 (Ada Lovelace / Hopper)"
+    fixes: tuple[Fix, ...]
     if dtype == "bf16":
         fixes = (
             Fix("vLLM: serve in fp16", ("vllm serve MODEL --dtype half",), url=_VLLM_URL),

@@ -14,8 +14,12 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from envdoctor.commands import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Outcome, UsageError
+
+if TYPE_CHECKING:
+    from envdoctor.fit import estimate as fit
 
 PROBES = ("nvidia_gpu", "nvidia_pci", "amd_gpu")
 DEFAULT_CONTEXT = 2048
@@ -106,7 +110,7 @@ def _positive_int(flag: str, text: str) -> int:
     return value
 
 
-def workload_from_args(args: argparse.Namespace, ms) -> fit.Workload:  # noqa: ANN001, F821
+def workload_from_args(args: argparse.Namespace, ms) -> fit.Workload:  # noqa: ANN001
     """The Workload the arguments describe; UsageError naming the bad token."""
     from envdoctor.fit import estimate as fit
     from envdoctor.fit.plan import reference_names, reference_shape

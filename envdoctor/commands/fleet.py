@@ -19,6 +19,7 @@ import codecs
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 from envdoctor.commands import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Outcome, UsageError
 from envdoctor.fleet.aggregate import NodeSummary, Unreadable
@@ -139,7 +140,7 @@ def read_node(
         return Unreadable(path, _one_line(f"malformed report: {type(exc).__name__}: {exc}"))
 
 
-def load_document(path: str) -> object:
+def load_document(path: str) -> Any:
     """The JSON document of a report file (JSON, or Markdown/HTML with the JSON embedded);
     ValueError with the reason when there is none."""
     from envdoctor.model.report import EMBED_END, EMBED_START, extract_embedded

@@ -62,9 +62,10 @@ def run(args: argparse.Namespace) -> Outcome:
         if ms.errors:
             lines.append(f"{len(ms.errors)} file error(s): run 'envdoctor matrices lint'")
         return Outcome(stdout="\n".join(lines) + "\n")
-    table = ms.get(args.name)
-    if table is None:
+    found = ms.get(args.name)
+    if found is None:
         raise UsageError(f"no matrix {args.name!r}; known: {', '.join(ms.names())}")
+    table = found
     lines = [f"{table.name}: {table.title}", table.description, ""]
     columns = list(table.columns)
     for row in table.rows:

@@ -400,7 +400,7 @@ def _memory_alternatives(
 def _smaller_dtypes(dtype: str, ms: MatrixSet, cc: Any) -> list[str]:
     order = ["fp32", "bf16", "fp16", "fp8", "int8", "int4"]
     size = fit.WEIGHT_BYTES[dtype]
-    out = []
+    out: list[str] = []
     for d in order:
         if fit.WEIGHT_BYTES[d] >= size or (d in ("bf16", "fp8") and supports(ms, cc, d) is False):
             continue

@@ -80,7 +80,7 @@ def _verdict_line(p: Plan) -> tuple[str, str, str]:
             else "no GPU memory size known (no GPU detected here): give --gpu NAME or --vram GiB"
         )
         return "?", "bold magenta", f"Needs {total:.1f} GiB{per}; fit not judged: {why}"
-    vram = p.target.vram_gib if p.target else 0.0
+    vram = (p.target.vram_gib if p.target else None) or 0.0
     if p.fits:
         return (
             "✓",

@@ -601,7 +601,7 @@ def hostlist(names: Iterable[str], limit: int = 0) -> str:
             continue
         ranges = []
         start = prev = numbers[0]
-        for number in numbers[1:] + [None]:  # type: ignore[list-item]
+        for number in numbers[1:] + [None]:
             if number is not None and number == prev + 1:
                 prev = number
                 continue

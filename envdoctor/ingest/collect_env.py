@@ -336,7 +336,7 @@ def _torch_summary(torch: dict[str, Any]) -> str:
         "cpu": "CPU-only",
         "cuda": f"CUDA {torch.get('cuda')}",
         "rocm": f"ROCm {torch.get('hip')}",
-    }.get(torch.get("build"), "")
+    }.get(str(torch.get("build")), "")
     available = torch.get("cuda_available")
     tail = "" if available is None else (", GPU available" if available else ", no GPU available")
     return f"torch {torch['version']} ({build}){tail}"

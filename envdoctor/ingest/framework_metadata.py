@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from envdoctor.ingest import requires_dist
+from envdoctor.model.json_values import as_dict
 from envdoctor.model.wheel_variant import local_label
 
 _SKIP = re.compile(r"^(torch|torchvision|torchaudio|nvidia-.*|cuda-.*)$")
@@ -139,7 +140,7 @@ def _built_for(name: str, dist: Mapping[str, Any]) -> dict[str, Any]:
         put("cuda_libraries", sorted(set(libs)) or None, "bitsandbytes/ listing")
     if name == "deepspeed":
         info = _assignments(files.get("deepspeed/git_version_info_installed.py"))
-        torch_info = info.get("torch_info") if isinstance(info.get("torch_info"), dict) else {}
+        torch_info = as_dict(info.get("torch_info"))
         src = "deepspeed/git_version_info_installed.py"
         put("torch", torch_info.get("version"), src)
         cuda = torch_info.get("cuda_version")

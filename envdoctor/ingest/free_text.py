@@ -337,7 +337,7 @@ class Collector:
                 }
                 if frame not in self.frames:
                     self.frames.append(frame)
-                self._path_packages(frame["file"] or "")
+                self._path_packages(str(frame["file"] or ""))
             if self.frames:
                 break
         if _CPP_EXTENSION.search(line):
@@ -446,13 +446,13 @@ class Collector:
                     word = " ".join(distro.group(1).lower().split())
                     self.distro = _DISTRO_IDS.get(word, word)
         if self.arch is None and "64" in line:
-            match = _ARCH.search(line)
-            if match:
-                self.arch = match.group(1)
+            arch = _ARCH.search(line)
+            if arch:
+                self.arch = arch.group(1)
         if self.windows_build is None and "10.0." in line:
-            match = _WINDOWS_BUILD.search(line)
-            if match:
-                self.windows_build = int(match.group("build"))
+            build = _WINDOWS_BUILD.search(line)
+            if build:
+                self.windows_build = int(build.group("build"))
 
     # -- output --------------------------------------------------------------------------------
 

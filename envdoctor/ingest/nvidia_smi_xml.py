@@ -105,8 +105,8 @@ def _close_truncated(body: str) -> str:
 def _tree(element: ET.Element) -> Tree:
     """An element as nested dicts: tag -> text, or tag -> subtree; repeated tags -> lists."""
     out: Tree = {}
-    for attr, value in element.attrib.items():
-        out[f"@{attr}"] = value
+    for attr, text in element.attrib.items():
+        out[f"@{attr}"] = text
     for child in element:
         value: Any = _tree(child) if len(child) or child.attrib else (child.text or "").strip()
         if isinstance(value, dict) and not value and child.text and child.text.strip():

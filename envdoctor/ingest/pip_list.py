@@ -144,7 +144,7 @@ def _after_command(lines: list[str]) -> tuple[str | None, list[str]]:
             continue
         kind = "conda list" if conda else f"pip {verb}"
         row = _CONDA_ROW if conda else (_PIP_LIST_ROW if verb == "list" else _FREEZE_ROW)
-        rows = []
+        rows: list[str] = []
         for follower in lines[i + 1 :]:
             if not follower.strip():
                 if rows:

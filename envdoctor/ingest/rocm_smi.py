@@ -24,6 +24,7 @@ import re
 from typing import Any
 
 from envdoctor.model import amd_gfx
+from envdoctor.model.json_values import as_dict, as_list
 from envdoctor.model.snapshot import Confidence, FactGroup, collected
 
 NAME = "rocm-smi"
@@ -71,7 +72,7 @@ def parse(text: str) -> dict[str, Any]:
     data = _json(text) if text.lstrip()[:1] in "[{" else None
     kind = _smi_json_kind(data)
     if kind == "rocm-smi":
-        gpus, driver = _rocm_smi_json(data)
+        gpus, driver = _rocm_smi_json(as_dict(data))
         fmt = "rocm-smi-json"
     elif kind == "amd-smi":
         gpus, driver = _amd_smi_json(data)
@@ -140,7 +141,7 @@ def _rocm_smi_json(data: dict[str, Any]) -> tuple[list[dict[str, Any]], str | No
         record = _record(ordinal, fields)
         record["card"] = card
         gpus.append(record)
-    system = data.get("system") if isinstance(data.get("system"), dict) else {}
+    system = as_dict(data.get("system"))
     return gpus, _clean(system.get("Driver version"))
 
 
@@ -192,11 +193,11 @@ def _amd_smi_json(data: Any) -> tuple[list[dict[str, Any]], str | None]:
     items = data.get("gpu_data") if isinstance(data, dict) else data
     gpus = []
     driver = None
-    for ordinal, item in enumerate(i for i in items if isinstance(i, dict)):
-        asic = item.get("asic") if isinstance(item.get("asic"), dict) else {}
-        bus = item.get("bus") if isinstance(item.get("bus"), dict) else {}
-        vram = item.get("vram") if isinstance(item.get("vram"), dict) else {}
-        drv = item.get("driver") if isinstance(item.get("driver"), dict) else {}
+    for ordinal, item in enumerate(i for i in as_list(items) if isinstance(i, dict)):
+        asic = as_dict(item.get("asic"))
+        bus = as_dict(item.get("bus"))
+        vram = as_dict(item.get("vram"))
+        drv = as_dict(item.get("driver"))
         driver = driver or _clean(drv.get("version"))
         name = _clean(asic.get("market_name"))
         index = item.get("gpu") if isinstance(item.get("gpu"), int) else ordinal
@@ -235,7 +236,7 @@ def _vram_size(value: Any) -> int | None:
             return None
         number, unit = match.group(1), match.group(2) or "MB"
     try:
-        amount = int(number)
+        amount = int(str(number))
     except (TypeError, ValueError):
         return None
     scale = {"kb": 1 / 1024, "kib": 1 / 1024, "mb": 1, "mib": 1, "gb": 1024, "gib": 1024}.get(

@@ -9,7 +9,7 @@ flushed every `TEXT_PART_LINES` lines so memory stays bounded.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass
 
 from envdoctor.ingest.decoding import READ_CHUNK_BYTES, clean_block
@@ -147,7 +147,7 @@ class Splitter:
                 yield from self.feed(block[position:end])
                 position = end + 1
 
-    def _text_span(self, block: str, position: int) -> Iterator[Part]:
+    def _text_span(self, block: str, position: int) -> Generator[Part, None, int]:
         """Take free text up to the next interesting line, which is then fed line by line."""
         size = len(block)
         found = _INTERESTING.search(block, position)
@@ -168,7 +168,9 @@ class Splitter:
 
     def _append_text(self, text: str) -> Iterator[Part]:
         """Add whole lines of free text, flushing the text part at its size limits."""
-        while text is not None:
+        rest: str | None = text
+        while rest is not None:
+            text = rest
             room = TEXT_PART_CHARS - self.chars
             cut = -1
             if len(text) > room:
@@ -181,9 +183,9 @@ class Splitter:
                 for _ in range(allowed):
                     cut = text.find("\n", cut + 1)
             if cut < 0:
-                piece, text = text, None
+                piece, rest = text, None
             else:
-                piece, text = text[:cut], text[cut + 1 :]
+                piece, rest = text[:cut], text[cut + 1 :]
             count = piece.count("\n") + 1
             self.line_no += count
             self.part_last = self.line_no
@@ -193,7 +195,7 @@ class Splitter:
             if self.chars >= TEXT_PART_CHARS or self._text_lines >= TEXT_PART_LINES:
                 yield from self._flush()
 
-    def _opaque_span(self, block: str, position: int) -> Iterator[Part]:
+    def _opaque_span(self, block: str, position: int) -> Generator[Part, None, int]:
         """Inside an XML / JSON document or an envdoctor report: jump to its end marker."""
         size = len(block)
         if self.end_marker is None:  # an XML document whose root is not known yet: go by lines
@@ -270,7 +272,7 @@ class Splitter:
         match = _STRUCTURED_START.match(line)
         if match is None:
             return None
-        group = match.lastgroup
+        group = match.lastgroup or ""
         if group == "json":
             return "json" if _json_start(line.strip()) else None
         return {

@@ -347,19 +347,22 @@ def parse_matrix(
             "description",
         }
     }
-    return Matrix(
-        name=name,
-        title=title,
-        schema_version=schema,
-        columns=columns,
-        key=tuple(key),
-        rows=rows,
-        path=shown,
-        description=str(doc.get("description", "")),
-        min_envdoctor=min_version,
-        row_lines=lines[: len(rows)],
-        meta=meta,
-    ), errors
+    return (
+        Matrix(
+            name=str(name),  # validated above: an error would have returned
+            title=str(title),
+            schema_version=schema,
+            columns=columns,
+            key=tuple(key),
+            rows=rows,
+            path=shown,
+            description=str(doc.get("description", "")),
+            min_envdoctor=min_version,
+            row_lines=lines[: len(rows)],
+            meta=meta,
+        ),
+        errors,
+    )
 
 
 def lint(folder: Path | str | None = None) -> tuple[MatrixSet, list[LintError]]:

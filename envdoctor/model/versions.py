@@ -79,3 +79,14 @@ def is_valid_specifier(text: str) -> bool:
     except (InvalidSpecifier, TypeError):
         return False
     return True
+
+
+def version_key(text: str | None) -> Version:
+    """A sort key: the parsed version, or 0 when `text` is not a version (it sorts first)."""
+    return parse(text) or Version("0")
+
+
+def release_major(text: str | None) -> int | None:
+    """The first release number: "12.4.1" -> 12, "2.7.1+cu128" -> 2; None when not a version."""
+    version = parse(text)
+    return version.release[0] if version is not None else None

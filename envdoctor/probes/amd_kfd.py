@@ -49,7 +49,7 @@ def read_topology(ctx: ProbeContext) -> dict[str, Any]:
     cgroup-masked GPU inside a container reads as permission denied)."""
     if not ctx.is_dir(NODES):
         return {"present": False, "nodes": [], "errors": []}
-    nodes = []
+    nodes: list[dict[str, Any]] = []
     errors = []
     for name in ctx.listdir(NODES):
         if not name.isdigit():
@@ -99,7 +99,7 @@ def gpu_records(topology: dict[str, Any]) -> list[dict[str, Any]]:
         return []
     from envdoctor.model import amd_gfx
 
-    out = []
+    out: list[dict[str, Any]] = []
     for node in nodes:
         props = node["properties"]
         version = props.get("gfx_target_version")

@@ -69,7 +69,7 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
         facts = {"state": "not-running", "error": f"no Docker socket at {socket}"}
     else:
         facts = _query(ctx, endpoint, socket, cli)
-    data = dict(facts)
+    data: dict[str, Any] = dict(facts)
     data.update({key: value for key, value in base.items() if key != "context"})
     if endpoint.context:
         data["context"] = endpoint.context

@@ -197,7 +197,7 @@ class ProbeContext:
             except (OSError, ValueError):
                 return ()
 
-        return self._once(self._listings, real_folder, listing)  # type: ignore[return-value]
+        return self._once(self._listings, real_folder, listing)
 
     def glob(self, pattern: str) -> list[str]:
         """Paths on the target system matching `pattern` (absolute, as the target sees them)."""
@@ -266,7 +266,7 @@ class ProbeContext:
         input_text: str | None = None,
     ) -> CommandResult:
         """Run argv (no shell) once per context, killed with its process group at `timeout_s`."""
-        key = tuple(argv) + ((("\0stdin", input_text),) if input_text else ())  # type: ignore[operator]
+        key = tuple(argv) + ((("\0stdin", input_text),) if input_text else ())
         entry = (threading.current_thread().name, str(argv[0]) if argv else "")
         with self._lock:
             self._waiting.append(entry)
@@ -357,7 +357,7 @@ class ProbeContext:
         with self._lock:
             pending = cache.get(key)
             owner = pending is None
-            if owner:
+            if pending is None:
                 pending = cache[key] = _Pending()
         if owner:
             try:

@@ -80,7 +80,7 @@ def describe(
         data[var] = {
             "set": var in ctx.env,
             "value": value,
-            "exists": bool(value) and cuda_paths.is_dir(ctx, value),
+            "exists": bool(value and cuda_paths.is_dir(ctx, value)),
             "shadows": _home_shadows(ctx, value, nvccs[0] if nvccs else None) if value else [],
         }
     data["profile_lines"] = _profile_lines(ctx)

@@ -350,11 +350,13 @@ def _toolkit_manifest(ctx: ProbeContext, root: str) -> dict[str, str]:
             entry = doc.get(key) if isinstance(doc, dict) else None
             if isinstance(entry, dict) and isinstance(entry.get("version"), str):
                 versions[family] = entry["version"]
-    for entry in cuda_paths.listdir(ctx, posixpath.join(root, "dist-info")):
-        match = _TOOLKIT_DIST.match(entry)
-        family = WHEEL_FAMILY.get(canonical_name(match["name"])) if match else None
-        if family and family not in versions:
-            versions[family] = match["version"]
+    for name in cuda_paths.listdir(ctx, posixpath.join(root, "dist-info")):
+        match = _TOOLKIT_DIST.match(name)
+        if match is None:
+            continue
+        wheel_family = WHEEL_FAMILY.get(canonical_name(match["name"]))
+        if wheel_family and wheel_family not in versions:
+            versions[wheel_family] = match["version"]
     return versions
 
 
@@ -370,7 +372,7 @@ def _wheel_cuda_major(name: str, files: list[str]) -> int | None:
 
 
 def _toolkit_roots(ctx: ProbeContext) -> list[str]:
-    roots = []
+    roots: list[str] = []
     for pattern in ROOT_GLOBS:
         roots.extend(cuda_paths.resolve(ctx, r) for r in ctx.glob(pattern))
     for var in HOME_VARIABLES:

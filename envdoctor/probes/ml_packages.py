@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from envdoctor.model.json_values import as_dict
 from envdoctor.probes.context import ProbeContext
 from envdoctor.target import ml_metadata_script
 
@@ -54,6 +55,6 @@ def read(ctx: ProbeContext, probe: str) -> MlMetadata:
 def _from_raw(raw: Any, source: str) -> MlMetadata:
     if not isinstance(raw, dict) or not isinstance(raw.get("distributions"), dict):
         return MlMetadata({}, {}, source, "metadata scan returned an unexpected shape")
-    env = raw.get("environment") if isinstance(raw.get("environment"), dict) else {}
+    env = as_dict(raw.get("environment"))
     error = raw.get("error")
     return MlMetadata(raw["distributions"], env, source, str(error) if error else None)

@@ -144,7 +144,11 @@ def _driver_group(
         )
     hung = nvml.timed_out or (smi is not None and smi.timed_out)
     if hung:
-        reason = nvml.error["message"] if nvml.timed_out else f"{smi.failure}"  # type: ignore[union-attr]
+        reason = (
+            str((nvml.error or {}).get("message"))
+            if nvml.timed_out
+            else f"{smi.failure if smi is not None else ''}"
+        )
         return failed(
             "nvidia.driver",
             "nvidia-smi" if smi else "nvml",

@@ -72,7 +72,9 @@ def query(ctx: ProbeContext, timeout_s: float) -> SmiResult:
             )
         return SmiResult(driver=driver, gpus=gpus, executable=executable, raw=result.stdout)
     parsed = nvidia_smi_text.parse(output)
-    driver = parsed[0] if parsed else None
     return SmiResult(
-        driver=driver, failure=result.describe_failure(), executable=executable, raw=output[:4000]
+        driver=parsed[0] if parsed else None,
+        failure=result.describe_failure(),
+        executable=executable,
+        raw=output[:4000],
     )

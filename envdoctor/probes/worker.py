@@ -55,9 +55,9 @@ WorkerResult = dict[str, tuple[list[FactGroup], dict]]
 
 def share(names: tuple[str, ...], env: dict[str, str] | None = None) -> tuple[str, ...]:
     """The probes of `names` to hand to a worker process; () when no worker should be used."""
-    env = os.environ if env is None else env
+    switch = (os.environ if env is None else env).get(SWITCH, "1")
     if (
-        env.get(SWITCH, "1") == "0"
+        switch == "0"
         or not sys.platform.startswith("linux")
         or not hasattr(os, "fork")
         or (os.cpu_count() or 1) < 2
@@ -191,7 +191,7 @@ def _child(
     code = 1
     try:
         os.close(read_fd)
-        signal.signal(signal.SIGTERM, lambda *_: (ctx.stop(), os._exit(3)))
+        signal.signal(signal.SIGTERM, lambda *_: _stop_and_exit(ctx))
         results = run(ctx, names)
         payload = json.dumps(
             {
@@ -212,3 +212,9 @@ def _child(
         code = 2
     finally:
         os._exit(code)
+
+
+def _stop_and_exit(ctx: ProbeContext) -> None:
+    """SIGTERM in the worker: stop the commands it started, then end at once."""
+    ctx.stop()
+    os._exit(3)

@@ -37,18 +37,9 @@ def _in_range(version: Version, rng: Any) -> bool:
 
 def covered_releases(ms: MatrixSet) -> tuple[Version, Version] | None:
     """(lowest, highest-exclusive) ROCm release the rocm_gpus table covers."""
-    lows = [
-        _version(r["rocm"].get("min"))
-        for r in _rows(ms, "rocm_gpus")
-        if isinstance(r.get("rocm"), dict)
-    ]
-    highs = [
-        _version(r["rocm"].get("max"))
-        for r in _rows(ms, "rocm_gpus")
-        if isinstance(r.get("rocm"), dict)
-    ]
-    lows = [v for v in lows if v is not None]
-    highs = [v for v in highs if v is not None]
+    ranges = [r["rocm"] for r in _rows(ms, "rocm_gpus") if isinstance(r.get("rocm"), dict)]
+    lows = [v for v in (_version(rng.get("min")) for rng in ranges) if v is not None]
+    highs = [v for v in (_version(rng.get("max")) for rng in ranges) if v is not None]
     if not lows or not highs:
         return None
     return min(lows), max(highs)

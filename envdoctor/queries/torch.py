@@ -364,7 +364,8 @@ def best_variant(
             continue
         if not _driver_runs(ms, cuda, drv, os_name, kind == "ptx", driver_version):
             continue
-        if kind == "ptx" and _toolkit_knows(ms, cuda, _cc(compute_capability)) is False:
+        device = _cc(compute_capability)
+        if kind == "ptx" and device is not None and _toolkit_knows(ms, cuda, device) is False:
             continue
         rank = (kind == "sass", release, cuda)
         if best is None or rank > best[0]:

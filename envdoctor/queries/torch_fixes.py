@@ -113,11 +113,12 @@ def _best_in_release(
         tq.best_variant(ms, cc, driver_max_cuda, os, release, driver_version=driver_version)
         for cc in capabilities
     ]
-    if not per_gpu or any(found is None for found in per_gpu):
+    found_all = [found for found in per_gpu if found is not None]
+    if not per_gpu or len(found_all) < len(per_gpu):
         return None
     # each GPU's best variant runs on this driver; keep those that serve every GPU, newest CUDA first
     variants = sorted(
-        {found[1] for found in per_gpu}, key=lambda v: _variant_cuda(ms, v), reverse=True
+        {found[1] for found in found_all}, key=lambda v: _variant_cuda(ms, v), reverse=True
     )
     for variant in variants:
         arches = tq.variant_arches(ms, release, variant, os)

@@ -18,6 +18,7 @@ import sys
 import time
 import traceback
 import warnings
+from typing import Any  # noqa: F401 - named in type comments (Python 3.7 has no annotations here)
 
 MATMUL_SIZE = 64
 EXTENSIONS = (
@@ -79,7 +80,7 @@ def probe_cuda(torch):
     """CUDA or ROCm (HIP builds answer through torch.cuda)."""
     hip = getattr(torch.version, "hip", None)
     backend = "rocm" if hip else "cuda"
-    info = {"event": "backend", "backend": backend}
+    info = {"event": "backend", "backend": backend}  # type: dict[str, Any]
     built = getattr(torch.backends, "cuda", None)
     info["built"] = (
         bool(built.is_built())

@@ -165,7 +165,7 @@ class Dist:
 def parse_headers(text):
     """RFC 822 style headers as email.parser reads them (up to the first blank or non-header
     line; folded lines joined): {lowercased name: [values in order]}."""
-    headers = {}
+    headers = {}  # type: dict[str, list[str]]
     last = None
     for line in text.split("\n"):
         line = line[:-1] if line.endswith("\r") else line

@@ -18,13 +18,14 @@ import json
 import os
 import platform
 import sys
+from typing import Any  # noqa: F401 - named in type comments (Python 3.7 has no annotations here)
 
 try:  # imported as part of envdoctor
     from envdoctor.target.interpreter_facts import _normalize as normalize
     from envdoctor.target.interpreter_facts import distributions
 except ImportError:  # run as a script in the target interpreter: the sibling file is on sys.path
-    from interpreter_facts import _normalize as normalize
-    from interpreter_facts import distributions
+    from interpreter_facts import _normalize as normalize  # type: ignore[no-redef]
+    from interpreter_facts import distributions  # type: ignore[no-redef]
 
 # Distributions worth describing (normalized names); "prefix*" entries match a prefix.
 INTERESTING = (
@@ -104,7 +105,7 @@ MAX_LISTING = 400
 
 def describe(paths=None):
     """The ML distributions on `paths` (default: sys.path), as a JSON-ready dict."""
-    out = {}
+    out = {}  # type: dict[str, dict[str, Any]]
     result = {"environment": marker_environment(), "distributions": out}
     try:
         dists = list(distributions(paths))
