@@ -60,3 +60,19 @@ def fake_tools(tmp_path: Path):
 
 # The real Docker daemon of the container tests (a session fixture; see tests/docker_daemon.py).
 from docker_daemon import docker_daemon  # noqa: E402,F401
+
+
+def check_id_of(finding_id: str) -> str:
+    """The id of the check that may emit `finding_id`: for "passes" assertions on the passed checks
+    (`check_id_of(X) in outcome.passed`), which a check skipped for missing facts cannot satisfy."""
+    from envdoctor.checks import load_checks
+
+    # not the triage signatures, which may share a finding id with the check of that layer
+    checks = [
+        c
+        for c in load_checks()
+        if finding_id in c.ids and c.function.__module__ != "envdoctor.checks.signatures"
+    ]
+    # the check named after the finding, else the one check that lists it among its ids
+    [chk] = [c for c in checks if c.id == finding_id] or checks
+    return chk.id

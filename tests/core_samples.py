@@ -70,7 +70,7 @@ def sample_snapshot() -> Snapshot:
             "nvidia.driver",
             "nvml",
             {"driver_version": "550.120", "cuda_driver_max": "12.4"},
-            summary="driver 550.120, supports CUDA ≤ 12.4",
+            summary="driver 550.120 (CUDA 12.4)",
         )
     )
     snap.add(absent("container.docker", "probe:container", "docker is not installed"))
