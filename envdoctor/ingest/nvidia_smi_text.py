@@ -115,7 +115,7 @@ def read(text: str) -> list[FactGroup]:
     return xmlreader.groups(driver, gpus, SOURCE, Confidence.MEDIUM)
 
 
-def parse(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+def parse(text: str) -> tuple[rec.NvidiaDriver, list[dict[str, Any]]] | None:
     """(driver record, GPU records) from nvidia-smi text, or None when nothing was recognised."""
     text = text.replace("\r\n", "\n")
     found = False
@@ -126,7 +126,7 @@ def parse(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
             continue
         found = True
         part_driver, part_gpus = part
-        _fill(driver, part_driver)
+        rec.fill_driver(driver, part_driver)
         gpus = _merge_gpus(gpus, part_gpus)
     if _errors(text, driver):
         found = True
@@ -176,7 +176,7 @@ def _merge_mig(target: dict[str, Any], devices: list[dict[str, Any]]) -> None:
 # -- the default table ------------------------------------------------------------------------
 
 
-def _table(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+def _table(text: str) -> tuple[rec.NvidiaDriver, list[dict[str, Any]]] | None:
     banner = _BANNER.search(text)
     if not banner:
         return None
@@ -309,7 +309,7 @@ def _process_row(gpus: list[dict[str, Any]], match: re.Match[str]) -> None:
 # -- nvidia-smi -L ----------------------------------------------------------------------------
 
 
-def _listing(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+def _listing(text: str) -> tuple[rec.NvidiaDriver, list[dict[str, Any]]] | None:
     gpus: list[dict[str, Any]] = []
     current: dict[str, Any] | None = None
     for line in text.splitlines():
@@ -336,7 +336,7 @@ def _listing(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
     return _gpus_only(gpus)
 
 
-def _gpus_only(gpus: list[dict[str, Any]]) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+def _gpus_only(gpus: list[dict[str, Any]]) -> tuple[rec.NvidiaDriver, list[dict[str, Any]]] | None:
     """A listing that names GPUs but no driver facts: (driver record with the count, GPUs)."""
     if not gpus:
         return None
@@ -348,7 +348,7 @@ def _gpus_only(gpus: list[dict[str, Any]]) -> tuple[dict[str, Any], list[dict[st
 # -- nvidia-smi topo -m -----------------------------------------------------------------------
 
 
-def _topology(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+def _topology(text: str) -> tuple[rec.NvidiaDriver, list[dict[str, Any]]] | None:
     clean_text = _ANSI.sub("", text)
     if "CPU Affinity" not in clean_text:
         return None
@@ -372,7 +372,7 @@ def _topology(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
 # -- nvidia-smi -q ----------------------------------------------------------------------------
 
 
-def _query(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+def _query(text: str) -> tuple[rec.NvidiaDriver, list[dict[str, Any]]] | None:
     start = text.find("NVSMI LOG")
     if start < 0:
         return None
@@ -419,7 +419,7 @@ def query_tree(text: str) -> dict[str, Any]:
 # -- error messages ---------------------------------------------------------------------------
 
 
-def _errors(text: str, driver: dict[str, Any]) -> bool:
+def _errors(text: str, driver: rec.NvidiaDriver) -> bool:
     found = False
     for pattern, code, loaded, message in _ERRORS:
         if not pattern.search(text):
@@ -428,7 +428,7 @@ def _errors(text: str, driver: dict[str, Any]) -> bool:
         if code is not None and driver.get("nvml_error") is None:
             driver["nvml_error"] = {
                 "code": code,
-                "name": rec.NVML_ERROR_NAMES.get(code),
+                "name": rec.NVML_ERROR_NAMES.get(code, str(code)),
                 "message": message,
             }
         if code is None and driver.get("smi_error") is None:

@@ -43,14 +43,14 @@ def read(text: str) -> list[FactGroup]:
 
 
 def groups(
-    driver: dict[str, Any], gpus: list[dict[str, Any]], source: str, confidence: Confidence
+    driver: rec.NvidiaDriver, gpus: list[dict[str, Any]], source: str, confidence: Confidence
 ) -> list[FactGroup]:
     """The `nvidia.driver` and `nvidia.gpus` groups for parsed records."""
     out = [
         collected(
             "nvidia.driver",
             source,
-            driver,
+            dict(driver),
             summary=rec.driver_summary(driver),
             confidence=confidence,
         )
@@ -68,7 +68,7 @@ def groups(
     return out
 
 
-def parse(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def parse(text: str) -> tuple[rec.NvidiaDriver, list[dict[str, Any]]]:
     """(driver record, GPU records) from XML text; NotNvidiaSmiXml when there is none."""
     root = _root(text)
     tree = _tree(root)
@@ -167,7 +167,7 @@ def items(tree: Any, path: str) -> list[Any]:
     return value if isinstance(value, list) else [value]
 
 
-def records_from_tree(tree: Tree) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def records_from_tree(tree: Tree) -> tuple[rec.NvidiaDriver, list[dict[str, Any]]]:
     """Driver and GPU records from a tree whose keys are XML tags or normalised -q labels."""
     driver = rec.new_driver()
     driver["driver_version"] = rec.clean(text(tree, "driver_version"))

@@ -16,7 +16,8 @@ driver_loaded (True when the driver answered, False when a source says it is not
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, TypedDict, cast
 
 # NVML return codes that matter to the checks (nvml.h; the same numbers as pynvml.NVML_ERROR_*).
 NVML_ERROR_NAMES = {
@@ -140,7 +141,41 @@ def new_gpu(index: int | None) -> dict[str, Any]:
     }
 
 
-def new_driver() -> dict[str, Any]:
+class NvmlError(TypedDict):
+    """Why NVML could not start: its return code (NVML_*, None when the library did not load),
+    the code's name, and NVML's message."""
+
+    code: int | None
+    name: str
+    message: str
+
+
+class NvidiaDriver(TypedDict, total=False):
+    """The `nvidia.driver` record (the module docstring says what each key holds; `new_driver`
+    sets the first twelve). Sources add: nvml_version (NVML's own version string), errors ({field:
+    why it is missing}), cuda_version_printed (the CUDA nvidia-smi printed, as printed),
+    jetson_l4t (the L4T release of a Jetson's /proc/driver/nvidia/version)."""
+
+    driver_version: str | None
+    cuda_driver_max: str | None
+    kernel_module: str | None
+    module_version: str | None
+    library_version: str | None
+    platform: str | None
+    gpu_count: int | None
+    smi_version: str | None
+    driver_loaded: bool | None
+    nvml_error: NvmlError | None
+    smi_error: str | None
+    sources: list[str]
+    nvml_version: str | None
+    errors: dict[str, str]
+    cuda_version_printed: str | None
+    jetson_l4t: str | None
+    procfs_errors: list[str]
+
+
+def new_driver() -> NvidiaDriver:
     """An empty `nvidia.driver` record (see the module docstring for the keys)."""
     return {
         "driver_version": None,
@@ -156,6 +191,14 @@ def new_driver() -> dict[str, Any]:
         "smi_error": None,
         "sources": [],
     }
+
+
+def fill_driver(target: NvidiaDriver, source: NvidiaDriver) -> None:
+    """Fill what `target` lacks (None, [], {}) from `source`: several sources, one record."""
+    merged = cast(dict[str, Any], target)  # key by key: the keys are the record's own
+    for key, value in source.items():
+        if merged.get(key) in (None, [], {}) and value not in (None, [], {}):
+            merged[key] = value
 
 
 def is_value(text: str | None) -> bool:
@@ -268,7 +311,7 @@ def gpu_summary(gpus: list[dict[str, Any]]) -> str:
     return ", ".join(f"{n} × {label}" if n > 1 else label for label, n in names.items())
 
 
-def driver_summary(driver: dict[str, Any]) -> str:
+def driver_summary(driver: Mapping[str, Any]) -> str:
     """ "driver 550.54.14, supports CUDA ≤ 12.4, open kernel module" style one-liner (the CUDA is
     the newest the driver supports, `cuda_driver_max`, not an installed toolkit)."""
     parts = []

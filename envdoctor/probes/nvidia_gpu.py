@@ -60,7 +60,7 @@ def gather(
             if smi.raw:
                 raw["nvidia-smi -q -x"] = smi.raw[:200000]
             if smi.driver is not None:
-                _fill(driver, smi.driver)
+                rec.fill_driver(driver, smi.driver)
                 if smi.ok:
                     gpus, source = smi.gpus, "nvidia-smi"
             if smi.failure and not smi.missing:
@@ -82,19 +82,13 @@ def gather(
     return [driver_group, _gpus_group(ctx, gpus, driver, source, nvml, smi, driver_group)]
 
 
-def _fill(target: dict[str, Any], source: dict[str, Any]) -> None:
-    for key, value in source.items():
-        if target.get(key) in (None, [], {}) and value not in (None, [], {}):
-            target[key] = value
-
-
 def _union(a: list[str] | None, b: list[str]) -> list[str]:
     out = list(a or [])
     out.extend(x for x in b if x not in out)
     return out
 
 
-def _add_procfs(driver: dict[str, Any], procfs: nvidia_procfs.ProcfsResult) -> None:
+def _add_procfs(driver: rec.NvidiaDriver, procfs: nvidia_procfs.ProcfsResult) -> None:
     if procfs.version:
         driver["module_version"] = procfs.version["module_version"]
         driver["kernel_module"] = procfs.version["kernel_module"]
@@ -124,7 +118,7 @@ def _platform(ctx: ProbeContext) -> str | None:
 
 
 def _driver_group(
-    driver: dict[str, Any],
+    driver: rec.NvidiaDriver,
     source: str | None,
     nvml: nvidia_nvml.NvmlResult,
     smi: nvidia_smi.SmiResult | None,
@@ -133,19 +127,23 @@ def _driver_group(
     raw: dict[str, str],
 ) -> FactGroup:
     known = nvml.ok or (smi is not None and smi.driver is not None) or procfs.module_loaded
-    nvml_says = (nvml.error or {}).get("code")
+    nvml_says = nvml.error["code"] if nvml.error else None
     if not known and nvml_says not in (None, rec.NVML_LIBRARY_NOT_FOUND):
         known = True  # NVML loaded its library and named a cause (driver not loaded, mismatch...)
         if nvml_says == rec.NVML_DRIVER_NOT_LOADED:
             driver["driver_loaded"] = False
     if known:
         return collected(
-            "nvidia.driver", source or "nvml", driver, summary=rec.driver_summary(driver), raw=raw
+            "nvidia.driver",
+            source or "nvml",
+            dict(driver),
+            summary=rec.driver_summary(driver),
+            raw=raw,
         )
     hung = nvml.timed_out or (smi is not None and smi.timed_out)
     if hung:
         reason = (
-            str((nvml.error or {}).get("message"))
+            str(nvml.error["message"] if nvml.error else "")
             if nvml.timed_out
             else f"{smi.failure if smi is not None else ''}"
         )
@@ -174,7 +172,7 @@ def _driver_group(
 def _gpus_group(
     ctx: ProbeContext,
     gpus: list[dict[str, Any]],
-    driver: dict[str, Any],
+    driver: rec.NvidiaDriver,
     source: str | None,
     nvml: nvidia_nvml.NvmlResult,
     smi: nvidia_smi.SmiResult | None,
@@ -208,7 +206,7 @@ def _gpus_group(
         return failed("nvidia.gpus", "nvidia-smi", f"{smi.failure}; the driver may be hung")
     count_error = (driver.get("errors") or {}).get("gpu_count")
     why = (
-        (nvml.error or {}).get("message")
+        (nvml.error["message"] if nvml.error else None)
         or (f"NVML could not count them: {count_error}" if count_error else None)
         or (smi.failure if smi else None)
         or "no source listed a GPU"

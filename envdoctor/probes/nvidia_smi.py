@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from envdoctor.model.nvidia_records import NvidiaDriver
 from envdoctor.probes.context import ProbeContext
 
 WSL_NVIDIA_SMI = "/usr/lib/wsl/lib/nvidia-smi"
@@ -20,7 +21,7 @@ WSL_NVIDIA_SMI = "/usr/lib/wsl/lib/nvidia-smi"
 class SmiResult:
     """What nvidia-smi said. `driver` is None when it produced nothing readable."""
 
-    driver: dict[str, Any] | None = None
+    driver: NvidiaDriver | None = None
     gpus: list[dict[str, Any]] = field(default_factory=list)
     missing: bool = False  # not on PATH (nor in WSL's lib folder)
     failure: str | None = None  # one-line reason: timed out, exited 9: ..., not executable
