@@ -36,6 +36,7 @@ CHECK_MODULES: tuple[str, ...] = (
     "amd_ollama",
     "intel_xpu",
     "platform_wsl",
+    "platform_wsl_libraries",
     "platform_graphics",
     "platform_windows",
     "platform_macos",

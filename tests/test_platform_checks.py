@@ -19,6 +19,7 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures" / "platform"
 MS = load_bundled()
 MODULES = (
     "platform_wsl",
+    "platform_wsl_libraries",
     "platform_graphics",
     "platform_windows",
     "platform_macos",
