@@ -4,7 +4,7 @@
 The node reports are made the way a fleet run makes them (`envdoctor report --no-redact
 --node-name NAME`): this machine's own report (its real python.packages, cuda, container …
 groups) with the GPU groups of an 8-GPU node — eight records of the real A100-SXM4-80GB
-`nvidia-smi -q -x` capture in ../shared/fixtures/real, each with its own bus id and UUID —
+`nvidia-smi -q -x` capture in tests/fixtures/real, each with its own bus id and UUID —
 diagnosed by the real checks. Five templates are diagnosed once and copied per node under its own
 name: healthy (90 %), an older driver (5 %), an older torch (3 %), row remapping failed on GPU 3
 (1 %) and a GPU off the bus (1 %, the real NVSentinel dmesg capture); one report in ten is
@@ -44,28 +44,19 @@ NODE = "node-name-placeholder"
 MIX = (("remap", 0.01), ("bus", 0.01), ("old-driver", 0.05), ("old-torch", 0.03))
 
 
-def shared_dir() -> Path | None:
-    """../shared/fixtures/real (ENVDOCTOR_SHARED overrides)."""
-    roots = [Path(os.environ["ENVDOCTOR_SHARED"])] if os.environ.get("ENVDOCTOR_SHARED") else []
-    roots += [REPO.parent / "shared", REPO / "shared"]
-    for root in roots:
-        if (root / "fixtures" / "real" / CAPTURE).is_file():
-            return root / "fixtures" / "real"
-    return None
+REAL = REPO / "tests" / "fixtures" / "real"  # the real captures (SOURCES.md: provenance)
 
 
 def templates(env: dict[str, str], folder: str) -> dict[str, tuple[str, str]]:
     """Template name -> (JSON text, Markdown text) of a diagnosed node report, NODE as its name."""
     from envdoctor.commands.report import build
-    from envdoctor.diagnose import diagnose
-    from envdoctor.fleet import node_group
+    from envdoctor.diagnosis.pipeline import diagnose
+    from envdoctor.fleet.aggregate import node_group
     from envdoctor.ingest import kernel_log, nvidia_smi_xml
-    from envdoctor.report import Report
-    from envdoctor.snapshot import Confidence, Snapshot, collected
+    from envdoctor.model.report import Report
+    from envdoctor.model.snapshot import Confidence, Snapshot, collected
 
-    real = shared_dir()
-    if real is None:
-        sys.exit("bench_fleet: ../shared/fixtures/real not found (the real nvidia-smi capture)")
+    real = REAL
     out = os.path.join(folder, "base.json")
     subprocess.run(
         [sys.executable, "-m", "envdoctor", "report", "--no-redact", "--format", "json", "-o", out],
@@ -162,8 +153,8 @@ def write_reports(
 def stages(folder: str) -> dict[str, float | int]:
     """Seconds of each stage of `envdoctor fleet` in this process, and what it found."""
     from envdoctor.commands.fleet import _application_xids, read_reports, report_files
-    from envdoctor.fleet import aggregate
-    from envdoctor.fleet_render import render
+    from envdoctor.fleet.aggregate import aggregate
+    from envdoctor.fleet.render import render
 
     t0 = time.perf_counter()
     files = report_files([folder])
@@ -253,4 +244,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    from project import use_project_python
+
+    use_project_python()
     sys.exit(main())

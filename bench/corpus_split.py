@@ -72,7 +72,10 @@ def main(argv: list[str] | None = None) -> int:
         split = "test" if is_test(case_url(path)) else "train"
         target = CORPUS / split / path.name
         if target.exists():
-            print(f"{target.relative_to(CORPUS)} exists; {path.name} left in incoming/", file=sys.stderr)
+            print(
+                f"{target.relative_to(CORPUS)} exists; {path.name} left in incoming/",
+                file=sys.stderr,
+            )
             continue
         path.rename(target)
         moved[split] += 1

@@ -287,4 +287,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
+    from project import use_project_python
+
+    use_project_python()
     sys.exit(main())

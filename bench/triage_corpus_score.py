@@ -166,4 +166,7 @@ def _line(summary: dict[str, float]) -> str:
 
 
 if __name__ == "__main__":
+    from project import use_project_python
+
+    use_project_python()
     sys.exit(main())

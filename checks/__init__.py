@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import importlib
 
-from envdoctor.checkdef import Check
+from envdoctor.model.checkdef import Check
 
 CHECK_MODULES: tuple[str, ...] = (
     "accept",
@@ -39,6 +39,7 @@ CHECK_MODULES: tuple[str, ...] = (
     "amd_ollama",
     "intel_xpu",
     "platform_wsl",
+    "platform_wsl_libraries",
     "platform_graphics",
     "platform_windows",
     "platform_macos",

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from envdoctor.checkdef import check
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Snapshot
 from envdoctor.queries.xid import xid_row
-from envdoctor.snapshot import Snapshot
 
 _NVIDIA_SMI_DOC = "https://docs.nvidia.com/deploy/nvidia-smi/index.html"
 _XID_DOC = "https://docs.nvidia.com/deploy/xid-errors/index.html"
@@ -212,7 +212,7 @@ def vram_errors(snap: Snapshot, ms: MatrixSet) -> Finding | None:
             failing = [p["pattern"] for p in patterns if p.get("mismatches")]
             found.append((result.get("index"), mismatches, addresses, failing))
     for gpu in _gpus(snap):
-        samples = _samples(snap, gpu.get("index"))
+        samples = _samples(snap, int(gpu.get("index") or 0))
         counts = [
             s["ecc_uncorrected_volatile"]
             for s in samples
@@ -256,7 +256,7 @@ def thermal_throttling(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     hot memory ages faster.
     """
     for gpu in _gpus(snap):
-        samples = _samples(snap, gpu.get("index"))
+        samples = _samples(snap, int(gpu.get("index") or 0))
         loaded = [s for s in samples if str(s.get("phase", "")).startswith("load")]
         hot = [s for s in loaded if set(s.get("reasons") or ()) & set(_THERMAL)]
         if not hot:
@@ -336,7 +336,9 @@ def power_capped(snap: Snapshot, ms: MatrixSet) -> Finding | None:
                 ),
             )
         braked = [
-            s for s in _samples(snap, index) if set(s.get("reasons") or ()) & set(_POWER_BRAKE)
+            s
+            for s in _samples(snap, int(index or 0))
+            if set(s.get("reasons") or ()) & set(_POWER_BRAKE)
         ]
         if braked:
             return Finding(
@@ -392,7 +394,7 @@ def pcie_degraded(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     between host and GPU (data loading, multi-GPU) slow down accordingly.
     """
     for gpu in _gpus(snap):
-        busy = _under_load(_samples(snap, gpu.get("index")))
+        busy = _under_load(_samples(snap, int(gpu.get("index") or 0)))
         gen_max, width_max = gpu.get("pcie_gen_max"), gpu.get("pcie_width_max")
         if not busy or not gen_max or not width_max:
             continue

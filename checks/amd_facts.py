@@ -15,12 +15,13 @@ from __future__ import annotations
 from typing import Any
 
 from envdoctor.checks.torch_context import reinstall_fixes, torch_context
-from envdoctor.findings import Fix, Risk
-from envdoctor.queries import rocm as rq
+from envdoctor.model import amd_gfx
+from envdoctor.model.findings import Fix, Risk
+from envdoctor.model.snapshot import Snapshot
+from envdoctor.model.versions import release as _v
+from envdoctor.model.versions import version_key
 from envdoctor.queries import torch as tq
 from envdoctor.queries.torch_fixes import Choice, released_minors
-from envdoctor.snapshot import Snapshot
-from envdoctor.versions import release as _v
 
 SYSTEM_REQUIREMENTS = "https://rocm.docs.amd.com/projects/install-on-linux/en/latest/reference/system-requirements.html"
 GROUPS_DOC = (
@@ -41,11 +42,11 @@ def gpu_targets(snap: Snapshot) -> list[dict[str, Any]]:
     per_device = env.get("per_device_overrides") or {}
     out = []
     for gpu in gpus:
-        gfx = rq.normalize_gfx(gpu.get("gfx_target"))
+        gfx = amd_gfx.normalize_gfx(gpu.get("gfx_target"))
         if gfx is None:
             continue
         value = (per_device.get(str(gpu.get("index"))) or {}).get("value") or global_override
-        effective = rq.gfx_from_override(value) if value else None
+        effective = amd_gfx.gfx_from_override(value) if value else None
         out.append(
             {
                 "gpu": gpu,
@@ -96,11 +97,11 @@ def torch_targets(snap: Snapshot, ms: Any) -> tuple[list[str] | None, str | None
     on a ROCm build, else python.torch's arch_list, else the torch_arch matrix (its gfx_targets
     column) for the wheel's release and variant. (None, None) when unknown."""
     deep = snap.data("python.deep") or {}
-    arches = [rq.normalize_gfx(a) for a in deep.get("arch_list") or []]
+    arches = [amd_gfx.normalize_gfx(a) for a in deep.get("arch_list") or []]
     if deep.get("torch_hip") and any(arches):
         return sorted({a for a in arches if a}), "torch.cuda.get_arch_list() (--deep)"
     torch = snap.data("python.torch") or {}
-    arches = [rq.normalize_gfx(a) for a in torch.get("arch_list") or []]
+    arches = [amd_gfx.normalize_gfx(a) for a in torch.get("arch_list") or []]
     if any(arches):
         return sorted({a for a in arches if a}), str(
             torch.get("arch_list_source") or "python.torch"
@@ -108,7 +109,7 @@ def torch_targets(snap: Snapshot, ms: Any) -> tuple[list[str] | None, str | None
     variant = torch_variant(snap)
     if torch.get("version") and variant and variant.startswith("rocm"):
         listed = tq.variant_arches(ms, str(torch["version"]), variant, "linux")
-        gfx = [rq.normalize_gfx(a) for a in listed or []]
+        gfx = [amd_gfx.normalize_gfx(a) for a in listed or []]
         if any(gfx):
             return sorted({a for a in gfx if a}), "matrix:torch_arch"
     return None, None
@@ -132,18 +133,20 @@ def rocm_choice_for(
         row = tq.release_row(ms, release) or {}
         variants = sorted(
             (v for v in row.get("rocm_variants") or [] if _v(v[4:]) is not None),
-            key=lambda v: _v(v[4:]),
+            key=lambda v: version_key(v[4:]),
         )
         if installed is not None:
-            same = [v for v in variants if _v(v[4:]).release[0] == installed.release[0]]
-            older = [v for v in same if _v(v[4:]) <= installed]
+            same = [v for v in variants if version_key(v[4:]).release[0] == installed.release[0]]
+            older = [v for v in same if version_key(v[4:]) <= installed]
             variants = older[-1:] or same[:1]
         else:
             variants = variants[-1:]
         for variant in variants:
             if gfx:
                 listed = tq.variant_arches(ms, release, variant, "linux")
-                if listed is not None and not set(gfx) <= {rq.normalize_gfx(a) for a in listed}:
+                if listed is not None and not set(gfx) <= {
+                    amd_gfx.normalize_gfx(a) for a in listed
+                }:
                     continue
             url = tq.index_url(ms, variant)
             if url is None:
@@ -188,6 +191,7 @@ def override_fix(
         f"{WORKAROUND}: run {gpu_gfx} as {runs_as} with HSA_OVERRIDE_GFX_VERSION={value} "
         "(not supported by AMD; kernels built for its sibling target usually work, some may fail)"
     )
+    commands: tuple[str, ...]
     if scope == "ollama":
         commands = (
             "sudo mkdir -p /etc/systemd/system/ollama.service.d",

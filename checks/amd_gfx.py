@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from envdoctor.checkdef import check
 from envdoctor.checks import amd_facts as af
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model import amd_gfx
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Snapshot
 from envdoctor.queries import rocm as rq
 from envdoctor.queries import torch as tq
-from envdoctor.snapshot import Snapshot
 
 _NO_BINARY_TEXTS = (
     "hipErrorNoBinaryForGpu",
@@ -50,7 +51,7 @@ def gfx_unsupported(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
     rocm = af.rocm_version(snap)
     covered = rocm is not None and rq.target_status(ms, "gfx1100", rocm) is not None
     findings = []
-    seen: set[str] = set()
+    seen: set[tuple[str, str]] = set()
     for target in af.gpu_targets(snap):
         effective = target["effective"]
         if covered:
@@ -255,7 +256,7 @@ def _no_binary(
     choice = af.rocm_choice_for(snap, ms, af.rocm_version(snap), [effective])
     if choice is not None and arches is not None:
         listed = tq.variant_arches(ms, choice.release, choice.variant, "linux")
-        if listed and effective in {rq.normalize_gfx(a) for a in listed}:
+        if listed and effective in {amd_gfx.normalize_gfx(a) for a in listed}:
             fixes.extend(af.torch_fixes(snap, ms, choice, f"its build lists {effective}"))
     override = rq.override_for(ms, effective) if target["override"] is None else None
     if override and (arches is None or override["runs_as"] in arches):

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from envdoctor.checkdef import check
 from envdoctor.checks import amd_facts as af
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model import amd_gfx
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Snapshot
 from envdoctor.queries import rocm as rq
-from envdoctor.snapshot import Snapshot
 
 GPU_DOC = "https://github.com/ollama/ollama/blob/main/docs/gpu.mdx"
 
@@ -43,7 +44,7 @@ def ollama_amd_unsupported_gfx(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     findings_for = []
     for target in af.gpu_targets(snap):
         effective = (
-            rq.gfx_from_override(service_override) if service_override else target["effective"]
+            amd_gfx.gfx_from_override(service_override) if service_override else target["effective"]
         )
         if effective and effective not in listed:
             findings_for.append((target, effective))

@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from envdoctor.checkdef import check
 from envdoctor.checks import amd_facts as af
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
-from envdoctor.snapshot import Snapshot
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Snapshot
 
 
 def _select(
@@ -78,11 +78,6 @@ def visible_devices_hide_gpus(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     if rocr is None and hip is None and (cuda is None or nvidia):
         return None
     after_rocr, bad_rocr = _select(rocr, gpus, uuids=True)
-    second_name = (
-        "HIP_VISIBLE_DEVICES"
-        if hip is not None
-        else ("CUDA_VISIBLE_DEVICES" if not nvidia else None)
-    )
     second = hip if hip is not None else (cuda if not nvidia else None)
     visible, bad_second = _select(second, after_rocr, uuids=False)
     if visible and not bad_rocr and not bad_second:

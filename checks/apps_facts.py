@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from envdoctor.findings import Severity
+from envdoctor.model.findings import Severity
+from envdoctor.model.snapshot import Snapshot, collected
 from envdoctor.queries.apps import DISPLAY_NAMES
-from envdoctor.snapshot import Snapshot, collected
 
 APP_GROUPS = {
     "ollama": "apps.ollama",

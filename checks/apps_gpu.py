@@ -5,13 +5,14 @@ envdoctor does not know."""
 from __future__ import annotations
 
 import shlex
+from typing import Any
 
-from envdoctor.checkdef import check
 from envdoctor.checks import apps_facts as af
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Snapshot
 from envdoctor.queries import apps as aq
-from envdoctor.snapshot import Snapshot
 
 GPU_APPS = ("vllm", "comfyui", "webui", "textgen", "ollama", "llamacpp", "torchserve", "halcon")
 CPU_FIRST = (
@@ -38,7 +39,7 @@ _CPU_WORDS = {
 def _cpu_fix(snap: Snapshot, ms: MatrixSet, app: str) -> Fix | None:
     row = aq.cpu_mode(ms, app)
     url = row.get("source") if row else None
-    entry = next(iter(af.entries(snap, app)), {})
+    entry: dict[str, Any] = next(iter(af.entries(snap, app)), {})
     folder = entry.get("where")
     python = (entry.get("venv") or {}).get("python") or "python"
     if app == "vllm":

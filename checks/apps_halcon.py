@@ -3,13 +3,13 @@ HALCON installation that need a newer driver than the one here."""
 
 from __future__ import annotations
 
-from envdoctor.checkdef import check
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Snapshot
+from envdoctor.model.versions import parse
 from envdoctor.queries import apps as aq
 from envdoctor.queries import nvidia as nq
-from envdoctor.snapshot import Snapshot
-from envdoctor.versions import parse
 
 INSTALLATION_GUIDE = "https://www.mvtec.com/products/halcon/documentation"
 

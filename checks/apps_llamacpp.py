@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from envdoctor.checkdef import check
 from envdoctor.checks import apps_facts as af
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Snapshot
 from envdoctor.queries import apps as aq
-from envdoctor.snapshot import Snapshot
 
 RELEASES = "https://github.com/ggml-org/llama.cpp/releases"
 
@@ -131,7 +131,9 @@ def llamacpp_missing_libs(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
             Fix(
                 f"Install the CUDA {major or ''} runtime libraries (cudart, cuBLAS) the build was linked "
                 "against, or rebuild llama.cpp against the CUDA toolkit installed here",
-                ((aq.row(ms, "llamacpp", "cuda-build") or {}).get("command"),),
+                tuple(
+                    c for c in [(aq.row(ms, "llamacpp", "cuda-build") or {}).get("command")] if c
+                ),
                 Risk.SAFE,
                 "https://developer.nvidia.com/cuda-downloads",
             )

@@ -8,14 +8,14 @@ from __future__ import annotations
 import shlex
 from typing import Any
 
-from envdoctor.checkdef import check
 from envdoctor.checks import apps_facts as af
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Snapshot
+from envdoctor.model.versions import parse, version_key
 from envdoctor.queries import apps as aq
 from envdoctor.remedies import fixes_for
-from envdoctor.snapshot import Snapshot
-from envdoctor.versions import parse
 
 DROP_IN_DIR = "/etc/systemd/system/ollama.service.d"
 TROUBLESHOOTING = "https://github.com/ollama/ollama/blob/main/docs/troubleshooting.mdx"
@@ -83,7 +83,7 @@ def ollama_old_gpu(snap: Snapshot, ms: MatrixSet) -> Finding | None:
         g
         for g in af.nvidia_gpus(snap, ms)
         if parse(g.get("compute_capability")) is not None
-        and parse(g.get("compute_capability")) < floor
+        and version_key(g.get("compute_capability")) < floor
     ]
     if not old:
         return None
@@ -141,11 +141,11 @@ def ollama_driver(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     short = []
     for gpu in af.nvidia_gpus(snap, ms):
         floor = aq.driver_floor(ms, "ollama", str(gpu.get("compute_capability") or ""))
-        if floor and have < parse(str(floor["min_driver"])):
+        if floor and have < version_key(str(floor["min_driver"])):
             short.append((gpu, floor))
     if not short:
         return None
-    gpu, floor = max(short, key=lambda item: parse(str(item[1]["min_driver"])))
+    gpu, floor = max(short, key=lambda item: version_key(str(item[1]["min_driver"])))
     need = str(floor["min_driver"])
     names = ", ".join(f"{g['name']} ({g['compute_capability']})" for g, _ in short)
     return Finding(
@@ -269,7 +269,7 @@ def ollama_cpu_fallback(snap: Snapshot, ms: MatrixSet) -> Finding | None:
             Fix(
                 "Ollama runs in a container without the GPU: start it with the GPUs (NVIDIA Container "
                 "Toolkit on the host)",
-                (docker.get("command"),) if docker.get("command") else (),
+                (str(docker["command"]),) if docker.get("command") else (),
                 Risk.SAFE,
                 docker.get("source"),
             )

@@ -8,18 +8,18 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from envdoctor.checkdef import check
 from envdoctor.checks import apps_facts as af
 from envdoctor.checks.apps_gpu import webui_args_line, webui_file
 from envdoctor.checks.torch_context import TorchContext, torch_context
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
-from envdoctor.pip_commands import pin
+from envdoctor.installers.pip_commands import pin
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Snapshot
+from envdoctor.model.versions import version_key
 from envdoctor.queries import apps as aq
 from envdoctor.queries.torch_fixes import Choice, _choice, missing_kernels
 from envdoctor.remedies import fixes_for
-from envdoctor.snapshot import Snapshot
-from envdoctor.versions import parse
 
 VENV_APPS = ("comfyui", "webui", "textgen")
 _MATRICES = ("torch_releases", "torch_arch", "torch_index", "apps")
@@ -165,7 +165,9 @@ def app_torch_kernels(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
             )
             note = ""
             row = aq.row(ms, "webui", "rtx50-old-torch") if app == "webui" else None
-            if row and any(parse(cc) >= parse(str(row.get("min_compute"))) for cc in missing):
+            if row and any(
+                version_key(cc) >= version_key(str(row.get("min_compute"))) for cc in missing
+            ):
                 note = f" {row.get('text')}"
             findings.append(
                 Finding(

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import shlex
 
-from envdoctor.checkdef import check
 from envdoctor.checks import apps_facts as af
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Snapshot
 from envdoctor.queries import apps as aq
-from envdoctor.snapshot import Snapshot
 
 
 def _visible(snap: Snapshot, ms: MatrixSet) -> tuple[int, str]:

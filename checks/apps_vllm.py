@@ -3,13 +3,13 @@ operating systems vLLM does not run on."""
 
 from __future__ import annotations
 
-from envdoctor.checkdef import check
 from envdoctor.checks import apps_facts as af
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Snapshot
+from envdoctor.model.versions import parse, version_key
 from envdoctor.queries import apps as aq
-from envdoctor.snapshot import Snapshot
-from envdoctor.versions import parse
 
 WSL_INSTALL = "https://learn.microsoft.com/en-us/windows/wsl/install"
 
@@ -36,11 +36,11 @@ def vllm_compute(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     low = []
     for gpu in af.nvidia_gpus(snap, ms):
         cc = parse(gpu.get("compute_capability"))
-        if cc is not None and cc < parse(current):
+        if cc is not None and cc < version_key(current):
             low.append((gpu, cc))
     if not low:
         return None
-    below_all = [g for g, cc in low if cc < parse(oldest)]
+    below_all = [g for g, cc in low if cc < version_key(oldest)]
     names = ", ".join(f"{g['name']} ({g['compute_capability']})" for g, _ in low)
     ollama = aq.row(ms, "ollama", "nvidia-min") or {}
     fixes = [
@@ -52,7 +52,9 @@ def vllm_compute(snap: Snapshot, ms: MatrixSet) -> Finding | None:
             current_row.get("source"),
         )
     ]
-    if ollama.get("min_compute") and all(cc >= parse(str(ollama["min_compute"])) for _, cc in low):
+    if ollama.get("min_compute") and all(
+        cc >= version_key(str(ollama["min_compute"])) for _, cc in low
+    ):
         fixes.append(
             Fix(
                 f"Serve models on this GPU with Ollama instead (it supports compute capability "
@@ -113,6 +115,7 @@ def vllm_platform(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     if where not in ("windows", "macos"):
         return None
     row = aq.row(ms, "vllm", "platform") or {}
+    fixes: tuple[Fix, ...]
     if where == "windows":
         fixes = (
             Fix(

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from envdoctor.checkdef import check
 from envdoctor.checks import apps_facts as af
 from envdoctor.checks.apps_gpu import webui_args_line, webui_file
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Snapshot
 from envdoctor.queries import apps as aq
-from envdoctor.snapshot import Snapshot
 
 VRAM_FLAGS = ("--medvram", "--lowvram", "--medvram-sdxl")
 

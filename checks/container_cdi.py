@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from envdoctor.checkdef import check
 from envdoctor.checks import container_facts as facts
 from envdoctor.checks import container_fixes as fixes
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
-from envdoctor.snapshot import Snapshot
-from envdoctor.versions import release
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Snapshot
+from envdoctor.model.versions import release
 
 _GPU_NEEDS = ("nvidia.gpus", "nvidia.driver")
 

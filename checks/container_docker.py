@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from envdoctor.checkdef import check
 from envdoctor.checks import container_facts as facts
 from envdoctor.checks import container_fixes as fixes
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Confidence, Snapshot
+from envdoctor.model.versions import at_least
 from envdoctor.remedies import fixes_for
-from envdoctor.snapshot import Confidence, Snapshot
-from envdoctor.versions import at_least
 
 _GPU_NEEDS = ("nvidia.gpus", "nvidia.driver")
 _HOOKS = ("nvidia-container-runtime-hook", "nvidia-cdi-hook")

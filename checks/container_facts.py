@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from envdoctor.matrixset import MatrixSet
-from envdoctor.snapshot import Snapshot, Status
-from envdoctor.versions import at_least
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.snapshot import Snapshot, Status
+from envdoctor.model.versions import at_least
 
 NO_GPU_VALUES = ("", "void", "none")
 
@@ -73,7 +73,7 @@ def host_driver(snap: Snapshot) -> str | None:
     return snap.fact("nvidia.driver", "driver_version")
 
 
-def host_cuda_max(snap: Snapshot) -> str | None:
+def host_cuda_driver_max(snap: Snapshot) -> str | None:
     """The newest CUDA the host driver supports, when known."""
     return snap.fact("nvidia.driver", "cuda_driver_max")
 

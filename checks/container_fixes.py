@@ -6,8 +6,8 @@ Docker's post-install docs; the package manager comes from the `os` facts.
 
 from __future__ import annotations
 
-from envdoctor.findings import Fix, Risk
-from envdoctor.snapshot import Snapshot
+from envdoctor.model.findings import Fix, Risk
+from envdoctor.model.snapshot import Snapshot
 
 TOOLKIT_INSTALL_URL = (
     "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/install-guide.html"
@@ -56,6 +56,7 @@ def package_manager(snap: Snapshot) -> str | None:
 def install_toolkit(snap: Snapshot, package: str = "nvidia-container-toolkit") -> Fix:
     """Install the NVIDIA Container Toolkit (or only its base package) from NVIDIA's repository."""
     manager = package_manager(snap)
+    commands: tuple[str, ...]
     if manager == "apt":
         commands = (*_APT_REPO, "sudo apt-get update", f"sudo apt-get install -y {package}")
     elif manager == "dnf":

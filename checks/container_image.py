@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from envdoctor.checkdef import check
 from envdoctor.checks import container_facts as facts
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Snapshot
+from envdoctor.model.versions import major_minor, parse
 from envdoctor.queries import nvidia as nvq
-from envdoctor.snapshot import Snapshot
-from envdoctor.versions import major_minor, parse
 
 _DRIVER_GUIDE = "https://docs.nvidia.com/datacenter/tesla/driver-installation-guide/"
 _TORCH_VERSIONS = "https://pytorch.org/get-started/previous-versions/"
@@ -55,7 +55,9 @@ def image_needs_newer_driver(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     version = parse(cuda)
     floor = nvq.compat_floor(ms, version.release[0], "linux") if version is not None else None
     needed = floor or nvq.min_driver_for_cuda(ms, cuda, "linux")
-    host_cuda = facts.host_cuda_max(snap) or nvq.max_cuda_for_driver(ms, driver, "linux")
+    host_cuda_driver_max = facts.host_cuda_driver_max(snap) or nvq.max_cuda_for_driver(
+        ms, driver, "linux"
+    )
     image = snap.fact("container.image", "image")
     label = torch.get("version") or "torch"
     return Finding(
@@ -66,11 +68,11 @@ def image_needs_newer_driver(snap: Snapshot, ms: MatrixSet) -> Finding | None:
             f"{image}: torch {label} is built with CUDA {cuda}, which needs NVIDIA driver {needed} or newer"
             + (
                 " (the CUDA " + str(version.release[0]) + ".x minor-version-compatibility floor)"
-                if floor
+                if floor and version is not None
                 else ""
             )
             + f". This host runs {driver}"
-            + (f" (CUDA {host_cuda} at most)" if host_cuda else "")
+            + (f" (CUDA {host_cuda_driver_max} at most)" if host_cuda_driver_max else "")
             + ": in a container from this image torch.cuda.is_available() would be False."
         ),
         evidence=(
@@ -90,7 +92,7 @@ def image_needs_newer_driver(snap: Snapshot, ms: MatrixSet) -> Finding | None:
                 _DRIVER_GUIDE,
             ),
             Fix(
-                f"Or use an image whose torch is built for CUDA {major_minor(host_cuda) or 'the host driver'}'s major "
+                f"Or use an image whose torch is built for CUDA {major_minor(host_cuda_driver_max) or 'the host driver'}'s major "
                 "or older (torch's `+cuXYZ` label)",
                 (),
                 Risk.SAFE,

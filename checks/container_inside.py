@@ -3,14 +3,14 @@ satisfy the image's CUDA requirement?"""
 
 from __future__ import annotations
 
-from envdoctor.checkdef import check
 from envdoctor.checks import container_facts as facts
 from envdoctor.checks import container_fixes as fixes
 from envdoctor.checks import container_require as require
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Snapshot
 from envdoctor.queries import nvidia as nvq
-from envdoctor.snapshot import Snapshot
 
 
 @check(
@@ -130,7 +130,7 @@ def cuda_requirement_unsatisfied(snap: Snapshot, ms: MatrixSet) -> Finding | Non
     else:
         return None
     host = require.HostFacts(
-        cuda=facts.host_cuda_max(snap),
+        cuda_driver_max=facts.host_cuda_driver_max(snap),
         driver=facts.host_driver(snap),
         brands=tuple(str(g["brand"]) for g in facts.gpus(snap) if g.get("brand")),
         archs=tuple(
@@ -147,7 +147,7 @@ def cuda_requirement_unsatisfied(snap: Snapshot, ms: MatrixSet) -> Finding | Non
         bypassed = require.disabled(env)
         started = image is None
         title = (
-            f"{where.capitalize()} needs CUDA {cuda or wanted}, the host driver supports CUDA {host.cuda}"
+            f"{where.capitalize()} needs CUDA {cuda or wanted}, the host driver supports CUDA {host.cuda_driver_max}"
             if cuda
             else f"{where.capitalize()} requires {wanted}, which this host does not meet"
         )
@@ -179,7 +179,7 @@ def cuda_requirement_unsatisfied(snap: Snapshot, ms: MatrixSet) -> Finding | Non
             )
         ranked.append(
             Fix(
-                f"Or use an image built for CUDA {host.cuda} or older (its tag names the CUDA version)",
+                f"Or use an image built for CUDA {host.cuda_driver_max} or older (its tag names the CUDA version)",
                 (),
                 Risk.SAFE,
                 fixes.TOOLKIT_SPECIALIZED_URL,
@@ -195,7 +195,7 @@ def cuda_requirement_unsatisfied(snap: Snapshot, ms: MatrixSet) -> Finding | Non
                     f"{'container.image' if image is not None else 'container.inside'}.env.{name}",
                     expression,
                 ),
-                Evidence("nvidia.driver.cuda_driver_max", str(host.cuda), wanted),
+                Evidence("nvidia.driver.cuda_driver_max", str(host.cuda_driver_max), wanted),
                 Evidence(
                     "nvidia.driver.driver_version",
                     str(host.driver),

@@ -14,17 +14,18 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from envdoctor.versions import parse
+from envdoctor.model.versions import parse
 
 _TERM = re.compile(r"^(cuda|driver|arch|brand)\s*(>=|<=|!=|==|=|>|<)\s*(\S+)$", re.I)
 
 
 @dataclass(frozen=True)
 class HostFacts:
-    """What the constraints are compared with: cuda (the driver's highest CUDA), driver version,
+    """What the constraints are compared with: cuda_driver_max (the driver's highest CUDA, what
+    `cuda>=` constraints name), driver version,
     GPU brands and compute capabilities (empty when unknown)."""
 
-    cuda: str | None
+    cuda_driver_max: str | None
     driver: str | None
     brands: tuple[str, ...] = ()
     archs: tuple[str, ...] = ()
@@ -93,7 +94,7 @@ def _constraint(term: str, host: HostFacts) -> bool | None:
         return equal if op in ("=", "==") else (not equal if op == "!=" else None)
     if key == "arch":
         return _any_compare(host.archs, op, value)
-    actual = host.cuda if key == "cuda" else host.driver
+    actual = host.cuda_driver_max if key == "cuda" else host.driver
     return _compare(actual, op, value)
 
 

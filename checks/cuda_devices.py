@@ -6,11 +6,11 @@ import re
 import shlex
 from typing import Any
 
-from envdoctor.checkdef import check
 from envdoctor.checks import cuda_shell
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
-from envdoctor.snapshot import Snapshot
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Snapshot
 
 _ENV_VARS = "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#env-vars"
 _FORCE_CPU_IDIOMS = ("", "-1")
@@ -42,13 +42,13 @@ def _match(token: str, gpus: list[dict[str, Any]]) -> str | None:
             else None
         )
     if lowered.startswith("mig-"):
-        hits = [
+        mig_hits = [
             (g, m)
             for g in gpus
             for m in (g.get("mig_devices") or [])
             if str(m.get("uuid") or "").lower().startswith(lowered)
         ]
-        return f"MIG device on GPU {hits[0][0].get('index')}" if len(hits) == 1 else None
+        return f"MIG device on GPU {mig_hits[0][0].get('index')}" if len(mig_hits) == 1 else None
     return None
 
 
@@ -133,7 +133,7 @@ def visible_devices_hide_gpus(snap: Snapshot, ms: MatrixSet) -> Finding | None:
             Evidence(
                 "CUDA_VISIBLE_DEVICES",
                 repr(value),
-                "indices 0-%d or GPU UUIDs present" % (len(gpus) - 1),
+                f"indices 0-{len(gpus) - 1} or GPU UUIDs present",
             ),
             Evidence("nvidia.gpus", f"{len(gpus)} GPU(s)"),
         ),

@@ -7,12 +7,13 @@ import re
 import shlex
 from typing import Any
 
-from envdoctor.checkdef import check
 from envdoctor.checks import cuda_shell
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
-from envdoctor.snapshot import Snapshot
-from envdoctor.versions import release
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.names import canonical_name
+from envdoctor.model.snapshot import Snapshot
+from envdoctor.model.versions import release
 
 _LD_SO = "https://man7.org/linux/man-pages/man8/ld.so.8.html"
 _NVJITLINK_CASE = "https://github.com/infiniflow/ragflow/issues/4466"
@@ -247,7 +248,7 @@ def _shadow_finding(
 def _requirement_name(line: str) -> str:
     """The normalized project name a Requires-Dist line starts with."""
     match = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", line)
-    return re.sub(r"[-_.]+", "-", match[1]).lower() if match else ""
+    return canonical_name(match[1]) if match else ""
 
 
 def _missing_cudnn_sublibraries(

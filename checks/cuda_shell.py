@@ -7,7 +7,7 @@ import shlex
 from collections.abc import Iterable
 from typing import Any
 
-from envdoctor.findings import Fix, Risk
+from envdoctor.model.findings import Fix, Risk
 
 SYSTEM_PREFIXES = ("/etc/",)
 

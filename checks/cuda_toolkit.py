@@ -5,14 +5,14 @@ from __future__ import annotations
 import shlex
 from typing import Any
 
-from envdoctor.checkdef import check
 from envdoctor.checks import cuda_shell
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Snapshot, Status
+from envdoctor.model.versions import at_least, major_minor, release_major, version_key
 from envdoctor.queries.nvidia import compat_floor, driver_supports_cuda, min_driver_for_cuda
 from envdoctor.remedies import fixes_for
-from envdoctor.snapshot import Snapshot, Status
-from envdoctor.versions import at_least, major_minor, parse
 
 _RELEASE_NOTES = "https://docs.nvidia.com/cuda/cuda-toolkit-release-notes/index.html"
 _COMPAT = "https://docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility.html"
@@ -257,8 +257,8 @@ def toolkit_newer_than_driver(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
     """
     driver = snap.data("nvidia.driver") or {}
     version = driver.get("driver_version")
-    cuda_max = driver.get("cuda_driver_max")
-    if not version and not cuda_max:
+    cuda_driver_max = driver.get("cuda_driver_max")
+    if not version and not cuda_driver_max:
         return []
     platform = _driver_platform(snap)
     data = snap.data("cuda.toolkits") or {}
@@ -268,7 +268,7 @@ def toolkit_newer_than_driver(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
         release = tk.get("release") or major_minor(tk_version)
         if not tk_version or not release:
             continue
-        if cuda_max and parse(release) <= parse(major_minor(cuda_max)):
+        if cuda_driver_max and version_key(release) <= version_key(major_minor(cuda_driver_max)):
             continue
         lookup = _driver_release(tk) or release
         own = min_driver_for_cuda(ms, lookup, platform)
@@ -276,10 +276,10 @@ def toolkit_newer_than_driver(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
             continue
         supported = driver_supports_cuda(ms, version, lookup, platform) if version else None
         if supported is None:
-            if not cuda_max:
+            if not cuda_driver_max:
                 continue
-            same_major = parse(release).release[0] == parse(cuda_max).release[0]
-            supported = same_major and parse(release).release[0] >= 11
+            same_major = release_major(release) == release_major(cuda_driver_max)
+            supported = same_major and (release_major(release) or 0) >= 11
         findings.append(
             _newer_finding(
                 snap,
@@ -288,7 +288,7 @@ def toolkit_newer_than_driver(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
                 tk_version,
                 release,
                 version,
-                cuda_max,
+                cuda_driver_max,
                 own,
                 bool(supported),
                 platform,
@@ -305,15 +305,17 @@ def _newer_finding(
     tk_version: str,
     release: str,
     driver: str | None,
-    cuda_max: str | None,
+    cuda_driver_max: str | None,
     own: str | None,
     compat: bool,
     platform: str,
     data: dict[str, Any],
 ) -> Finding:
-    driver_text = f"driver {driver}" + (f" (supports CUDA up to {cuda_max})" if cuda_max else "")
+    driver_text = f"driver {driver}" + (
+        f" (supports CUDA up to {cuda_driver_max})" if cuda_driver_max else ""
+    )
     if compat:
-        floor = compat_floor(ms, parse(release).release[0], platform)
+        floor = compat_floor(ms, version_key(release).release[0], platform)
         detail = (
             f"{_toolkit_label(tk)} is newer than the {driver_text}. Code built with it still runs "
             f"through CUDA minor-version compatibility (driver {floor or 'of the same major'} or newer), "
@@ -339,11 +341,11 @@ def _newer_finding(
         for t in data.get("toolkits", [])
         if t is not tk
         and t.get("release")
-        and cuda_max
-        and parse(t["release"]) <= parse(major_minor(cuda_max))
+        and cuda_driver_max
+        and version_key(t["release"]) <= version_key(major_minor(cuda_driver_max))
     ]
     if older:
-        best = max(older, key=lambda t: parse(t["release"]))
+        best = max(older, key=lambda t: version_key(t["release"]))
         root = best["real_path"]
         fixes.insert(
             1,
@@ -358,8 +360,8 @@ def _newer_finding(
                 _RELEASE_NOTES,
             ),
         )
-    elif cuda_max and _repo(snap):
-        wanted = major_minor(cuda_max)
+    elif cuda_driver_max and _repo(snap):
+        wanted = major_minor(cuda_driver_max) or str(cuda_driver_max)
         dashed = wanted.replace(".", "-")
         fixes.append(
             Fix(
@@ -381,7 +383,11 @@ def _newer_finding(
         ),
         detail=detail,
         evidence=(
-            Evidence("cuda.toolkits.version", tk_version, f"<= {cuda_max}" if cuda_max else None),
+            Evidence(
+                "cuda.toolkits.version",
+                tk_version,
+                f"<= {cuda_driver_max}" if cuda_driver_max else None,
+            ),
             Evidence("nvidia.driver.driver_version", str(driver), f">= {own}" if own else None),
         ),
         fixes=tuple(fixes),

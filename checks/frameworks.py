@@ -7,12 +7,12 @@ from typing import Any
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
-from envdoctor.checkdef import check
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
-from envdoctor.pip_commands import detect_installer, install, quote, uninstall
-from envdoctor.snapshot import Snapshot
-from envdoctor.versions import parse, release
+from envdoctor.installers.pip_commands import detect_installer, install, quote, uninstall
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Snapshot
+from envdoctor.model.versions import release, release_major, version_key
 
 _TF_PIP = "https://www.tensorflow.org/install/pip"
 _JAX_INSTALL = "https://docs.jax.dev/en/latest/installation.html"
@@ -64,17 +64,17 @@ def tensorflow_windows(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     if name is None:
         return None
     version = str(packages[name].get("version") or "")
-    rows = sorted(_rows(ms, "tensorflow"), key=lambda r: parse(r["version"]) or parse("0"))
+    rows = sorted(_rows(ms, "tensorflow"), key=lambda r: version_key(r["version"]))
     last_native = max(
-        (parse(r["version"]) for r in rows if r.get("windows_native_gpu")), default=None
+        (version_key(r["version"]) for r in rows if r.get("windows_native_gpu")), default=None
     )
     first_without = min(
         (
-            parse(r["version"])
+            version_key(r["version"])
             for r in rows
             if r.get("windows_native_gpu") is False
             and last_native is not None
-            and parse(r["version"]) > last_native
+            and version_key(r["version"]) > last_native
         ),
         default=None,
     )
@@ -265,12 +265,13 @@ def cupy_major(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
         digits = match.group(1)
         major = int(digits[:2]) if len(digits) >= 3 else int(digits)
         problem = None
-        if driver_max and parse(driver_max) and parse(driver_max).release[0] < major:
+        driver_major, torch_major = release_major(driver_max), release_major(torch_cuda)
+        if driver_major is not None and driver_major < major:
             problem = (
                 f"{name} needs a driver supporting CUDA {major}.x; this one supports CUDA {driver_max}",
                 Evidence("nvidia.driver.cuda_driver_max", str(driver_max), f">= {major}.0"),
             )
-        elif torch_cuda and parse(torch_cuda) and parse(torch_cuda).release[0] != major:
+        elif torch_major is not None and torch_major != major:
             problem = (
                 f"{name} loads the CUDA {major} runtime, but this environment's torch ships CUDA "
                 f"{torch_cuda} libraries",
@@ -280,7 +281,7 @@ def cupy_major(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
             continue
         wanted = _wanted_cupy(driver_max, torch_cuda)
         inst = _installer(snap, name)
-        fixes = ()
+        fixes: tuple[Fix, ...] = ()
         if wanted and wanted != name:
             fixes = (
                 Fix(
@@ -304,8 +305,8 @@ def cupy_major(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
 
 def _wanted_cupy(driver_max: Any, torch_cuda: Any) -> str | None:
     """cupy-cudaXXx for torch's CUDA major if the driver runs it, else the driver's major."""
-    drv = parse(driver_max).release[0] if driver_max and parse(driver_max) else None
-    torch_major = parse(torch_cuda).release[0] if torch_cuda and parse(torch_cuda) else None
+    drv = release_major(driver_max)
+    torch_major = release_major(torch_cuda)
     major = torch_major if torch_major and (drv is None or torch_major <= drv) else drv
     if major is None or major < 11:
         return None

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import re
 
-from envdoctor.checkdef import check
 from envdoctor.checks import amd_facts as af
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
-from envdoctor.pip_commands import detect_installer, install
-from envdoctor.snapshot import Snapshot
+from envdoctor.installers.pip_commands import detect_installer, install
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.names import canonical_name
+from envdoctor.model.snapshot import Snapshot
 
 XPU_DOC = "https://docs.pytorch.org/docs/stable/notes/get_start_xpu.html"
 DRIVER_DOC = "https://dgpu-docs.intel.com/driver/client/overview.html"
@@ -205,7 +206,7 @@ def render_node_permission(snap: Snapshot, ms: MatrixSet) -> Finding | None:
 
 def _ipex(snap: Snapshot) -> tuple[str | None, str | None]:
     packages = (snap.data("python.packages") or {}).get("packages") or {}
-    normalized = {re.sub(r"[-_.]+", "-", str(k).lower()): str(v) for k, v in packages.items()}
+    normalized = {canonical_name(str(k)): str(v) for k, v in packages.items()}
     ipex = next((normalized[n] for n in ("intel-extension-for-pytorch",) if n in normalized), None)
     torch = (snap.data("python.torch") or {}).get("version") or normalized.get("torch")
     return ipex, torch

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import re
 
-from envdoctor import os_packages as osp
-from envdoctor.checkdef import check
 from envdoctor.checks import nvidia_facts as nf
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
-from envdoctor.snapshot import Snapshot
+from envdoctor.installers import os_packages as osp
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Snapshot
 
 _SYMPTOMS = ("torch.gpu-test-failed", "app.ollama-cpu-fallback", "jax.cuda-backend-failed")
 _DEVICE_FILES_URL = "https://download.nvidia.com/XFree86/Linux-x86_64/latest/README/faq.html"

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from envdoctor.checkdef import check
 from envdoctor.checks.torch_context import _gpus
-from envdoctor.findings import Evidence, Finding, Severity
-from envdoctor.matrixset import MatrixSet
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Severity
+from envdoctor.model.snapshot import Snapshot
 from envdoctor.queries import nvidia_arch as na
 from envdoctor.remedies import fixes_for
-from envdoctor.snapshot import Snapshot
 
 ARCH_MATRIX_URL = "https://docs.nvidia.com/datacenter/tesla/drivers/supported-drivers-and-cuda-toolkit-versions.html"
 

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from envdoctor import os_packages as osp
-from envdoctor.checkdef import check
 from envdoctor.checks import nvidia_facts as nf
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
-from envdoctor.snapshot import Snapshot
+from envdoctor.installers import os_packages as osp
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.nvidia_records import NVML_LIB_RM_VERSION_MISMATCH
+from envdoctor.model.snapshot import Snapshot
 
 _SYMPTOMS = (
     "nvidia.no-driver-bound",
@@ -295,7 +296,7 @@ def library_mismatch(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     """
     data = nf.driver(snap) or {}
     module, library, where = _versions(snap)
-    nvml_says = (data.get("nvml_error") or {}).get("code") == 18
+    nvml_says = (data.get("nvml_error") or {}).get("code") == NVML_LIB_RM_VERSION_MISMATCH
     api = bool(_events(snap, "api-mismatch"))
     differs = bool(module and library and module != library)
     if not (nvml_says or api or differs):

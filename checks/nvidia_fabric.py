@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from envdoctor import os_packages as osp
-from envdoctor.checkdef import check
 from envdoctor.checks import nvidia_facts as nf
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
-from envdoctor.snapshot import Snapshot
+from envdoctor.installers import os_packages as osp
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Snapshot
 
 _FM_URL = "https://docs.nvidia.com/datacenter/tesla/fabric-manager-user-guide/index.html"
 _MIG_URL = "https://docs.nvidia.com/datacenter/tesla/mig-user-guide/index.html"

@@ -9,9 +9,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from envdoctor.matrixset import MatrixSet
-from envdoctor.probes.nvidia_records import same_device
-from envdoctor.snapshot import Snapshot, Status
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.nvidia_records import (
+    NVML_DRIVER_NOT_LOADED,
+    NVML_LIB_RM_VERSION_MISMATCH,
+    same_device,
+)
+from envdoctor.model.snapshot import Snapshot, Status
 
 CHECKS: list = []
 
@@ -62,7 +66,10 @@ def driver_works(snap: Snapshot) -> bool:
     if data is None:
         return False
     error = (data.get("nvml_error") or {}).get("code")
-    return data.get("driver_loaded") is not False and error not in (9, 18)
+    return data.get("driver_loaded") is not False and error not in (
+        NVML_DRIVER_NOT_LOADED,
+        NVML_LIB_RM_VERSION_MISMATCH,
+    )
 
 
 def module_loaded(snap: Snapshot, name: str) -> bool | None:

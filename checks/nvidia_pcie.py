@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from envdoctor.checkdef import check
 from envdoctor.checks import nvidia_facts as nf
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
-from envdoctor.snapshot import Snapshot
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Snapshot
 
 # A GPU counts as busy at this utilisation or more (at idle, GPUs lower the link on purpose).
 BUSY_UTILIZATION_PCT = 50

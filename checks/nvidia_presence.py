@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from envdoctor import os_packages as osp
-from envdoctor.checkdef import check
 from envdoctor.checks import nvidia_facts as nf
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
+from envdoctor.installers import os_packages as osp
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.nvidia_records import NVML_DRIVER_NOT_LOADED
+from envdoctor.model.snapshot import Snapshot, Status
 from envdoctor.remedies import fixes_for
-from envdoctor.snapshot import Snapshot, Status
 
 _DRIVER_SYMPTOMS = (
     "torch.gpu-test-failed",
@@ -125,7 +126,7 @@ def _user_space_installed(snap: Snapshot) -> bool:
         or libraries.get("libcuda")
         or data.get("library_version")
         or data.get("smi_error")
-        or (data.get("nvml_error") or {}).get("code") == 9
+        or (data.get("nvml_error") or {}).get("code") == NVML_DRIVER_NOT_LOADED
     )
 
 

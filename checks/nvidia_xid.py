@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from envdoctor.checkdef import check
 from envdoctor.checks import nvidia_facts as nf
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Snapshot
 from envdoctor.queries.xid import xid_name, xid_row
-from envdoctor.snapshot import Snapshot
 
 _CATALOG_URL = "https://docs.nvidia.com/deploy/xid-errors/analyzing-xid-catalog.html"
 _SYMPTOMS = ("torch.gpu-test-failed", "app.ollama-cpu-fallback", "jax.cuda-backend-failed")
@@ -182,7 +182,7 @@ def xid_errors(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
     for code, events in sorted(by_code.items()):
         row = xid_row(ms, code)
         action = (row or {}).get("nvidia_action")
-        pcis = [e.get("pci") for e in events if e.get("pci")]
+        pcis = [str(e["pci"]) for e in events if e.get("pci")]
         where = _where(snap, pcis) or "the GPU"
         gpu = nf.gpu_at(snap, pcis[0]) if pcis else None
         processes = sorted({e["process"] for e in events if e.get("process")})

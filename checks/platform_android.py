@@ -3,10 +3,10 @@ Turnip driver installed where it has no GPU device to open."""
 
 from __future__ import annotations
 
-from envdoctor.checkdef import check
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
-from envdoctor.snapshot import Snapshot
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Snapshot
 
 TERMUX_MESA = "https://github.com/termux/termux-packages/blob/master/packages/mesa/build.sh"
 TURNIP_KGSL = "https://gitlab.freedesktop.org/mesa/mesa/-/merge_requests/21651"

@@ -12,8 +12,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from envdoctor.snapshot import Snapshot
-from envdoctor.versions import parse
+from envdoctor.model.snapshot import Snapshot
+from envdoctor.model.versions import parse
+from envdoctor.model.wheel_variant import torch_variant
 
 WSL_GPU_DOCS = "https://docs.nvidia.com/cuda/wsl-user-guide/index.html"
 WSL_INSTALL_DOCS = "https://learn.microsoft.com/en-us/windows/wsl/install"
@@ -161,8 +162,7 @@ def torch_facts(snap: Snapshot) -> dict[str, Any]:
         ).get("torch")
         if version:
             torch["version"] = str(version)
-            local = str(version).split("+", 1)[1] if "+" in str(version) else None
-            torch.setdefault("variant", local)
+            torch.setdefault("variant", torch_variant(version))
     if torch.get("version") and not torch.get("backend"):
         variant = str(torch.get("variant") or "")
         torch["backend"] = (

@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from envdoctor.checkdef import check
 from envdoctor.checks import platform_facts as pf
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
-from envdoctor.snapshot import Snapshot
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Snapshot
 
 WSLG_D3D12_ISSUE = "https://github.com/microsoft/wslg/issues/1332"
 DEFAULT_MESA_D3D12 = "21.0"
 
 
 def _software(gfx: dict | None) -> bool:
-    return bool(gfx) and (gfx.get("software") is True or bool(gfx.get("forces_software")))
+    return gfx is not None and (gfx.get("software") is True or bool(gfx.get("forces_software")))
 
 
 def _mesa_upgrade(snap: Snapshot, minimum: str) -> list[Fix]:

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from envdoctor.checkdef import check
 from envdoctor.checks import platform_facts as pf
 from envdoctor.checks.platform_jetson import jetpack_row, jetson_facts
-from envdoctor.findings import Evidence, Finding, Fix, Severity
-from envdoctor.matrixset import MatrixSet
-from envdoctor.snapshot import Snapshot
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Severity
+from envdoctor.model.snapshot import Snapshot
 
 _NEEDS = ("nvidia.driver", "nvidia.gpus", "os", "platform.opengl", "platform.jetson")
 

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from envdoctor.checkdef import check
 from envdoctor.checks import platform_facts as pf
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
-from envdoctor.snapshot import Snapshot
-from envdoctor.versions import parse
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Snapshot
+from envdoctor.model.versions import parse
 
 JETSON_TORCH_DOCS = (
     "https://docs.nvidia.com/deeplearning/frameworks/install-pytorch-jetson-platform/index.html"

@@ -3,11 +3,11 @@ available (Intel Mac, macOS too old, torch built without MPS)."""
 
 from __future__ import annotations
 
-from envdoctor.checkdef import check
 from envdoctor.checks import platform_facts as pf
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
-from envdoctor.snapshot import Snapshot
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Snapshot
 
 APPLE_PYTORCH = "https://developer.apple.com/metal/pytorch/"
 TORCH_RELEASE_OS = "https://github.com/pytorch/pytorch/blob/main/RELEASE.md"

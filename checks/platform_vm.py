@@ -3,11 +3,11 @@ adapter (no GPU passed through)."""
 
 from __future__ import annotations
 
-from envdoctor.checkdef import check
 from envdoctor.checks import platform_facts as pf
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
-from envdoctor.snapshot import Snapshot
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Snapshot
 
 VGPU_LICENSING = "https://docs.nvidia.com/vgpu/latest/grid-licensing-user-guide/index.html"
 VSPHERE_PASSTHROUGH = "https://docs.vmware.com/en/VMware-vSphere/index.html"
@@ -38,8 +38,8 @@ def vgpu_unlicensed(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     """
     vm = snap.data("platform.vm") or {}
     vgpu = vm.get("vgpu") or {}
-    licenses = [l for l in vgpu.get("licenses") or [] if isinstance(l, dict)]
-    unlicensed = [l for l in licenses if l.get("licensed") is False]
+    licenses = [lic for lic in vgpu.get("licenses") or [] if isinstance(lic, dict)]
+    unlicensed = [lic for lic in licenses if lic.get("licensed") is False]
     vgpu_gpus = _vgpu_mode(snap)
     fixes = (
         Fix(
@@ -60,9 +60,10 @@ def vgpu_unlicensed(snap: Snapshot, ms: MatrixSet) -> Finding | None:
         ),
     )
     if unlicensed:
-        restricted = [l for l in unlicensed if l.get("restricted")]
+        restricted = [lic for lic in unlicensed if lic.get("restricted")]
         shown = ", ".join(
-            f"{l.get('product_name') or 'vGPU'}: {l.get('license_status')}" for l in unlicensed
+            f"{lic.get('product_name') or 'vGPU'}: {lic.get('license_status')}"
+            for lic in unlicensed
         )
         evidence = [Evidence("nvidia-smi -q License Status", shown, "Licensed")]
         evidence.append(

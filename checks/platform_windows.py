@@ -3,12 +3,12 @@ the Microsoft Store Python, and a Python built for another CPU than Windows runs
 
 from __future__ import annotations
 
-from envdoctor.checkdef import check
 from envdoctor.checks import platform_facts as pf
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Snapshot
 from envdoctor.remedies import fixes_for
-from envdoctor.snapshot import Snapshot
 
 TDR_DOCS = "https://learn.microsoft.com/en-us/windows-hardware/drivers/display/tdr-registry-keys"
 STORE_PYTHON_DOCS = "https://docs.python.org/3/using/windows.html#known-issues"

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from envdoctor.checkdef import check
-from envdoctor.findings import Evidence, Finding, Fix, Severity
-from envdoctor.matrixset import MatrixSet
-from envdoctor.snapshot import Snapshot
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Severity
+from envdoctor.model.snapshot import Snapshot
 
 _PIP_MAGIC_URL = "https://ipython.readthedocs.io/en/stable/interactive/magics.html#magic-pip"
 _KERNEL_INSTALL_URL = "https://ipython.readthedocs.io/en/stable/install/kernel_install.html"

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from envdoctor.checkdef import check
-from envdoctor.findings import Evidence, Finding, Severity
-from envdoctor.matrixset import MatrixSet
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Severity
+from envdoctor.model.snapshot import Snapshot
+from envdoctor.model.versions import major_minor, version_key
 from envdoctor.queries import torch as tq
 from envdoctor.queries.torch_fixes import released_minors
 from envdoctor.remedies import fixes_for
-from envdoctor.snapshot import Snapshot
-from envdoctor.versions import major_minor, parse
 
 _PYTHON_DOWNLOADS = "https://www.python.org/downloads/"
 _TORCH_GET_STARTED = "https://pytorch.org/get-started/locally/"
@@ -67,7 +67,7 @@ def python_supported_by_torch(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     supported = tq.supported_pythons(ms, newest[0]) or []
     if not supported or python in supported:
         return None
-    if parse(python) < max(parse(p.rstrip("t")) for p in supported):
+    if version_key(python) < max(version_key(p.rstrip("t")) for p in supported):
         return None  # older than the newest release's range: older torch releases serve it
     return Finding(
         id="torch.python-unsupported",

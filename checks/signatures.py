@@ -65,10 +65,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from envdoctor.checkdef import Check
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.snapshot import Confidence, Snapshot
-from envdoctor.versions import parse as parse_version
+from envdoctor.model.checkdef import Check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Confidence, Snapshot
+from envdoctor.model.versions import parse as parse_version
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -79,8 +79,8 @@ try:  # the regex parser's module moved in 3.11
     from re import _constants as sre_constants  # type: ignore[attr-defined]
     from re import _parser as sre_parse  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover - Python 3.10
-    import sre_constants  # type: ignore[no-redef]
-    import sre_parse  # type: ignore[no-redef]
+    import sre_constants
+    import sre_parse
 
 SIGNATURE_DIR = Path(__file__).resolve().parent / "signatures"
 SCHEMA_VERSION = 1
@@ -423,10 +423,10 @@ def _clause_value(
 ) -> bool | None:
     if clause.fact == "text":
         found = facts.text_search(clause.pattern) if clause.pattern is not None else None
-        outcome = found is not None
+        matched = found is not None
         if found is not None:
             seen.append(("pasted.text", found, None))
-        return outcome if clause.op == "~" else not outcome
+        return matched if clause.op == "~" else not matched
     actual = facts.get(clause.fact)
     if clause.op is None:
         if actual is None and clause.fact.startswith("m."):
@@ -885,7 +885,7 @@ def _find(patterns: Iterable[Pattern], facts: Facts) -> tuple[str | None, dict[s
     for pattern in patterns:
         if not pattern.possible_in(facts.joined):
             continue
-        for line, lowered in zip(facts.lines, facts.lowered):
+        for line, lowered in zip(facts.lines, facts.lowered, strict=True):
             found = pattern.search(line, lowered)
             if found is not None:
                 return line, {k: v for k, v in found.groupdict().items() if v is not None}

@@ -13,12 +13,17 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from envdoctor.findings import Fix, Risk
-from envdoctor.pip_commands import Installer, TorchTarget, detect_installer, torch_reinstall
+from envdoctor.installers.pip_commands import (
+    Installer,
+    TorchTarget,
+    detect_installer,
+    torch_reinstall,
+)
+from envdoctor.model.findings import Fix, Risk
+from envdoctor.model.snapshot import Snapshot
+from envdoctor.model.versions import major_minor, release
 from envdoctor.queries import torch as tq
 from envdoctor.queries.torch_fixes import Choice
-from envdoctor.snapshot import Snapshot
-from envdoctor.versions import major_minor, release
 
 GET_STARTED = "https://pytorch.org/get-started/locally/"
 PREVIOUS_VERSIONS = "https://pytorch.org/get-started/previous-versions/"

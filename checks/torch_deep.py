@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from envdoctor.checkdef import check
-from envdoctor.findings import Evidence, Finding, Severity
-from envdoctor.matrixset import MatrixSet
-from envdoctor.snapshot import Snapshot
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Severity
+from envdoctor.model.snapshot import Snapshot
 
 
 @check("torch.gpu-test-failed", needs=("python.deep",))

@@ -3,17 +3,17 @@ for the build's CUDA, GPUs the wheel has no kernels for (too new or too old)."""
 
 from __future__ import annotations
 
-from envdoctor.checkdef import check
 from envdoctor.checks.torch_context import TorchContext, torch_context
-from envdoctor.findings import Evidence, Finding, Fix, Severity
-from envdoctor.matrixset import MatrixSet
-from envdoctor.pip_commands import TorchTarget
+from envdoctor.installers.pip_commands import TorchTarget
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Severity
+from envdoctor.model.snapshot import Snapshot
+from envdoctor.model.versions import major_minor, parse, release_major
 from envdoctor.queries import nvidia as nq
 from envdoctor.queries import torch as tq
 from envdoctor.queries.torch_fixes import missing_kernels
 from envdoctor.remedies import fixes_for
-from envdoctor.snapshot import Snapshot
-from envdoctor.versions import major_minor, parse
 
 _DRIVER_DOWNLOADS = "https://www.nvidia.com/en-us/drivers/"
 PREVIOUS_URL = "https://pytorch.org/get-started/previous-versions/"
@@ -149,7 +149,7 @@ def _cpu_to_cuda_hint(ctx: TorchContext, ms: MatrixSet) -> tuple[Fix, ...]:
         comp.get("torchaudio"),
         exact=True,
     )
-    from envdoctor.pip_commands import torch_reinstall
+    from envdoctor.installers.pip_commands import torch_reinstall
 
     commands = torch_reinstall(
         ctx.installer,
@@ -233,7 +233,7 @@ def driver_too_old(snap: Snapshot, ms: MatrixSet) -> Finding | None:
         Evidence("nvidia.driver.driver_version", str(ctx.driver_version)),
         Evidence("nvidia.driver.cuda_driver_max", str(ctx.driver_max_cuda)),
     ]
-    major = parse(cuda).release[0] if parse(cuda) else 0
+    major = release_major(cuda) or 0
     floor = nq.compat_floor(ms, major, os_name)
     if runs:
         return _ptx_only_warning(snap, ctx, ms, cuda, evidence)

@@ -8,11 +8,8 @@ from typing import Any
 
 from packaging.specifiers import InvalidSpecifier, SpecifierSet
 
-from envdoctor.checkdef import check
 from envdoctor.checks.torch_context import TorchContext, torch_context
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
-from envdoctor.matrixset import MatrixSet
-from envdoctor.pip_commands import (
+from envdoctor.installers.pip_commands import (
     TORCH_FAMILY,
     Installer,
     TorchTarget,
@@ -23,9 +20,13 @@ from envdoctor.pip_commands import (
     uninstall,
     verify_torch,
 )
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Snapshot
+from envdoctor.model.versions import major_minor, release, release_major, version_key
+from envdoctor.model.wheel_variant import local_label, torch_variant
 from envdoctor.queries import torch as tq
-from envdoctor.snapshot import Snapshot
-from envdoctor.versions import major_minor, parse, release
 
 _SYMPTOM = ("torch.gpu-test-failed",)
 _ABI_ERROR = re.compile(
@@ -37,18 +38,13 @@ _XFORMERS_README = "https://github.com/facebookresearch/xformers#installing-xfor
 _FLASH_README = "https://github.com/Dao-AILab/flash-attention#installation-and-features"
 
 
-def _label(version: str | None) -> str:
-    return str(version).split("+", 1)[1].lower() if version and "+" in str(version) else ""
-
-
 def _variant_of(
     ms: MatrixSet, ctx: TorchContext, version: str | None, torch_release: str
 ) -> str | None:
     """A torch-family wheel's variant: its label, else (pip metadata has none) PyPI's default."""
-    label = _label(version)
-    if label:
-        match = re.match(r"(cpu|cu\d+|rocm\d+(?:\.\d+)*|xpu)", label)
-        return match.group(1) if match else label
+    variant = torch_variant(version)
+    if variant:
+        return variant
     if ctx.os in ("linux", "windows", "macos"):
         return tq.pypi_default(ms, torch_release, ctx.os)
     return None
@@ -103,7 +99,7 @@ def companions(snap: Snapshot, ms: MatrixSet) -> Finding | None:
         if torch_variant and theirs and theirs != torch_variant:
             what = (
                 f"a {theirs} build"
-                if _label(have)
+                if local_label(have)
                 else f"PyPI's build, which is {theirs} on {ctx.os.capitalize() if ctx.os else 'this platform'}"
             )
             problems.append(f"{name} {have} is {what}, torch {version} a {torch_variant} build")
@@ -131,7 +127,7 @@ def _companion_fix(
     inst = ctx.installer or Installer("pip", "python")
     installers = dict(ctx.packages.get("installers") or {})
     expected = tq.companion_versions(ms, version)
-    url = tq.index_url(ms, variant) if variant and _label(version) else None
+    url = tq.index_url(ms, variant) if variant and local_label(version) else None
     specs = [pin("torch", version, exact=True)]
     specs += [pin(n, expected[n], False) if expected.get(n) else n for n in wrong]
     commands = (
@@ -209,20 +205,18 @@ def _problems(
                     Evidence(f"{name} built for torch", str(built_torch), str(torch)),
                 )
             )
-    built_major = _built(entry, "cuda_major") or (
-        parse(_built(entry, "cuda")).release[0] if parse(_built(entry, "cuda")) else None
-    )
+    built_major = _built(entry, "cuda_major") or release_major(_built(entry, "cuda"))
+    torch_major = release_major(torch_cuda)
     if (
         built_major
-        and torch_cuda
-        and parse(torch_cuda)
-        and parse(torch_cuda).release[0] != built_major
+        and torch_major is not None
+        and torch_major != built_major
         and not name.startswith(("cupy", "jax", "tensorflow", "onnxruntime"))
     ):
         out.append(
             (
                 f"{name} was built for CUDA {built_major}.x, torch for CUDA {torch_cuda}",
-                Evidence(f"{name} CUDA major", str(built_major), str(parse(torch_cuda).release[0])),
+                Evidence(f"{name} CUDA major", str(built_major), str(torch_major)),
             )
         )
     elif (
@@ -319,7 +313,7 @@ def _extension_fixes(
     installers = dict(ctx.packages.get("installers") or {})
     torch = str(ctx.torch.get("version") or "")
     variant = ctx.build_variant(ms)
-    url = tq.index_url(ms, variant) if variant and _label(torch) else None
+    url = tq.index_url(ms, variant) if variant and local_label(torch) else None
     torch_pin = pin("torch", torch, exact=True)
     fixes: list[Fix] = []
     if name.startswith("flash-attn"):
@@ -398,7 +392,7 @@ def _xformers_for(ms: MatrixSet, torch: str) -> str | None:
         for r in rows
         if r.get("package") == "xformers" and _contains(r.get("torch"), torch)
     ]
-    return max(found, key=lambda v: parse(v) or parse("0")) if found else None
+    return max(found, key=version_key) if found else None
 
 
 CHECKS = [companions, extensions]

@@ -11,9 +11,9 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from envdoctor import fit
-from envdoctor.fit_plan import reference_shapes, shape_key
-from envdoctor.snapshot import Snapshot
+from envdoctor.fit import estimate as fit
+from envdoctor.fit.plan import reference_shapes, shape_key
+from envdoctor.model.snapshot import Snapshot
 
 OOM = re.compile(
     r"CUDA out of memory|OutOfMemoryError|HIP out of memory|cudaErrorMemoryAllocation|"
@@ -80,7 +80,7 @@ def vram_from_facts(snap: Snapshot, ms: Any) -> tuple[float | None, str | None]:
         mib = gpu.get("vram_mib")
         if isinstance(mib, (int, float)) and mib:
             return mib / 1024, f"amd.gpus: {gpu.get('name')}"
-    from envdoctor.fit_plan import target_from_name
+    from envdoctor.fit.plan import target_from_name
 
     for name in snap.fact("pasted.text", "gpus") or []:
         target = target_from_name(ms, str(name))

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from envdoctor import fit
-from envdoctor.checkdef import check
 from envdoctor.checks import workload_facts as wf
-from envdoctor.findings import Evidence, Finding, Fix, Severity
-from envdoctor.matrixset import MatrixSet
-from envdoctor.snapshot import Snapshot
+from envdoctor.fit import estimate as fit
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Severity
+from envdoctor.model.snapshot import Snapshot
 
 _BNB_URL = "https://huggingface.co/docs/transformers/main/en/quantization/bitsandbytes"
 _PEFT_URL = "https://huggingface.co/docs/peft/main/en/developer_guides/quantization"

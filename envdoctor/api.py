@@ -15,14 +15,50 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
-from envdoctor.findings import Finding
-from envdoctor.report import Report
-from envdoctor.snapshot import Snapshot
+from envdoctor.model.findings import Finding
+from envdoctor.model.report import Report
+from envdoctor.model.snapshot import Snapshot
 
 DEFAULT_TIMEOUT_S = 20.0
+
+
+class ShownReport(Report):
+    """A Report that shows itself: as the HTML report inline in Jupyter, as the text report in
+    a terminal IPython and with `str()`. (The model knows no renderer; the API adds the views.)"""
+
+    @classmethod
+    def of(cls, report: Report) -> ShownReport:
+        """The same report, with the views."""
+        return cls(**{f.name: getattr(report, f.name) for f in fields(report)})
+
+    def to_text(self, verbose: bool = False) -> str:
+        """The plain-text view (what `check` prints when not on a terminal)."""
+        from envdoctor.render import render
+
+        return render(self, "text", verbose=verbose, color=False)
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    def _repr_html_(self) -> str:
+        """Jupyter's inline view: the HTML report in a sandboxed frame, so its page styles
+        cannot leak into the notebook's."""
+        from html import escape
+
+        from envdoctor.render import render
+
+        page = render(self, "html")
+        return (
+            '<iframe class="envdoctor-report" sandbox="" style="width:100%;height:640px;'
+            f'border:1px solid #ccc" srcdoc="{escape(page, quote=True)}"></iframe>'
+        )
+
+    def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
+        """IPython's terminal view: the plain-text report."""
+        printer.text(repr(self) if cycle else self.to_text())
 
 
 def check(
@@ -33,14 +69,14 @@ def check(
     apps: Iterable[str] = (),
     app_dirs: Iterable[str] = (),
     root: str = "/",
-) -> Report:
+) -> ShownReport:
     """Diagnose this machine, as `envdoctor check` does.
 
     `python` names the interpreter to inspect; by default the active environment (VIRTUAL_ENV,
     CONDA_PREFIX, else the first python on PATH; see README, "Which Python is inspected").
     """
-    from envdoctor.context import ProbeOptions
-    from envdoctor.diagnose import collect_live, diagnose
+    from envdoctor.diagnosis.pipeline import collect_live, diagnose
+    from envdoctor.probes.context import ProbeOptions
 
     _positive("timeout_s", timeout_s)
     if python is not None and not os.path.exists(python):
@@ -55,13 +91,13 @@ def check(
         app_dirs=tuple(app_dirs),
     )
     if root != "/":
-        from envdoctor.image_inspect import collect_for_root
+        from envdoctor.diagnosis.image_inspect import collect_for_root
 
-        return diagnose(collect_for_root(root, options), kind="check")
-    return diagnose(collect_live(options), kind="check")
+        return ShownReport.of(diagnose(collect_for_root(root, options), kind="check"))
+    return ShownReport.of(diagnose(collect_live(options), kind="check"))
 
 
-def triage(text: str, *, here: bool = False, timeout_s: float = DEFAULT_TIMEOUT_S) -> Report:
+def triage(text: str, *, here: bool = False, timeout_s: float = DEFAULT_TIMEOUT_S) -> ShownReport:
     """Diagnose pasted text (an error, a log, collect_env output, an envdoctor report), as
     `envdoctor triage` does; `here` adds this machine's live facts."""
     from envdoctor.commands.triage import triage_text
@@ -69,7 +105,7 @@ def triage(text: str, *, here: bool = False, timeout_s: float = DEFAULT_TIMEOUT_
     if not isinstance(text, str):
         raise ValueError(f"triage needs text (str), not {type(text).__name__}")
     _positive("timeout_s", timeout_s)
-    return triage_text(text, here=here, timeout_s=timeout_s)
+    return ShownReport.of(triage_text(text, here=here, timeout_s=timeout_s))
 
 
 @dataclass
@@ -104,7 +140,7 @@ def preflight(
     import time
 
     from envdoctor.commands.preflight import _document, _matrices, judge
-    from envdoctor.requirements import RequirementError, expand_apps, parse_requirements
+    from envdoctor.preflight.requirements import RequirementError, expand_apps, parse_requirements
 
     _positive("timeout_s", timeout_s)
     specs = [requirements] if isinstance(requirements, str) else list(requirements)
@@ -135,15 +171,15 @@ def explain(finding_id: str) -> str:
         raise ValueError(str(exc)) from None
 
 
-def redacted(report: Report) -> Report:
+def redacted(report: Report) -> ShownReport:
     """A copy of `report` with user and host names, home paths, addresses, GPU UUIDs, serials
     and secrets replaced by pseudonyms, as `envdoctor report` writes it."""
     from envdoctor.commands.report import machine_identifiers
-    from envdoctor.redact import redact_document
+    from envdoctor.render.redact import redact_document
 
     users, hosts = machine_identifiers(os.environ)
     doc, _ = redact_document(report.to_dict(include_raw=True), users, hosts)
-    return Report.from_dict(doc)
+    return ShownReport.of(Report.from_dict(doc))
 
 
 def _positive(name: str, value: float) -> None:

@@ -7,6 +7,7 @@ unreadable input; 3 internal error. This is the only module that prints or exits
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import importlib
 import io
@@ -106,10 +107,9 @@ def entry() -> None:
     success path never gets here: it execs the workload.) In-process callers use `main`."""
     code = main()
     for stream in (sys.stdout, sys.stderr):
-        try:
+        # closed, full or missing: nothing more can be said
+        with contextlib.suppress(OSError, ValueError, AttributeError):
             stream.flush()
-        except (OSError, ValueError, AttributeError):  # closed, full or missing: nothing to add
-            pass
     os._exit(code)
 
 
@@ -146,10 +146,8 @@ def _write(stream, text: str) -> str | None:  # noqa: ANN001
         stream.write(text)
         stream.flush()
     except BrokenPipeError:
-        try:
+        with contextlib.suppress(OSError):
             sys.stdout = open(os.devnull, "w")  # noqa: SIM115 - silence the interpreter's flush at exit
-        except OSError:
-            pass
     except UnicodeEncodeError:
         return _write(stream, text.encode("ascii", "replace").decode("ascii"))
     except (OSError, ValueError) as exc:

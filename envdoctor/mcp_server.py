@@ -90,7 +90,7 @@ def preflight(
     command."""
     from envdoctor import api
     from envdoctor.commands.report import machine_identifiers
-    from envdoctor.redact import redact_document
+    from envdoctor.render.redact import redact_document
 
     document = api.preflight(requirements, python=python).document
     if redact:

@@ -1,8 +1,7 @@
-"""Shared test fixtures: the real captures in ../shared/fixtures/real, fake root trees."""
+"""Shared test fixtures: the real captures in tests/fixtures/real, fake root trees."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
@@ -11,26 +10,13 @@ REPO = Path(__file__).resolve().parent.parent
 TESTS = Path(__file__).resolve().parent
 
 
-def shared_dir() -> Path | None:
-    """The shared/ folder beside the checkout (ENVDOCTOR_SHARED overrides)."""
-    override = os.environ.get("ENVDOCTOR_SHARED")
-    candidates = [Path(override)] if override else []
-    candidates += [REPO.parent / "shared", REPO / "shared"]
-    for candidate in candidates:
-        if (candidate / "fixtures" / "real").is_dir():
-            return candidate
-    return None
+REAL_CAPTURES = TESTS / "fixtures" / "real"
 
 
 @pytest.fixture(scope="session")
 def real_captures() -> Path:
-    """../shared/fixtures/real: required in CI, skipped elsewhere when absent."""
-    shared = shared_dir()
-    if shared is None:
-        if os.environ.get("CI"):
-            pytest.fail("shared/fixtures/real is missing beside the checkout (required in CI)")
-        pytest.skip("shared/fixtures/real not found beside the checkout")
-    return shared / "fixtures" / "real"
+    """tests/fixtures/real: the real captures, each with its source line in SOURCES.md."""
+    return REAL_CAPTURES
 
 
 @pytest.fixture()
@@ -74,3 +60,19 @@ def fake_tools(tmp_path: Path):
 
 # The real Docker daemon of the container tests (a session fixture; see tests/docker_daemon.py).
 from docker_daemon import docker_daemon  # noqa: E402,F401
+
+
+def check_id_of(finding_id: str) -> str:
+    """The id of the check that may emit `finding_id`: for "passes" assertions on the passed checks
+    (`check_id_of(X) in outcome.passed`), which a check skipped for missing facts cannot satisfy."""
+    from envdoctor.checks import load_checks
+
+    # not the triage signatures, which may share a finding id with the check of that layer
+    checks = [
+        c
+        for c in load_checks()
+        if finding_id in c.ids and c.function.__module__ != "envdoctor.checks.signatures"
+    ]
+    # the check named after the finding, else the one check that lists it among its ids
+    [chk] = [c for c in checks if c.id == finding_id] or checks
+    return chk.id

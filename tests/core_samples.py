@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from envdoctor.engine import Skipped
-from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity, order
-from envdoctor.report import Report
-from envdoctor.snapshot import Confidence, Snapshot, absent, collected, failed
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity, order
+from envdoctor.model.report import Report, Skipped
+from envdoctor.model.snapshot import Confidence, Snapshot, absent, collected, failed
 
 
 def sample_snapshot() -> Snapshot:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from envdoctor.context import ProbeContext
+from envdoctor.model.snapshot import Snapshot, absent, collected
 from envdoctor.probes import cuda_libraries, cuda_toolkit
-from envdoctor.snapshot import Snapshot, absent, collected
+from envdoctor.probes.context import ProbeContext
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "cuda"
 SITE = "/opt/venv/lib/python3.11/site-packages"

@@ -1,5 +1,5 @@
 """Node reports for the fleet and Prometheus tests, built from real captures through the real
-pipeline: `nvidia-smi -q -x` XML and dmesg captures (../shared/fixtures/real) read by envdoctor's
+pipeline: `nvidia-smi -q -x` XML and dmesg captures (tests/fixtures/real) read by envdoctor's
 own readers, diagnosed by the real checks, and rendered by the same `build` that `envdoctor
 report` uses (redacted or not). Only the stack around the GPUs (torch, toolkit) is typed here.
 """
@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Any
 
 from envdoctor.commands.report import build
-from envdoctor.diagnose import diagnose
-from envdoctor.fleet import node_group
+from envdoctor.diagnosis.pipeline import diagnose
+from envdoctor.fleet.aggregate import node_group
 from envdoctor.ingest import kernel_log, nvidia_smi_xml
-from envdoctor.report import Report
-from envdoctor.snapshot import Confidence, Snapshot, absent, collected
+from envdoctor.model.report import Report
+from envdoctor.model.snapshot import Confidence, Snapshot, absent, collected
 
 K80 = "openpai-tesla-k80-x4-driver-430.26-cuda-not-found.xml"  # 4 GPUs, 2 with lifetime uncorrected ECC errors
 A100 = "telegraf-a100-sxm4-80gb-mig-driver-535.54.03.xml"

@@ -294,8 +294,8 @@ def test_html_plots_in_headless_chromium(worn_run, tmp_path):
     series with the samples as points, and the screenshot is not blank."""
     from test_html import chromium, png_size
 
+    from envdoctor.model.report import Report
     from envdoctor.render import render
-    from envdoctor.report import Report
 
     _, doc = worn_run
     page = tmp_path / "accept.html"

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from envdoctor.context import ProbeContext, ProbeOptions
 from envdoctor.probes import target_python
+from envdoctor.probes.context import ProbeContext, ProbeOptions
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -7,10 +7,10 @@ from typing import Any
 import pytest
 
 from envdoctor.checks import amd_access, amd_gfx, amd_ollama, amd_torch, amd_visible, load_checks
-from envdoctor.engine import run_checks
-from envdoctor.findings import Severity
-from envdoctor.matrixset import load_bundled
-from envdoctor.snapshot import Snapshot, absent, collected
+from envdoctor.diagnosis.engine import run_checks
+from envdoctor.matrix.loader import load_bundled
+from envdoctor.model.findings import Severity
+from envdoctor.model.snapshot import Snapshot, absent, collected
 
 
 @pytest.fixture(scope="module")

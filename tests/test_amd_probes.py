@@ -9,9 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from envdoctor.context import ProbeContext
+from envdoctor.diagnosis.enrich import amd_targets
+from envdoctor.matrix.loader import load_bundled
+from envdoctor.model.snapshot import Status
 from envdoctor.probes import amd_env, amd_gpu, amd_kernel, amd_rocm, amd_sysfs
-from envdoctor.snapshot import Status
+from envdoctor.probes.context import ProbeContext
 
 KFD = Path(__file__).parent / "fixtures" / "amd" / "kfd"
 
@@ -26,8 +28,10 @@ def ctx(root: Path, env: dict | None = None) -> ProbeContext:
 
 
 def gpus_of(root: Path, env: dict | None = None) -> dict:
+    """The probe's amd.gpus data after the enrichment step (APU flags from the ROCm tables)."""
     [group] = amd_gpu.collect(ctx(root, env))
     assert group.status is Status.COLLECTED, group.reason
+    amd_targets(group.data["gpus"], load_bundled())
     return group.data
 
 
@@ -109,10 +113,13 @@ def test_pci_device_without_kfd(fake_root):
             "/usr/share/libdrm/amdgpu.ids": "1.0.0\n744C,\tC8,\tAMD Radeon RX 7900 XTX\n",
         }
     )
-    data = gpus_of(root)
-    assert data["sources"] == ["pci"] and data["kfd_present"] is False
-    [gpu] = data["gpus"]
+    [group] = amd_gpu.collect(ctx(root))
+    assert group.data["sources"] == ["pci"] and group.data["kfd_present"] is False
+    [gpu] = group.data["gpus"]
     assert (gpu["name"], gpu["gfx_target"], gpu["driver"]) == ("AMD Radeon RX 7900 XTX", None, None)
+    # the enrichment step names the target from the product name, and says so
+    amd_targets(group.data["gpus"], load_bundled())
+    assert (gpu["gfx_target"], gpu["gfx_target_source"]) == ("gfx1100", "product-name")
 
 
 # -- with ROCm's tools -------------------------------------------------------------------------
@@ -386,8 +393,9 @@ def test_override_values(fake_root, value, gfx):
 def test_preflight_reads_amd_facts(fake_root):
     """vendor=amd, gpus>=4, vram>=192GB on the MI300X tree (196592 MiB each: 192 GB, just under 192 GiB);
     rocm>=6.1 on an install."""
-    from envdoctor.requirements import MET, UNMET, Judge, parse_requirements
-    from envdoctor.snapshot import Snapshot
+    from envdoctor.model.snapshot import Snapshot
+    from envdoctor.preflight.judge import Judge
+    from envdoctor.preflight.requirements import MET, UNMET, parse_requirements
 
     root = tree(fake_root, "mi300x-x4", {"/opt/rocm-6.2.4/.info/version": "6.2.4\n"})
     snap = Snapshot()

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from envdoctor.matrixset import load_bundled
+from envdoctor.matrix.loader import load_bundled
+from envdoctor.model import amd_gfx
 from envdoctor.queries import rocm as rq
 
 
@@ -29,13 +30,13 @@ def ms():
     ],
 )
 def test_target_version_round_trip(number, gfx):
-    assert rq.gfx_from_target_version(number) == gfx
-    assert rq.target_version_of(gfx) == number
+    assert amd_gfx.gfx_from_target_version(number) == gfx
+    assert amd_gfx.target_version_of(gfx) == number
 
 
 @pytest.mark.parametrize("value", [0, "0", None, "x", 91600, -1])
 def test_target_version_rejects(value):
-    assert rq.gfx_from_target_version(value) is None
+    assert amd_gfx.gfx_from_target_version(value) is None
 
 
 @pytest.mark.parametrize(
@@ -48,7 +49,7 @@ def test_target_version_rejects(value):
     ],
 )
 def test_normalize(text, gfx):
-    assert rq.normalize_gfx(text) == gfx
+    assert amd_gfx.normalize_gfx(text) == gfx
 
 
 @pytest.mark.parametrize(
@@ -64,9 +65,9 @@ def test_normalize(text, gfx):
     ],
 )
 def test_override_values(value, gfx):
-    assert rq.gfx_from_override(value) == gfx
+    assert amd_gfx.gfx_from_override(value) == gfx
     if gfx:
-        assert rq.override_string(gfx) == value
+        assert amd_gfx.override_string(gfx) == value
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,4 @@
-"""The rocminfo and rocm-smi / amd-smi readers on every real capture in shared/fixtures/real."""
+"""The rocminfo and rocm-smi / amd-smi readers on every real capture in tests/fixtures/real."""
 
 from __future__ import annotations
 
@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from envdoctor.diagnosis.enrich import amd_targets
 from envdoctor.ingest import ingest_text, rocm_smi, rocminfo
-from envdoctor.matrixset import load_bundled
+from envdoctor.matrix.loader import load_bundled
 
 FIXTURES = Path(__file__).parent / "fixtures" / "amd"
 
@@ -16,6 +17,13 @@ FIXTURES = Path(__file__).parent / "fixtures" / "amd"
 @pytest.fixture(scope="module")
 def ms():
     return load_bundled()
+
+
+def _parse(text: str, ms) -> dict:
+    """rocm_smi.parse, then the enrichment step a diagnosis applies (gfx targets by name)."""
+    facts = rocm_smi.parse(text)
+    amd_targets(facts["gpus"], ms)
+    return facts
 
 
 def _read(real_captures: Path, folder: str, name: str) -> str:
@@ -242,7 +250,7 @@ def test_rocm_smi_captures(real_captures, ms, name):
     fmt, count, product, gfx, pci, vram, driver = ROCM_SMI[name]
     text = _read(real_captures, "rocm-smi", name)
     assert rocm_smi.detect(text)
-    facts = rocm_smi.parse(text, ms)
+    facts = _parse(text, ms)
     assert facts["format"] == fmt
     assert len(facts["gpus"]) == count
     first = facts["gpus"][0]
@@ -256,13 +264,13 @@ def test_rocm_smi_captures(real_captures, ms, name):
 
 
 def test_rocm_smi_gfx_source(real_captures, ms):
-    printed = rocm_smi.parse(
-        _read(real_captures, "rocm-smi", "telegraf-rx6700xt-rocm612.json"), ms
-    )["gpus"][0]
-    assert "gfx_target_source" not in printed  # rocm-smi 6.1 prints "GFX Version: gfx1031" itself
-    looked_up = rocm_smi.parse(_read(real_captures, "rocm-smi", "telegraf-mi100-rocm571.json"), ms)[
+    printed = _parse(_read(real_captures, "rocm-smi", "telegraf-rx6700xt-rocm612.json"), ms)[
         "gpus"
     ][0]
+    assert "gfx_target_source" not in printed  # rocm-smi 6.1 prints "GFX Version: gfx1031" itself
+    looked_up = _parse(_read(real_captures, "rocm-smi", "telegraf-mi100-rocm571.json"), ms)["gpus"][
+        0
+    ]
     assert (
         looked_up["gfx_target_source"] == "product-name"
         and looked_up["gfx_target_version"] == 90008
@@ -271,16 +279,14 @@ def test_rocm_smi_gfx_source(real_captures, ms):
 
 def test_rocm_smi_unique_ids_and_card_order(real_captures, ms):
     # the 2020 JSON lists card2 before card1; GPUs come out in card order
-    gpus = rocm_smi.parse(
-        _read(real_captures, "rocm-smi", "openpai-rocm-smi-a-json-vega20.json"), ms
-    )["gpus"]
+    gpus = _parse(_read(real_captures, "rocm-smi", "openpai-rocm-smi-a-json-vega20.json"), ms)[
+        "gpus"
+    ]
     assert [(g["card"], g["unique_id"]) for g in gpus] == [
         (1, "0x7c96610172fc1a8d"),
         (2, "0x249220e172fc1a88"),
     ]
-    a = rocm_smi.parse(_read(real_captures, "rocm-smi", "thamada-rocm-smi-a-mi300x-x4.txt"), ms)[
-        "gpus"
-    ]
+    a = _parse(_read(real_captures, "rocm-smi", "thamada-rocm-smi-a-mi300x-x4.txt"), ms)["gpus"]
     assert [g["unique_id"] for g in a] == [
         "0x8d1457e2c20f59d2",
         "0xb4fa34630e85d42a",
@@ -321,7 +327,7 @@ def test_amd_smi_json_shape(ms):
     ]
     for text in (json.dumps(doc), json.dumps({"gpu_data": doc})):
         assert rocm_smi.detect(text)
-        facts = rocm_smi.parse(text, ms)
+        facts = _parse(text, ms)
         assert facts["format"] == "amd-smi-json" and facts["driver_version"] == "6.8.5"
         [gpu] = facts["gpus"]
         assert (gpu["name"], gpu["gfx_target"], gpu["pci_bus_id"], gpu["vram_mib"]) == (

@@ -1,5 +1,5 @@
 """`envdoctor triage` on pasted rocminfo / rocm-smi output: the GPUs, their gfx targets and the
-problems they imply (real captures from shared/fixtures/real and tests/fixtures/amd)."""
+problems they imply (real captures from tests/fixtures/real and tests/fixtures/amd)."""
 
 from __future__ import annotations
 

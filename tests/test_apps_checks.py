@@ -21,11 +21,11 @@ from envdoctor.checks import (
     apps_webui,
     load_checks,
 )
-from envdoctor.engine import run_checks
-from envdoctor.findings import Severity
-from envdoctor.matrixset import load_bundled
+from envdoctor.diagnosis.engine import run_checks
+from envdoctor.matrix.loader import load_bundled
+from envdoctor.model.findings import Severity
+from envdoctor.model.snapshot import Snapshot, absent, collected, failed
 from envdoctor.probes.apps_ollama import parse_log
-from envdoctor.snapshot import Snapshot, absent, collected, failed
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "apps"
 MS = load_bundled()

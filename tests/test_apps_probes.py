@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 from test_torch_build import VERSION_PY_271_CU126, VERSION_PY_2130_CPU, write_dist
 
-from envdoctor.context import ProbeContext, ProbeOptions
 from envdoctor.probes import (
     apps_detect,
     apps_halcon,
@@ -21,6 +20,7 @@ from envdoctor.probes import (
     apps_ollama,
     apps_torchserve,
 )
+from envdoctor.probes.context import ProbeContext, ProbeOptions
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "apps"
 

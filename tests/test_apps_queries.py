@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-from envdoctor.matrixset import lint, load_bundled
+from envdoctor.matrix.loader import lint, load_bundled
+from envdoctor.preflight.requirements import parse_requirements
 from envdoctor.queries import apps as aq
-from envdoctor.requirements import parse_requirements
 
 MS = load_bundled()
 

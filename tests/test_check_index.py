@@ -54,7 +54,7 @@ def test_a_finding_requirement_imports_only_its_module():
     """`no:ID` on the preflight path imports the module that emits ID, not the registry."""
     code = (
         "import sys; from envdoctor.commands import preflight as p; "
-        "from envdoctor.requirements import parse_requirements as r; "
+        "from envdoctor.preflight.requirements import parse_requirements as r; "
         "p.judge(r(['no:nvidia.driver-library-mismatch']), timeout_s=10); "
         "print(sorted(m for m in sys.modules if m.startswith('envdoctor.checks.')))"
     )
@@ -78,8 +78,8 @@ def _outcome_key(outcome):
 
 def _both_ways(snapshot, modules=None):
     from envdoctor.checks import load_checks, load_checks_for
-    from envdoctor.diagnose import active_matrices
-    from envdoctor.engine import run_checks
+    from envdoctor.diagnosis.engine import run_checks
+    from envdoctor.diagnosis.pipeline import active_matrices
 
     matrices = active_matrices()
     collected = {name for name in snapshot.groups if snapshot.has(name)}
@@ -90,8 +90,8 @@ def _both_ways(snapshot, modules=None):
 
 def test_lazy_registry_gives_the_same_outcome_on_this_machine():
     """Importing only the runnable modules changes nothing in what the checks say (live snapshot)."""
-    from envdoctor.context import ProbeOptions
-    from envdoctor.diagnose import collect_live
+    from envdoctor.diagnosis.pipeline import collect_live
+    from envdoctor.probes.context import ProbeOptions
 
     live = tuple(m for m in CHECK_MODULES if m not in checks.TEXT_ONLY_CHECK_MODULES)
     eager, lazy = _both_ways(collect_live(ProbeOptions(timeout_s=20)), live)

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from envdoctor.context import ProbeContext
 from envdoctor.probes import container_cdi, container_cdi_yaml, container_podman
+from envdoctor.probes.context import ProbeContext
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "container"
 SPEC = FIXTURES / "cdi" / "salilkadam-nvidia-ctk-1.17.8-driver-575.64.03-1gpu.yaml"

@@ -8,10 +8,10 @@ import pytest
 
 from envdoctor.checks import container_require as require
 from envdoctor.checks import load_checks
-from envdoctor.context import ProbeOptions
-from envdoctor.diagnose import collect_live, diagnose
-from envdoctor.matrixset import load_bundled
-from envdoctor.snapshot import Snapshot, absent, collected
+from envdoctor.diagnosis.pipeline import collect_live, diagnose
+from envdoctor.matrix.loader import load_bundled
+from envdoctor.model.snapshot import Snapshot, absent, collected
+from envdoctor.probes.context import ProbeOptions
 
 MODULES = ("container_docker", "container_cdi", "container_inside", "container_image")
 DOCKER = {
@@ -100,6 +100,15 @@ def ids(s: Snapshot, matrices) -> list[str]:
     return [f.id for f in diagnose(s, matrices=matrices, check_modules=MODULES).findings]
 
 
+def assert_passes(finding_id: str, s: Snapshot, matrices) -> None:
+    """The check that emits `finding_id` ran on `s` and found nothing (it is in the report's
+    passed checks): a check skipped for missing facts cannot satisfy this."""
+    [chk] = [c for c in load_checks(MODULES) if finding_id in c.ids]
+    report = diagnose(s, matrices=matrices, check_modules=MODULES)
+    skipped = {k.id: k.reason for k in report.skipped}
+    assert chk.id in report.passed, skipped.get(chk.id) or [f.id for f in report.findings]
+
+
 def find(s: Snapshot, matrices, finding_id: str):
     return next(
         (
@@ -130,9 +139,11 @@ def test_no_nvidia_runtime(matrices):
         toolkit={"binaries": {"nvidia-container-runtime-hook": HOOK}},
     )
     assert ids(good, matrices) == []
-    assert "container.no-nvidia-runtime" not in ids(
-        snap(docker=docker(), gpus=(), driver=None), matrices
+    no_gpu = diagnose(
+        snap(docker=docker(), gpus=(), driver=None), matrices=matrices, check_modules=MODULES
     )
+    assert "container.no-nvidia-runtime" not in [f.id for f in no_gpu.findings]
+    assert "container.no-nvidia-runtime" in [k.id for k in no_gpu.skipped]  # no NVIDIA facts
 
 
 def test_daemon_json_not_reloaded_and_runtime_not_configured(matrices):
@@ -160,6 +171,7 @@ def test_cdi_no_gpu_vendor_on_docker_29_3(matrices):
     assert "no known GPU vendor found" in bad.detail and bad.explains == (
         "container.no-nvidia-runtime",
     )
+    # the same check ran (it reported the CDI problem above), without the runtime finding
     assert "container.no-nvidia-runtime" not in ids(snap(docker=cdi_docker), matrices)
     good = snap(
         docker=docker(
@@ -167,7 +179,7 @@ def test_cdi_no_gpu_vendor_on_docker_29_3(matrices):
         ),
         toolkit={"binaries": {"nvidia-cdi-hook": CDI_HOOK}},
     )
-    assert "container.cdi-no-gpu-vendor" not in ids(good, matrices)
+    assert_passes("container.cdi-no-gpu-vendor", good, matrices)
     older = snap(docker=docker(server_version="29.2.1", cdi_spec_dirs=["/etc/cdi"]))
     assert ids(older, matrices)[0] == "container.no-nvidia-runtime"
 
@@ -177,8 +189,8 @@ def test_docker_too_old_for_gpus(matrices):
         snap(docker=docker(server_version="18.09.7")), matrices, "container.docker-too-old-for-gpus"
     )
     assert "needs 19.03" in bad.title and "--runtime=nvidia" in bad.fixes[1].commands[0]
-    assert "container.docker-too-old-for-gpus" not in ids(
-        snap(docker=docker(server_version="19.03.0")), matrices
+    assert_passes(
+        "container.docker-too-old-for-gpus", snap(docker=docker(server_version="19.03.0")), matrices
     )
 
 
@@ -232,8 +244,10 @@ def test_rootless_needs_no_cgroups(matrices):
         == "sudo nvidia-ctk config --set nvidia-container-cli.no-cgroups --in-place"
     )
     ok = {**tk, "config": {"no_cgroups": True}}
-    assert "container.rootless-needs-no-cgroups" not in ids(
-        snap(docker=docker(rootless=True, runtimes=["nvidia"]), toolkit=ok), matrices
+    assert_passes(
+        "container.rootless-needs-no-cgroups",
+        snap(docker=docker(rootless=True, runtimes=["nvidia"]), toolkit=ok),
+        matrices,
     )
 
 
@@ -246,8 +260,10 @@ def test_nvml_unknown_error_with_systemd_cgroup_driver(matrices):
     )
     assert "daemon-reload" in bad.title
     assert any("create-dev-char-symlinks" in c for f in bad.fixes for c in f.commands)
-    assert "container.nvml-unknown-error-cgroup" not in ids(
-        snap(docker=docker(runtimes=["nvidia"]), toolkit=tk), matrices
+    assert_passes(
+        "container.nvml-unknown-error-cgroup",
+        snap(docker=docker(runtimes=["nvidia"]), toolkit=tk),
+        matrices,
     )
     cdi = {"binaries": {"nvidia-container-runtime-hook": HOOK, "nvidia-cdi-hook": CDI_HOOK}}
     via_cdi = snap(
@@ -264,7 +280,7 @@ def test_nvml_unknown_error_with_systemd_cgroup_driver(matrices):
             ]
         },
     )
-    assert "container.nvml-unknown-error-cgroup" not in ids(via_cdi, matrices)
+    assert_passes("container.nvml-unknown-error-cgroup", via_cdi, matrices)
 
 
 def test_nvml_library_not_found(matrices):
@@ -301,8 +317,10 @@ def test_nvml_library_not_found(matrices):
         "binaries": {"nvidia-container-runtime-hook": HOOK},
         "cli_info": {"nvrm_version": "575.64.03", "devices": []},
     }
-    assert "container.nvml-library-not-found" not in ids(
-        snap(docker=docker(runtimes=["nvidia"]), toolkit=ok), matrices
+    assert_passes(
+        "container.nvml-library-not-found",
+        snap(docker=docker(runtimes=["nvidia"]), toolkit=ok),
+        matrices,
     )
 
 
@@ -319,8 +337,10 @@ def test_cuda_requirement_unsatisfied_for_an_image(matrices):
     assert "unsatisfied condition: cuda>=13.0, please update your driver" in bad.detail
     assert bad.fixes[0].summary.startswith("Upgrade the host NVIDIA driver to 580.65.06")
     ok = {**image, "env": {"NVIDIA_REQUIRE_CUDA": "cuda>=12.0"}}
-    assert "container.cuda-requirement-unsatisfied" not in ids(
-        snap(driver=("550.54.15", "12.4"), container__image=ok), matrices
+    assert_passes(
+        "container.cuda-requirement-unsatisfied",
+        snap(driver=("550.54.15", "12.4"), container__image=ok),
+        matrices,
     )
 
 
@@ -345,13 +365,15 @@ def test_cuda_requirement_inside_a_container_with_disable_require(matrices):
 
 
 def test_requirement_language():
-    host = require.HostFacts(cuda="11.4", driver="470.82.01")
+    host = require.HostFacts(cuda_driver_max="11.4", driver="470.82.01")
     expression = "cuda>=12.0 brand=tesla,driver>=450,driver<451 brand=tesla,driver>=470,driver<471"
     assert (
         require.unsatisfied(expression, host) is None
     )  # forward-compatible datacenter branch: maybe
     assert (
-        require.unsatisfied(expression, require.HostFacts(cuda="11.2", driver="460.32.03"))
+        require.unsatisfied(
+            expression, require.HostFacts(cuda_driver_max="11.2", driver="460.32.03")
+        )
         == "cuda>=12.0"
     )
     assert (
@@ -422,8 +444,10 @@ def test_podman_without_cdi_spec(matrices):
         ],
         "kinds": ["nvidia.com/gpu"],
     }
-    assert "container.podman-no-cdi-spec" not in ids(
-        snap(container__podman=podman, container__cdi=spec), matrices
+    assert_passes(
+        "container.podman-no-cdi-spec",
+        snap(container__podman=podman, container__cdi=spec),
+        matrices,
     )
 
 
@@ -436,7 +460,7 @@ def test_stale_cdi_spec(matrices):
         "uuids": [GPU["uuid"]],
     }
     cdi = {"specs": [spec], "kinds": ["nvidia.com/gpu"]}
-    assert "container.cdi-spec-stale" not in ids(snap(container__cdi=cdi), matrices)
+    assert_passes("container.cdi-spec-stale", snap(container__cdi=cdi), matrices)
     bad = find(
         snap(driver=("580.95.05", "13.0"), container__cdi=cdi), matrices, "container.cdi-spec-stale"
     )
@@ -464,12 +488,16 @@ def test_image_needs_newer_driver(matrices):
         "container.image-needs-newer-driver",
     )
     assert bad.title == "This image's torch is cu130 and needs a 580 driver; the host has 550.54.15"
-    assert "container.image-needs-newer-driver" not in ids(
-        snap(driver=("580.65.06", "13.0"), container__image=image), matrices
+    assert_passes(
+        "container.image-needs-newer-driver",
+        snap(driver=("580.65.06", "13.0"), container__image=image),
+        matrices,
     )
     cu126 = {**image, "torch": {"version": "2.9.0+cu126", "cuda": "12.6"}}
-    assert "container.image-needs-newer-driver" not in ids(
-        snap(driver=("550.54.15", "12.4"), container__image=cu126), matrices
+    assert_passes(
+        "container.image-needs-newer-driver",
+        snap(driver=("550.54.15", "12.4"), container__image=cu126),
+        matrices,
     )
 
 

@@ -14,12 +14,12 @@ from pathlib import Path
 import pytest
 from docker_daemon import rootfs_tar, start_daemon, unavailable
 
-from envdoctor.context import ProbeContext, ProbeOptions
-from envdoctor.diagnose import diagnose
-from envdoctor.image_inspect import ImageInspectError, collect_for_image
+from envdoctor.diagnosis.image_inspect import ImageInspectError, collect_for_image
+from envdoctor.diagnosis.pipeline import diagnose
 from envdoctor.ingest import docker_info
+from envdoctor.model.snapshot import Snapshot, collected
 from envdoctor.probes import container_docker
-from envdoctor.snapshot import Snapshot, collected
+from envdoctor.probes.context import ProbeContext, ProbeOptions
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "container"
@@ -149,7 +149,7 @@ def test_gpus_all_really_fails_and_is_diagnosed(docker_daemon, base_image, tmp_p
         )
     )
     snap.add(collected("os", "test", {"system": "Linux", "distro_id": "debian", "distro_like": []}))
-    from envdoctor.snapshot import absent
+    from envdoctor.model.snapshot import absent
 
     snap.add(absent("container.toolkit", "probe:container_toolkit", "not installed"))
     ids = [f.id for f in diagnose(snap).findings]

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from envdoctor.context import ProbeContext
 from envdoctor.ingest import docker_info
 from envdoctor.probes import container_docker
+from envdoctor.probes.context import ProbeContext
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "container" / "docker"
 

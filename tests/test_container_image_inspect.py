@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from envdoctor import image_inspect
-from envdoctor.image_inspect import (
+from envdoctor.diagnosis import image_inspect
+from envdoctor.diagnosis.image_inspect import (
     ImageInspectError,
     safe_link_target,
     safe_name,
@@ -53,7 +53,7 @@ def _archive(path: Path, layers: list[bytes], oci: bool = False) -> Path:
     config_name = "blobs/sha256/" + "c" * 64 if oci else "c" * 64 + ".json"
     with tarfile.open(path, "w") as tar:
         for name, body in [
-            *zip(names, layers),
+            *zip(names, layers, strict=True),
             (config_name, json.dumps(CONFIG).encode()),
             (
                 "manifest.json",

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from envdoctor.context import ProbeContext
 from envdoctor.probes import container_inside
+from envdoctor.probes.context import ProbeContext
 
 DOCKER_CGROUP = "0::/docker/5f1afa5dbea157c47298f7493a4ec23ba93b79a3b003379c51fa0df66406ea63\n"
 K8S_CGROUP = (

@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from envdoctor.context import ProbeContext
 from envdoctor.ingest import nvidia_container_cli
 from envdoctor.probes import container_toolkit
+from envdoctor.probes.context import ProbeContext
 
 CLI_2X = "unidentified-nvidia-container-cli-info-2x-gtx1050ti-495.29.05.txt"
 CLI_DEBUG = "unidentified-nvidia-container-cli-k-d-info-debug-v1.6.0-2x-gtx1050ti-495.29.05.txt"

@@ -99,7 +99,7 @@ def test_internal_errors_exit_3_with_one_line(monkeypatch, capsys):
 
 def test_fail_on_warning_changes_the_exit_code(monkeypatch):
     from envdoctor.commands import check as check_cmd
-    from envdoctor.diagnose import exit_code_for
+    from envdoctor.diagnosis.pipeline import exit_code_for
     from tests.core_samples import sample_report
 
     report = sample_report()

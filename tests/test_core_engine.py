@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from envdoctor.checkdef import check
-from envdoctor.engine import run_checks
-from envdoctor.findings import Finding, Severity, order
-from envdoctor.matrixset import MatrixSet
-from envdoctor.snapshot import Confidence, Snapshot, absent, collected
+from envdoctor.diagnosis.engine import run_checks
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Finding, Severity, order
+from envdoctor.model.snapshot import Confidence, Snapshot, absent, collected
 
 
 def _snap() -> Snapshot:

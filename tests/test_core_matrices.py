@@ -6,7 +6,7 @@ import textwrap
 
 import pytest
 
-from envdoctor.matrixset import lint, load_bundled, parse_matrix
+from envdoctor.matrix.loader import lint, load_bundled, parse_matrix
 
 HEADER = """
 schema_version = 1

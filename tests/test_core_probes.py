@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from envdoctor import probes
-from envdoctor.context import ProbeContext, ProbeOptions, run_command
-from envdoctor.snapshot import Status, collected
+from envdoctor.model.snapshot import Status, collected
+from envdoctor.probes.context import ProbeContext, ProbeOptions, run_command
 
 
 def test_run_command_cuts_off_a_hanging_tool_with_its_children(fake_tools):

@@ -8,9 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from envdoctor.model.report import Report, extract_embedded
 from envdoctor.render import render
-from envdoctor.render.markdown import extract_embedded
-from envdoctor.report import Report
 from tests.core_samples import sample_report
 
 GOLDEN = Path(__file__).parent / "golden"

@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from envdoctor.report import Report
-from envdoctor.snapshot import SCHEMA_VERSION, Snapshot, Status, absent, collected
+from envdoctor.model.report import Report
+from envdoctor.model.snapshot import SCHEMA_VERSION, Snapshot, Status, absent, collected
 from tests.core_samples import sample_report, sample_snapshot
 
 

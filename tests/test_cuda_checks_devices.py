@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from envdoctor.checks import cuda_devices as checks
-from envdoctor.engine import run_checks
-from envdoctor.findings import Severity
-from envdoctor.matrixset import load_bundled
+from envdoctor.diagnosis.engine import run_checks
+from envdoctor.matrix.loader import load_bundled
+from envdoctor.model.findings import Severity
 from tests.cuda_trees import probe, put, with_driver
 
 # UUIDs in the format nvidia-smi prints (the masked form the shared captures use)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from envdoctor.checks import cuda_libraries as checks
-from envdoctor.findings import Severity
-from envdoctor.matrixset import load_bundled
+from envdoctor.matrix.loader import load_bundled
+from envdoctor.model.findings import Severity
 from tests.cuda_trees import (
     FIXTURES,
     SITE,

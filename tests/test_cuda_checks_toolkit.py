@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from envdoctor.checks import cuda_toolkit as checks
-from envdoctor.engine import run_checks
-from envdoctor.findings import Severity
-from envdoctor.matrixset import load_bundled
-from envdoctor.snapshot import collected
+from envdoctor.diagnosis.engine import run_checks
+from envdoctor.matrix.loader import load_bundled
+from envdoctor.model.findings import Severity
+from envdoctor.model.snapshot import collected
 from tests.cuda_trees import (
     install_wheel,
     ldconfig_tool,

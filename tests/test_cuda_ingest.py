@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from envdoctor.checks import cuda_libraries as checks
 from envdoctor.ingest import ingest_text, ldd_ldconfig
-from envdoctor.matrixset import load_bundled
+from envdoctor.matrix.loader import load_bundled
 from tests.cuda_trees import fixture_text
 
 RAGFLOW = "ldd/ldd-libcusparse-nvjitlink-from-cuda-12.1-ragflow-issue-4466.txt"

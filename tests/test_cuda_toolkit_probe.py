@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from envdoctor.context import ProbeContext
 from envdoctor.ingest import ingest_text, nvcc_version
+from envdoctor.model.snapshot import Status
 from envdoctor.probes import cuda_toolkit
-from envdoctor.snapshot import Status
+from envdoctor.probes.context import ProbeContext
 from tests.cuda_trees import (
     SITE,
     context,

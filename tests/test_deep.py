@@ -12,10 +12,10 @@ import pytest
 from test_torch_build import real_torch_python
 from test_torch_checks import one, run
 
-from envdoctor.context import ProbeContext, ProbeOptions
-from envdoctor.matrixset import load_bundled
+from envdoctor.matrix.loader import load_bundled
+from envdoctor.model.snapshot import Snapshot, collected
 from envdoctor.probes import collect_all, deep
-from envdoctor.snapshot import Snapshot, collected
+from envdoctor.probes.context import ProbeContext, ProbeOptions
 
 # A stand-in torch for the device path: the API deep_script.py calls, a pure-Python tensor, and a
 # "cuda:0" device whose behaviour FAKE_TORCH_MODE picks (ok / wrong / nokernel).

@@ -97,8 +97,8 @@ const char *nvmlErrorString(int r) { return r == 15 ? "GPU is lost" : r == 9 ? "
 # check's pipeline on a fake root for every probe (`check --root` keeps this host's driver facts).
 FAKE_ROOT_CHECK = """
 import sys
-from envdoctor.context import ProbeOptions
-from envdoctor.diagnose import collect_live, diagnose, exit_code_for
+from envdoctor.probes.context import ProbeOptions
+from envdoctor.diagnosis.pipeline import collect_live, diagnose, exit_code_for
 from envdoctor.render import render
 snapshot = collect_live(ProbeOptions(timeout_s=float(sys.argv[2])), root=sys.argv[1])
 report = diagnose(snapshot, kind="check")

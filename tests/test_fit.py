@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from envdoctor import fit
 from envdoctor.cli import main
-from envdoctor.fit_plan import (
+from envdoctor.fit import estimate as fit
+from envdoctor.fit.plan import (
     plan,
     reference_shape,
     smallest_gpu_that_fits,
@@ -17,9 +17,9 @@ from envdoctor.fit_plan import (
     target_from_vram,
     targets_from_snapshot,
 )
-from envdoctor.fit_precision import support_for, supports, verdict
-from envdoctor.matrixset import load_bundled
-from envdoctor.snapshot import Snapshot, collected
+from envdoctor.fit.precision import support_for, supports, verdict
+from envdoctor.matrix.loader import load_bundled
+from envdoctor.model.snapshot import Snapshot, collected
 
 GB = 1e9
 

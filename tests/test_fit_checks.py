@@ -5,11 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import check_id_of
 
 from envdoctor.checks import workload_facts as wf
 from envdoctor.commands.triage import triage_text
-from envdoctor.matrixset import load_bundled
-from envdoctor.snapshot import Snapshot, collected
+from envdoctor.matrix.loader import load_bundled
+from envdoctor.model.snapshot import Snapshot, collected
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "fit"
 
@@ -57,6 +58,7 @@ def test_7b_on_16gb_fits_so_no_finding():
     report = triage("fastchat-2429-vicuna-7b-16gb-fits.txt")
     assert "memory.out-of-memory" in ids(report)
     assert "memory.workload-does-not-fit" not in ids(report)
+    assert check_id_of("memory.workload-does-not-fit") in report.passed
 
 
 def test_oom_without_a_model_size_says_nothing():
@@ -65,6 +67,7 @@ def test_oom_without_a_model_size_says_nothing():
         "(GPU 0; 4.00 GiB total capacity; 3.38 GiB already allocated; 0 bytes free)"
     )
     assert "memory.workload-does-not-fit" not in ids(report)
+    assert check_id_of("memory.workload-does-not-fit") in report.passed
 
 
 def test_two_model_sizes_are_not_guessed(ms):
@@ -134,6 +137,7 @@ def test_bf16_message_on_a_gpu_the_matrix_says_runs_bf16_is_not_confirmed():
         "8.0. Your NVIDIA A100 GPU has compute capability 8.0."
     )
     assert "fit.dtype-unsupported" not in ids(report)
+    assert check_id_of("fit.dtype-unsupported") in report.passed
 
 
 def test_fp8_on_ampere():
@@ -153,7 +157,7 @@ def test_trainer_bf16_message_without_cc_is_a_warning():
 
 
 def test_checks_are_not_applicable_on_a_live_machine():
-    from envdoctor.diagnose import diagnose
+    from envdoctor.diagnosis.pipeline import diagnose
 
     report = diagnose(Snapshot(), check_modules=("workload_fit", "workload_precision"))
     assert not report.findings

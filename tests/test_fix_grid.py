@@ -17,10 +17,10 @@ from dataclasses import dataclass
 import pytest
 
 from envdoctor.checks import load_checks
-from envdoctor.engine import run_checks
-from envdoctor.findings import Finding, Fix
-from envdoctor.matrixset import load_bundled
-from envdoctor.snapshot import Snapshot, collected
+from envdoctor.diagnosis.engine import run_checks
+from envdoctor.matrix.loader import load_bundled
+from envdoctor.model.findings import Finding, Fix
+from envdoctor.model.snapshot import Snapshot, collected
 
 # ------------------------------------------------------------------ the independent rule table
 # NVIDIA, CUDA minor-version compatibility, Table 1

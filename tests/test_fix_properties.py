@@ -16,12 +16,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from envdoctor.checks import load_checks
-from envdoctor.engine import run_checks
-from envdoctor.matrixset import load_bundled
+from envdoctor.diagnosis.engine import run_checks
+from envdoctor.matrix.loader import load_bundled
+from envdoctor.model.snapshot import Snapshot, collected
 from envdoctor.queries import nvidia as nq
 from envdoctor.queries import nvidia_arch as na
 from envdoctor.queries import torch as tq
-from envdoctor.snapshot import Snapshot, collected
 
 MS = load_bundled()
 CHECKS = load_checks(("torch_gpu", "nvidia_driver_arch", "platform_windows"))

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from envdoctor.cli import main
 from envdoctor.commands.fleet import load_document, read_node, read_reports, report_files
-from envdoctor.diagnose import active_matrices
-from envdoctor.fleet import (
+from envdoctor.diagnosis.pipeline import active_matrices
+from envdoctor.fleet.aggregate import (
     NodeSummary,
     Unreadable,
     aggregate,
@@ -23,7 +23,7 @@ from envdoctor.fleet import (
     node_label,
     summarize,
 )
-from envdoctor.fleet_render import render, to_dict
+from envdoctor.fleet.render import render, to_dict
 
 APP_XIDS = application_xid_codes(active_matrices())
 

@@ -18,7 +18,7 @@ import pytest
 from test_prometheus import check_conventions, parse
 
 from envdoctor.commands.fleet import read_node
-from envdoctor.fleet import TAINT_KEY
+from envdoctor.fleet.aggregate import TAINT_KEY
 
 DEPLOY = Path(__file__).resolve().parent.parent / "deploy"
 DAEMONSET = DEPLOY / "kubernetes" / "envdoctor-daemonset.yaml"

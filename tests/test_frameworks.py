@@ -9,10 +9,11 @@ from test_torch_build import LINUX_X86, write_dist
 from test_torch_checks import nvidia_from, one, python_groups, run, torch_group
 from test_torch_packages import corpus_body
 
-from envdoctor.ingest import pip_list
-from envdoctor.matrixset import load_bundled
-from envdoctor.probes import frameworks, ml_metadata_script
-from envdoctor.snapshot import Snapshot, collected
+from envdoctor.ingest import framework_metadata, pip_list
+from envdoctor.matrix.loader import load_bundled
+from envdoctor.model.snapshot import Snapshot, collected
+from envdoctor.probes import frameworks
+from envdoctor.target import ml_metadata_script
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "python"
 PY = "/home/user/venv/bin/python"
@@ -38,7 +39,7 @@ def ms():
 
 
 def facts(site: Path) -> dict:
-    return frameworks.frameworks_facts(
+    return framework_metadata.frameworks_facts(
         ml_metadata_script.describe([str(site)])["distributions"], LINUX_X86
     )
 
@@ -101,13 +102,15 @@ def test_jax_plugin_cupy_bitsandbytes_and_labels(tmp_path):
     assert found["bitsandbytes"]["built_for"]["cuda_libraries"]["value"] == ["cuda118", "cuda124"]
     scatter = found["torch-scatter"]["built_for"]
     assert (scatter["torch"]["value"], scatter["cuda"]["value"]) == ("2.5", "12.4")
-    assert "torch" not in found and frameworks.summary(found).startswith("bitsandbytes 0.45.5")
+    assert "torch" not in found and framework_metadata.summary(found).startswith(
+        "bitsandbytes 0.45.5"
+    )
 
 
 def test_probe_is_absent_without_frameworks(tmp_path, fake_tools):
     from test_torch_build import fake_python, torch_271_pypi_site
 
-    from envdoctor.context import ProbeContext, ProbeOptions
+    from envdoctor.probes.context import ProbeContext, ProbeOptions
 
     python = fake_python(fake_tools, torch_271_pypi_site(tmp_path / "site"))
     group_ = frameworks.collect(ProbeContext(options=ProbeOptions(python=python)))[0]

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from envdoctor import matrix_cache
-from envdoctor.matrix_update import cache_paths, load_active
-from envdoctor.matrixset import bundled_dir, load_bundled, parse_matrix
+from envdoctor.matrix import cache as matrix_cache
+from envdoctor.matrix.loader import bundled_dir, load_bundled, parse_matrix
+from envdoctor.matrix.update import cache_paths, load_active
 
 HEX64 = "0" * 64
 

@@ -18,9 +18,9 @@ from pathlib import Path
 import pytest
 
 from envdoctor.atomic import write_text_atomically
+from envdoctor.model.report import Report
+from envdoctor.model.snapshot import Snapshot, collected
 from envdoctor.render import render
-from envdoctor.report import Report
-from envdoctor.snapshot import Snapshot, collected
 
 ENV = {"ENVDOCTOR_PROBE_WORKER": "0"}
 

@@ -20,10 +20,10 @@ import pytest
 from envdoctor.cli import main
 from envdoctor.commands.report import build
 from envdoctor.commands.triage import triage_text
-from envdoctor.findings import Evidence, Finding, Fix, Severity, order
-from envdoctor.redact import redact_document
-from envdoctor.report import Report
-from envdoctor.snapshot import Snapshot, collected
+from envdoctor.model.findings import Evidence, Finding, Fix, Severity, order
+from envdoctor.model.report import Report
+from envdoctor.model.snapshot import Snapshot, collected
+from envdoctor.render.redact import redact_document
 
 FORMATS = ("json", "markdown", "html", "text")
 LAUNCH_SECRETS = {

@@ -13,11 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from envdoctor.findings import Evidence, Finding, Fix, Severity, order
+from envdoctor.model.findings import Evidence, Finding, Fix, Severity, order
+from envdoctor.model.report import Report, extract_embedded
+from envdoctor.model.snapshot import Snapshot, absent, collected, failed
 from envdoctor.render import render
-from envdoctor.render.markdown import extract_embedded
-from envdoctor.report import Report
-from envdoctor.snapshot import Snapshot, absent, collected, failed
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from core_samples import sample_report  # noqa: E402

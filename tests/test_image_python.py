@@ -16,9 +16,9 @@ import sys
 import tarfile
 from pathlib import Path
 
-from envdoctor import image_inspect
-from envdoctor.context import ProbeContext, ProbeOptions
+from envdoctor.diagnosis import image_inspect
 from envdoctor.probes import python_env, root_python, torch_build
+from envdoctor.probes.context import ProbeContext, ProbeOptions
 
 DIST = "usr/local/lib/python3.10/dist-packages"
 TORCH_VERSION_PY = (
@@ -202,9 +202,9 @@ def test_an_images_torch_is_judged_against_the_hosts_kepler_driver(fake_root):
     image's torch is what gets judged (CUDA 12.4 cannot run on 470, and 2.5's cu124 build has no
     sm_37), and no fix may name a driver past Kepler's last branch, R470 (NVIDIA's architecture
     matrix)."""
-    from envdoctor.diagnose import diagnose
-    from envdoctor.matrixset import load_bundled
-    from envdoctor.snapshot import Snapshot, collected
+    from envdoctor.diagnosis.pipeline import diagnose
+    from envdoctor.matrix.loader import load_bundled
+    from envdoctor.model.snapshot import Snapshot, collected
 
     root = fake_root(debian_image_files())
     ctx = _ctx(root)

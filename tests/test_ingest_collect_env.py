@@ -7,8 +7,10 @@ from pathlib import Path
 
 import pytest
 
+from envdoctor.diagnosis.enrich import enrich
 from envdoctor.ingest import collect_env, ingest_text
-from envdoctor.snapshot import Confidence
+from envdoctor.matrix.loader import load_bundled
+from envdoctor.model.snapshot import Confidence
 
 TESTS = Path(__file__).resolve().parent
 FORKS = TESTS / "fixtures" / "triage" / "collect_env"
@@ -294,7 +296,10 @@ def test_compute_capability_from_the_gpu_table(real_captures: Path) -> None:
     snap = ingest_text((real_captures / "collect_env" / name).read_text(encoding="utf-8"))
     gpus = snap.data("nvidia.gpus")["gpus"]
     assert [g["index"] for g in gpus] == [0, 1, 2]
+    assert {g["compute_capability"] for g in gpus} == {None}  # filled by the enrichment step:
+    enrich(snap, load_bundled())
     assert {g["compute_capability"] for g in gpus} == {"8.6"}
+    assert {g["compute_capability_source"] for g in gpus} == {"matrix"}
 
 
 FORK_CASES = {

@@ -8,8 +8,8 @@ from pathlib import Path
 from core_samples import sample_report
 
 from envdoctor.ingest import envdoctor_report, glxinfo, ingest_text
+from envdoctor.model.snapshot import Confidence
 from envdoctor.render import render
-from envdoctor.snapshot import Confidence
 
 
 def _same_facts(snap) -> None:

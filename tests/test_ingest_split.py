@@ -24,7 +24,7 @@ from envdoctor.ingest import (
     merge_groups,
     split,
 )
-from envdoctor.snapshot import Confidence, collected, failed
+from envdoctor.model.snapshot import Confidence, collected, failed
 
 TESTS = Path(__file__).resolve().parent
 

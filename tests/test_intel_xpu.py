@@ -7,11 +7,11 @@ import os
 import pytest
 
 from envdoctor.checks import intel_xpu
-from envdoctor.context import ProbeContext
-from envdoctor.findings import Severity
-from envdoctor.matrixset import load_bundled
+from envdoctor.matrix.loader import load_bundled
+from envdoctor.model.findings import Severity
+from envdoctor.model.snapshot import Snapshot, Status, absent, collected
 from envdoctor.probes import amd_sysfs, intel_gpu
-from envdoctor.snapshot import Snapshot, Status, absent, collected
+from envdoctor.probes.context import ProbeContext
 
 ARC = {
     "/sys/bus/pci/devices/0000:03:00.0/vendor": "0x8086\n",

@@ -8,13 +8,14 @@ import re
 import shutil
 import struct
 import subprocess
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from envdoctor.context import ProbeContext
 from envdoctor.probes import ld_cache
+from envdoctor.probes.context import ProbeContext
 
 CACHE = "/etc/ld.so.cache"
 
@@ -42,7 +43,7 @@ def test_this_machine_matches_ldconfig():
 
 @pytest.mark.skipif(not os.path.exists(CACHE), reason="no glibc loader cache here")
 def test_damaged_copies_give_none():
-    data = open(CACHE, "rb").read()
+    data = Path(CACHE).read_bytes()
     assert ld_cache.parse(data) is not None
     assert ld_cache.parse(data[:40]) is None  # header cut
     assert ld_cache.parse(data[: len(data) // 3]) is None  # entries or strings cut

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from envdoctor import matrix_cache
-from envdoctor.matrixset import bundled_dir, load_file, parse_matrix
+from envdoctor.matrix import cache as matrix_cache
+from envdoctor.matrix.loader import bundled_dir, load_file, parse_matrix
 
 TABLES = sorted(Path(str(bundled_dir())).glob("*.toml"))
 

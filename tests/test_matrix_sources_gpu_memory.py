@@ -17,7 +17,7 @@ try:
 except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib  # type: ignore[no-redef]
 
-from envdoctor import fit_plan
+from envdoctor.fit import plan as fit_plan
 from envdoctor.matrices import load_bundled
 from envdoctor.queries import gpu_memory
 

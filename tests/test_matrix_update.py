@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from envdoctor import matrix_update
-from envdoctor.matrix_update import UpdateError, cache_paths, load_active, rollback, update
-from envdoctor.matrixset import bundled_dir
+from envdoctor.matrix import update as matrix_update
+from envdoctor.matrix.loader import bundled_dir
+from envdoctor.matrix.update import UpdateError, cache_paths, load_active, rollback, update
 
 
 def _bundle(files: dict[str, bytes]) -> bytes:

@@ -33,7 +33,7 @@ REPO = Path(__file__).resolve().parent.parent
 SOURCE_DIRS = ("envdoctor", "checks")
 # The only modules that may start processes, and why.
 PROCESS_STARTERS = {
-    "envdoctor/context.py": "ProbeContext.run / run_command: argv lists, no shell, a timeout, the group killed",
+    "envdoctor/probes/context.py": "ProbeContext.run / run_command: argv lists, no shell, a timeout, the group killed",
 }
 EXEC_CALLERS = {
     "envdoctor/cli.py": "preflight execs the workload's command (os.execvp) after the checks",
@@ -43,9 +43,9 @@ EXEC_CALLERS = {
 # The only modules that may create, change or remove files, and why.
 FILE_WRITERS = {
     "envdoctor/atomic.py": "every output file: a temporary file in the same folder, renamed over the target",
-    "envdoctor/matrix_update.py": "installs and rolls back matrix updates in the cache folder",
-    "envdoctor/matrix_cache.py": "creates the cache folder of compiled matrices (entries via atomic.py)",
-    "envdoctor/image_inspect.py": "unpacks an image's layers into a temporary folder it removes",
+    "envdoctor/matrix/update.py": "installs and rolls back matrix updates in the cache folder",
+    "envdoctor/matrix/cache.py": "creates the cache folder of compiled matrices (entries via atomic.py)",
+    "envdoctor/diagnosis/image_inspect.py": "unpacks an image's layers into a temporary folder it removes",
     "envdoctor/cli.py": "reopens stdout on os.devnull after a broken pipe",
 }
 # What each external tool may be asked (argv after the tool's name): queries only.

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from envdoctor.context import ProbeContext
-from envdoctor.diagnose import diagnose
+from envdoctor.diagnosis.pipeline import diagnose
+from envdoctor.model.snapshot import Snapshot, absent, collected
 from envdoctor.probes import python_notebook
-from envdoctor.snapshot import Snapshot, absent, collected
+from envdoctor.probes.context import ProbeContext
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -9,9 +9,9 @@ from types import SimpleNamespace
 import pynvml
 import pytest
 
-from envdoctor.context import ProbeContext
+from envdoctor.model.snapshot import Status
 from envdoctor.probes import nvidia_gpu, nvidia_nvml
-from envdoctor.snapshot import Status
+from envdoctor.probes.context import ProbeContext
 
 MIB = 1024 * 1024
 
@@ -410,7 +410,7 @@ def test_probe_without_a_library_anywhere_imports_neither_binding_nor_ctypes():
     import sys
 
     code = (
-        "import sys; from envdoctor.context import ProbeContext; from envdoctor.probes import nvidia_gpu; "
+        "import sys; from envdoctor.probes.context import ProbeContext; from envdoctor.probes import nvidia_gpu; "
         "driver, gpus = nvidia_gpu.collect(ProbeContext()); "
         "print(driver.data.get('nvml_error', {}).get('name') if driver.data else driver.reason, "
         "'pynvml' in sys.modules, 'ctypes' in sys.modules)"

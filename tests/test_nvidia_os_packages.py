@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from envdoctor import os_packages as osp
+from envdoctor.installers import os_packages as osp
 
 UBUNTU = {
     "distro_id": "ubuntu",

@@ -11,9 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from envdoctor.context import ProbeContext
+from envdoctor.diagnosis.enrich import nvidia_compute_capability
+from envdoctor.matrix.loader import load_bundled
+from envdoctor.model.snapshot import Status
 from envdoctor.probes import nvidia_events, nvidia_gpu, nvidia_kernel, nvidia_pci
-from envdoctor.snapshot import Status
+from envdoctor.probes.context import ProbeContext
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "nvidia"
 SYSTEM_PATH = (
@@ -235,6 +237,8 @@ def test_procfs_information_file_real_capture(fake_root, fake_tools):
         5,
         False,
     )
+    assert gpu["compute_capability"] is None  # procfs does not say; the GPU table does:
+    nvidia_compute_capability(gpus.data["gpus"], load_bundled())
     assert gpu["compute_capability"] == "9.0" and gpu["compute_capability_source"] == "matrix"
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from envdoctor.diagnosis.enrich import nvidia_compute_capability
 from envdoctor.ingest import nvidia_smi_text as smi
+from envdoctor.matrix.loader import load_bundled
 
 DIR = "nvidia-smi-text"
 
@@ -303,6 +305,8 @@ def test_reader_fills_compute_capability_by_name(real_captures):
         g.name: g for g in smi.read((real_captures / DIR / "thamada-a40-x10-linux.txt").read_text())
     }
     gpus = groups["nvidia.gpus"].data["gpus"]
+    assert {g["compute_capability"] for g in gpus} == {None}  # filled by the enrichment step:
+    nvidia_compute_capability(gpus, load_bundled())
     assert {g["compute_capability"] for g in gpus} == {"8.6"}
     assert groups["nvidia.driver"].data["driver_version"] == "550.127.05"
 

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from envdoctor.diagnosis.enrich import nvidia_compute_capability
 from envdoctor.ingest import nvidia_smi_xml as xml
-from envdoctor.snapshot import Confidence
+from envdoctor.matrix.loader import load_bundled
+from envdoctor.model.snapshot import Confidence
 
 DIR = "nvidia-smi-q-x"
 
@@ -219,6 +221,8 @@ def test_reader_groups_and_compute_capability(real_captures):
     assert groups["nvidia.driver"].source == "pasted:nvidia-smi-xml"
     assert groups["nvidia.gpus"].confidence is Confidence.MEDIUM
     gpu = groups["nvidia.gpus"].data["gpus"][0]
+    assert gpu["compute_capability"] is None  # the XML does not say; the GPU table does:
+    nvidia_compute_capability(groups["nvidia.gpus"].data["gpus"], load_bundled())
     assert gpu["compute_capability"] == "7.5" and gpu["compute_capability_source"] == "matrix"
 
 

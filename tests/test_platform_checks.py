@@ -8,17 +8,18 @@ from typing import Any
 import pytest
 
 from envdoctor.checks import load_checks
-from envdoctor.context import ProbeContext
-from envdoctor.engine import run_checks
-from envdoctor.findings import Severity
-from envdoctor.matrixset import load_bundled
+from envdoctor.diagnosis.engine import run_checks
+from envdoctor.matrix.loader import load_bundled
+from envdoctor.model.findings import Severity
+from envdoctor.model.snapshot import Snapshot, absent, collected
 from envdoctor.probes import platform_vm
-from envdoctor.snapshot import Snapshot, absent, collected
+from envdoctor.probes.context import ProbeContext
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "platform"
 MS = load_bundled()
 MODULES = (
     "platform_wsl",
+    "platform_wsl_libraries",
     "platform_graphics",
     "platform_windows",
     "platform_macos",

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from envdoctor.checks.platform_jetson import jetpack_row
-from envdoctor.matrixset import load_bundled
+from envdoctor.matrix.loader import load_bundled
 
 if sys.version_info >= (3, 11):
     import tomllib

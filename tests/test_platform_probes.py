@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 
-from envdoctor.context import ProbeContext
 from envdoctor.probes import (
     platform_android,
     platform_graphics,
@@ -17,6 +16,7 @@ from envdoctor.probes import (
     platform_windows,
     platform_wsl,
 )
+from envdoctor.probes.context import ProbeContext
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "platform"
 GLX_LLVMPIPE = "misc/glxinfo-B-wsl2-llvmpipe-mesa-20.0.8-rtx3090-host-microsoft-WSL-issue-10245.txt"

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from envdoctor.commands import UsageError, preflight
-from envdoctor.requirements import UNKNOWN, parse_requirements
+from envdoctor.preflight.requirements import UNKNOWN, parse_requirements
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -341,7 +341,7 @@ def fake_probe(monkeypatch, name: str, groups: tuple[str, ...], collect) -> list
 
 
 def test_only_the_needed_probes_run(monkeypatch):
-    from envdoctor.snapshot import absent
+    from envdoctor.model.snapshot import absent
 
     calls = fake_probe(
         monkeypatch,
@@ -360,7 +360,7 @@ def test_only_the_needed_probes_run(monkeypatch):
 
 def test_a_hung_tool_is_abandoned_at_the_timeout(monkeypatch, fake_tools):
     path = fake_tools({"nvidia-smi": "#!/bin/sh\nsleep 30\n"})
-    from envdoctor.snapshot import failed
+    from envdoctor.model.snapshot import failed
 
     def collect(ctx):
         result = ctx.run(["nvidia-smi", "-q", "-x"], timeout_s=30)
@@ -395,8 +395,8 @@ def test_no_rich_on_the_preflight_path(tmp_path):
 
 def test_failure_shows_the_first_fix_of_the_deciding_finding(monkeypatch):
     """A finding requirement that fires prints the finding's first fix (here through a test check)."""
-    from envdoctor.checkdef import check
-    from envdoctor.findings import Finding, Fix, Severity
+    from envdoctor.model.checkdef import check
+    from envdoctor.model.findings import Finding, Fix, Severity
 
     @check("test.always-fires", needs=("python.packages",))
     def fires(_snap, _m):

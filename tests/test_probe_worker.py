@@ -4,19 +4,23 @@ sends garbage becomes failed groups with the reason, never a hang or a traceback
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
-from envdoctor.context import ProbeContext, ProbeOptions
 from envdoctor.probes import collect_all, worker
+from envdoctor.probes.context import ProbeContext, ProbeOptions
 
 pytestmark = pytest.mark.skipif(
     not hasattr(os, "fork") or (os.cpu_count() or 1) < 2,
     reason="the worker needs fork and two CPUs",
 )
 
+TESTS = Path(__file__).resolve().parent
 MODULES = (
     "os_info",
     "python_env",
@@ -39,16 +43,17 @@ def _groups(snapshot):
     return out
 
 
-def test_share_rules(monkeypatch):
+def _share_rules() -> None:
+    """worker.share's rules; needs a process with no other thread (see _in_fresh_process)."""
+    assert threading.active_count() == 1, "another thread is alive in this process"
     names = MODULES
-    if threading.active_count() == 1:
-        assert worker.share(names) == (
-            "python_env",
-            "torch_build",
-            "frameworks",
-            "cuda_toolkit",
-            "cuda_libraries",
-        )
+    assert worker.share(names) == (
+        "python_env",
+        "torch_build",
+        "frameworks",
+        "cuda_toolkit",
+        "cuda_libraries",
+    )
     assert worker.share(names, env={worker.SWITCH: "0"}) == ()
     assert worker.share(("os_info", "python_env", "torch_build")) == ()  # too small a share
     assert (
@@ -64,10 +69,9 @@ def test_share_rules(monkeypatch):
         extra.join()
 
 
-def test_forked_collection_equals_threads_alone(monkeypatch):
+def _forked_collection_equals_threads_alone() -> None:
     """With and without the worker, the same fact groups come back, in the same order."""
-    if threading.active_count() != 1:
-        pytest.skip("another thread is alive in this test process: the worker would not fork")
+    assert threading.active_count() == 1, "another thread is alive in this process"
     calls = []
     real_start = worker.ForkedProbes.start
 
@@ -76,15 +80,39 @@ def test_forked_collection_equals_threads_alone(monkeypatch):
         calls.append(forked)
         return forked
 
-    monkeypatch.setattr(worker.ForkedProbes, "start", start)
+    worker.ForkedProbes.start = start  # a fresh process of its own: nothing to restore
     forked = collect_all(ProbeContext(options=ProbeOptions(timeout_s=20)), MODULES).snapshot
     assert calls and calls[0] is not None and calls[0].pid > 0
-    monkeypatch.setenv(worker.SWITCH, "0")
+    os.environ[worker.SWITCH] = "0"
     alone = collect_all(ProbeContext(options=ProbeOptions(timeout_s=20)), MODULES).snapshot
     assert list(forked.groups) == list(alone.groups)
     assert _groups(forked) == _groups(alone)
     names = [p["name"] for p in forked.groups["envdoctor.timings"].data["probes"]]
     assert names == list(MODULES)
+
+
+def _in_fresh_process(function: str) -> None:
+    """Run one of this module's functions in a new interpreter: the worker only forks a process
+    with no other thread, and earlier tests in a full run leave threads alive in this one."""
+    env = {k: v for k, v in os.environ.items() if k != worker.SWITCH}
+    env["PYTHONPATH"] = os.pathsep.join([str(TESTS), env.get("PYTHONPATH", "")])
+    done = subprocess.run(
+        [sys.executable, "-c", f"import test_probe_worker as t; t.{function}()"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        cwd=str(TESTS.parent),
+    )
+    assert done.returncode == 0, done.stderr[-4000:]
+
+
+def test_share_rules():
+    _in_fresh_process("_share_rules")
+
+
+def test_forked_collection_equals_threads_alone():
+    _in_fresh_process("_forked_collection_equals_threads_alone")
 
 
 def _result(run, deadline_s=5.0):

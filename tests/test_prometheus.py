@@ -363,6 +363,6 @@ def test_check_offers_prometheus_and_this_machine_parses(capsys):
 
 
 def fs_severity(name):
-    from envdoctor.findings import Severity
+    from envdoctor.model.findings import Severity
 
     return Severity(name)

@@ -16,6 +16,7 @@ long search locally (see README, "Speed and robustness").
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import io
 import json
@@ -23,14 +24,14 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import shared_dir
+from conftest import REAL_CAPTURES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from envdoctor.commands import UsageError
 from envdoctor.ingest import READER_MODULES, ingest_text, iter_decoded_blocks
-from envdoctor.report import Report
-from envdoctor.snapshot import FactGroup, Snapshot, Status
+from envdoctor.model.report import Report
+from envdoctor.model.snapshot import FactGroup, Snapshot, Status
 
 settings.register_profile(
     "ci",
@@ -51,11 +52,8 @@ READERS = [importlib.import_module(f"envdoctor.ingest.{name}") for name in READE
 
 
 def _captures() -> list[str]:
-    """Every real capture under shared/fixtures/real (text, leniently decoded), or [] if absent."""
-    shared = shared_dir()
-    if shared is None:
-        return []
-    root = shared / "fixtures" / "real"
+    """Every real capture under tests/fixtures/real (text, leniently decoded)."""
+    root = REAL_CAPTURES
     return [
         p.read_bytes().decode("utf-8", "replace")
         for p in sorted(root.rglob("*"))
@@ -64,9 +62,6 @@ def _captures() -> list[str]:
 
 
 CAPTURES = _captures()
-needs_captures = pytest.mark.skipif(
-    not CAPTURES, reason="shared/fixtures/real not found beside the checkout"
-)
 
 # Text that looks like the formats: their markers, mixed with noise.
 MARKER_WORDS = [
@@ -184,7 +179,6 @@ def test_readers_on_bytes_decoded_as_triage_decodes_them(raw):
     assert_pasted(ingest_text(text))
 
 
-@needs_captures
 @given(st.data())
 def test_readers_on_mutated_real_captures(data):
     capture = data.draw(st.sampled_from(CAPTURES))
@@ -198,7 +192,6 @@ def test_triage_driver_on_arbitrary_text(text):
     assert_pasted(ingest_text(text))
 
 
-@needs_captures
 @given(st.data())
 def test_triage_command_path_on_mutated_bytes(tmp_path_factory, data):
     from envdoctor.commands import triage
@@ -276,10 +269,8 @@ def replace_somewhere(doc: object, value: object, path: list[int]) -> object:
 
 @given(st.text(max_size=2000))
 def test_snapshot_from_json_on_arbitrary_text(text):
-    try:
+    with contextlib.suppress(ValueError):
         Snapshot.from_json(text)
-    except ValueError:
-        pass
 
 
 @given(json_values, st.lists(st.integers(0, 50), max_size=6))
@@ -291,10 +282,8 @@ def test_snapshot_and_report_loaders_on_mutated_documents(value, path):
             d["snapshot"] if isinstance(d, dict) and "snapshot" in d else d
         ),
     ):
-        try:
+        with contextlib.suppress(ValueError):
             load(document)
-        except ValueError:
-            pass
 
 
 @given(st.data())
@@ -307,10 +296,8 @@ def test_report_loader_on_truncated_and_mutated_json(data):
     except (ValueError, RecursionError):  # not JSON any more: only the reader sees it
         document = None
     if document is not None:
-        try:
+        with contextlib.suppress(ValueError):
             Report.from_dict(document)
-        except ValueError:
-            pass
     assert_groups(envdoctor_report.read(mutated), "envdoctor_report")
 
 
@@ -318,7 +305,16 @@ def test_report_loader_on_truncated_and_mutated_json(data):
     "name", ["100 000 nested arrays", "nested objects in a report", "enormous JSON list"]
 )
 def test_snapshot_loader_on_huge_json(name):
-    try:
+    with contextlib.suppress(ValueError):
         Snapshot.from_json(HUGE[name])
-    except ValueError:
-        pass
+
+
+@given(st.text(alphabet=st.sampled_from("aZ09-_. ~+xX"), max_size=40) | st.text(max_size=40))
+def test_canonical_name_is_packagings(name):
+    """envdoctor's PEP 503 spelling (model.names, which avoids importing packaging.tags) and
+    packaging's canonicalize_name agree on any text."""
+    from packaging.utils import canonicalize_name
+
+    from envdoctor.model.names import canonical_name
+
+    assert canonical_name(name) == canonicalize_name(name)

@@ -1,5 +1,5 @@
 """Redaction: plant every kind of identifier and secret in a real-looking report (real captures
-from ../shared/fixtures/real) and assert that none survives any output format."""
+from tests/fixtures/real) and assert that none survives any output format."""
 
 from __future__ import annotations
 
@@ -9,12 +9,10 @@ import re
 import pytest
 
 from envdoctor.commands.report import build
-from envdoctor.engine import Skipped
-from envdoctor.findings import Evidence, Finding, Fix, Severity, order
-from envdoctor.redact import Redactor, is_secret_name, redact_document
-from envdoctor.render.markdown import extract_embedded
-from envdoctor.report import Report
-from envdoctor.snapshot import Snapshot, collected
+from envdoctor.model.findings import Evidence, Finding, Fix, Severity, order
+from envdoctor.model.report import Report, Skipped, extract_embedded
+from envdoctor.model.snapshot import Snapshot, collected
+from envdoctor.render.redact import Redactor, is_secret_name, redact_document
 
 USER = "ana.smith"
 HOST = "gpu-node-17"

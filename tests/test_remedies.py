@@ -11,15 +11,15 @@ from __future__ import annotations
 import pytest
 
 from envdoctor.checks import load_checks
-from envdoctor.engine import run_checks
-from envdoctor.findings import Fix
+from envdoctor.diagnosis.engine import run_checks
 from envdoctor.fix_effects import Effect, TorchBuild
-from envdoctor.matrixset import load_bundled
+from envdoctor.matrix.loader import load_bundled
+from envdoctor.model.findings import Fix
+from envdoctor.model.snapshot import Snapshot, collected
 from envdoctor.remedies import NeedsFact, RemedySpec, resolve, signature_fixes
 from envdoctor.remedies.adapt import adapt
 from envdoctor.remedies.host import host_of
 from envdoctor.remedies.verify import apply
-from envdoctor.snapshot import Snapshot, collected
 
 UBUNTU = {"system": "Linux", "distro_id": "ubuntu", "distro_version": "22.04", "arch": "x86_64"}
 

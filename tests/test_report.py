@@ -14,8 +14,7 @@ import pytest
 
 from envdoctor.commands import UsageError
 from envdoctor.commands import report as report_cmd
-from envdoctor.render.markdown import extract_embedded
-from envdoctor.report import Report
+from envdoctor.model.report import Report, extract_embedded
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -124,7 +123,7 @@ def test_unwritable_folder_is_reported_and_nothing_changes(tmp_path, monkeypatch
 
 def test_a_leak_after_rendering_refuses_to_write(monkeypatch):
     """If a renderer ever re-introduced a replaced value, build() must refuse, not write it."""
-    from envdoctor.snapshot import Snapshot, collected
+    from envdoctor.model.snapshot import Snapshot, collected
 
     snap = Snapshot()
     snap.add(collected("os", "p", {"hostname": "leaky-host-3"}, summary="Debian 12"))
@@ -139,7 +138,7 @@ def test_a_leak_after_rendering_refuses_to_write(monkeypatch):
 
 def test_raw_captures_are_included(real_captures):
     from envdoctor.ingest import nvidia_smi_xml
-    from envdoctor.snapshot import Snapshot
+    from envdoctor.model.snapshot import Snapshot
 
     xml = (real_captures / "nvidia-smi-q-x" / "telegraf-tesla-t4-driver-515.105.01.xml").read_text()
     snap = Snapshot()

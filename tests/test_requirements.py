@@ -5,17 +5,17 @@ from __future__ import annotations
 
 import pytest
 
-from envdoctor.checkdef import check
-from envdoctor.engine import run_checks
-from envdoctor.findings import Finding, Fix, Severity
-from envdoctor.matrixset import MatrixSet
-from envdoctor.requirements import (
+from envdoctor.diagnosis.engine import run_checks
+from envdoctor.matrix.loader import MatrixSet
+from envdoctor.model.checkdef import check
+from envdoctor.model.findings import Finding, Fix, Severity
+from envdoctor.model.snapshot import Snapshot, absent, collected, failed
+from envdoctor.preflight.judge import Judge, compare_versions
+from envdoctor.preflight.requirements import (
     MET,
     UNKNOWN,
     UNMET,
-    Judge,
     RequirementError,
-    compare_versions,
     expand_apps,
     finding_ids_needed,
     groups_needed,
@@ -23,7 +23,6 @@ from envdoctor.requirements import (
     parse_requirements,
     size_mib,
 )
-from envdoctor.snapshot import Snapshot, absent, collected, failed
 
 # -- parsing -------------------------------------------------------------------------------------
 
@@ -120,7 +119,7 @@ def test_needs_map_to_fact_groups_and_findings():
 
 
 def test_unknown_app_is_a_clean_error(monkeypatch):
-    import envdoctor.requirements as requirements
+    import envdoctor.preflight.requirements as requirements
 
     monkeypatch.setattr(
         requirements, "APP_REQUIREMENTS_MODULE", "envdoctor.no_such_module_for_apps"
@@ -133,7 +132,7 @@ def test_app_expands_through_the_provider(monkeypatch):
     import sys
     import types
 
-    import envdoctor.requirements as requirements
+    import envdoctor.preflight.requirements as requirements
 
     provider = types.ModuleType("fake_apps_provider")
     provider.preflight_requirements = lambda name, _m: (
@@ -156,8 +155,11 @@ def test_app_expands_through_the_provider(monkeypatch):
 
 
 def snapshot_from(real_captures, name: str, torch: str | None = "2.5.1+cu124") -> Snapshot:
-    """A snapshot whose NVIDIA facts come from a real `nvidia-smi -q -x` capture."""
+    """A snapshot whose NVIDIA facts come from a real `nvidia-smi -q -x` capture, enriched from
+    the bundled matrices as preflight does (compute capabilities by name)."""
+    from envdoctor.diagnosis.enrich import enrich
     from envdoctor.ingest import nvidia_smi_xml
+    from envdoctor.matrix.loader import load_bundled
 
     snap = Snapshot()
     snap.extend(nvidia_smi_xml.read((real_captures / "nvidia-smi-q-x" / name).read_text()))
@@ -169,7 +171,7 @@ def snapshot_from(real_captures, name: str, torch: str | None = "2.5.1+cu124") -
             "python.packages", "probe:python_env", {"packages": {"torch": torch} if torch else {}}
         )
     )
-    return snap
+    return enrich(snap, load_bundled())
 
 
 A100 = "telegraf-a100-sxm4-80gb-mig-driver-535.54.03.xml"  # 1x A100 80GB, 535.54.03, CUDA 12.2
@@ -401,8 +403,8 @@ def test_emitters_that_need_pasted_text_do_not_block_a_live_verdict(real_capture
 )
 def test_release_numbers_agree_with_packaging(text):
     """The fast path for plain versions gives the release packaging gives, or both give nothing."""
-    from envdoctor.requirements import release_numbers
-    from envdoctor.versions import parse
+    from envdoctor.model.versions import parse
+    from envdoctor.preflight.judge import release_numbers
 
     version = parse(text)
     assert release_numbers(text) == (list(version.release) if version is not None else None)

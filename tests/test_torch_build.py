@@ -15,11 +15,23 @@ from pathlib import Path
 
 import pytest
 
-from envdoctor.context import ProbeContext, ProbeOptions
-from envdoctor.matrixset import load_bundled
-from envdoctor.probes import ml_metadata_script, torch_build
+from envdoctor.diagnosis import enrich
+from envdoctor.ingest import torch_metadata
+from envdoctor.matrix.loader import load_bundled
+from envdoctor.probes import torch_build
+from envdoctor.probes.context import ProbeContext, ProbeOptions
+from envdoctor.target import ml_metadata_script
 
 REPO = Path(__file__).resolve().parent.parent
+
+
+def torch_facts(dists, environment, ms=None):
+    """The python.torch facts of `dists`, enriched from the matrices as a diagnosis does."""
+    data = torch_metadata.torch_facts(dists, environment)
+    if ms is not None:
+        enrich.torch_arches(data, ms)
+    return data
+
 
 # https://github.com/tanxinnn/sds_project/blob/59d62f715ecb503954cd781a914eb1b64d060c78/domain/lib/python3.10/site-packages/torch/version.py
 VERSION_PY_271_CU126 = (
@@ -190,7 +202,7 @@ def test_pypi_wheel_layout_gives_variant_from_version_py(tmp_path, ms):
     )
     write_dist(site, "torchvision", "0.22.1", requires=["torch==2.7.1"])
     dists = ml_metadata_script.describe([str(site)])["distributions"]
-    facts = torch_build.torch_facts(dists, LINUX_X86, ms)
+    facts = torch_facts(dists, LINUX_X86, ms)
     assert facts["version"] == "2.7.1+cu126"  # version.py keeps the label ...
     assert facts["metadata_version"] == "2.7.1"  # ... the PyPI dist-info does not
     assert (facts["variant"], facts["backend"], facts["cuda"], facts["hip"]) == (
@@ -224,8 +236,8 @@ def test_markers_decide_which_nvidia_pins_apply(tmp_path, ms):
     site = torch_271_pypi_site(tmp_path / "site")
     dists = ml_metadata_script.describe([str(site)])["distributions"]
     arm = {**LINUX_X86, "platform_machine": "aarch64"}
-    assert torch_build.torch_facts(dists, arm, ms)["nvidia_requirements"] == {}
-    assert len(torch_build.torch_facts(dists, LINUX_X86, ms)["nvidia_requirements"]) == 14
+    assert torch_facts(dists, arm, ms)["nvidia_requirements"] == {}
+    assert len(torch_facts(dists, LINUX_X86, ms)["nvidia_requirements"]) == 14
 
 
 def test_old_requires_dist_form_is_read(tmp_path, ms):
@@ -241,9 +253,7 @@ def test_old_requires_dist_form_is_read(tmp_path, ms):
             )
         },
     )
-    facts = torch_build.torch_facts(
-        ml_metadata_script.describe([str(site)])["distributions"], LINUX_X86, ms
-    )
+    facts = torch_facts(ml_metadata_script.describe([str(site)])["distributions"], LINUX_X86, ms)
     assert facts["nvidia_requirements"] == {
         "nvidia-cuda-nvrtc-cu12": "12.4.127",
         "nvidia-cuda-runtime-cu12": "12.4.127",
@@ -262,26 +272,24 @@ def test_cpu_wheel_is_a_cpu_build(tmp_path, ms):
         tag="cp311-cp311-manylinux_2_28_x86_64",
         files={"torch/version.py": VERSION_PY_2130_CPU, "torch/lib/libtorch_cpu.so": ""},
     )
-    facts = torch_build.torch_facts(
-        ml_metadata_script.describe([str(site)])["distributions"], LINUX_X86, ms
-    )
+    facts = torch_facts(ml_metadata_script.describe([str(site)])["distributions"], LINUX_X86, ms)
     assert (facts["variant"], facts["backend"], facts["cuda"]) == ("cpu", "cpu", None)
     assert facts["compiled_backends"] == ["cpu"] and facts["bundled_nvidia"] == {}
     assert facts["arch_list"] is None  # no CUDA arches in a CPU wheel
-    assert torch_build.summary(facts) == "torch 2.13.0+cpu (CPU-only build)"
+    assert torch_metadata.summary(facts) == "torch 2.13.0+cpu (CPU-only build)"
 
 
 def test_version_py_parser_handles_every_spelling():
-    assert torch_build.parse_version_py(VERSION_PY_271_CU126)["cuda"] == "12.6"
+    assert torch_metadata.parse_version_py(VERSION_PY_271_CU126)["cuda"] == "12.6"
     old = "__version__ = '1.13.1+cu117'\ndebug = False\ncuda = '11.7'\ngit_version = 'abc'\nhip = None\n"
-    assert torch_build.parse_version_py(old) == {
+    assert torch_metadata.parse_version_py(old) == {
         "__version__": "1.13.1+cu117",
         "debug": False,
         "cuda": "11.7",
         "git_version": "abc",
         "hip": None,
     }
-    assert torch_build.parse_version_py("") == {}
+    assert torch_metadata.parse_version_py("") == {}
 
 
 def test_probe_reads_the_target_interpreter(tmp_path, fake_tools):
@@ -312,7 +320,7 @@ def test_target_scripts_parse_as_python_3_7(script):
     """The scripts that run inside the target interpreter must not use 3.8+ syntax."""
     import ast
 
-    source = (REPO / "envdoctor" / "probes" / script).read_text()
+    source = (REPO / "envdoctor" / "target" / script).read_text()
     ast.parse(source, feature_version=(3, 7))
     with pytest.raises(SyntaxError):  # the guard itself works: 3.8 syntax is refused
         ast.parse("if (x := 1):\n    pass\n", feature_version=(3, 7))

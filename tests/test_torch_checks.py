@@ -6,17 +6,24 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from test_torch_build import LINUX_X86, REQUIRES_271_PYPI, VERSION_PY_271_CU126, VERSION_PY_2130_CPU
+from conftest import check_id_of
+from test_torch_build import (
+    LINUX_X86,
+    REQUIRES_271_PYPI,
+    VERSION_PY_271_CU126,
+    VERSION_PY_2130_CPU,
+    torch_facts,
+)
 
 from envdoctor.checks import load_checks
-from envdoctor.engine import run_checks
-from envdoctor.ingest import ingest_text
-from envdoctor.matrixset import load_bundled
-from envdoctor.probes import torch_build
+from envdoctor.diagnosis.engine import run_checks
+from envdoctor.diagnosis.enrich import enrich
+from envdoctor.ingest import ingest_text, torch_metadata
+from envdoctor.matrix.loader import load_bundled
+from envdoctor.model.snapshot import Snapshot, absent, collected
+from envdoctor.model.versions import parse
 from envdoctor.queries import torch as tq
 from envdoctor.queries.torch_fixes import choose
-from envdoctor.snapshot import Snapshot, absent, collected
-from envdoctor.versions import parse
 
 MODULES = ("python_versions", "torch_gpu", "torch_packages", "torch_deep", "frameworks")
 
@@ -56,8 +63,10 @@ def torch_group(
     }
     for name, v in (companions or {}).items():
         dists[name] = {"version": v}
-    data = torch_build.torch_facts(dists, environment or LINUX_X86, ms)
-    return collected("python.torch", "probe:torch_build", data, summary=torch_build.summary(data))
+    data = torch_facts(dists, environment or LINUX_X86, ms)
+    return collected(
+        "python.torch", "probe:torch_build", data, summary=torch_metadata.summary(data)
+    )
 
 
 def python_groups(
@@ -119,7 +128,8 @@ def nvidia_made(name: str, cc: str, driver: str, cuda_max: str, memory_mib: int)
 
 
 def run(snap: Snapshot, ms):
-    return run_checks(snap, ms, load_checks(MODULES))
+    """The checks on `snap` after the enrichment step, as a diagnosis runs them."""
+    return run_checks(enrich(snap, ms), ms, load_checks(MODULES))
 
 
 def ids(outcome) -> list[str]:
@@ -353,7 +363,9 @@ def test_deep_arch_list_wins_over_the_matrix(real_captures, ms):
             },
         )
     )
-    assert "torch.gpu-too-old-for-build" not in ids(run(snap, ms))
+    outcome = run(snap, ms)
+    assert "torch.gpu-too-old-for-build" not in ids(outcome)
+    assert check_id_of("torch.gpu-too-old-for-build") in outcome.passed
 
 
 # ----------------------------------------------------------------------------- python
@@ -427,7 +439,7 @@ def test_collect_env_conda_build_never_gets_a_wheel_arch_list(real_captures, ms)
 
 # ----------------------------------------------------------------------------- build matrix agreement
 
-DRIVERS = [  # (driver, the CUDA version nvidia-smi prints), each from a capture in shared/fixtures/real
+DRIVERS = [  # (driver, the CUDA version nvidia-smi prints), each from a capture in tests/fixtures/real
     ("418.43", "10.1"),
     ("495.29.05", "11.5"),
     ("515.105.01", "11.7"),

@@ -10,10 +10,10 @@ import pytest
 from test_torch_build import LINUX_X86, write_dist
 from test_torch_checks import nvidia_made, one, python_groups, run, torch_group
 
-from envdoctor.ingest import ingest_text
-from envdoctor.matrixset import load_bundled
-from envdoctor.probes import frameworks, ml_metadata_script
-from envdoctor.snapshot import Snapshot, collected
+from envdoctor.ingest import framework_metadata, ingest_text
+from envdoctor.matrix.loader import load_bundled
+from envdoctor.model.snapshot import Snapshot, collected
+from envdoctor.target import ml_metadata_script
 
 CORPUS = Path(__file__).resolve().parent / "triage_corpus"
 PY = "/home/user/venv/bin/python"  # the interpreter python_groups describes
@@ -31,7 +31,7 @@ def corpus_body(number: str) -> str:
 
 def frameworks_group(site: Path):
     dists = ml_metadata_script.describe([str(site)])["distributions"]
-    packages = frameworks.frameworks_facts(dists, LINUX_X86)
+    packages = framework_metadata.frameworks_facts(dists, LINUX_X86)
     return collected("python.frameworks", "probe:frameworks", {"packages": packages})
 
 

@@ -1,8 +1,8 @@
-"""envdoctor.pip_commands: the installer of an environment and the exact commands for it."""
+"""envdoctor.installers.pip_commands: the installer of an environment and the exact commands for it."""
 
 from __future__ import annotations
 
-from envdoctor.pip_commands import (
+from envdoctor.installers.pip_commands import (
     CONDA,
     PIP,
     UV,

@@ -11,8 +11,8 @@ import pytest
 
 from envdoctor.cli import main
 from envdoctor.commands.triage import merge_duplicates, rank_for_triage, triage_text
-from envdoctor.findings import Evidence, Finding, Fix, Severity
-from envdoctor.snapshot import Confidence
+from envdoctor.model.findings import Evidence, Finding, Fix, Severity
+from envdoctor.model.snapshot import Confidence
 
 CORPUS = Path(__file__).resolve().parent / "triage_corpus"
 ERROR = "RuntimeError: CUDA error: no kernel image is available for execution on the device\n"

@@ -10,7 +10,7 @@ import pytest
 from envdoctor.checks import signatures as sig
 from envdoctor.commands.triage import triage_text
 from envdoctor.ingest import free_text
-from envdoctor.snapshot import Confidence, Snapshot, collected
+from envdoctor.model.snapshot import Confidence, Snapshot, collected
 
 ALL = sig.DATA.signatures
 REQUIRED_IDS = {

@@ -16,8 +16,8 @@ from vendor_cases import (
 )
 
 from envdoctor.commands.triage import triage_text
-from envdoctor.diagnose import diagnose
-from envdoctor.matrixset import load_bundled
+from envdoctor.diagnosis.pipeline import diagnose
+from envdoctor.matrix.loader import load_bundled
 
 CASES = load_cases()
 RUNS = [(case, path) for case in CASES for path in case.paths]

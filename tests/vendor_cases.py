@@ -23,8 +23,8 @@ try:
 except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib  # type: ignore[no-redef]
 
-from envdoctor.report import Report
-from envdoctor.snapshot import Snapshot, absent, collected
+from envdoctor.model.report import Report
+from envdoctor.model.snapshot import Snapshot, absent, collected
 
 CASES_DIR = Path(__file__).resolve().parent / "data" / "vendor_cases"
 KINDS = ("healthy", "trap", "problem")

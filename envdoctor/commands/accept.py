@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 
 from envdoctor.commands import EXIT_FINDINGS, EXIT_OK, Outcome, UsageError
+from envdoctor.model.snapshot import FactGroup
 
 DEFAULT_MINUTES = 10.0
 MAX_MINUTES = 24 * 60.0
@@ -96,8 +97,8 @@ def target_python(args: argparse.Namespace) -> str:
     """--python, else the active environment's interpreter, else envdoctor's own."""
     if args.python:
         return str(args.python)
-    from envdoctor.context import ProbeContext
     from envdoctor.probes import target_python as choice
+    from envdoctor.probes.context import ProbeContext
 
     return choice.choose(ProbeContext()).executable or sys.executable
 
@@ -120,16 +121,17 @@ def run(args: argparse.Namespace) -> Outcome:
     except accept_run.NoGpu as exc:
         raise UsageError(f"envdoctor accept: {exc}") from None
     except KeyboardInterrupt as exc:
-        groups, interrupted = getattr(exc, "groups", None), True
-        if groups is None:
+        partial: list[FactGroup] | None = getattr(exc, "groups", None)
+        if partial is None:
             raise
+        groups, interrupted = partial, True
     return _outcome(args, groups, interrupted)
 
 
-def _outcome(args: argparse.Namespace, groups: list, interrupted: bool) -> Outcome:  # noqa: ANN001
+def _outcome(args: argparse.Namespace, groups: list[FactGroup], interrupted: bool) -> Outcome:
     from envdoctor.commands.report import build, write_atomically
-    from envdoctor.context import ProbeOptions
-    from envdoctor.diagnose import collect_live, diagnose, exit_code_for
+    from envdoctor.diagnosis.pipeline import collect_live, diagnose, exit_code_for
+    from envdoctor.probes.context import ProbeOptions
 
     snapshot = collect_live(ProbeOptions(timeout_s=5.0), modules=("os_info",))
     snapshot.extend(groups)

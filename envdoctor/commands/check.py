@@ -6,7 +6,7 @@ import argparse
 
 from envdoctor.commands import Outcome, UsageError
 from envdoctor.commands.limits import TIMEOUT_MAX_S, existing_path, seconds_type
-from envdoctor.context import ProbeOptions
+from envdoctor.probes.context import ProbeOptions
 from envdoctor.render import FORMATS, render
 
 
@@ -116,25 +116,25 @@ def run(args: argparse.Namespace) -> Outcome:
     """Diagnose the machine and render the report."""
     import os
 
-    from envdoctor.diagnose import collect_live, diagnose, exit_code_for
+    from envdoctor.diagnosis.pipeline import collect_live, diagnose, exit_code_for
 
     options = probe_options(args)
     if args.root != "/" and not os.path.isdir(args.root):
         raise UsageError(f"--root {args.root}: not a directory")
     if args.image:
-        from envdoctor.image_inspect import ImageInspectError, collect_for_image
+        from envdoctor.diagnosis.image_inspect import ImageInspectError, collect_for_image
 
         try:
             snapshot = collect_for_image(args.image, options)
         except ImageInspectError as exc:
             raise UsageError(f"--image {args.image}: {exc}") from exc
     elif args.root != "/":
-        from envdoctor.image_inspect import collect_for_root
+        from envdoctor.diagnosis.image_inspect import collect_for_root
 
         snapshot = collect_for_root(args.root, options)
     else:
         snapshot = collect_live(options, root=args.root)
-    from envdoctor.diagnose import active_matrices
+    from envdoctor.diagnosis.pipeline import active_matrices
 
     matrices = active_matrices()
     report = diagnose(snapshot, kind="check", matrices=matrices)

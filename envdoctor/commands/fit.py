@@ -14,8 +14,12 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from envdoctor.commands import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Outcome, UsageError
+
+if TYPE_CHECKING:
+    from envdoctor.fit import estimate as fit
 
 PROBES = ("nvidia_gpu", "nvidia_pci", "amd_gpu")
 DEFAULT_CONTEXT = 2048
@@ -23,7 +27,7 @@ DEFAULT_CONTEXT = 2048
 
 def add_parser(subparsers) -> None:  # noqa: ANN001
     """Register `fit`."""
-    from envdoctor import fit
+    from envdoctor.fit import estimate as fit
 
     parser = subparsers.add_parser(
         "fit",
@@ -115,10 +119,10 @@ def _positive_int(flag: str, text: str) -> int:
         raise UsageError(str(exc)) from None
 
 
-def workload_from_args(args: argparse.Namespace, ms) -> fit.Workload:  # noqa: ANN001, F821
+def workload_from_args(args: argparse.Namespace, ms) -> fit.Workload:  # noqa: ANN001
     """The Workload the arguments describe; UsageError naming the bad token."""
-    from envdoctor import fit
-    from envdoctor.fit_plan import reference_names, reference_shape
+    from envdoctor.fit import estimate as fit
+    from envdoctor.fit.plan import reference_names, reference_shape
 
     shape = None
     if args.model:
@@ -175,7 +179,7 @@ def workload_from_args(args: argparse.Namespace, ms) -> fit.Workload:  # noqa: A
 
 def resolve_target(args: argparse.Namespace, ms, gpus: int, snapshot=None):  # noqa: ANN001, ANN201
     """The GPU to judge against: --gpu, --vram, or the GPUs detected here (None when none)."""
-    from envdoctor.fit_plan import (
+    from envdoctor.fit.plan import (
         combine,
         target_from_name,
         target_from_vram,
@@ -193,7 +197,9 @@ def resolve_target(args: argparse.Namespace, ms, gpus: int, snapshot=None):  # n
     if gib is not None:
         return target_from_vram(gib, gpus)
     if snapshot is None:
-        snapshot = detect()
+        from envdoctor.diagnosis.enrich import enrich
+
+        snapshot = enrich(detect(), ms)
     found = targets_from_snapshot(snapshot, ms)
     if found and gpus > len(found):
         raise UsageError(
@@ -217,8 +223,8 @@ def _vram(text: str) -> float:
 
 def detect():  # noqa: ANN201
     """The NVIDIA / AMD facts of this machine (only those probes run)."""
-    from envdoctor.context import ProbeContext, ProbeOptions
     from envdoctor.probes import collect_all
+    from envdoctor.probes.context import ProbeContext, ProbeOptions
 
     ctx = ProbeContext(options=ProbeOptions(timeout_s=10.0))
     return collect_all(ctx, modules=PROBES).snapshot
@@ -226,8 +232,8 @@ def detect():  # noqa: ANN201
 
 def argv_builder(args: argparse.Namespace):  # noqa: ANN201
     """A function giving the `envdoctor fit` command line that re-checks a workload on a target."""
-    from envdoctor import fit
-    from envdoctor.fit_render import quote
+    from envdoctor.fit import estimate as fit
+    from envdoctor.fit.render import quote
 
     def build(w: fit.Workload, target) -> str:  # noqa: ANN001, F821
         parts = ["envdoctor", "fit"]
@@ -265,9 +271,9 @@ def argv_builder(args: argparse.Namespace):  # noqa: ANN201
 
 def run(args: argparse.Namespace) -> Outcome:
     """Estimate, judge, render."""
-    from envdoctor.diagnose import active_matrices
-    from envdoctor.fit_plan import plan
-    from envdoctor.fit_render import render_json, render_markdown, render_text
+    from envdoctor.diagnosis.pipeline import active_matrices
+    from envdoctor.fit.plan import plan
+    from envdoctor.fit.render import render_json, render_markdown, render_text
 
     ms = active_matrices()
     workload = workload_from_args(args, ms)

@@ -19,10 +19,11 @@ import codecs
 import json
 import os
 from pathlib import Path
+from typing import Any
 
 from envdoctor.commands import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Outcome, UsageError
 from envdoctor.commands.limits import FLEET_JOBS_MAX, whole_type
-from envdoctor.fleet import NodeSummary, Unreadable
+from envdoctor.fleet.aggregate import NodeSummary, Unreadable
 
 FORMATS = ("text", "json", "markdown")
 SUFFIXES = (".json", ".md", ".markdown", ".html", ".htm")
@@ -60,8 +61,8 @@ def add_parser(subparsers) -> None:  # noqa: ANN001
 
 def run(args: argparse.Namespace) -> Outcome:
     """Find the reports, read them, aggregate and render."""
-    from envdoctor.fleet import aggregate
-    from envdoctor.fleet_render import render
+    from envdoctor.fleet.aggregate import aggregate
+    from envdoctor.fleet.render import render
 
     if args.jobs < 0:
         raise UsageError(f"--jobs must be 0 (automatic) or more, not {args.jobs}")
@@ -125,7 +126,7 @@ def read_node(
     path: str, application_xids: frozenset[int] = frozenset()
 ) -> NodeSummary | Unreadable:
     """One report file as a node summary, or the one-line reason it cannot be read."""
-    from envdoctor.fleet import summarize
+    from envdoctor.fleet.aggregate import summarize
 
     try:
         document = load_document(path)
@@ -140,10 +141,10 @@ def read_node(
         return Unreadable(path, _one_line(f"malformed report: {type(exc).__name__}: {exc}"))
 
 
-def load_document(path: str) -> object:
+def load_document(path: str) -> Any:
     """The JSON document of a report file (JSON, or Markdown/HTML with the JSON embedded);
     ValueError with the reason when there is none."""
-    from envdoctor.render.markdown import EMBED_END, EMBED_START, extract_embedded
+    from envdoctor.model.report import EMBED_END, EMBED_START, extract_embedded
 
     size = os.stat(path).st_size
     if size == 0:
@@ -212,8 +213,8 @@ def read_chunk(
 
 
 def _application_xids() -> frozenset[int]:
-    from envdoctor.diagnose import active_matrices
-    from envdoctor.fleet import application_xid_codes
+    from envdoctor.diagnosis.pipeline import active_matrices
+    from envdoctor.fleet.aggregate import application_xid_codes
 
     return application_xid_codes(active_matrices())
 

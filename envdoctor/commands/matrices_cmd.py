@@ -35,8 +35,8 @@ def add_parser(subparsers) -> None:  # noqa: ANN001
 
 def run(args: argparse.Namespace) -> Outcome:
     """Dispatch to the action."""
-    from envdoctor.diagnose import active_matrices
-    from envdoctor.matrixset import lint
+    from envdoctor.diagnosis.pipeline import active_matrices
+    from envdoctor.matrix.loader import lint
 
     if args.action in ("update", "rollback"):
         return _update_or_rollback(args)
@@ -62,9 +62,10 @@ def run(args: argparse.Namespace) -> Outcome:
         if ms.errors:
             lines.append(f"{len(ms.errors)} file error(s): run 'envdoctor matrices lint'")
         return Outcome(stdout="\n".join(lines) + "\n")
-    table = ms.get(args.name)
-    if table is None:
+    found = ms.get(args.name)
+    if found is None:
         raise UsageError(f"no matrix {args.name!r}; known: {', '.join(ms.names())}")
+    table = found
     lines = [f"{table.name}: {table.title}", table.description, ""]
     columns = list(table.columns)
     for row in table.rows:
@@ -78,7 +79,7 @@ def run(args: argparse.Namespace) -> Outcome:
 def _update_or_rollback(args: argparse.Namespace) -> Outcome:
     import os
 
-    from envdoctor.matrix_update import CacheError, UpdateError, rollback, update
+    from envdoctor.matrix.update import CacheError, UpdateError, rollback, update
 
     try:
         if args.action == "rollback":

@@ -3,7 +3,7 @@
     envdoctor preflight [--require SPEC]… [--config FILE] [--json] [--timeout S] [--warn-only]
                         [--python PATH] [-- CMD [ARG…]]
 
-Requirements come from `--require` (the language in `envdoctor.requirements`) and from the
+Requirements come from `--require` (the language in `envdoctor.preflight.requirements`) and from the
 project's config: `envdoctor.toml` (`[preflight] require = [...]`) or `pyproject.toml`
 (`[tool.envdoctor.preflight] require = [...]`) in the current directory, or `--config FILE`.
 Only the probes and checks the requirements need are run. When all are met, CMD is exec'd (it
@@ -24,10 +24,11 @@ from envdoctor.commands import EXIT_FINDINGS, EXIT_OK, Outcome, UsageError
 from envdoctor.commands.limits import TIMEOUT_MAX_S, existing_path, finite_number, seconds_type
 
 if TYPE_CHECKING:
-    from envdoctor.checkdef import Check
-    from envdoctor.findings import Finding
-    from envdoctor.requirements import Requirement, Verdict
-    from envdoctor.snapshot import Snapshot
+    from envdoctor.model.checkdef import Check
+    from envdoctor.model.findings import Finding
+    from envdoctor.model.snapshot import Snapshot
+    from envdoctor.preflight.judge import Verdict
+    from envdoctor.preflight.requirements import Requirement
 
 DEFAULT_TIMEOUT_S = 10.0
 CONFIG_KEYS = ("require", "timeout")
@@ -99,7 +100,7 @@ def add_parser(subparsers) -> None:  # noqa: ANN001
 
 def run(args: argparse.Namespace) -> Outcome:
     """Judge the requirements and decide: exec, exit 0, or exit 1."""
-    from envdoctor.requirements import RequirementError, expand_apps, parse_requirements
+    from envdoctor.preflight.requirements import RequirementError, expand_apps, parse_requirements
 
     started = time.monotonic()
     command = list(args.argv)
@@ -172,9 +173,10 @@ def judge(
     env: dict[str, str] | None = None,
 ) -> tuple[list[Verdict], Snapshot, dict[int, Finding]]:
     """Collect what the requirements need and judge them: (verdicts, snapshot, causes by index)."""
-    from envdoctor.context import ProbeContext, ProbeOptions
+    from envdoctor.preflight.judge import Judge
+    from envdoctor.preflight.requirements import finding_ids_needed, groups_needed
     from envdoctor.probes import collect_all
-    from envdoctor.requirements import Judge, finding_ids_needed, groups_needed
+    from envdoctor.probes.context import ProbeContext, ProbeOptions
 
     checks, emitters = _finding_checks(requirements, finding_ids_needed(requirements))
     groups = groups_needed(requirements)
@@ -188,14 +190,18 @@ def judge(
         options=ProbeOptions(python=python, timeout_s=timeout_s, groups=tuple(sorted(groups))),
     )
     if modules:
+        from envdoctor.diagnosis.enrich import enrich, needs_matrices
+
         snapshot = collect_all(ctx, modules).snapshot
+        if needs_matrices(snapshot):  # the tables are read only when there is a fact to derive
+            enrich(snapshot, _matrices())
     else:
-        from envdoctor.snapshot import Snapshot
+        from envdoctor.model.snapshot import Snapshot
 
         snapshot = Snapshot(origin="live")
     outcome = None
     if checks:  # the engine is imported only when a requirement names findings
-        from envdoctor.engine import run_checks
+        from envdoctor.diagnosis.engine import run_checks
 
         outcome = run_checks(
             snapshot, _matrices() if any(c.matrices for c in checks) else _no_matrices(), checks
@@ -256,7 +262,7 @@ def live_checks(
         modules_emitting,
         modules_runnable,
     )
-    from envdoctor.facts import layer_of
+    from envdoctor.model.facts import layer_of
 
     modules = tuple(
         m
@@ -274,7 +280,7 @@ def live_checks(
 def likely_causes(verdicts: Sequence[Verdict], snapshot: Snapshot) -> dict[int, Finding]:
     """For each unmet verdict not decided by a finding, the top finding of its layers (if any),
     from the check modules of those layers."""
-    from envdoctor.facts import layer_of
+    from envdoctor.model.facts import layer_of
 
     wanted = {
         layer
@@ -291,7 +297,7 @@ def likely_causes(verdicts: Sequence[Verdict], snapshot: Snapshot) -> dict[int, 
     )
     findings = []
     if checks:
-        from envdoctor.engine import run_checks
+        from envdoctor.diagnosis.engine import run_checks
 
         matrices = _matrices() if any(c.matrices for c in checks) else _no_matrices()
         findings = run_checks(snapshot, matrices, checks).findings
@@ -384,7 +390,7 @@ def _document(
 ) -> dict[str, Any]:
     """The --json document (stable keys; fields are only ever added)."""
     from envdoctor import __version__
-    from envdoctor.snapshot import SCHEMA_VERSION
+    from envdoctor.model.snapshot import SCHEMA_VERSION
 
     return {
         "schema_version": SCHEMA_VERSION,
@@ -394,7 +400,7 @@ def _document(
         "starts_command": go,
         "warn_only": warn_only,
         "command": command or None,
-        "requirements": [_verdict_dict(v, c) for v, c in zip(verdicts, causes)],
+        "requirements": [_verdict_dict(v, c) for v, c in zip(verdicts, causes, strict=True)],
         "duration_ms": round((time.monotonic() - started) * 1000, 1),
         "snapshot": snapshot.to_dict() if snapshot is not None else None,
     }
@@ -426,7 +432,7 @@ def _json(doc: dict[str, Any], one_line: bool = False) -> str:
 def _refuse_empty(specs: Sequence[str], origin: str) -> None:
     """A spec that names no requirement (`--require ''`, `--require ','`: often an unset shell
     variable) would silently turn the gate off: a usage error."""
-    from envdoctor.requirements import split_specs
+    from envdoctor.preflight.requirements import split_specs
 
     for spec in specs:
         if not split_specs([spec]):
@@ -532,12 +538,12 @@ def _text(
 
 
 def _matrices() -> Any:
-    from envdoctor.diagnose import active_matrices
+    from envdoctor.diagnosis.pipeline import active_matrices
 
     return active_matrices()
 
 
 def _no_matrices() -> Any:
-    from envdoctor.matrixset import MatrixSet
+    from envdoctor.matrix.loader import MatrixSet
 
     return MatrixSet(origin="none")

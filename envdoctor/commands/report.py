@@ -73,8 +73,8 @@ def add_parser(subparsers) -> None:  # noqa: ANN001
 
 def run(args: argparse.Namespace) -> Outcome:
     """Collect, diagnose, redact, render and write the report."""
-    from envdoctor.diagnose import collect_live, diagnose
-    from envdoctor.fleet import node_group
+    from envdoctor.diagnosis.pipeline import collect_live, diagnose
+    from envdoctor.fleet.aggregate import node_group
 
     fmt = args.format or _BY_SUFFIX.get(Path(args.output or "").suffix.lower(), "markdown")
     target = args.output or f"envdoctor-report.{_EXTENSIONS[fmt]}"
@@ -103,7 +103,7 @@ def run(args: argparse.Namespace) -> Outcome:
 
 def _node_name(text: str) -> str:
     """argparse type of --node-name (a usage error names the bad value)."""
-    from envdoctor.fleet import node_label
+    from envdoctor.fleet.aggregate import node_label
 
     try:
         return node_label(text)
@@ -123,9 +123,9 @@ def build(
     Redaction runs on the whole JSON document (facts, raw captures, finding texts) before any
     renderer sees it; a rendered text that still holds a replaced value is refused.
     """
-    from envdoctor.redact import redact_document
+    from envdoctor.model.report import Report
     from envdoctor.render import render
-    from envdoctor.report import Report
+    from envdoctor.render.redact import redact_document
 
     if not redact:
         text = render(report, fmt, include_raw=True, verbose=True, color=False)

@@ -30,10 +30,10 @@ from typing import BinaryIO
 from envdoctor.commands import Outcome, UsageError
 from envdoctor.commands.check import add_output_arguments
 from envdoctor.commands.limits import seconds_type
-from envdoctor.findings import SEVERITY_ORDER, Finding, order
+from envdoctor.model.findings import SEVERITY_ORDER, Finding, order
+from envdoctor.model.report import Report
+from envdoctor.model.snapshot import CONFIDENCE_ORDER, Snapshot
 from envdoctor.render import render
-from envdoctor.report import Report
-from envdoctor.snapshot import CONFIDENCE_ORDER, Snapshot
 
 MAX_FIXES = 6
 
@@ -78,7 +78,7 @@ def add_parser(subparsers) -> None:  # noqa: ANN001
 def run(args: argparse.Namespace) -> Outcome:
     """Read the input, diagnose it, render the report."""
     from envdoctor.commands.triage_input import InputWatch, redacted
-    from envdoctor.diagnose import exit_code_for
+    from envdoctor.diagnosis.pipeline import exit_code_for
 
     label = "standard input" if args.file in (None, "-") else args.file
     watch = InputWatch(_input_blocks(args.file), label)
@@ -110,7 +110,7 @@ def triage_lines(lines: Iterable[str], here: bool = False, timeout_s: float = 20
 def triage_blocks(blocks: Iterable[str], here: bool = False, timeout_s: float = 20.0) -> Report:
     """The triage report of an input given as cleaned blocks of whole lines."""
     from envdoctor.checks.signatures import match_scores
-    from envdoctor.diagnose import active_matrices, diagnose
+    from envdoctor.diagnosis.pipeline import active_matrices, diagnose
     from envdoctor.ingest import ingest_blocks
 
     snapshot = ingest_blocks(blocks)
@@ -136,8 +136,8 @@ def reported_findings(snapshot: Snapshot) -> list[Finding]:
 
 def with_live_facts(pasted: Snapshot, timeout_s: float) -> Snapshot:
     """The pasted snapshot completed with this machine's live facts; live groups win."""
-    from envdoctor.context import ProbeOptions
-    from envdoctor.diagnose import collect_live
+    from envdoctor.diagnosis.pipeline import collect_live
+    from envdoctor.probes.context import ProbeOptions
 
     if timeout_s <= 0:
         raise UsageError(f"--timeout must be positive, not {timeout_s:g}")

@@ -10,7 +10,7 @@
   the damage named, the way `envdoctor fleet` names it, instead of being read as a clean paste.
 - What triage prints never echoes the secrets and UUIDs of the pasted text (tokens, passwords,
   keys, `--gradio-auth` values, GPU/MIG/other UUIDs); `--redact` also pseudonymises user and host
-  names, addresses and serials (`envdoctor.redact`, as `envdoctor report` does).
+  names, addresses and serials (`envdoctor.render.redact`, as `envdoctor report` does).
 """
 
 from __future__ import annotations
@@ -127,9 +127,8 @@ def _rendered_report(start: str) -> bool:
 def report_damage(text: str) -> str | None:
     """What is wrong with an envdoctor report's text (truncated, not JSON, wrong-typed, a newer
     schema), or None when it reads back."""
-    from envdoctor.render.markdown import EMBED_END, EMBED_START, extract_embedded
-    from envdoctor.report import Report
-    from envdoctor.snapshot import SCHEMA_VERSION, Snapshot
+    from envdoctor.model.report import EMBED_END, EMBED_START, Report, extract_embedded
+    from envdoctor.model.snapshot import SCHEMA_VERSION, Snapshot
 
     candidate = extract_embedded(text)
     if candidate is None:
@@ -168,8 +167,8 @@ def report_damage(text: str) -> str | None:
 def redacted(report, identifiers: bool):  # noqa: ANN001, ANN201 - Report in, Report out
     """`report` with the pasted secrets and UUIDs replaced (and, with `identifiers`, user and host
     names, addresses and serials too); a value that survives rendering is caught by the caller."""
-    from envdoctor.redact import Redactor
-    from envdoctor.report import Report
+    from envdoctor.model.report import Report
+    from envdoctor.render.redact import Redactor
 
     redactor = Redactor(kinds=None if identifiers else SECRET_KINDS)
     doc = redactor.redact(report.to_dict(include_raw=True))

@@ -32,7 +32,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from envdoctor.snapshot import Confidence, FactGroup, collected, failed
+from envdoctor.model.nvidia_records import new_gpu
+from envdoctor.model.snapshot import Confidence, FactGroup, collected, failed
+from envdoctor.model.wheel_variant import torch_variant
 
 NAME = "collect_env"
 SOURCE = "pasted:collect_env"
@@ -318,7 +320,7 @@ def _torch(fields: dict[str, str]) -> dict[str, Any]:
     build = "rocm" if rocm else ("cuda" if cuda_version else "cpu")
     return {
         "version": version,
-        "variant": _variant(version),
+        "variant": torch_variant(version),
         "build": build,
         "cuda": cuda_version,
         "hip": hip if build == "rocm" else None,
@@ -329,21 +331,12 @@ def _torch(fields: dict[str, str]) -> dict[str, Any]:
     }
 
 
-def _variant(version: str) -> str | None:
-    """The local label's variant: "2.1.2+cu121" -> "cu121", "2.0.0.dev+cpu-cxx11-abi" -> "cpu"."""
-    if "+" not in version:
-        return None
-    label = version.split("+", 1)[1].lower()
-    match = re.match(r"(cpu|cu\d+|rocm\d+(?:\.\d+)*|xpu)", label)
-    return match.group(1) if match else None
-
-
 def _torch_summary(torch: dict[str, Any]) -> str:
     build = {
         "cpu": "CPU-only",
         "cuda": f"CUDA {torch.get('cuda')}",
         "rocm": f"ROCm {torch.get('hip')}",
-    }.get(torch.get("build"), "")
+    }.get(str(torch.get("build")), "")
     available = torch.get("cuda_available")
     tail = "" if available is None else (", GPU available" if available else ", no GPU available")
     return f"torch {torch['version']} ({build}){tail}"
@@ -569,7 +562,6 @@ def _gpu_groups(
             nvidia.append(_nvidia_gpu(index, name))
     out = []
     if nvidia:
-        _fill_compute_capability(nvidia)
         out.append(_group("nvidia.gpus", {"gpus": nvidia}, _gpu_summary(nvidia)))
     if amd:
         out.append(_group("amd.gpus", {"gpus": amd}, _gpu_summary(amd)))
@@ -582,40 +574,9 @@ def _is_amd(name: str) -> bool:
 
 
 def _nvidia_gpu(index: int, name: str) -> dict[str, Any]:
-    try:
-        from envdoctor.probes.nvidia_records import new_gpu
-    except ImportError:
-        record: dict[str, Any] = {
-            "index": index,
-            "name": None,
-            "compute_capability": None,
-            "compute_capability_source": None,
-        }
-    else:
-        record = new_gpu(index)
+    record = new_gpu(index)
     record["name"] = name
     return record
-
-
-def _fill_compute_capability(gpus: list[dict[str, Any]]) -> None:
-    try:
-        from envdoctor.probes import nvidia_records
-
-        nvidia_records.fill_compute_capability(gpus, nvidia_records.bundled_matrices())
-        return
-    except (ImportError, AttributeError):
-        pass
-    try:
-        from envdoctor.matrixset import load_bundled
-        from envdoctor.queries.nvidia import gpu_by_name
-    except ImportError:
-        return
-    matrices = load_bundled()
-    for gpu in gpus:
-        row = gpu_by_name(matrices, gpu["name"])
-        if row and row.get("compute_capability"):
-            gpu["compute_capability"] = row["compute_capability"]
-            gpu["compute_capability_source"] = "matrix"
 
 
 def _gpu_summary(gpus: list[dict[str, Any]]) -> str:

@@ -20,7 +20,7 @@ import json
 import re
 from typing import Any
 
-from envdoctor.snapshot import Confidence, FactGroup, collected
+from envdoctor.model.snapshot import Confidence, FactGroup, collected
 
 NAME = "docker-info"
 GROUP = "container.docker"

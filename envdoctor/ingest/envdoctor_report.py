@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from envdoctor.snapshot import CONFIDENCE_ORDER, Confidence, FactGroup, Snapshot, collected
+from envdoctor.model.snapshot import CONFIDENCE_ORDER, Confidence, FactGroup, Snapshot, collected
 
 NAME = "envdoctor-report"
 SOURCE = f"pasted:{NAME}"
@@ -81,7 +81,7 @@ def _report_group(document: dict[str, Any]) -> FactGroup:
 
 
 def _document(text: str) -> dict[str, Any] | None:
-    from envdoctor.render.markdown import extract_embedded
+    from envdoctor.model.report import extract_embedded
 
     candidate = extract_embedded(text)
     if candidate is None:
@@ -100,7 +100,7 @@ def _document(text: str) -> dict[str, Any] | None:
 def _snapshot(document: dict[str, Any]) -> Snapshot | None:
     try:
         if "snapshot" in document:
-            from envdoctor.report import Report
+            from envdoctor.model.report import Report
 
             return Report.from_dict(document).snapshot
         if "groups" in document:

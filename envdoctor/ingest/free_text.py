@@ -37,7 +37,54 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
-from envdoctor.snapshot import Confidence, FactGroup, collected
+from envdoctor.ingest.free_text_vocabulary import APP_MENTIONS as _APP_MENTIONS
+from envdoctor.ingest.free_text_vocabulary import ARCH as _ARCH
+from envdoctor.ingest.free_text_vocabulary import ARCH_LIST as _ARCH_LIST
+from envdoctor.ingest.free_text_vocabulary import CC as _CC
+from envdoctor.ingest.free_text_vocabulary import CJK as _CJK
+from envdoctor.ingest.free_text_vocabulary import (
+    COMPANIONS,
+    EXTENSION_PACKAGES,
+    FACT_KEYWORDS,
+    GENERIC_KEYWORDS,
+    HEADING_SCAN_CHARS,
+    canonical_gpu,
+)
+from envdoctor.ingest.free_text_vocabulary import CONDA_LIST as _CONDA_LIST
+from envdoctor.ingest.free_text_vocabulary import CPP_EXTENSION as _CPP_EXTENSION
+from envdoctor.ingest.free_text_vocabulary import CUDA_DRIVER as _CUDA_DRIVER
+from envdoctor.ingest.free_text_vocabulary import DISTRO as _DISTRO
+from envdoctor.ingest.free_text_vocabulary import DISTRO_IDS as _DISTRO_IDS
+from envdoctor.ingest.free_text_vocabulary import DRIVER as _DRIVER
+from envdoctor.ingest.free_text_vocabulary import ENVIRONMENT as _ENVIRONMENT
+from envdoctor.ingest.free_text_vocabulary import ERROR_LINE as _ERROR_LINE
+from envdoctor.ingest.free_text_vocabulary import FRAME as _FRAME
+from envdoctor.ingest.free_text_vocabulary import GFX as _GFX
+from envdoctor.ingest.free_text_vocabulary import GPU_HINT as _GPU_HINT
+from envdoctor.ingest.free_text_vocabulary import GPU_PATTERNS as _GPU_PATTERNS
+from envdoctor.ingest.free_text_vocabulary import HEADING_VERSION as _HEADING_VERSION
+from envdoctor.ingest.free_text_vocabulary import INSTALLED as _INSTALLED
+from envdoctor.ingest.free_text_vocabulary import IPY_FRAME as _IPY_FRAME
+from envdoctor.ingest.free_text_vocabulary import KEY_VALUE as _KEY_VALUE
+from envdoctor.ingest.free_text_vocabulary import MENTION as _MENTION
+from envdoctor.ingest.free_text_vocabulary import MIN_CC as _MIN_CC
+from envdoctor.ingest.free_text_vocabulary import NVCC as _NVCC
+from envdoctor.ingest.free_text_vocabulary import OLLAMA_COMPUTE as _OLLAMA_COMPUTE
+from envdoctor.ingest.free_text_vocabulary import OLLAMA_LINE as _OLLAMA_LINE
+from envdoctor.ingest.free_text_vocabulary import OS_MENTIONS as _OS_MENTIONS
+from envdoctor.ingest.free_text_vocabulary import PIP_FREEZE as _PIP_FREEZE
+from envdoctor.ingest.free_text_vocabulary import PIP_LIST as _PIP_LIST
+from envdoctor.ingest.free_text_vocabulary import PYTHON as _PYTHON
+from envdoctor.ingest.free_text_vocabulary import RICH_FRAME as _RICH_FRAME
+from envdoctor.ingest.free_text_vocabulary import SITE_PACKAGE as _SITE_PACKAGE
+from envdoctor.ingest.free_text_vocabulary import SO_NAME as _SO_NAME
+from envdoctor.ingest.free_text_vocabulary import TORCH_LIBS as _TORCH_LIBS
+from envdoctor.ingest.free_text_vocabulary import WINDOWS_BUILD as _WINDOWS_BUILD
+from envdoctor.ingest.free_text_vocabulary import cc_of as _cc_of
+from envdoctor.ingest.free_text_vocabulary import interesting_package as _interesting_package
+from envdoctor.ingest.free_text_vocabulary import package_in_path as _package_in_path
+from envdoctor.ingest.free_text_vocabulary import package_key as _package_key
+from envdoctor.model.snapshot import Confidence, FactGroup, collected
 
 NAME = "free-text"
 SOURCE = "pasted:free-text"
@@ -52,308 +99,6 @@ MAX_LINE_CHARS = 600
 MAX_ERRORS = 40
 MAX_FRAMES = 100
 MAX_OLLAMA_LINES = 60
-
-GENERIC_KEYWORDS = (
-    "error",
-    "exception",
-    "failed",
-    "failure",
-    "fatal",
-    "traceback",
-    "cannot",
-    "can't",
-    "couldn't",
-    "could not",
-    "unable",
-    "not found",
-    "no such",
-    "denied",
-    "invalid",
-    "unsatisfied",
-    "mismatch",
-    "incompatible",
-    "not compatible",
-    "too old",
-    "out of memory",
-    "aborted",
-    "segmentation fault",
-    "undefined symbol",
-    "warning",
-    "not available",
-    "no gpu",
-    "not detected",
-    "报错",
-    "错误",
-    "失败",
-    "显存",
-    "内存不足",
-    "无法",
-    "找不到",
-)
-FACT_KEYWORDS = (
-    "geforce",
-    "rtx",
-    "gtx",
-    "quadro",
-    "tesla",
-    "titan",
-    "radeon",
-    "instinct",
-    "nvidia",
-    " arc ",
-    "a100",
-    "h100",
-    "h200",
-    "b200",
-    "l40",
-    "v100",
-    "t4 ",
-    "a10g",
-    "jetson",
-    "jetpack",
-    "l4t",
-    "tegra",
-    "gfx",
-    "capabilit",
-    "sm_",
-    "torch",
-    "tensorflow",
-    "tensor flow",
-    "jax",
-    "xformers",
-    "flash",
-    "bitsandbytes",
-    "cudatoolkit",
-    "cudnn",
-    "cuda",
-    "driver",
-    "python",
-    "windows",
-    "win1",
-    "wsl",
-    "macos",
-    "mac os",
-    "ubuntu",
-    "debian",
-    "fedora",
-    "centos",
-    "arch linux",
-    "opensuse",
-    "gentoo",
-    "cachyos",
-    "docker",
-    "container",
-    "kubernetes",
-    "podman",
-    "comfy",
-    "webui",
-    "automatic1111",
-    "a1111",
-    "forge",
-    "ollama",
-    "vllm",
-    'file "',
-    ".so",
-    ".pyd",
-    ".dll",
-    "site-packages",
-    "dist-packages",
-    "level=",
-    "version",
-    "aarch64",
-    "arm64",
-    "x86_64",
-)
-
-_ERROR_LINE = re.compile(
-    r"\b(?:error|exception|failed|failure|fatal|cannot|can't|couldn't|could not|unable|not found|"
-    r"no such|denied|invalid|unsatisfied|mismatch|incompatible|not compatible|too old|"
-    r"out of memory|aborted|segmentation fault|undefined symbol)\b|"
-    r"\w+Error\b|报错|错误|失败|显存不足|无法",
-    re.IGNORECASE,
-)
-_FRAME = re.compile(
-    r'File "(?P<file>[^"]{1,400})", line (?P<line>\d{1,7})(?:, in (?P<func>[^\s,]{1,200}))?'
-)
-_RICH_FRAME = re.compile(
-    r"(?P<file>(?:[A-Za-z]:)?[\\/][^\s:│]{1,400}\.py):(?P<line>\d{1,7}) in (?P<func>[\w<>.]{1,200})"
-)
-_IPY_FRAME = re.compile(r"(?P<file>~?/[^\s]{1,400}\.py) in (?P<func>[\w<>.]{1,200})\(")
-_SO_NAME = re.compile(
-    r"(?P<name>[A-Za-z_][\w]{0,100})(?:\.cpython-\d{2,3}[\w-]{0,60}|\.abi3)?\.(?:so|pyd)\b"
-)
-_SITE_PACKAGE = re.compile(r"(?:site|dist)-packages[\\/](?P<pkg>[A-Za-z_][\w]{0,100})")
-_CPP_EXTENSION = re.compile(r"torch[\\/]utils[\\/]cpp_extension\.py")
-_TORCH_LIBS = re.compile(
-    r"^(?:lib)?(?:torch|c10|caffe2|cuda|cudart|cublas|cudnn|nvrtc|nvjitlink|"
-    r"cusparse|cufft|curand|cusolver|nccl|gomp|stdc|_C$|_C_flatbuffer|"
-    r"nvToolsExt|shm|torch_python)",
-    re.IGNORECASE,
-)
-COMPANIONS = ("torchvision", "torchaudio", "torchtext", "_torch_sox", "torchdata")
-# CUDA-extension packages: compiled against one torch build, broken by another.
-EXTENSION_PACKAGES = (
-    "xformers",
-    "flash_attn",
-    "flash_attn_2_cuda",
-    "flash_attn_cuda",
-    "apex",
-    "mmcv",
-    "mmcv_full",
-    "detectron2",
-    "bitsandbytes",
-    "vllm",
-    "deepspeed",
-    "torch_scatter",
-    "torch_sparse",
-    "torch_cluster",
-    "torch_spline_conv",
-    "pytorch3d",
-    "causal_conv1d",
-    "mamba_ssm",
-    "auto_gptq",
-    "exllamav2",
-    "llama_cpp",
-    "sageattention",
-    "nunchaku",
-    "spconv",
-    "diff_gaussian_rasterization",
-    "simple_knn",
-    "tinycudann",
-    "nvdiffrast",
-    "natten",
-    "fused_layer_norm_cuda",
-    "transformer_engine",
-    "groundingdino",
-    "gsplat",
-    "kaolin",
-    "torchsparse",
-    "MinkowskiEngine",
-    "dgl",
-    "xformers_C",
-)
-
-_GPU_PATTERNS = (
-    re.compile(
-        r"\b(?:NVIDIA\s+)?GeForce\s+(?:RTX|GTX|GT|MX)\s?\d{3,4}(?:\s?(?:Ti|SUPER))?"
-        r"(?:\s(?:Laptop GPU|Mobile))?(?:\s?D\b)?",
-        re.IGNORECASE,
-    ),
-    re.compile(r"\b(?:NVIDIA\s+)?(?:RTX|GTX)\s?-?\d{3,4}(?:\s?(?:Ti|SUPER))?\b", re.IGNORECASE),
-    re.compile(r"\b(?:NVIDIA\s+)?(?:RTX\s+)?(?:PRO\s+)?(?:A|RTX\s)?\d{4}\s+Ada\b", re.IGNORECASE),
-    re.compile(r"\bNVIDIA\s+RTX\s+A\d{3,4}\b|\bRTX\s+A\d{4}\b", re.IGNORECASE),
-    re.compile(r"\b(?:NVIDIA\s+)?Quadro\s+(?:RTX\s+)?[A-Z]{0,2}\d{2,4}[A-Z]?\b", re.IGNORECASE),
-    re.compile(r"\b(?:NVIDIA\s+)?Tesla\s+[A-Z]\d{1,3}[A-Z]?\b", re.IGNORECASE),
-    re.compile(
-        r"\bNVIDIA\s+(?:[AHBLTV]\d{1,3}[A-Z]?|GH200|GB200|GB10)(?:[- ](?:SXM\d?|PCIe|NVL))?"
-        r"(?:[- ]\d{2,3}GB)?(?:\s+HBM\d\w?)?\b"
-    ),
-    re.compile(r"\b(?:A100|H100|H200|B200|L40S?|V100|A10G|A30|A40|GH200|GB200)\b"),
-    re.compile(r"\b(?:NVIDIA\s+)?TITAN\s+(?:RTX|Xp?|V|Black|Z)\b", re.IGNORECASE),
-    re.compile(
-        r"\b(?:NVIDIA\s+)?Jetson\s+(?:AGX\s+)?(?:Orin|Xavier|Nano|TX2|TX1|Thor)(?:\s+(?:NX|Nano))?\b",
-        re.IGNORECASE,
-    ),
-    re.compile(
-        r"\b(?:AMD\s+)?Radeon\s+(?:RX\s?)?(?:Pro\s+)?[A-Z]?\d{3,4}[A-Z]?(?:\s?(?:XTX|XT|GRE))?\b",
-        re.IGNORECASE,
-    ),
-    re.compile(r"\b(?:AMD\s+)?Instinct\s+MI\d{2,3}[A-Z]?\b", re.IGNORECASE),
-    re.compile(r"\bRX\s?\d{4}(?:\s?(?:XTX|XT|GRE))?\b", re.IGNORECASE),
-    re.compile(
-        r"\bIntel(?:\(R\))?\s+(?:Arc(?:\(TM\))?\s+[AB]\d{3}\w?|(?:UHD|Iris(?: Xe| Plus)?|HD)\s+Graphics(?:\s+\d{3,4})?)",
-        re.IGNORECASE,
-    ),
-    re.compile(r"\b(?P<num>[1-9]\d{3})\s?(?P<suffix>ti|super)\b", re.IGNORECASE),
-)
-_GPU_HINT = re.compile(
-    r"geforce|rtx|gtx|quadro|tesla|titan|radeon|instinct|nvidia|a100|h100|h200|b200|"
-    r"l40|v100|a10g|jetson|\brx|intel|\dti\b|\d ti\b|super|a30|a40|gb10|gh200|gb200"
-)
-_CC = re.compile(
-    r"(?:compute|cuda)\s+capability(?:\s+of)?\s+(?:is\s+)?(?:sm_(?P<sm>\d{2,3})|(?P<major>\d{1,2})\.(?P<minor>\d))",
-    re.IGNORECASE,
-)
-_OLLAMA_COMPUTE = re.compile(r"\bcompute=(?P<major>\d{1,2})\.(?P<minor>\d)\b")
-_ARCH_LIST = re.compile(
-    r"supports CUDA capabilities\s+(?P<list>(?:sm_\d{2,3}a?\s*){1,40})", re.IGNORECASE
-)
-_MIN_CC = re.compile(
-    r"minimum cuda capability (?:supported by this library )?is (?P<cc>\d{1,2}\.\d)", re.IGNORECASE
-)
-_GFX = re.compile(r"\bgfx(?:\d{3,4}|90a|90c)\b", re.IGNORECASE)
-_VERSION = r"v?(?P<version>\d{1,4}(?:\.\d{1,8}){1,3}(?:[a-z]{1,5}\d{0,12})?(?:\+[\w.-]{1,40})?)"
-_NAME = r"(?P<name>[A-Za-z][\w.-]{0,60})"
-_PIP_LIST = re.compile(r"^\s*" + _NAME + r"\s{2,}" + _VERSION + r"(?:\s+\S+)?\s*$")
-_PIP_FREEZE = re.compile(r"^\s*" + _NAME + r"\s*==\s*" + _VERSION + r"\s*$")
-_CONDA_LIST = re.compile(
-    r"^\s*" + _NAME + r"\s+" + _VERSION + r"\s+(?P<build>\S{1,80})(?:\s+\S{1,80})?\s*$"
-)
-_INSTALLED = (
-    re.compile(r"\(you have " + _VERSION + r"\)", re.IGNORECASE),
-    re.compile(r"\b(?:torch\.__version__|PyTorch version)\s*[:=]?\s*'?" + _VERSION, re.IGNORECASE),
-)
-_KEY_VALUE = re.compile(
-    r"\b(?P<name>pytorch|torch|tensorflow|tensor flow|jaxlib|jax|xformers|flash[-_]attn|bitsandbytes|"
-    r"torchvision|torchaudio|vllm|ollama)(?:\s+version)?\s*[:=]=?\s*" + _VERSION + r"\b",
-    re.IGNORECASE,
-)
-_MENTION = re.compile(
-    r"\b(?P<name>pytorch|torch|tensorflow|tensor flow|jaxlib|jax|xformers|flash[-_]attn|bitsandbytes|"
-    r"torchvision|torchaudio|vllm|ollama|onnxruntime(?:-gpu)?|cupy(?:-cuda\w+)?)"
-    r"(?:\s+version)?(?:\s+is)?(?:\s*[:=]=?\s*|\s*-\s*|\s+)" + _VERSION + r"\b",
-    re.IGNORECASE,
-)
-_DRIVER = re.compile(
-    r"\b(?:driver(?:\s+version)?|nvidia-drivers?|host driver)\s*[:=-]?\s*(?:is\s+)?"
-    r"(?P<version>\d{3}\.\d{1,3}(?:\.\d{1,3})?)\b",
-    re.IGNORECASE,
-)
-_CUDA_DRIVER = re.compile(r"\bCUDA Version\s*:\s*(?P<version>\d{2}\.\d)\b")
-_NVCC = re.compile(r"\brelease (?P<version>\d{1,2}\.\d), V\d")
-_PYTHON = re.compile(
-    r"\bpython(?:\s+version)?\s*[:=]?\s*(?P<version>3\.\d{1,2}(?:\.\d{1,2})?)\b", re.IGNORECASE
-)
-_WINDOWS_BUILD = re.compile(r"\b10\.0\.(?P<build>\d{5})\b")
-# An issue form's heading naming a package, its answer a version on one of the next lines
-# ("### Tensorflow Version" / blank / "2.11.0"; "tf2.12.0"; "### Python version" / "3.10.10").
-_HEADING_VERSION = re.compile(
-    r"^#{1,4}[ \t]*(?P<name>tensorflow|tensor flow|pytorch|torch|jaxlib|jax|python|ollama|vllm)"
-    r"(?:[ \t]+version)?[ \t]*\r?\n(?:[ \t]*\r?\n){0,3}[ \t]*(?:tf[ \t]?|v)?"
-    r"(?P<version>\d{1,4}(?:\.\d{1,8}){1,3})\b",
-    re.IGNORECASE | re.MULTILINE,
-)
-HEADING_SCAN_CHARS = 200_000
-# Mentions of the environment, one named group per mention (one pass per line).
-_ENVIRONMENT = re.compile(
-    r"(?P<wsl>\bwsl\s?[12]?\b|microsoft-standard)"
-    r"|(?P<windows>\bwindows(?:\s?1[01])?\b|\bwin1[01]\b|\b[a-z]:\\(?:users|windows|program))"
-    r"|(?P<macos>\bmac\s?os\b|\bmacos\b|\bosx\b|\bdarwin\b|\bapple m[1-4]\b)"
-    r"|(?P<linux>\b(?:linux|ubuntu|debian|fedora|centos|rhel|opensuse|arch|gentoo|cachyos)\b)"
-    r"|(?P<container>\bdocker\b|\bcontainer\b|\bkubernetes\b|\bk8s\b|\bpodman\b|\bkubelet\b)"
-    r"|(?P<comfyui>comfy)"
-    r"|(?P<a1111>stable-diffusion-webui|webui(?:-user)?\.(?:sh|bat)|automatic1111|\ba1111\b|--(?:med|low)vram|launch\.py)"
-    r"|(?P<forge>webui-forge|\bforge\b)"
-    r"|(?P<ollama>ollama|source=(?:gpu|server|amd_\w{1,20}|routes)\.go)"
-    r"|(?P<vllm>\bvllm\b)"
-    r"|(?P<jetson>\bjetson\b|\bjetpack\b|\bl4t\b|\btegra\b|nv_tegra_release)"
-)  # on lowercased lines
-_OS_MENTIONS = ("wsl", "windows", "macos", "linux", "container")
-_APP_MENTIONS = ("comfyui", "a1111", "forge", "ollama", "vllm")
-_DISTRO = re.compile(
-    r"\b(ubuntu|debian|fedora|centos|rhel|rocky|opensuse|arch\s?linux|manjaro|gentoo|"
-    r"cachyos|nixos|pop!_os|linux mint)\b",
-    re.IGNORECASE,
-)
-_DISTRO_IDS = {
-    "archlinux": "arch",
-    "arch linux": "arch",
-    "linux mint": "linuxmint",
-    "pop!_os": "pop",
-}
-_ARCH = re.compile(r"\b(aarch64|arm64|x86_64|ppc64le)\b")
-_OLLAMA_LINE = re.compile(r"\blevel=(?P<level>[A-Z]{3,5})\s+source=(?P<source>\S{1,80})\s+msg=")
-_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 @lru_cache(maxsize=1)
@@ -592,7 +337,7 @@ class Collector:
                 }
                 if frame not in self.frames:
                     self.frames.append(frame)
-                self._path_packages(frame["file"] or "")
+                self._path_packages(str(frame["file"] or ""))
             if self.frames:
                 break
         if _CPP_EXTENSION.search(line):
@@ -701,13 +446,13 @@ class Collector:
                     word = " ".join(distro.group(1).lower().split())
                     self.distro = _DISTRO_IDS.get(word, word)
         if self.arch is None and "64" in line:
-            match = _ARCH.search(line)
-            if match:
-                self.arch = match.group(1)
+            arch = _ARCH.search(line)
+            if arch:
+                self.arch = arch.group(1)
         if self.windows_build is None and "10.0." in line:
-            match = _WINDOWS_BUILD.search(line)
-            if match:
-                self.windows_build = int(match.group("build"))
+            build = _WINDOWS_BUILD.search(line)
+            if build:
+                self.windows_build = int(build.group("build"))
 
     # -- output --------------------------------------------------------------------------------
 
@@ -765,72 +510,3 @@ def read(text: str) -> list[FactGroup]:
     c = Collector()
     c.feed(text)
     return c.groups()
-
-
-# ---------------------------------------------------------------------------------------------
-
-
-_PACKAGE_ALIASES = {
-    "pytorch": "torch",
-    "tensor-flow": "tensorflow",
-    "tensor flow": "tensorflow",
-    "flash-attn": "flash-attn",
-    "flash_attn": "flash-attn",
-}
-_INTERESTING = re.compile(
-    r"^(?:torch|pytorch|tensorflow|tf-|jax|xformers|flash|bitsandbytes|cuda|"
-    r"nvidia-|cudatoolkit|cudnn|triton|onnxruntime|cupy|vllm|transformers|"
-    r"accelerate|diffusers|mmcv|detectron2|deepspeed|apex|ctranslate2|"
-    r"faster-whisper|llama|auto-gptq|peft|cpuonly|rocm|hip)",
-    re.IGNORECASE,
-)
-
-
-def _interesting_package(name: str) -> bool:
-    return bool(_INTERESTING.match(name))
-
-
-def _package_key(name: str) -> str:
-    key = re.sub(r"[-_.\s]+", "-", name.lower()).strip("-")
-    return _PACKAGE_ALIASES.get(key, _PACKAGE_ALIASES.get(name.lower(), key))
-
-
-def _package_in_path(text: str) -> str | None:
-    found = None
-    for match in _SITE_PACKAGE.finditer(text):
-        found = match.group("pkg")
-    return found
-
-
-def _cc_of(match: re.Match) -> str | None:
-    if match.group("sm"):
-        sm = int(match.group("sm"))
-        return f"{sm // 10}.{sm % 10}"
-    return f"{match.group('major')}.{match.group('minor')}"
-
-
-def canonical_gpu(match: re.Match) -> str:
-    """A GPU name as NVIDIA/AMD print it: "rtx 3090" -> "NVIDIA GeForce RTX 3090",
-    "1050ti" -> "NVIDIA GeForce GTX 1050 Ti", "rx 6600" -> "AMD Radeon RX 6600"."""
-    groups = match.groupdict()
-    if groups.get("num"):
-        number = int(groups["num"])
-        suffix = " Ti" if groups["suffix"].lower() == "ti" else " SUPER"
-        family = "GTX" if number < 2000 or 1600 <= number < 1700 else "RTX"
-        return f"NVIDIA GeForce {family} {number}{suffix}"
-    text = " ".join(match.group(0).split())
-    low = text.lower()
-    text = re.sub(
-        r"(?i)\b(rtx|gtx|gt|mx)\s?-?(\d)", lambda m: f"{m.group(1).upper()} {m.group(2)}", text
-    )
-    text = re.sub(r"(?i)(\d)\s?(ti)\b", r"\1 Ti", text)
-    text = re.sub(r"(?i)(\d)\s?(super)\b", r"\1 SUPER", text)
-    if re.match(r"(?i)^(?:rtx|gtx)\s", text) and "geforce" not in low:
-        text = "GeForce " + text
-    if re.match(r"(?i)^geforce|^quadro|^tesla|^titan|^jetson|^rtx a|^[ahblv]\d", text):
-        text = "NVIDIA " + text
-    if re.match(r"(?i)^rx\s?\d", text):
-        text = "AMD Radeon " + re.sub(r"(?i)^rx\s?", "RX ", text)
-    elif re.match(r"(?i)^radeon", text) or re.match(r"(?i)^instinct", text):
-        text = "AMD " + text
-    return text

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from envdoctor.snapshot import Confidence, FactGroup, collected
+from envdoctor.model.snapshot import Confidence, FactGroup, collected
 
 NAME = "glxinfo"
 SOURCE = f"pasted:{NAME}"

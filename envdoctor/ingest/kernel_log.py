@@ -17,8 +17,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from envdoctor.probes import nvidia_records as rec
-from envdoctor.snapshot import Confidence, FactGroup, collected
+from envdoctor.model import nvidia_records as rec
+from envdoctor.model.snapshot import Confidence, FactGroup, collected
 
 NAME = "kernel-log"
 SOURCE = f"pasted:{NAME}"

@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from envdoctor.snapshot import Confidence, FactGroup, collected
+from envdoctor.model.snapshot import Confidence, FactGroup, collected
 
 NAME = "ldd-ldconfig"
 

@@ -1,7 +1,7 @@
 """Reader of `nvidia-smi` text: the default table (pre-2023 and current layouts, Linux, Windows,
 WSL2), `nvidia-smi -q`, `nvidia-smi -L`, `nvidia-smi topo -m`, and nvidia-smi's error messages.
 
-All of them fill the `nvidia.driver` / `nvidia.gpus` records of `envdoctor.probes.nvidia_records`.
+All of them fill the `nvidia.driver` / `nvidia.gpus` records of `envdoctor.model.nvidia_records`.
 An error message alone still gives a collected `nvidia.driver` group that says what failed
 (`driver_loaded`, `nvml_error`, `smi_error`, `library_version`), because that is what checks act on.
 """
@@ -12,8 +12,8 @@ import re
 from typing import Any
 
 from envdoctor.ingest import nvidia_smi_xml as xmlreader
-from envdoctor.probes import nvidia_records as rec
-from envdoctor.snapshot import Confidence, FactGroup
+from envdoctor.model import nvidia_records as rec
+from envdoctor.model.snapshot import Confidence, FactGroup
 
 NAME = "nvidia-smi"
 SOURCE = f"pasted:{NAME}"
@@ -112,11 +112,10 @@ def read(text: str) -> list[FactGroup]:
     if parsed is None:
         return []
     driver, gpus = parsed
-    rec.fill_compute_capability(gpus, rec.bundled_matrices())
     return xmlreader.groups(driver, gpus, SOURCE, Confidence.MEDIUM)
 
 
-def parse(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+def parse(text: str) -> tuple[rec.NvidiaDriver, list[dict[str, Any]]] | None:
     """(driver record, GPU records) from nvidia-smi text, or None when nothing was recognised."""
     text = text.replace("\r\n", "\n")
     found = False
@@ -127,7 +126,7 @@ def parse(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
             continue
         found = True
         part_driver, part_gpus = part
-        _fill(driver, part_driver)
+        rec.fill_driver(driver, part_driver)
         gpus = _merge_gpus(gpus, part_gpus)
     if _errors(text, driver):
         found = True
@@ -170,14 +169,14 @@ def _merge_mig(target: dict[str, Any], devices: list[dict[str, Any]]) -> None:
     if not target.get("mig_devices"):
         target["mig_devices"] = devices
         return
-    for have, more in zip(target["mig_devices"], devices):
+    for have, more in zip(target["mig_devices"], devices, strict=False):  # fill those both list
         _fill(have, more)
 
 
 # -- the default table ------------------------------------------------------------------------
 
 
-def _table(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+def _table(text: str) -> tuple[rec.NvidiaDriver, list[dict[str, Any]]] | None:
     banner = _BANNER.search(text)
     if not banner:
         return None
@@ -310,7 +309,7 @@ def _process_row(gpus: list[dict[str, Any]], match: re.Match[str]) -> None:
 # -- nvidia-smi -L ----------------------------------------------------------------------------
 
 
-def _listing(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+def _listing(text: str) -> tuple[rec.NvidiaDriver, list[dict[str, Any]]] | None:
     gpus: list[dict[str, Any]] = []
     current: dict[str, Any] | None = None
     for line in text.splitlines():
@@ -337,7 +336,7 @@ def _listing(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
     return _gpus_only(gpus)
 
 
-def _gpus_only(gpus: list[dict[str, Any]]) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+def _gpus_only(gpus: list[dict[str, Any]]) -> tuple[rec.NvidiaDriver, list[dict[str, Any]]] | None:
     """A listing that names GPUs but no driver facts: (driver record with the count, GPUs)."""
     if not gpus:
         return None
@@ -349,7 +348,7 @@ def _gpus_only(gpus: list[dict[str, Any]]) -> tuple[dict[str, Any], list[dict[st
 # -- nvidia-smi topo -m -----------------------------------------------------------------------
 
 
-def _topology(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+def _topology(text: str) -> tuple[rec.NvidiaDriver, list[dict[str, Any]]] | None:
     clean_text = _ANSI.sub("", text)
     if "CPU Affinity" not in clean_text:
         return None
@@ -363,7 +362,7 @@ def _topology(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
             continue
         cells = [c.strip() for c in line.split("\t")]
         gpu = rec.new_gpu(int(match.group(1)))
-        row = dict(zip(columns, cells))
+        row = dict(zip(columns, cells, strict=False))  # a short row leaves the last columns out
         gpu["cpu_affinity"] = rec.clean(row.get("CPU Affinity"))
         gpu["numa_affinity"] = rec.clean(row.get("NUMA Affinity"))
         gpus.append(gpu)
@@ -373,7 +372,7 @@ def _topology(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
 # -- nvidia-smi -q ----------------------------------------------------------------------------
 
 
-def _query(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]] | None:
+def _query(text: str) -> tuple[rec.NvidiaDriver, list[dict[str, Any]]] | None:
     start = text.find("NVSMI LOG")
     if start < 0:
         return None
@@ -420,7 +419,7 @@ def query_tree(text: str) -> dict[str, Any]:
 # -- error messages ---------------------------------------------------------------------------
 
 
-def _errors(text: str, driver: dict[str, Any]) -> bool:
+def _errors(text: str, driver: rec.NvidiaDriver) -> bool:
     found = False
     for pattern, code, loaded, message in _ERRORS:
         if not pattern.search(text):
@@ -429,7 +428,7 @@ def _errors(text: str, driver: dict[str, Any]) -> bool:
         if code is not None and driver.get("nvml_error") is None:
             driver["nvml_error"] = {
                 "code": code,
-                "name": rec.NVML_ERROR_NAMES.get(code),
+                "name": rec.NVML_ERROR_NAMES.get(code, str(code)),
                 "message": message,
             }
         if code is None and driver.get("smi_error") is None:

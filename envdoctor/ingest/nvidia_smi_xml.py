@@ -1,7 +1,7 @@
 """Reader of `nvidia-smi -q -x` XML (every DTD version seen: v9 to v13), live or pasted.
 
 `parse(text)` turns the XML into the `nvidia.driver` and `nvidia.gpus` records of
-`envdoctor.probes.nvidia_records`; `records_from_tree` does the same for an already-built tree and
+`envdoctor.model.nvidia_records`; `records_from_tree` does the same for an already-built tree and
 is shared with the `nvidia-smi -q` text reader, whose labels mirror the XML tags.
 """
 
@@ -11,8 +11,8 @@ import re
 import xml.etree.ElementTree as ET
 from typing import Any
 
-from envdoctor.probes import nvidia_records as rec
-from envdoctor.snapshot import Confidence, FactGroup, collected
+from envdoctor.model import nvidia_records as rec
+from envdoctor.model.snapshot import Confidence, FactGroup, collected
 
 NAME = "nvidia-smi-xml"
 SOURCE = f"pasted:{NAME}"
@@ -39,19 +39,18 @@ def read(text: str) -> list[FactGroup]:
         driver, gpus = parse(text)
     except NotNvidiaSmiXml:
         return []
-    rec.fill_compute_capability(gpus, rec.bundled_matrices())
     return groups(driver, gpus, SOURCE, Confidence.MEDIUM)
 
 
 def groups(
-    driver: dict[str, Any], gpus: list[dict[str, Any]], source: str, confidence: Confidence
+    driver: rec.NvidiaDriver, gpus: list[dict[str, Any]], source: str, confidence: Confidence
 ) -> list[FactGroup]:
     """The `nvidia.driver` and `nvidia.gpus` groups for parsed records."""
     out = [
         collected(
             "nvidia.driver",
             source,
-            driver,
+            dict(driver),
             summary=rec.driver_summary(driver),
             confidence=confidence,
         )
@@ -69,7 +68,7 @@ def groups(
     return out
 
 
-def parse(text: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def parse(text: str) -> tuple[rec.NvidiaDriver, list[dict[str, Any]]]:
     """(driver record, GPU records) from XML text; NotNvidiaSmiXml when there is none."""
     root = _root(text)
     tree = _tree(root)
@@ -106,8 +105,8 @@ def _close_truncated(body: str) -> str:
 def _tree(element: ET.Element) -> Tree:
     """An element as nested dicts: tag -> text, or tag -> subtree; repeated tags -> lists."""
     out: Tree = {}
-    for attr, value in element.attrib.items():
-        out[f"@{attr}"] = value
+    for attr, text in element.attrib.items():
+        out[f"@{attr}"] = text
     for child in element:
         value: Any = _tree(child) if len(child) or child.attrib else (child.text or "").strip()
         if isinstance(value, dict) and not value and child.text and child.text.strip():
@@ -168,7 +167,7 @@ def items(tree: Any, path: str) -> list[Any]:
     return value if isinstance(value, list) else [value]
 
 
-def records_from_tree(tree: Tree) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+def records_from_tree(tree: Tree) -> tuple[rec.NvidiaDriver, list[dict[str, Any]]]:
     """Driver and GPU records from a tree whose keys are XML tags or normalised -q labels."""
     driver = rec.new_driver()
     driver["driver_version"] = rec.clean(text(tree, "driver_version"))

@@ -13,9 +13,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from packaging.utils import canonicalize_name
-
-from envdoctor.snapshot import Confidence, FactGroup, collected
+from envdoctor.model.names import canonical_name
+from envdoctor.model.snapshot import Confidence, FactGroup, collected
 
 NAME = "pip-list"
 SOURCE = f"pasted:{NAME}"
@@ -117,7 +116,7 @@ def read(text: str) -> list[FactGroup]:
     }
     if "torch" in dists:
         groups.append(_torch_group(dists, extra.get("conda_torch_build")))
-    from envdoctor.probes.frameworks import frameworks_facts, summary
+    from envdoctor.ingest.framework_metadata import frameworks_facts, summary
 
     frameworks = frameworks_facts({k: v for k, v in dists.items() if _interesting(k)})
     if frameworks:
@@ -145,7 +144,7 @@ def _after_command(lines: list[str]) -> tuple[str | None, list[str]]:
             continue
         kind = "conda list" if conda else f"pip {verb}"
         row = _CONDA_ROW if conda else (_PIP_LIST_ROW if verb == "list" else _FREEZE_ROW)
-        rows = []
+        rows: list[str] = []
         for follower in lines[i + 1 :]:
             if not follower.strip():
                 if rows:
@@ -163,13 +162,13 @@ def _after_command(lines: list[str]) -> tuple[str | None, list[str]]:
 
 
 def _interesting(name: str) -> bool:
-    from envdoctor.probes.ml_metadata_script import interesting
+    from envdoctor.target.ml_metadata_script import interesting
 
     return interesting(name)
 
 
 def _torch_group(dists: dict[str, dict[str, Any]], conda_build: str | None) -> FactGroup:
-    from envdoctor.probes.torch_build import summary, torch_facts
+    from envdoctor.ingest.torch_metadata import summary, torch_facts
 
     data = torch_facts(dists)
     data["version_py_read"] = False
@@ -205,7 +204,7 @@ def _pip_list(
             continue
         match = _PIP_LIST_ROW.match(line)
         if match:
-            packages.setdefault(canonicalize_name(match.group("name")), match.group("version"))
+            packages.setdefault(canonical_name(match.group("name")), match.group("version"))
     return packages, {}, {}
 
 
@@ -214,16 +213,14 @@ def _freeze(lines: list[str]) -> tuple[dict[str, str], dict[str, str], dict[str,
     for line in lines:
         match = _FREEZE_ROW.match(line)
         if match:
-            packages.setdefault(canonicalize_name(match.group("name")), match.group("version"))
+            packages.setdefault(canonical_name(match.group("name")), match.group("version"))
             continue
         match = _FREEZE_URL.match(line)
         if match:  # name @ file:///.../torch-2.7.1%2Bcu128-cp312-...whl
             url = match.group("url").replace("%2B", "+").replace("%2b", "+")
             version = _WHEEL_URL_VERSION.search(url)
             if version:
-                packages.setdefault(
-                    canonicalize_name(match.group("name")), version.group("version")
-                )
+                packages.setdefault(canonical_name(match.group("name")), version.group("version"))
     return packages, {}, {}
 
 
@@ -245,7 +242,7 @@ def _conda(lines: list[str]) -> tuple[dict[str, str], dict[str, str], dict[str, 
         conda_name = match.group("name")
         channel = match.group("channel") or ""
         pip_installed = channel == "pypi" or match.group("build").startswith("pypi_")
-        name = canonicalize_name(conda_name)
+        name = canonical_name(conda_name)
         if name == "pytorch" and not pip_installed:
             name = "torch"  # the conda package of torch
             extra["conda_torch_build"] = match.group("build")

@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from envdoctor.probes import nvidia_records as rec
-from envdoctor.snapshot import Confidence, FactGroup, collected
+from envdoctor.model import nvidia_records as rec
+from envdoctor.model.snapshot import Confidence, FactGroup, collected
 
 NAME = "proc-driver-nvidia-version"
 SOURCE = f"pasted:{NAME}"
@@ -52,7 +52,7 @@ def parse(text: str) -> dict[str, Any] | None:
     }
 
 
-def driver_record(parsed: dict[str, Any]) -> dict[str, Any]:
+def driver_record(parsed: dict[str, Any]) -> rec.NvidiaDriver:
     """The `nvidia.driver` record the version file alone supports."""
     driver = rec.new_driver()
     driver["module_version"] = parsed["module_version"]
@@ -77,7 +77,7 @@ def read(text: str) -> list[FactGroup]:
         collected(
             "nvidia.driver",
             SOURCE,
-            driver,
+            dict(driver),
             summary=rec.driver_summary(driver),
             confidence=Confidence.MEDIUM,
         )

@@ -11,8 +11,8 @@ Formats read:
   {"gpu": N, "asic": {market_name, target_graphics_version, device_id}, "bus": {"bdf"}, "vram":
   {"size"}, "driver": {"version"}, "bdf", "uuid"}.
 
-Fills `amd.gpus` (gpus: index, name, gfx_target (as printed, else looked up from the product name
-in the matrices: gfx_target_source "product-name"), device_id, pci_bus_id, unique_id, vram_mib,
+Fills `amd.gpus` (gpus: index, name, gfx_target (as printed; the enrichment step looks up the
+others from the product name: gfx_target_source "product-name"), device_id, pci_bus_id, unique_id, vram_mib,
 vbios, sku) and `amd.kernel` (amdgpu.version: the driver version rocm-smi prints — the amdgpu
 DKMS version, or the kernel release with the in-tree driver).
 """
@@ -23,8 +23,9 @@ import json
 import re
 from typing import Any
 
-from envdoctor.queries import rocm as rq
-from envdoctor.snapshot import Confidence, FactGroup, collected
+from envdoctor.model import amd_gfx
+from envdoctor.model.json_values import as_dict, as_list
+from envdoctor.model.snapshot import Confidence, FactGroup, collected
 
 NAME = "rocm-smi"
 SOURCE = f"pasted:{NAME}"
@@ -66,12 +67,12 @@ def _smi_json_kind(data: Any) -> str | None:
     return None
 
 
-def parse(text: str, matrices: Any = None) -> dict[str, Any]:
+def parse(text: str) -> dict[str, Any]:
     """{gpus, driver_version, format} of a rocm-smi / amd-smi text."""
     data = _json(text) if text.lstrip()[:1] in "[{" else None
     kind = _smi_json_kind(data)
     if kind == "rocm-smi":
-        gpus, driver = _rocm_smi_json(data)
+        gpus, driver = _rocm_smi_json(as_dict(data))
         fmt = "rocm-smi-json"
     elif kind == "amd-smi":
         gpus, driver = _amd_smi_json(data)
@@ -85,13 +86,8 @@ def parse(text: str, matrices: Any = None) -> dict[str, Any]:
         driver = match.group(1) if match else None
         fmt = "rocm-smi-concise"
     for gpu in gpus:
-        if not gpu.get("gfx_target") and gpu.get("name") and matrices is not None:
-            looked_up = rq.gfx_for_product(matrices, gpu["name"])
-            if looked_up:
-                gpu["gfx_target"] = looked_up
-                gpu["gfx_target_source"] = "product-name"
         if gpu.get("gfx_target"):
-            gpu["gfx_target_version"] = rq.target_version_of(gpu["gfx_target"])
+            gpu["gfx_target_version"] = amd_gfx.target_version_of(gpu["gfx_target"])
     return {"gpus": gpus, "driver_version": driver, "format": fmt}
 
 
@@ -116,7 +112,7 @@ def _name_of(fields: dict[str, Any]) -> str | None:
 def _record(index: int, fields: dict[str, Any]) -> dict[str, Any]:
     fields = {str(k).strip().lower(): v for k, v in fields.items()}
     device = _clean(fields.get("device id") or fields.get("gpu id"))
-    gfx = rq.normalize_gfx(_clean(fields.get("gfx version")) or "")
+    gfx = amd_gfx.normalize_gfx(_clean(fields.get("gfx version")) or "")
     unique = _clean(fields.get("unique id"))
     if unique and not unique.lower().startswith("0x") and re.fullmatch(r"[0-9a-fA-F]+", unique):
         unique = "0x" + unique
@@ -145,7 +141,7 @@ def _rocm_smi_json(data: dict[str, Any]) -> tuple[list[dict[str, Any]], str | No
         record = _record(ordinal, fields)
         record["card"] = card
         gpus.append(record)
-    system = data.get("system") if isinstance(data.get("system"), dict) else {}
+    system = as_dict(data.get("system"))
     return gpus, _clean(system.get("Driver version"))
 
 
@@ -197,11 +193,11 @@ def _amd_smi_json(data: Any) -> tuple[list[dict[str, Any]], str | None]:
     items = data.get("gpu_data") if isinstance(data, dict) else data
     gpus = []
     driver = None
-    for ordinal, item in enumerate(i for i in items if isinstance(i, dict)):
-        asic = item.get("asic") if isinstance(item.get("asic"), dict) else {}
-        bus = item.get("bus") if isinstance(item.get("bus"), dict) else {}
-        vram = item.get("vram") if isinstance(item.get("vram"), dict) else {}
-        drv = item.get("driver") if isinstance(item.get("driver"), dict) else {}
+    for ordinal, item in enumerate(i for i in as_list(items) if isinstance(i, dict)):
+        asic = as_dict(item.get("asic"))
+        bus = as_dict(item.get("bus"))
+        vram = as_dict(item.get("vram"))
+        drv = as_dict(item.get("driver"))
         driver = driver or _clean(drv.get("version"))
         name = _clean(asic.get("market_name"))
         index = item.get("gpu") if isinstance(item.get("gpu"), int) else ordinal
@@ -210,7 +206,9 @@ def _amd_smi_json(data: Any) -> tuple[list[dict[str, Any]], str | None]:
             {
                 "index": index,
                 "name": name if name and not _HEX_NAME.match(name) else None,
-                "gfx_target": rq.normalize_gfx(_clean(asic.get("target_graphics_version")) or ""),
+                "gfx_target": amd_gfx.normalize_gfx(
+                    _clean(asic.get("target_graphics_version")) or ""
+                ),
                 "device_id": (_clean(asic.get("device_id")) or "").lower() or None,
                 "pci_bus_id": (
                     _clean(bus.get("bdf"))
@@ -238,7 +236,7 @@ def _vram_size(value: Any) -> int | None:
             return None
         number, unit = match.group(1), match.group(2) or "MB"
     try:
-        amount = int(number)
+        amount = int(str(number))
     except (TypeError, ValueError):
         return None
     scale = {"kb": 1 / 1024, "kib": 1 / 1024, "mb": 1, "mib": 1, "gb": 1024, "gib": 1024}.get(
@@ -280,15 +278,4 @@ def groups_from(
 
 def read(text: str) -> list[FactGroup]:
     """The fact groups of pasted rocm-smi / amd-smi output."""
-    return groups_from(parse(text, _matrices()))
-
-
-def _matrices() -> Any:
-    try:
-        from envdoctor.matrix_update import (
-            load_active as active_matrices,  # not diagnose: no engine import
-        )
-
-        return active_matrices()
-    except Exception:  # noqa: BLE001 - without matrices names are not mapped to gfx targets
-        return None
+    return groups_from(parse(text))

@@ -21,8 +21,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from envdoctor.queries import rocm as rq
-from envdoctor.snapshot import Confidence, FactGroup, collected
+from envdoctor.model import amd_gfx
+from envdoctor.model.snapshot import Confidence, FactGroup, collected
 
 NAME = "rocminfo"
 SOURCE = f"pasted:{NAME}"
@@ -128,8 +128,8 @@ def _gpu(agent: dict[str, Any], ordinal: int, complete: bool, cpu_count: int) ->
     if not complete and node is not None:
         # a slice of a long listing: assume the usual one CPU agent before the GPUs
         index = max(node - max(cpu_count, 1), 0)
-    gfx = rq.normalize_gfx(agent.get("Name")) or next(
-        (rq.normalize_gfx(i) for i in agent["isas"]), None
+    gfx = amd_gfx.normalize_gfx(agent.get("Name")) or next(
+        (amd_gfx.normalize_gfx(i) for i in agent["isas"]), None
     )
     uuid = (agent.get("Uuid") or "").strip()
     unique = None
@@ -147,7 +147,7 @@ def _gpu(agent: dict[str, Any], ordinal: int, complete: bool, cpu_count: int) ->
         "index": index,
         "name": name if name and name.lower() != "n/a" else None,
         "gfx_target": gfx,
-        "gfx_target_version": rq.target_version_of(gfx) if gfx else None,
+        "gfx_target_version": amd_gfx.target_version_of(gfx) if gfx else None,
         "vram_mib": _vram_mib(agent["pools"]),
         "pci_bus_id": _bdf(bdf) if bdf else None,
         "unique_id": unique,

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from envdoctor.snapshot import Confidence, FactGroup, collected
+from envdoctor.model.snapshot import Confidence, FactGroup, collected
 
 NAME = "tegra-release"
 SOURCE = "pasted:tegra_release"
@@ -79,7 +79,7 @@ def detect(text: str) -> bool:
     """Whether the text holds an nv_tegra_release header line."""
     head = text[:20000]
     return "(release), REVISION:" in head and any(
-        _HEADER.match(l.strip()) for l in head.splitlines()
+        _HEADER.match(line.strip()) for line in head.splitlines()
     )
 
 

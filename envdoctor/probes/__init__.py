@@ -13,10 +13,11 @@ import threading
 import time
 from dataclasses import dataclass, field
 from datetime import timezone
+from typing import Protocol, cast, runtime_checkable
 
 from envdoctor import __version__
-from envdoctor.context import ProbeContext, stopped_on_signals
-from envdoctor.snapshot import FactGroup, Snapshot, failed
+from envdoctor.model.snapshot import FactGroup, Snapshot, failed
+from envdoctor.probes.context import ProbeContext, stopped_on_signals
 
 # Listed explicitly, in display order. Add a module here when you add a probe.
 PROBE_MODULES: tuple[str, ...] = (
@@ -57,6 +58,17 @@ PROBE_MODULES: tuple[str, ...] = (
 )
 
 DEFAULT_PROBE_TIMEOUT_S = 10.0
+
+
+@runtime_checkable
+class ProbeModule(Protocol):
+    """What a probe module defines (`TIMEOUT_S`, seconds, is optional)."""
+
+    GROUPS: tuple[str, ...]
+
+    def collect(self, ctx: ProbeContext) -> list[FactGroup]:
+        """The fact groups this probe fills, collected through `ctx`."""
+        ...
 
 
 @dataclass
@@ -198,9 +210,9 @@ class _Runner:
         self.error: str | None = None
         self.group_names: tuple[str, ...] = (name,)
         self.timeout_s = DEFAULT_PROBE_TIMEOUT_S
-        self.module = None
+        self.module: ProbeModule | None = None
         try:
-            self.module = importlib.import_module(f"envdoctor.probes.{name}")
+            self.module = cast(ProbeModule, importlib.import_module(f"envdoctor.probes.{name}"))
             self.group_names = tuple(getattr(self.module, "GROUPS", (name,)))
             self.timeout_s = float(getattr(self.module, "TIMEOUT_S", DEFAULT_PROBE_TIMEOUT_S))
         except Exception as exc:  # noqa: BLE001 - a broken probe module is a fact, not a crash
@@ -247,7 +259,7 @@ class _Runner:
 
 
 def _timings_group(timings: list[ProbeTiming]) -> FactGroup:
-    from envdoctor.snapshot import collected
+    from envdoctor.model.snapshot import collected
 
     return collected(
         "envdoctor.timings",

@@ -21,9 +21,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from envdoctor.context import ProbeContext, end_process, start_streaming
-from envdoctor.probes import accept_load_script, accept_sampler, nvidia_events
-from envdoctor.snapshot import FactGroup, collected
+from envdoctor.model.snapshot import FactGroup, collected
+from envdoctor.probes import accept_sampler, nvidia_events
+from envdoctor.probes.context import ProbeContext, end_process, start_streaming
+from envdoctor.target import accept_load_script
 
 SOURCE = "probe:accept"
 # the time correctness, bandwidth and the VRAM patterns may take besides the load, per GPU

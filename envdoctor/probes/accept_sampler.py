@@ -37,12 +37,12 @@ def reason_names(mask: int | None) -> list[str]:
     return [name for bit, name in REASONS.items() if mask & bit]
 
 
-def _read(call: Callable[[], Any]) -> Any:
-    """One NVML read; None when the GPU does not support it or NVML fails for it."""
+def _read(call: Callable[..., Any], *args: Any) -> Any:
+    """One NVML read, `call(*args)`; None when the GPU does not support it or NVML fails for it."""
     import pynvml
 
     try:
-        return call()
+        return call(*args)
     except pynvml.NVMLError:
         return None
 
@@ -84,39 +84,37 @@ def describe(indices: list[int]) -> list[dict[str, Any]]:
     out = []
     for index in indices:
         h = pynvml.nvmlDeviceGetHandleByIndex(index)
-        memory = _read(lambda h=h: pynvml.nvmlDeviceGetMemoryInfo(h))
-        default_mw = _read(lambda h=h: pynvml.nvmlDeviceGetPowerManagementDefaultLimit(h))
-        enforced_mw = _read(lambda h=h: pynvml.nvmlDeviceGetEnforcedPowerLimit(h))
+        memory = _read(pynvml.nvmlDeviceGetMemoryInfo, h)
+        default_mw = _read(pynvml.nvmlDeviceGetPowerManagementDefaultLimit, h)
+        enforced_mw = _read(pynvml.nvmlDeviceGetEnforcedPowerLimit, h)
         out.append(
             {
                 "index": index,
-                "name": _text(_read(lambda h=h: pynvml.nvmlDeviceGetName(h))),
-                "uuid": _text(_read(lambda h=h: pynvml.nvmlDeviceGetUUID(h))),
-                "serial": _text(_read(lambda h=h: pynvml.nvmlDeviceGetSerial(h))),
+                "name": _text(_read(pynvml.nvmlDeviceGetName, h)),
+                "uuid": _text(_read(pynvml.nvmlDeviceGetUUID, h)),
+                "serial": _text(_read(pynvml.nvmlDeviceGetSerial, h)),
                 "memory_total_mib": memory.total // 2**20 if memory is not None else None,
                 "power_default_limit_w": default_mw / 1000 if default_mw else None,
                 "power_enforced_limit_w": enforced_mw / 1000 if enforced_mw else None,
                 "sm_clock_max_mhz": _read(
-                    lambda h=h: pynvml.nvmlDeviceGetMaxClockInfo(h, pynvml.NVML_CLOCK_SM)
+                    pynvml.nvmlDeviceGetMaxClockInfo, h, pynvml.NVML_CLOCK_SM
                 ),
                 "mem_clock_max_mhz": _read(
-                    lambda h=h: pynvml.nvmlDeviceGetMaxClockInfo(h, pynvml.NVML_CLOCK_MEM)
+                    pynvml.nvmlDeviceGetMaxClockInfo, h, pynvml.NVML_CLOCK_MEM
                 ),
                 # the link this GPU in this slot can train to, and the GPU's own maximum
-                "pcie_gen_max": _read(lambda h=h: pynvml.nvmlDeviceGetMaxPcieLinkGeneration(h)),
-                "pcie_width_max": _read(lambda h=h: pynvml.nvmlDeviceGetMaxPcieLinkWidth(h)),
-                "pcie_gen_gpu_max": _read(
-                    lambda h=h: pynvml.nvmlDeviceGetGpuMaxPcieLinkGeneration(h)
-                ),
+                "pcie_gen_max": _read(pynvml.nvmlDeviceGetMaxPcieLinkGeneration, h),
+                "pcie_width_max": _read(pynvml.nvmlDeviceGetMaxPcieLinkWidth, h),
+                "pcie_gen_gpu_max": _read(pynvml.nvmlDeviceGetGpuMaxPcieLinkGeneration, h),
                 "slowdown_temp_c": _read(
-                    lambda h=h: pynvml.nvmlDeviceGetTemperatureThreshold(
-                        h, pynvml.NVML_TEMPERATURE_THRESHOLD_SLOWDOWN
-                    )
+                    pynvml.nvmlDeviceGetTemperatureThreshold,
+                    h,
+                    pynvml.NVML_TEMPERATURE_THRESHOLD_SLOWDOWN,
                 ),
                 "shutdown_temp_c": _read(
-                    lambda h=h: pynvml.nvmlDeviceGetTemperatureThreshold(
-                        h, pynvml.NVML_TEMPERATURE_THRESHOLD_SHUTDOWN
-                    )
+                    pynvml.nvmlDeviceGetTemperatureThreshold,
+                    h,
+                    pynvml.NVML_TEMPERATURE_THRESHOLD_SHUTDOWN,
                 ),
             }
         )
@@ -128,24 +126,25 @@ def sample(index: int) -> dict[str, Any]:
     import pynvml
 
     h = pynvml.nvmlDeviceGetHandleByIndex(index)
-    power_mw = _read(lambda: pynvml.nvmlDeviceGetPowerUsage(h))
-    utilization = _read(lambda: pynvml.nvmlDeviceGetUtilizationRates(h))
-    remapped = _read(lambda: pynvml.nvmlDeviceGetRemappedRows(h))
-    reasons = _read(lambda: pynvml.nvmlDeviceGetCurrentClocksThrottleReasons(h))
+    power_mw = _read(pynvml.nvmlDeviceGetPowerUsage, h)
+    utilization = _read(pynvml.nvmlDeviceGetUtilizationRates, h)
+    remapped = _read(pynvml.nvmlDeviceGetRemappedRows, h)
+    reasons = _read(pynvml.nvmlDeviceGetCurrentClocksThrottleReasons, h)
     return {
         "index": index,
-        "temp_c": _read(lambda: pynvml.nvmlDeviceGetTemperature(h, pynvml.NVML_TEMPERATURE_GPU)),
+        "temp_c": _read(pynvml.nvmlDeviceGetTemperature, h, pynvml.NVML_TEMPERATURE_GPU),
         "power_w": round(power_mw / 1000, 1) if power_mw is not None else None,
-        "sm_clock_mhz": _read(lambda: pynvml.nvmlDeviceGetClockInfo(h, pynvml.NVML_CLOCK_SM)),
-        "mem_clock_mhz": _read(lambda: pynvml.nvmlDeviceGetClockInfo(h, pynvml.NVML_CLOCK_MEM)),
+        "sm_clock_mhz": _read(pynvml.nvmlDeviceGetClockInfo, h, pynvml.NVML_CLOCK_SM),
+        "mem_clock_mhz": _read(pynvml.nvmlDeviceGetClockInfo, h, pynvml.NVML_CLOCK_MEM),
         "reasons": reason_names(reasons),
-        "pcie_gen": _read(lambda: pynvml.nvmlDeviceGetCurrPcieLinkGeneration(h)),
-        "pcie_width": _read(lambda: pynvml.nvmlDeviceGetCurrPcieLinkWidth(h)),
+        "pcie_gen": _read(pynvml.nvmlDeviceGetCurrPcieLinkGeneration, h),
+        "pcie_width": _read(pynvml.nvmlDeviceGetCurrPcieLinkWidth, h),
         "util_pct": utilization.gpu if utilization is not None else None,
         "ecc_uncorrected_volatile": _read(
-            lambda: pynvml.nvmlDeviceGetTotalEccErrors(
-                h, pynvml.NVML_MEMORY_ERROR_TYPE_UNCORRECTED, pynvml.NVML_VOLATILE_ECC
-            )
+            pynvml.nvmlDeviceGetTotalEccErrors,
+            h,
+            pynvml.NVML_MEMORY_ERROR_TYPE_UNCORRECTED,
+            pynvml.NVML_VOLATILE_ECC,
         ),
         "remapped_rows_failure": bool(remapped[3]) if remapped is not None else None,
         "remapped_rows_pending": bool(remapped[2]) if remapped is not None else None,

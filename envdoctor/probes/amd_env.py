@@ -15,9 +15,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from envdoctor.context import ProbeContext
-from envdoctor.queries import rocm as rq
-from envdoctor.snapshot import FactGroup, absent, collected
+from envdoctor.model import amd_gfx
+from envdoctor.model.snapshot import FactGroup, absent, collected
+from envdoctor.probes.context import ProbeContext
 
 GROUPS = ("amd.env",)
 TIMEOUT_S = 3.0
@@ -49,11 +49,11 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
     for name, value in sorted(ctx.env.items()):
         match = _PER_DEVICE.match(name)
         if match:
-            per_device[match.group(1)] = {"value": value, "gfx": rq.gfx_from_override(value)}
+            per_device[match.group(1)] = {"value": value, "gfx": amd_gfx.gfx_from_override(value)}
     override = ctx.env.get("HSA_OVERRIDE_GFX_VERSION")
     data: dict[str, Any] = {
         "variables": variables,
-        "override": {"value": override, "gfx": rq.gfx_from_override(override)}
+        "override": {"value": override, "gfx": amd_gfx.gfx_from_override(override)}
         if override is not None
         else None,
         "per_device_overrides": per_device,

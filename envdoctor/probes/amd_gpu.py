@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from envdoctor.context import ProbeContext
+from envdoctor.model.snapshot import FactGroup, absent, collected, failed
 from envdoctor.probes import amd_kfd, amd_sysfs
-from envdoctor.snapshot import FactGroup, absent, collected, failed
+from envdoctor.probes.context import ProbeContext
 
 GROUPS = ("amd.gpus",)
 TIMEOUT_S = 20.0
@@ -63,20 +63,12 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
         if topology["errors"]:
             why += f" (KFD nodes unreadable: {topology['errors'][0]})"
         return [absent("amd.gpus", SOURCE, why)]
-    # the tool parsers and the ROCm queries are imported only on a machine with an AMD GPU
+    # the tool parsers are imported only on a machine with an AMD GPU; what the ROCm tables say
+    # of a target (APU, product name) is added by the enrichment step (envdoctor.diagnosis.enrich)
     from envdoctor.ingest import rocminfo
-    from envdoctor.queries import rocm as rq
 
-    ms = _matrices()
     for gpu in gpus:
-        if gpu.get("gfx_target") and gpu.get("is_apu") is None and ms is not None:
-            gpu["is_apu"] = rq.is_apu(ms, gpu["gfx_target"])
-        if gpu.get("cpu_cores_count"):
-            gpu["is_apu"] = True
-        if not gpu.get("name") and gpu.get("gfx_target") and ms is not None:
-            known_products = rq.products(ms, gpu["gfx_target"])
-            if len(known_products) == 1:
-                gpu["name"] = known_products[0]
+        gpu["is_apu"] = True if gpu.get("cpu_cores_count") else gpu.get("is_apu")
     rocminfo.with_memory_alias(gpus)
     data: dict[str, Any] = {
         "gpus": gpus,
@@ -157,7 +149,6 @@ def _enrich_from_tools(
     index); when sysfs gave nothing (WSL2, a masked container) the tools' GPUs are the records."""
     from envdoctor.ingest import rocm_smi, rocminfo
 
-    ms = _matrices()
     smi = None
     for name, argv in (
         ("amd-smi", ["static", "--json"]),
@@ -184,7 +175,7 @@ def _enrich_from_tools(
                 break  # the other SMI uses the same library: it would hang as well
             continue
         raw[f"{name}.json"] = result.stdout
-        parsed = rocm_smi.parse(result.stdout, ms)
+        parsed = rocm_smi.parse(result.stdout)
         if parsed["gpus"]:
             tools[name] = "ok"
             smi = parsed
@@ -246,14 +237,3 @@ def _match(gpus: list[dict[str, Any]], record: dict[str, Any]) -> dict[str, Any]
             if gpu.get("kfd_node") == node:
                 return gpu
     return next((g for g in gpus if g.get("index") == record.get("index")), None)
-
-
-def _matrices() -> Any:
-    try:
-        from envdoctor.matrix_update import (
-            load_active as active_matrices,  # not diagnose: no engine import
-        )
-
-        return active_matrices()
-    except Exception:  # noqa: BLE001 - without matrices names are not mapped to gfx targets
-        return None

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from envdoctor.context import ProbeContext
+from envdoctor.model.snapshot import FactGroup, absent, collected
 from envdoctor.probes import amd_sysfs
-from envdoctor.snapshot import FactGroup, absent, collected
+from envdoctor.probes.context import ProbeContext
 
 GROUPS = ("amd.kernel",)
 TIMEOUT_S = 5.0

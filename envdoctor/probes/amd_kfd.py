@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from envdoctor.context import ProbeContext
 from envdoctor.probes.amd_sysfs import SMALL_READ, read_small
+from envdoctor.probes.context import ProbeContext
 
 TOPOLOGY = "/sys/class/kfd/kfd/topology"
 NODES = f"{TOPOLOGY}/nodes"
@@ -49,7 +49,7 @@ def read_topology(ctx: ProbeContext) -> dict[str, Any]:
     cgroup-masked GPU inside a container reads as permission denied)."""
     if not ctx.is_dir(NODES):
         return {"present": False, "nodes": [], "errors": []}
-    nodes = []
+    nodes: list[dict[str, Any]] = []
     errors = []
     for name in ctx.listdir(NODES):
         if not name.isdigit():
@@ -97,9 +97,9 @@ def gpu_records(topology: dict[str, Any]) -> list[dict[str, Any]]:
     nodes = [n for n in topology["nodes"] if is_gpu_node(n)]
     if not nodes:
         return []
-    from envdoctor.queries import rocm as rq  # packaging's import, only where KFD lists a GPU node
+    from envdoctor.model import amd_gfx
 
-    out = []
+    out: list[dict[str, Any]] = []
     for node in nodes:
         props = node["properties"]
         version = props.get("gfx_target_version")
@@ -109,7 +109,7 @@ def gpu_records(topology: dict[str, Any]) -> list[dict[str, Any]]:
             "index": len(out),
             "kfd_node": node["node"],
             "gpu_id": node.get("gpu_id"),
-            "gfx_target": rq.gfx_from_target_version(version),
+            "gfx_target": amd_gfx.gfx_from_target_version(version),
             "gfx_target_version": version,
             "vendor_id": f"0x{vendor:04x}" if vendor else None,
             "device_id": f"0x{props['device_id']:04x}" if props.get("device_id") else None,

@@ -17,9 +17,9 @@ import os
 import re
 from typing import Any
 
-from envdoctor.context import ProbeContext
+from envdoctor.model.snapshot import FactGroup, absent, collected
 from envdoctor.probes import amd_sysfs
-from envdoctor.snapshot import FactGroup, absent, collected
+from envdoctor.probes.context import ProbeContext
 
 GROUPS = ("amd.rocm",)
 TIMEOUT_S = 5.0

@@ -13,7 +13,7 @@ import os
 import re
 from typing import Any
 
-from envdoctor.context import ProbeContext
+from envdoctor.probes.context import ProbeContext
 
 SMALL_READ = 65536
 DISPLAY_CLASSES = ("0x03", "0x12")  # display controllers; processing accelerators (Instinct)

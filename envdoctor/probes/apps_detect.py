@@ -27,7 +27,8 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from envdoctor.context import ProbeContext
+from envdoctor.model.apps import canonical
+from envdoctor.model.snapshot import FactGroup, absent, collected
 from envdoctor.probes import (
     apps_halcon,
     apps_layout,
@@ -36,8 +37,7 @@ from envdoctor.probes import (
     python_env,
     torch_build,
 )
-from envdoctor.queries.apps import canonical
-from envdoctor.snapshot import FactGroup, absent, collected
+from envdoctor.probes.context import ProbeContext
 
 GROUPS = ("apps.detected",)
 TIMEOUT_S = 30.0  # every app venv is described by its own interpreter (two short subprocesses)

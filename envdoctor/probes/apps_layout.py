@@ -20,7 +20,7 @@ import re
 import shlex
 from typing import Any
 
-from envdoctor.context import ProbeContext
+from envdoctor.probes.context import ProbeContext
 
 _VERSION_PY = re.compile(r"""^__version__\s*=\s*["']([^"']+)["']""", re.MULTILINE)
 _PYPROJECT_VERSION = re.compile(r"""^version\s*=\s*["']([^"']+)["']""", re.MULTILINE)

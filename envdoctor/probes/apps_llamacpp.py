@@ -22,9 +22,9 @@ import re
 from pathlib import Path
 from typing import Any
 
-from envdoctor.context import ProbeContext
+from envdoctor.model.snapshot import FactGroup, absent, collected
 from envdoctor.probes import apps_layout
-from envdoctor.snapshot import FactGroup, absent, collected
+from envdoctor.probes.context import ProbeContext
 
 GROUPS = ("apps.llamacpp",)
 TIMEOUT_S = 25.0

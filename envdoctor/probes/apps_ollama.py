@@ -24,8 +24,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from envdoctor.context import ProbeContext
-from envdoctor.snapshot import FactGroup, absent, collected
+from envdoctor.model.snapshot import FactGroup, absent, collected
+from envdoctor.probes.context import ProbeContext
 
 GROUPS = ("apps.ollama",)
 TIMEOUT_S = 12.0

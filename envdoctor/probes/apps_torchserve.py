@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import os
 
-from envdoctor.context import ProbeContext
-from envdoctor.snapshot import FactGroup, absent, collected
+from envdoctor.model.snapshot import FactGroup, absent, collected
+from envdoctor.probes.context import ProbeContext
 
 GROUPS = ("apps.torchserve",)
 TIMEOUT_S = 5.0

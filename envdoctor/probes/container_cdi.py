@@ -15,9 +15,9 @@ import os
 import re
 from typing import Any
 
-from envdoctor.context import ProbeContext
+from envdoctor.model.snapshot import FactGroup, absent, collected
 from envdoctor.probes import container_cdi_yaml, container_toolkit
-from envdoctor.snapshot import FactGroup, absent, collected
+from envdoctor.probes.context import ProbeContext
 
 GROUPS = ("container.cdi",)
 TIMEOUT_S = 5.0

@@ -22,9 +22,9 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from envdoctor.context import ProbeContext
 from envdoctor.ingest import docker_info
-from envdoctor.snapshot import FactGroup, absent, collected
+from envdoctor.model.snapshot import FactGroup, absent, collected
+from envdoctor.probes.context import ProbeContext
 
 GROUPS = ("container.docker",)
 TIMEOUT_S = 8.0
@@ -70,7 +70,7 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
         facts = {"state": "not-running", "error": f"no Docker socket at {socket}"}
     else:
         facts = _query(ctx, endpoint, socket, cli)
-    data = dict(facts)
+    data: dict[str, Any] = dict(facts)
     data.update({key: value for key, value in base.items() if key != "context"})
     if endpoint.context:
         data["context"] = endpoint.context

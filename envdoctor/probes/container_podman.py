@@ -20,9 +20,10 @@ import os
 import re
 from typing import Any
 
-from envdoctor.context import ProbeContext
+from envdoctor.model.json_values import as_dict
+from envdoctor.model.snapshot import FactGroup, absent, collected
 from envdoctor.probes.container_toolkit import OCI_HOOK_FILE
-from envdoctor.snapshot import FactGroup, absent, collected
+from envdoctor.probes.context import ProbeContext
 
 try:
     import tomllib
@@ -97,10 +98,10 @@ def packaged_version(ctx: ProbeContext, path: str) -> str | None:
 
 def facts_from_info(info: dict[str, Any]) -> dict[str, Any]:
     """The facts envdoctor uses from `podman info --format json`."""
-    host = info.get("host") if isinstance(info.get("host"), dict) else {}
-    security = host.get("security") if isinstance(host.get("security"), dict) else {}
-    runtime = host.get("ociRuntime") if isinstance(host.get("ociRuntime"), dict) else {}
-    version = info.get("version") if isinstance(info.get("version"), dict) else {}
+    host = as_dict(info.get("host"))
+    security = as_dict(host.get("security"))
+    runtime = as_dict(host.get("ociRuntime"))
+    version = as_dict(info.get("version"))
     return {
         "version": version.get("Version"),
         "api_version": version.get("APIVersion"),

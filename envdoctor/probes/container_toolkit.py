@@ -29,15 +29,16 @@ import re
 from pathlib import PurePosixPath
 from typing import Any
 
-from envdoctor.context import ProbeContext
 from envdoctor.ingest import nvidia_container_cli
+from envdoctor.model.json_values import as_dict
+from envdoctor.probes.context import ProbeContext
 
 try:
     import tomllib
 except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib  # type: ignore[no-redef]
 
-from envdoctor.snapshot import FactGroup, absent, collected
+from envdoctor.model.snapshot import FactGroup, absent, collected
 
 GROUPS = ("container.toolkit",)
 TIMEOUT_S = 10.0
@@ -134,14 +135,8 @@ def read_config(ctx: ProbeContext, path: str) -> tuple[dict[str, Any] | None, st
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         return None, f"{path} is not valid TOML: {exc}"
-    cli = (
-        doc.get("nvidia-container-cli") if isinstance(doc.get("nvidia-container-cli"), dict) else {}
-    )
-    runtime = (
-        doc.get("nvidia-container-runtime")
-        if isinstance(doc.get("nvidia-container-runtime"), dict)
-        else {}
-    )
+    cli = as_dict(doc.get("nvidia-container-cli"))
+    runtime = as_dict(doc.get("nvidia-container-runtime"))
     picked = {
         "no_cgroups": cli.get("no-cgroups"),
         "ldconfig": cli.get("ldconfig"),
@@ -179,13 +174,13 @@ def read_daemon_json(ctx: ProbeContext, path: str) -> dict[str, Any] | None:
     if not isinstance(doc, dict):
         entry["error"] = f"{path} is not a JSON object"
         return entry
-    runtimes = doc.get("runtimes") if isinstance(doc.get("runtimes"), dict) else {}
+    runtimes = as_dict(doc.get("runtimes"))
     entry["runtimes"] = {
         str(name): str(spec.get("path")) if isinstance(spec, dict) else None
         for name, spec in runtimes.items()
     }
     entry["default_runtime"] = doc.get("default-runtime")
-    features = doc.get("features") if isinstance(doc.get("features"), dict) else {}
+    features = as_dict(doc.get("features"))
     entry["cdi_feature"] = features.get("cdi")
     for opt in doc.get("exec-opts") or []:
         if isinstance(opt, str) and opt.startswith("native.cgroupdriver="):

@@ -22,9 +22,9 @@ import posixpath
 import re
 from typing import Any
 
-from envdoctor.context import ProbeContext
+from envdoctor.model.snapshot import FactGroup, collected
 from envdoctor.probes import cuda_paths
-from envdoctor.snapshot import FactGroup, collected
+from envdoctor.probes.context import ProbeContext
 
 SOURCE = "probe:cuda_libraries"
 PLAIN_VARIABLES = ("CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "CUDA_MODULE_LOADING")
@@ -80,7 +80,7 @@ def describe(
         data[var] = {
             "set": var in ctx.env,
             "value": value,
-            "exists": bool(value) and cuda_paths.is_dir(ctx, value),
+            "exists": bool(value and cuda_paths.is_dir(ctx, value)),
             "shadows": _home_shadows(ctx, value, nvccs[0] if nvccs else None) if value else [],
         }
     data["profile_lines"] = _profile_lines(ctx)

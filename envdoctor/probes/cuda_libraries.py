@@ -34,11 +34,12 @@ import posixpath
 import re
 from typing import Any
 
-from envdoctor.context import ProbeContext
 from envdoctor.ingest.ldd_ldconfig import FAMILIES, LIB_NAME_PATTERN
+from envdoctor.model.names import canonical_name
+from envdoctor.model.snapshot import FactGroup, collected
 from envdoctor.probes import cuda_env, cuda_paths
+from envdoctor.probes.context import ProbeContext
 from envdoctor.probes.cuda_toolkit import HOME_VARIABLES, ROOT_GLOBS
-from envdoctor.snapshot import FactGroup, collected
 
 GROUPS = ("cuda.libraries", "cuda.env")
 TIMEOUT_S = 10.0
@@ -349,11 +350,13 @@ def _toolkit_manifest(ctx: ProbeContext, root: str) -> dict[str, str]:
             entry = doc.get(key) if isinstance(doc, dict) else None
             if isinstance(entry, dict) and isinstance(entry.get("version"), str):
                 versions[family] = entry["version"]
-    for entry in cuda_paths.listdir(ctx, posixpath.join(root, "dist-info")):
-        match = _TOOLKIT_DIST.match(entry)
-        family = WHEEL_FAMILY.get(cuda_paths.normalize(match["name"])) if match else None
-        if family and family not in versions:
-            versions[family] = match["version"]
+    for name in cuda_paths.listdir(ctx, posixpath.join(root, "dist-info")):
+        match = _TOOLKIT_DIST.match(name)
+        if match is None:
+            continue
+        wheel_family = WHEEL_FAMILY.get(canonical_name(match["name"]))
+        if wheel_family and wheel_family not in versions:
+            versions[wheel_family] = match["version"]
     return versions
 
 
@@ -369,7 +372,7 @@ def _wheel_cuda_major(name: str, files: list[str]) -> int | None:
 
 
 def _toolkit_roots(ctx: ProbeContext) -> list[str]:
-    roots = []
+    roots: list[str] = []
     for pattern in ROOT_GLOBS:
         roots.extend(cuda_paths.resolve(ctx, r) for r in ctx.glob(pattern))
     for var in HOME_VARIABLES:
@@ -567,7 +570,7 @@ def _consumers(
             subs = [n for n in cuda_paths.listdir(ctx, folder) if n.startswith("libcudnn_")]
             consumers.append(
                 {
-                    "package": dist.name if dist else cuda_paths.normalize(package),
+                    "package": dist.name if dist else canonical_name(package),
                     "version": dist.version if dist else None,
                     "site": site,
                     "kind": "vendored",
@@ -588,7 +591,7 @@ def _consumers(
                 requires[dist.name] = lines
                 for line in lines:
                     req = _REQUIREMENT.match(line)
-                    if not req or not cuda_paths.normalize(req["name"]).startswith("nvidia-cudnn"):
+                    if not req or not canonical_name(req["name"]).startswith("nvidia-cudnn"):
                         continue
                     if "extra" in (req["marker"] or ""):
                         continue
@@ -601,7 +604,7 @@ def _consumers(
                             "kind": "requires",
                             "cudnn_major": int(major[1]) if major else None,
                             "evidence": f"Requires-Dist: {line}",
-                            "requirement": cuda_paths.normalize(req["name"]),
+                            "requirement": canonical_name(req["name"]),
                             "spec": (req["spec"] or "").strip(),
                             "has_sublibraries": None,
                         }

@@ -15,8 +15,9 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from envdoctor.context import ProbeContext
-from envdoctor.probes import ml_metadata_script
+from envdoctor.model.names import canonical_name
+from envdoctor.probes.context import ProbeContext
+from envdoctor.target import ml_metadata_script
 
 _MAX_LINK_HOPS = 40
 _SITE_GLOBS = (
@@ -196,18 +197,13 @@ class DistInfo:
 _DIST_INFO = re.compile(r"^(?P<name>[^-]+)-(?P<version>[^-]+)\.dist-info$")
 
 
-def normalize(name: str) -> str:
-    """PEP 503 normalized project name."""
-    return re.sub(r"[-_.]+", "-", name).lower()
-
-
 def dist_infos(ctx: ProbeContext, site: str, pattern: str = "*") -> list[DistInfo]:
     """Distributions in `site` whose folder name matches `pattern` ("nvidia_*")."""
     found: list[DistInfo] = []
     for path in ctx.glob(posixpath.join(site, f"{pattern}.dist-info")):
         match = _DIST_INFO.match(posixpath.basename(path))
         if match:
-            found.append(DistInfo(normalize(match["name"]), match["version"], site, path))
+            found.append(DistInfo(canonical_name(match["name"]), match["version"], site, path))
     return found
 
 

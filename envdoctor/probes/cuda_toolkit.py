@@ -26,10 +26,10 @@ import posixpath
 import re
 from typing import Any
 
-from envdoctor.context import ProbeContext
 from envdoctor.ingest.nvcc_version import parse_nvcc
+from envdoctor.model.snapshot import FactGroup, absent, collected
 from envdoctor.probes import cuda_paths
-from envdoctor.snapshot import FactGroup, absent, collected
+from envdoctor.probes.context import ProbeContext
 
 GROUPS = ("cuda.toolkits",)
 TIMEOUT_S = 10.0
@@ -136,7 +136,7 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
             nvcc_dirs = [
                 posixpath.join(site, "nvidia", sub) for sub in ("cuda_nvcc", "cu13", "cu12")
             ]
-            root = next(
+            nvcc_root: str | None = next(
                 (d for d in nvcc_dirs if cuda_paths.exists(ctx, posixpath.join(d, "bin", "nvcc"))),
                 None,
             )
@@ -145,11 +145,11 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
                     "name": dist.name,
                     "version": dist.version,
                     "site": site,
-                    "nvcc": posixpath.join(root, "bin", "nvcc") if root else None,
+                    "nvcc": posixpath.join(nvcc_root, "bin", "nvcc") if nvcc_root else None,
                 }
             )
-            if root:
-                toolkit = add(root, "pip")
+            if nvcc_root:
+                toolkit = add(nvcc_root, "pip")
                 if toolkit is not None and toolkit["version"] is None:
                     toolkit.update(
                         version=dist.version,

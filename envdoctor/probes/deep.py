@@ -19,9 +19,9 @@ import signal
 from pathlib import Path
 from typing import Any
 
-from envdoctor.context import CommandResult, ProbeContext
-from envdoctor.probes import deep_script
-from envdoctor.snapshot import FactGroup, absent, collected, failed
+from envdoctor.model.snapshot import FactGroup, absent, collected, failed
+from envdoctor.probes.context import CommandResult, ProbeContext
+from envdoctor.target import deep_script
 
 GROUPS = ("python.deep",)
 DEEP_MAX_S = 60.0  # the script's own deadline never exceeds this
@@ -48,9 +48,9 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
         return [failed("python.deep", source, "no interpreter to run the GPU test in")]
     limit = deadline_s(ctx)
     result = ctx.run([python, str(Path(deep_script.__file__))], timeout_s=limit)
-    if result.error and result.returncode is None and not result.stdout:
-        if "timed out" not in result.error:  # it never started
-            return [failed("python.deep", source, f"could not run the GPU test: {result.error}")]
+    never_started = result.returncode is None and not result.stdout
+    if result.error and never_started and "timed out" not in result.error:
+        return [failed("python.deep", source, f"could not run the GPU test: {result.error}")]
     data = interpret(result, limit)
     if data["outcome"] == "import-failed" and str(data["error"]).startswith(
         "ModuleNotFoundError: No module named 'torch'"

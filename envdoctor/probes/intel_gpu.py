@@ -18,9 +18,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from envdoctor.context import ProbeContext
+from envdoctor.model.snapshot import FactGroup, absent, collected
 from envdoctor.probes import amd_sysfs
-from envdoctor.snapshot import FactGroup, absent, collected
+from envdoctor.probes.context import ProbeContext
 
 GROUPS = ("intel.gpus", "intel.runtime")
 TIMEOUT_S = 5.0
@@ -71,7 +71,7 @@ def _gpus(ctx: ProbeContext) -> FactGroup:
                 }
                 if node
                 else None,
-                "discrete": not device["address"].split(":")[1] == "00",
+                "discrete": device["address"].split(":")[1] != "00",
             }
         )
     shown = ", ".join(

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import struct
 
-from envdoctor.context import ProbeContext
+from envdoctor.probes.context import ProbeContext
 
 CACHE = "/etc/ld.so.cache"
 MAGIC_NEW = b"glibc-ld.so.cache1.1"

@@ -10,18 +10,15 @@ share one scan.
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from envdoctor.context import ProbeContext
-from envdoctor.probes import ml_metadata_script
+from envdoctor.model.json_values import as_dict
+from envdoctor.probes.context import ProbeContext
+from envdoctor.target import ml_metadata_script
 
 TARGET_TIMEOUT_S = 12.0
-_NAME = re.compile(r"\s*[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?")  # a PEP 508 name at the start
-_SEPARATORS = re.compile(r"[-_.]+")  # PEP 503 normalization, as canonicalize_name does
 
 
 @dataclass(frozen=True)
@@ -70,54 +67,6 @@ def read(ctx: ProbeContext, probe: str) -> MlMetadata:
 def _from_raw(raw: Any, source: str) -> MlMetadata:
     if not isinstance(raw, dict) or not isinstance(raw.get("distributions"), dict):
         return MlMetadata({}, {}, source, "metadata scan returned an unexpected shape")
-    env = raw.get("environment") if isinstance(raw.get("environment"), dict) else {}
+    env = as_dict(raw.get("environment"))
     error = raw.get("error")
     return MlMetadata(raw["distributions"], env, source, str(error) if error else None)
-
-
-def _wanted_name(line: str, wanted: re.Pattern[str]) -> bool:
-    head = _NAME.match(line)
-    return head is not None and bool(
-        wanted.match(_SEPARATORS.sub("-", head.group(0).strip()).lower())
-    )
-
-
-def requirements(
-    lines: Iterable[str],
-    environment: Mapping[str, str] | None,
-    wanted: re.Pattern[str],
-    extras: bool = False,
-) -> list[tuple[str, Any]]:
-    """(normalized name, packaging Requirement) of the Requires-Dist lines whose name matches
-    `wanted` and whose markers hold for `environment` (all when it is unknown). With `extras`, a
-    line behind `extra == "x"` counts as if that extra had been asked for."""
-    # a cheap test of the name first: packaging's import and each Requirement parse cost
-    candidates = [str(line) for line in lines if _wanted_name(str(line), wanted)]
-    if not candidates:
-        return []
-    from packaging.markers import InvalidMarker, UndefinedEnvironmentName
-    from packaging.requirements import InvalidRequirement, Requirement
-    from packaging.utils import canonicalize_name
-
-    out = []
-    for line in candidates:
-        try:
-            req = Requirement(str(line))
-        except InvalidRequirement:
-            continue
-        name = canonicalize_name(req.name)
-        if not wanted.match(name):
-            continue
-        if req.marker is not None and environment:
-            extra = (
-                re.search(r"extra\s*==\s*['\"]([^'\"]+)['\"]", str(req.marker)) if extras else None
-            )
-            try:
-                if not req.marker.evaluate(
-                    {**environment, "extra": extra.group(1) if extra else ""}
-                ):
-                    continue
-            except (InvalidMarker, UndefinedEnvironmentName):
-                pass
-        out.append((name, req))
-    return out

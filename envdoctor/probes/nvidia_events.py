@@ -7,9 +7,9 @@ Fills `nvidia.events` (see `envdoctor.ingest.kernel_log` for the data) from `dme
 
 from __future__ import annotations
 
-from envdoctor.context import ProbeContext
 from envdoctor.ingest import kernel_log
-from envdoctor.snapshot import FactGroup, absent, collected, failed
+from envdoctor.model.snapshot import FactGroup, absent, collected, failed
+from envdoctor.probes.context import ProbeContext
 
 GROUPS = ("nvidia.events",)
 TIMEOUT_S = 10.0

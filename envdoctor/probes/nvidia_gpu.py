@@ -1,6 +1,6 @@
 """NVIDIA driver and GPUs: NVML first, then `nvidia-smi -q -x`, then the kernel module's files.
 
-Fills `nvidia.driver` and `nvidia.gpus` (shapes in `envdoctor.probes.nvidia_records`). The group's
+Fills `nvidia.driver` and `nvidia.gpus` (shapes in `envdoctor.model.nvidia_records`). The group's
 `source` names the source that answered ("nvml", "nvidia-smi", "procfs"); `sources` in the data
 lists every one that contributed. With no driver at all both groups are absent with the reason;
 a source that hung (NVML or nvidia-smi past its deadline) makes them failed, never a long wait:
@@ -12,10 +12,10 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from envdoctor.context import ProbeContext
+from envdoctor.model import nvidia_records as rec
+from envdoctor.model.snapshot import FactGroup, absent, collected, failed
 from envdoctor.probes import nvidia_kernel, nvidia_nvml, nvidia_procfs, nvidia_smi
-from envdoctor.probes import nvidia_records as rec
-from envdoctor.snapshot import FactGroup, absent, collected, failed
+from envdoctor.probes.context import ProbeContext
 
 GROUPS = ("nvidia.driver", "nvidia.gpus")
 TIMEOUT_S = 15.0
@@ -60,7 +60,7 @@ def gather(
             if smi.raw:
                 raw["nvidia-smi -q -x"] = smi.raw[:200000]
             if smi.driver is not None:
-                _fill(driver, smi.driver)
+                rec.fill_driver(driver, smi.driver)
                 if smi.ok:
                     gpus, source = smi.gpus, "nvidia-smi"
             if smi.failure and not smi.missing:
@@ -78,16 +78,8 @@ def gather(
         ]
         driver["library_version"] = versions[0] if versions else None
     driver["platform"] = _platform(ctx) or driver.get("platform")
-    if not nvml.ok and gpus:
-        rec.fill_compute_capability(gpus, rec.bundled_matrices())
     driver_group = _driver_group(driver, source, nvml, smi, procfs, libraries, raw)
     return [driver_group, _gpus_group(ctx, gpus, driver, source, nvml, smi, driver_group)]
-
-
-def _fill(target: dict[str, Any], source: dict[str, Any]) -> None:
-    for key, value in source.items():
-        if target.get(key) in (None, [], {}) and value not in (None, [], {}):
-            target[key] = value
 
 
 def _union(a: list[str] | None, b: list[str]) -> list[str]:
@@ -96,7 +88,7 @@ def _union(a: list[str] | None, b: list[str]) -> list[str]:
     return out
 
 
-def _add_procfs(driver: dict[str, Any], procfs: nvidia_procfs.ProcfsResult) -> None:
+def _add_procfs(driver: rec.NvidiaDriver, procfs: nvidia_procfs.ProcfsResult) -> None:
     if procfs.version:
         driver["module_version"] = procfs.version["module_version"]
         driver["kernel_module"] = procfs.version["kernel_module"]
@@ -126,7 +118,7 @@ def _platform(ctx: ProbeContext) -> str | None:
 
 
 def _driver_group(
-    driver: dict[str, Any],
+    driver: rec.NvidiaDriver,
     source: str | None,
     nvml: nvidia_nvml.NvmlResult,
     smi: nvidia_smi.SmiResult | None,
@@ -135,18 +127,26 @@ def _driver_group(
     raw: dict[str, str],
 ) -> FactGroup:
     known = nvml.ok or (smi is not None and smi.driver is not None) or procfs.module_loaded
-    nvml_says = (nvml.error or {}).get("code")
-    if not known and nvml_says not in (None, 12):
+    nvml_says = nvml.error["code"] if nvml.error else None
+    if not known and nvml_says not in (None, rec.NVML_LIBRARY_NOT_FOUND):
         known = True  # NVML loaded its library and named a cause (driver not loaded, mismatch...)
-        if nvml_says == 9:
+        if nvml_says == rec.NVML_DRIVER_NOT_LOADED:
             driver["driver_loaded"] = False
     if known:
         return collected(
-            "nvidia.driver", source or "nvml", driver, summary=rec.driver_summary(driver), raw=raw
+            "nvidia.driver",
+            source or "nvml",
+            dict(driver),
+            summary=rec.driver_summary(driver),
+            raw=raw,
         )
     hung = nvml.timed_out or (smi is not None and smi.timed_out)
     if hung:
-        reason = nvml.error["message"] if nvml.timed_out else f"{smi.failure}"  # type: ignore[union-attr]
+        reason = (
+            str(nvml.error["message"] if nvml.error else "")
+            if nvml.timed_out
+            else f"{smi.failure if smi is not None else ''}"
+        )
         return failed(
             "nvidia.driver",
             "nvidia-smi" if smi else "nvml",
@@ -172,7 +172,7 @@ def _driver_group(
 def _gpus_group(
     ctx: ProbeContext,
     gpus: list[dict[str, Any]],
-    driver: dict[str, Any],
+    driver: rec.NvidiaDriver,
     source: str | None,
     nvml: nvidia_nvml.NvmlResult,
     smi: nvidia_smi.SmiResult | None,
@@ -206,7 +206,7 @@ def _gpus_group(
         return failed("nvidia.gpus", "nvidia-smi", f"{smi.failure}; the driver may be hung")
     count_error = (driver.get("errors") or {}).get("gpu_count")
     why = (
-        (nvml.error or {}).get("message")
+        (nvml.error["message"] if nvml.error else None)
         or (f"NVML could not count them: {count_error}" if count_error else None)
         or (smi.failure if smi else None)
         or "no source listed a GPU"

@@ -23,12 +23,12 @@ import os
 import re
 from typing import Any
 
-from envdoctor.context import ProbeContext
-from envdoctor.probes import nvidia_records as rec
+from envdoctor.model import nvidia_records as rec
+from envdoctor.model.snapshot import FactGroup, absent, collected
 from envdoctor.probes.amd_sysfs import (
     may_open,  # the same mode-bit rule for every vendor's device nodes
 )
-from envdoctor.snapshot import FactGroup, absent, collected
+from envdoctor.probes.context import ProbeContext
 
 GROUPS = ("nvidia.kernel",)
 TIMEOUT_S = 10.0

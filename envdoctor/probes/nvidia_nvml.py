@@ -8,6 +8,7 @@ runs on a daemon thread with a deadline, because a hung driver can block it for 
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import threading
@@ -15,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from envdoctor.probes import nvidia_records as rec
+from envdoctor.model import nvidia_records as rec
 
 _MIB = 1024 * 1024
 LINUX_LIBRARY = "libnvidia-ml.so.1"  # what pynvml dlopens on Linux
@@ -25,9 +26,9 @@ LINUX_LIBRARY = "libnvidia-ml.so.1"  # what pynvml dlopens on Linux
 class NvmlResult:
     """What NVML said. `driver` is None when NVML did not start (see `error` / `unavailable`)."""
 
-    driver: dict[str, Any] | None = None
+    driver: rec.NvidiaDriver | None = None
     gpus: list[dict[str, Any]] = field(default_factory=list)
-    error: dict[str, Any] | None = None  # {code, name, message} of a failed nvmlInit
+    error: rec.NvmlError | None = None  # of a failed nvmlInit
     unavailable: str | None = None  # the binding itself is missing
     timed_out: bool = False
     timeout_s: float = 0.0
@@ -76,7 +77,7 @@ def query(timeout_s: float, library_found: bool | None = None) -> NvmlResult:
     return box["result"]
 
 
-def error_record(nv: Any, exc: BaseException) -> dict[str, Any]:
+def error_record(nv: Any, exc: BaseException) -> rec.NvmlError:
     """{code, name, message} for an NVMLError (or any exception the binding raised)."""
     code = getattr(exc, "value", None)
     try:
@@ -108,7 +109,7 @@ def library_missing() -> str | None:
     return None
 
 
-def _not_found(message: str) -> dict[str, Any]:
+def _not_found(message: str) -> rec.NvmlError:
     return {"code": rec.NVML_LIBRARY_NOT_FOUND, "name": "LIBRARY_NOT_FOUND", "message": message}
 
 
@@ -129,10 +130,8 @@ def _query() -> NvmlResult:
     try:
         return NvmlResult(driver=_driver(nv), gpus=_gpus(nv))
     finally:
-        try:
+        with contextlib.suppress(Exception):  # a failed shutdown changes nothing collected
             nv.nvmlShutdown()
-        except Exception:  # noqa: BLE001
-            pass
 
 
 class _Fields:
@@ -162,7 +161,7 @@ def _text(value: Any) -> str | None:
     return rec.clean(value) if value is not None else None
 
 
-def _driver(nv: Any) -> dict[str, Any]:
+def _driver(nv: Any) -> rec.NvidiaDriver:
     errors: dict[str, str] = {}
     calls = _Fields(nv, errors)
     driver = rec.new_driver()

@@ -14,9 +14,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from envdoctor.context import ProbeContext
 from envdoctor.ingest.lspci_link import gen_of
-from envdoctor.snapshot import FactGroup, absent, collected
+from envdoctor.model.snapshot import FactGroup, absent, collected
+from envdoctor.probes.context import ProbeContext
 
 GROUPS = ("nvidia.pci",)
 TIMEOUT_S = 5.0

@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from envdoctor.context import ProbeContext
 from envdoctor.ingest import proc_nvidia_version
-from envdoctor.probes import nvidia_records as rec
+from envdoctor.model import nvidia_records as rec
+from envdoctor.probes.context import ProbeContext
 
 VERSION_FILE = "/proc/driver/nvidia/version"
 SYS_MODULE_VERSION = "/sys/module/nvidia/version"

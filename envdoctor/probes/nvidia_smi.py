@@ -11,7 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from envdoctor.context import ProbeContext
+from envdoctor.model.nvidia_records import NvidiaDriver
+from envdoctor.probes.context import ProbeContext
 
 WSL_NVIDIA_SMI = "/usr/lib/wsl/lib/nvidia-smi"
 
@@ -20,7 +21,7 @@ WSL_NVIDIA_SMI = "/usr/lib/wsl/lib/nvidia-smi"
 class SmiResult:
     """What nvidia-smi said. `driver` is None when it produced nothing readable."""
 
-    driver: dict[str, Any] | None = None
+    driver: NvidiaDriver | None = None
     gpus: list[dict[str, Any]] = field(default_factory=list)
     missing: bool = False  # not on PATH (nor in WSL's lib folder)
     failure: str | None = None  # one-line reason: timed out, exited 9: ..., not executable
@@ -72,7 +73,9 @@ def query(ctx: ProbeContext, timeout_s: float) -> SmiResult:
             )
         return SmiResult(driver=driver, gpus=gpus, executable=executable, raw=result.stdout)
     parsed = nvidia_smi_text.parse(output)
-    driver = parsed[0] if parsed else None
     return SmiResult(
-        driver=driver, failure=result.describe_failure(), executable=executable, raw=output[:4000]
+        driver=parsed[0] if parsed else None,
+        failure=result.describe_failure(),
+        executable=executable,
+        raw=output[:4000],
     )

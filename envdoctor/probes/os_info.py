@@ -11,8 +11,8 @@ import os
 import platform
 import re
 
-from envdoctor.context import ProbeContext
-from envdoctor.snapshot import FactGroup, collected
+from envdoctor.model.snapshot import FactGroup, collected
+from envdoctor.probes.context import ProbeContext
 
 GROUPS = ("os",)
 TIMEOUT_S = 5.0

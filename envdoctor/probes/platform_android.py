@@ -20,9 +20,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from envdoctor.context import ProbeContext
+from envdoctor.model.snapshot import FactGroup, absent, collected
+from envdoctor.probes.context import ProbeContext
 from envdoctor.probes.platform_packages import installed_dpkg
-from envdoctor.snapshot import FactGroup, absent, collected
 
 GROUPS = ("platform.android",)
 TIMEOUT_S = 6.0

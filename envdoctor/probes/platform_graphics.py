@@ -21,10 +21,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from envdoctor.context import ProbeContext
 from envdoctor.ingest import glxinfo as glxinfo_reader
+from envdoctor.model.snapshot import FactGroup, absent, collected
+from envdoctor.probes.context import ProbeContext
 from envdoctor.probes.platform_packages import installed_dpkg, installed_pacman, upstream_version
-from envdoctor.snapshot import FactGroup, absent, collected
 
 GROUPS = ("platform.graphics",)
 TIMEOUT_S = 12.0

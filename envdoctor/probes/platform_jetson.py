@@ -18,10 +18,10 @@ import json
 import re
 from typing import Any
 
-from envdoctor.context import ProbeContext
 from envdoctor.ingest.tegra_release import parse as parse_release
+from envdoctor.model.snapshot import FactGroup, absent, collected
+from envdoctor.probes.context import ProbeContext
 from envdoctor.probes.platform_packages import installed_dpkg
-from envdoctor.snapshot import FactGroup, absent, collected
 
 GROUPS = ("platform.jetson",)
 TIMEOUT_S = 5.0

@@ -18,8 +18,8 @@ import plistlib
 import sys
 from typing import Any
 
-from envdoctor.context import ProbeContext
-from envdoctor.snapshot import FactGroup, absent, collected
+from envdoctor.model.snapshot import FactGroup, absent, collected
+from envdoctor.probes.context import ProbeContext
 
 GROUPS = ("platform.macos",)
 TIMEOUT_S = 6.0

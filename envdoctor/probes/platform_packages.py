@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from envdoctor.context import ProbeContext
+from envdoctor.probes.context import ProbeContext
 
 DPKG_STATUS = "/var/lib/dpkg/status"
 PACMAN_LOCAL = "/var/lib/pacman/local"

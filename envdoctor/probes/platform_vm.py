@@ -22,8 +22,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from envdoctor.context import ProbeContext
-from envdoctor.snapshot import FactGroup, absent, collected
+from envdoctor.model.snapshot import FactGroup, absent, collected
+from envdoctor.probes.context import ProbeContext
 
 GROUPS = ("platform.vm",)
 TIMEOUT_S = 15.0
@@ -339,5 +339,7 @@ def _summary(data: dict[str, Any]) -> str:
         parts.append("display: " + ", ".join(a.get("name") or a["kind"] for a in adapters))
     licenses = (data.get("vgpu") or {}).get("licenses") or []
     if licenses:
-        parts.append("vGPU licence: " + ", ".join(str(l.get("license_status")) for l in licenses))
+        parts.append(
+            "vGPU licence: " + ", ".join(str(lic.get("license_status")) for lic in licenses)
+        )
     return ", ".join(parts)

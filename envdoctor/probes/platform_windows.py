@@ -28,8 +28,8 @@ import re
 import sys
 from typing import Any
 
-from envdoctor.context import ProbeContext
-from envdoctor.snapshot import FactGroup, absent, collected
+from envdoctor.model.snapshot import FactGroup, absent, collected
+from envdoctor.probes.context import ProbeContext
 
 GROUPS = ("platform.windows",)
 TIMEOUT_S = 15.0

@@ -35,11 +35,11 @@ import platform
 import re
 from typing import Any
 
-from envdoctor.context import ProbeContext
+from envdoctor.model.snapshot import FactGroup, absent, collected
 from envdoctor.probes import cuda_paths
+from envdoctor.probes.context import ProbeContext
 from envdoctor.probes.platform_packages import installed_dpkg
 from envdoctor.probes.platform_windows import parse_ver
-from envdoctor.snapshot import FactGroup, absent, collected
 
 GROUPS = ("platform.wsl",)
 TIMEOUT_S = 10.0
@@ -167,7 +167,7 @@ def _wsl_lib(ctx: ProbeContext, lib_dir: bool) -> dict[str, Any]:
 def _loader(ctx: ProbeContext, live: bool) -> dict[str, Any]:
     conf_files = []
     for path in ctx.glob("/etc/ld.so.conf.d/*.conf"):
-        lines = [l.strip().rstrip("/") for l in (ctx.read_text(path) or "").splitlines()]
+        lines = [line.strip().rstrip("/") for line in (ctx.read_text(path) or "").splitlines()]
         if WSL_LIB in lines:
             conf_files.append(path)
     ld_path = [p.rstrip("/") for p in (ctx.env.get("LD_LIBRARY_PATH") or "").split(":") if p]

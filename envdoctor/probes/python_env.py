@@ -15,9 +15,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from envdoctor.context import ProbeContext
-from envdoctor.probes import interpreter_facts, target_python
-from envdoctor.snapshot import FactGroup, absent, collected, failed
+from envdoctor.model.snapshot import FactGroup, absent, collected, failed
+from envdoctor.probes import target_python
+from envdoctor.probes.context import ProbeContext
+from envdoctor.target import interpreter_facts
 
 GROUPS = ("python", "python.packages")
 TIMEOUT_S = 15.0
@@ -41,7 +42,7 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
         source = "probe:python_env"
     else:
         # the same run as ml_packages' (ctx.run runs it once): the ML scan plus "interpreter"
-        from envdoctor.probes import ml_metadata_script
+        from envdoctor.target import ml_metadata_script
 
         result = ctx.run(
             [target, str(Path(ml_metadata_script.__file__))], timeout_s=TARGET_TIMEOUT_S

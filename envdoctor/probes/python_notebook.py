@@ -20,8 +20,8 @@ from __future__ import annotations
 import os
 import sys
 
-from envdoctor.context import ProbeContext
-from envdoctor.snapshot import FactGroup, absent, collected
+from envdoctor.model.snapshot import FactGroup, absent, collected
+from envdoctor.probes.context import ProbeContext
 
 GROUPS = ("python.notebook",)
 TIMEOUT_S = 2.0

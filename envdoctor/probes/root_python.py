@@ -28,8 +28,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from envdoctor.context import ProbeContext
-from envdoctor.probes import interpreter_facts, ml_metadata_script
+from envdoctor.probes.context import ProbeContext
+from envdoctor.target import interpreter_facts, ml_metadata_script
 
 # Where site folders live in images, in the order the target interpreter is chosen.
 SITE_PATTERNS = (

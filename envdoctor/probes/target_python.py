@@ -21,7 +21,7 @@ import os
 import sys
 from dataclasses import dataclass, replace
 
-from envdoctor.context import ProbeContext, ProbeOptions
+from envdoctor.probes.context import ProbeContext, ProbeOptions
 
 # the selected_by values (stable: they appear in the JSON snapshot)
 BY_OPTION = "--python"

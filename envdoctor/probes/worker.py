@@ -27,10 +27,10 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from envdoctor.snapshot import FactGroup, failed
+from envdoctor.model.snapshot import FactGroup, failed
 
 if TYPE_CHECKING:
-    from envdoctor.context import ProbeContext
+    from envdoctor.probes.context import ProbeContext
 
 WORKER_PROBES: tuple[str, ...] = (
     "python_env",
@@ -55,9 +55,9 @@ WorkerResult = dict[str, tuple[list[FactGroup], dict]]
 
 def share(names: tuple[str, ...], env: dict[str, str] | None = None) -> tuple[str, ...]:
     """The probes of `names` to hand to a worker process; () when no worker should be used."""
-    env = os.environ if env is None else env
+    switch = (os.environ if env is None else env).get(SWITCH, "1")
     if (
-        env.get(SWITCH, "1") == "0"
+        switch == "0"
         or not sys.platform.startswith("linux")
         or not hasattr(os, "fork")
         or (os.cpu_count() or 1) < 2
@@ -205,7 +205,7 @@ def _child(
         os.close(read_fd)
         for sig in (signal.SIGTERM, signal.SIGINT):  # Ctrl-C reaches the child too
             if sig == signal.SIGTERM or signal.getsignal(sig) is not signal.SIG_IGN:
-                signal.signal(sig, lambda *_: (ctx.stop(), os._exit(3)))
+                signal.signal(sig, lambda *_: _stop_and_exit(ctx))
         results = run(ctx, names)
         payload = json.dumps(
             {
@@ -226,3 +226,9 @@ def _child(
         code = 2
     finally:
         os._exit(code)
+
+
+def _stop_and_exit(ctx: ProbeContext) -> None:
+    """SIGTERM (or Ctrl-C) in the worker: stop the commands it started, then end at once."""
+    ctx.stop()
+    os._exit(3)

@@ -6,15 +6,20 @@ input: an unknown app or a missing table gives None / [] / {}.
 Application names: the canonical short name (`comfyui`, `webui`, `vllm`, `ollama`, `llamacpp`,
 `textgen`, `torchserve`, `halcon`, and the CAD apps `creo`, `solidworks` that the matrix has no
 rows for) or any alias users type (`a1111`, `stable-diffusion-webui`, `llama.cpp`,
-`text-generation-webui`, `oobabooga`, ...). `envdoctor.requirements` calls
+`text-generation-webui`, `oobabooga`, ...). `envdoctor.preflight.requirements` calls
 `preflight_requirements` and `known_apps` for `preflight --require app=NAME`.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from packaging.version import InvalidVersion, Version
+
+from envdoctor.model.apps import CAD_APPS, DISPLAY_NAMES, canonical
+
+if TYPE_CHECKING:
+    from envdoctor.matrix.loader import MatrixSet
 
 __all__ = [
     "CAD_APPS",
@@ -30,70 +35,15 @@ __all__ = [
     "vram_flags",
 ]
 
-# alias (lowercase) -> canonical name
-_ALIASES: dict[str, str] = {
-    "comfyui": "comfyui",
-    "comfy": "comfyui",
-    "comfy-ui": "comfyui",
-    "webui": "webui",
-    "a1111": "webui",
-    "automatic1111": "webui",
-    "sd-webui": "webui",
-    "stable-diffusion-webui": "webui",
-    "stable_diffusion_webui": "webui",
-    "forge": "webui",
-    "stable-diffusion-webui-forge": "webui",
-    "vllm": "vllm",
-    "ollama": "ollama",
-    "llamacpp": "llamacpp",
-    "llama.cpp": "llamacpp",
-    "llama-cpp": "llamacpp",
-    "llama_cpp": "llamacpp",
-    "llama-server": "llamacpp",
-    "llama-cpp-python": "llamacpp",
-    "textgen": "textgen",
-    "text-generation-webui": "textgen",
-    "oobabooga": "textgen",
-    "tgw": "textgen",
-    "torchserve": "torchserve",
-    "torch-serve": "torchserve",
-    "halcon": "halcon",
-    "mvtec-halcon": "halcon",
-    "creo": "creo",
-    "ptc-creo": "creo",
-    "solidworks": "solidworks",
-    "sw": "solidworks",
-}
 
-CAD_APPS: tuple[str, ...] = ("creo", "solidworks")
-
-DISPLAY_NAMES: dict[str, str] = {
-    "comfyui": "ComfyUI",
-    "webui": "Stable Diffusion web UI",
-    "vllm": "vLLM",
-    "ollama": "Ollama",
-    "llamacpp": "llama.cpp",
-    "textgen": "text-generation-webui",
-    "torchserve": "TorchServe",
-    "halcon": "HALCON",
-    "creo": "Creo",
-    "solidworks": "SOLIDWORKS",
-}
-
-
-def canonical(name: str | None) -> str | None:
-    """The canonical application name for `name` (any alias, any case), or None when unknown."""
-    return _ALIASES.get(str(name or "").strip().lower())
-
-
-def _table(ms: Any) -> list[dict[str, Any]]:
+def _table(ms: MatrixSet) -> list[dict[str, Any]]:
     try:
         return list(ms.table("apps").rows)
     except (KeyError, AttributeError):
         return []
 
 
-def rows(ms: Any, app: str, kind: str | None = None) -> list[dict[str, Any]]:
+def rows(ms: MatrixSet, app: str, kind: str | None = None) -> list[dict[str, Any]]:
     """The matrix rows of `app` (canonical or alias), optionally only those of one `kind`."""
     name = canonical(app) or app
     return [
@@ -101,12 +51,12 @@ def rows(ms: Any, app: str, kind: str | None = None) -> list[dict[str, Any]]:
     ]
 
 
-def row(ms: Any, app: str, fact: str) -> dict[str, Any] | None:
+def row(ms: MatrixSet, app: str, fact: str) -> dict[str, Any] | None:
     """The row (app, fact), or None."""
     return next((r for r in rows(ms, app) if r.get("fact") == fact), None)
 
 
-def known_apps(ms: Any) -> list[str]:
+def known_apps(ms: MatrixSet) -> list[str]:
     """Canonical names of the apps the matrix describes, plus the CAD apps envdoctor reports on."""
     names = {str(r.get("app")) for r in _table(ms) if r.get("app")}
     return sorted(names | set(CAD_APPS))
@@ -119,7 +69,9 @@ def _v(text: Any) -> Version | None:
         return None
 
 
-def min_compute(ms: Any, app: str, vendor: str = "nvidia") -> list[tuple[str, dict[str, Any]]]:
+def min_compute(
+    ms: MatrixSet, app: str, vendor: str = "nvidia"
+) -> list[tuple[str, dict[str, Any]]]:
     """(minimum compute capability, row) of the app's GPU rows for `vendor`, highest floor first
     (the current docs' floor, then floors earlier docs gave)."""
     found = [
@@ -138,7 +90,7 @@ def _in_range(value: Version, rng: dict[str, Any]) -> bool:
     return (low is None or value >= low) and (high is None or value < high)
 
 
-def driver_floor(ms: Any, app: str, compute_capability: str) -> dict[str, Any] | None:
+def driver_floor(ms: MatrixSet, app: str, compute_capability: str) -> dict[str, Any] | None:
     """The app's highest NVIDIA driver floor that applies to a GPU of this compute capability:
     the `gpu` row with `compute` range holding it and the largest `min_driver`. None when no row
     applies (also when the GPU is below every row's range)."""
@@ -155,12 +107,12 @@ def driver_floor(ms: Any, app: str, compute_capability: str) -> dict[str, Any] |
     return max(applying, key=lambda r: _v(r["min_driver"]) or Version("0"), default=None)
 
 
-def cpu_mode(ms: Any, app: str) -> dict[str, Any] | None:
+def cpu_mode(ms: MatrixSet, app: str) -> dict[str, Any] | None:
     """The row saying how the app runs without a GPU, or None when its docs give none."""
     return next(iter(rows(ms, app, "cpu-mode")), None)
 
 
-def vram_flags(ms: Any, app: str, vram_mib: float | None = None) -> list[dict[str, Any]]:
+def vram_flags(ms: MatrixSet, app: str, vram_mib: float | None = None) -> list[dict[str, Any]]:
     """The app's small-GPU flags, in the order its docs list them; with `vram_mib`, only those
     whose `max_vram_mib` covers that much memory (rows without one always apply)."""
     found = rows(ms, app, "vram-flag")
@@ -171,7 +123,7 @@ def vram_flags(ms: Any, app: str, vram_mib: float | None = None) -> list[dict[st
     ]
 
 
-def preflight_requirements(name: str, ms: Any) -> list[str] | None:
+def preflight_requirements(name: str, ms: MatrixSet) -> list[str] | None:
     """The `preflight --require` tokens standing for the app's documented GPU requirements
     (`app=vllm` -> ["gpu", "compute>=7.5"]), or None when the app is unknown."""
     app = canonical(name)

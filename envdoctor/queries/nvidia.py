@@ -10,11 +10,14 @@ Tables used: cuda_driver, cuda_compat, nvidia_driver_branches, nvidia_gpus, nvcc
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from packaging.version import Version
 
-from envdoctor import versions
+from envdoctor.model import versions
+
+if TYPE_CHECKING:
+    from envdoctor.matrix.loader import MatrixSet
 
 __all__ = [
     "compat_floor",
@@ -43,7 +46,7 @@ def _version(text: Any) -> Version | None:
     return None if text is None else versions.release(str(text))
 
 
-def _rows(ms: Any, name: str) -> list[dict[str, Any]]:
+def _rows(ms: MatrixSet, name: str) -> list[dict[str, Any]]:
     try:
         return list(ms.table(name).rows)
     except (KeyError, AttributeError):
@@ -59,7 +62,7 @@ def _major_minor(v: Version) -> tuple[int, int]:
     return release[0], release[1]
 
 
-def min_driver_for_cuda(ms: Any, cuda: str, os: str) -> str | None:
+def min_driver_for_cuda(ms: MatrixSet, cuda: str, os: str) -> str | None:
     """The driver that NVIDIA pairs with CUDA release `cuda` on `os` ("linux" / "windows").
 
     An exact row wins ("12.4" is the 12.4.0 GA row). Otherwise the nearest lower listed release of
@@ -77,13 +80,13 @@ def min_driver_for_cuda(ms: Any, cuda: str, os: str) -> str | None:
             continue
         if have == wanted:
             return row.get(column)
-        if _major_minor(have) == _major_minor(wanted) and have < wanted:
-            if best is None or have > best[0]:
-                best = (have, row)
+        same_minor_below = _major_minor(have) == _major_minor(wanted) and have < wanted
+        if same_minor_below and (best is None or have > best[0]):
+            best = (have, row)
     return best[1].get(column) if best else None
 
 
-def compat_floor(ms: Any, cuda_major: int, os: str) -> str | None:
+def compat_floor(ms: MatrixSet, cuda_major: int, os: str) -> str | None:
     """The minimum driver for any CUDA `cuda_major`.x application under minor-version compatibility.
 
     None before CUDA 11 (there is no minor-version compatibility) or when the table gives no value.
@@ -101,7 +104,7 @@ def compat_floor(ms: Any, cuda_major: int, os: str) -> str | None:
     return None
 
 
-def driver_supports_cuda(ms: Any, driver: str, cuda: str, os: str) -> bool | None:
+def driver_supports_cuda(ms: MatrixSet, driver: str, cuda: str, os: str) -> bool | None:
     """Whether an application built with CUDA `cuda` runs on `driver`.
 
     True when the driver is at least the release's own minimum, or (CUDA 11 and later) at least the
@@ -124,7 +127,7 @@ def driver_supports_cuda(ms: Any, driver: str, cuda: str, os: str) -> bool | Non
     return None
 
 
-def max_cuda_for_driver(ms: Any, driver: str, os: str) -> str | None:
+def max_cuda_for_driver(ms: MatrixSet, driver: str, os: str) -> str | None:
     """The newest CUDA release known to run with its full feature set on `driver` (what nvidia-smi's
     "CUDA Version" shows, as precisely as the tables allow).
 
@@ -168,7 +171,7 @@ def normalize_gpu_name(name: str) -> str:
     return text
 
 
-def _gpu_index(ms: Any) -> dict[str, dict[str, Any]]:
+def _gpu_index(ms: MatrixSet) -> dict[str, dict[str, Any]]:
     index: dict[str, dict[str, Any]] = {}
     for row in _rows(ms, "nvidia_gpus"):
         for spelling in [row.get("name"), *(row.get("aliases") or [])]:
@@ -177,7 +180,7 @@ def _gpu_index(ms: Any) -> dict[str, dict[str, Any]]:
     return index
 
 
-def gpu_by_name(ms: Any, printed_name: str) -> dict[str, Any] | None:
+def gpu_by_name(ms: MatrixSet, printed_name: str) -> dict[str, Any] | None:
     """The nvidia_gpus row for a product name as nvidia-smi / NVML / torch print it.
 
     Matching is on the normalised name and aliases ("NVIDIA " prefix, case, hyphens do not matter).
@@ -203,7 +206,7 @@ def gpu_by_name(ms: Any, printed_name: str) -> dict[str, Any] | None:
     return next(iter(found.values())) if len(found) == 1 else None
 
 
-def nvcc_targets(ms: Any, cuda: str) -> tuple[int, int] | None:
+def nvcc_targets(ms: MatrixSet, cuda: str) -> tuple[int, int] | None:
     """(min_sm, max_sm) the nvcc/ptxas of CUDA `cuda` can compile for, e.g. (50, 120) for 12.8.
 
     The row of the same major.minor, else the nearest lower row of the same major (the table lists

@@ -20,7 +20,7 @@ from typing import Any
 
 from packaging.version import Version
 
-from envdoctor import versions
+from envdoctor.model import versions
 from envdoctor.queries import nvidia
 
 __all__ = [

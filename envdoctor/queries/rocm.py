@@ -1,101 +1,24 @@
 """Questions about AMD GPUs and ROCm asked of the matrices (rocm_gpus, rocm_targets,
-rocm_overrides, rocm_os, rocm_app_targets), plus the gfx-name arithmetic they rest on.
-
-A gfx target is named `gfx` + major (decimal) + minor and stepping (one hexadecimal digit each):
-gfx90a = 9.0.10, gfx1103 = 11.0.3. The KFD sysfs topology writes it as the integer
-major*10000 + minor*100 + stepping (90010, 110003); HSA_OVERRIDE_GFX_VERSION as "major.minor.stepping"
-with decimal parts ("9.0.10", "11.0.0").
+rocm_overrides, rocm_os, rocm_app_targets). The gfx-name arithmetic they rest on is the model's
+(`envdoctor.model.amd_gfx`), also reachable from here.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from packaging.version import Version
 
-from envdoctor import versions
+from envdoctor.model import versions
+from envdoctor.model.amd_gfx import normalize_gfx
 
-_GFX = re.compile(r"^gfx(\d{1,2})([0-9a-f])([0-9a-f])$")
-_OVERRIDE = re.compile(r"^\s*(\d{1,2})\.(\d{1,2})\.(\d{1,2})\s*$")
-
-
-# -- names and numbers ----------------------------------------------------------------------
-def normalize_gfx(text: Any) -> str | None:
-    """ "gfx942:sramecc+:xnack-" / "amdgcn-amd-amdhsa--gfx90a" / "GFX1100" -> "gfx942" / "gfx90a" /
-    "gfx1100"; None when no gfx name is there."""
-    match = re.search(r"gfx[0-9a-f]{3,4}", str(text or "").lower())
-    if not match:
-        return None
-    name = match.group(0)
-    return name if _GFX.match(name) else None
-
-
-def gfx_parts(gfx: str) -> tuple[int, int, int] | None:
-    """(major, minor, stepping) of a gfx name: "gfx90a" -> (9, 0, 10)."""
-    name = normalize_gfx(gfx)
-    match = _GFX.match(name or "")
-    if not match:
-        return None
-    return int(match.group(1)), int(match.group(2), 16), int(match.group(3), 16)
-
-
-def gfx_from_target_version(value: Any) -> str | None:
-    """KFD's gfx_target_version integer -> gfx name (110003 -> "gfx1103"); None for 0 (a CPU node)
-    or a value whose minor or stepping does not fit one hexadecimal digit."""
-    try:
-        number = int(str(value).strip())
-    except (TypeError, ValueError):
-        return None
-    if number <= 0:
-        return None
-    major, minor, stepping = number // 10000, (number // 100) % 100, number % 100
-    if minor > 15 or stepping > 15 or major == 0:
-        return None
-    return f"gfx{major}{minor:x}{stepping:x}"
-
-
-def target_version_of(gfx: str) -> int | None:
-    """gfx name -> KFD's integer form ("gfx90a" -> 90010)."""
-    parts = gfx_parts(gfx)
-    if parts is None:
-        return None
-    major, minor, stepping = parts
-    return major * 10000 + minor * 100 + stepping
-
-
-def gfx_from_override(value: Any) -> str | None:
-    """An HSA_OVERRIDE_GFX_VERSION value -> the gfx target it makes the runtime report
-    ("10.3.0" -> "gfx1030", "9.0.10" -> "gfx90a"); a literal "gfx1030" is accepted too."""
-    text = str(value or "").strip()
-    if text.lower().startswith("gfx"):
-        return normalize_gfx(text)
-    match = _OVERRIDE.match(text)
-    if not match:
-        return None
-    major, minor, stepping = (int(g) for g in match.groups())
-    if minor > 15 or stepping > 15 or major == 0:
-        return None
-    return f"gfx{major}{minor:x}{stepping:x}"
-
-
-def override_string(gfx: str) -> str | None:
-    """gfx name -> the HSA_OVERRIDE_GFX_VERSION spelling of it ("gfx1030" -> "10.3.0")."""
-    parts = gfx_parts(gfx)
-    return None if parts is None else ".".join(str(p) for p in parts)
-
-
-def family_of(gfx: str) -> str | None:
-    """The first three characters after "gfx" for 4-digit names, two for 3-digit ones:
-    gfx1031 -> "gfx103", gfx90a -> "gfx90"."""
-    name = normalize_gfx(gfx)
-    if name is None:
-        return None
-    return name[:-1]
+if TYPE_CHECKING:
+    from envdoctor.matrix.loader import MatrixSet
 
 
 # -- tables ---------------------------------------------------------------------------------
-def _rows(ms: Any, name: str) -> list[dict[str, Any]]:
+def _rows(ms: MatrixSet, name: str) -> list[dict[str, Any]]:
     table = ms.get(name) if ms is not None else None
     return list(table.rows) if table is not None else []
 
@@ -112,26 +35,17 @@ def _in_range(version: Version, rng: Any) -> bool:
     return (low is None or version >= low) and (high is None or version < high)
 
 
-def covered_releases(ms: Any) -> tuple[Version, Version] | None:
+def covered_releases(ms: MatrixSet) -> tuple[Version, Version] | None:
     """(lowest, highest-exclusive) ROCm release the rocm_gpus table covers."""
-    lows = [
-        _version(r["rocm"].get("min"))
-        for r in _rows(ms, "rocm_gpus")
-        if isinstance(r.get("rocm"), dict)
-    ]
-    highs = [
-        _version(r["rocm"].get("max"))
-        for r in _rows(ms, "rocm_gpus")
-        if isinstance(r.get("rocm"), dict)
-    ]
-    lows = [v for v in lows if v is not None]
-    highs = [v for v in highs if v is not None]
+    ranges = [r["rocm"] for r in _rows(ms, "rocm_gpus") if isinstance(r.get("rocm"), dict)]
+    lows = [v for v in (_version(rng.get("min")) for rng in ranges) if v is not None]
+    highs = [v for v in (_version(rng.get("max")) for rng in ranges) if v is not None]
     if not lows or not highs:
         return None
     return min(lows), max(highs)
 
 
-def release_rows(ms: Any, rocm: str) -> list[dict[str, Any]]:
+def release_rows(ms: MatrixSet, rocm: str) -> list[dict[str, Any]]:
     """The rocm_gpus rows of ROCm release `rocm` ("6.2.4"); [] when the table does not cover it."""
     version = _version(rocm)
     if version is None:
@@ -139,7 +53,9 @@ def release_rows(ms: Any, rocm: str) -> list[dict[str, Any]]:
     return [r for r in _rows(ms, "rocm_gpus") if _in_range(version, r.get("rocm"))]
 
 
-def supported_targets(ms: Any, rocm: str, include_deprecated: bool = True) -> list[str] | None:
+def supported_targets(
+    ms: MatrixSet, rocm: str, include_deprecated: bool = True
+) -> list[str] | None:
     """The gfx targets ROCm `rocm` lists as supported (and deprecated) on Linux, sorted; None when
     the table does not cover that release."""
     rows = release_rows(ms, rocm)
@@ -149,7 +65,7 @@ def supported_targets(ms: Any, rocm: str, include_deprecated: bool = True) -> li
     return sorted({r["gfx"] for r in rows if r.get("status") in wanted})
 
 
-def target_status(ms: Any, gfx: str, rocm: str) -> str | None:
+def target_status(ms: MatrixSet, gfx: str, rocm: str) -> str | None:
     """Is gfx target `gfx` supported by ROCm `rocm` on Linux? "supported", "deprecated",
     "unsupported" (listed as not enabled), "unlisted" (not in AMD's table), or None when the table
     does not cover that release. The best status of any product with that target counts."""
@@ -164,7 +80,7 @@ def target_status(ms: Any, gfx: str, rocm: str) -> str | None:
     return "unlisted"
 
 
-def is_supported(ms: Any, gfx: str, rocm: str) -> bool | None:
+def is_supported(ms: MatrixSet, gfx: str, rocm: str) -> bool | None:
     """True when ROCm `rocm` lists `gfx` as supported or deprecated on Linux; False when it does
     not; None when the table does not cover that release."""
     status = target_status(ms, gfx, rocm)
@@ -173,7 +89,7 @@ def is_supported(ms: Any, gfx: str, rocm: str) -> bool | None:
     return status in ("supported", "deprecated")
 
 
-def product_status(ms: Any, product: str, rocm: str) -> str | None:
+def product_status(ms: MatrixSet, product: str, rocm: str) -> str | None:
     """The status of one product name in ROCm `rocm`'s table, "unlisted", or None (release not
     covered). Names compare without case, the "AMD " prefix and the ™/® marks; a listed name
     contained in `product` counts ("AMD Instinct MI300X OAM" is the listed MI300X)."""
@@ -195,7 +111,7 @@ def _contains(text: str, product: str) -> bool:
     return re.search(r"(?:^|[\s\[/(])" + re.escape(product) + r"(?:$|[\s\]/),])", text) is not None
 
 
-def releases_supporting(ms: Any, gfx: str) -> list[str]:
+def releases_supporting(ms: MatrixSet, gfx: str) -> list[str]:
     """The ROCm release ranges ("6.0.0-6.0.2") whose Linux table lists `gfx` as supported."""
     name = normalize_gfx(gfx)
     found = []
@@ -211,7 +127,7 @@ def releases_supporting(ms: Any, gfx: str) -> list[str]:
     return sorted(found, key=lambda s: _version(s.split("-")[0]) or Version("0"))
 
 
-def newest_release_supporting(ms: Any, gfx: str) -> str | None:
+def newest_release_supporting(ms: MatrixSet, gfx: str) -> str | None:
     """The newest ROCm release whose Linux table lists `gfx` as supported, as the table's source
     names it ("6.2.4" for the docs/6.2.4 page; else the range's lower end, "6.2")."""
     name = normalize_gfx(gfx)
@@ -237,7 +153,7 @@ def newest_release_supporting(ms: Any, gfx: str) -> str | None:
     return best[1] if best else None
 
 
-def target_row(ms: Any, gfx: str) -> dict[str, Any] | None:
+def target_row(ms: MatrixSet, gfx: str) -> dict[str, Any] | None:
     """The rocm_targets row of a gfx name."""
     name = normalize_gfx(gfx)
     for row in _rows(ms, "rocm_targets"):
@@ -246,7 +162,7 @@ def target_row(ms: Any, gfx: str) -> dict[str, Any] | None:
     return None
 
 
-def products(ms: Any, gfx: str) -> list[str]:
+def products(ms: MatrixSet, gfx: str) -> list[str]:
     """Product names for a gfx target: rocm_targets first, then any rocm_gpus product."""
     name = normalize_gfx(gfx)
     found: list[str] = list((target_row(ms, gfx) or {}).get("products") or [])
@@ -258,7 +174,7 @@ def products(ms: Any, gfx: str) -> list[str]:
     return found
 
 
-def architecture(ms: Any, gfx: str) -> str | None:
+def architecture(ms: MatrixSet, gfx: str) -> str | None:
     """ "gfx1100" -> "RDNA3"."""
     row = target_row(ms, gfx)
     if row and row.get("architecture"):
@@ -270,7 +186,7 @@ def architecture(ms: Any, gfx: str) -> str | None:
     return None
 
 
-def is_apu(ms: Any, gfx: str) -> bool | None:
+def is_apu(ms: MatrixSet, gfx: str) -> bool | None:
     """Whether a gfx target is integrated graphics (an APU); None when unknown."""
     row = target_row(ms, gfx)
     if row is None or "apu" not in row:
@@ -278,7 +194,7 @@ def is_apu(ms: Any, gfx: str) -> bool | None:
     return bool(row["apu"])
 
 
-def in_current_docs(ms: Any, gfx: str) -> bool | None:
+def in_current_docs(ms: MatrixSet, gfx: str) -> bool | None:
     """Whether AMD's current (unversioned) Radeon / Ryzen Linux tables list a product with this
     target; None when the table row does not say (Instinct targets, unknown targets)."""
     row = target_row(ms, gfx)
@@ -287,7 +203,7 @@ def in_current_docs(ms: Any, gfx: str) -> bool | None:
     return bool(row["current_docs_linux"])
 
 
-def status_without_release(ms: Any, gfx: str) -> str | None:
+def status_without_release(ms: MatrixSet, gfx: str) -> str | None:
     """What can be said of a gfx target when the ROCm release is unknown or newer than the tables:
     "unsupported" when the newest covered table marks it so, "unlisted" when no covered release
     lists it and AMD's current docs do not either, else None (it may well be supported)."""
@@ -308,7 +224,7 @@ def status_without_release(ms: Any, gfx: str) -> str | None:
     return "unlisted" if in_current_docs(ms, name) is False else None
 
 
-def gfx_for_product(ms: Any, name: str) -> str | None:
+def gfx_for_product(ms: MatrixSet, name: str) -> str | None:
     """The gfx target of a product name as rocm-smi, amd-smi or collect_env print it
     ("AMD Instinct MI300X", "Arcturus GL-XL [Instinct MI100]", "Navi 22 [Radeon RX 6700/6700 XT]").
     The longest known product name contained in `name` wins; a name known under two targets is
@@ -326,13 +242,12 @@ def gfx_for_product(ms: Any, name: str) -> str | None:
     for product, gfxs in seen.items():
         if len(gfxs) != 1 or not product:
             continue
-        if _contains(text, product):
-            if best is None or len(product) > best[0]:
-                best = (len(product), next(iter(gfxs)))
+        if _contains(text, product) and (best is None or len(product) > best[0]):
+            best = (len(product), next(iter(gfxs)))
     return best[1] if best else None
 
 
-def override_for(ms: Any, gfx: str) -> dict[str, Any] | None:
+def override_for(ms: MatrixSet, gfx: str) -> dict[str, Any] | None:
     """The community HSA_OVERRIDE_GFX_VERSION for an unlisted gfx target, as
     {"value": "10.3.0", "runs_as": "gfx1030", "family": ..., "source": url, "note": ...}; None when
     no row covers it. Always an unsupported workaround."""
@@ -349,7 +264,7 @@ def override_for(ms: Any, gfx: str) -> dict[str, Any] | None:
     return None
 
 
-def os_rows(ms: Any, rocm: str) -> list[dict[str, Any]]:
+def os_rows(ms: MatrixSet, rocm: str) -> list[dict[str, Any]]:
     """The rocm_os rows (distro, distro_id, distro_version, kernel) of ROCm release `rocm`."""
     version = _version(rocm)
     if version is None:
@@ -357,7 +272,7 @@ def os_rows(ms: Any, rocm: str) -> list[dict[str, Any]]:
     return [r for r in _rows(ms, "rocm_os") if _in_range(version, r.get("rocm"))]
 
 
-def os_supported(ms: Any, rocm: str, distro_id: str, distro_version: str) -> bool | None:
+def os_supported(ms: MatrixSet, rocm: str, distro_id: str, distro_version: str) -> bool | None:
     """Whether ROCm `rocm` lists this distribution release (os-release ID and VERSION_ID: "ubuntu",
     "22.04"); a listed point release ("22.04.4") counts for its base. None when not covered."""
     rows = os_rows(ms, rocm)
@@ -374,7 +289,7 @@ def os_supported(ms: Any, rocm: str, distro_id: str, distro_version: str) -> boo
     return False
 
 
-def app_targets(ms: Any, app: str) -> list[str] | None:
+def app_targets(ms: MatrixSet, app: str) -> list[str] | None:
     """The gfx targets an application lists as running on ROCm (rocm_app_targets), or None."""
     for row in _rows(ms, "rocm_app_targets"):
         if row.get("app") == app:
@@ -382,7 +297,7 @@ def app_targets(ms: Any, app: str) -> list[str] | None:
     return None
 
 
-def app_source(ms: Any, app: str) -> str | None:
+def app_source(ms: MatrixSet, app: str) -> str | None:
     """Where an application's gfx list was read."""
     for row in _rows(ms, "rocm_app_targets"):
         if row.get("app") == app:

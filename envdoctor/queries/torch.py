@@ -11,11 +11,15 @@ Tables used: torch_releases, torch_arch, torch_index, and cuda_compat / nvcc_arc
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from packaging.version import Version
 
-from envdoctor import versions
+from envdoctor.model import versions
+from envdoctor.model.wheel_variant import local_label
+
+if TYPE_CHECKING:
+    from envdoctor.matrix.loader import MatrixSet
 
 __all__ = [
     "best_variant",
@@ -56,7 +60,7 @@ _OS = {
 }
 
 
-def _rows(ms: Any, name: str) -> list[dict[str, Any]]:
+def _rows(ms: MatrixSet, name: str) -> list[dict[str, Any]]:
     try:
         return list(ms.table(name).rows)
     except (KeyError, AttributeError):
@@ -81,7 +85,7 @@ def _os(os: str) -> str | None:
     return _OS.get(str(os or "").strip().lower())
 
 
-def release_row(ms: Any, torch_version: str) -> dict[str, Any] | None:
+def release_row(ms: MatrixSet, torch_version: str) -> dict[str, Any] | None:
     """The torch_releases row of the minor release `torch_version` belongs to.
 
     Any spelling works: "2.7", "2.7.1", "2.7.1+cu128", "2.8.0.dev20250601+cu128".
@@ -95,7 +99,7 @@ def release_row(ms: Any, torch_version: str) -> dict[str, Any] | None:
     return None
 
 
-def supported_pythons(ms: Any, torch_version: str) -> list[str] | None:
+def supported_pythons(ms: MatrixSet, torch_version: str) -> list[str] | None:
     """CPython minors with official wheels for that release ("3.13t" = free-threaded build)."""
     row = release_row(ms, torch_version)
     if row is None or "python" not in row:
@@ -104,18 +108,12 @@ def supported_pythons(ms: Any, torch_version: str) -> list[str] | None:
 
 
 def parse_local_variant(torch_version: str) -> str | None:
-    """The wheel variant in the PEP 440 local label: "2.7.1+cu128" -> "cu128"; no label -> None.
-
-    torch.__version__ keeps the label ("2.x.y+cpu" on a PyPI Windows wheel); pip metadata of a PyPI
-    wheel does not, so read torch.__version__ to learn the variant.
-    """
-    if not torch_version or "+" not in str(torch_version):
-        return None
-    label = str(torch_version).strip().split("+", 1)[1].strip().lower()
-    return label or None
+    """The wheel variant in the PEP 440 local label: "2.7.1+cu128" -> "cu128"; no label -> None
+    (the model's parser: `envdoctor.model.wheel_variant.local_label`)."""
+    return local_label(torch_version)
 
 
-def _arch_row(ms: Any, torch: str, variant: str, os: str) -> dict[str, Any] | None:
+def _arch_row(ms: MatrixSet, torch: str, variant: str, os: str) -> dict[str, Any] | None:
     wanted, os_name = _minor(torch), _os(os)
     variant = str(variant or "").strip().lower()
     if wanted is None or os_name is None or not variant:
@@ -130,7 +128,7 @@ def _arch_row(ms: Any, torch: str, variant: str, os: str) -> dict[str, Any] | No
     return None
 
 
-def variant_arches(ms: Any, torch: str, variant: str, os: str) -> list[str] | None:
+def variant_arches(ms: MatrixSet, torch: str, variant: str, os: str) -> list[str] | None:
     """What torch.cuda.get_arch_list() holds for that official wheel ("sm_80", ..., "compute_120").
 
     `torch` may carry the local label ("2.7.1+cu128"); os is "linux" (x86_64) or "windows".
@@ -209,7 +207,7 @@ def has_kernels(arches: list[str], compute_capability: str) -> bool:
     return _kernel_kind(arches, compute_capability) is not None
 
 
-def pypi_default(ms: Any, torch: str, platform: str) -> str | None:
+def pypi_default(ms: MatrixSet, torch: str, platform: str) -> str | None:
     """The variant a plain `pip install torch==X` gets from PyPI on `platform`.
 
     platform: "linux" / "linux_x86_64", "windows", "macos" (sys.platform spellings work too).
@@ -222,7 +220,7 @@ def pypi_default(ms: Any, torch: str, platform: str) -> str | None:
     return row.get(column)
 
 
-def index_url(ms: Any, variant: str) -> str | None:
+def index_url(ms: MatrixSet, variant: str) -> str | None:
     """The pip index of a variant: "cu128" -> https://download.pytorch.org/whl/cu128."""
     variant = str(variant or "").strip().lower()
     for row in _rows(ms, "torch_index"):
@@ -231,7 +229,7 @@ def index_url(ms: Any, variant: str) -> str | None:
     return None
 
 
-def variant_cuda(ms: Any, variant: str) -> str | None:
+def variant_cuda(ms: MatrixSet, variant: str) -> str | None:
     """The CUDA version of a CUDA variant ("cu128" -> "12.8"); None for cpu / rocm / xpu."""
     variant = str(variant or "").strip().lower()
     for row in _rows(ms, "torch_index"):
@@ -241,7 +239,7 @@ def variant_cuda(ms: Any, variant: str) -> str | None:
     return f"{int(match.group(1))}.{match.group(2)}" if match else None
 
 
-def companion_versions(ms: Any, torch: str) -> dict[str, str]:
+def companion_versions(ms: MatrixSet, torch: str) -> dict[str, str]:
     """{"torchvision": "0.22", "torchaudio": "2.7"} for torch 2.7; only the keys the table has."""
     row = release_row(ms, torch)
     if row is None:
@@ -249,7 +247,7 @@ def companion_versions(ms: Any, torch: str) -> dict[str, str]:
     return {k: row[k] for k in ("torchvision", "torchaudio") if k in row}
 
 
-def _compat_rule(ms: Any, cuda_major: int) -> tuple[bool, dict[str, Any] | None]:
+def _compat_rule(ms: MatrixSet, cuda_major: int) -> tuple[bool, dict[str, Any] | None]:
     """(minor-version compatibility applies, the cuda_compat row) for a CUDA major."""
     rows = _rows(ms, "cuda_compat")
     row = next((r for r in rows if r.get("cuda_major") == cuda_major), None)
@@ -260,7 +258,7 @@ def _compat_rule(ms: Any, cuda_major: int) -> tuple[bool, dict[str, Any] | None]
 
 
 def _driver_runs(
-    ms: Any,
+    ms: MatrixSet,
     build_cuda: Version,
     driver_max_cuda: Version | None,
     os: str,
@@ -290,7 +288,7 @@ def _driver_runs(
     return True
 
 
-def _toolkit_knows(ms: Any, cuda: Version, device: tuple[int, int]) -> bool | None:
+def _toolkit_knows(ms: MatrixSet, cuda: Version, device: tuple[int, int]) -> bool | None:
     """Whether the CUDA toolkit `cuda` can target the device (nvcc_arch); None without the table."""
     rows = []
     for row in _rows(ms, "nvcc_arch"):
@@ -314,7 +312,7 @@ def _toolkit_knows(ms: Any, cuda: Version, device: tuple[int, int]) -> bool | No
 
 
 def best_variant(
-    ms: Any,
+    ms: MatrixSet,
     compute_capability: str,
     driver_max_cuda: str | None,
     os: str,
@@ -366,7 +364,8 @@ def best_variant(
             continue
         if not _driver_runs(ms, cuda, drv, os_name, kind == "ptx", driver_version):
             continue
-        if kind == "ptx" and _toolkit_knows(ms, cuda, _cc(compute_capability)) is False:
+        device = _cc(compute_capability)
+        if kind == "ptx" and device is not None and _toolkit_knows(ms, cuda, device) is False:
             continue
         rank = (kind == "sass", release, cuda)
         if best is None or rank > best[0]:

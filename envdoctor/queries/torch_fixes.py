@@ -10,12 +10,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from packaging.version import InvalidVersion, Version
 
+from envdoctor.model.versions import release as public_release
 from envdoctor.queries import torch as tq
-from envdoctor.versions import release as public_release
+
+if TYPE_CHECKING:
+    from envdoctor.matrix.loader import MatrixSet
 
 __all__ = ["Choice", "choose", "missing_kernels", "released_minors", "rocm_choice"]
 
@@ -59,7 +62,7 @@ def _minor(text: Any) -> str | None:
     )
 
 
-def released_minors(ms: Any, python: str | None = None) -> list[str]:
+def released_minors(ms: MatrixSet, python: str | None = None) -> list[str]:
     """torch minors with a release date, newest first; with `python` ("3.11.4"), only those
     that publish wheels for that CPython minor."""
     try:
@@ -84,11 +87,11 @@ def missing_kernels(arches: Sequence[str] | None, capabilities: Iterable[str]) -
     return [cc for cc in capabilities if not tq.has_kernels(list(arches), cc)]
 
 
-def _variant_cuda(ms: Any, variant: str) -> Version:
+def _variant_cuda(ms: MatrixSet, variant: str) -> Version:
     return _v(tq.variant_cuda(ms, variant)) or Version("0")
 
 
-def _choice(ms: Any, release: str, variant: str, exact: str | None) -> Choice | None:
+def _choice(ms: MatrixSet, release: str, variant: str, exact: str | None) -> Choice | None:
     url = tq.index_url(ms, variant)
     if url is None:
         return None
@@ -99,7 +102,7 @@ def _choice(ms: Any, release: str, variant: str, exact: str | None) -> Choice | 
 
 
 def _best_in_release(
-    ms: Any,
+    ms: MatrixSet,
     release: str,
     capabilities: Sequence[str],
     driver_max_cuda: str | None,
@@ -110,11 +113,12 @@ def _best_in_release(
         tq.best_variant(ms, cc, driver_max_cuda, os, release, driver_version=driver_version)
         for cc in capabilities
     ]
-    if not per_gpu or any(found is None for found in per_gpu):
+    found_all = [found for found in per_gpu if found is not None]
+    if not per_gpu or len(found_all) < len(per_gpu):
         return None
     # each GPU's best variant runs on this driver; keep those that serve every GPU, newest CUDA first
     variants = sorted(
-        {found[1] for found in per_gpu}, key=lambda v: _variant_cuda(ms, v), reverse=True
+        {found[1] for found in found_all}, key=lambda v: _variant_cuda(ms, v), reverse=True
     )
     for variant in variants:
         arches = tq.variant_arches(ms, release, variant, os)
@@ -124,7 +128,7 @@ def _best_in_release(
 
 
 def choose(
-    ms: Any,
+    ms: MatrixSet,
     capabilities: Sequence[str],
     os: str,
     *,
@@ -164,7 +168,9 @@ def choose(
     return ranked
 
 
-def rocm_choice(ms: Any, python: str | None = None, installed: str | None = None) -> Choice | None:
+def rocm_choice(
+    ms: MatrixSet, python: str | None = None, installed: str | None = None
+) -> Choice | None:
     """The newest ROCm wheel (Linux only): the installed release's newest ROCm variant when it
     has one, else the newest release's. gfx targets are not checked (the tables lack them)."""
     minors = released_minors(ms, python)

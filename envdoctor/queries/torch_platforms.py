@@ -17,7 +17,7 @@ from typing import Any
 
 from packaging.version import Version
 
-from envdoctor import versions
+from envdoctor.model import versions
 from envdoctor.queries import torch as torch_q
 
 __all__ = [

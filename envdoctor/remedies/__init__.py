@@ -24,12 +24,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from envdoctor.findings import Fix, Risk
+from envdoctor.model.findings import Fix, Risk
 from envdoctor.remedies.spec import KINDS, NeedsFact, RemedySpec
 
 if TYPE_CHECKING:
+    from envdoctor.model.snapshot import Snapshot
     from envdoctor.remedies.host import Host
-    from envdoctor.snapshot import Snapshot
 
 
 def host_of(snap: Snapshot) -> Host:
@@ -91,14 +91,14 @@ def _system(name: str) -> Resolver:
     def run(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[Fix] | NeedsFact:
         from envdoctor.remedies import system
 
-        return getattr(system, name)(spec, snap, ms, host)  # type: ignore[no-any-return]
+        return getattr(system, name)(spec, snap, ms, host)
 
     return run
 
 
 def _package(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[Fix] | NeedsFact:
     from envdoctor.fix_effects import Assumes, Effect
-    from envdoctor.pip_commands import install, uninstall
+    from envdoctor.installers.pip_commands import install, uninstall
 
     name = str(spec.param("name") or "")
     if not name:

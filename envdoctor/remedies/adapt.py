@@ -14,11 +14,11 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from envdoctor.findings import Fix, RejectedFix
 from envdoctor.fix_effects import Effect, TorchBuild
+from envdoctor.model.findings import Fix, RejectedFix
+from envdoctor.model.snapshot import Snapshot
+from envdoctor.model.versions import major_minor
 from envdoctor.remedies.host import Host
-from envdoctor.snapshot import Snapshot
-from envdoctor.versions import major_minor
 
 # Patterns are strings: `re` compiles one when a host condition first needs it (import stays
 # cheap for the common case of a Linux host with nothing to hold against it).

@@ -10,8 +10,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from envdoctor.pip_commands import Installer, detect_installer
-from envdoctor.snapshot import Snapshot
+from envdoctor.installers.pip_commands import Installer, detect_installer
+from envdoctor.model.snapshot import Snapshot
 
 
 @dataclass(frozen=True)

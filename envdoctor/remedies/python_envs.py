@@ -9,15 +9,15 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from envdoctor.findings import Fix
 from envdoctor.fix_effects import Assumes, Effect, TorchBuild
-from envdoctor.pip_commands import TorchTarget, new_venv, torch_install
+from envdoctor.installers.pip_commands import TorchTarget, new_venv, torch_install
+from envdoctor.model.findings import Fix
+from envdoctor.model.snapshot import Snapshot
+from envdoctor.model.versions import major_minor
 from envdoctor.queries import torch as tq
 from envdoctor.queries.torch_fixes import released_minors
 from envdoctor.remedies.host import Host
 from envdoctor.remedies.spec import RemedySpec
-from envdoctor.snapshot import Snapshot
-from envdoctor.versions import major_minor
 
 PYTHON_DOWNLOADS = "https://www.python.org/downloads/"
 GET_STARTED = "https://pytorch.org/get-started/locally/"
@@ -135,7 +135,7 @@ def release_for_platform(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) 
     """ "torch-release-for-platform": the asked-for torch (param `torch`, else the installed one)
     has no official wheel for this OS and machine (an Intel Mac after 2.2): the newest release
     that has one, for this Python, else in a new venv with a Python it supports."""
-    from envdoctor.pip_commands import install
+    from envdoctor.installers.pip_commands import install
     from envdoctor.queries import torch_platforms as tp
 
     wanted = str(spec.param("torch") or snap.fact("python.torch", "version") or "")

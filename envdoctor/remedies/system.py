@@ -9,13 +9,13 @@ from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any
 
-from envdoctor import os_packages
-from envdoctor.findings import Fix, Risk
 from envdoctor.fix_effects import Assumes, Effect
+from envdoctor.installers import os_packages
+from envdoctor.model.findings import Fix, Risk
+from envdoctor.model.snapshot import Snapshot
+from envdoctor.model.versions import parse
 from envdoctor.remedies.host import Host
 from envdoctor.remedies.spec import NeedsFact, RemedySpec
-from envdoctor.snapshot import Snapshot
-from envdoctor.versions import parse
 
 DRIVER_DOWNLOADS = "https://www.nvidia.com/en-us/drivers/"
 WSL_CUDA_GUIDE = "https://docs.nvidia.com/cuda/wsl-user-guide/index.html"

@@ -11,15 +11,15 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from envdoctor.findings import Fix
 from envdoctor.fix_effects import Assumes, Effect, TorchBuild
+from envdoctor.model.findings import Fix
+from envdoctor.model.snapshot import Snapshot
+from envdoctor.model.versions import parse
 from envdoctor.queries import nvidia as nq
 from envdoctor.queries import torch as tq
 from envdoctor.queries.torch_fixes import Choice, choose
 from envdoctor.remedies.host import Host
 from envdoctor.remedies.spec import NeedsFact, RemedySpec
-from envdoctor.snapshot import Snapshot
-from envdoctor.versions import parse
 
 SOURCE_BUILD_URL = "https://github.com/pytorch/pytorch#from-source"
 
@@ -161,7 +161,7 @@ def _new_python(
     ms: Any, ctx: Any, host: Host, capabilities: list[str], wheel_os: str, max_cuda: str | None
 ) -> Fix | None:
     """No wheel fits this Python: the newest that fits in another CPython, in a new venv."""
-    from envdoctor.pip_commands import TorchTarget, new_venv, torch_install
+    from envdoctor.installers.pip_commands import TorchTarget, new_venv, torch_install
 
     choices = choose(
         ms, capabilities, wheel_os, driver_max_cuda=max_cuda, driver_version=ctx.driver_version
@@ -203,7 +203,7 @@ def _rocm(snap: Snapshot, ms: Any, host: Host, ctx: Any, reinstall: Any) -> list
     """The ROCm wheel for the installed ROCm major with code for the GPUs' gfx targets; in a new
     venv when no such wheel exists for this Python. Linux only (PyTorch publishes no others)."""
     from envdoctor.checks import amd_facts as af
-    from envdoctor.pip_commands import TorchTarget, new_venv, torch_install
+    from envdoctor.installers.pip_commands import TorchTarget, new_venv, torch_install
 
     if host.os not in ("linux", None):
         return []

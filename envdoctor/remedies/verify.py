@@ -22,10 +22,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from envdoctor.checkdef import Check
-from envdoctor.findings import Finding, Fix, RejectedFix, Severity
 from envdoctor.fix_effects import Effect
-from envdoctor.snapshot import FactGroup, Snapshot, Status, collected
+from envdoctor.model.checkdef import Check
+from envdoctor.model.findings import Finding, Fix, RejectedFix, Severity
+from envdoctor.model.snapshot import FactGroup, Snapshot, Status, collected
 
 _SOURCE = "fix-effect"
 # groups a torch build changes / a driver change touches
@@ -97,8 +97,8 @@ def _apply_torch(snap: Snapshot, effect: Effect, ms: Any) -> None:
 
 
 def _apply_driver(snap: Snapshot, effect: Effect, ms: Any, os_name: str) -> None:
+    from envdoctor.model.versions import parse
     from envdoctor.queries import nvidia as nq
-    from envdoctor.versions import parse
 
     driver = _group(snap, "nvidia.driver")
     have = parse(str(driver.data.get("driver_version") or ""))
@@ -314,7 +314,7 @@ class Verifier:
         """Re-diagnose with `effect` applied (cached per effect and finding). An effect on another
         environment (an application's own venv) is applied to that venv's view of the machine
         and judged by the torch checks there: the finding is gone when no torch error is left."""
-        from envdoctor.engine import missing_reason, not_applicable
+        from envdoctor.diagnosis.engine import missing_reason, not_applicable
 
         key = json.dumps([effect.to_dict(), finding_id], sort_keys=True, default=str)
         if key in self._verdicts:

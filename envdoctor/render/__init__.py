@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 
-from envdoctor.report import Report
+from envdoctor.model.report import Report
 
 # format name -> module under envdoctor.render
 FORMATS: dict[str, str] = {

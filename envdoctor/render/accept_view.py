@@ -6,7 +6,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
-from envdoctor.report import Report
+from envdoctor.model.report import Report
 
 CHARTS = (
     ("temp_c", "Temperature", "°C"),
@@ -40,7 +40,7 @@ def summary_rows(report: Report) -> list[dict[str, str]]:
     """One row per GPU: what each phase measured, for a listing or a buyer."""
     rows = []
     for gpu in _gpus(report):
-        index = gpu.get("index")
+        index = int(gpu.get("index") or 0)
         result = _result(report, index)
         samples = _samples(report, index)
         patterns = (result.get("vram") or {}).get("patterns") or []
@@ -51,9 +51,7 @@ def summary_rows(report: Report) -> list[dict[str, str]]:
         rows.append(
             {
                 "GPU": f"{index}: {gpu.get('name') or '?'}",
-                "correct": {True: "yes", False: "NO"}.get(
-                    (result.get("correctness") or {}).get("ok"), "-"
-                ),
+                "correct": _verdict((result.get("correctness") or {}).get("ok")),
                 "VRAM tested": f"{tested / 2**30:.1f} GiB" if tested else "-",
                 "VRAM mismatches": str(sum(int(p.get("mismatches") or 0) for p in patterns))
                 if patterns
@@ -70,6 +68,10 @@ def summary_rows(report: Report) -> list[dict[str, str]]:
             }
         )
     return rows
+
+
+def _verdict(ok: object) -> str:
+    return "yes" if ok is True else "NO" if ok is False else "-"
 
 
 def _peak(samples: list[dict[str, Any]], key: str) -> str:
@@ -132,7 +134,7 @@ def html_section(report: Report) -> str:
         parts.append("<tr>" + "".join(f"<td>{escape(row[k])}</td>" for k in keys) + "</tr>")
     parts.append("</table>")
     for gpu in _gpus(report):
-        samples = _samples(report, gpu.get("index"))
+        samples = _samples(report, int(gpu.get("index") or 0))
         charts = "".join(chart(samples, key, title, unit) for key, title, unit in CHARTS)
         if charts:
             parts.append(

@@ -2,7 +2,7 @@
 JSON report embedded so `envdoctor triage report.html` reads it back exactly.
 
 The JSON sits in an HTML comment between the same markers the Markdown renderer uses
-(`<!-- envdoctor-report-json` … `envdoctor-report-json -->`, see `render.markdown.extract_embedded`),
+(`<!-- envdoctor-report-json` … `envdoctor-report-json -->`, see `envdoctor.model.report.extract_embedded`),
 with `<`, `>` and `&` written as JSON `\\u003c` / `\\u003e` / `\\u0026` escapes so no captured text
 can close the comment early.
 """
@@ -12,12 +12,11 @@ from __future__ import annotations
 import json
 from html import escape
 
-from envdoctor.facts import LAYERS
-from envdoctor.findings import Finding, Severity
+from envdoctor.model.facts import LAYERS
+from envdoctor.model.findings import Finding, Severity
+from envdoctor.model.report import EMBED_END, EMBED_START, Report
+from envdoctor.model.snapshot import FactGroup
 from envdoctor.render import accept_view
-from envdoctor.render.markdown import EMBED_END, EMBED_START
-from envdoctor.report import Report
-from envdoctor.snapshot import FactGroup
 
 _CSS = """
 :root { --error:#b3261e; --warning:#a15c00; --info:#245f9e; --ok:#2e7d32; --muted:#5f6368;

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import json
 
-from envdoctor.facts import LAYERS, summary_rank
+from envdoctor.model.facts import LAYERS, summary_rank
+from envdoctor.model.report import EMBED_END, EMBED_START, Report
 from envdoctor.render import accept_view
-from envdoctor.report import Report
 
-EMBED_START = "<!-- envdoctor-report-json"
-EMBED_END = "envdoctor-report-json -->"
 _ICON = {"error": "✗", "warning": "!", "info": "i"}
 
 
@@ -76,17 +74,6 @@ def render(report: Report, include_raw: bool = False, **_: object) -> str:
     return "\n".join(lines)
 
 
-def extract_embedded(text: str) -> str | None:
-    """The JSON document embedded in a Markdown report, or None."""
-    start = text.find(EMBED_START)
-    if start < 0:
-        return None
-    end = text.find(EMBED_END, start)
-    if end < 0:
-        return None
-    return text[start + len(EMBED_START) : end]  # json.loads undoes the "--\\u003e" escape
-
-
 def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
@@ -97,7 +84,7 @@ def _summary(report: Report, name: str) -> str | None:
 
 
 def _severities():
-    from envdoctor.findings import Severity
+    from envdoctor.model.findings import Severity
 
     return list(Severity)
 

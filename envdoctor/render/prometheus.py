@@ -26,9 +26,9 @@ from datetime import datetime
 from typing import Any
 
 from envdoctor import __version__
-from envdoctor.findings import Severity
-from envdoctor.report import Report
-from envdoctor.snapshot import Status
+from envdoctor.model.findings import Severity
+from envdoctor.model.report import Report
+from envdoctor.model.snapshot import Status
 
 _MIB = 1024 * 1024
 
@@ -55,7 +55,7 @@ class _Exposition:
         kind: str,
         help_text: str,
         value: Any,
-        labels: Iterable[tuple[str, str]] = (),
+        labels: Iterable[tuple[str, Any]] = (),  # a None value is written as ""
     ) -> None:
         """Add a sample (skipped when the value is unknown); a label set seen before is replaced."""
         family = self._families.get(name)
@@ -141,13 +141,13 @@ def _findings(out: _Exposition, report: Report) -> None:
             [("severity", severity.value)],
         )
     by_id = Counter((f.id, f.severity.value) for f in report.findings)
-    for (finding_id, severity), count in sorted(by_id.items()):
+    for (finding_id, severity_name), count in sorted(by_id.items()):
         out.add(
             "envdoctor_findings_by_id",
             "gauge",
             "Findings with this id and severity (envdoctor explain ID says what each means).",
             count,
-            [("id", finding_id), ("severity", severity)],
+            [("id", finding_id), ("severity", severity_name)],
         )
 
 
@@ -336,15 +336,15 @@ def _xids(out: _Exposition, snap: Any, gpus: list[dict[str, Any]]) -> None:
     """Xid events in the kernel log, counted per GPU and code (since boot, as far as the log reaches)."""
     if not snap.has("nvidia.events"):
         return
-    from envdoctor.probes.nvidia_records import same_device
+    from envdoctor.model.nvidia_records import same_device
 
-    counts: Counter[tuple[tuple[tuple[str, str], ...], int]] = Counter()
+    counts: Counter[tuple[tuple[tuple[str, Any], ...], int]] = Counter()
     for xid in snap.fact("nvidia.events", "xids") or []:
         code = xid.get("code") if isinstance(xid, dict) else None
         if not isinstance(code, int):
             continue
         gpu = next((g for g in gpus if same_device(g.get("pci_bus_id"), xid.get("pci"))), None)
-        labels = (
+        labels: list[tuple[str, Any]] = (
             _gpu_labels(gpu)
             if gpu
             else [("gpu", ""), ("pci_bus_id", xid.get("pci") or ""), ("uuid", "")]
@@ -356,20 +356,20 @@ def _xids(out: _Exposition, snap: Any, gpus: list[dict[str, Any]]) -> None:
         "Xid errors the NVIDIA driver logged in the kernel log, by GPU and Xid code.",
         None,
     )
-    for (labels, code), count in sorted(counts.items(), key=lambda p: (p[0][0], p[0][1])):
+    for (label_set, code), count in sorted(counts.items(), key=lambda p: (p[0][0], p[0][1])):
         out.add(
             "envdoctor_gpu_xid_errors_total",
             "counter",
             "",
             count,
-            list(labels) + [("xid", str(code))],
+            list(label_set) + [("xid", str(code))],
         )
 
 
 # -- values -------------------------------------------------------------------------------------
 
 
-def _gpu_labels(gpu: dict[str, Any]) -> list[tuple[str, str]]:
+def _gpu_labels(gpu: dict[str, Any]) -> list[tuple[str, Any]]:
     index = gpu.get("index")
     return [
         ("gpu", "" if index is None else str(index)),

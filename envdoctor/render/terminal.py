@@ -11,10 +11,10 @@ import os
 import shutil
 import sys
 
-from envdoctor.facts import LAYERS, summary_rank
-from envdoctor.findings import Finding, Severity
-from envdoctor.report import Report
-from envdoctor.snapshot import FactGroup, Status
+from envdoctor.model.facts import LAYERS, summary_rank
+from envdoctor.model.findings import Finding, Severity
+from envdoctor.model.report import Report
+from envdoctor.model.snapshot import FactGroup, Status
 
 _MARK = {
     Severity.ERROR: ("✗", "bold red"),
@@ -157,7 +157,7 @@ def render(
         )
         if probes:
             line((f"probe timings: {probes}", "dim"), indent=2)
-    return "".join(l.rstrip() + "\n" for l in buffer.getvalue().splitlines())
+    return "".join(line.rstrip() + "\n" for line in buffer.getvalue().splitlines())
 
 
 def _plural(count: int, word: str) -> str:
