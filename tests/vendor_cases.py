@@ -120,7 +120,7 @@ def _python_platform(m: dict[str, Any]) -> str:
 
 def live_snapshot(case: Case, ms: Any) -> Snapshot:
     """The snapshot the probes would collect on the case's machine."""
-    from envdoctor.probes import torch_build
+    from envdoctor.ingest import torch_metadata
 
     m = case.machine
     snap = Snapshot(origin="live")
@@ -231,9 +231,9 @@ def live_snapshot(case: Case, ms: Any) -> Snapshot:
         for name, version in packages.items():
             if name != "torch":
                 dists[name] = {"version": version}
-        data = torch_build.torch_facts(dists, env, ms)
+        data = torch_metadata.torch_facts(dists, env)  # the arch list: diagnose's enrichment
         snap.add(
-            collected("python.torch", "probe:torch_build", data, summary=torch_build.summary(data))
+            collected("python.torch", "probe:torch_build", data, summary=torch_metadata.summary(data))
         )
     else:
         snap.add(
