@@ -114,7 +114,9 @@ class Result:
     @property
     def strict_position(self) -> int | None:
         """1-based rank of the first accepted id whose fixes name the keywords, or None."""
-        for rank, (finding_id, text) in enumerate(zip(self.ids, self.fix_texts), start=1):
+        for rank, (finding_id, text) in enumerate(
+            zip(self.ids, self.fix_texts, strict=True), start=1
+        ):
             if finding_id in self.case.accepted and names_keywords(text, self.case.keywords):
                 return rank
         return None
