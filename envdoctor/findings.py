@@ -66,7 +66,11 @@ class Fix:
 
 @dataclass(frozen=True)
 class Finding:
-    """A diagnosis. `fixes` are in rank order; `explains` lists symptom ids this cause accounts for."""
+    """A diagnosis. `fixes` are in rank order; `explains` lists symptom ids this cause accounts for.
+
+    A finding drawn from pasted text by the triage engine carries its `origin` ("signature:KEY",
+    the cause that matched) and its `score` (how telling the evidence is); fact checks leave
+    them unset. Triage ranks and merges on them."""
 
     id: str
     severity: Severity
@@ -77,6 +81,13 @@ class Finding:
     fixes: tuple[Fix, ...] = ()
     explains: tuple[str, ...] = ()
     explained_by: str | None = None
+    score: int | None = None
+    origin: str | None = None
+
+    @property
+    def from_signature(self) -> bool:
+        """Whether the triage engine drew this finding from an error signature."""
+        return bool(self.origin and self.origin.startswith("signature:"))
 
     @property
     def layer(self) -> str:
@@ -111,6 +122,7 @@ class Finding:
             "fixes": [f.to_dict(i) for i, f in enumerate(self.fixes, start=1)],
             "explains": list(self.explains),
             "explained_by": self.explained_by,
+            **({"score": self.score, "origin": self.origin} if self.origin else {}),
         }
 
     @classmethod
@@ -143,6 +155,8 @@ class Finding:
                 ),
                 explains=tuple(str(x) for x in obj.get("explains", [])),
                 explained_by=obj.get("explained_by"),
+                score=None if obj.get("score") is None else int(obj["score"]),
+                origin=None if obj.get("origin") is None else str(obj["origin"]),
             )
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise ValueError(f"malformed finding: {exc}") from exc
