@@ -4,13 +4,36 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
-from envdoctor.checks import signatures as sig
+from envdoctor.checks import signatures as signature_checks
 from envdoctor.commands.triage import triage_text
 from envdoctor.ingest import free_text
 from envdoctor.snapshot import Confidence, Snapshot, collected
+from envdoctor.triage.conditions import evaluate_condition, parse_condition
+from envdoctor.triage.evaluate import NO_MATCH_ID, match_all, to_finding
+from envdoctor.triage.facts import Facts
+from envdoctor.triage.loader import DATA, load
+from envdoctor.triage.model import Signature, SignatureError
+from envdoctor.triage.patterns import compile_pattern
+
+# the engine's names the tests use, in one place (the engine is split into small modules)
+sig = SimpleNamespace(
+    CHECKS=signature_checks.CHECKS,
+    DATA=DATA,
+    Facts=Facts,
+    NO_MATCH_ID=NO_MATCH_ID,
+    Signature=Signature,
+    SignatureError=SignatureError,
+    compile_pattern=compile_pattern,
+    evaluate_condition=evaluate_condition,
+    load=load,
+    match_all=match_all,
+    parse_condition=parse_condition,
+    to_finding=to_finding,
+)
 
 ALL = sig.DATA.signatures
 REQUIRED_IDS = {

@@ -174,7 +174,7 @@ def _clause_value(
     if outcome:
         shown = clause.value or ""
         if shown.startswith("$"):
-            shown = f"{shown[1:]} = {_show(expected)}"
+            shown = f"{shown[1:]} = {', '.join(map(str, expected)) if isinstance(expected, (list, tuple)) else expected}"
         seen.append((clause.fact, actual, f"{clause.op} {shown}"))
     return (not outcome) if clause.negate else outcome
 
@@ -213,5 +213,3 @@ def _as_version(value: Any) -> Any:
     if version is None:
         return None
     return parse_version(".".join(str(p) for p in version.release))
-
-

@@ -127,14 +127,17 @@ def signature_findings(
     if not best:
         no_match = no_match_finding(snap)
         return [] if no_match is None else [no_match]
-    from envdoctor.triage.remedies import resolve_fixes
-
-    return [to_finding(m, facts, resolve_fixes) for m in best.values()]
+    return [to_finding(m, facts, snap, matrices) for m in best.values()]
 
 
-def to_finding(match: Match, facts: Facts, resolve: Any = None) -> Finding:
-    """The finding a match reports, its texts filled in from the facts and captures; `resolve`
-    turns remedy references into exact fixes (see `envdoctor.triage.remedies`)."""
+def to_finding(
+    match: Match, facts: Facts, snap: Snapshot | None = None, matrices: Any = None
+) -> Finding:
+    """The finding a match reports, its texts filled in from the facts and captures. Its fixes:
+    the chooser's for the signature's remedies (with a snapshot), then the written ones; never
+    one that reinstalls the wheel already installed."""
+    from envdoctor.triage.remedies import installed_wheel_fix, resolve_fixes, templated
+
     sig = match.signature
     scoped = facts.with_captures(match.captures)
 
@@ -151,7 +154,10 @@ def to_finding(match: Match, facts: Facts, resolve: Any = None) -> Finding:
             shown.add(fact)
             name = f"match.{fact[2:]}" if fact.startswith("m.") else fact
             evidence.append(Evidence(name, _clip(show(value)), expected))
-    ranked = []
+    ranked: list[tuple[int, Fix]] = []
+    if snap is not None and sig.remedies:
+        specs = [templated(r, lambda t: template(t, scoped, sig.defaults)) for r in sig.remedies]
+        ranked += [(0, fix) for fix in resolve_fixes(specs, snap, matrices, scoped)]
     for spec in sig.fixes:
         when = None if spec.when is None else evaluate_condition(spec.when, scoped)[0]
         if when is False:
@@ -161,12 +167,13 @@ def to_finding(match: Match, facts: Facts, resolve: Any = None) -> Finding:
         )
         # known to apply first, then fixes for every case, then those whose condition is unknown
         rank = 0 if first else (1 if when is True else (2 if spec.when is None else 3))
-        written = Fix(fill(spec.summary), tuple(fill(c) for c in spec.commands), spec.risk, spec.url)
-        resolved = resolve(spec.remedy, scoped, written) if (resolve and spec.remedy) else None
-        for fix in resolved or (written,):
-            ranked.append((rank, fix))
+        written = Fix(
+            fill(spec.summary), tuple(fill(c) for c in spec.commands), spec.risk, spec.url
+        )
+        ranked.append((rank, written))
     ranked.sort(key=lambda pair: pair[0])
-    fixes = tuple(dict((f.summary, f) for _, f in ranked).values())
+    useful = [f for _, f in ranked if not installed_wheel_fix(f, scoped)] or [f for _, f in ranked]
+    fixes = tuple(dict((f.summary, f) for f in useful).values())
     return Finding(
         id=sig.id,
         severity=sig.severity,
@@ -182,7 +189,7 @@ def to_finding(match: Match, facts: Facts, resolve: Any = None) -> Finding:
 
 
 def no_match_finding(snap: Snapshot) -> Finding | None:
-    """"No known error signature matched", with the error lines the paste holds (None when it
+    """ "No known error signature matched", with the error lines the paste holds (None when it
     holds none)."""
     text = snap.data("pasted.text") or {}
     errors = [str(e) for e in text.get("errors", [])][:5]
@@ -250,7 +257,9 @@ def help_text(signatures: list[Signature]) -> str:
         if sig.cues:
             lines.append(
                 "Phrasings weighed: "
-                + " | ".join(f"{'/'.join(p.text for p in c.patterns)} ({c.weight:+d})" for c in sig.cues)
+                + " | ".join(
+                    f"{'/'.join(p.text for p in c.patterns)} ({c.weight:+d})" for c in sig.cues
+                )
             )
         if sig.all:
             lines.append("Together with: " + " | ".join(p.text for p in sig.all))

@@ -155,9 +155,13 @@ def derive(
     for fact in ("cudnn.version", "cudnn.compiled", "rocm.version"):
         values[fact] = prose.get(fact)
     values["tf.version"] = packages.get("tensorflow") or prose.get("tf.version")
-    values["jax.version"] = packages.get("jaxlib") or packages.get("jax") or prose.get("jax.version")
+    values["jax.version"] = (
+        packages.get("jaxlib") or packages.get("jax") or prose.get("jax.version")
+    )
     values["paddle.version"] = (
-        packages.get("paddlepaddle-gpu") or packages.get("paddlepaddle") or prose.get("paddle.version")
+        packages.get("paddlepaddle-gpu")
+        or packages.get("paddlepaddle")
+        or prose.get("paddle.version")
     )
     for fact in ("ctx.docker_desktop", "ctx.slurm", "ctx.kubernetes", "ctx.conda", "ctx.grace"):
         values[fact] = prose.get(fact)
@@ -225,7 +229,9 @@ def _companion_mismatch(
     if torch_release is None:
         return None
     major, minor = (list(torch_release.release) + [0])[:2]
-    expected = {str(k): str(v) for k, v in (companion_versions(matrices, str(torch_version)) or {}).items()}
+    expected = {
+        str(k): str(v) for k, v in (companion_versions(matrices, str(torch_version)) or {}).items()
+    }
     if not expected:
         if major == 2:
             expected = {"torchvision": f"0.{minor + 15}", "torchaudio": f"2.{minor}"}

@@ -21,10 +21,12 @@ explains = ["app.ollama-cpu-fallback"]      # symptoms this cause accounts for
 sources = ["https://..."]
 example = "a real line the signature must match (tested)"
 defaults = { "gpu.name" = "this GPU" }      # text for placeholders whose fact is unknown
-[[signature.fix]]
+[[signature.remedy]]                        # resolved by envdoctor.remedies (the one chooser)
+kind = "torch-build-for-gpu"                # its exact fixes come before the written ones
+capability = "{{m.sm}}"
+[[signature.fix]]                           # written fixes: what no remedy kind covers
 summary = "Install a cu128 build"
 commands = ["pip install --upgrade torch --index-url https://download.pytorch.org/whl/cu128"]
-remedy = "torch.wheel-for-gpu"              # resolved from the facts; summary is the fallback
 risk = "safe"                               # safe | needs-restart | destructive
 url = "https://pytorch.org/get-started/locally/"
 when = "os.system != Windows"               # shown only when this is not known to be false
@@ -64,7 +66,6 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 
-
 def _signature_dir() -> Path:
     """checks/signatures, wherever the checks package is installed from."""
     import envdoctor.checks
@@ -86,6 +87,7 @@ class SignatureData:
     arch_rows: tuple[Mapping[str, Any], ...]
     no_match: Mapping[str, Any]
     errors: tuple[str, ...]
+    conflicts: tuple[tuple[str, ...], ...] = ()
 
 
 def load(folder: Path | None = None) -> SignatureData:
@@ -96,6 +98,7 @@ def load(folder: Path | None = None) -> SignatureData:
     defaults: dict[str, str] = {}
     arch_rows: list[Mapping[str, Any]] = []
     no_match: dict[str, Any] = {}
+    conflicts: list[tuple[str, ...]] = []
     keys: set[str] = set()
     for path in sorted(folder.glob("*.toml")):
         try:
@@ -109,6 +112,7 @@ def load(folder: Path | None = None) -> SignatureData:
         defaults.update({str(k): str(v) for k, v in (document.get("defaults") or {}).items()})
         arch_rows.extend(document.get("nvcc_arch", []) or [])
         no_match.update(document.get("no_match") or {})
+        conflicts.extend(tuple(str(i) for i in group) for group in document.get("conflicts") or [])
         for position, entry in enumerate(document.get("signature", []) or [], start=1):
             label = f"{path.name} signature #{position} ({entry.get('key') or entry.get('id')})"
             try:
@@ -121,7 +125,9 @@ def load(folder: Path | None = None) -> SignatureData:
                 continue
             keys.add(signature.key)
             signatures.append(signature)
-    return SignatureData(tuple(signatures), defaults, tuple(arch_rows), no_match, tuple(errors))
+    return SignatureData(
+        tuple(signatures), defaults, tuple(arch_rows), no_match, tuple(errors), tuple(conflicts)
+    )
 
 
 _ALLOWED = {
@@ -146,8 +152,9 @@ _ALLOWED = {
     "fix",
     "cues",
     "prose_min",
+    "remedy",
 }
-_FIX_ALLOWED = {"summary", "commands", "risk", "url", "when", "first_when", "remedy"}
+_FIX_ALLOWED = {"summary", "commands", "risk", "url", "when", "first_when"}
 
 
 def _signature(entry: Mapping[str, Any], origin: str) -> Signature:
@@ -174,11 +181,13 @@ def _signature(entry: Mapping[str, Any], origin: str) -> Signature:
                 fix.get("url"),
                 parse_condition(fix["when"]) if fix.get("when") else None,
                 parse_condition(fix["first_when"]) if fix.get("first_when") else None,
-                str(fix["remedy"]) if fix.get("remedy") else None,
             )
         )
-    if not fixes:
-        raise SignatureError("needs at least one fix")
+    from envdoctor.remedies import RemedySpec
+
+    remedies = tuple(RemedySpec.from_toml(r) for r in entry.get("remedy", []) or [])
+    if not fixes and not remedies:
+        raise SignatureError("needs at least one fix or remedy")
     examples = tuple(_strings(entry.get("examples"))) + tuple(_strings(entry.get("example")))
     signature = Signature(
         key=str(entry.get("key") or finding_id),
@@ -202,6 +211,7 @@ def _signature(entry: Mapping[str, Any], origin: str) -> Signature:
         origin=origin,
         cues=cues,
         prose_min=int(entry.get("prose_min", DEFAULT_PROSE_MIN)),
+        remedies=remedies,
     )
     if not examples:
         raise SignatureError("needs an example line it matches")
@@ -230,28 +240,6 @@ def _conditions(value: Any) -> Iterable[Condition]:
             yield parse_condition(item)
         else:
             yield parse_condition(str(item["when"]), int(item.get("weight", DEFAULT_WEIGHT)))
-
-
-def anchors() -> frozenset[str]:
-    """Every literal a signature line can be recognised by: the free-text reader keeps a line
-    holding any of them."""
-    found: set[str] = set()
-    for signature in DATA.signatures:
-        for pattern in signature.patterns():
-            found.update(pattern.anchors)
-    return frozenset(found)
-
-
-def match_anchors() -> frozenset[str]:
-    """The anchors of the patterns that make a signature apply (match, all, capture), without
-    those of its conditions: what the free-text reader still looks for deep in a long log."""
-    found: set[str] = set()
-    for signature in DATA.signatures:
-        for pattern in (*signature.match, *signature.all, *signature.capture):
-            found.update(pattern.anchors)
-    return frozenset(found)
-
-
 
 
 DATA = load()

@@ -3,8 +3,8 @@
 A signature names one cause. It is reached by its canonical error lines (`match`), or by prose
 alone when the cue phrasings it lists (English and Chinese) add up to `prose_min`; the facts that
 confirm it raise its score, those that refute it rule it out. Its fixes are either written out
-(`summary`, `commands`) or a `remedy` reference that `envdoctor.triage.remedies` resolves with the
-facts and the matrices, so one paste gets the exact wheel, driver floor or flag it needs.
+(`summary`, `commands`) or remedy references that the one fix chooser (`envdoctor.remedies`)
+resolves with the facts and the matrices, so one paste gets the exact wheel, driver floor or flag it needs.
 """
 
 from __future__ import annotations
@@ -78,8 +78,7 @@ class Cue:
 
 @dataclass(frozen=True)
 class FixSpec:
-    """A fix as written in the data, before templating; `remedy` names a fix the remedies module
-    resolves from the facts (the written summary is then the fallback)."""
+    """A fix as written in the data, before templating."""
 
     summary: str
     commands: tuple[str, ...] = ()
@@ -87,7 +86,6 @@ class FixSpec:
     url: str | None = None
     when: Condition | None = None
     first_when: Condition | None = None
-    remedy: str | None = None
 
 
 @dataclass(frozen=True)
@@ -115,6 +113,7 @@ class Signature:
     origin: str = ""
     cues: tuple[Cue, ...] = ()
     prose_min: int = DEFAULT_PROSE_MIN
+    remedies: tuple[Any, ...] = ()  # envdoctor.remedies.RemedySpec, resolved by the fix chooser
 
     def patterns(self) -> Iterable[Pattern]:
         """Every pattern whose lines the free-text reader must keep."""
@@ -130,7 +129,9 @@ class Signature:
                 if clause.pattern is not None and clause.fact == "text":
                     from envdoctor.triage.patterns import anchors_of
 
-                    yield Pattern(clause.value or "", clause.pattern, anchors_of(clause.value or ""))
+                    yield Pattern(
+                        clause.value or "", clause.pattern, anchors_of(clause.value or "")
+                    )
 
 
 @dataclass

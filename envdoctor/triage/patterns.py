@@ -113,5 +113,3 @@ def compile_pattern(text: str) -> Pattern:
         raise SignatureError(f"pattern {text!r} is not a valid regular expression: {exc}") from exc
     check_backtracking(text)
     return Pattern(text, regex, anchors_of(text))
-
-

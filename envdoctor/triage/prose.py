@@ -21,23 +21,49 @@ _V = r"v?(?P<version>\d+(?:\.\d+){0,3})"
 VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (fact, re.compile(text, re.IGNORECASE))
     for fact, text in (
-        ("driver.cuda_code", r"driver[^\n]{0,80}?(?:too old|版本过低)[^\n]{0,40}?found version (?P<code>\d{4,5})"),
+        (
+            "driver.cuda_code",
+            r"driver[^\n]{0,80}?(?:too old|版本过低)[^\n]{0,40}?found version (?P<code>\d{4,5})",
+        ),
         ("driver.cuda_code", r"found version (?P<code>1\d{4})\b"),
         ("driver.cuda_max", r"cuda version\s*[:：]\s*" + _V),
         ("driver.cuda_max", r"(?:驱动|driver)\s*(?:支持的?|supports?)\s*(?:最高)?\s*cuda\s*" + _V),
         ("driver.version", r"driver version\s*[:：]?\s*(?P<version>\d{3}(?:\.\d+){1,2})"),
-        ("driver.version", r"(?:驱动版本|显卡驱动|驱动程序版本|驱动)\s*(?:是|为|:|：)?\s*(?P<version>\d{3}(?:\.\d+){0,2})"),
+        (
+            "driver.version",
+            r"(?:驱动版本|显卡驱动|驱动程序版本|驱动)\s*(?:是|为|:|：)?\s*(?P<version>\d{3}(?:\.\d+){0,2})",
+        ),
         ("driver.version", r"nvidia-driver-(?P<version>\d{3})\b"),
         ("driver.version", r"nvidia(?:-| )?(?:driver|驱动)\s*(?P<version>\d{3}(?:\.\d+){0,2})\b"),
-        ("cudnn.compiled", r"(?:source was compiled with|compiled (?:against|with) cudnn)[^\n]{0,20}?" + _V),
+        (
+            "cudnn.compiled",
+            r"(?:source was compiled with|compiled (?:against|with) cudnn)[^\n]{0,20}?" + _V,
+        ),
         ("cudnn.version", r"loaded runtime cudnn library[^\n]{0,10}?" + _V),
-        ("cudnn.version", r"cudnn(?:\s*version)?\s*[:：=]?\s*" + r"v?(?P<version>[89]\.\d+(?:\.\d+){0,2})"),
+        (
+            "cudnn.version",
+            r"cudnn(?:\s*version)?\s*[:：=]?\s*" + r"v?(?P<version>[89]\.\d+(?:\.\d+){0,2})",
+        ),
         ("cuda.runtime", r"cuda (?:runtime|toolkit)\s*(?:version)?\s*[:：]?\s*" + _V),
         ("cuda.runtime", r"cuda(?:-toolkit)?[- ]?(?P<version>1[0-3]\.\d)\b"),
-        ("rocm.version", r"rocm\s*(?:version)?\s*[:：]?\s*" + r"v?(?P<version>[3-7]\.\d+(?:\.\d+)?)"),
-        ("tf.version", r"tensorflow(?:-gpu)?\s*(?:version)?\s*[:：=]{0,2}\s*" + r"v?(?P<version>[12]\.\d+(?:\.\d+)?)"),
-        ("jax.version", r"jax(?:lib)?\s*(?:version)?\s*[:：=]{0,2}\s*" + r"v?(?P<version>0\.\d+(?:\.\d+)?)"),
-        ("paddle.version", r"paddle(?:paddle)?(?:-gpu)?\s*(?:version)?\s*[:：=]{0,2}\s*" + r"v?(?P<version>[23]\.\d+(?:\.\d+)?)"),
+        (
+            "rocm.version",
+            r"rocm\s*(?:version)?\s*[:：]?\s*" + r"v?(?P<version>[3-7]\.\d+(?:\.\d+)?)",
+        ),
+        (
+            "tf.version",
+            r"tensorflow(?:-gpu)?\s*(?:version)?\s*[:：=]{0,2}\s*"
+            + r"v?(?P<version>[12]\.\d+(?:\.\d+)?)",
+        ),
+        (
+            "jax.version",
+            r"jax(?:lib)?\s*(?:version)?\s*[:：=]{0,2}\s*" + r"v?(?P<version>0\.\d+(?:\.\d+)?)",
+        ),
+        (
+            "paddle.version",
+            r"paddle(?:paddle)?(?:-gpu)?\s*(?:version)?\s*[:：=]{0,2}\s*"
+            + r"v?(?P<version>[23]\.\d+(?:\.\d+)?)",
+        ),
     )
 )
 
