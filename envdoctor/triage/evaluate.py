@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
@@ -136,7 +137,12 @@ def to_finding(
     """The finding a match reports, its texts filled in from the facts and captures. Its fixes:
     the chooser's for the signature's remedies (with a snapshot), then the written ones; never
     one that reinstalls the wheel already installed."""
-    from envdoctor.triage.remedies import installed_wheel_fix, resolve_fixes, templated
+    from envdoctor.triage.remedies import (
+        installed_wheel_fix,
+        is_canned_torch_index,
+        resolve_fixes,
+        templated,
+    )
 
     sig = match.signature
     scoped = facts.with_captures(match.captures)
@@ -155,9 +161,12 @@ def to_finding(
             name = f"match.{fact[2:]}" if fact.startswith("m.") else fact
             evidence.append(Evidence(name, _clip(show(value)), expected))
     ranked: list[tuple[int, Fix]] = []
+    chosen = False
     if snap is not None and sig.remedies:
         specs = [templated(r, lambda t: template(t, scoped, sig.defaults)) for r in sig.remedies]
-        ranked += [(0, fix) for fix in resolve_fixes(specs, snap, matrices, scoped)]
+        resolved = resolve_fixes(specs, snap, matrices, scoped)
+        chosen = any(f.commands for f in resolved)
+        ranked += [(0, fix) for fix in resolved]
     for spec in sig.fixes:
         when = None if spec.when is None else evaluate_condition(spec.when, scoped)[0]
         if when is False:
@@ -170,6 +179,8 @@ def to_finding(
         written = Fix(
             fill(spec.summary), tuple(fill(c) for c in spec.commands), spec.risk, spec.url
         )
+        if chosen and is_canned_torch_index(written):  # the chooser's exact commands replace it
+            written = replace(written, commands=())
         ranked.append((rank, written))
     ranked.sort(key=lambda pair: pair[0])
     useful = [f for _, f in ranked if not installed_wheel_fix(f, scoped)] or [f for _, f in ranked]
@@ -236,14 +247,14 @@ def template(text: str, facts: Facts, defaults: Mapping[str, str]) -> str:
     """`text` with each {{fact}} filled in (the signature's or the shared default words when the
     fact is unknown)."""
 
-    def replace(found: re.Match[str]) -> str:
+    def fill_one(found: re.Match[str]) -> str:
         name = found.group(1)
         value = facts.get(name)
         if value is None or value == [] or value == "":
             value = defaults.get(name, DATA.defaults.get(name, name))
         return show(value)
 
-    return _PLACEHOLDER.sub(replace, text)
+    return _PLACEHOLDER.sub(fill_one, text)
 
 
 def help_text(signatures: list[Signature]) -> str:

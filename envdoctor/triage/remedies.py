@@ -54,7 +54,14 @@ def with_prose_groups(snap: Snapshot, facts: Facts) -> Snapshot:
             {"gpus": [{"name": facts.get("gpu.name"), "compute_capability": facts.get("gpu.cc")}]},
         )
     system = facts.get("os.system")
-    add("os", {"system": system, "virtualization": "wsl" if facts.get("os.wsl") else None})
+    add(
+        "os",
+        {
+            "system": system,
+            "arch": facts.get("os.arch"),
+            "virtualization": "wsl" if facts.get("os.wsl") else None,
+        },
+    )
     add("python", {"version": facts.get("python.version")})
     if not groups:
         return snap
@@ -74,8 +81,16 @@ def resolve_fixes(
     if not specs:
         return []
     enriched = with_prose_groups(snap, facts)
-    fixes, _needs = resolve_all(specs, enriched, matrices)
-    return fixes
+    fixes, needs = resolve_all(specs, enriched, matrices)
+    if fixes:
+        return fixes
+    return [Fix(need.sentence()) for need in needs[:1]]
+
+
+def is_canned_torch_index(fix: Fix) -> bool:
+    """A written fix that installs torch from one fixed PyTorch index (a canned variant): the
+    chooser's fixes replace it whenever it could choose."""
+    return any("download.pytorch.org/whl/" in c and "{{" not in c for c in fix.commands)
 
 
 def installed_wheel_fix(fix: Fix, facts: Facts) -> bool:
