@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from envdoctor.findings import Risk, Severity
@@ -23,11 +24,16 @@ DEFAULT_PROSE_MIN = 40
 
 @dataclass(frozen=True)
 class Pattern:
-    """One compiled pattern and the lowercase literals one of which any match contains."""
+    """One pattern and the lowercase literals one of which any match contains. The regular
+    expression is compiled on first use: most patterns never meet a line holding an anchor."""
 
     text: str
-    regex: re.Pattern[str]
     anchors: tuple[str, ...]
+
+    @cached_property
+    def regex(self) -> re.Pattern[str]:
+        """The compiled, case-insensitive expression."""
+        return re.compile(self.text, re.IGNORECASE)
 
     def possible_in(self, text: str) -> bool:
         """Whether `text` (lowercased) holds one of the anchors: if not, no line of it can match."""
@@ -129,9 +135,7 @@ class Signature:
                 if clause.pattern is not None and clause.fact == "text":
                     from envdoctor.triage.patterns import anchors_of
 
-                    yield Pattern(
-                        clause.value or "", clause.pattern, anchors_of(clause.value or "")
-                    )
+                    yield Pattern(clause.value or "", anchors_of(clause.value or ""))
 
 
 @dataclass

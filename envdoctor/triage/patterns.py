@@ -75,8 +75,10 @@ def _literal_length(text: str) -> int:
     return sum(1 if ch.isascii() else 2 for ch in text)
 
 
-def anchors_of(pattern: str) -> tuple[str, ...]:
-    parsed = sre_parse.parse(pattern, re.IGNORECASE)
+def anchors_of(pattern: str, parsed: Any = None) -> tuple[str, ...]:
+    """The literals one of which every match of `pattern` contains (SignatureError if none
+    has 3+ characters, a CJK character counting 2)."""
+    parsed = parsed if parsed is not None else sre_parse.parse(pattern, re.IGNORECASE)
     found = _required_literals(parsed)
     if not found or _strength(found) < 3:
         raise SignatureError(
@@ -85,12 +87,12 @@ def anchors_of(pattern: str) -> tuple[str, ...]:
     return tuple(sorted(found))
 
 
-def check_backtracking(pattern: str) -> None:
+def check_backtracking(pattern: str, parsed: Any = None) -> None:
     """Refuse an unbounded repeat inside another one, such as (a+)+ or (\\w*\\s?)*, which can
     backtrack exponentially; bound the outer one instead ({1,40})."""
 
-    def walk(parsed: Any, inside_repeat: bool) -> None:
-        for op, av in parsed:
+    def walk(tree: Any, inside_repeat: bool) -> None:
+        for op, av in tree:
             if op in (_MAX_REPEAT, _MIN_REPEAT, _POSSESSIVE):
                 unbounded = av[1] == sre_constants.MAXREPEAT or av[1] > 50
                 if unbounded and inside_repeat:
@@ -102,14 +104,15 @@ def check_backtracking(pattern: str) -> None:
                 for branch in av[1]:
                     walk(branch, inside_repeat)
 
-    walk(sre_parse.parse(pattern, re.IGNORECASE), False)
+    walk(parsed if parsed is not None else sre_parse.parse(pattern, re.IGNORECASE), False)
 
 
 def compile_pattern(text: str) -> Pattern:
-    """A case-insensitive pattern with its anchors; SignatureError when unusable."""
+    """A case-insensitive pattern with its anchors (parsed once; compiled on first use);
+    SignatureError when unusable."""
     try:
-        regex = re.compile(text, re.IGNORECASE)
+        parsed = sre_parse.parse(text, re.IGNORECASE)
     except re.error as exc:
         raise SignatureError(f"pattern {text!r} is not a valid regular expression: {exc}") from exc
-    check_backtracking(text)
-    return Pattern(text, regex, anchors_of(text))
+    check_backtracking(text, parsed)
+    return Pattern(text, anchors_of(text, parsed))
