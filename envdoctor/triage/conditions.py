@@ -168,9 +168,10 @@ def _clause_value(
             return None
     if actual is None:
         return None
-    outcome = _compare(actual, clause.op or "==", expected, clause.pattern)
-    if outcome is None:
+    compared = _compare(actual, clause.op or "==", expected, clause.pattern)
+    if compared is None:
         return None
+    outcome = compared
     if outcome:
         shown = clause.value or ""
         if shown.startswith("$"):
