@@ -40,6 +40,8 @@ FACT_NAMES = (
     "driver.cuda_max",
     "cuda.nvcc",
     "cuda.runtime",
+    "cuda.min_driver",
+    "torch.min_driver",
     "cudnn.version",
     "cudnn.compiled",
     "rocm.version",

@@ -149,9 +149,15 @@ def derive(
     values["driver.cuda_max"] = (
         ctx.driver_max_cuda or system_versions.get("cuda_driver") or prose.get("driver.cuda_max")
     )
+    if not values["driver.cuda_max"] and values["driver.version"]:
+        from envdoctor.queries.nvidia import max_cuda_for_driver
+
+        system = "windows" if values.get("os.system") == "Windows" else "linux"
+        values["driver.cuda_max"] = max_cuda_for_driver(ms, str(values["driver.version"]), system)
     toolkits = snap.data("cuda.toolkits") or {}
     values["cuda.nvcc"] = toolkits.get("nvcc_version") or system_versions.get("nvcc")
     values["cuda.runtime"] = prose.get("cuda.runtime") or values["cuda.nvcc"]
+    _derive_driver_floors(ms, values)
     for fact in ("cudnn.version", "cudnn.compiled", "rocm.version"):
         values[fact] = prose.get(fact)
     values["tf.version"] = packages.get("tensorflow") or prose.get("tf.version")
@@ -183,6 +189,17 @@ def derive(
     )
     values["jetson"] = True if jetson else None
     return values
+
+
+def _derive_driver_floors(ms: Any, values: dict[str, Any]) -> None:
+    """The oldest driver that runs the CUDA in use (`cuda.min_driver`) and the torch build's CUDA
+    (`torch.min_driver`), from the matrices."""
+    from envdoctor.queries.nvidia import min_driver_for_cuda
+
+    system = "windows" if values.get("os.system") == "Windows" else "linux"
+    for fact, cuda in (("cuda.min_driver", "cuda.runtime"), ("torch.min_driver", "torch.cuda")):
+        version = values.get(cuda)
+        values[fact] = min_driver_for_cuda(ms, str(version), system) if version else None
 
 
 def _build_of_variant(variant: str | None) -> str | None:
