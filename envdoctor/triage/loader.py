@@ -55,10 +55,11 @@ from envdoctor.triage.model import (
     Condition,
     Cue,
     FixSpec,
+    Pattern,
     Signature,
     SignatureError,
 )
-from envdoctor.triage.patterns import compile_pattern
+from envdoctor.triage.patterns import compile_pattern as _compile_checked
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -91,7 +92,13 @@ class SignatureData:
 
 
 def load(folder: Path | None = None) -> SignatureData:
-    """Load every signature file; broken signatures are left out and reported in `errors`."""
+    """Load every signature file; broken signatures are left out and reported in `errors`.
+
+    The patterns' anchors come from envdoctor's cache (`matrix_cache`, keyed by the files' bytes
+    and envdoctor's version) when these exact files were loaded before: parsing ~1000 regular
+    expressions is most of the load time."""
+    from envdoctor import __version__, matrix_cache
+
     folder = folder or SIGNATURE_DIR
     signatures: list[Signature] = []
     errors: list[str] = []
@@ -100,10 +107,18 @@ def load(folder: Path | None = None) -> SignatureData:
     no_match: dict[str, Any] = {}
     conflicts: list[tuple[str, ...]] = []
     keys: set[str] = set()
+    texts: list[tuple[Path, str]] = []
     for path in sorted(folder.glob("*.toml")):
         try:
-            document = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (OSError, tomllib.TOMLDecodeError) as exc:
+            texts.append((path, path.read_text(encoding="utf-8")))
+        except OSError as exc:
+            errors.append(f"{path.name}: {exc}")
+    cache_key = matrix_cache.key("\0".join(t for _, t in texts).encode(), __version__)
+    known = matrix_cache.load(CACHE_NAME, cache_key) or {}
+    for path, text in texts:
+        try:
+            document = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
             errors.append(f"{path.name}: {exc}")
             continue
         if document.get("schema_version") != SCHEMA_VERSION:
@@ -116,7 +131,7 @@ def load(folder: Path | None = None) -> SignatureData:
         for position, entry in enumerate(document.get("signature", []) or [], start=1):
             label = f"{path.name} signature #{position} ({entry.get('key') or entry.get('id')})"
             try:
-                signature = _signature(entry, path.name)
+                signature = _signature(entry, path.name, known)
             except (SignatureError, KeyError, TypeError, ValueError) as exc:
                 errors.append(f"{label}: {exc}")
                 continue
@@ -125,9 +140,19 @@ def load(folder: Path | None = None) -> SignatureData:
                 continue
             keys.add(signature.key)
             signatures.append(signature)
+    if not known and not errors:
+        analysed = {p.text: list(p.anchors) for sig in signatures for p in _own_patterns(sig)}
+        matrix_cache.store(CACHE_NAME, cache_key, analysed)
     return SignatureData(
         tuple(signatures), defaults, tuple(arch_rows), no_match, tuple(errors), tuple(conflicts)
     )
+
+
+def _own_patterns(signature: Signature) -> Iterable[Pattern]:
+    """The patterns compiled from a signature's pattern lists (not its text conditions)."""
+    yield from (*signature.match, *signature.all, *signature.none, *signature.capture)
+    for cue in signature.cues:
+        yield from cue.patterns
 
 
 _ALLOWED = {
@@ -157,7 +182,26 @@ _ALLOWED = {
 _FIX_ALLOWED = {"summary", "commands", "risk", "url", "when", "first_when"}
 
 
-def _signature(entry: Mapping[str, Any], origin: str) -> Signature:
+CACHE_NAME = "triage-signature-anchors"
+
+
+def _compiler(known: Mapping[str, list[str]]) -> Any:
+    """compile_pattern, taking a pattern's anchors from `known` (patterns checked and analysed by
+    an earlier load of the same files) instead of parsing it again."""
+
+    def compile_pattern(text: str) -> Pattern:
+        anchors = known.get(text)
+        if anchors:
+            return Pattern(text, tuple(anchors))
+        return _compile_checked(text)
+
+    return compile_pattern
+
+
+def _signature(
+    entry: Mapping[str, Any], origin: str, known: Mapping[str, list[str]] | None = None
+) -> Signature:
+    compile_pattern = _compiler(known or {})
     unknown = set(entry) - _ALLOWED
     if unknown:
         raise SignatureError(f"unknown keys {sorted(unknown)}")
@@ -165,7 +209,7 @@ def _signature(entry: Mapping[str, Any], origin: str) -> Signature:
     if not re.match(r"^[a-z0-9]+(?:\.[a-z0-9-]+)+$", finding_id):
         raise SignatureError(f"id {finding_id!r} is not area.kebab-name")
     match = tuple(compile_pattern(p) for p in _strings(entry.get("match")))
-    cues = tuple(_cues(entry.get("cues")))
+    cues = tuple(_cues(entry.get("cues"), compile_pattern))
     if not match and not any(c.weight > 0 for c in cues):
         raise SignatureError("needs a pattern in 'match' or a positive cue")
     fixes = []
@@ -226,7 +270,7 @@ def _strings(value: Any) -> list[str]:
     return [str(v) for v in value]
 
 
-def _cues(value: Any) -> Iterable[Cue]:
+def _cues(value: Any, compile_pattern: Any) -> Iterable[Cue]:
     for item in value or []:
         if not isinstance(item, Mapping) or "any" not in item:
             raise SignatureError(f"cue {item!r} needs 'any' (patterns) and 'weight'")
