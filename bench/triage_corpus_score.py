@@ -16,6 +16,9 @@ problem reports that got "no signature matched" (or nothing at all).
 
     python bench/triage_corpus_score.py [--split train|test|all] [--json] [-v] [--repo DIR]
 
+Each case is triaged with its own thread left out of the case base of similar confirmed cases
+(built from the training cases), so the training figure is a leave-one-out figure.
+
 `--repo DIR` scores the envdoctor checkout in DIR (e.g. an older commit) on this corpus: the
 triage entry point is `envdoctor.triage.triage_text`, or `envdoctor.commands.triage.triage_text`
 in checkouts older than the triage package.
@@ -177,11 +180,36 @@ def triage_entry(repo: Path | None = None) -> Callable[[str], Any]:
     return triage_text
 
 
+def _leave_one_out() -> Callable[[str | None], None] | None:
+    """A switch that hides one thread from the case base of similar confirmed cases (which is
+    built from the training cases, so a training case would otherwise find itself); None in
+    checkouts without a case base."""
+    try:
+        from envdoctor.triage import casebase
+    except ImportError:
+        return None
+    rows_of = casebase._rows
+    hidden: dict[str, str | None] = {"url": None}
+
+    def rows(matrices: Any) -> list[Any]:
+        return [r for r in rows_of(matrices) if r.get("source") != hidden["url"]]
+
+    casebase._rows = rows  # type: ignore[assignment]
+
+    def hide(url: str | None) -> None:
+        hidden["url"] = url
+
+    return hide
+
+
 def score(cases: Iterable[Case], repo: Path | None = None) -> list[Result]:
-    """Triage every case."""
+    """Triage every case, each with its own thread left out of the case base."""
     triage_text = triage_entry(repo)
+    hide = _leave_one_out()
     results = []
     for case in cases:
+        if hide is not None:
+            hide(case.header.get("url"))
         start = time.perf_counter()
         report = triage_text(case.body)
         seconds = time.perf_counter() - start

@@ -146,3 +146,38 @@ def test_triage_shows_the_closest_confirmed_case() -> None:
         e for f in triage_text(line).findings for e in f.evidence if e.fact == "similar.case"
     ]
     assert evidence and evidence[0].actual.startswith("https://")
+
+
+class _Table:
+    def __init__(self, rows: list[dict[str, object]]) -> None:
+        self.rows = rows
+
+
+class _OneTable:
+    """The matrix set's interface as the case base reads it: one table."""
+
+    def __init__(self, rows: list[dict[str, object]]) -> None:
+        self._table = _Table(rows)
+
+    def has(self, name: str) -> bool:
+        return name == "triage_cases"
+
+    def table(self, name: str) -> _Table:
+        return self._table
+
+
+def test_cases_suggest_a_cause_only_when_nothing_matched() -> None:
+    from envdoctor.diagnose import active_matrices
+    from envdoctor.triage.casebase import suggested_by_cases
+
+    text = "frobnicator: widget queue stalled on gpu0 (stage three), widget queue stalled again"
+    words = sorted(words_of([text]))
+    row = {"cause": "nvidia.uvm-not-loaded", "words": words, "source": "https://x/1", "fix": "f"}
+    snap = ingest_text(text)
+    found = suggested_by_cases(snap, _OneTable([row]))
+    assert [f.id for f in found] == ["nvidia.uvm-not-loaded"]
+    assert found[0].origin == "case:https://x/1"
+    assert found[0].evidence[0].fact == "similar.case"
+    # the shipped case base does not turn a healthy log into a diagnosis
+    healthy = ingest_text("epoch 1/10 loss=0.42\nSaving checkpoint to /tmp/model.pt\n")
+    assert suggested_by_cases(healthy, active_matrices()) == []

@@ -26,6 +26,10 @@ TABLE = "triage_cases"
 MIN_SHARE = 0.35
 MIN_WORDS = 4
 MAX_SHOWN = 2
+SUGGEST_SHARE = 0.35  # a case this close lifts its cause when no canonical line or cue matched
+SUGGEST_WORDS = 4
+SUGGEST_SCORE = 20
+MAX_SUGGESTED = 2
 _WORD = re.compile(r"[a-z_][a-z0-9_.+-]{3,40}")
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]{2,}")
 STOP = frozenset(
@@ -74,7 +78,10 @@ def words_of(lines: Iterable[str]) -> set[str]:
 
 
 def similar_cases(
-    lines: Iterable[str], rows: Iterable[Mapping[str, Any]]
+    lines: Iterable[str],
+    rows: Iterable[Mapping[str, Any]],
+    min_share: float = MIN_SHARE,
+    min_words: int = MIN_WORDS,
 ) -> list[tuple[float, Mapping[str, Any]]]:
     """(share of the case's words present, row) for the cases close enough, closest first."""
     present = words_of(lines)
@@ -85,7 +92,7 @@ def similar_cases(
             continue
         shared = len(words & present)
         share = shared / len(words)
-        if shared >= MIN_WORDS and share >= MIN_SHARE:
+        if shared >= min_words and share >= min_share:
             found.append((share, row))
     return sorted(found, key=lambda pair: -pair[0])
 
@@ -110,6 +117,41 @@ def with_similar_cases(
         text = f"{row.get('source')} ({share:.0%} alike): {row.get('cause')}: {row.get('fix')}"
         target = out[where]
         out[where] = replace(target, evidence=(*target.evidence, Evidence("similar.case", text)))
+    return out
+
+
+def suggested_by_cases(snap: Snapshot, matrices: Any = None) -> list[Finding]:
+    """When no cause matched the paste, the causes of the closest confirmed cases (at least
+    SUGGEST_SHARE of their words and SUGGEST_WORDS words shared), as findings with a low score
+    and the case as evidence: a report worded like a known one gets that one's diagnosis."""
+    from envdoctor.triage.evaluate import to_finding
+    from envdoctor.triage.facts import Facts
+    from envdoctor.triage.loader import by_id
+    from envdoctor.triage.model import Match
+
+    if not snap.has("pasted.text"):
+        return []
+    rows = _rows(matrices)
+    lines = [str(x) for x in (snap.data("pasted.text") or {}).get("lines", [])]
+    present = words_of(lines)
+    causes = by_id()
+    facts = Facts(snap, matrices)
+    out: list[Finding] = []
+    for share, row in similar_cases(lines, rows, SUGGEST_SHARE, SUGGEST_WORDS):
+        cause = str(row.get("cause"))
+        shared = len(present & {str(w) for w in row.get("words") or ()})
+        if share < SUGGEST_SHARE or shared < SUGGEST_WORDS:
+            break
+        if cause not in causes or any(f.id == cause for f in out):
+            continue
+        score = SUGGEST_SCORE + round(20 * share)
+        match = Match(causes[cause][0], score, lines[0] if lines else "", {}, [])
+        finding = to_finding(match, facts, snap, matrices)
+        text = f"{row.get('source')} ({share:.0%} alike): {cause}: {row.get('fix')}"
+        evidence = (Evidence("similar.case", text), *finding.evidence[1:])
+        out.append(replace(finding, evidence=evidence, origin=f"case:{row.get('source')}"))
+        if len(out) >= MAX_SUGGESTED:
+            break
     return out
 
 

@@ -39,8 +39,8 @@ def triage_blocks(blocks: Iterable[str], here: bool = False, timeout_s: float = 
     from envdoctor.checks import CHECK_MODULES
     from envdoctor.diagnose import active_matrices, diagnose
     from envdoctor.ingest import ingest_blocks
-    from envdoctor.triage.casebase import with_similar_cases
-    from envdoctor.triage.evaluate import signature_findings
+    from envdoctor.triage.casebase import suggested_by_cases, with_similar_cases
+    from envdoctor.triage.evaluate import NO_MATCH_ID, signature_findings
     from envdoctor.triage.loader import DATA
 
     snapshot = ingest_blocks(blocks)
@@ -50,6 +50,8 @@ def triage_blocks(blocks: Iterable[str], here: bool = False, timeout_s: float = 
     fact_modules = tuple(m for m in CHECK_MODULES if m != SIGNATURE_MODULE)
     report = diagnose(snapshot, kind="triage", matrices=matrices, check_modules=fact_modules)
     found = signature_findings(snapshot, matrices)
+    if found and all(f.id == NO_MATCH_ID for f in found):  # error lines, no cause: ask the cases
+        found = found + suggested_by_cases(snapshot, matrices)  # "no signature matched" stays
     findings = report.findings + found + reported_findings(snapshot)
     ranked = rank_for_triage_data(findings, DATA.conflicts)
     report.findings = with_similar_cases(ranked, snapshot, matrices)
