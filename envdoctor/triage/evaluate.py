@@ -176,6 +176,8 @@ def to_finding(
         )
         # known to apply first, then fixes for every case, then those whose condition is unknown
         rank = 0 if first else (1 if when is True else (2 if spec.when is None else 3))
+        if any(unresolved(t, scoped, sig.defaults) for t in (spec.summary, *spec.commands)):
+            continue  # a fact it names is unknown and has no default words: not shown
         written = Fix(
             fill(spec.summary), tuple(fill(c) for c in spec.commands), spec.risk, spec.url
         )
@@ -255,6 +257,20 @@ def template(text: str, facts: Facts, defaults: Mapping[str, str]) -> str:
         return show(value)
 
     return _PLACEHOLDER.sub(fill_one, text)
+
+
+def unresolved(text: str, facts: Facts, defaults: Mapping[str, str]) -> bool:
+    """Whether `text` names a fact that is unknown and has no default words."""
+    for found in _PLACEHOLDER.finditer(text):
+        name = found.group(1)
+        value = facts.get(name)
+        if (
+            (value is None or value == [] or value == "")
+            and name not in defaults
+            and (name not in DATA.defaults)
+        ):
+            return True
+    return False
 
 
 def help_text(signatures: list[Signature]) -> str:

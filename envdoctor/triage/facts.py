@@ -158,6 +158,7 @@ def derive(
     values["cuda.nvcc"] = toolkits.get("nvcc_version") or system_versions.get("nvcc")
     values["cuda.runtime"] = prose.get("cuda.runtime") or values["cuda.nvcc"]
     _derive_driver_floors(ms, values)
+    _derive_extension_pins(ms, values, packages, lines)
     for fact in ("cudnn.version", "cudnn.compiled", "rocm.version"):
         values[fact] = prose.get(fact)
     values["tf.version"] = packages.get("tensorflow") or prose.get("tf.version")
@@ -200,6 +201,51 @@ def _derive_driver_floors(ms: Any, values: dict[str, Any]) -> None:
     for fact, cuda in (("cuda.min_driver", "cuda.runtime"), ("torch.min_driver", "torch.cuda")):
         version = values.get(cuda)
         values[fact] = min_driver_for_cuda(ms, str(version), system) if version else None
+
+
+EXTENSION_PACKAGES = ("xformers", "flash-attn", "bitsandbytes")
+
+
+def _derive_extension_pins(
+    ms: Any, values: dict[str, Any], packages: Mapping[str, Any], lines: list[str]
+) -> None:
+    """For a compiled extension package in the paste (the traceback's, else one installed):
+    `ext.name`, the torch its installed release was built for (`ext.torch_needed`, from the
+    python_frameworks table) and its release built for the installed torch (`ext.for_torch`)."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+    from packaging.version import InvalidVersion, Version
+
+    named = [normalize(str(e)) for e in values.get("traceback.extensions") or []]
+    candidates = [n for n in (*named, *EXTENSION_PACKAGES) if n in EXTENSION_PACKAGES]
+    mentioned = [
+        n
+        for n in EXTENSION_PACKAGES
+        if any(n.replace("-", "_") in x.lower() or n in x.lower() for x in lines)
+    ]
+    name = next((n for n in candidates if n in packages or n in named), None) or next(
+        iter(mentioned), None
+    )
+    values["ext.name"] = name
+    values["ext.torch_needed"] = values["ext.for_torch"] = None
+    if name is None or not ms.has("python_frameworks"):
+        return
+    rows = [
+        r for r in ms.table("python_frameworks").rows if normalize(str(r.get("package"))) == name
+    ]
+    installed = str(packages.get(name) or "").split("+")[0]
+    torch = str(values.get("torch.version") or "").split("+")[0]
+    for row in rows:
+        try:
+            spec = SpecifierSet(str(row.get("torch") or ""))
+        except InvalidSpecifier:
+            continue
+        if installed and str(row.get("version")) == installed and str(spec):
+            values["ext.torch_needed"] = str(spec)
+        try:
+            if torch and str(spec) and Version(torch) in spec:
+                values["ext.for_torch"] = str(row.get("version"))
+        except InvalidVersion:
+            continue
 
 
 def _build_of_variant(variant: str | None) -> str | None:
