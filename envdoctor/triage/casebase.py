@@ -144,6 +144,8 @@ def suggested_by_cases(snap: Snapshot, matrices: Any = None) -> list[Finding]:
             break
         if cause not in causes or any(f.id == cause for f in out):
             continue
+        if any(_ruled_out(sig, facts) for sig in causes[cause]):
+            continue
         score = SUGGEST_SCORE + round(20 * share)
         match = Match(causes[cause][0], score, lines[0] if lines else "", {}, [])
         finding = to_finding(match, facts, snap, matrices)
@@ -153,6 +155,21 @@ def suggested_by_cases(snap: Snapshot, matrices: Any = None) -> list[Finding]:
         if len(out) >= MAX_SUGGESTED:
             break
     return out
+
+
+def _ruled_out(signature: Any, facts: Any) -> bool:
+    """Whether the paste rules the cause out: its canonical line is there but the signature did
+    not apply (its facts refuted it), a refuting condition holds, or a required one is known to
+    be false. A similar case does not override the facts."""
+    from envdoctor.triage.conditions import evaluate_condition
+    from envdoctor.triage.evaluate import _find
+
+    if signature.match and _find(signature.match, facts)[0] is not None:
+        return True  # the line was seen and evaluated: it did not apply
+
+    if any(evaluate_condition(c, facts)[0] is True for c in signature.refute):
+        return True
+    return any(evaluate_condition(c, facts)[0] is False for c in signature.requires)
 
 
 def _rows(matrices: Any) -> list[Mapping[str, Any]]:
