@@ -34,6 +34,11 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"(?:驱动版本|显卡驱动|驱动程序版本|驱动)\s*(?:是|为|:|：)?\s*(?P<version>\d{3}(?:\.\d+){0,2})",
         ),
         ("driver.version", r"nvidia-driver-(?P<version>\d{3})\b"),
+        # a Windows driver file version (23.21.13.9135) carries NVIDIA's (391.35) in its tail
+        (
+            "driver.winfile",
+            r"\b[23]\d\.\d{2}\.1(?P<major1>\d)\.(?P<major2>\d{2})(?P<minor>\d{2})\b",
+        ),
         ("driver.version", r"nvidia(?:-| )?(?:driver|驱动)\s*(?P<version>\d{3}(?:\.\d+){0,2})\b"),
         (
             "cudnn.compiled",
@@ -143,6 +148,11 @@ def prose_facts(lines: Iterable[str]) -> dict[str, object]:
                 code = int(match.group("code"))
                 facts["driver.cuda_max"] = f"{code // 1000}.{(code % 1000) // 10}"
                 continue
+            if fact == "driver.winfile":
+                if "driver.version" not in facts:
+                    parts = match.group("major1"), match.group("major2"), match.group("minor")
+                    facts["driver.version"] = f"{parts[0]}{parts[1]}.{parts[2]}"
+                continue
             facts[fact] = match.group("version")
         for fact, regex in CONTEXT_PATTERNS:
             if fact not in facts and regex.search(line):
@@ -151,6 +161,7 @@ def prose_facts(lines: Iterable[str]) -> dict[str, object]:
             for match in regex.finditer(line):
                 env.setdefault(match.group("name").upper(), match.group("value"))
     facts.pop("driver.cuda_code", None)
+    facts.pop("driver.winfile", None)
     if env:
         facts["env"] = env
     return facts
