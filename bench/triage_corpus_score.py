@@ -1,47 +1,67 @@
 #!/usr/bin/env python3
-"""Score `envdoctor triage` on the corpus of real reports (tests/triage_corpus/NNN-slug.txt).
+"""Score `envdoctor triage` on the corpus of real reports (tests/triage_corpus/).
 
-For each case: run triage on the pasted body, find the position of the `expected` finding id in
-the ranked findings, and print one table row. Then the figures: the share of cases with the
-expected id first, and within the first three. Usage:
+The corpus has three parts: the 85 legacy cases (`NNN-slug.txt`, used to write the signatures:
+training), `train/` and `test/` (the frozen split of `bench/corpus_split.py`). `--split train`
+scores the legacy cases and `train/`; `--split test` scores `test/` and prints the aggregate
+figures only (never a case, its name or its findings: the test split is not read while tuning);
+`--split all` scores everything (aggregates only, since it holds test cases).
 
-    python bench/triage_corpus_score.py [--corpus DIR] [--set all|corpus|holdout] [--json] [-v]
+For each case: triage the pasted body and find the rank of the `expected` id (or an `also` id).
+A *loose* hit is such an id in the top 3; a *strict* hit also needs that finding's fixes (their
+summaries and commands) to name the case's fix `keywords`: `;` separates required items, `|`
+alternatives, compared case-insensitively. A case without keywords (the legacy ones) needs none.
+Figures: first / top-3, strict and loose, overall, per language and per family, and the share of
+problem reports that got "no signature matched" (or nothing at all).
 
-A case's set is its `#! set:` header (`holdout` for the cases collected after the signatures
-were written), `corpus` when it has none. `--set` scores one set only; with all sets the
-figures are also printed per set. `-v` also prints the first three findings of each case that
-misses.
+    python bench/triage_corpus_score.py [--split train|test|all] [--json] [-v] [--repo DIR]
+
+Each case is triaged with its own thread left out of the case base of similar confirmed cases
+(built from the training cases), so the training figure is a leave-one-out figure.
+
+`--repo DIR` scores the envdoctor checkout in DIR (e.g. an older commit) on this corpus: the
+triage entry point is `envdoctor.triage.triage_text`, or `envdoctor.commands.triage.triage_text`
+in checkouts older than the triage package.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import time
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = REPO / "tests" / "triage_corpus"
+NO_MATCH_ID = "triage.no-signature-matched"
+SPLITS = ("train", "test", "all")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
 @dataclass
 class Case:
-    """One corpus report: its header fields and the pasted body."""
+    """One corpus report: its header fields, the pasted body and the part it belongs to."""
 
     path: Path
     header: dict[str, str]
     body: str
+    part: str = "legacy"  # legacy | train | test
 
     @property
     def expected(self) -> str:
         """The finding id whose fix the thread confirmed."""
-        return self.header["expected"]
+        return self.header.get("expected", "")
 
     @property
     def set(self) -> str:
-        """The set the case belongs to: `holdout`, or `corpus` (the default)."""
+        """The legacy cases' set: `holdout` or `corpus`; for train/ and test/ the part's name."""
+        if self.part != "legacy":
+            return self.part
         return self.header.get("set", "corpus")
 
     @property
@@ -49,120 +69,248 @@ class Case:
         """Other ids an expert would accept in the top three."""
         return [x.strip() for x in self.header.get("also", "").split(",") if x.strip()]
 
+    @property
+    def accepted(self) -> list[str]:
+        """The expected id and the `also` ids."""
+        return [self.expected, *self.also]
+
+    @property
+    def keywords(self) -> list[list[str]]:
+        """The fix keywords: required items, each a list of lower-case alternatives."""
+        items = [i.strip() for i in self.header.get("keywords", "").split(";")]
+        return [[a.strip().lower() for a in i.split("|") if a.strip()] for i in items if i]
+
+    @property
+    def lang(self) -> str:
+        """`zh` or `en`: the header's, else `zh` when the body holds Chinese text."""
+        lang = self.header.get("lang", "").strip().lower()
+        if lang:
+            return "zh" if lang.startswith("zh") else lang
+        return "zh" if len(_CJK.findall(self.body)) >= 4 else "en"
+
+    @property
+    def family(self) -> str:
+        """The header's family, else the area of the expected id (`torch`, `nvidia`, ...)."""
+        return self.header.get("family", "").strip() or self.expected.split(".", 1)[0]
+
+    @property
+    def problem(self) -> bool:
+        """Whether the report describes a problem (a case expecting nothing does not)."""
+        return self.expected not in ("", "none", NO_MATCH_ID)
+
 
 @dataclass
 class Result:
-    """How triage ranked one case."""
+    """How triage ranked one case: the ids in order and each one's fix text (lower-case)."""
 
     case: Case
     ids: list[str] = field(default_factory=list)
+    fix_texts: list[str] = field(default_factory=list)
     seconds: float = 0.0
 
     @property
     def position(self) -> int | None:
-        """1-based rank of the expected id, or None when absent."""
-        try:
-            return self.ids.index(self.case.expected) + 1
-        except ValueError:
-            return None
+        """1-based rank of the first accepted id, or None when absent."""
+        ranks = [self.ids.index(i) + 1 for i in self.case.accepted if i in self.ids]
+        return min(ranks) if ranks else None
+
+    @property
+    def strict_position(self) -> int | None:
+        """1-based rank of the first accepted id whose fixes name the keywords, or None."""
+        for rank, (finding_id, text) in enumerate(
+            zip(self.ids, self.fix_texts, strict=True), start=1
+        ):
+            if finding_id in self.case.accepted and names_keywords(text, self.case.keywords):
+                return rank
+        return None
+
+    @property
+    def no_match(self) -> bool:
+        """Whether triage said "no signature matched" (or found nothing at all)."""
+        return not self.ids or NO_MATCH_ID in self.ids
 
 
-def read_case(path: Path) -> Case:
+def names_keywords(text: str, keywords: list[list[str]]) -> bool:
+    """Whether `text` (lower-case) holds one alternative of every required item."""
+    return all(any(alt in text for alt in item) for item in keywords)
+
+
+def read_case(path: Path, part: str = "legacy") -> Case:
     """Parse a corpus file: `#! key: value` header lines up to `#! ---`, then the body."""
     text = path.read_text(encoding="utf-8")
     header: dict[str, str] = {}
     lines = text.split("\n")
     for number, line in enumerate(lines):
         if line.rstrip() == "#! ---":
-            return Case(path, header, "\n".join(lines[number + 1 :]))
+            return Case(path, header, "\n".join(lines[number + 1 :]), part)
         if line.startswith("#! "):
             key, _, value = line[3:].partition(": ")
             header[key.strip()] = value.strip()
     raise ValueError(f"{path.name}: no '#! ---' line ends the header")
 
 
-def load_corpus(folder: Path = CORPUS, case_set: str = "all") -> list[Case]:
-    """Every case file of the corpus in name order, or only those of one set."""
-    cases = [read_case(p) for p in sorted(folder.glob("[0-9][0-9][0-9]-*.txt"))]
-    return cases if case_set == "all" else [c for c in cases if c.set == case_set]
+def load_corpus(folder: Path = CORPUS, split: str = "train") -> list[Case]:
+    """The cases of a split: `train` = legacy + train/, `test` = test/, `all` = all three. The
+    legacy value names `all`, `corpus`, `holdout` select among the legacy cases only."""
+    if split in ("corpus", "holdout"):
+        return [c for c in _part(folder, "legacy") if c.set == split]
+    if split == "legacy":
+        return _part(folder, "legacy")
+    parts = {"train": ("legacy", "train"), "test": ("test",), "all": ("legacy", "train", "test")}
+    return [case for part in parts[split] for case in _part(folder, part)]
 
 
-def score(cases: list[Case]) -> list[Result]:
-    """Triage every case."""
-    from envdoctor.commands.triage import triage_text
+def _part(folder: Path, part: str) -> list[Case]:
+    if part == "legacy":
+        paths = sorted(folder.glob("[0-9][0-9][0-9]-*.txt"))
+    else:
+        paths = sorted((folder / part).glob("*.txt"))
+    return [read_case(p, part) for p in paths]
 
+
+def triage_entry(repo: Path | None = None) -> Callable[[str], Any]:
+    """The triage function of the checkout in `repo` (default: this one): the triage package's
+    entry point, else the command module's in checkouts that predate the package."""
+    if repo is not None:
+        sys.path.insert(0, str(repo))
+    try:
+        from envdoctor.triage import triage_text
+    except ImportError:
+        from envdoctor.commands.triage import triage_text  # commit e6ad5a4 and before
+    return triage_text
+
+
+def _leave_one_out() -> Callable[[str | None], None] | None:
+    """A switch that hides one thread from the case base of similar confirmed cases (which is
+    built from the training cases, so a training case would otherwise find itself); None in
+    checkouts without a case base."""
+    try:
+        from envdoctor.triage import casebase
+    except ImportError:
+        return None
+    rows_of = casebase._rows
+    hidden: dict[str, str | None] = {"url": None}
+
+    def rows(matrices: Any) -> list[Any]:
+        return [r for r in rows_of(matrices) if r.get("source") != hidden["url"]]
+
+    casebase._rows = rows  # type: ignore[assignment]
+
+    def hide(url: str | None) -> None:
+        hidden["url"] = url
+
+    return hide
+
+
+def score(cases: Iterable[Case], repo: Path | None = None) -> list[Result]:
+    """Triage every case, each with its own thread left out of the case base."""
+    triage_text = triage_entry(repo)
+    hide = _leave_one_out()
     results = []
     for case in cases:
+        if hide is not None:
+            hide(case.header.get("url"))
         start = time.perf_counter()
         report = triage_text(case.body)
-        results.append(Result(case, [f.id for f in report.findings], time.perf_counter() - start))
+        seconds = time.perf_counter() - start
+        ids = [f.id for f in report.findings]
+        texts = [
+            " ".join(" ".join((fix.summary, *fix.commands)) for fix in f.fixes).lower()
+            for f in report.findings
+        ]
+        results.append(Result(case, ids, texts, seconds))
     return results
 
 
-def figures(results: list[Result]) -> dict[str, float]:
-    """first / top3 shares (0..1) and counts."""
+def figures(results: list[Result]) -> dict[str, Any]:
+    """first / top3 shares (0..1), strict and loose, and the no-match share."""
     total = len(results)
+    problems = [r for r in results if r.case.problem]
+
+    def share(count: int, of: int) -> float:
+        return count / of if of else 0.0
+
     first = sum(1 for r in results if r.position == 1)
     top3 = sum(1 for r in results if r.position is not None and r.position <= 3)
+    strict_first = sum(1 for r in results if r.strict_position == 1)
+    strict_top3 = sum(
+        1 for r in results if r.strict_position is not None and r.strict_position <= 3
+    )
+    no_match = sum(1 for r in problems if r.no_match)
     return {
         "cases": total,
         "first": first,
         "top3": top3,
-        "first_share": first / total if total else 0.0,
-        "top3_share": top3 / total if total else 0.0,
+        "first_share": share(first, total),
+        "top3_share": share(top3, total),
+        "strict_first": strict_first,
+        "strict_top3": strict_top3,
+        "strict_first_share": share(strict_first, total),
+        "strict_top3_share": share(strict_top3, total),
+        "problem_reports": len(problems),
+        "no_match": no_match,
+        "no_match_share": share(no_match, len(problems)),
     }
 
 
+def breakdown(results: list[Result], key: Callable[[Case], str]) -> dict[str, dict[str, Any]]:
+    """The figures per value of `key` (language, family, part)."""
+    groups: dict[str, list[Result]] = {}
+    for result in results:
+        groups.setdefault(key(result.case), []).append(result)
+    return {name: figures(part) for name, part in sorted(groups.items())}
+
+
+def summary(results: list[Result]) -> dict[str, Any]:
+    """Overall figures with the per-language, per-family and per-part breakdowns."""
+    out = figures(results)
+    out["languages"] = breakdown(results, lambda c: c.lang)
+    out["families"] = breakdown(results, lambda c: c.family)
+    out["parts"] = breakdown(results, lambda c: c.part)
+    return out
+
+
+def _line(figs: dict[str, Any]) -> str:
+    return (
+        f"{figs['cases']:>4} cases  strict first {figs['strict_first_share']:4.0%}  "
+        f"strict top3 {figs['strict_top3_share']:4.0%}  first {figs['first_share']:4.0%}  "
+        f"top3 {figs['top3_share']:4.0%}  no-match {figs['no_match_share']:4.0%}"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Print the per-case table and the figures."""
+    """Print the figures (and, for the training cases only, one row per case)."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--corpus", type=Path, default=CORPUS)
-    parser.add_argument(
-        "--set",
-        dest="case_set",
-        default="all",
-        choices=("all", "corpus", "holdout"),
-        help="score only the cases of this set (default: all)",
-    )
+    parser.add_argument("--split", default="train", choices=SPLITS)
+    parser.add_argument("--repo", type=Path, help="score the envdoctor checkout in this folder")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON only")
-    parser.add_argument("-v", "--verbose", action="store_true")
+    parser.add_argument("-v", "--verbose", action="store_true", help="train: show misses' top 3")
     args = parser.parse_args(argv)
-    sys.path.insert(0, str(REPO))
-    results = score(load_corpus(args.corpus, args.case_set))
-    summary = figures(results)
-    sets = sorted({r.case.set for r in results})
+    if args.repo is None:
+        sys.path.insert(0, str(REPO))
+    results = score(load_corpus(args.corpus, args.split), args.repo)
+    figs = summary(results)
     if args.json:
-        if len(sets) > 1:
-            summary["sets"] = {
-                name: figures([r for r in results if r.case.set == name]) for name in sets
-            }
-        print(json.dumps(summary, indent=2))
+        print(json.dumps(figs, indent=2))
         return 0
-    print(f"{'case':<58} {'expected':<40} {'rank':>4}  {'ms':>6}")
-    for r in results:
-        rank = "-" if r.position is None else str(r.position)
-        mark = (
-            "" if r.position == 1 else ("  (top 3)" if r.position and r.position <= 3 else "  MISS")
-        )
-        print(
-            f"{r.case.path.name[:58]:<58} {r.case.expected:<40} {rank:>4}  {r.seconds * 1000:6.0f}{mark}"
-        )
-        if args.verbose and r.position != 1:
-            print(f"{'':<6}got: {', '.join(r.ids[:3]) or '(no findings)'}")
-    print()
-    for name in sets if len(sets) > 1 else ():
-        part = figures([r for r in results if r.case.set == name])
-        print(f"set {name}: {_line(part)}")
-    print(("all sets: " if len(sets) > 1 else "") + _line(summary))
+    if args.split == "train":  # per-case rows only for cases that may be read
+        print(f"{'case':<58} {'expected':<40} {'rank':>4} {'strict':>6} {'ms':>6}")
+        for r in results:
+            rank = "-" if r.position is None else str(r.position)
+            strict = "-" if r.strict_position is None else str(r.strict_position)
+            name = f"{r.case.part}/{r.case.path.name}"[:58]
+            print(
+                f"{name:<58} {r.case.expected[:40]:<40} {rank:>4} {strict:>6} {r.seconds * 1000:6.0f}"
+            )
+            if args.verbose and r.strict_position != 1:
+                print(f"{'':<6}got: {', '.join(r.ids[:3]) or '(no findings)'}")
+        print()
+    for title, key in (("part", "parts"), ("language", "languages"), ("family", "families")):
+        for name, part in figs[key].items():
+            print(f"{title:>8} {name:<22} {_line(part)}")
+    print(f"{'all':>8} {args.split:<22} {_line(figs)}")
     return 0
-
-
-def _line(summary: dict[str, float]) -> str:
-    """One line of figures: cases, first, top 3."""
-    return (
-        f"{summary['cases']} cases: expected id first in {summary['first']} "
-        f"({summary['first_share']:.0%}), in the top 3 in {summary['top3']} ({summary['top3_share']:.0%})"
-    )
 
 
 if __name__ == "__main__":

@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from envdoctor.cli import main
-from envdoctor.commands.triage import merge_duplicates, rank_for_triage, triage_text
 from envdoctor.model.findings import Evidence, Finding, Fix, Severity
 from envdoctor.model.snapshot import Confidence
+from envdoctor.triage import triage_text
+from envdoctor.triage.rank import merge_duplicates, rank_for_triage
 
 CORPUS = Path(__file__).resolve().parent / "triage_corpus"
 ERROR = "RuntimeError: CUDA error: no kernel image is available for execution on the device\n"
@@ -109,10 +110,10 @@ def test_here_merges_this_machines_facts(tmp_path: Path, capsys) -> None:  # noq
 
 
 def _finding(
-    fid: str, signature: bool, severity: Severity = Severity.ERROR, explains=()
+    fid: str, signature: bool, severity: Severity = Severity.ERROR, explains=(), score: int = 60
 ) -> Finding:  # noqa: ANN001
     evidence = (
-        (Evidence("pasted.text", "the line"), Evidence("signature", fid))
+        (Evidence("pasted.text", "the line"),)
         if signature
         else (Evidence("python.torch.version", "2.5.1+cu124"),)
     )
@@ -125,6 +126,8 @@ def _finding(
         fixes=fixes,
         confidence=Confidence.LOW if signature else Confidence.MEDIUM,
         explains=tuple(explains),
+        score=score if signature else None,
+        origin=f"signature:{fid}" if signature else None,
     )
 
 
@@ -138,30 +141,21 @@ def test_fact_check_and_signature_of_one_id_show_once() -> None:
     assert len(merged) == 1
     (finding,) = merged
     assert finding.title.startswith("fact")  # the fact-based finding is the base
-    assert {e.fact for e in finding.evidence} == {
-        "python.torch.version",
-        "pasted.text",
-        "signature",
-    }
+    assert {e.fact for e in finding.evidence} == {"python.torch.version", "pasted.text"}
     assert [f.summary for f in finding.fixes] == ["fact fix", "signature fix"]
     assert finding.confidence is Confidence.MEDIUM
+    # the signature's score and origin travel with the merged finding
+    assert (finding.score, finding.origin) == (60, "signature:torch.gpu-too-new-for-build")
 
 
 def test_signature_score_ranks_before_unrelated_fact_findings() -> None:
     findings = [
         _finding("torch.python-unsupported", False),
-        _finding("nvidia.driver-library-mismatch", True, Severity.WARNING),
-        _finding("app.ollama-cpu-fallback", True, Severity.WARNING),
-        _finding("nvidia.no-driver-bound", True, explains=("app.ollama-cpu-fallback",)),
+        _finding("nvidia.driver-library-mismatch", True, Severity.WARNING, score=80),
+        _finding("app.ollama-cpu-fallback", True, Severity.WARNING, score=90),
+        _finding("nvidia.no-driver-bound", True, explains=("app.ollama-cpu-fallback",), score=70),
     ]
-    ranked = rank_for_triage(
-        findings,
-        {
-            "nvidia.driver-library-mismatch": 80,
-            "app.ollama-cpu-fallback": 90,
-            "nvidia.no-driver-bound": 70,
-        },
-    )
+    ranked = rank_for_triage(findings)
     assert [f.id for f in ranked] == [
         "nvidia.no-driver-bound",
         "app.ollama-cpu-fallback",
@@ -169,6 +163,27 @@ def test_signature_score_ranks_before_unrelated_fact_findings() -> None:
         "torch.python-unsupported",
     ]
     assert ranked[1].explained_by == "nvidia.no-driver-bound"
+
+
+def test_mutual_claims_keep_the_more_severe_on_top() -> None:
+    # the CUDA error and the application's CPU fallback each claim to explain the other: the
+    # warning's claim is dropped, so the error is not folded under the warning
+    findings = [
+        _finding("app.falls-back-to-cpu", True, Severity.WARNING, ("cuda.error",), score=90),
+        _finding("cuda.error", True, Severity.ERROR, ("app.falls-back-to-cpu",), score=60),
+    ]
+    ranked = rank_for_triage(findings)
+    assert [f.id for f in ranked] == ["cuda.error", "app.falls-back-to-cpu"]
+    assert ranked[1].explained_by == "cuda.error"
+
+
+def test_contradicting_findings_keep_one_story() -> None:
+    findings = [
+        _finding("torch.gpu-too-new-for-build", True, score=70),
+        _finding("torch.gpu-too-old-for-build", True, score=55),
+    ]
+    conflicts = [("torch.gpu-too-new-for-build", "torch.gpu-too-old-for-build")]
+    assert [f.id for f in rank_for_triage(findings, conflicts)] == ["torch.gpu-too-new-for-build"]
 
 
 def test_triage_report_shows_each_id_once() -> None:

@@ -233,7 +233,9 @@ def live_snapshot(case: Case, ms: Any) -> Snapshot:
                 dists[name] = {"version": version}
         data = torch_metadata.torch_facts(dists, env)  # the arch list: diagnose's enrichment
         snap.add(
-            collected("python.torch", "probe:torch_build", data, summary=torch_metadata.summary(data))
+            collected(
+                "python.torch", "probe:torch_build", data, summary=torch_metadata.summary(data)
+            )
         )
     else:
         snap.add(

@@ -23,6 +23,16 @@ from typing import Any
 from envdoctor.model.snapshot import Confidence, FactGroup, collected
 
 NAME = "docker-info"
+# detect() accepts only texts holding one of these (JSON key, text labels, the client's "Server:")
+MARKERS = (
+    '"ServerVersion"',
+    "Server Version:",
+    "Runtimes:",
+    "Default Runtime:",
+    "Storage Driver:",
+    "Cgroup Driver:",
+    "Server:",
+)
 GROUP = "container.docker"
 
 _TEXT_MARKERS = (

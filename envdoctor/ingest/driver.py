@@ -225,6 +225,17 @@ def ingest_blocks(blocks: Iterable[str], modules: tuple[str, ...] | None = None)
     return snapshot
 
 
+_DROP_DIGITS = str.maketrans("", "", "0123456789")
+SHAPE_MIN_CHARS = 64 * 1024  # parts shorter than this are searched for markers as they are
+
+
+def line_shapes(text: str) -> str:
+    """The distinct lines of `text` with their digits dropped, in first-seen order: a long log's
+    lines that differ only in numbers (timestamps, counters) collapse to one, so a digit-free
+    string occurs in `text` exactly when it occurs in this (much shorter) text."""
+    return "\n".join(dict.fromkeys(text.translate(_DROP_DIGITS).split("\n")))
+
+
 def _first_reader(
     readers: list[Reader],
     text: str,
@@ -232,9 +243,12 @@ def _first_reader(
     groups: dict[str, FactGroup],
     timings: dict[str, float],
 ) -> None:
-    """Let the first reader that accepts the part read it; its groups join `groups`."""
+    """Let the first reader that accepts the part read it; its groups join `groups`. The
+    readers' markers (digit-free strings) are looked for in the part's line shapes when the part
+    is long."""
+    shapes = line_shapes(text) if len(text) >= SHAPE_MIN_CHARS else text
     for reader in readers:
-        found = _try_read(reader, text, record, timings)
+        found = _try_read(reader, text, record, timings, shapes)
         if found:
             record.reader = reader.name
             _merge_into(groups, found)
@@ -248,10 +262,15 @@ def _exclusive(name: str, readers: list[Reader]) -> bool:
 
 
 def _try_read(
-    reader: Reader, text: str, record: PartRecord, timings: dict[str, float]
+    reader: Reader,
+    text: str,
+    record: PartRecord,
+    timings: dict[str, float],
+    shapes: str | None = None,
 ) -> list[FactGroup]:
     markers = getattr(reader.module, "MARKERS", None)
-    if markers and not any(marker in text for marker in markers):
+    probe = text if shapes is None else shapes
+    if markers and not any(marker in probe for marker in markers):
         return []  # none of the strings its format always contains: detect() cannot accept
     start = time.perf_counter()
     try:

@@ -1,7 +1,7 @@
 """The free-text fallback: error and log lines -> the `pasted.text` group.
 
 It reads every part of a paste (whatever other reader claimed it) and keeps the *notable* lines:
-those holding an anchor of some error signature (`envdoctor.checks.signatures.anchors()`), a
+those holding an anchor of some error signature or prose fact (`envdoctor.triage.loader.anchors()`), a
 generic error word (error, failed, cannot, 报错...) or a word the facts below come from. From
 the notable lines it extracts, without guessing:
 
@@ -99,6 +99,8 @@ MAX_LINE_CHARS = 600
 MAX_ERRORS = 40
 MAX_FRAMES = 100
 MAX_OLLAMA_LINES = 60
+MAX_SHAPES = 200_000  # line shapes the deep scan remembers (a set of hashes: bounded memory)
+_DROP_DIGITS = str.maketrans("", "", "0123456789")
 
 
 @lru_cache(maxsize=1)
@@ -107,12 +109,9 @@ def _selectors() -> tuple[re.Pattern, re.Pattern | None, frozenset[str]]:
 
     Each is one trie-shaped alternation, compiled once: the first finds notable lines while facts
     are still being gathered, the second finds lines that bring a match anchor not seen yet."""
-    try:
-        from envdoctor.checks.signatures import anchors, match_anchors
+    from envdoctor.triage.loader import anchors, match_anchors
 
-        signature_anchors, deep_anchors = anchors(), match_anchors()
-    except Exception:  # noqa: BLE001 - without signatures, generic lines are still kept
-        signature_anchors = deep_anchors = frozenset()
+    signature_anchors, deep_anchors = anchors(), match_anchors()
     words = set(GENERIC_KEYWORDS) | set(FACT_KEYWORDS) | set(signature_anchors)
     every = re.compile(_trie_regex(w for w in words if w))
     only_anchors = re.compile(_trie_regex(deep_anchors)) if deep_anchors else None
@@ -160,6 +159,7 @@ class Collector:
         self.tail: list[tuple[int, str]] = []
         self.recent: deque[tuple[int, str]] = deque(maxlen=4)  # (first line number, part text)
         self.seen_anchors: set[str] = set()
+        self.seen_shapes: set[int] = set()  # hashes of the line shapes the deep scan examined
         self.errors: list[str] = []
         self.frames: list[dict[str, Any]] = []
         self.extensions: list[str] = []
@@ -214,9 +214,11 @@ class Collector:
         line_no = start_no
         size = len(lowered)
         while position < size:
-            regex = self.selector if self.processed < PROCESS_LINES else self.anchor_selector
-            if regex is None:
+            if self.processed >= PROCESS_LINES:  # past the head: only new line shapes
+                line_no += lowered.count("\n", counted_to, position)
+                self._deep_scan(text[position:], lowered[position:], line_no)
                 break
+            regex = self.selector
             found = regex.search(lowered, position)
             if found is None:
                 break
@@ -229,6 +231,31 @@ class Collector:
             self._line(line_no + 1, text[begin:end], lowered[begin:end])
             position = end + 1
         self.line_no = start_no + lowered.count("\n") + 1
+
+    def _deep_scan(self, text: str, lowered: str, line_no: int) -> None:
+        """Past the head, examine each line shape once: a long log's lines that differ only in
+        digits (timestamps, counters, addresses) are one shape, and a signature anchor is looked
+        for in the first line of each shape not seen before (at most MAX_SHAPES remembered)."""
+        if self.anchor_selector is None:
+            return
+        lowered_lines = lowered.split("\n")
+        lines = text.split("\n") if len(lowered_lines) > 1 else [text]
+        if len(lines) != len(lowered_lines):
+            return
+        shapes = lowered.translate(_DROP_DIGITS).split("\n")
+        seen = self.seen_shapes
+        for offset, shape in enumerate(shapes):
+            key = hash(shape)
+            if key in seen:
+                continue
+            if len(seen) < MAX_SHAPES:
+                seen.add(key)
+            regex = self.anchor_selector
+            if regex is None:
+                return
+            low = lowered_lines[offset]
+            if regex.search(low):
+                self._line(line_no + offset + 1, lines[offset], low)
 
     def _line(self, number: int, line: str, lowered: str) -> None:
         stripped = line.strip()

@@ -19,6 +19,7 @@ from typing import Any
 from envdoctor.model.snapshot import Confidence, FactGroup, collected
 
 NAME = "ldd-ldconfig"
+MARKERS = ("=>",)  # every ldd and ldconfig -p line that detect() accepts has one
 
 # The CUDA libraries envdoctor tracks (shared with the live cuda_libraries probe): name -> family;
 # every libcudnn_* sub-library is family "cudnn" too.

@@ -18,6 +18,7 @@ from typing import Any
 from envdoctor.model.snapshot import Confidence, FactGroup, collected
 
 NAME = "nvidia-container-cli-info"
+MARKERS = ("NVRM version:",)  # detect() needs it
 
 _FIELD = re.compile(
     r"^(NVRM version|CUDA version|Device Index|Device Minor|Model|Brand|GPU UUID|"

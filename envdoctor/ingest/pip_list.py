@@ -17,6 +17,20 @@ from envdoctor.model.names import canonical_name
 from envdoctor.model.snapshot import Confidence, FactGroup, collected
 
 NAME = "pip-list"
+# a header, a rule, `name==version` / `name @ url` rows or a `... list` / `... freeze` command
+# line: detect() accepts only texts holding one of these, so a long log without them is skipped
+MARKERS = (
+    "==",
+    " @ ",
+    "list",
+    "freeze",
+    "Package",
+    "ackages in",
+    "ACKAGES IN",
+    "Name",
+    "NAME",
+    "name",
+)
 SOURCE = f"pasted:{NAME}"
 
 _PIP_LIST_HEADER = re.compile(r"^\s*Package\s+Version(\s+\S.*)?$")
@@ -50,6 +64,8 @@ _WHEEL_URL_VERSION = re.compile(r"/[A-Za-z0-9_.]+?-(?P<version>\d[^-/]*)-[^/]*\.
 def detect(text: str) -> bool:
     """A pip list table, a conda list, mostly `name==version` lines, or rows right after a
     `pip list` / `conda list` command line (`pip list | grep torch` prints no header)."""
+    if not any(marker in text for marker in MARKERS):
+        return False
     lines = [ln for ln in text.splitlines() if ln.strip()]
     if not lines:
         return False

@@ -61,6 +61,15 @@ _AREA_LAYER = {
     "docker": "container",
     "podman": "container",
     "kubernetes": "container",
+    "k8s": "container",
+    "nccl": "python",
+    "paddle": "python",
+    "mmcv": "python",
+    "apex": "python",
+    "flashattn": "python",
+    "autogptq": "python",
+    "hardware": "nvidia",
+    "cluster": "platform",
 }
 
 

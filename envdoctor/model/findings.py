@@ -123,7 +123,11 @@ class RejectedFix:
 
 @dataclass(frozen=True)
 class Finding:
-    """A diagnosis. `fixes` are in rank order; `explains` lists symptom ids this cause accounts for."""
+    """A diagnosis. `fixes` are in rank order; `explains` lists symptom ids this cause accounts for.
+
+    A finding drawn from pasted text by the triage engine carries its `origin` ("signature:KEY",
+    the cause that matched) and its `score` (how telling the evidence is); fact checks leave
+    them unset. Triage ranks and merges on them."""
 
     id: str
     severity: Severity
@@ -135,6 +139,13 @@ class Finding:
     explains: tuple[str, ...] = ()
     explained_by: str | None = None
     rejected_fixes: tuple[RejectedFix, ...] = ()
+    score: int | None = None
+    origin: str | None = None
+
+    @property
+    def from_signature(self) -> bool:
+        """Whether the triage engine drew this finding from an error signature."""
+        return bool(self.origin and self.origin.startswith("signature:"))
 
     @property
     def layer(self) -> str:
@@ -170,6 +181,7 @@ class Finding:
             "explains": list(self.explains),
             "explained_by": self.explained_by,
             "rejected_fixes": [r.to_dict() for r in self.rejected_fixes],
+            **({"score": self.score, "origin": self.origin} if self.origin else {}),
         }
 
     @classmethod
@@ -198,6 +210,8 @@ class Finding:
                     RejectedFix(str(r["summary"]), str(r["reason"]))
                     for r in obj.get("rejected_fixes") or []
                 ),
+                score=None if obj.get("score") is None else int(obj["score"]),
+                origin=None if obj.get("origin") is None else str(obj["origin"]),
             )
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise ValueError(f"malformed finding: {exc}") from exc

@@ -1,0 +1,305 @@
+"""Evaluating the causes on one snapshot: one pass over every signature, each match turned into
+a finding that carries its score and origin (`Finding.score`, `Finding.origin`).
+
+Score = the signature's score when a canonical line matched (0 when prose alone reached it)
++ the weight of each cue found (negative cues lower it) + the weight of each confirming
+condition. A signature without a canonical line applies when its cues add up to `prose_min`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from typing import Any
+
+from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
+from envdoctor.model.snapshot import Confidence, Snapshot
+from envdoctor.triage.conditions import evaluate_condition
+from envdoctor.triage.facts import Facts
+from envdoctor.triage.loader import DATA
+from envdoctor.triage.model import Match, Pattern, Signature
+
+NO_MATCH_ID = "triage.no-signature-matched"
+MAX_EVIDENCE_CHARS = 300
+
+
+def evaluate(signature: Signature, facts: Facts) -> Match | None:
+    """The match of one signature, or None when it does not apply."""
+    line, captures = _find(signature.match, facts)
+    cue_sum, cue_lines = _cues(signature, facts)
+    if line is None:
+        if not cue_lines or cue_sum < signature.prose_min:
+            return None
+        line, base = cue_lines[0], 0
+    else:
+        base = signature.score
+        for pattern in signature.all:
+            found, more = _find((pattern,), facts)
+            if found is None:
+                return None
+            captures = {**more, **captures}
+    for pattern in signature.none:
+        if _find((pattern,), facts)[0] is not None:
+            return None
+    for pattern in signature.capture:
+        found, more = _find((pattern,), facts)
+        if found is not None:
+            captures = {**more, **captures}
+    captures = _with_decoded_versions(captures)
+    scoped = facts.with_captures(captures)
+    for condition in signature.requires:
+        if evaluate_condition(condition, scoped)[0] is not True:
+            return None
+    for condition in signature.refute:
+        if evaluate_condition(condition, scoped)[0] is True:
+            return None
+    score = base + cue_sum
+    confirmed = []
+    for condition in signature.confirm:
+        outcome, seen = evaluate_condition(condition, scoped)
+        if outcome is True:
+            score += condition.weight
+            confirmed.append((condition, seen))
+    return Match(signature, score, line, captures, confirmed, cue_lines)
+
+
+def _cues(signature: Signature, facts: Facts) -> tuple[int, list[str]]:
+    """(the summed weight of the cues present, the lines of the positive ones)."""
+    total, lines = 0, []
+    for cue in signature.cues:
+        line, _ = _find(cue.patterns, facts)
+        if line is not None:
+            total += cue.weight
+            if cue.weight > 0:
+                lines.append(line)
+    return total, lines
+
+
+def _with_decoded_versions(captures: dict[str, str]) -> dict[str, str]:
+    """A capture named `X_code` holding CUDA's 1000*major + 10*minor ("11000") also gives `X`
+    ("11.0")."""
+    out = dict(captures)
+    for name, value in captures.items():
+        if name.endswith("_code") and value.isdigit() and name[:-5] not in out:
+            number = int(value)
+            out[name[:-5]] = f"{number // 1000}.{(number % 1000) // 10}"
+    return out
+
+
+def _find(patterns: Iterable[Pattern], facts: Facts) -> tuple[str | None, dict[str, str]]:
+    for pattern in patterns:
+        if not pattern.possible_in(facts.joined):
+            continue
+        for line, lowered in zip(facts.lines, facts.lowered, strict=True):
+            found = pattern.search(line, lowered)
+            if found is not None:
+                return line, {k: v for k, v in found.groupdict().items() if v is not None}
+    return None, {}
+
+
+def match_all(
+    snap: Snapshot,
+    matrices: Any = None,
+    signatures: Iterable[Signature] | None = None,
+    facts: Facts | None = None,
+) -> list[Match]:
+    """Every signature that applies to the snapshot, best score first."""
+    if not snap.has("pasted.text"):
+        return []
+    facts = facts or Facts(snap, matrices)
+    found = [
+        m for m in (evaluate(s, facts) for s in (signatures or DATA.signatures)) if m is not None
+    ]
+    return sorted(found, key=lambda m: (-m.score, m.signature.key))
+
+
+def signature_findings(
+    snap: Snapshot, matrices: Any = None, signatures: Iterable[Signature] | None = None
+) -> list[Finding]:
+    """One finding per finding id (its best-scoring signature), or the no-match finding when
+    the paste holds error lines and nothing applies. One pass: every signature evaluated once."""
+    if not snap.has("pasted.text"):
+        return []
+    facts = Facts(snap, matrices)
+    best: dict[str, Match] = {}
+    for match in match_all(snap, matrices, signatures, facts):
+        best.setdefault(match.signature.id, match)
+    if not best:
+        no_match = no_match_finding(snap)
+        return [] if no_match is None else [no_match]
+    return [to_finding(m, facts, snap, matrices) for m in best.values()]
+
+
+def to_finding(
+    match: Match, facts: Facts, snap: Snapshot | None = None, matrices: Any = None
+) -> Finding:
+    """The finding a match reports, its texts filled in from the facts and captures. Its fixes:
+    the chooser's for the signature's remedies (with a snapshot), then the written ones; never
+    one that reinstalls the wheel already installed."""
+    from envdoctor.triage.remedies import (
+        installed_wheel_fix,
+        is_canned_torch_index,
+        resolve_fixes,
+        templated,
+    )
+
+    sig = match.signature
+    scoped = facts.with_captures(match.captures)
+
+    def fill(text: str) -> str:
+        return template(text, scoped, sig.defaults)
+
+    evidence = [Evidence("pasted.text", _clip(match.line))]
+    evidence += [Evidence("pasted.text", _clip(line)) for line in match.cue_lines[1:3]]
+    shown: set[str] = set()
+    for _condition, seen in match.confirmed:
+        for fact, value, expected in seen:
+            if fact == "pasted.text" or fact in shown:
+                continue
+            shown.add(fact)
+            name = f"match.{fact[2:]}" if fact.startswith("m.") else fact
+            evidence.append(Evidence(name, _clip(show(value)), expected))
+    ranked: list[tuple[int, Fix]] = []
+    chosen = False
+    if snap is not None and sig.remedies:
+        specs = [templated(r, lambda t: template(t, scoped, sig.defaults)) for r in sig.remedies]
+        resolved = resolve_fixes(specs, snap, matrices, scoped)
+        chosen = any(f.commands for f in resolved)
+        ranked += [(0, fix) for fix in resolved]
+    for spec in sig.fixes:
+        when = None if spec.when is None else evaluate_condition(spec.when, scoped)[0]
+        if when is False:
+            continue
+        first = (
+            spec.first_when is not None and evaluate_condition(spec.first_when, scoped)[0] is True
+        )
+        # known to apply first, then fixes for every case, then those whose condition is unknown
+        rank = 0 if first else (1 if when is True else (2 if spec.when is None else 3))
+        if any(unresolved(t, scoped, sig.defaults) for t in (spec.summary, *spec.commands)):
+            continue  # a fact it names is unknown and has no default words: not shown
+        written = Fix(
+            fill(spec.summary), tuple(fill(c) for c in spec.commands), spec.risk, spec.url
+        )
+        if chosen and is_canned_torch_index(written):  # the chooser's exact commands replace it
+            written = replace(written, commands=())
+        ranked.append((rank, written))
+    ranked.sort(key=lambda pair: pair[0])
+    useful = [f for _, f in ranked if not installed_wheel_fix(f, scoped)] or [f for _, f in ranked]
+    fixes = tuple(dict((f.summary, f) for f in useful).values())
+    return Finding(
+        id=sig.id,
+        severity=sig.severity,
+        title=fill(sig.title),
+        detail=fill(sig.detail),
+        confidence=Confidence.LOW,
+        evidence=tuple(evidence),
+        fixes=fixes,
+        explains=sig.explains,
+        score=match.score,
+        origin=f"signature:{sig.key}",
+    )
+
+
+def no_match_finding(snap: Snapshot) -> Finding | None:
+    """ "No known error signature matched", with the error lines the paste holds (None when it
+    holds none)."""
+    text = snap.data("pasted.text") or {}
+    errors = [str(e) for e in text.get("errors", [])][:5]
+    if not errors:
+        return None
+    words = DATA.no_match
+    return Finding(
+        id=NO_MATCH_ID,
+        severity=Severity.INFO,
+        title=str(words.get("title", NO_MATCH_ID)),
+        detail=str(words.get("detail", "")),
+        confidence=Confidence.LOW,
+        evidence=tuple(Evidence("pasted.text", _clip(e)) for e in errors),
+        fixes=tuple(
+            Fix(
+                str(f["summary"]),
+                tuple(str(c) for c in f.get("commands") or ()),
+                Risk(f.get("risk", "safe")),
+                f.get("url"),
+            )
+            for f in words.get("fix", []) or []
+        ),
+        score=0,
+        origin="signature:none",
+    )
+
+
+def show(value: Any) -> str:
+    """A fact's value as text (lists joined by commas)."""
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(v) for v in value)
+    return str(value)
+
+
+def _clip(text: str) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= MAX_EVIDENCE_CHARS else text[: MAX_EVIDENCE_CHARS - 1] + "…"
+
+
+_PLACEHOLDER = re.compile(r"\{\{\s*([a-z][a-z0-9_.-]*)\s*\}\}")
+
+
+def template(text: str, facts: Facts, defaults: Mapping[str, str]) -> str:
+    """`text` with each {{fact}} filled in (the signature's or the shared default words when the
+    fact is unknown)."""
+
+    def fill_one(found: re.Match[str]) -> str:
+        name = found.group(1)
+        value = facts.get(name)
+        if value is None or value == [] or value == "":
+            value = defaults.get(name, DATA.defaults.get(name, name))
+        return show(value)
+
+    return _PLACEHOLDER.sub(fill_one, text)
+
+
+def unresolved(text: str, facts: Facts, defaults: Mapping[str, str]) -> bool:
+    """Whether `text` names a fact that is unknown and has no default words."""
+    for found in _PLACEHOLDER.finditer(text):
+        name = found.group(1)
+        value = facts.get(name)
+        if (
+            (value is None or value == [] or value == "")
+            and name not in defaults
+            and (name not in DATA.defaults)
+        ):
+            return True
+    return False
+
+
+def help_text(signatures: list[Signature]) -> str:
+    """The `envdoctor explain` page of one finding id's signatures."""
+    empty = Facts()
+    blocks = []
+    for sig in signatures:
+        lines = [template(sig.title, empty, sig.defaults), "", sig.detail.strip(), ""]
+        if sig.match:
+            lines.append("Recognised by: " + " | ".join(p.text for p in sig.match))
+        if sig.cues:
+            lines.append(
+                "Phrasings weighed: "
+                + " | ".join(
+                    f"{'/'.join(p.text for p in c.patterns)} ({c.weight:+d})" for c in sig.cues
+                )
+            )
+        if sig.all:
+            lines.append("Together with: " + " | ".join(p.text for p in sig.all))
+        if sig.requires:
+            lines.append("Only when: " + "; ".join(c.text for c in sig.requires))
+        if sig.confirm:
+            lines.append("Confirmed by: " + "; ".join(c.text for c in sig.confirm))
+        if sig.refute:
+            lines.append("Ruled out by: " + "; ".join(c.text for c in sig.refute))
+        lines.append("Fixes, in order:")
+        for rank, fix in enumerate(sig.fixes, start=1):
+            lines.append(f"  {rank}. {template(fix.summary, empty, sig.defaults)}")
+        if sig.sources:
+            lines.append("Sources: " + ", ".join(sig.sources))
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)

@@ -1,0 +1,426 @@
+"""The facts conditions and templates use, derived once per snapshot.
+
+torch, GPU and driver facts come from `checks.torch_context.TorchContext` (the same gathering the
+torch checks use, so a signature and a fact check cannot disagree about the GPU's compute
+capability or the wheel's arch list), completed from what the free text mentions (`pasted.text`)
+and from prose phrasings (`envdoctor.triage.prose`) when the snapshot has no structured group.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from envdoctor.model.snapshot import Snapshot
+from envdoctor.model.versions import parse as parse_version
+from envdoctor.triage.prose import prose_facts
+
+
+class Facts:
+    """The facts of one snapshot under the names conditions use (see `conditions.FACT_NAMES`),
+    plus the notable lines and the captures of the signature being evaluated."""
+
+    def __init__(self, snap: Snapshot | None = None, matrices: Any = None) -> None:
+        self.text: Mapping[str, Any] = (snap.data("pasted.text") if snap else None) or {}
+        self.lines: list[str] = [str(line) for line in self.text.get("lines", [])]
+        self.lowered = [line.lower() for line in self.lines]
+        self.joined = "\n".join(self.lowered)
+        self._source: tuple[Snapshot, Any] | None = (snap, matrices) if snap else None
+        self._values: dict[str, Any] | None = None if snap else {}
+        self.captures: dict[str, str] = {}
+
+    @property
+    def values(self) -> dict[str, Any]:
+        """The derived facts, computed on first use (most signatures match no line and never
+        need them)."""
+        if self._values is None:
+            snap, matrices = self._source if self._source is not None else (Snapshot(), None)
+            self._values = derive(snap, self.text, self.lines, matrices)
+        return self._values
+
+    def get(self, name: str) -> Any:
+        """A fact's value, or None when unknown."""
+        if name.startswith("m."):
+            return self.captures.get(name[2:])
+        if name.startswith("pkg."):
+            return self.values.get("packages", {}).get(normalize(name[4:]))
+        if name.startswith("env."):
+            return (self.values.get("env") or {}).get(name[4:].upper())
+        return self.values.get(name)
+
+    def text_search(self, pattern: re.Pattern[str]) -> str | None:
+        """The first notable line the pattern matches."""
+        for line in self.lines:
+            if pattern.search(line):
+                return line
+        return None
+
+    def with_captures(self, captures: dict[str, str]) -> Facts:
+        """The same facts with a signature's captures (shared lines, no copy)."""
+        other = object.__new__(Facts)
+        other.text, other.lines, other.lowered, other.joined = (
+            self.text,
+            self.lines,
+            self.lowered,
+            self.joined,
+        )
+        other._source, other._values = self._source, self.values
+        other.captures = captures
+        return other
+
+
+def normalize(name: str) -> str:
+    """A package name as compared (PEP 503 style, lower-case, runs of -_. as one -)."""
+    return re.sub(r"[-_.\s]+", "-", name.lower()).strip("-")
+
+
+def sm_of(cc: Any) -> int | None:
+    """The SM number of a compute capability ("8.6" or "sm_86" -> 86)."""
+    match = re.match(r"^\s*(\d+)\.(\d+)", str(cc or ""))
+    if match:
+        return int(match.group(1)) * 10 + int(match.group(2))
+    match = re.match(r"^\s*sm_?(\d+)", str(cc or ""), re.IGNORECASE)
+    return int(match.group(1)) if match else None
+
+
+def _matrices(matrices: Any) -> Any:
+    """The matrices given (the engine passes the active set), else the bundled set: the checks'
+    layer may not read the installed updates itself."""
+    if matrices is not None:
+        return matrices
+    from envdoctor.matrix.loader import load_bundled
+
+    return load_bundled()
+
+
+def derive(
+    snap: Snapshot, text: Mapping[str, Any], lines: list[str], matrices: Any
+) -> dict[str, Any]:
+    """Every fact of `conditions.FACT_NAMES` that the snapshot or the text tells."""
+    from envdoctor.checks.torch_context import torch_context
+
+    ms = _matrices(matrices)
+    ctx = torch_context(snap, ms)
+    prose = prose_facts(lines)
+    values: dict[str, Any] = {}
+    mentioned = text.get("versions", {}) or {}
+    system_versions = text.get("system_versions", {}) or {}
+    packages = {normalize(k): v for k, v in ctx.installed.items()}
+    for name, version in mentioned.items():
+        packages.setdefault(normalize(name), version)
+    values["packages"] = packages
+    # the torch build: the snapshot's python.torch, completed from what the text mentions
+    torch_version = ctx.torch.get("version") or packages.get("torch")
+    if torch_version and not ctx.torch.get("version"):
+        ctx.torch["version"] = torch_version
+    variant = ctx.torch.get("variant") or variant_of(torch_version)
+    if variant and not ctx.torch.get("variant"):
+        ctx.torch["variant"] = variant
+    values["torch.version"] = torch_version
+    values["torch.variant"] = variant
+    cuda = ctx.torch.get("cuda") or cuda_of_variant(variant)
+    build = ctx.torch.get("build") or _build_of_variant(variant)
+    values["torch.cuda"] = cuda
+    values["torch.build"] = build
+    values["torch.cuda_available"] = ctx.torch.get("cuda_available")
+    _derive_os(snap, text, prose, values)
+    if ctx.os is None:
+        ctx.os = "windows" if values.get("os.system") == "Windows" else "linux"
+    arch_list = list(text.get("torch_arch_list", []) or [])
+    if not arch_list and torch_version and variant:
+        arch_list = list(ctx.arches(ms)[0] or [])
+    sms = [s for s in (sm_of(a) for a in arch_list) if s is not None]
+    minimum = sm_of(text.get("torch_min_cc"))
+    if minimum is not None and not sms:
+        values["torch.sm_min"] = minimum
+    if sms:
+        values["torch.sm_max"], values["torch.sm_min"] = max(sms), min(sms)
+        values["torch.arch_list"] = arch_list
+    elif cuda and build == "cuda" and "torch.sm_min" not in values:
+        targets = _nvcc_targets(ms, cuda)
+        if targets:
+            values["torch.sm_min"], values["torch.sm_max"] = targets
+    values["torch.companion_mismatch"] = _companion_mismatch(
+        packages, torch_version, variant, values.get("os.system"), ms
+    )
+    _derive_gpu(ctx, text, ms, values)
+    values["driver.version"] = (
+        ctx.driver_version or system_versions.get("driver") or prose.get("driver.version")
+    )
+    values["driver.cuda_max"] = (
+        ctx.driver_max_cuda or system_versions.get("cuda_driver") or prose.get("driver.cuda_max")
+    )
+    if not values["driver.cuda_max"] and values["driver.version"]:
+        from envdoctor.queries.nvidia import max_cuda_for_driver
+
+        system = "windows" if values.get("os.system") == "Windows" else "linux"
+        values["driver.cuda_max"] = max_cuda_for_driver(ms, str(values["driver.version"]), system)
+    toolkits = snap.data("cuda.toolkits") or {}
+    values["cuda.nvcc"] = toolkits.get("nvcc_version") or system_versions.get("nvcc")
+    values["cuda.runtime"] = prose.get("cuda.runtime") or values["cuda.nvcc"]
+    _derive_driver_floors(ms, values)
+    _derive_extension_pins(ms, values, packages, lines)
+    for fact in ("cudnn.version", "cudnn.compiled", "rocm.version"):
+        values[fact] = prose.get(fact)
+    values["tf.version"] = packages.get("tensorflow") or prose.get("tf.version")
+    values["jax.version"] = (
+        packages.get("jaxlib") or packages.get("jax") or prose.get("jax.version")
+    )
+    values["paddle.version"] = (
+        packages.get("paddlepaddle-gpu")
+        or packages.get("paddlepaddle")
+        or prose.get("paddle.version")
+    )
+    for fact in ("ctx.docker_desktop", "ctx.slurm", "ctx.kubernetes", "ctx.conda", "ctx.grace"):
+        values[fact] = prose.get(fact)
+    values["env"] = prose.get("env") or {}
+    python = snap.data("python") or {}
+    values["python.version"] = python.get("version") or system_versions.get("python")
+    extensions = list(text.get("extensions", []) or [])
+    values["traceback.extensions"] = extensions or None
+    values["traceback.extension"] = extensions[0] if extensions else None
+    apps = set(text.get("apps", []) or [])
+    if snap.has("apps.vllm"):
+        apps.add("vllm")
+    for app in ("comfyui", "a1111", "ollama", "vllm", "forge"):
+        values[f"app.{app}"] = True if app in apps else None
+    jetson = (
+        snap.has("platform.jetson")
+        or "jetson" in (text.get("platforms", []) or [])
+        or prose.get("jetson")
+    )
+    values["jetson"] = True if jetson else None
+    return values
+
+
+def _derive_driver_floors(ms: Any, values: dict[str, Any]) -> None:
+    """The oldest driver that runs the CUDA in use (`cuda.min_driver`) and the torch build's CUDA
+    (`torch.min_driver`), from the matrices."""
+    from envdoctor.queries.nvidia import min_driver_for_cuda
+
+    system = "windows" if values.get("os.system") == "Windows" else "linux"
+    for fact, cuda in (("cuda.min_driver", "cuda.runtime"), ("torch.min_driver", "torch.cuda")):
+        version = values.get(cuda)
+        values[fact] = min_driver_for_cuda(ms, str(version), system) if version else None
+
+
+EXTENSION_PACKAGES = ("xformers", "flash-attn", "bitsandbytes")
+
+
+def _derive_extension_pins(
+    ms: Any, values: dict[str, Any], packages: Mapping[str, Any], lines: list[str]
+) -> None:
+    """For a compiled extension package in the paste (the traceback's, else one installed):
+    `ext.name`, the torch its installed release was built for (`ext.torch_needed`, from the
+    python_frameworks table) and its release built for the installed torch (`ext.for_torch`)."""
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+    from packaging.version import InvalidVersion, Version
+
+    named = [normalize(str(e)) for e in values.get("traceback.extensions") or []]
+    candidates = [n for n in (*named, *EXTENSION_PACKAGES) if n in EXTENSION_PACKAGES]
+    mentioned = [
+        n
+        for n in EXTENSION_PACKAGES
+        if any(n.replace("-", "_") in x.lower() or n in x.lower() for x in lines)
+    ]
+    name = next((n for n in candidates if n in packages or n in named), None) or next(
+        iter(mentioned), None
+    )
+    values["ext.name"] = name
+    values["ext.torch_needed"] = values["ext.for_torch"] = None
+    if name is None or not ms.has("python_frameworks"):
+        return
+    rows = [
+        r for r in ms.table("python_frameworks").rows if normalize(str(r.get("package"))) == name
+    ]
+    installed = str(packages.get(name) or "").split("+")[0]
+    torch = str(values.get("torch.version") or "").split("+")[0]
+    for row in rows:
+        try:
+            spec = SpecifierSet(str(row.get("torch") or ""))
+        except InvalidSpecifier:
+            continue
+        if installed and str(row.get("version")) == installed and str(spec):
+            values["ext.torch_needed"] = str(spec)
+        try:
+            if torch and str(spec) and Version(torch) in spec:
+                values["ext.for_torch"] = str(row.get("version"))
+        except InvalidVersion:
+            continue
+
+
+def _build_of_variant(variant: str | None) -> str | None:
+    if not variant:
+        return None
+    if variant == "cpu":
+        return "cpu"
+    if variant.startswith("cu"):
+        return "cuda"
+    if variant.startswith("rocm"):
+        return "rocm"
+    return None
+
+
+def variant_of(version: Any) -> str | None:
+    """The wheel variant of a version's local label ("2.5.1+cu124" -> "cu124"), or None."""
+    if not version or "+" not in str(version):
+        return None
+    match = re.match(r"(cpu|cu\d+|rocm\d+(?:\.\d+)*|xpu)", str(version).split("+", 1)[1].lower())
+    return match.group(1) if match else None
+
+
+def cuda_of_variant(variant: str | None) -> str | None:
+    """The CUDA release of a variant ("cu124" -> "12.4"), or None."""
+    match = re.match(r"cu(\d+)(\d)$", variant or "")
+    return f"{match.group(1)}.{match.group(2)}" if match else None
+
+
+def _companion_mismatch(
+    packages: Mapping[str, str],
+    torch_version: Any,
+    variant: str | None,
+    system: str | None,
+    matrices: Any,
+) -> bool | None:
+    """Whether torchvision / torchaudio belong to another release or variant than torch (None
+    when unknown). Releases pair as the torchvision README's table does: torch 2.N with
+    torchvision 0.(N+15) and torchaudio 2.N; torch 1.N with torchvision 0.(N+1), torchaudio 0.N."""
+    from envdoctor.queries.torch import companion_versions
+
+    if not torch_version:
+        return None
+    torch_release = parse_version(str(torch_version))
+    if torch_release is None:
+        return None
+    major, minor = (list(torch_release.release) + [0])[:2]
+    expected = {
+        str(k): str(v) for k, v in (companion_versions(matrices, str(torch_version)) or {}).items()
+    }
+    if not expected:
+        if major == 2:
+            expected = {"torchvision": f"0.{minor + 15}", "torchaudio": f"2.{minor}"}
+        elif major == 1 and minor >= 4:
+            expected = {"torchvision": f"0.{minor + 1}", "torchaudio": f"0.{minor}"}
+    seen = False
+    for name in ("torchvision", "torchaudio"):
+        version = packages.get(name)
+        if not version:
+            continue
+        seen = True
+        want = expected.get(name)
+        have = parse_version(str(version))
+        if want and have is not None:
+            want_v = parse_version(want)
+            if want_v is not None and tuple(have.release[:2]) != tuple(want_v.release[:2]):
+                return True
+        companion_variant = variant_of(version)
+        if variant and companion_variant and variant != companion_variant:
+            return True
+        if variant == "cpu" and companion_variant is None and system not in ("Windows", "Darwin"):
+            return True
+    return False if seen else None
+
+
+def _derive_gpu(ctx: Any, text: Mapping[str, Any], ms: Any, values: dict[str, Any]) -> None:
+    """GPU facts: the context's NVIDIA GPUs (capability from the driver or the nvidia_gpus table),
+    its AMD GPUs, else the GPU names the text mentions, looked up in the same table."""
+    from envdoctor.queries.nvidia import gpu_by_name
+
+    names = [str(g["name"]) for g in ctx.gpus + ctx.amd_gpus if g.get("name")]
+    ccs = [str(c) for c in ctx.capabilities]
+    if not names:
+        names = [str(n) for n in text.get("gpus", []) or []]
+    if not ccs:
+        ccs = [str(c) for c in text.get("compute_capabilities", []) or []]
+        for name in names:
+            row = gpu_by_name(ms, name)
+            if row and row.get("compute_capability"):
+                ccs.append(str(row["compute_capability"]))
+    vendor = "nvidia" if ctx.gpus else ("amd" if ctx.amd_gpus else None)
+    if vendor is None and names:
+        vendor = _vendor_of(names[0])
+    sms = [s for s in (sm_of(c) for c in ccs) if s is not None]
+    values["gpu.names"] = names or None
+    values["gpu.name"] = names[0] if names else None
+    values["gpu.count"] = len(ctx.gpus + ctx.amd_gpus) or None
+    values["gpu.vendor"] = vendor or ("nvidia" if sms else None)
+    if sms:
+        top = max(sms)
+        values["gpu.sm"], values["gpu.sm_min"] = top, min(sms)
+        values["gpu.cc"] = f"{top // 10}.{top % 10}"
+        values["gpu.sm_name"] = f"sm_{top}"
+    gfx = [g.get("gfx_target") for g in ctx.amd_gpus if g.get("gfx_target")] + list(
+        text.get("gfx_targets", []) or []
+    )
+    values["gpu.gfx"] = gfx[0] if gfx else None
+
+
+def _vendor_of(name: str) -> str | None:
+    low = name.lower()
+    if any(k in low for k in ("radeon", "instinct", "amd ", "gfx")):
+        return "amd"
+    if any(k in low for k in ("intel", " arc ", "iris", "uhd graphics")):
+        return "intel"
+    if any(k in low for k in ("nvidia", "geforce", "rtx", "gtx", "quadro", "tesla", "titan")):
+        return "nvidia"
+    return None
+
+
+def _derive_os(
+    snap: Snapshot, text: Mapping[str, Any], prose: Mapping[str, Any], values: dict[str, Any]
+) -> None:
+    os_facts = snap.data("os") or {}
+    mentions = [str(m) for m in text.get("os_mentions", []) or []]
+    system = os_facts.get("system")
+    wsl = os_facts.get("virtualization") == "wsl" if os_facts else None
+    if "wsl" in mentions:
+        wsl = True
+    if system is None:
+        if "wsl" in mentions or "linux" in mentions:
+            system = "Linux"
+        elif "windows" in mentions:
+            system = "Windows"
+        elif "macos" in mentions:
+            system = "Darwin"
+    values["os.system"] = system
+    values["os.wsl"] = True if wsl else None
+    values["os.arch"] = os_facts.get("arch") or (text.get("arch") or None)
+    values["os.distro"] = os_facts.get("distro_id") or (text.get("distro") or None)
+    values["os.windows_build"] = os_facts.get("windows_build") or text.get("windows_build")
+    opengl = snap.data("platform.opengl") or {}
+    if opengl.get("d3d12"):
+        values["os.wsl"] = True
+        values["os.system"] = values["os.system"] or "Linux"
+    values["opengl.software"] = opengl.get("software")
+    virtualization = os_facts.get("virtualization")
+    container = (
+        virtualization in ("docker", "podman", "kubernetes", "lxc") or "container" in mentions
+    )
+    values["os.container"] = True if container else None
+
+
+def _nvcc_targets(ms: Any, cuda: str) -> tuple[int, int] | None:
+    """(min_sm, max_sm) nvcc of the CUDA release `cuda` builds for: the matrices' table, else
+    signatures/_common.toml's fallback rows (same major, nearest release at or below)."""
+    from envdoctor.queries.nvidia import nvcc_targets
+    from envdoctor.triage.loader import DATA
+
+    found = nvcc_targets(ms, cuda)
+    if found:
+        return found
+    wanted = parse_version(str(cuda))
+    if wanted is None:
+        return None
+    major_minor = tuple((list(wanted.release) + [0])[:2])
+    best = None
+    for row in DATA.arch_rows:
+        have = parse_version(str(row["cuda"]))
+        if have is None:
+            continue
+        key = tuple((list(have.release) + [0])[:2])
+        if key[0] != major_minor[0] or key > major_minor:
+            continue
+        if best is None or key > best[0]:
+            best = (key, row)
+    return (int(best[1]["min_sm"]), int(best[1]["max_sm"])) if best else None

@@ -1,0 +1,321 @@
+"""Loading the causes: `checks/signatures/*.toml` (the data stays beside the checks) -> Signature.
+
+```toml
+[[signature]]
+id = "torch.gpu-too-new-for-build"          # the finding id (shared with fact checks)
+key = "torch.no-kernel-image.gpu-too-new"   # unique signature name (default: the id)
+severity = "error"                          # error | warning | info
+score = 60                                  # how telling the canonical line is on its own
+title = "The PyTorch build has no kernels for {{gpu.name}} ({{gpu.sm_name}})"
+detail = "What it means, why it happens."
+match = ['no kernel image is available']    # canonical error lines: any one of these
+all = []                                    # ... and every one of these, anywhere in the paste
+none = []                                   # ... and none of these
+capture = ['you have (?P<have>\\S+)\\)']    # optional: named groups for conditions and text
+cues = [{ any = ['sm_120', '5090'], weight = 10 }, { any = ['仅CPU'], weight = -20 }]
+prose_min = 40                              # cues alone reach the cause at this sum
+requires = ["gpu.vendor == nvidia"]         # facts that must hold (unknown = not met)
+confirm = ["gpu.sm > $torch.sm_max", { when = "torch.cuda < 12.8", weight = 25 }]
+refute = ["torch.build == cpu"]             # any that holds rules the signature out
+explains = ["app.ollama-cpu-fallback"]      # symptoms this cause accounts for
+sources = ["https://..."]
+example = "a real line the signature must match (tested)"
+defaults = { "gpu.name" = "this GPU" }      # text for placeholders whose fact is unknown
+[[signature.remedy]]                        # resolved by envdoctor.remedies (the one chooser)
+kind = "torch-build-for-gpu"                # its exact fixes come before the written ones
+capability = "{{m.sm}}"
+[[signature.fix]]                           # written fixes: what no remedy kind covers
+summary = "Install a cu128 build"
+commands = ["pip install --upgrade torch --index-url https://download.pytorch.org/whl/cu128"]
+risk = "safe"                               # safe | needs-restart | destructive
+url = "https://pytorch.org/get-started/locally/"
+when = "os.system != Windows"               # shown only when this is not known to be false
+first_when = "app.comfyui"                  # moved to the top when this holds
+```
+
+Patterns are Python regular expressions, matched case-insensitively against one notable line at
+a time (see `envdoctor.triage.patterns`). A signature with no `match` is reached by its cues only.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from envdoctor.model.findings import Risk, Severity
+from envdoctor.triage.conditions import parse_condition
+from envdoctor.triage.model import (
+    DEFAULT_PROSE_MIN,
+    DEFAULT_SCORE,
+    DEFAULT_WEIGHT,
+    Condition,
+    Cue,
+    FixSpec,
+    Pattern,
+    Signature,
+    SignatureError,
+)
+from envdoctor.triage.patterns import compile_pattern as _compile_checked
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+
+def _signature_dir() -> Path:
+    """checks/signatures, wherever the checks package is installed from."""
+    import envdoctor.checks
+
+    return Path(envdoctor.checks.__file__).resolve().parent / "signatures"
+
+
+SIGNATURE_DIR = _signature_dir()
+SCHEMA_VERSION = 1
+
+
+@dataclass(frozen=True)
+class SignatureData:
+    """Everything loaded from signatures/: the signatures, shared default texts, the fallback
+    nvcc architecture table, the no-match texts, and any load errors."""
+
+    signatures: tuple[Signature, ...]
+    defaults: Mapping[str, str]
+    arch_rows: tuple[Mapping[str, Any], ...]
+    no_match: Mapping[str, Any]
+    errors: tuple[str, ...]
+    conflicts: tuple[tuple[str, ...], ...] = ()
+
+
+def load(folder: Path | None = None) -> SignatureData:
+    """Load every signature file; broken signatures are left out and reported in `errors`.
+
+    The patterns' anchors come from envdoctor's cache (`matrix_cache`, keyed by the files' bytes
+    and envdoctor's version) when these exact files were loaded before: parsing ~1000 regular
+    expressions is most of the load time."""
+    from envdoctor import __version__
+    from envdoctor.matrix import cache as matrix_cache
+
+    folder = folder or SIGNATURE_DIR
+    signatures: list[Signature] = []
+    errors: list[str] = []
+    defaults: dict[str, str] = {}
+    arch_rows: list[Mapping[str, Any]] = []
+    no_match: dict[str, Any] = {}
+    conflicts: list[tuple[str, ...]] = []
+    keys: set[str] = set()
+    texts: list[tuple[Path, str]] = []
+    for path in sorted(folder.glob("*.toml")):
+        try:
+            texts.append((path, path.read_text(encoding="utf-8")))
+        except OSError as exc:
+            errors.append(f"{path.name}: {exc}")
+    cache_key = matrix_cache.key("\0".join(t for _, t in texts).encode(), __version__)
+    known = matrix_cache.load(CACHE_NAME, cache_key) or {}
+    for path, text in texts:
+        try:
+            document = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as exc:
+            errors.append(f"{path.name}: {exc}")
+            continue
+        if document.get("schema_version") != SCHEMA_VERSION:
+            errors.append(f"{path.name}: schema_version must be {SCHEMA_VERSION}")
+            continue
+        defaults.update({str(k): str(v) for k, v in (document.get("defaults") or {}).items()})
+        arch_rows.extend(document.get("nvcc_arch", []) or [])
+        no_match.update(document.get("no_match") or {})
+        conflicts.extend(tuple(str(i) for i in group) for group in document.get("conflicts") or [])
+        for position, entry in enumerate(document.get("signature", []) or [], start=1):
+            label = f"{path.name} signature #{position} ({entry.get('key') or entry.get('id')})"
+            try:
+                signature = _signature(entry, path.name, known)
+            except (SignatureError, KeyError, TypeError, ValueError) as exc:
+                errors.append(f"{label}: {exc}")
+                continue
+            if signature.key in keys:
+                errors.append(f"{label}: duplicate key {signature.key}")
+                continue
+            keys.add(signature.key)
+            signatures.append(signature)
+    if not known and not errors:
+        analysed = {p.text: list(p.anchors) for sig in signatures for p in _own_patterns(sig)}
+        matrix_cache.store(CACHE_NAME, cache_key, analysed)
+    return SignatureData(
+        tuple(signatures), defaults, tuple(arch_rows), no_match, tuple(errors), tuple(conflicts)
+    )
+
+
+def _own_patterns(signature: Signature) -> Iterable[Pattern]:
+    """The patterns compiled from a signature's pattern lists (not its text conditions)."""
+    yield from (*signature.match, *signature.all, *signature.none, *signature.capture)
+    for cue in signature.cues:
+        yield from cue.patterns
+
+
+_ALLOWED = {
+    "id",
+    "key",
+    "severity",
+    "score",
+    "title",
+    "detail",
+    "match",
+    "all",
+    "none",
+    "capture",
+    "requires",
+    "confirm",
+    "refute",
+    "explains",
+    "sources",
+    "example",
+    "examples",
+    "defaults",
+    "fix",
+    "cues",
+    "prose_min",
+    "remedy",
+}
+_FIX_ALLOWED = {"summary", "commands", "risk", "url", "when", "first_when"}
+
+
+CACHE_NAME = "triage-signature-anchors"
+
+
+def _compiler(known: Mapping[str, list[str]]) -> Any:
+    """compile_pattern, taking a pattern's anchors from `known` (patterns checked and analysed by
+    an earlier load of the same files) instead of parsing it again."""
+
+    def compile_pattern(text: str) -> Pattern:
+        anchors = known.get(text)
+        if anchors:
+            return Pattern(text, tuple(anchors))
+        return _compile_checked(text)
+
+    return compile_pattern
+
+
+def _signature(
+    entry: Mapping[str, Any], origin: str, known: Mapping[str, list[str]] | None = None
+) -> Signature:
+    compile_pattern = _compiler(known or {})
+    unknown = set(entry) - _ALLOWED
+    if unknown:
+        raise SignatureError(f"unknown keys {sorted(unknown)}")
+    finding_id = str(entry["id"])
+    if not re.match(r"^[a-z0-9]+(?:\.[a-z0-9-]+)+$", finding_id):
+        raise SignatureError(f"id {finding_id!r} is not area.kebab-name")
+    match = tuple(compile_pattern(p) for p in _strings(entry.get("match")))
+    cues = tuple(_cues(entry.get("cues"), compile_pattern))
+    if not match and not any(c.weight > 0 for c in cues):
+        raise SignatureError("needs a pattern in 'match' or a positive cue")
+    fixes = []
+    for fix in entry.get("fix", []) or []:
+        extra = set(fix) - _FIX_ALLOWED
+        if extra:
+            raise SignatureError(f"fix has unknown keys {sorted(extra)}")
+        fixes.append(
+            FixSpec(
+                str(fix["summary"]),
+                tuple(_strings(fix.get("commands"))),
+                Risk(fix.get("risk", "safe")),
+                fix.get("url"),
+                parse_condition(fix["when"]) if fix.get("when") else None,
+                parse_condition(fix["first_when"]) if fix.get("first_when") else None,
+            )
+        )
+    from envdoctor.remedies import RemedySpec
+
+    remedies = tuple(RemedySpec.from_toml(r) for r in entry.get("remedy", []) or [])
+    if not fixes and not remedies:
+        raise SignatureError("needs at least one fix or remedy")
+    examples = tuple(_strings(entry.get("examples"))) + tuple(_strings(entry.get("example")))
+    signature = Signature(
+        key=str(entry.get("key") or finding_id),
+        id=finding_id,
+        severity=Severity(entry["severity"]),
+        title=str(entry["title"]),
+        detail=str(entry.get("detail", "")),
+        match=match,
+        all=tuple(compile_pattern(p) for p in _strings(entry.get("all"))),
+        none=tuple(compile_pattern(p) for p in _strings(entry.get("none"))),
+        capture=tuple(compile_pattern(p) for p in _strings(entry.get("capture"))),
+        requires=tuple(_conditions(entry.get("requires"))),
+        confirm=tuple(_conditions(entry.get("confirm"))),
+        refute=tuple(_conditions(entry.get("refute"))),
+        score=int(entry.get("score", DEFAULT_SCORE)),
+        explains=tuple(_strings(entry.get("explains"))),
+        fixes=tuple(fixes),
+        defaults={str(k): str(v) for k, v in (entry.get("defaults") or {}).items()},
+        sources=tuple(_strings(entry.get("sources"))),
+        examples=examples,
+        origin=origin,
+        cues=cues,
+        prose_min=int(entry.get("prose_min", DEFAULT_PROSE_MIN)),
+        remedies=remedies,
+    )
+    if not examples:
+        raise SignatureError("needs an example line it matches")
+    return signature
+
+
+def _strings(value: Any) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [value]
+    return [str(v) for v in value]
+
+
+def _cues(value: Any, compile_pattern: Any) -> Iterable[Cue]:
+    for item in value or []:
+        if not isinstance(item, Mapping) or "any" not in item:
+            raise SignatureError(f"cue {item!r} needs 'any' (patterns) and 'weight'")
+        patterns = tuple(compile_pattern(p) for p in _strings(item["any"]))
+        yield Cue(patterns, int(item.get("weight", DEFAULT_WEIGHT)))
+
+
+def _conditions(value: Any) -> Iterable[Condition]:
+    for item in value or []:
+        if isinstance(item, str):
+            yield parse_condition(item)
+        else:
+            yield parse_condition(str(item["when"]), int(item.get("weight", DEFAULT_WEIGHT)))
+
+
+DATA = load()
+
+
+def by_id() -> dict[str, list[Signature]]:
+    """The loaded signatures grouped by finding id, in file order."""
+    out: dict[str, list[Signature]] = {}
+    for sig in DATA.signatures:
+        out.setdefault(sig.id, []).append(sig)
+    return out
+
+
+def anchors() -> frozenset[str]:
+    """Every literal a signature line can be recognised by, and the prose facts' key words: the
+    free-text reader keeps a line holding any of them."""
+    from envdoctor.triage.prose import ANCHORS
+
+    found: set[str] = set(ANCHORS)
+    for signature in DATA.signatures:
+        for pattern in signature.patterns():
+            found.update(pattern.anchors)
+    return frozenset(found)
+
+
+def match_anchors() -> frozenset[str]:
+    """The anchors of the patterns that make a signature apply (match, all, capture, cues),
+    without those of its conditions: what the free-text reader still looks for deep in a long
+    log."""
+    found: set[str] = set()
+    for signature in DATA.signatures:
+        for pattern in (*signature.match, *signature.all, *signature.capture):
+            found.update(pattern.anchors)
+    return frozenset(found)

@@ -1,0 +1,155 @@
+"""The shapes of the triage engine's data: a cause (signature), its cues and fixes, and a match.
+
+A signature names one cause. It is reached by its canonical error lines (`match`), or by prose
+alone when the cue phrasings it lists (English and Chinese) add up to `prose_min`; the facts that
+confirm it raise its score, those that refute it rule it out. Its fixes are either written out
+(`summary`, `commands`) or remedy references that the one fix chooser (`envdoctor.remedies`)
+resolves with the facts and the matrices, so one paste gets the exact wheel, driver floor or flag it needs.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
+
+from envdoctor.model.findings import Risk, Severity
+
+DEFAULT_SCORE = 50
+DEFAULT_WEIGHT = 15
+DEFAULT_PROSE_MIN = 40
+
+
+@dataclass(frozen=True)
+class Pattern:
+    """One pattern and the lowercase literals one of which any match contains. The regular
+    expression is compiled on first use: most patterns never meet a line holding an anchor."""
+
+    text: str
+    anchors: tuple[str, ...]
+
+    @cached_property
+    def regex(self) -> re.Pattern[str]:
+        """The compiled, case-insensitive expression."""
+        return re.compile(self.text, re.IGNORECASE)
+
+    def possible_in(self, text: str) -> bool:
+        """Whether `text` (lowercased) holds one of the anchors: if not, no line of it can match."""
+        return any(a in text for a in self.anchors)
+
+    def search(self, line: str, lowered: str) -> re.Match[str] | None:
+        """The match in `line` (its lowercase form `lowered`), trying the regex only when an
+        anchor is present."""
+        if not any(a in lowered for a in self.anchors):
+            return None
+        return self.regex.search(line)
+
+
+@dataclass(frozen=True)
+class Clause:
+    """FACT OP VALUE, or a bare FACT (op None)."""
+
+    fact: str
+    op: str | None = None
+    value: str | None = None
+    negate: bool = False
+    pattern: re.Pattern[str] | None = None
+
+
+@dataclass(frozen=True)
+class Condition:
+    """Alternatives joined by `or`, each clauses joined by `and`, with the weight it adds when it
+    confirms."""
+
+    text: str
+    alternatives: tuple[tuple[Clause, ...], ...]
+    weight: int = DEFAULT_WEIGHT
+
+    @property
+    def clauses(self) -> tuple[Clause, ...]:
+        """Every clause, whatever alternative it belongs to."""
+        return tuple(c for alt in self.alternatives for c in alt)
+
+
+@dataclass(frozen=True)
+class Cue:
+    """A phrasing that makes a cause more (positive weight) or less (negative) likely when any of
+    its patterns occurs in the paste: how users describe it without the canonical error line."""
+
+    patterns: tuple[Pattern, ...]
+    weight: int
+
+
+@dataclass(frozen=True)
+class FixSpec:
+    """A fix as written in the data, before templating."""
+
+    summary: str
+    commands: tuple[str, ...] = ()
+    risk: Risk = Risk.SAFE
+    url: str | None = None
+    when: Condition | None = None
+    first_when: Condition | None = None
+
+
+@dataclass(frozen=True)
+class Signature:
+    """One cause of an error message (see `envdoctor.triage.loader` for the file format)."""
+
+    key: str
+    id: str
+    severity: Severity
+    title: str
+    detail: str
+    match: tuple[Pattern, ...]
+    all: tuple[Pattern, ...] = ()
+    none: tuple[Pattern, ...] = ()
+    capture: tuple[Pattern, ...] = ()
+    requires: tuple[Condition, ...] = ()
+    confirm: tuple[Condition, ...] = ()
+    refute: tuple[Condition, ...] = ()
+    score: int = DEFAULT_SCORE
+    explains: tuple[str, ...] = ()
+    fixes: tuple[FixSpec, ...] = ()
+    defaults: Mapping[str, str] = field(default_factory=dict)
+    sources: tuple[str, ...] = ()
+    examples: tuple[str, ...] = ()
+    origin: str = ""
+    cues: tuple[Cue, ...] = ()
+    prose_min: int = DEFAULT_PROSE_MIN
+    remedies: tuple[Any, ...] = ()  # envdoctor.remedies.RemedySpec, resolved by the fix chooser
+
+    def patterns(self) -> Iterable[Pattern]:
+        """Every pattern whose lines the free-text reader must keep."""
+        yield from self.match
+        yield from self.all
+        yield from self.none
+        yield from self.capture
+        for cue in self.cues:
+            yield from cue.patterns
+        fix_conditions = [c for f in self.fixes for c in (f.when, f.first_when) if c is not None]
+        for condition in (*self.requires, *self.confirm, *self.refute, *fix_conditions):
+            for clause in condition.clauses:
+                if clause.pattern is not None and clause.fact == "text":
+                    from envdoctor.triage.patterns import anchors_of
+
+                    yield Pattern(clause.value or "", anchors_of(clause.value or ""))
+
+
+@dataclass
+class Match:
+    """A signature that applies to a snapshot: its score, the line it matched (or the strongest
+    cue line when prose alone reached it), its captures and the conditions that confirmed it."""
+
+    signature: Signature
+    score: int
+    line: str
+    captures: dict[str, str]
+    confirmed: list[tuple[Condition, list[tuple[str, Any, str | None]]]]
+    cue_lines: list[str] = field(default_factory=list)
+
+
+class SignatureError(ValueError):
+    """A signature file that cannot be loaded."""

@@ -1,0 +1,118 @@
+"""Patterns of the signature data: compiled once, each with the literal every match contains.
+
+Each pattern must contain a literal of at least three characters (two for CJK) that every match
+contains: the free-text reader keeps only the lines that hold an anchor, so the snapshot never
+carries a whole 50 MB log, and each pattern runs only on lines that can match it. Unbounded
+repeats nested inside others (`(a+)+`) are refused, since they can backtrack exponentially.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from typing import Any
+
+from envdoctor.triage.model import Pattern, SignatureError
+
+if sys.version_info >= (3, 11):
+    from re import _constants as sre_constants  # type: ignore[attr-defined]
+    from re import _parser as sre_parse  # type: ignore[attr-defined]
+else:  # pragma: no cover - Python 3.10
+    import sre_constants
+    import sre_parse
+
+_MAX_REPEAT = sre_constants.MAX_REPEAT
+_MIN_REPEAT = sre_constants.MIN_REPEAT
+_POSSESSIVE = getattr(sre_constants, "POSSESSIVE_REPEAT", None)
+
+
+def _required_literals(parsed: Any) -> set[str] | None:
+    """A set of lowercase strings one of which every match contains, or None."""
+    best: set[str] | None = None
+    run = ""
+
+    def consider(candidate: set[str] | None) -> None:
+        nonlocal best
+        if not candidate:
+            return
+        if best is None or _strength(candidate) > _strength(best):
+            best = candidate
+
+    for op, av in parsed:
+        if op is sre_constants.LITERAL:
+            run += chr(av).lower()
+            continue
+        consider({run} if run else None)
+        run = ""
+        if op is sre_constants.SUBPATTERN:
+            consider(_required_literals(av[-1]))
+        elif op is sre_constants.BRANCH:
+            options: set[str] = set()
+            for branch in av[1]:
+                found = _required_literals(branch)
+                if not found:
+                    options = set()
+                    break
+                options |= found
+            consider(options or None)
+        elif op in (_MAX_REPEAT, _MIN_REPEAT, _POSSESSIVE) and av[0] >= 1:
+            consider(_required_literals(av[2]))
+        elif op is sre_constants.IN:
+            # a one-character class of case variants only ("[Kk]") continues a run
+            chars = {chr(v).lower() for kind, v in av if kind is sre_constants.LITERAL}
+            if len(chars) == 1 and all(kind is sre_constants.LITERAL for kind, _ in av):
+                run += chars.pop()
+                continue
+    consider({run} if run else None)
+    return best
+
+
+def _strength(options: set[str]) -> int:
+    return min(_literal_length(o) for o in options)
+
+
+def _literal_length(text: str) -> int:
+    return sum(1 if ch.isascii() else 2 for ch in text)
+
+
+def anchors_of(pattern: str, parsed: Any = None) -> tuple[str, ...]:
+    """The literals one of which every match of `pattern` contains (SignatureError if none
+    has 3+ characters, a CJK character counting 2)."""
+    parsed = parsed if parsed is not None else sre_parse.parse(pattern, re.IGNORECASE)
+    found = _required_literals(parsed)
+    if not found or _strength(found) < 3:
+        raise SignatureError(
+            f"pattern {pattern!r} has no literal of 3+ characters every match contains"
+        )
+    return tuple(sorted(found))
+
+
+def check_backtracking(pattern: str, parsed: Any = None) -> None:
+    """Refuse an unbounded repeat inside another one, such as (a+)+ or (\\w*\\s?)*, which can
+    backtrack exponentially; bound the outer one instead ({1,40})."""
+
+    def walk(tree: Any, inside_repeat: bool) -> None:
+        for op, av in tree:
+            if op in (_MAX_REPEAT, _MIN_REPEAT, _POSSESSIVE):
+                unbounded = av[1] == sre_constants.MAXREPEAT or av[1] > 50
+                if unbounded and inside_repeat:
+                    raise SignatureError(f"pattern {pattern!r} nests unbounded repeats")
+                walk(av[2], inside_repeat or unbounded)
+            elif op is sre_constants.SUBPATTERN:
+                walk(av[-1], inside_repeat)
+            elif op is sre_constants.BRANCH:
+                for branch in av[1]:
+                    walk(branch, inside_repeat)
+
+    walk(parsed if parsed is not None else sre_parse.parse(pattern, re.IGNORECASE), False)
+
+
+def compile_pattern(text: str) -> Pattern:
+    """A case-insensitive pattern with its anchors (parsed once; compiled on first use);
+    SignatureError when unusable."""
+    try:
+        parsed = sre_parse.parse(text, re.IGNORECASE)
+    except re.error as exc:
+        raise SignatureError(f"pattern {text!r} is not a valid regular expression: {exc}") from exc
+    check_backtracking(text, parsed)
+    return Pattern(text, anchors_of(text, parsed))

@@ -1,0 +1,167 @@
+"""Facts from prose, English and Chinese: what a report says in words rather than in a dump.
+
+The free-text reader keeps the notable lines of a paste (`pasted.text`); this module reads
+versions and context from them in the phrasings reports use: "found version 11040" (the CUDA the
+driver supports, CUDA's 1000*major + 10*minor), "source was compiled with 8.6.0" (cuDNN),
+"驱动版本 470", "CUDA Version: 12.2", "ROCm 6.1", "tensorflow 2.15", "jaxlib 0.4.30",
+"paddlepaddle-gpu 2.6"; the context (WSL, Docker Desktop, Slurm, Kubernetes, conda, Windows,
+Jetson, Grace); and environment assignments in scripts (`export NCCL_P2P_DISABLE=1`,
+`set CUDA_VISIBLE_DEVICES=0`, `ENV X=Y`, `os.environ["X"] = "Y"`). Each pattern holds a literal
+the reader keys on (`ANCHORS`), so the lines it needs are kept.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+_V = r"v?(?P<version>\d+(?:\.\d+){0,3})"
+
+# (fact, regex): the first match of each fact wins, in line order
+VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (fact, re.compile(text, re.IGNORECASE))
+    for fact, text in (
+        (
+            "driver.cuda_code",
+            r"driver[^\n]{0,80}?(?:too old|版本过低)[^\n]{0,40}?found version (?P<code>\d{4,5})",
+        ),
+        ("driver.cuda_code", r"found version (?P<code>1\d{4})\b"),
+        ("driver.cuda_max", r"cuda version\s*[:：]\s*" + _V),
+        ("driver.cuda_max", r"(?:驱动|driver)\s*(?:支持的?|supports?)\s*(?:最高)?\s*cuda\s*" + _V),
+        ("driver.version", r"driver version\s*[:：]?\s*(?P<version>\d{3}(?:\.\d+){1,2})"),
+        (
+            "driver.version",
+            r"(?:驱动版本|显卡驱动|驱动程序版本|驱动)\s*(?:是|为|:|：)?\s*(?P<version>\d{3}(?:\.\d+){0,2})",
+        ),
+        ("driver.version", r"nvidia-driver-(?P<version>\d{3})\b"),
+        # a Windows driver file version (23.21.13.9135) carries NVIDIA's (391.35) in its tail
+        (
+            "driver.winfile",
+            r"\b[23]\d\.\d{2}\.1(?P<major1>\d)\.(?P<major2>\d{2})(?P<minor>\d{2})\b",
+        ),
+        ("driver.version", r"nvidia(?:-| )?(?:driver|驱动)\s*(?P<version>\d{3}(?:\.\d+){0,2})\b"),
+        (
+            "cudnn.compiled",
+            r"(?:source was compiled with|compiled (?:against|with) cudnn)[^\n]{0,20}?" + _V,
+        ),
+        ("cudnn.version", r"loaded runtime cudnn library[^\n]{0,10}?" + _V),
+        (
+            "cudnn.version",
+            r"cudnn(?:\s*version)?\s*[:：=]?\s*" + r"v?(?P<version>[89]\.\d+(?:\.\d+){0,2})",
+        ),
+        ("cuda.runtime", r"cuda (?:runtime|toolkit)\s*(?:version)?\s*[:：]?\s*" + _V),
+        ("cuda.runtime", r"cuda(?:-toolkit)?[- ]?(?P<version>1[0-3]\.\d)\b"),
+        (
+            "rocm.version",
+            r"rocm\s*(?:version)?\s*[:：]?\s*" + r"v?(?P<version>[3-7]\.\d+(?:\.\d+)?)",
+        ),
+        (
+            "tf.version",
+            r"tensorflow(?:-gpu)?\s*(?:version)?\s*[:：=]{0,2}\s*"
+            + r"v?(?P<version>[12]\.\d+(?:\.\d+)?)",
+        ),
+        (
+            "jax.version",
+            r"jax(?:lib)?\s*(?:version)?\s*[:：=]{0,2}\s*" + r"v?(?P<version>0\.\d+(?:\.\d+)?)",
+        ),
+        (
+            "paddle.version",
+            r"paddle(?:paddle)?(?:-gpu)?\s*(?:version)?\s*[:：=]{0,2}\s*"
+            + r"v?(?P<version>[23]\.\d+(?:\.\d+)?)",
+        ),
+    )
+)
+
+CONTEXT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
+    (fact, re.compile(text, re.IGNORECASE))
+    for fact, text in (
+        ("ctx.docker_desktop", r"docker desktop|docker-desktop|desktop-linux"),
+        ("ctx.slurm", r"\bslurm|\bsbatch\b|\bsrun\b|#SBATCH"),
+        ("ctx.kubernetes", r"kubernetes|\bk8s\b|kubectl|kubelet|device-plugin|nvidia\.com/gpu"),
+        ("ctx.conda", r"\bconda\b|anaconda|miniconda|mamba|site-packages.{0,40}envs/"),
+        ("ctx.grace", r"\bgrace\b|\bgh200\b|\bgb200\b|aarch64|arm64|sbsa"),
+        ("os.wsl", r"\bwsl2?\b|microsoft-standard|/usr/lib/wsl"),
+        ("jetson", r"\bjetson|jetpack|\bl4t\b|tegra"),
+        ("os.windows", r"\bwindows\b|\bwin1[01]\b|[a-z]:\\\\|\.dll\b|\.exe\b"),
+    )
+)
+
+_ENV_ASSIGNMENT = re.compile(
+    r"(?:^|[\s;&(])(?:export\s+|set\s+|setx\s+|ENV\s+|\$env:)?"
+    r"(?P<name>(?:CUDA|NCCL|TORCH|PYTORCH|HSA|HIP|ROCR|LD|TF|XLA|OLLAMA|NVIDIA|CUBLAS|"
+    r"CUDNN|OMP|TRITON|VLLM|JAX|FLAGS|ZE|SYCL|BNB|OPENBLAS)_[A-Z0-9_]{2,40})"
+    r"\s*[= ]\s*['\"]?(?P<value>[^'\"\s;]{1,120})"
+)
+_OS_ENVIRON = re.compile(
+    r"os\.environ\[\s*['\"](?P<name>[A-Z][A-Z0-9_]{2,40})['\"]\s*\]\s*=\s*['\"](?P<value>[^'\"]{0,120})"
+)
+
+ANCHORS = (
+    "found version",
+    "cuda version",
+    "driver version",
+    "驱动",
+    "compiled with",
+    "cudnn",
+    "rocm",
+    "tensorflow",
+    "jax",
+    "paddle",
+    "docker desktop",
+    "docker-desktop",
+    "slurm",
+    "sbatch",
+    "srun",
+    "kubernetes",
+    "k8s",
+    "kubectl",
+    "conda",
+    "aarch64",
+    "arm64",
+    "grace",
+    "gh200",
+    "wsl",
+    "export ",
+    "os.environ",
+    "setx ",
+    "$env:",
+    "_visible_devices",
+    "nccl_",
+)
+
+
+def prose_facts(lines: Iterable[str]) -> dict[str, object]:
+    """{fact: value} read from the notable lines (first mention wins), with `env` holding the
+    environment assignments seen."""
+    facts: dict[str, object] = {}
+    env: dict[str, str] = {}
+    for line in lines:
+        if len(line) > 2000:
+            line = line[:2000]
+        for fact, regex in VERSION_PATTERNS:
+            if fact in facts or (fact == "driver.cuda_code" and "driver.cuda_max" in facts):
+                continue
+            match = regex.search(line)
+            if match is None:
+                continue
+            if fact == "driver.cuda_code":
+                code = int(match.group("code"))
+                facts["driver.cuda_max"] = f"{code // 1000}.{(code % 1000) // 10}"
+                continue
+            if fact == "driver.winfile":
+                if "driver.version" not in facts:
+                    parts = match.group("major1"), match.group("major2"), match.group("minor")
+                    facts["driver.version"] = f"{parts[0]}{parts[1]}.{parts[2]}"
+                continue
+            facts[fact] = match.group("version")
+        for fact, regex in CONTEXT_PATTERNS:
+            if fact not in facts and regex.search(line):
+                facts[fact] = True
+        for regex in (_ENV_ASSIGNMENT, _OS_ENVIRON):
+            for match in regex.finditer(line):
+                env.setdefault(match.group("name").upper(), match.group("value"))
+    facts.pop("driver.cuda_code", None)
+    facts.pop("driver.winfile", None)
+    if env:
+        facts["env"] = env
+    return facts

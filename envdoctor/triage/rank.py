@@ -1,0 +1,115 @@
+"""Ranking for triage: one finding per id, causes above their symptoms, one consistent story.
+
+- One finding per id: when a fact check and a signature report the same id, the fact-based
+  finding is the base (its evidence is exact) and gains the signature's matched lines, fixes,
+  score and origin (`merge_duplicates`).
+- A cause keeps its symptoms folded under it. When two findings each claim to explain the other,
+  the more severe stays on top (then the higher score): the other's claim is dropped.
+- Findings that contradict each other (`conflicts` in signatures/_common.toml: "too new" and
+  "too old" for one GPU) are not both shown: the one with the better score stays.
+- Blocks are ordered by the best score in them (how telling the evidence is), then by the
+  root's severity and confidence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+
+from envdoctor.model.findings import SEVERITY_ORDER, Finding, order
+from envdoctor.model.snapshot import CONFIDENCE_ORDER
+
+MAX_FIXES = 6
+
+
+def merge_duplicates(findings: Iterable[Finding]) -> list[Finding]:
+    """One finding per id, in first-seen order. A fact-based finding is kept as the base; the
+    other's evidence and fixes it lacks are added; the higher severity, confidence and score win."""
+    merged: dict[str, Finding] = {}
+    for finding in findings:
+        have = merged.get(finding.id)
+        merged[finding.id] = finding if have is None else _merge(have, finding)
+    return list(merged.values())
+
+
+def _merge(a: Finding, b: Finding) -> Finding:
+    base, other = (b, a) if a.from_signature and not b.from_signature else (a, b)
+    evidence = list(base.evidence)
+    for ev in other.evidence:
+        if all((ev.fact, ev.actual) != (e.fact, e.actual) for e in evidence):
+            evidence.append(ev)
+    fixes = list(base.fixes)
+    for fix in other.fixes:
+        if len(fixes) < MAX_FIXES and all(fix.summary != f.summary for f in fixes):
+            fixes.append(fix)
+    severity = min((base.severity, other.severity), key=lambda s: SEVERITY_ORDER[s])
+    confidence = min((base.confidence, other.confidence), key=lambda c: CONFIDENCE_ORDER[c])
+    explains = tuple(dict.fromkeys(base.explains + other.explains))
+    scored = max((a, b), key=lambda f: f.score or 0)
+    return replace(
+        base,
+        evidence=tuple(evidence),
+        fixes=tuple(fixes),
+        severity=severity,
+        confidence=confidence,
+        explains=explains,
+        explained_by=None,
+        score=scored.score,
+        origin=base.origin or other.origin,
+    )
+
+
+def _strength(finding: Finding) -> tuple[int, int]:
+    """Higher is stronger: severity first, then score."""
+    return (-SEVERITY_ORDER[finding.severity], finding.score or 0)
+
+
+def break_mutual_claims(findings: list[Finding]) -> list[Finding]:
+    """When A explains B and B explains A, the weaker one (less severe, then lower score) loses
+    its claim, so the more severe finding stays on top."""
+    by_id = {f.id: f for f in findings}
+    out = []
+    for finding in findings:
+        drop = {
+            other
+            for other in finding.explains
+            if other in by_id
+            and finding.id in by_id[other].explains
+            and _strength(finding) < _strength(by_id[other])
+        }
+        out.append(replace(finding, explains=tuple(e for e in finding.explains if e not in drop)))
+    return out
+
+
+def drop_conflicts(findings: list[Finding], conflicts: Iterable[Iterable[str]]) -> list[Finding]:
+    """Of findings that contradict each other, keep only the best-scoring one."""
+    present = {f.id: f for f in findings}
+    dropped: set[str] = set()
+    for group in conflicts:
+        here = [present[i] for i in group if i in present]
+        if len(here) > 1:
+            keep = max(here, key=lambda f: (f.score or 0, -SEVERITY_ORDER[f.severity]))
+            dropped |= {f.id for f in here if f is not keep}
+    return [f for f in findings if f.id not in dropped]
+
+
+def rank_for_triage(
+    findings: Iterable[Finding], conflicts: Iterable[Iterable[str]] = ()
+) -> list[Finding]:
+    """Deduplicated, consistent findings, causes first with their symptoms folded under them,
+    blocks ordered by the best score in them."""
+    unique = [replace(f, explained_by=None) for f in merge_duplicates(findings)]
+    unique = break_mutual_claims(drop_conflicts(unique, conflicts))
+    blocks: list[list[Finding]] = []
+    for finding in order(unique):
+        if finding.explained_by is None or not blocks:
+            blocks.append([finding])
+        else:
+            blocks[-1].append(finding)
+
+    def key(block: list[Finding]) -> tuple[int, int, int, str]:
+        root = block[0]
+        score = max(f.score or 0 for f in block)
+        return (-score, SEVERITY_ORDER[root.severity], CONFIDENCE_ORDER[root.confidence], root.id)
+
+    return [f for block in sorted(blocks, key=key) for f in block]

@@ -1,0 +1,92 @@
+"""The triage entry points: text, lines or cleaned blocks in, a ranked report out.
+
+The input streams through the readers (`envdoctor.ingest`) into one snapshot of origin "pasted";
+`here=True` completes it with this machine's live facts (live facts win where both exist, since
+they are first-hand). The fact checks run on it (`envdoctor.diagnosis.pipeline`, without the signature
+module), the causes are evaluated once (`evaluate.signature_findings`), a pasted envdoctor
+report's own findings are added, and everything is ranked (`rank.rank_for_triage`); the closest
+confirmed cases of the case base are attached as evidence to the top finding.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+
+from envdoctor.model.findings import Finding
+from envdoctor.model.report import Report
+from envdoctor.model.snapshot import Snapshot
+
+SIGNATURE_MODULE = "signatures"
+
+
+def triage_text(text: str, here: bool = False, timeout_s: float = 20.0) -> Report:
+    """The triage report of a text (for tests and library use)."""
+    from envdoctor.ingest import clean_block
+
+    return triage_blocks([clean_block(text)] if text else [], here, timeout_s)
+
+
+def triage_lines(lines: Iterable[str], here: bool = False, timeout_s: float = 20.0) -> Report:
+    """The triage report of an input given line by line."""
+    from envdoctor.ingest import _blocks_of
+
+    return triage_blocks(_blocks_of(lines), here, timeout_s)
+
+
+def triage_blocks(blocks: Iterable[str], here: bool = False, timeout_s: float = 20.0) -> Report:
+    """The triage report of an input given as cleaned blocks of whole lines."""
+    from envdoctor.checks import CHECK_MODULES
+    from envdoctor.diagnosis.pipeline import active_matrices, diagnose
+    from envdoctor.ingest import ingest_blocks
+    from envdoctor.triage.casebase import suggested_by_cases, with_similar_cases
+    from envdoctor.triage.evaluate import NO_MATCH_ID, signature_findings
+    from envdoctor.triage.loader import DATA
+
+    snapshot = ingest_blocks(blocks)
+    if here:
+        snapshot = with_live_facts(snapshot, timeout_s)
+    matrices = active_matrices()
+    fact_modules = tuple(m for m in CHECK_MODULES if m != SIGNATURE_MODULE)
+    report = diagnose(snapshot, kind="triage", matrices=matrices, check_modules=fact_modules)
+    found = signature_findings(snapshot, matrices)
+    if found and all(f.id == NO_MATCH_ID for f in found):  # error lines, no cause: ask the cases
+        found = found + suggested_by_cases(snapshot, matrices)  # "no signature matched" stays
+    findings = report.findings + found + reported_findings(snapshot)
+    ranked = rank_for_triage_data(findings, DATA.conflicts)
+    report.findings = with_similar_cases(ranked, snapshot, matrices)
+    return report
+
+
+def rank_for_triage_data(
+    findings: list[Finding], conflicts: Iterable[Iterable[str]]
+) -> list[Finding]:
+    """`rank.rank_for_triage` (named here so the pipeline reads in one place)."""
+    from envdoctor.triage.rank import rank_for_triage
+
+    return rank_for_triage(findings, conflicts)
+
+
+def reported_findings(snapshot: Snapshot) -> list[Finding]:
+    """The findings of a pasted envdoctor report (`pasted.report`), those that still parse."""
+    out = []
+    for item in (snapshot.data("pasted.report") or {}).get("findings", []):
+        try:
+            out.append(replace(Finding.from_dict(item), explained_by=None))
+        except ValueError:
+            continue
+    return out
+
+
+def with_live_facts(pasted: Snapshot, timeout_s: float) -> Snapshot:
+    """The pasted snapshot completed with this machine's live facts; live groups win."""
+    from envdoctor.commands import UsageError
+    from envdoctor.diagnosis.pipeline import collect_live
+    from envdoctor.probes.context import ProbeOptions
+
+    if timeout_s <= 0:
+        raise UsageError(f"--timeout must be positive, not {timeout_s:g}")
+    live = collect_live(ProbeOptions(timeout_s=timeout_s))
+    merged = live.merged_with(pasted)
+    merged.origin = "pasted"
+    return merged

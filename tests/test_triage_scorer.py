@@ -1,0 +1,64 @@
+"""The corpus scorer's strict hit, and the case base's origin (training cases only)."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from typing import Any
+
+import tomllib
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _module(name: str) -> Any:
+    spec = importlib.util.spec_from_file_location(name, REPO / "bench" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault(name, module)
+    spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+def _case(scorer: Any, **header: str) -> Any:
+    return scorer.Case(Path("x.txt"), dict(header), "body", "train")
+
+
+def test_strict_hit_needs_the_keywords_in_that_findings_fixes() -> None:
+    scorer = _module("triage_corpus_score")
+    case = _case(scorer, expected="a.cause", also="b.cause", keywords="cu128|12.8; index-url")
+    result = scorer.Result(
+        case,
+        ["other.id", "a.cause", "b.cause"],
+        ["pip install --index-url x/cu128", "install cu128", "pip install --index-url .../cu128"],
+    )
+    assert result.position == 2  # loose: the expected id is second
+    assert result.strict_position == 3  # a.cause's fixes lack index-url; b.cause (also) has both
+
+
+def test_case_without_keywords_is_strict_when_loose() -> None:
+    scorer = _module("triage_corpus_score")
+    result = scorer.Result(_case(scorer, expected="a.cause"), ["a.cause"], ["anything"])
+    assert result.strict_position == result.position == 1
+
+
+def test_no_match_counts_only_problem_reports() -> None:
+    scorer = _module("triage_corpus_score")
+    results = [
+        scorer.Result(_case(scorer, expected="a.cause"), ["triage.no-signature-matched"], [""]),
+        scorer.Result(_case(scorer, expected="a.cause"), ["a.cause"], [""]),
+    ]
+    assert scorer.figures(results)["no_match_share"] == 0.5
+
+
+def test_case_base_holds_training_cases_only() -> None:
+    split = _module("corpus_split")
+    scorer = _module("triage_corpus_score")
+    legacy = {c.header.get("url") for c in scorer.load_corpus(split="legacy")}
+    table = tomllib.loads((REPO / "matrices" / "triage_cases.toml").read_text(encoding="utf-8"))
+    rows = table["rows"]
+    assert len(rows) >= 100
+    for row in rows:
+        # a thread of the frozen test split never enters the case base (legacy cases predate it)
+        assert row["source"] in legacy or not split.is_test(row["source"]), row["source"]
