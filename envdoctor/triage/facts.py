@@ -220,7 +220,7 @@ def driver_runs(ms: Any, values: Mapping[str, Any], cuda: str, system: str) -> b
 
     release = major_minor(cuda)
     wanted = parse(release) if release else None
-    if wanted is None:
+    if release is None or wanted is None:
         return None
     driver = values.get("driver.version")
     if driver:
