@@ -28,6 +28,18 @@ MAY_IMPORT_CHECKS = {
     "envdoctor/diagnosis/pipeline.py": "the diagnosis pipeline loads the checks it runs",
     "envdoctor/ingest/free_text.py": "the triage signatures' anchors pick the notable lines "
     "(to go with the triage engine's move out of checks/, issue 20)",
+    # issue 18: the verifier re-runs the checks that read what a fix changes; triage runs the
+    # fact checks beside its causes, and loads the causes from checks/signatures/
+    "envdoctor/remedies/verify.py": "the verifier re-diagnoses: it loads and runs the checks",
+    "envdoctor/triage/run.py": "triage runs the fact checks and verifies its causes with them",
+    "envdoctor/triage/loader.py": "the causes' data lives in checks/signatures/",
+    # the chooser and triage read the torch context and container helpers that live in checks/
+    # (to go: they belong below the checks, e.g. in queries/, so that checks -> remedies only)
+    "envdoctor/remedies/__init__.py": "checks.torch_context (to move below the checks)",
+    "envdoctor/remedies/python_envs.py": "checks.torch_context (to move below the checks)",
+    "envdoctor/remedies/system.py": "checks.torch_context, checks.container_fixes (to move)",
+    "envdoctor/remedies/torch_builds.py": "checks.torch_context (to move below the checks)",
+    "envdoctor/triage/facts.py": "checks.torch_context (to move below the checks)",
 }
 
 
