@@ -3,20 +3,6 @@ by it (`judge`). The command itself is `envdoctor.commands.preflight`."""
 
 from __future__ import annotations
 
-import sys
-import types
-from typing import Any
+from envdoctor import callable_as_api
 
-
-class _PreflightPackage(types.ModuleType):
-    """This package, callable as the API's `envdoctor.preflight(...)`: importing a subpackage binds
-    its module to the parent's attribute of the same name, which would otherwise hide the API
-    function of `envdoctor` (loaded lazily by its `__getattr__`) once preflight has run."""
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        from envdoctor.api import preflight
-
-        return preflight(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _PreflightPackage
+callable_as_api(__name__)  # `envdoctor.preflight(...)` still calls the API after this import

@@ -10,9 +10,9 @@ cases), `run` (the entry points).
 
 from __future__ import annotations
 
-import sys
-import types
 from typing import TYPE_CHECKING, Any
+
+from envdoctor import callable_as_api
 
 if TYPE_CHECKING:
     from envdoctor.model.report import Report
@@ -41,15 +41,4 @@ def triage_blocks(blocks: Any, here: bool = False, timeout_s: float = 20.0) -> R
     return run(blocks, here, timeout_s)
 
 
-class _TriagePackage(types.ModuleType):
-    """This package, callable as the API's `envdoctor.triage(text)`: importing a subpackage binds
-    its module to the parent's attribute of the same name, which would otherwise hide the API
-    function of `envdoctor` (loaded lazily by its `__getattr__`) once triage has run."""
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        from envdoctor.api import triage
-
-        return triage(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _TriagePackage
+callable_as_api(__name__)  # `envdoctor.triage(...)` still calls the API after this import
