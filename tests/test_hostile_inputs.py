@@ -17,7 +17,7 @@ import pytest
 from envdoctor.cli import main
 from envdoctor.commands.fleet import read_node
 from envdoctor.commands.triage_input import report_damage
-from envdoctor.fleet import aggregate
+from envdoctor.fleet.aggregate import aggregate
 from envdoctor.fleet.render import render as render_fleet
 from envdoctor.ingest import MAX_INPUT_BYTES
 

@@ -438,13 +438,13 @@ def test_check_runs_read_only_commands(sandbox):
 
 def is_own_probe_script(argv: tuple[str, ...]) -> bool:
     """The target interpreter running one of envdoctor's own read-only probe scripts."""
-    import envdoctor.probes
+    import envdoctor.target
 
-    probes = Path(envdoctor.probes.__file__).resolve().parent
+    scripts = Path(envdoctor.target.__file__).resolve().parent
     return (
         len(argv) == 2
         and argv[0] in ("python3", "python")
-        and Path(argv[1]).parent == probes
+        and Path(argv[1]).parent == scripts
         and argv[1].endswith(("_script.py", "interpreter_facts.py"))
     )
 

@@ -83,7 +83,7 @@ class InputWatch:
         groups = report.snapshot.groups
         pasted_report_read = "pasted.report" in groups
         recognised = any(not name.startswith("pasted.") for name in groups) or any(
-            e.fact == "signature" for f in report.findings for e in f.evidence
+            f.from_signature for f in report.findings
         )
         if self.chars and self.not_text / self.chars > NOT_TEXT_SHARE and not recognised:
             share = 100 * self.not_text / self.chars
