@@ -22,18 +22,50 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}")
 
 
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+LANG_HELP = "language of the words: zh (Chinese) or en; default: the locale for text, Markdown and HTML, English for JSON"
+
+
+def build_parser(only: str | None = None, lang: str | None = None) -> argparse.ArgumentParser:
     """The full argument parser, or with `only` (a COMMAND_MODULES name) just that command's, so
-    a command does not import the others (preflight's start-up stays a few times `python -c pass`)."""
+    a command does not import the others (preflight's start-up stays a few times `python -c pass`).
+    Every command takes `--lang`; with `lang` the help texts are in that language."""
     parser = _Parser(
         prog="envdoctor", description="Environment compatibility doctor for GPU and ML machines."
     )
     parser.add_argument("--version", action="version", version=f"envdoctor {__version__}")
+    parser.add_argument("--lang", choices=("zh", "en"), help=LANG_HELP)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     subparsers.required = True
     for name in (only,) if only else COMMAND_MODULES:
         importlib.import_module(f"envdoctor.commands.{name}").add_parser(subparsers)
+    for sub in subparsers.choices.values():
+        sub.add_argument(
+            "--lang", choices=("zh", "en"), default=argparse.SUPPRESS, help=LANG_HELP
+        )
+    if lang and lang != "en":
+        from envdoctor.i18n.cli_help import translate_parser
+
+        translate_parser(parser, lang)
     return parser
+
+
+def _lang_option(argv: list[str]) -> str | None:
+    """The `--lang` value in argv, read before parsing so that --help and errors use it."""
+    for i, word in enumerate(argv):
+        if word == "--":
+            break
+        if word == "--lang" and i + 1 < len(argv):
+            return argv[i + 1]
+        if word.startswith("--lang="):
+            return word.split("=", 1)[1]
+    return None
+
+
+def _ui_lang(argv: list[str], fmt: str = "text") -> str:
+    from envdoctor.i18n import resolve_lang
+
+    explicit = _lang_option(argv)
+    return resolve_lang(explicit if explicit in ("zh", "en") else None, fmt, os.environ)
 
 
 def _named_command(argv: list[str]) -> str | None:
@@ -49,20 +81,23 @@ def _named_command(argv: list[str]) -> str | None:
 def main(argv: list[str] | None = None) -> int:
     """Run envdoctor; returns the exit code (or execs into a command for preflight)."""
     argv = sys.argv[1:] if argv is None else argv
+    ui = _ui_lang(argv)  # for help, errors and plain text; reports decide per format below
     try:
-        parser = build_parser(_named_command(argv))
+        parser = build_parser(_named_command(argv), ui)
         args = parser.parse_args(argv)
+        fmt = getattr(args, "format", None) or "text"
+        args.ui_lang = _ui_lang(argv, fmt)
         module = importlib.import_module(f"envdoctor.commands.{_module_for(args.command)}")
         outcome: Outcome = module.run(args)
     except UsageError as exc:
-        message = _one_line(str(exc))
+        message = _translated(_one_line(str(exc)), ui)
         _write(
             sys.stderr,
             (message if message.startswith("envdoctor") else f"envdoctor: {message}") + "\n",
         )
         return EXIT_USAGE
     except KeyboardInterrupt:
-        _write(sys.stderr, "envdoctor: interrupted\n")
+        _write(sys.stderr, _translated("envdoctor: interrupted", ui) + "\n")
         return 130
     except Exception as exc:  # noqa: BLE001 - the last line of defence
         import traceback
@@ -75,8 +110,10 @@ def main(argv: list[str] | None = None) -> int:
             "please report it with `envdoctor --version`\n",
         )
         return EXIT_INTERNAL
+    if args.ui_lang != "en" and args.command not in _RENDERS_ITSELF:
+        outcome.stdout = _translated(outcome.stdout, args.ui_lang)
     _write(sys.stdout, outcome.stdout)
-    _write(sys.stderr, outcome.stderr)
+    _write(sys.stderr, _translated(outcome.stderr, ui))
     if outcome.exec_argv:
         sys.stdout.flush()
         sys.stderr.flush()
@@ -102,6 +139,21 @@ def entry() -> None:
         except (OSError, ValueError):  # a closed or broken pipe: nothing more can be said
             pass
     os._exit(code)
+
+
+# commands whose output is already in the chosen language (a rendered report, a help page)
+_RENDERS_ITSELF = frozenset({"check", "triage", "report", "explain"})
+
+
+def _translated(text: str, lang: str) -> str:
+    """Plain command output in `lang`, line by line (a line no message matches stays)."""
+    if lang == "en" or not text:
+        return text
+    from envdoctor.i18n import translator
+
+    tr = translator(lang)
+    return "".join(tr(line[:-1]) + "\n" if line.endswith("\n") else tr(line)
+                   for line in text.splitlines(keepends=True))
 
 
 def _module_for(command: str) -> str:

@@ -130,5 +130,5 @@ def run(args: argparse.Namespace) -> Outcome:
     else:
         snapshot = collect_live(options, root=args.root)
     report = diagnose(snapshot, kind="check")
-    text = render(report, args.format, verbose=args.verbose)
+    text = render(report, args.format, verbose=args.verbose, lang=getattr(args, "ui_lang", None))
     return Outcome(stdout=text, exit_code=exit_code_for(report, args.fail_on))

@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> Outcome:
 
     blocks = _input_blocks(args.file)
     report = triage_blocks(blocks, here=args.here, timeout_s=args.timeout)
-    text = render(report, args.format, verbose=args.verbose)
+    text = render(report, args.format, verbose=args.verbose, lang=getattr(args, "ui_lang", None))
     return Outcome(stdout=text, exit_code=exit_code_for(report, args.fail_on))
 
 

@@ -1,0 +1,42 @@
+"""A report in another language: the words people read translated, the ids, commands, URLs,
+versions and facts left as they are. Renderers call this for what they show; what they embed for
+machines (the JSON document) stays the original."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from envdoctor.engine import Skipped
+from envdoctor.findings import Evidence, Finding, Fix
+from envdoctor.i18n import Translator
+from envdoctor.report import Report
+
+
+def finding(item: Finding, tr: Translator) -> Finding:
+    """`item` with its title, detail, evidence expectations and fix summaries translated."""
+    return replace(
+        item,
+        title=tr(item.title),
+        detail=tr(item.detail),
+        evidence=tuple(
+            Evidence(e.fact, tr(e.actual), None if e.expected is None else tr(e.expected))
+            for e in item.evidence
+        ),
+        fixes=tuple(replace(f, summary=tr(f.summary)) for f in item.fixes),
+    )
+
+
+def fix(item: Fix, tr: Translator) -> Fix:
+    """`item` with its summary translated (commands and URL kept)."""
+    return replace(item, summary=tr(item.summary))
+
+
+def report(original: Report, tr: Translator) -> Report:
+    """A copy of `original` whose findings and skip reasons read in `tr`'s language."""
+    if not tr.active:
+        return original
+    return replace(
+        original,
+        findings=[finding(f, tr) for f in original.findings],
+        skipped=[Skipped(s.id, tr(s.reason), s.not_present) for s in original.skipped],
+    )
