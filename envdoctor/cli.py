@@ -39,9 +39,7 @@ def build_parser(only: str | None = None, lang: str | None = None) -> argparse.A
     for name in (only,) if only else COMMAND_MODULES:
         importlib.import_module(f"envdoctor.commands.{name}").add_parser(subparsers)
     for sub in subparsers.choices.values():
-        sub.add_argument(
-            "--lang", choices=("zh", "en"), default=argparse.SUPPRESS, help=LANG_HELP
-        )
+        sub.add_argument("--lang", choices=("zh", "en"), default=argparse.SUPPRESS, help=LANG_HELP)
     if lang and lang != "en":
         from envdoctor.i18n.cli_help import translate_parser
 
@@ -152,8 +150,10 @@ def _translated(text: str, lang: str) -> str:
     from envdoctor.i18n import translator
 
     tr = translator(lang)
-    return "".join(tr(line[:-1]) + "\n" if line.endswith("\n") else tr(line)
-                   for line in text.splitlines(keepends=True))
+    return "".join(
+        tr(line[:-1]) + "\n" if line.endswith("\n") else tr(line)
+        for line in text.splitlines(keepends=True)
+    )
 
 
 def _module_for(command: str) -> str:

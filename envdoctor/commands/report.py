@@ -137,9 +137,7 @@ def build(
     from envdoctor.report import Report
 
     if not redact:
-        text = render(
-            report, fmt, include_raw=True, verbose=True, color=False, lang=lang
-        )
+        text = render(report, fmt, include_raw=True, verbose=True, color=False, lang=lang)
         return (
             text,
             "Not redacted (--no-redact): it holds names, addresses, GPU serials and any secrets found.\n",
@@ -147,7 +145,11 @@ def build(
     users, hosts = machine_identifiers(os.environ if env is None else env, hostnames)
     doc, redactor = redact_document(report.to_dict(include_raw=True), users, hosts)
     text = render(
-        Report.from_dict(doc), fmt, include_raw=True, verbose=True, color=False,
+        Report.from_dict(doc),
+        fmt,
+        include_raw=True,
+        verbose=True,
+        color=False,
         lang=lang,
     )
     leaked = redactor.leaks(text)

@@ -29,6 +29,7 @@ PROBE_MODULES: tuple[str, ...] = (
     "platform_vm",
     "platform_graphics",
     "python_env",
+    "installer_config",
     "torch_build",
     "frameworks",
     "deep",
