@@ -24,6 +24,7 @@ CHECK_MODULES: tuple[str, ...] = (
     "container_image",
     "nvidia_presence",
     "nvidia_driver_load",
+    "nvidia_driver_arch",
     "nvidia_devices",
     "nvidia_health",
     "nvidia_xid",
@@ -156,6 +157,7 @@ def _not_imported(module: str):  # noqa: ANN202 - returns a CheckFunction
             f"envdoctor.checks.{module} was not imported: its needs are not collected"
         )
 
+    skipped.stand_in_for = module  # type: ignore[attr-defined]  # the verifier loads the real one
     return skipped
 
 

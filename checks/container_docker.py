@@ -7,6 +7,7 @@ from envdoctor.checks import container_facts as facts
 from envdoctor.checks import container_fixes as fixes
 from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
 from envdoctor.matrixset import MatrixSet
+from envdoctor.remedies import fixes_for
 from envdoctor.snapshot import Confidence, Snapshot
 from envdoctor.versions import at_least
 
@@ -287,22 +288,7 @@ def daemon_not_running(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     state = docker.get("state")
     if state not in ("not-running", "unresponsive"):
         return None
-    if docker.get("docker_desktop"):
-        commands: tuple[str, ...] = ("systemctl --user start docker-desktop",)
-    elif docker.get("rootless"):
-        commands = ("systemctl --user start docker",)
-    elif docker.get("systemd") is False:
-        commands = ("sudo service docker start",)
-    else:
-        commands = ("sudo systemctl enable --now docker",)
-    ranked = [
-        Fix(
-            "Start the Docker daemon",
-            (*commands, "docker info"),
-            Risk.SAFE,
-            "https://docs.docker.com/engine/daemon/start/",
-        )
-    ]
+    ranked = list(fixes_for(snap, ms, "start-docker"))
     if docker.get("host_source") != "default":
         ranked.insert(
             0,

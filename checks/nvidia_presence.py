@@ -7,6 +7,7 @@ from envdoctor.checkdef import check
 from envdoctor.checks import nvidia_facts as nf
 from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
 from envdoctor.matrixset import MatrixSet
+from envdoctor.remedies import fixes_for
 from envdoctor.snapshot import Snapshot, Status
 
 _DRIVER_SYMPTOMS = (
@@ -128,18 +129,10 @@ def _user_space_installed(snap: Snapshot) -> bool:
     )
 
 
-def _install_fix(snap: Snapshot, ms: MatrixSet) -> Fix:
-    facts = nf.os_facts(snap)
-    commands = osp.install_nvidia_driver(facts)
-    summary = "Install the NVIDIA driver from the distribution, then reboot"
-    if not commands:
-        summary = "Install the NVIDIA driver for this OS from NVIDIA's download page, then reboot"
-    return Fix(
-        summary,
-        commands + (("sudo reboot",) if commands else ()),
-        Risk.NEEDS_RESTART,
-        osp.driver_docs_url(facts),
-    )
+def _install_fix(snap: Snapshot, ms: MatrixSet) -> tuple[Fix, ...]:
+    """The chooser's driver install: the GPU's last branch where NVIDIA ended its architecture,
+    the distribution's current driver otherwise; on Windows NVIDIA's page; never inside WSL2."""
+    return fixes_for(snap, ms, "driver")
 
 
 @check("nvidia.no-driver-bound", needs_any=("nvidia.pci", "nvidia.driver"))
@@ -220,7 +213,7 @@ def no_driver_bound(snap: Snapshot, ms: MatrixSet) -> Finding | None:
             )
         )
     if not _user_space_installed(snap) or present is None:
-        fixes.append(_install_fix(snap, ms))
+        fixes.extend(_install_fix(snap, ms))
     what = "the NVIDIA GPU" if len(unbound) <= 1 else f"{len(unbound)} NVIDIA GPUs"
     detail = (
         f"{names or 'An NVIDIA GPU'}: no NVIDIA driver is bound, so CUDA sees no device and "

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from envdoctor.checkdef import check
 from envdoctor.checks import platform_facts as pf
-from envdoctor.checks.torch_context import GET_STARTED, reinstall_fixes, torch_context
 from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
 from envdoctor.matrixset import MatrixSet
-from envdoctor.queries.torch_fixes import choose
+from envdoctor.remedies import fixes_for
 from envdoctor.snapshot import Snapshot
 
 TDR_DOCS = "https://learn.microsoft.com/en-us/windows-hardware/drivers/display/tdr-registry-keys"
@@ -63,35 +62,7 @@ def pip_cpu_torch(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     gpus = _windows_nvidia(snap)
     if not gpus:
         return None
-    ctx = torch_context(snap, ms)
-    choices = (
-        choose(
-            ms,
-            ctx.capabilities,
-            "windows",
-            driver_max_cuda=ctx.driver_max_cuda,
-            driver_version=ctx.driver_version,
-            python=ctx.python_version,
-            installed=str(torch.get("version") or ""),
-        )
-        if ctx.capabilities
-        else []
-    )
-    fixes = list(reinstall_fixes(ctx, choices, f"CUDA build for {', '.join(gpus)}"))
-    if not fixes:
-        fixes.append(
-            Fix(
-                "Reinstall torch from PyTorch's CUDA index (pick the CUDA version for your driver on the "
-                "install page)",
-                (
-                    "pip uninstall -y torch torchvision torchaudio",
-                    "pip install torch torchvision torchaudio --index-url "
-                    "https://download.pytorch.org/whl/cu126",
-                ),
-                Risk.SAFE,
-                GET_STARTED,
-            )
-        )
+    fixes = fixes_for(snap, ms, "torch-build-for-gpu", gpu_names=tuple(gpus))
     return Finding(
         id="windows.pip-cpu-torch",
         severity=Severity.ERROR,
@@ -105,7 +76,7 @@ def pip_cpu_torch(snap: Snapshot, ms: MatrixSet) -> Finding | None:
             Evidence("os.system", "Windows"),
             Evidence("NVIDIA GPU", ", ".join(gpus)),
         ),
-        fixes=tuple(fixes),
+        fixes=fixes,
         explains=("torch.cpu-build-on-gpu-host", "torch.cuda-unavailable"),
     )
 

@@ -4,13 +4,14 @@ for the build's CUDA, GPUs the wheel has no kernels for (too new or too old)."""
 from __future__ import annotations
 
 from envdoctor.checkdef import check
-from envdoctor.checks.torch_context import TorchContext, reinstall_fixes, torch_context
+from envdoctor.checks.torch_context import TorchContext, torch_context
 from envdoctor.findings import Evidence, Finding, Fix, Severity
 from envdoctor.matrixset import MatrixSet
-from envdoctor.pip_commands import TorchTarget, new_venv, torch_install
+from envdoctor.pip_commands import TorchTarget
 from envdoctor.queries import nvidia as nq
 from envdoctor.queries import torch as tq
-from envdoctor.queries.torch_fixes import choose, missing_kernels, rocm_choice
+from envdoctor.queries.torch_fixes import missing_kernels
+from envdoctor.remedies import fixes_for
 from envdoctor.snapshot import Snapshot
 from envdoctor.versions import major_minor, parse
 
@@ -19,18 +20,6 @@ PREVIOUS_URL = "https://pytorch.org/get-started/previous-versions/"
 _COMPAT = "https://docs.nvidia.com/deploy/cuda-compatibility/minor-version-compatibility.html"
 _SYMPTOM = ("torch.gpu-test-failed",)
 _TORCH_MATRICES = ("torch_releases", "torch_arch", "torch_index")
-
-
-def _choices(ctx: TorchContext, ms: MatrixSet):  # noqa: ANN202
-    return choose(
-        ms,
-        ctx.capabilities,
-        ctx.os or "",
-        driver_max_cuda=ctx.driver_max_cuda,
-        driver_version=ctx.driver_version,
-        python=ctx.python_version,
-        installed=str(ctx.torch.get("version") or ""),
-    )
 
 
 def _gpu_names(ctx: TorchContext) -> str:
@@ -43,42 +32,9 @@ def _gpu_names(ctx: TorchContext) -> str:
     return ", ".join(names)
 
 
-def _no_wheel_fix(ctx: TorchContext, ms: MatrixSet) -> tuple[Fix, ...]:
-    """When no wheel fits this Python: the newest that fits in another Python, in a new venv."""
-    choices = choose(
-        ms,
-        ctx.capabilities,
-        ctx.os or "",
-        driver_max_cuda=ctx.driver_max_cuda,
-        driver_version=ctx.driver_version,
-    )
-    if not choices:
-        return (
-            Fix(
-                "No official torch wheel has kernels for this GPU and runs on this driver: "
-                "build torch from source with TORCH_CUDA_ARCH_LIST set to the GPU's capability",
-                (),
-                url="https://github.com/pytorch/pytorch#from-source",
-            ),
-        )
-    choice = choices[0]
-    pythons = [p for p in tq.supported_pythons(ms, choice.release) or [] if not p.endswith("t")]
-    if not pythons:
-        return ()
-    py = pythons[-1]
-    create, venv = new_venv(py, bool(ctx.installer and ctx.installer.windows))
-    target = TorchTarget(
-        choice.release, choice.variant, choice.index_url, choice.torchvision, choice.torchaudio
-    )
-    commands = (create, *torch_install(venv, target, ctx.installed))
-    return (
-        Fix(
-            f"No wheel fits Python {ctx.python_version}: make a Python {py} venv with "
-            f"torch {choice.release} ({choice.variant})",
-            commands,
-            url=PREVIOUS_URL,
-        ),
-    )
+def _remedies(snap: Snapshot, ms: MatrixSet, *kinds: str, **params: str) -> tuple[Fix, ...]:
+    """The chooser's fixes for these remedy kinds, in the order named (least disruptive first)."""
+    return fixes_for(snap, ms, *kinds, **params)
 
 
 @check(
@@ -108,14 +64,8 @@ def cpu_build(snap: Snapshot, ms: MatrixSet) -> Finding | None:
         Evidence("python.torch.cuda", str(ctx.torch.get("cuda")), "a CUDA version for GPU use"),
     ]
     if ctx.gpus:
-        choices = _choices(ctx, ms)
         loaded = ctx.driver_version is not None
-        fixes = reinstall_fixes(
-            ctx,
-            choices,
-            f"kernels for {_gpu_names(ctx)}"
-            + (f", runs on driver {ctx.driver_version}" if loaded else ""),
-        )
+        fixes = _remedies(snap, ms, "torch-build-for-gpu")
         detail = (
             f"torch {version} is a CPU-only build, but this machine has {_gpu_names(ctx)}. "
             "torch.cuda.is_available() is False with this build whatever the driver does."
@@ -131,15 +81,14 @@ def cpu_build(snap: Snapshot, ms: MatrixSet) -> Finding | None:
             title=f"torch {version} is a CPU-only build on a machine with an NVIDIA GPU",
             detail=detail,
             evidence=tuple(evidence + [Evidence("nvidia.gpus", _gpu_names(ctx))]),
-            fixes=fixes or _no_wheel_fix(ctx, ms),
+            fixes=fixes,
             explains=_SYMPTOM,
         )
     if ctx.amd_gpus and (ctx.os or "").startswith("linux"):
-        choice = rocm_choice(ms, ctx.python_version, str(version))
         targets = ", ".join(
             str(g.get("gfx_target") or g.get("name") or "AMD GPU") for g in ctx.amd_gpus
         )
-        fixes = reinstall_fixes(ctx, [choice], "AMD GPU, gfx target not checked") if choice else ()
+        fixes = _remedies(snap, ms, "torch-build-for-gpu", vendor="amd")
         return Finding(
             id="torch.cpu-build-on-gpu-host",
             severity=Severity.ERROR,
@@ -287,18 +236,11 @@ def driver_too_old(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     major = parse(cuda).release[0] if parse(cuda) else 0
     floor = nq.compat_floor(ms, major, os_name)
     if runs:
-        return _ptx_only_warning(ctx, ms, cuda, evidence)
-    choices = _choices(ctx, ms) if ctx.capabilities else []
-    fixes = list(reinstall_fixes(ctx, choices, f"runs on driver {ctx.driver_version}"))
+        return _ptx_only_warning(snap, ctx, ms, cuda, evidence)
     need = nq.min_driver_for_cuda(ms, cuda, os_name) or floor
-    fixes.append(
-        Fix(
-            f"Or upgrade the NVIDIA driver to {floor or need} or newer (the CUDA {major}.x "
-            "branch floor), then reboot",
-            (),
-            url=_DRIVER_DOWNLOADS,
-        )
-    )
+    # the wheel first (no reboot), the driver after: the verifier drops a driver the GPU cannot run
+    kinds = ("torch-build-for-driver",) if ctx.capabilities else ()
+    fixes = _remedies(snap, ms, *kinds, "driver-for-torch")
     return Finding(
         id="torch.driver-too-old",
         severity=Severity.ERROR,
@@ -318,7 +260,7 @@ def driver_too_old(snap: Snapshot, ms: MatrixSet) -> Finding | None:
 
 
 def _ptx_only_warning(
-    ctx: TorchContext, ms: MatrixSet, cuda: str, evidence: list[Evidence]
+    snap: Snapshot, ctx: TorchContext, ms: MatrixSet, cuda: str, evidence: list[Evidence]
 ) -> Finding | None:
     """Minor-version compatibility holds, but a GPU served only by PTX needs the full driver."""
     drv = parse(ctx.driver_max_cuda) if ctx.driver_max_cuda else None
@@ -338,7 +280,6 @@ def _ptx_only_warning(
     if not ptx_only:
         return None
     names = ", ".join(str(g.get("name")) for g in ptx_only)
-    choices = _choices(ctx, ms)
     return Finding(
         id="torch.driver-too-old",
         severity=Severity.WARNING,
@@ -350,7 +291,7 @@ def _ptx_only_warning(
             "with an unsupported toolchain'."
         ),
         evidence=tuple(evidence),
-        fixes=reinstall_fixes(ctx, choices, "compiled kernels for the GPU"),
+        fixes=_remedies(snap, ms, "torch-build-for-gpu"),
         explains=_SYMPTOM,
     )
 
@@ -388,12 +329,18 @@ def gpu_kernels(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
     for cc in sorted(set(missing)):
         sm = int(cc.replace(".", ""))
         too_new = bool(compiled) and sm > max(compiled)
-        findings.append(_kernel_finding(ctx, ms, cc, too_new, arches, source))
+        findings.append(_kernel_finding(snap, ctx, ms, cc, too_new, arches, source))
     return findings
 
 
 def _kernel_finding(
-    ctx: TorchContext, ms: MatrixSet, cc: str, too_new: bool, arches: list[str], source: str | None
+    snap: Snapshot,
+    ctx: TorchContext,
+    ms: MatrixSet,
+    cc: str,
+    too_new: bool,
+    arches: list[str],
+    source: str | None,
 ) -> Finding:
     version = str(ctx.torch.get("version"))
     gpus = ", ".join(str(g.get("name")) for g in ctx.gpus if g.get("capability") == cc)
@@ -406,13 +353,7 @@ def _kernel_finding(
         if variant and variant == default
         else ""
     )
-    choices = _choices(ctx, ms)
-    fixes = reinstall_fixes(
-        ctx,
-        choices,
-        f"has {sm} kernels"
-        + (f", runs on driver {ctx.driver_version}" if ctx.driver_version else ""),
-    )
+    fixes = _remedies(snap, ms, "torch-build-for-gpu")
     which = "too new" if too_new else "too old"
     fix_id = "torch.gpu-too-new-for-build" if too_new else "torch.gpu-too-old-for-build"
     return Finding(
@@ -430,7 +371,7 @@ def _kernel_finding(
             Evidence("GPU compute capability", cc),
             Evidence("arch list", " ".join(arches), f"{sm} (or PTX below it)"),
         ),
-        fixes=fixes or _no_wheel_fix(ctx, ms),
+        fixes=fixes,
         explains=_SYMPTOM,
     )
 

@@ -61,9 +61,13 @@ def missing_reason(check: Check, snap: Snapshot, matrices: MatrixSet) -> str | N
     return None
 
 
-def run_checks(snap: Snapshot, matrices: MatrixSet, checks: Iterable[Check]) -> CheckOutcome:
-    """Run every check; never raises because of a check."""
+def run_checks(
+    snap: Snapshot, matrices: MatrixSet, checks: Iterable[Check], verify: bool = True
+) -> CheckOutcome:
+    """Run every check; never raises because of a check. With `verify`, every fix that declares
+    an effect is re-diagnosed before it is kept (envdoctor.remedies.verify)."""
     outcome = CheckOutcome()
+    checks = list(checks)
     for chk in checks:
         if not_applicable(chk, snap):
             outcome.not_applicable.append(chk.id)
@@ -84,6 +88,10 @@ def run_checks(snap: Snapshot, matrices: MatrixSet, checks: Iterable[Check]) -> 
         if not found:
             outcome.passed.append(chk.id)
         outcome.findings.extend(f.with_confidence_at_most(cap) for f in found)
+    if verify and any(f.effect is not None for x in outcome.findings for f in x.fixes):
+        from envdoctor.remedies.verify import verify_findings
+
+        outcome.findings = verify_findings(outcome.findings, snap, matrices, checks)
     outcome.findings = order(outcome.findings)
     return outcome
 

@@ -8,6 +8,7 @@ from enum import Enum
 from typing import Any
 
 from envdoctor.facts import layer_of
+from envdoctor.fix_effects import Assumes, Effect
 from envdoctor.snapshot import CONFIDENCE_ORDER, Confidence
 
 
@@ -46,22 +47,72 @@ class Evidence:
 
 @dataclass(frozen=True)
 class Fix:
-    """One way to fix a finding. Commands are exact, for this OS and package manager."""
+    """One way to fix a finding. Commands are exact, for this OS and package manager.
+
+    `effect` is what the fix changes in the facts and `assumes` where its commands work (see
+    envdoctor.fix_effects); fixes from the chooser (envdoctor.remedies) always carry both.
+    `verified`: True when re-diagnosis with the effect applied cleared the finding and raised no
+    new error with every fact it relies on known; False when it was re-diagnosed but rests on
+    `assumptions` (facts not given, stated for the user); None when not re-diagnosed (no effect).
+    `relies_on` names the facts the verdict used ("nvidia.driver.driver_version").
+    """
 
     summary: str
     commands: tuple[str, ...] = ()
     risk: Risk = Risk.SAFE
     url: str | None = None
+    effect: Effect | None = None
+    assumes: Assumes | None = None
+    verified: bool | None = None
+    relies_on: tuple[str, ...] = ()
+    assumptions: tuple[str, ...] = ()
 
     def to_dict(self, rank: int) -> dict[str, Any]:
-        """JSON form, with its rank (1 = try first)."""
-        return {
+        """JSON form, with its rank (1 = try first). The verification fields are additions to
+        schema 1 (absent from older reports)."""
+        out: dict[str, Any] = {
             "rank": rank,
             "summary": self.summary,
             "commands": list(self.commands),
             "risk": self.risk.value,
             "url": self.url,
+            "verified": self.verified,
+            "relies_on": list(self.relies_on),
+            "assumptions": list(self.assumptions),
         }
+        if self.effect is not None:
+            out["effect"] = self.effect.to_dict()
+        if self.assumes is not None:
+            out["assumes"] = self.assumes.to_dict()
+        return out
+
+    @classmethod
+    def from_dict(cls, f: Mapping[str, Any]) -> Fix:
+        """Rebuild a fix from JSON (older reports lack the verification fields)."""
+        effect = f.get("effect")
+        return cls(
+            str(f["summary"]),
+            tuple(str(c) for c in f.get("commands", [])),
+            Risk(f.get("risk", "safe")),
+            f.get("url"),
+            effect=Effect.from_dict(effect) if isinstance(effect, Mapping) else None,
+            verified=f.get("verified") if isinstance(f.get("verified"), bool) else None,
+            relies_on=tuple(str(x) for x in f.get("relies_on") or ()),
+            assumptions=tuple(str(x) for x in f.get("assumptions") or ()),
+        )
+
+
+@dataclass(frozen=True)
+class RejectedFix:
+    """A fix the verifier did not show, and why ("driver 525: no branch after 470 supports
+    Tesla K80 (Kepler)"). Listed under `check -v` and in the JSON's `rejected_fixes`."""
+
+    summary: str
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {"summary": self.summary, "reason": self.reason}
 
 
 @dataclass(frozen=True)
@@ -77,6 +128,7 @@ class Finding:
     fixes: tuple[Fix, ...] = ()
     explains: tuple[str, ...] = ()
     explained_by: str | None = None
+    rejected_fixes: tuple[RejectedFix, ...] = ()
 
     @property
     def layer(self) -> str:
@@ -111,6 +163,7 @@ class Finding:
             "fixes": [f.to_dict(i) for i, f in enumerate(self.fixes, start=1)],
             "explains": list(self.explains),
             "explained_by": self.explained_by,
+            "rejected_fixes": [r.to_dict() for r in self.rejected_fixes],
         }
 
     @classmethod
@@ -132,17 +185,13 @@ class Finding:
                     )
                     for e in obj.get("evidence", [])
                 ),
-                fixes=tuple(
-                    Fix(
-                        str(f["summary"]),
-                        tuple(str(c) for c in f.get("commands", [])),
-                        Risk(f.get("risk", "safe")),
-                        f.get("url"),
-                    )
-                    for f in fixes
-                ),
+                fixes=tuple(Fix.from_dict(f) for f in fixes),
                 explains=tuple(str(x) for x in obj.get("explains", [])),
                 explained_by=obj.get("explained_by"),
+                rejected_fixes=tuple(
+                    RejectedFix(str(r["summary"]), str(r["reason"]))
+                    for r in obj.get("rejected_fixes") or []
+                ),
             )
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise ValueError(f"malformed finding: {exc}") from exc

@@ -62,6 +62,7 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
         "host_source": endpoint.source,
         "context": endpoint.context,
         "cli_path": cli,
+        "dockerd_path": dockerd,
         "snap": any(p is not None and p.startswith("/snap/") for p in (cli, dockerd)),
         "systemd": ctx.is_dir("/run/systemd/system"),
     }

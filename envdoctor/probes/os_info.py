@@ -54,6 +54,9 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
         "glibc": glibc,
         "virtualization": virt,
         "virtualization_evidence": virt_evidence,
+        # who runs envdoctor, for the fixes' commands (root needs no sudo); live only
+        "euid": os.geteuid() if live and hasattr(os, "geteuid") else None,
+        "sudo": (ctx.which("sudo") is not None) if live else None,
     }
     pretty = distro_facts.get("distro_name") or system or "unknown OS"
     parts = [pretty]

@@ -49,6 +49,8 @@ def render(report: Report, include_raw: bool = False, lang: str | None = None, *
                 lines.append(f"{indent}  - {_escape(ev.fact)}: `{ev.actual}`{expected}")
             for rank, fix in enumerate(finding.fixes, start=1):
                 lines.append(f"{indent}  {rank}. {_escape(fix.summary)} — *{tr(fix.risk.value)}*")
+                for assumption in fix.assumptions:
+                    lines.append(f"{indent}     {tr(f'assumption: {_escape(assumption)}')}")
                 if fix.commands:
                     lines.append("")
                     lines.append(f"{indent}     ```sh")

@@ -202,9 +202,18 @@ def _finding_block(
         prefix = "→ " if not verbose else f"{rank}. "
         risk = "" if fix.risk.value == "safe" else f" [{tr(fix.risk.value)}]"
         line((prefix, "green"), fix.summary, (risk, "yellow"), indent=indent + 2)
+        for assumption in fix.assumptions:
+            line((f"(assumption: {assumption})", "yellow"), indent=indent + 4)
         if show_commands:
             for command in fix.commands:
                 line(("$ ", "dim"), (command, "cyan"), indent=indent + 4)
+    if verbose:
+        for rejected in finding.rejected_fixes:
+            line(
+                ("✗ rejected: ", "red"),
+                (f"{rejected.summary} -- {rejected.reason}", "dim"),
+                indent=indent + 2,
+            )
     if finding.explained_by is None and finding.explains and verbose:
         line((tr(f"explains: {', '.join(finding.explains)}"), "dim"), indent=indent + 2)
 

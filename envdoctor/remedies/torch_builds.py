@@ -1,0 +1,198 @@
+"""Torch-build remedies: which official wheel to install, written for this environment's installer.
+
+The variant choice is envdoctor.queries.torch_fixes.choose (the installed release's best variant
+first, then the newest release); the commands are checks.torch_context.reinstall_fixes. This
+module adds what a fix declares: its effect (the build installed) and its assumptions (OS,
+installer; the driver it needs when the driver was not given).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from envdoctor.findings import Fix
+from envdoctor.fix_effects import Assumes, Effect, TorchBuild
+from envdoctor.queries import nvidia as nq
+from envdoctor.queries import torch as tq
+from envdoctor.queries.torch_fixes import Choice, choose, rocm_choice
+from envdoctor.remedies.host import Host
+from envdoctor.remedies.spec import NeedsFact, RemedySpec
+from envdoctor.snapshot import Snapshot
+from envdoctor.versions import parse
+
+SOURCE_BUILD_URL = "https://github.com/pytorch/pytorch#from-source"
+
+
+def _capability(text: Any) -> str | None:
+    """ "8.6", "86", "sm_86", "120" -> "8.6" / "12.0"."""
+    raw = str(text or "").strip().lower().removeprefix("sm_")
+    if "." in raw:
+        return raw if raw.replace(".", "").isdigit() else None
+    if raw.isdigit() and len(raw) >= 2:
+        return f"{raw[:-1]}.{raw[-1]}"
+    return None
+
+
+def driver_cuda(ctx: Any, ms: Any, os_name: str) -> str | None:
+    """The driver's highest CUDA: as given, else derived from its version through the tables."""
+    if ctx.driver_max_cuda:
+        return str(ctx.driver_max_cuda)
+    if ctx.driver_version:
+        return nq.max_cuda_for_driver(ms, str(ctx.driver_version), os_name)
+    return None
+
+
+def driver_needed(ms: Any, variant: str, os_name: str) -> str | None:
+    """The oldest driver that runs a CUDA wheel variant ("cu130" -> "580"), from the tables."""
+    cuda = tq.variant_cuda(ms, variant)
+    if not cuda:
+        return None
+    version = parse(cuda)
+    major = version.release[0] if version else 0
+    floor = nq.compat_floor(ms, major, os_name) if major >= 11 else None
+    return floor or nq.min_driver_for_cuda(ms, cuda, os_name)
+
+
+def _effect(choice: Choice, backend: str = "cuda") -> Effect:
+    return Effect(torch=TorchBuild(choice.release, choice.variant, choice.exact))
+
+
+def torch_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[Fix] | NeedsFact:
+    """Fixes for "torch-build-for-gpu" and "torch-build-for-driver"."""
+    from envdoctor.checks.torch_context import reinstall_fixes, torch_context
+
+    ctx = torch_context(snap, ms)
+    os_name = host.os or ctx.os or ""
+    vendor = spec.param("vendor") or host.vendor
+    if vendor == "amd":
+        return _rocm(snap, ms, host, ctx, reinstall_fixes)
+    if os_name == "macos":
+        return []  # no CUDA wheel exists for macOS: torch reaches the Apple GPU through MPS
+    wanted = _capability(spec.param("capability"))
+    capabilities = [wanted] if wanted else ctx.capabilities
+    if not capabilities and spec.param("gpu_names"):
+        # GPUs known by name only (Windows display adapters): their capability from the table
+        rows = [nq.gpu_by_name(ms, str(n)) for n in spec.param("gpu_names")]
+        capabilities = [
+            str(r["compute_capability"]) for r in rows if r and r.get("compute_capability")
+        ]
+    if not capabilities:
+        return NeedsFact(
+            "the GPU model (nvidia.gpus)",
+            "run `nvidia-smi` (or `envdoctor check` on that machine) and include its output",
+        )
+    wheel_os = "windows" if os_name == "windows" else ctx.os or "linux"
+    max_cuda = driver_cuda(ctx, ms, "windows" if os_name == "windows" else "linux")
+    choices = choose(
+        ms,
+        capabilities,
+        wheel_os,
+        driver_max_cuda=max_cuda,
+        driver_version=ctx.driver_version,
+        python=ctx.python_version,
+        installed=str(ctx.torch.get("version") or ""),
+    )
+    if not choices and ctx.python_version:
+        venv = _new_python(ms, ctx, host, capabilities, wheel_os, max_cuda)
+        if venv is not None:
+            return [venv]
+    if not choices:
+        return [_source_build(capabilities)]
+    gpu = ", ".join(f"sm_{c.replace('.', '')}" for c in capabilities)
+    out = []
+    fixes = reinstall_fixes(ctx, choices, f"has {gpu} kernels")
+    for choice, fix in zip(choices, fixes, strict=True):
+        assumptions: tuple[str, ...] = ()
+        derived: tuple[str, ...] = ()
+        if not ctx.driver_version:
+            need = driver_needed(ms, choice.variant, "windows" if os_name == "windows" else "linux")
+            assumptions = (
+                f"needs a driver of branch {need} or newer for {choice.variant}; "
+                "yours was not given"
+                if need
+                else f"needs a driver that runs {choice.variant}; yours was not given",
+            )
+        elif not ctx.driver_max_cuda and max_cuda:
+            derived = (
+                f"nvidia.driver.cuda_driver_max = {max_cuda} (derived from driver "
+                f"{ctx.driver_version} through the tables)",
+            )
+        summary = fix.summary
+        if ctx.driver_version:
+            summary = summary[:-1] + f", runs on driver {ctx.driver_version})"
+        out.append(
+            replace(
+                fix,
+                summary=summary,
+                effect=_effect(choice),
+                assumes=Assumes(
+                    os=(os_name,) if os_name else None,
+                    installer=host.installer.tool,
+                    vendor="nvidia",
+                ),
+                assumptions=assumptions,
+                relies_on=derived,
+            )
+        )
+    return out
+
+
+def _new_python(
+    ms: Any, ctx: Any, host: Host, capabilities: list[str], wheel_os: str, max_cuda: str | None
+) -> Fix | None:
+    """No wheel fits this Python: the newest that fits in another CPython, in a new venv."""
+    from envdoctor.pip_commands import TorchTarget, new_venv, torch_install
+
+    choices = choose(
+        ms, capabilities, wheel_os, driver_max_cuda=max_cuda, driver_version=ctx.driver_version
+    )
+    if not choices:
+        return None
+    choice = choices[0]
+    pythons = [p for p in tq.supported_pythons(ms, choice.release) or [] if not p.endswith("t")]
+    if not pythons:
+        return None
+    py = pythons[-1]
+    create, venv = new_venv(py, host.os == "windows")
+    target = TorchTarget(
+        choice.release, choice.variant, choice.index_url, choice.torchvision, choice.torchaudio
+    )
+    return Fix(
+        f"No wheel fits Python {ctx.python_version}: make a Python {py} venv with "
+        f"torch {choice.release} ({choice.variant})",
+        (create, *torch_install(venv, target, ctx.installed)),
+        url="https://pytorch.org/get-started/previous-versions/",
+        effect=Effect(python=py, torch=TorchBuild(choice.release, choice.variant)),
+        assumes=Assumes(os=(host.os,) if host.os else None, installer="pip", vendor="nvidia"),
+        assumptions=(f"assumes Python {py} is installed",),
+    )
+
+
+def _source_build(capabilities: list[str]) -> Fix:
+    arch = ";".join(capabilities)
+    return Fix(
+        "No official torch wheel has kernels for this GPU and runs on this driver: build torch "
+        f'from source with TORCH_CUDA_ARCH_LIST="{arch}" (with a CUDA toolkit this driver runs)',
+        (),
+        url=SOURCE_BUILD_URL,
+        assumes=Assumes(vendor="nvidia"),
+    )
+
+
+def _rocm(snap: Snapshot, ms: Any, host: Host, ctx: Any, reinstall: Any) -> list[Fix]:
+    if host.os != "linux" or host.wsl:
+        return []  # ROCm wheels are Linux-only (PyTorch's index publishes no others)
+    choice = rocm_choice(ms, ctx.python_version, str(ctx.torch.get("version") or ""))
+    if choice is None:
+        return []
+    fixes = reinstall(ctx, [choice], "AMD GPU, gfx target not checked")
+    return [
+        replace(
+            f,
+            effect=_effect(choice, "rocm"),
+            assumes=Assumes(os=("linux",), installer=host.installer.tool, vendor="amd"),
+            assumptions=("assumes the GPU's gfx target is one this ROCm release supports",),
+        )
+        for f in fixes
+    ]

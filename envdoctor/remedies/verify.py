@@ -1,0 +1,340 @@
+"""The verifier: a fix is shown only when re-diagnosis with its effect applied proves it.
+
+For each finding that has fixes with an effect, each such fix's effect is applied to a copy of the
+snapshot (`apply`), and the checks that read the changed fact groups -- plus the check that
+raised the finding -- run again. The fix is kept when the finding is gone and no error appears
+that was not there before; otherwise it is dropped and recorded in the finding's
+`rejected_fixes` with the reason (the new error's title, or "the finding remains"). A kept fix
+says which facts the verdict relied on and, when a check that would judge it could not run for
+want of a fact, the assumption the user must make true (`verified` False). Fixes without an
+effect (advice, links) are shown unverified (`verified` None).
+
+Lazy by construction: only findings that exist are looked at, tables are read by the checks that
+run, and each distinct effect is re-diagnosed once per snapshot.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from envdoctor.checkdef import Check
+from envdoctor.findings import Finding, Fix, RejectedFix, Severity
+from envdoctor.fix_effects import Effect
+from envdoctor.snapshot import FactGroup, Snapshot, Status, collected
+
+_SOURCE = "fix-effect"
+# groups a torch build changes / a driver change touches
+_TORCH_GROUPS = ("python.torch", "python.packages", "python.deep")
+_DRIVER_GROUPS = ("nvidia.driver", "nvidia.pci")
+
+
+def _variant_backend(variant: str) -> str:
+    if variant.startswith("cu"):
+        return "cuda"
+    if variant.startswith("rocm"):
+        return "rocm"
+    if variant.startswith("xpu"):
+        return "xpu"
+    return "cpu"
+
+
+def _group(snap: Snapshot, name: str) -> FactGroup:
+    """A writable copy of group `name` (a new collected one when it was missing)."""
+    group = snap.group(name)
+    if group is None or not group.collected:
+        fresh = collected(name, _SOURCE, {})
+        if group is not None:
+            fresh.confidence = group.confidence
+        snap.groups[name] = fresh
+        return fresh
+    group = replace(group, data=copy.deepcopy(group.data))
+    snap.groups[name] = group
+    return group
+
+
+def _apply_torch(snap: Snapshot, effect: Effect, ms: Any) -> None:
+    from envdoctor.queries import torch as tq
+
+    build = effect.torch
+    assert build is not None
+    torch = _group(snap, "python.torch")
+    version = build.version
+    backend = _variant_backend(build.variant)
+    os_name = str(torch.data.get("os") or "linux")
+    wheel_os = "windows" if os_name.startswith("win") else "linux"
+    arches = tq.variant_arches(ms, version, build.variant, wheel_os) if backend == "cuda" else None
+    torch.data.update(
+        {
+            "version": f"{version}+{build.variant}",
+            "metadata_version": version,
+            "variant": build.variant,
+            "backend": backend,
+            "build": backend,
+            "cuda": tq.variant_cuda(ms, build.variant) if backend == "cuda" else None,
+            "arch_list": arches,
+            "arch_list_source": "matrix:torch_arch (the build the fix installs)",
+            "version_py_read": True,
+        }
+    )
+    if arches is None:
+        torch.data.pop("arch_list", None)
+    # the measured build is gone: what --deep saw belongs to the old one
+    snap.groups.pop("python.deep", None)
+    packages = _group(snap, "python.packages")
+    listed = dict(packages.data.get("packages") or {})
+    listed["torch"] = version
+    # the reinstall pins the installed companions to the release's minors, from the same index
+    for name, minor in tq.companion_versions(ms, version).items():
+        if torch.data.get(name) or listed.get(name):
+            torch.data[name] = f"{minor}.0+{build.variant}"
+            listed[name] = f"{minor}.0"
+    packages.data["packages"] = listed
+
+
+def _apply_driver(snap: Snapshot, effect: Effect, ms: Any, os_name: str) -> None:
+    from envdoctor.queries import nvidia as nq
+    from envdoctor.versions import parse
+
+    driver = _group(snap, "nvidia.driver")
+    have = parse(str(driver.data.get("driver_version") or ""))
+    want = str(effect.driver_min or (effect.driver_branch or "").lstrip("Rr"))
+    wanted = parse(want)
+    if wanted is None:
+        return
+    if effect.driver_branch and have is not None and str(have.release[0]) == want:
+        return  # already on that branch
+    if not effect.driver_branch and have is not None and have >= wanted:
+        return
+    driver.data["driver_version"] = want
+    driver.data["cuda_driver_max"] = nq.max_cuda_for_driver(ms, want, os_name)
+    driver.data["driver_loaded"] = True
+    # a newly installed driver binds the NVIDIA GPUs on the bus
+    pci = snap.group("nvidia.pci")
+    if pci is not None and pci.collected:
+        bus = _group(snap, "nvidia.pci")
+        bus.data["devices"] = [
+            {**d, "driver": "nvidia"} if isinstance(d, dict) and d.get("is_gpu") else d
+            for d in bus.data.get("devices") or []
+        ]
+
+
+def _apply_settings(snap: Snapshot, effect: Effect) -> set[str]:
+    touched: set[str] = set()
+    for key, value in effect.settings.items():
+        name, _, field = key.rpartition(".")
+        if not name:
+            continue
+        _group(snap, name).data[field] = value
+        touched.add(name)
+    return touched
+
+
+def _apply_env(snap: Snapshot, effect: Effect) -> set[str]:
+    """Environment changes land in every group that records variables (`variables` dicts)."""
+    touched: set[str] = set()
+    for name, group in list(snap.groups.items()):
+        if not group.collected or not isinstance(group.data.get("variables"), dict):
+            continue
+        group = _group(snap, name)
+        variables = dict(group.data["variables"])
+        variables.update(effect.env_set)
+        for var in effect.env_unset:
+            variables.pop(var, None)
+        group.data["variables"] = variables
+        touched.add(name)
+    return touched
+
+
+def _apply_user_groups(snap: Snapshot, effect: Effect) -> set[str]:
+    touched: set[str] = set()
+    for name, group in list(snap.groups.items()):
+        user = group.data.get("user") if group.collected else None
+        if not isinstance(user, dict) or "groups" not in user:
+            continue
+        group = _group(snap, name)
+        user = dict(group.data["user"])
+        user["groups"] = sorted(set(user.get("groups") or []) | set(effect.groups_joined))
+        user["member_of"] = sorted(set(user.get("member_of") or []) | set(effect.groups_joined))
+        group.data["user"] = user
+        touched.add(name)
+    return touched
+
+
+def apply(effect: Effect, snap: Snapshot, ms: Any) -> tuple[Snapshot, set[str]]:
+    """A copy of `snap` with the effect applied, and the names of the groups it changed."""
+    after = Snapshot(dict(snap.groups), snap.origin, snap.created_at, snap.envdoctor_version)
+    touched: set[str] = set()
+    if effect.torch is not None:
+        _apply_torch(after, effect, ms)
+        touched.update(_TORCH_GROUPS)
+    if effect.driver_min or effect.driver_branch:
+        windows = str(snap.fact("python", "platform") or "").startswith("win")
+        _apply_driver(after, effect, ms, "windows" if windows else "linux")
+        touched.update(_DRIVER_GROUPS)
+    if effect.python:
+        python = _group(after, "python")
+        python.data["version"] = f"{effect.python}.0"
+        touched.add("python")
+    if effect.packages_added or effect.packages_removed:
+        packages = _group(after, "python.packages")
+        listed = dict(packages.data.get("packages") or {})
+        for name, spec in effect.packages_added.items():
+            listed[name] = spec.lstrip("=<>~! ") or listed.get(name) or "0"
+        for name in effect.packages_removed:
+            listed.pop(name, None)
+        packages.data["packages"] = listed
+        touched.add("python.packages")
+    if effect.env_set or effect.env_unset:
+        touched |= _apply_env(after, effect)
+    if effect.groups_joined:
+        touched |= _apply_user_groups(after, effect)
+    touched |= _apply_settings(after, effect)
+    return after, touched
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What re-diagnosis said about one effect: `cleared` finding ids no longer raised,
+    `new_errors` (id, title) not raised before, `relies_on` the groups the re-run checks read,
+    `unchecked` reasons why a check that would judge the change could not run."""
+
+    remaining: frozenset[str]
+    new_errors: tuple[tuple[str, str], ...]
+    relies_on: tuple[str, ...]
+    unchecked: tuple[str, ...]
+
+
+def _unknowns(effect: Effect, snap: Snapshot) -> tuple[str, ...]:
+    """The facts a fix of this kind is judged against that the snapshot lacks, as assumptions."""
+    gpu_known = snap.has("nvidia.gpus") or snap.has("nvidia.pci")
+    out = []
+    if effect.torch is not None and effect.torch.variant.startswith("cu"):
+        if not snap.has("nvidia.driver"):
+            out.append(f"assumes your driver runs {effect.torch.variant}; it was not given")
+        if not gpu_known:
+            out.append(f"assumes {effect.torch.variant} has kernels for your GPU; it was not given")
+    if (effect.driver_min or effect.driver_branch) and not gpu_known:
+        out.append(
+            "assumes your GPU's architecture is still supported by that driver; "
+            "the GPU model was not given"
+        )
+    return tuple(out)
+
+
+def _real(chk: Check) -> Check:
+    module = getattr(chk.function, "stand_in_for", None)
+    if module is None:
+        return chk
+    from envdoctor.checks import load_checks
+
+    return next((c for c in load_checks((module,)) if c.id == chk.id), chk)
+
+
+class Verifier:
+    """Re-diagnoses fixes of one snapshot (see module doc); reuse it for all of its findings."""
+
+    def __init__(self, snap: Snapshot, ms: Any, checks: Sequence[Check]) -> None:
+        self.snap = snap
+        self.ms = ms
+        self.checks = list(checks)
+        self._before_errors: set[str] | None = None
+        self._verdicts: dict[str, Verdict] = {}
+
+    def _relevant(self, touched: set[str], finding_id: str) -> list[Check]:
+        """The checks that read a changed group or raised the finding; a check standing in for a
+        module the diagnosis did not import (its needs were missing) is loaded for real."""
+        out = []
+        for c in self.checks:
+            if finding_id in c.ids or touched & set(c.needs) or touched & set(c.needs_any):
+                out.append(_real(c))
+        return out
+
+    def verdict(self, effect: Effect, finding_id: str, before: Iterable[Finding]) -> Verdict:
+        """Re-diagnose with `effect` applied (cached per effect and finding)."""
+        from envdoctor.engine import missing_reason, not_applicable
+
+        key = json.dumps([effect.to_dict(), finding_id], sort_keys=True, default=str)
+        if key in self._verdicts:
+            return self._verdicts[key]
+        after, touched = apply(effect, self.snap, self.ms)
+        checks = self._relevant(touched, finding_id)
+        before_errors = {f.id for f in before if f.severity is Severity.ERROR}
+        remaining: set[str] = set()
+        new_errors: list[tuple[str, str]] = []
+        relies: set[str] = set()
+        unchecked: list[str] = []
+        for chk in checks:
+            if not_applicable(chk, after):
+                continue
+            reason = missing_reason(chk, after, self.ms)
+            if reason is not None:
+                if touched & (set(chk.needs) | set(chk.needs_any)):
+                    unchecked.append(f"{chk.id} not re-checked ({reason})")
+                continue
+            relies.update(n for n in chk.needs + chk.needs_any if after.has(n))
+            try:
+                found = chk.run(after, self.ms)
+            except Exception:  # noqa: BLE001 - a check crashing on the new facts proves nothing
+                unchecked.append(f"{chk.id} could not judge the change")
+                continue
+            for f in found:
+                remaining.add(f.id)
+                if f.severity is Severity.ERROR and f.id not in before_errors:
+                    new_errors.append((f.id, f.title))
+        verdict = Verdict(
+            frozenset(remaining), tuple(new_errors), tuple(sorted(relies)), tuple(unchecked)
+        )
+        self._verdicts[key] = verdict
+        return verdict
+
+    def check_fix(self, fix: Fix, finding: Finding, before: Sequence[Finding]) -> Fix | RejectedFix:
+        """The fix annotated with its verdict, or why it is rejected."""
+        if fix.effect is None or fix.effect.empty:
+            return fix
+        verdict = self.verdict(fix.effect, finding.id, before)
+        what = fix.effect.describe()
+        if verdict.new_errors:
+            _, title = verdict.new_errors[0]
+            return RejectedFix(fix.summary, f"{what}: {title}")
+        if finding.id in verdict.remaining:
+            return RejectedFix(fix.summary, f"{what}: {finding.id} remains after it")
+        said = " ".join(fix.assumptions)
+        unknown = [u for u in _unknowns(fix.effect, self.snap) if u.split(" ")[2] not in said]
+        assumptions = tuple(dict.fromkeys((*fix.assumptions, *unknown)))
+        return replace(
+            fix,
+            verified=not assumptions,
+            relies_on=tuple(dict.fromkeys((*fix.relies_on, *verdict.relies_on))),
+            assumptions=assumptions,
+        )
+
+
+def verify_findings(
+    findings: Sequence[Finding], snap: Snapshot, ms: Any, checks: Sequence[Check]
+) -> list[Finding]:
+    """Every finding with its fixes verified: unproven ones moved to `rejected_fixes`."""
+    if not any(f.effect is not None for finding in findings for f in finding.fixes):
+        return list(findings)
+    verifier = Verifier(snap, ms, checks)
+    out = []
+    for finding in findings:
+        if not any(f.effect is not None for f in finding.fixes):
+            out.append(finding)
+            continue
+        kept: list[Fix] = []
+        rejected = list(finding.rejected_fixes)
+        for fix in finding.fixes:
+            result = verifier.check_fix(fix, finding, findings)
+            if isinstance(result, RejectedFix):
+                rejected.append(result)
+            else:
+                kept.append(result)
+        out.append(replace(finding, fixes=tuple(kept), rejected_fixes=tuple(rejected)))
+    return out
+
+
+__all__ = ["Verifier", "apply", "verify_findings", "Status"]
