@@ -23,8 +23,11 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
+
+from envdoctor.findings import Finding, Fix
+from envdoctor.snapshot import Snapshot
 
 PYPI_HOSTS = ("pypi.org", "pypi.python.org", "files.pythonhosted.org")
 PYTORCH_INDEX_HOST = "download.pytorch.org"
@@ -143,7 +146,11 @@ NOTE_PYTORCH_INDEX = (
     "do not copy it. If it is slow or blocked here, download the wheel elsewhere and install "
     "the file, or use a mirror of download.pytorch.org that you trust."
 )
-NOTE_MIRROR_KEPT = "Your configured package index ({mirror}) is kept for the other packages."
+
+
+def mirror_note(mirror: str) -> str:
+    """The note on a fix that keeps the user's index beside the PyTorch one."""
+    return f"Your configured package index ({mirror}) is kept for the other packages."
 
 
 def adapt_commands(commands: Sequence[str], config: IndexConfig | None) -> Adapted:
@@ -172,7 +179,7 @@ def adapt_commands(commands: Sequence[str], config: IndexConfig | None) -> Adapt
         if torch_index:
             mirror = config.pip_mirror if tool == "pip" else (config.uv_mirror or config.pip_mirror)
             if mirror:
-                note = NOTE_MIRROR_KEPT.format(mirror=mirror)
+                note = mirror_note(mirror)
                 if note not in notes:
                     notes.append(note)
     if needs_torch:
@@ -278,3 +285,27 @@ def _is_host(url: str, hosts: Sequence[str]) -> bool:
 
 def _join(words: list[str]) -> str:
     return " ".join(shlex.quote(w) for w in words)
+
+
+def fix_with_user_index(fix: Fix, config: IndexConfig) -> Fix:
+    """`fix` whose pip/uv/conda commands keep the user's index; the notes (the PyTorch index
+    needed, the mirror kept) are added to its stated assumptions."""
+    if not fix.commands:
+        return fix
+    adapted = adapt_commands(fix.commands, config)
+    if adapted.commands == fix.commands and not adapted.notes:
+        return fix
+    notes = tuple(n for n in adapted.notes if n not in fix.assumptions)
+    return replace(fix, commands=adapted.commands, assumptions=fix.assumptions + notes)
+
+
+def keep_user_index(findings: list[Finding], snap: Snapshot) -> list[Finding]:
+    """Every finding's fixes adapted to the installer configuration in `snap` (the group
+    `python.index_config`; without it the commands only gain the PyTorch-index note)."""
+    group = snap.group(GROUP)
+    config = IndexConfig.from_dict(group.data if group is not None and group.collected else None)
+    out = []
+    for finding in findings:
+        fixes = tuple(fix_with_user_index(f, config) for f in finding.fixes)
+        out.append(finding if fixes == finding.fixes else replace(finding, fixes=fixes))
+    return out
