@@ -212,6 +212,13 @@ _NOT_TEXT_KEYWORDS = frozenset(
         "argv",
     ]
 )
+_COMMAND_WORDS = _COMMAND_WORDS | frozenset(
+    "scontrol sbatch srun printf sed awk torchrun import service nvidia-container-cli".split()
+)
+_STYLE_WORDS = frozenset(
+    "bold dim italic underline reverse blink red green yellow blue magenta cyan white black on "
+    "bright_red bright_green bright_yellow".split()
+)
 _PROSE_WORD = re.compile(r"^[(\"'`“]?[A-Za-z][a-z]+[,.;:!?)\"'`”]*$")
 _REGEX_HINT = re.compile(r"\\[sdwSbB]|\(\?|\[\^|\.\*|\.\+|\\\.|\$$|^\^")
 PLACEHOLDER_SIMPLE = re.compile(r"[^A-Za-z0-9_]+")
@@ -239,6 +246,8 @@ def is_prose(text: str) -> bool:
         return False
     tokens = plain.split()
     if tokens and tokens[0].lower() in _COMMAND_WORDS:
+        return False
+    if all(t in _STYLE_WORDS for t in tokens):  # a rich style ("bold red"), not words
         return False
     words = [t for t in tokens if _PROSE_WORD.match(t)]
     return len(words) >= 2 or (
@@ -384,6 +393,7 @@ def _excluded_nodes(tree: ast.AST) -> set[int]:
                         for w in (
                             "URL",
                             "PATTERN",
+                            "CSS",
                             "RE",
                             "PATH",
                             "COMMAND",

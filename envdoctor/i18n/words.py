@@ -48,5 +48,7 @@ VALUES = (
     "not applicable",
     "skipped",
 )
+# layer titles of one word (envdoctor.facts.LAYERS)
+LAYER_TITLES = ("AMD GPU and ROCm", "Platform", "Intel GPU", "Apple GPU", "Containers", "Applications", "Workload")
 # table headings, looked up one word at a time
 HEADINGS = ("fact", "seen", "expected", "layer", "status", "facts")
