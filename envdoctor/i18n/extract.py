@@ -30,7 +30,9 @@ CHECKS_DIR = (
     PACKAGE_DIR / "checks" if (PACKAGE_DIR / "checks").is_dir() else PACKAGE_DIR.parent / "checks"
 )
 # modules whose strings are facts or protocol, not sentences for people
-SKIP_DIRS = ("i18n", "probes", "ingest", "matrices")
+SKIP_DIRS = ("i18n", "matrices")
+# the system-facing modules: only their summaries and reasons are for people
+STRICT_DIRS = ("probes", "ingest")
 SKIP_FILES = ("render/json_format.py", "render/prometheus.py", "__main__.py")
 
 # argparse's own words (it translates them through the stdlib gettext domain "argparse")
@@ -370,7 +372,10 @@ def _excluded_nodes(tree: ast.AST) -> set[int]:
                 else ""
             )
             if fname in _NOT_TEXT_CALLS:
-                if fname == "Evidence":
+                if fname in ("collected", "absent", "failed"):  # name, source; then words
+                    for arg in node.args[:2]:
+                        mark(arg)
+                elif fname == "Evidence":
                     mark(node.args[0] if node.args else None)
                     if len(node.args) > 1:
                         mark(node.args[1])
@@ -420,11 +425,49 @@ def _is_check_function(node: ast.AST) -> bool:
     return False
 
 
-def from_python(path: Path, ref: str) -> Iterator[Message]:
-    """The messages of one Python source file."""
+_SPOKEN_NAME = re.compile(r"summary|reason|why|describe")
+
+
+def _spoken_nodes(tree: ast.AST) -> set[int]:
+    """In probes and readers, the strings people read: group summaries and reasons (the
+    `summary=` / `reason=` arguments, the reason of `absent` / `failed`, values assigned to a
+    `summary`/`reason`/`why` variable or returned by a function so named). Their other strings
+    are patterns and keys of the text they read."""
+    found: set[int] = set()
+
+    def take(node: ast.AST | None) -> None:
+        if node is not None:
+            found.update(id(sub) for sub in ast.walk(node))
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call):
+            func = node.func
+            fname = getattr(func, "attr", None) or getattr(func, "id", "")
+            if fname in ("absent", "failed"):
+                for arg in node.args[2:]:
+                    take(arg)
+            for kw in node.keywords:
+                if kw.arg and _SPOKEN_NAME.search(kw.arg):
+                    take(kw.value)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            if any(isinstance(t, ast.Name) and _SPOKEN_NAME.search(t.id) for t in targets):
+                take(node.value)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and _SPOKEN_NAME.search(
+            node.name
+        ):
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.Return):
+                    take(sub.value)
+    return found
+
+
+def from_python(path: Path, ref: str, strict: bool = False) -> Iterator[Message]:
+    """The messages of one Python source file (`strict`: only summaries and reasons)."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     docstrings = _docstring_nodes(tree)
     skip = _excluded_nodes(tree)
+    spoken = _spoken_nodes(tree) if strict else None
     inside_fstring: set[int] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.JoinedStr):
@@ -442,6 +485,8 @@ def from_python(path: Path, ref: str) -> Iterator[Message]:
                 )
             continue
         if id(node) in skip or id(node) in docstrings or id(node) in inside_fstring:
+            continue
+        if spoken is not None and id(node) not in spoken:
             continue
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             text = node.value.replace("{", "{{").replace("}", "}}")
@@ -508,7 +553,8 @@ def extract() -> list[Message]:
             found[msg.msgid] = msg
 
     for path, ref in python_sources():
-        for msg in from_python(path, ref):
+        strict = ref.split("/")[1] in STRICT_DIRS
+        for msg in from_python(path, ref, strict):
             add(msg)
     for path in sorted((CHECKS_DIR / "signatures").glob("*.toml")):
         for msg in from_signatures(path, f"checks/signatures/{path.name}"):
