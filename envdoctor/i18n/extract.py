@@ -247,7 +247,7 @@ def is_prose(text: str) -> bool:
     if _REGEX_HINT.search(plain):
         return False
     tokens = plain.split()
-    if tokens and tokens[0].lower() in _COMMAND_WORDS:
+    if tokens and tokens[0] in _COMMAND_WORDS:  # commands are lower case; "Docker is" is prose
         return False
     if all(t in _STYLE_WORDS for t in tokens):  # a rich style ("bold red"), not words
         return False

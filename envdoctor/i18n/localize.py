@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from envdoctor.engine import Skipped
-from envdoctor.findings import Evidence, Finding, Fix
+from envdoctor.findings import Evidence, Finding, Fix, RejectedFix
 from envdoctor.i18n import Translator
 from envdoctor.report import Report
 
@@ -22,13 +22,18 @@ def finding(item: Finding, tr: Translator) -> Finding:
             Evidence(e.fact, tr(e.actual), None if e.expected is None else tr(e.expected))
             for e in item.evidence
         ),
-        fixes=tuple(replace(f, summary=tr(f.summary)) for f in item.fixes),
+        fixes=tuple(fix(f, tr) for f in item.fixes),
+        rejected_fixes=tuple(
+            RejectedFix(tr(r.summary), tr(r.reason)) for r in item.rejected_fixes
+        ),
     )
 
 
 def fix(item: Fix, tr: Translator) -> Fix:
-    """`item` with its summary translated (commands and URL kept)."""
-    return replace(item, summary=tr(item.summary))
+    """`item` with its summary and stated assumptions translated (commands and URL kept)."""
+    return replace(
+        item, summary=tr(item.summary), assumptions=tuple(tr(a) for a in item.assumptions)
+    )
 
 
 def report(original: Report, tr: Translator) -> Report:

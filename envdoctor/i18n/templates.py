@@ -23,6 +23,7 @@ _WORD = re.compile(r"[A-Za-z]{2,}")
 _CUT = re.compile(r"(?<=[.;:!?,])[ \t]+|\n+|[ \t]+(?=[—(])|(?<=\))[ \t]+| · ")
 _MAX_DEPTH = 3
 _CLAUSE = re.compile(r"[.;:!?,][ \t]|\n")
+_SENTENCE = re.compile(r"[.!?][ \t]|\n")
 _ENGLISH_WORD = re.compile(r"(?<![\w./-])[A-Za-z][a-z]+(?![\w./-])")
 _CJK_GAP = re.compile(r"(?<=[\u4e00-\u9fff，。；：（）、]) (?=[\u4e00-\u9fff，。；：（）、])")
 
@@ -162,7 +163,9 @@ class Matcher:
         """Whether `text` as a whole matches a message."""
         return self._whole(text.strip(), 0, strict=False) is not None
 
-    def _whole(self, text: str, depth: int, strict: bool = True) -> str | None:
+    def _whole(self, text: str, depth: int, strict: bool | None = True) -> str | None:
+        """`text` translated as one message. `strict`: values may hold no clause (True), no
+        sentence (None), anything (False)."""
         found = self._exact.get(text)
         if found is not None:
             return found
@@ -175,6 +178,8 @@ class Matcher:
             if m is None:
                 continue
             if strict and any(_CLAUSE.search(v) for v in m.groups()):
+                continue
+            if strict is None and any(_SENTENCE.search(v) for v in m.groups()):
                 continue
             values: dict[str, str] = {}
             for name, value in zip(candidate.names, m.groups()):
@@ -213,7 +218,11 @@ class Matcher:
                 piece = text[starts[i] : ends[j]]
                 if j - i > 12:
                     continue
-                found = self._whole(piece, depth) if _WORD.search(piece) else piece
+                found = (
+                    (self._whole(piece, depth) or self._whole(piece, depth, None))
+                    if _WORD.search(piece)
+                    else piece
+                )
                 if found is not None:
                     rest = best[j + 1]
                     options.append(

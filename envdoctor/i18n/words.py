@@ -47,6 +47,12 @@ VALUES = (
     "Passed:",
     "not applicable",
     "skipped",
+    "(expected {expected})",
+    "explains: {ids}",
+    "assumption: {assumption}",
+    "(assumption: {assumption})",
+    "✗ rejected: ",
+    "this interpreter",
 )
 # layer titles of one word (envdoctor.facts.LAYERS)
 LAYER_TITLES = ("AMD GPU and ROCm", "Platform", "Intel GPU", "Apple GPU", "Containers", "Applications", "Workload")

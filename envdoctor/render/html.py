@@ -167,7 +167,7 @@ def _layers(report: Report, tr: Translator) -> str:
         if not groups:
             continue
         main = groups[0]
-        text = main.summary if main.collected else (main.reason or "")
+        text = tr((main.summary if main.collected else main.reason) or "")
         rows.append(
             f'<tr><td>{escape(tr(layer.title))}</td><td class="status-{main.status.value}">'
             f"{escape(tr(main.status.value))}</td><td>{escape(text or '')}</td></tr>"
@@ -212,7 +212,7 @@ def _facts(report: Report, include_raw: bool, tr: Translator) -> str:
 
 
 def _group(group: FactGroup, include_raw: bool, tr: Translator) -> str:
-    what = group.summary if group.collected else tr(group.reason or "")
+    what = tr((group.summary if group.collected else group.reason) or "")
     head = (
         f'<summary><code>{escape(group.name)}</code> · <span class="status-{group.status.value}">'
         f"{escape(tr(group.status.value))}</span>"

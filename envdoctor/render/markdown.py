@@ -78,7 +78,7 @@ def render(report: Report, include_raw: bool = False, lang: str | None = None, *
         if not groups:
             continue
         main = next((g for g in groups if g.collected and g.summary), groups[0])
-        text = main.summary if main.collected else (main.reason or "")
+        text = tr((main.summary if main.collected else main.reason) or "")
         status = tr(main.status.value)
         lines.append(f"| {tr(layer.title)} | {status} | {_escape(text or '')} |")
     lines.append("")

@@ -127,7 +127,7 @@ def render(
         if not groups and not findings:
             continue
         mark = _layer_mark(groups, findings)
-        summary = _layer_summary(groups)
+        summary = tr(_layer_summary(groups))
         line("[", mark, "] ", (_pad(tr(layer.title), 28), "bold"), summary, clip=True)
         for finding in findings:
             if not finding.explained_by:
@@ -203,14 +203,14 @@ def _finding_block(
         risk = "" if fix.risk.value == "safe" else f" [{tr(fix.risk.value)}]"
         line((prefix, "green"), fix.summary, (risk, "yellow"), indent=indent + 2)
         for assumption in fix.assumptions:
-            line((f"(assumption: {assumption})", "yellow"), indent=indent + 4)
+            line((tr(f"(assumption: {assumption})"), "yellow"), indent=indent + 4)
         if show_commands:
             for command in fix.commands:
                 line(("$ ", "dim"), (command, "cyan"), indent=indent + 4)
     if verbose:
         for rejected in finding.rejected_fixes:
             line(
-                ("✗ rejected: ", "red"),
+                (tr.gettext("✗ rejected: "), "red"),
                 (f"{rejected.summary} -- {rejected.reason}", "dim"),
                 indent=indent + 2,
             )
