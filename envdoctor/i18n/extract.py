@@ -217,6 +217,10 @@ _NOT_TEXT_KEYWORDS = frozenset(
 _COMMAND_WORDS = _COMMAND_WORDS | frozenset(
     "scontrol sbatch srun printf sed awk torchrun import service nvidia-container-cli".split()
 )
+_FUNCTION_WORDS = frozenset(
+    "the a an to of and or is are was be not no for with on in this that it its can from by "
+    "as at has have will when only but than".split()
+)
 _STYLE_WORDS = frozenset(
     "bold dim italic underline reverse blink red green yellow blue magenta cyan white black on "
     "bright_red bright_green bright_yellow".split()
@@ -247,8 +251,9 @@ def is_prose(text: str) -> bool:
     if _REGEX_HINT.search(plain):
         return False
     tokens = plain.split()
-    if tokens and tokens[0] in _COMMAND_WORDS:  # commands are lower case; "Docker is" is prose
-        return False
+    function_words = sum(t.lower().strip(",.;:()") in _FUNCTION_WORDS for t in tokens)
+    if tokens and tokens[0] in _COMMAND_WORDS and function_words < 2:
+        return False  # a command ("pip install torch"), not "pip finds no wheel for this Python"
     if all(t in _STYLE_WORDS for t in tokens):  # a rich style ("bold red"), not words
         return False
     words = [t for t in tokens if _PROSE_WORD.match(t)]
@@ -329,6 +334,63 @@ def fstring_template(node: ast.JoinedStr) -> tuple[str, list[str]]:
             if name != source:
                 notes.append(f"{{{name}}} = {source}")
     return "".join(parts), notes
+
+
+def _concat_parts(node: ast.expr) -> list[ast.expr]:
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return _concat_parts(node.left) + _concat_parts(node.right)
+    return [node]
+
+
+def concat_template(node: ast.BinOp) -> tuple[str, list[str]] | None:
+    """A sentence built with `+` ("The module " + (f"{m} " if m else "") + "differs") as one
+    template: literal parts stay, anything else becomes a placeholder. None when it is not a
+    string concatenation (no literal text in it)."""
+    parts = _concat_parts(node)
+    literal = [p for p in parts if isinstance(p, (ast.JoinedStr, ast.Constant))]
+    if len(parts) < 2 or not literal:
+        return None
+    if any(isinstance(p, ast.Constant) and not isinstance(p.value, str) for p in parts):
+        return None
+    out: list[str] = []
+    notes: list[str] = []
+    used: dict[str, int] = {}
+    for part in parts:
+        if isinstance(part, ast.Constant):
+            out.append(str(part.value).replace("{", "{{").replace("}", "}}"))
+        elif isinstance(part, ast.JoinedStr):
+            text, more = fstring_template(part)
+            out.append(text)
+            notes += more
+        else:
+            base = _placeholder_name(part)
+            count = used.get(base, 0) + 1
+            used[base] = count
+            name = base if count == 1 else f"{base}_{count}"
+            out.append("{" + name + "}")
+            notes.append(f"{{{name}}} = {ast.unparse(part)}")
+    return _distinct_names("".join(out)), notes
+
+
+def _distinct_names(template: str) -> str:
+    """Rename repeated placeholders ({value} ... {value} -> {value} ... {value_2}): in a
+    concatenation each part names its values on its own."""
+    seen: dict[str, int] = {}
+
+    def one(m: re.Match[str]) -> str:
+        if m.group(0) in ("{{", "}}"):
+            return m.group(0)
+        name = m.group(1)
+        count = seen.get(name, 0) + 1
+        seen[name] = count
+        new = name if count == 1 else f"{name}_{count}"
+        while count > 1 and new in seen:
+            count += 1
+            new = f"{name}_{count}"
+        seen.setdefault(new, 1)
+        return "{" + new + "}"
+
+    return re.sub(r"\{\{|\}\}|\{([A-Za-z_][\w.]*)\}", one, template)
 
 
 def _docstring_nodes(tree: ast.AST) -> set[int]:
@@ -469,12 +531,24 @@ def from_python(path: Path, ref: str, strict: bool = False) -> Iterator[Message]
     skip = _excluded_nodes(tree)
     spoken = _spoken_nodes(tree) if strict else None
     inside_fstring: set[int] = set()
+    inside_concat: set[int] = set()
     for node in ast.walk(tree):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            for side in (node.left, node.right):
+                if isinstance(side, ast.BinOp):
+                    inside_concat.add(id(side))
         if isinstance(node, ast.JoinedStr):
             for sub in ast.walk(node):
                 if sub is not node:
                     inside_fstring.add(id(sub))
     for node in ast.walk(tree):
+        if isinstance(node, ast.BinOp) and id(node) not in inside_concat:
+            found = concat_template(node)
+            if found is not None and id(node) not in skip:
+                text, notes = found
+                if is_prose(text):
+                    yield Message(text.strip(), [f"{ref}:{node.lineno}"], notes)
+            continue
         if _is_check_function(node):
             doc = ast.get_docstring(node, clean=False)  # type: ignore[arg-type]
             if doc:
@@ -505,7 +579,8 @@ def from_signatures(path: Path, ref: str) -> Iterator[Message]:
     data = tomllib.loads(path.read_text(encoding="utf-8"))
 
     def message(text: object, where: str) -> Iterator[Message]:
-        if isinstance(text, str) and is_prose(text):
+        # a signature's title, detail and fix summary are words for people by definition
+        if isinstance(text, str) and re.search(r"[A-Za-z]{2,}\s+[A-Za-z]{2,}", text):
             plain = text.replace("{", "{{").replace("}", "}}")
             plain = re.sub(r"\{\{\{\{\s*([\w.]+)\s*\}\}\}\}", r"{\1}", plain)
             yield Message(plain.strip(), [f"{ref}:{where}"])
