@@ -79,7 +79,8 @@ class Template:
         chunks: list[str] = []
         pos = 0
         text = msgid
-        for m in re.finditer(r"\{\{|\}\}|\{([A-Za-z_][\w.]*)\}", text):
+        tokens = list(re.finditer(r"\{\{|\}\}|\{([A-Za-z_][\w.]*)\}", text))
+        for i, m in enumerate(tokens):
             chunk = text[pos : m.start()]
             if m.group(0) in ("{{", "}}"):
                 chunk += m.group(0)[0]
@@ -89,7 +90,9 @@ class Template:
                 parts.append(re.escape(chunk))
                 chunks.append(chunk)
                 chunks.append("\0")
-                parts.append("(.*?)")
+                follows = i + 1 < len(tokens) and tokens[i + 1].start() == m.end()
+                # two values side by side ("torch {release}{where}"): the first is one word
+                parts.append(r"(\S+)" if follows and tokens[i + 1].group(1) else "(.*?)")
             pos = m.end()
         parts.append(re.escape(text[pos:]))
         chunks.append(text[pos:])
@@ -169,10 +172,16 @@ class Matcher:
         found = self._exact.get(text)
         if found is not None:
             return found
+        found = self._template(text, depth, strict)
+        if found is not None:
+            return found
         if text[-1:] in ".:;," and len(text) > 1:  # a caller added the stop
             inner = self._whole(text[:-1].rstrip(), depth, strict)
             if inner is not None:
                 return inner.rstrip("。：；，.:;,") + _ZH_PUNCT[text[-1]]
+        return None
+
+    def _template(self, text: str, depth: int, strict: bool | None) -> str | None:
         for candidate in self._candidates(text):
             m = candidate.pattern.fullmatch(text)
             if m is None:
@@ -181,6 +190,8 @@ class Matcher:
                 continue
             if strict is None and any(_SENTENCE.search(v) for v in m.groups()):
                 continue
+            if strict is not True and sum(map(len, m.groups())) > 3 * len(literal(candidate.msgid)):
+                continue  # "{minimum} or newer" must not swallow a paragraph
             values: dict[str, str] = {}
             for name, value in zip(candidate.names, m.groups()):
                 values.setdefault(name, self.translate(value, depth + 1))
