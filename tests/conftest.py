@@ -74,3 +74,42 @@ def fake_tools(tmp_path: Path):
 
 # The real Docker daemon of the container tests (a session fixture; see tests/docker_daemon.py).
 from docker_daemon import docker_daemon  # noqa: E402,F401
+
+
+# -- recording every finding the tests build (for the translation audit) -----------------------
+# ENVDOCTOR_RECORD_FINDINGS=FILE: every Finding constructed during the run is written to FILE as
+# JSON at the end, so tests/test_i18n.py can render each check's failing fixtures in Chinese.
+
+
+def pytest_configure(config):  # noqa: ANN001, ANN201
+    path = os.environ.get("ENVDOCTOR_RECORD_FINDINGS")
+    if not path:
+        return
+    from envdoctor import findings
+
+    original = findings.Finding.__init__
+    recorded: list = []
+
+    def recording_init(self, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        original(self, *args, **kwargs)
+        recorded.append(self)
+
+    findings.Finding.__init__ = recording_init  # type: ignore[method-assign]
+    config._envdoctor_recorded = (path, recorded)
+
+
+def pytest_unconfigure(config):  # noqa: ANN001, ANN201
+    found = getattr(config, "_envdoctor_recorded", None)
+    if found is None:
+        return
+    import json
+
+    path, recorded = found
+    unique = {}
+    for finding in recorded:
+        try:
+            doc = finding.to_dict()
+        except Exception:  # noqa: BLE001 - a half-built test finding is not the audit's business
+            continue
+        unique[json.dumps(doc, sort_keys=True)] = doc
+    Path(path).write_text(json.dumps(list(unique.values())), encoding="utf-8")

@@ -31,6 +31,13 @@ CHECKS_DIR = (
 )
 # modules whose strings are facts or protocol, not sentences for people
 SKIP_DIRS = ("i18n", "matrices")
+MATRICES_DIR = (
+    PACKAGE_DIR / "matrices"
+    if (PACKAGE_DIR / "matrices" / "apps.toml").exists()
+    else PACKAGE_DIR.parent / "matrices"
+)
+# matrix -> the row fields that checks put in front of people
+MATRIX_TEXT: dict[str, tuple[str, ...]] = {"apps": ("text",)}
 # the system-facing modules: only their summaries and reasons are for people
 STRICT_DIRS = ("probes", "ingest")
 SKIP_FILES = ("render/json_format.py", "render/prometheus.py", "__main__.py")
@@ -246,7 +253,9 @@ class Message:
 def is_prose(text: str) -> bool:
     """Whether a string's fixed text reads as English words for people (not code or data)."""
     plain = re.sub(r"\{[A-Za-z_][\w.]*\}", " ", text).strip()
-    if not plain or plain.startswith(("http://", "https://", "/", "$ ", "--", "-")):
+    if not plain or plain.startswith(("http://", "https://", "$ ")):
+        return False
+    if plain.startswith(("/", "-")) and " " not in plain:  # a path or a flag
         return False
     if _REGEX_HINT.search(plain):
         return False
@@ -601,6 +610,18 @@ def from_signatures(path: Path, ref: str) -> Iterator[Message]:
             yield from message(fix.get("summary"), f"{section}.fix{number}")
 
 
+def from_matrix(path: Path, ref: str, fields: tuple[str, ...]) -> Iterator[Message]:
+    """The fields of a matrix's rows that checks show people (documentation quoted in a
+    finding's detail)."""
+    data = tomllib.loads(path.read_text(encoding="utf-8"))
+    for number, row in enumerate(data.get("rows", []), start=1):
+        for field_name in fields:
+            text = row.get(field_name)
+            if isinstance(text, str) and re.search(r"[A-Za-z]{2,}\s+[A-Za-z]{2,}", text):
+                plain = text.replace("{", "{{").replace("}", "}}").strip()
+                yield Message(plain, [f"{ref}:row{number}.{field_name}"], ["quoted from the row's source"])
+
+
 def python_sources() -> Iterator[tuple[Path, str]]:
     """(path, reference) for every Python file whose strings people read."""
     for path in sorted(PACKAGE_DIR.rglob("*.py")):
@@ -634,6 +655,11 @@ def extract() -> list[Message]:
     for path in sorted((CHECKS_DIR / "signatures").glob("*.toml")):
         for msg in from_signatures(path, f"checks/signatures/{path.name}"):
             add(msg)
+    for name, fields in MATRIX_TEXT.items():
+        path = MATRICES_DIR / f"{name}.toml"
+        if path.exists():
+            for msg in from_matrix(path, f"matrices/{path.name}", fields):
+                add(msg)
     words = PACKAGE_DIR / "i18n" / "words.py"
     for node in ast.walk(ast.parse(words.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.lineno > 5:

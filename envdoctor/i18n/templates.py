@@ -190,7 +190,8 @@ class Matcher:
                 continue
             if strict is None and any(_SENTENCE.search(v) for v in m.groups()):
                 continue
-            if strict is not True and sum(map(len, m.groups())) > 3 * len(literal(candidate.msgid)):
+            loose = strict is False or (strict is None and not candidate.prefix)
+            if loose and sum(map(len, m.groups())) > 3 * len(literal(candidate.msgid)):
                 continue  # "{minimum} or newer" must not swallow a paragraph
             values: dict[str, str] = {}
             for name, value in zip(candidate.names, m.groups()):
