@@ -149,9 +149,11 @@ def _translated(text: str, lang: str) -> str:
         return text
     from envdoctor.i18n import translator
 
+    from envdoctor.i18n.plain import translate_line
+
     tr = translator(lang)
     return "".join(
-        tr(line[:-1]) + "\n" if line.endswith("\n") else tr(line)
+        translate_line(line[:-1], tr) + "\n" if line.endswith("\n") else translate_line(line, tr)
         for line in text.splitlines(keepends=True)
     )
 
