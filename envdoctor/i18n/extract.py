@@ -257,9 +257,9 @@ def is_prose(text: str) -> bool:
         return False
     if plain.startswith(("/", "-")) and " " not in plain:  # a path or a flag
         return False
-    if _REGEX_HINT.search(plain):
-        return False
     tokens = plain.split()
+    if _REGEX_HINT.search(plain) and sum(t.lower() in _FUNCTION_WORDS for t in tokens) < 3:
+        return False  # a pattern; a sentence that mentions "torch 2.6.*" has function words
     function_words = sum(t.lower().strip(",.;:()") in _FUNCTION_WORDS for t in tokens)
     if tokens and tokens[0] in _COMMAND_WORDS and function_words < 2:
         return False  # a command ("pip install torch"), not "pip finds no wheel for this Python"
@@ -402,6 +402,18 @@ def _distinct_names(template: str) -> str:
     return re.sub(r"\{\{|\}\}|\{([A-Za-z_][\w.]*)\}", one, template)
 
 
+def _constant_template(value: str) -> str:
+    """A plain string as a template: a str.format template stays as it is; otherwise braces are
+    literal, except "{{name}}", a slot the code fills with str.replace."""
+    if re.search(r"(?<!\{)\{[A-Za-z_]\w*\}(?!\})", value):
+        return value  # a str.format template already: "{app}" is a value, "{{" a brace
+    pieces = _SLOT.split(value)  # text, name, text, name, ...
+    out = []
+    for i, piece in enumerate(pieces):
+        out.append("{" + piece + "}" if i % 2 else piece.replace("{", "{{").replace("}", "}}"))
+    return "".join(out)
+
+
 def _docstring_nodes(tree: ast.AST) -> set[int]:
     found: set[int] = set()
     for node in ast.walk(tree):
@@ -497,6 +509,7 @@ def _is_check_function(node: ast.AST) -> bool:
 
 
 _SPOKEN_NAME = re.compile(r"summary|reason|why|describe")
+_SLOT = re.compile(r"\{\{([A-Za-z_][\w.]*)\}\}")
 
 
 def _spoken_nodes(tree: ast.AST) -> set[int]:
@@ -520,6 +533,18 @@ def _spoken_nodes(tree: ast.AST) -> set[int]:
             for kw in node.keywords:
                 if kw.arg and _SPOKEN_NAME.search(kw.arg):
                     take(kw.value)
+            target = func.value if isinstance(func, ast.Attribute) else None
+            if (
+                fname in ("append", "extend", "insert")
+                and isinstance(target, ast.Name)
+                and _SPOKEN_NAME.search(target.id)
+            ):
+                for arg in node.args:
+                    take(arg)
+        elif isinstance(node, ast.Dict):
+            for key, value in zip(node.keys, node.values, strict=True):
+                if isinstance(key, ast.Constant) and key.value in ("error", "reason", "summary"):
+                    take(value)
         elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             if any(isinstance(t, ast.Name) and _SPOKEN_NAME.search(t.id) for t in targets):
@@ -546,10 +571,11 @@ def from_python(path: Path, ref: str, strict: bool = False) -> Iterator[Message]
             for side in (node.left, node.right):
                 if isinstance(side, ast.BinOp):
                     inside_concat.add(id(side))
-        if isinstance(node, ast.JoinedStr):
-            for sub in ast.walk(node):
-                if sub is not node:
-                    inside_fstring.add(id(sub))
+        if isinstance(node, ast.JoinedStr):  # its literal parts; not strings in its values
+            for part in node.values:
+                inside_fstring.add(id(part))
+                if isinstance(part, ast.FormattedValue) and part.format_spec is not None:
+                    inside_fstring.update(id(sub) for sub in ast.walk(part.format_spec))
     for node in ast.walk(tree):
         if isinstance(node, ast.BinOp) and id(node) not in inside_concat:
             found = concat_template(node)
@@ -572,7 +598,8 @@ def from_python(path: Path, ref: str, strict: bool = False) -> Iterator[Message]
         if spoken is not None and id(node) not in spoken:
             continue
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
-            text = node.value.replace("{", "{{").replace("}", "}}")
+            # "{{app}}" in a plain string is a placeholder the code fills with str.replace
+            text = _constant_template(node.value)
             notes: list[str] = []
         elif isinstance(node, ast.JoinedStr):
             text, notes = fstring_template(node)

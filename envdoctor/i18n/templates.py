@@ -92,7 +92,7 @@ class Template:
                 chunks.append("\0")
                 follows = i + 1 < len(tokens) and tokens[i + 1].start() == m.end()
                 # two values side by side ("torch {release}{where}"): the first is one word
-                parts.append(r"(\S+)" if follows and tokens[i + 1].group(1) else "(.*?)")
+                parts.append(r"(\S*[^\s,.;:])" if follows and tokens[i + 1].group(1) else "(.*?)")
             pos = m.end()
         parts.append(re.escape(text[pos:]))
         chunks.append(text[pos:])
@@ -190,7 +190,7 @@ class Matcher:
                 continue
             if strict is None and any(_SENTENCE.search(v) for v in m.groups()):
                 continue
-            loose = strict is False or (strict is None and not candidate.prefix)
+            loose = strict is not True and not candidate.prefix  # anchored only at its end
             if loose and sum(map(len, m.groups())) > 3 * len(literal(candidate.msgid)):
                 continue  # "{minimum} or newer" must not swallow a paragraph
             values: dict[str, str] = {}

@@ -53,6 +53,11 @@ VALUES = (
     "(assumption: {assumption})",
     "✗ rejected: ",
     "this interpreter",
+    "no NVIDIA driver",
+    "no AMD GPU",
+    "no AMD GPU ({reason})",
+    "(JetPack {jetpack}{value})",
+    "torch {version}{value}",
 )
 # layer titles of one word (envdoctor.facts.LAYERS)
 LAYER_TITLES = ("AMD GPU and ROCm", "Platform", "Intel GPU", "Apple GPU", "Containers", "Applications", "Workload")
