@@ -228,7 +228,7 @@ class Matcher:
             options: list[tuple[int, list[tuple[str, bool]]]] = []
             for j in range(n - 1, i - 1, -1):  # longest run first
                 piece = text[starts[i] : ends[j]]
-                if j - i > 12:
+                if j - i > 40:
                     continue
                 found = (
                     (self._whole(piece, depth) or self._whole(piece, depth, None))
