@@ -148,7 +148,6 @@ def _translated(text: str, lang: str) -> str:
     if lang == "en" or not text:
         return text
     from envdoctor.i18n import translator
-
     from envdoctor.i18n.plain import translate_line
 
     tr = translator(lang)

@@ -75,7 +75,6 @@ def fake_tools(tmp_path: Path):
 # The real Docker daemon of the container tests (a session fixture; see tests/docker_daemon.py).
 from docker_daemon import docker_daemon  # noqa: E402,F401
 
-
 # -- recording every finding the tests build (for the translation audit) -----------------------
 # ENVDOCTOR_RECORD_FINDINGS=FILE: every Finding constructed during the run is written to FILE as
 # JSON at the end, so tests/test_i18n.py can render each check's failing fixtures in Chinese.

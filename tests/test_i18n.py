@@ -150,9 +150,11 @@ def test_fstring_templates_translate_with_their_values(zh):
 
 def test_values_that_are_words_are_translated_too(zh):
     # {what} is itself a message ("a CUDA (or ROCm) build")
-    assert "CUDA（或 ROCm）版本" in zh(
-        "Ollama's ROCm build does not run on gfx1031: it falls back to the CPU"
-    ) or zh("a CUDA (or ROCm) build") == "CUDA（或 ROCm）版本"
+    assert (
+        "CUDA（或 ROCm）版本"
+        in zh("Ollama's ROCm build does not run on gfx1031: it falls back to the CPU")
+        or zh("a CUDA (or ROCm) build") == "CUDA（或 ROCm）版本"
+    )
 
 
 def test_sentences_built_from_pieces_are_translated(zh):
@@ -332,8 +334,19 @@ def test_explain_page_in_chinese(capsys):
 
 def test_fit_output_in_chinese(capsys):
     code, out, _ = _run(
-        ["fit", "--params", "7B", "--dtype", "bf16", "--task", "inference", "--vram", "8",
-         "--lang", "zh"],
+        [
+            "fit",
+            "--params",
+            "7B",
+            "--dtype",
+            "bf16",
+            "--task",
+            "inference",
+            "--vram",
+            "8",
+            "--lang",
+            "zh",
+        ],
         {},
         capsys,
     )

@@ -81,10 +81,13 @@ def untranslated() -> dict[str, list[str]]:
 
 
 def _report(missing: dict[str, list[str]]) -> int:
-    for lang, ids in missing.items():
-        print(f"{lang}: {len(ids)} untranslated message(s) in {po_path(lang)}")
-        for msgid in ids:
-            print("  " + msgid.splitlines()[0][:120])
+    try:
+        for lang, ids in missing.items():
+            print(f"{lang}: {len(ids)} untranslated message(s) in {po_path(lang)}")
+            for msgid in ids:
+                print("  " + msgid.splitlines()[0][:120])
+    except BrokenPipeError:  # `... | head`: the list was cut, the files are written
+        pass
     return 1 if any(missing.values()) else 0
 
 

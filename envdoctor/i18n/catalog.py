@@ -109,10 +109,10 @@ def read_po(path: Path) -> tuple[str, list[Entry]]:
         if line.startswith("#"):
             if target is not None and not line.startswith("#~"):
                 finish()
-            if not seen_header and target is None and not line.startswith(("#.", "#:", "#,")):
-                if not entries and current.msgid == "":
-                    header_lines.append(raw)
-                    continue
+            header_comment = not line.startswith(("#.", "#:", "#,"))
+            if header_comment and not seen_header and target is None and not entries:
+                header_lines.append(raw)
+                continue
             if line.startswith("#:"):
                 current.references.extend(line[2:].split())
             elif line.startswith("#,"):
@@ -171,8 +171,12 @@ def compile_mo(messages: dict[str, str]) -> bytes:
     for item in id_bytes + str_bytes:
         offsets.append(data_start + len(blob))
         blob += item + b"\0"
-    table_ids = b"".join(struct.pack("<II", len(b), o) for b, o in zip(id_bytes, offsets))
-    table_strs = b"".join(struct.pack("<II", len(b), o) for b, o in zip(str_bytes, offsets[count:]))
+    table_ids = b"".join(
+        struct.pack("<II", len(b), o) for b, o in zip(id_bytes, offsets[:count], strict=True)
+    )
+    table_strs = b"".join(
+        struct.pack("<II", len(b), o) for b, o in zip(str_bytes, offsets[count:], strict=True)
+    )
     header = struct.pack("<7I", 0x950412DE, 0, count, ids_table, strs_table, 0, 0)
     return header + table_ids + table_strs + blob
 

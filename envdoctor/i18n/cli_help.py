@@ -27,7 +27,7 @@ def translate_parser(parser: argparse.ArgumentParser, lang: str) -> None:
 
 
 def _walk(parser: argparse.ArgumentParser, tr: Translator, formatter: type) -> None:
-    parser.formatter_class = formatter
+    parser.formatter_class = formatter  # type: ignore[assignment]
     if parser.description:
         parser.description = tr(parser.description)
     if parser.epilog:

@@ -222,15 +222,77 @@ _NOT_TEXT_KEYWORDS = frozenset(
     ]
 )
 _COMMAND_WORDS = _COMMAND_WORDS | frozenset(
-    "scontrol sbatch srun printf sed awk torchrun import service nvidia-container-cli".split()
+    [
+        "scontrol",
+        "sbatch",
+        "srun",
+        "printf",
+        "sed",
+        "awk",
+        "torchrun",
+        "import",
+        "service",
+        "nvidia-container-cli",
+    ]
 )
 _FUNCTION_WORDS = frozenset(
-    "the a an to of and or is are was be not no for with on in this that it its can from by "
-    "as at has have will when only but than".split()
+    [
+        "the",
+        "a",
+        "an",
+        "to",
+        "of",
+        "and",
+        "or",
+        "is",
+        "are",
+        "was",
+        "be",
+        "not",
+        "no",
+        "for",
+        "with",
+        "on",
+        "in",
+        "this",
+        "that",
+        "it",
+        "its",
+        "can",
+        "from",
+        "by",
+        "as",
+        "at",
+        "has",
+        "have",
+        "will",
+        "when",
+        "only",
+        "but",
+        "than",
+    ]
 )
 _STYLE_WORDS = frozenset(
-    "bold dim italic underline reverse blink red green yellow blue magenta cyan white black on "
-    "bright_red bright_green bright_yellow".split()
+    [
+        "bold",
+        "dim",
+        "italic",
+        "underline",
+        "reverse",
+        "blink",
+        "red",
+        "green",
+        "yellow",
+        "blue",
+        "magenta",
+        "cyan",
+        "white",
+        "black",
+        "on",
+        "bright_red",
+        "bright_green",
+        "bright_yellow",
+    ]
 )
 _PROSE_WORD = re.compile(r"^[(\"'`“]?[A-Za-z][a-z]+[,.;:!?)\"'`”]*$")
 _REGEX_HINT = re.compile(r"\\[sdwSbB]|\(\?|\[\^|\.\*|\.\+|\\\.|\$$|^\^")
@@ -560,6 +622,7 @@ def _spoken_nodes(tree: ast.AST) -> set[int]:
 
 def from_python(path: Path, ref: str, strict: bool = False) -> Iterator[Message]:
     """The messages of one Python source file (`strict`: only summaries and reasons)."""
+    notes: list[str]
     tree = ast.parse(path.read_text(encoding="utf-8"))
     docstrings = _docstring_nodes(tree)
     skip = _excluded_nodes(tree)
@@ -579,10 +642,9 @@ def from_python(path: Path, ref: str, strict: bool = False) -> Iterator[Message]
     for node in ast.walk(tree):
         if isinstance(node, ast.BinOp) and id(node) not in inside_concat:
             found = concat_template(node)
-            if found is not None and id(node) not in skip:
-                text, notes = found
-                if is_prose(text):
-                    yield Message(text.strip(), [f"{ref}:{node.lineno}"], notes)
+            wanted = spoken is None or id(node) in spoken
+            if found is not None and id(node) not in skip and wanted and is_prose(found[0]):
+                yield Message(found[0].strip(), [f"{ref}:{node.lineno}"], found[1])
             continue
         if _is_check_function(node):
             doc = ast.get_docstring(node, clean=False)  # type: ignore[arg-type]
@@ -600,7 +662,7 @@ def from_python(path: Path, ref: str, strict: bool = False) -> Iterator[Message]
         if isinstance(node, ast.Constant) and isinstance(node.value, str):
             # "{{app}}" in a plain string is a placeholder the code fills with str.replace
             text = _constant_template(node.value)
-            notes: list[str] = []
+            notes = []
         elif isinstance(node, ast.JoinedStr):
             text, notes = fstring_template(node)
         else:
@@ -646,7 +708,9 @@ def from_matrix(path: Path, ref: str, fields: tuple[str, ...]) -> Iterator[Messa
             text = row.get(field_name)
             if isinstance(text, str) and re.search(r"[A-Za-z]{2,}\s+[A-Za-z]{2,}", text):
                 plain = text.replace("{", "{{").replace("}", "}}").strip()
-                yield Message(plain, [f"{ref}:row{number}.{field_name}"], ["quoted from the row's source"])
+                yield Message(
+                    plain, [f"{ref}:row{number}.{field_name}"], ["quoted from the row's source"]
+                )
 
 
 def python_sources() -> Iterator[tuple[Path, str]]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from envdoctor.engine import Skipped
 from envdoctor.findings import Evidence, Finding, Fix, RejectedFix
 from envdoctor.i18n import Translator
 from envdoctor.report import Report
@@ -23,9 +22,7 @@ def finding(item: Finding, tr: Translator) -> Finding:
             for e in item.evidence
         ),
         fixes=tuple(fix(f, tr) for f in item.fixes),
-        rejected_fixes=tuple(
-            RejectedFix(tr(r.summary), tr(r.reason)) for r in item.rejected_fixes
-        ),
+        rejected_fixes=tuple(RejectedFix(tr(r.summary), tr(r.reason)) for r in item.rejected_fixes),
     )
 
 
@@ -43,5 +40,5 @@ def report(original: Report, tr: Translator) -> Report:
     return replace(
         original,
         findings=[finding(f, tr) for f in original.findings],
-        skipped=[Skipped(s.id, tr(s.reason), s.not_present) for s in original.skipped],
+        skipped=[replace(s, reason=tr(s.reason)) for s in original.skipped],
     )

@@ -63,14 +63,19 @@ def literal(template: str) -> str:
 
 @dataclass(frozen=True)
 class Template:
-    """One msgid with placeholders, compiled for matching."""
+    """One msgid with placeholders, ready for matching. The regular expression is compiled on
+    first use: a run tries a few dozen of the catalog's thousands of templates."""
 
     msgid: str
     names: tuple[str, ...]
-    pattern: re.Pattern[str]
+    source: str  # the regular expression, compiled by `pattern`
     prefix: str  # the fixed text before the first placeholder ("" when it starts with one)
     anchor: str  # the longest fixed chunk, a quick test before the regex
     key: str  # the first two whole words of the prefix ("" when it has fewer)
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        return re.compile(self.source, re.S)  # re caches compiled patterns
 
     @classmethod
     def compile(cls, msgid: str) -> Template:
@@ -104,8 +109,7 @@ class Template:
         if words and prefix[-1:] not in (" ", "\t", "\n"):
             words = words[:-1]  # the last word runs into a placeholder
         key = " ".join(words[:2]) if len(words) >= 2 else ""
-        pattern = re.compile("".join(parts), re.S)
-        return cls(msgid, tuple(names), pattern, prefix, anchor, key)
+        return cls(msgid, tuple(names), "".join(parts), prefix, anchor, key)
 
 
 class Matcher:
@@ -194,7 +198,7 @@ class Matcher:
             if loose and sum(map(len, m.groups())) > 3 * len(literal(candidate.msgid)):
                 continue  # "{minimum} or newer" must not swallow a paragraph
             values: dict[str, str] = {}
-            for name, value in zip(candidate.names, m.groups()):
+            for name, value in zip(candidate.names, m.groups(), strict=True):
                 values.setdefault(name, self.translate(value, depth + 1))
             return fill(self.messages[candidate.msgid], values)
         return None

@@ -60,6 +60,14 @@ VALUES = (
     "torch {version}{value}",
 )
 # layer titles of one word (envdoctor.facts.LAYERS)
-LAYER_TITLES = ("AMD GPU and ROCm", "Platform", "Intel GPU", "Apple GPU", "Containers", "Applications", "Workload")
+LAYER_TITLES = (
+    "AMD GPU and ROCm",
+    "Platform",
+    "Intel GPU",
+    "Apple GPU",
+    "Containers",
+    "Applications",
+    "Workload",
+)
 # table headings, looked up one word at a time
 HEADINGS = ("fact", "seen", "expected", "layer", "status", "facts")

@@ -32,7 +32,8 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
     home = env.get("HOME", "")
     sources: list[str] = []
 
-    pip_index, pip_extra = None, ()
+    pip_index: str | None = None
+    pip_extra: tuple[str, ...] = ()
     pip_files = ["/etc/pip.conf", "/etc/xdg/pip/pip.conf"]
     if home:
         pip_files += [f"{home}/.pip/pip.conf", f"{home}/.config/pip/pip.conf"]
@@ -56,7 +57,8 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
         pip_extra = tuple(env["PIP_EXTRA_INDEX_URL"].split())
         sources.append("PIP_EXTRA_INDEX_URL")
 
-    uv_index, uv_extra = None, ()
+    uv_index: str | None = None
+    uv_extra: tuple[str, ...] = ()
     uv_files = ["/etc/uv/uv.toml"]
     xdg = env.get("XDG_CONFIG_HOME") or (f"{home}/.config" if home else "")
     if xdg:
