@@ -571,6 +571,7 @@ def _is_check_function(node: ast.AST) -> bool:
 
 
 _SPOKEN_NAME = re.compile(r"summary|reason|why|describe")
+_LEADING_STOP = re.compile(r"^[,;:.]\s+")
 _SLOT = re.compile(r"\{\{([A-Za-z_][\w.]*)\}\}")
 
 
@@ -644,7 +645,8 @@ def from_python(path: Path, ref: str, strict: bool = False) -> Iterator[Message]
             found = concat_template(node)
             wanted = spoken is None or id(node) in spoken
             if found is not None and id(node) not in skip and wanted and is_prose(found[0]):
-                yield Message(found[0].strip(), [f"{ref}:{node.lineno}"], found[1])
+                text = _LEADING_STOP.sub("", found[0].strip())
+                yield Message(text, [f"{ref}:{node.lineno}"], found[1])
             continue
         if _is_check_function(node):
             doc = ast.get_docstring(node, clean=False)  # type: ignore[arg-type]
@@ -667,7 +669,7 @@ def from_python(path: Path, ref: str, strict: bool = False) -> Iterator[Message]
             text, notes = fstring_template(node)
         else:
             continue
-        text = text.strip()
+        text = _LEADING_STOP.sub("", text.strip())  # "; --warn-only ..." reads as a clause
         if is_prose(text):
             yield Message(text, [f"{ref}:{node.lineno}"], notes)
 

@@ -77,6 +77,11 @@ class Template:
     def pattern(self) -> re.Pattern[str]:
         return re.compile(self.source, re.S)  # re caches compiled patterns
 
+    @property
+    def greedy(self) -> re.Pattern[str]:
+        """The same with greedy values: "{names} {rest}" splits "RTX 4090 is old" either way."""
+        return re.compile(self.source.replace("(.*?)", "(.*)"), re.S)
+
     @classmethod
     def compile(cls, msgid: str) -> Template:
         names = placeholders(msgid)
@@ -176,32 +181,53 @@ class Matcher:
         found = self._exact.get(text)
         if found is not None:
             return found
-        found = self._template(text, depth, strict)
-        if found is not None:
-            return found
-        if text[-1:] in ".:;," and len(text) > 1:  # a caller added the stop
+        options = []
+        if text[-1:] in ".:;," and len(text) > 1:  # a caller may have added the stop
             inner = self._whole(text[:-1].rstrip(), depth, strict)
             if inner is not None:
-                return inner.rstrip("。：；，.:;,") + _ZH_PUNCT[text[-1]]
-        return None
+                options.append(inner.rstrip("。：；，.:;,") + _ZH_PUNCT[text[-1]])
+        whole = self._template(text, depth, strict)
+        if whole is not None:
+            options.append(whole)
+        return min(options, key=english_left) if options else None
 
     def _template(self, text: str, depth: int, strict: bool | None) -> str | None:
+        """The best filling of a template matching `text` whole: of the candidates (and of the
+        two ways to split values side by side), the one that leaves the fewest English words."""
+        best: tuple[int, str] | None = None
         for candidate in self._candidates(text):
-            m = candidate.pattern.fullmatch(text)
-            if m is None:
-                continue
-            if strict and any(_CLAUSE.search(v) for v in m.groups()):
-                continue
-            if strict is None and any(_SENTENCE.search(v) for v in m.groups()):
-                continue
-            loose = strict is not True and not candidate.prefix  # anchored only at its end
-            if loose and sum(map(len, m.groups())) > 3 * len(literal(candidate.msgid)):
-                continue  # "{minimum} or newer" must not swallow a paragraph
-            values: dict[str, str] = {}
-            for name, value in zip(candidate.names, m.groups(), strict=True):
-                values.setdefault(name, self.translate(value, depth + 1))
-            return fill(self.messages[candidate.msgid], values)
-        return None
+            for pattern in (candidate.pattern, candidate.greedy):
+                found = self._fill(candidate, pattern.fullmatch(text), text, depth, strict)
+                if found is None:
+                    continue
+                left = english_left(found)
+                if best is None or left < best[0]:
+                    best = (left, found)
+                if left == 0:
+                    return found
+        return None if best is None else best[1]
+
+    def _fill(
+        self,
+        candidate: Template,
+        m: re.Match[str] | None,
+        text: str,
+        depth: int,
+        strict: bool | None,
+    ) -> str | None:
+        if m is None:
+            return None
+        if strict and any(_CLAUSE.search(v) for v in m.groups()):
+            return None
+        if strict is None and any(_SENTENCE.search(v) for v in m.groups()):
+            return None
+        loose = strict is not True and not candidate.prefix  # anchored only at its end
+        if loose and sum(map(len, m.groups())) > 3 * len(literal(candidate.msgid)):
+            return None  # "{minimum} or newer" must not swallow a paragraph
+        values: dict[str, str] = {}
+        for name, value in zip(candidate.names, m.groups(), strict=True):
+            values.setdefault(name, self.translate(value, depth + 1))
+        return fill(self.messages[candidate.msgid], values)
 
     def _candidates(self, text: str) -> list[Template]:
         found: list[Template] = []
