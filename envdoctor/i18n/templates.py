@@ -252,30 +252,28 @@ class Matcher:
         starts = [0] + [seps[c][0] for c in cuts[1:-1]]
         ends = cuts[1:]
         n = len(starts)
-        # best[i]: (translated characters, pieces) for text[starts[i]:]
-        best: list[tuple[int, list[tuple[str, bool]]]] = [(0, [])] * (n + 1)
+        # best[i]: ((-English words left, characters matched), pieces) for text[starts[i]:]
+        Score = tuple[int, int]
+        best: list[tuple[Score, list[tuple[str, bool]]]] = [((0, 0), [])] * (n + 1)
         for i in range(n - 1, -1, -1):
-            options: list[tuple[int, list[tuple[str, bool]]]] = []
-            for j in range(n - 1, i - 1, -1):  # longest run first
+            options: list[tuple[Score, list[tuple[str, bool]]]] = []
+            for j in range(min(n - 1, i + 40), i - 1, -1):  # longest run first
                 piece = text[starts[i] : ends[j]]
-                if j - i > 40:
-                    continue
                 found = (
                     (self._whole(piece, depth) or self._whole(piece, depth, None))
                     if _WORD.search(piece)
                     else piece
                 )
                 if found is not None:
-                    rest = best[j + 1]
-                    options.append(
-                        (len(piece) + rest[0], [(found, True), *_sep(j, ends, seps), *rest[1]])
-                    )
-                    break
-            rest = best[i + 1]
+                    (left, matched), parts = best[j + 1]
+                    score = (left - english_left(found), matched + len(piece))
+                    options.append((score, [(found, True), *_sep(j, ends, seps), *parts]))
+            (left, matched), parts = best[i + 1]
             piece = text[starts[i] : ends[i]]
-            options.append((rest[0], [(piece, False), *_sep(i, ends, seps), *rest[1]]))
+            score = (left - english_left(piece), matched)
+            options.append((score, [(piece, False), *_sep(i, ends, seps), *parts]))
             best[i] = max(options, key=lambda o: o[0])
-        if best[0][0] == 0:
+        if best[0][0][1] == 0:
             return text
         return _join(best[0][1])
 
