@@ -58,6 +58,7 @@ VALUES = (
     "no AMD GPU ({reason})",
     "(JetPack {jetpack}{value})",
     "torch {version}{value}",
+    "at {where}",
 )
 # layer titles of one word (envdoctor.facts.LAYERS)
 LAYER_TITLES = (
