@@ -5,6 +5,7 @@ Everything else about the package is in pyproject.toml."""
 from __future__ import annotations
 
 import importlib.util
+import sys
 from pathlib import Path
 
 from setuptools import setup
@@ -22,6 +23,7 @@ class BuildWithCatalogs(build_py):
         )
         assert spec and spec.loader
         catalog = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = catalog  # dataclasses look their module up while defining
         spec.loader.exec_module(catalog)
         for po in (here / "envdoctor" / "i18n" / "locale").glob("*/LC_MESSAGES/*.po"):
             relative = po.relative_to(here)
