@@ -536,25 +536,10 @@ def _excluded_nodes(tree: ast.AST) -> set[int]:
                     mark(kw.value)
         elif isinstance(node, ast.Assign):
             for target in node.targets:
-                if isinstance(target, ast.Name) and (
-                    target.id.isupper()
-                    and any(
-                        w in target.id
-                        for w in (
-                            "URL",
-                            "PATTERN",
-                            "CSS",
-                            "RE",
-                            "PATH",
-                            "COMMAND",
-                            "CMD",
-                            "ARGV",
-                            "SCRIPT",
-                            "NAMES",
-                            "KEYS",
-                            "IDS",
-                        )
-                    )
+                if (
+                    isinstance(target, ast.Name)
+                    and target.id.isupper()
+                    and set(target.id.strip("_").split("_")) & _DATA_NAME_WORDS
                 ):
                     mark(node.value)
     return skip
@@ -571,6 +556,28 @@ def _is_check_function(node: ast.AST) -> bool:
 
 
 _SPOKEN_NAME = re.compile(r"summary|reason|why|describe")
+# constants named like data (`_NVIDIA_URL`, `SIGNATURE_RE`, `REQUIRED_KEYS`): not for people
+_DATA_NAME_WORDS = frozenset(
+    [
+        "URL",
+        "URLS",
+        "PATTERN",
+        "PATTERNS",
+        "CSS",
+        "RE",
+        "REGEX",
+        "PATH",
+        "PATHS",
+        "COMMAND",
+        "COMMANDS",
+        "CMD",
+        "ARGV",
+        "SCRIPT",
+        "NAMES",
+        "KEYS",
+        "IDS",
+    ]
+)
 _LEADING_STOP = re.compile(r"^[,;:.]\s+")
 _SLOT = re.compile(r"\{\{([A-Za-z_][\w.]*)\}\}")
 

@@ -7,7 +7,7 @@ import re
 from envdoctor.i18n import Translator
 
 _CELL_GAP = re.compile(r"(\s{2,})")
-_LEAD = re.compile(r"^[\s✗✓!→•*#|>-]*")
+_LEAD = re.compile(r"^\s*(?:\d+\.\s+)?[\s✗✓!→•*#|>-]*")
 
 
 def translate_line(line: str, tr: Translator) -> str:

@@ -20,7 +20,7 @@ PLACEHOLDER = re.compile(r"\{([A-Za-z_][\w.]*)\}")
 _BRACES = re.compile(r"\{\{|\}\}")
 _WORD = re.compile(r"[A-Za-z]{2,}")
 # where a text may be cut into pieces: after a sentence or clause, at a line break, a dash
-_CUT = re.compile(r"(?<=[.;:!?,])[ \t]+|\n+|[ \t]+(?=[—(])|(?<=\))[ \t]+| · ")
+_CUT = re.compile(r"(?<=[.;:!?,])[ \t]+|\n+|[ \t]+(?=[—(→])|(?<=\))[ \t]+| · ")
 _MAX_DEPTH = 3
 _CLAUSE = re.compile(r"[.;:!?,][ \t]|\n")
 _SENTENCE = re.compile(r"[.!?][ \t]|\n")
@@ -296,7 +296,9 @@ def _join(parts: list[tuple[str, bool]]) -> str:
             before, after = out[-1:], parts[i + 1][0][:1]
             if "\n" in piece or piece.strip(" \t") == "·":
                 out += piece
-            elif _CJK.match(before) or _CJK.match(after) or before in "，。；：":
+            elif (before and before in "，。；：（）") or (
+                _CJK.match(before) and _CJK.match(after)
+            ):
                 out += ""
             else:
                 out += piece

@@ -59,6 +59,16 @@ VALUES = (
     "(JetPack {jetpack}{value})",
     "torch {version}{value}",
     "at {where}",
+    # envdoctor fit's table and headings
+    "Assumptions",
+    "term",
+    "formula",
+    "total",
+    "total per GPU",
+    "weights ({dtype})",
+    "activations",
+    "a GPU",
+    "of {vram} GiB",
 )
 # layer titles of one word (envdoctor.facts.LAYERS)
 LAYER_TITLES = (
