@@ -305,6 +305,8 @@ def _join(parts: list[tuple[str, bool]]) -> str:
             continue
         if out and _CJK.match(piece[:1] or " ") and out[-1:] in _ZH_PUNCT:
             out = out[:-1] + _ZH_PUNCT[out[-1]]
+        if piece in _ZH_PUNCT and any(done for _, done in parts):  # a lone "," of a clause
+            piece = _ZH_PUNCT[piece]
         if piece[:1] in _ZH_PUNCT and _CJK.match(out[-1:] or " "):
             piece = _ZH_PUNCT[piece[0]] + piece[1:]
         out += piece

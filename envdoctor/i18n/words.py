@@ -59,6 +59,8 @@ VALUES = (
     "(JetPack {jetpack}{value})",
     "torch {version}{value}",
     "at {where}",
+    "NVIDIA driver {version}",
+    "({models} mode)",
     # envdoctor fit's table and headings
     "Assumptions",
     "term",
