@@ -115,13 +115,18 @@ def torch_targets(snap: Snapshot, ms: Any) -> tuple[list[str] | None, str | None
 
 
 def rocm_choice_for(
-    snap: Snapshot, ms: Any, rocm: str | None, gfx: list[str] | None = None
+    snap: Snapshot,
+    ms: Any,
+    rocm: str | None,
+    gfx: list[str] | None = None,
+    any_python: bool = False,
 ) -> Choice | None:
     """The official torch ROCm wheel to install: the newest released torch whose ROCm variants
     include one of ROCm `rocm`'s major (the highest variant not newer than `rocm`, else the lowest
     of that major); without `rocm`, the newest release's newest ROCm variant. When `gfx` is given
-    and the build matrix knows a variant's gfx targets, variants lacking one of them are skipped."""
-    python = (snap.data("python") or {}).get("version")
+    and the build matrix knows a variant's gfx targets, variants lacking one of them are skipped.
+    With `any_python`, releases are not limited to those with wheels for the snapshot's Python."""
+    python = None if any_python else (snap.data("python") or {}).get("version")
     installed = _v(rocm)
     for release in released_minors(ms, python):
         row = tq.release_row(ms, release) or {}

@@ -8,6 +8,7 @@ from envdoctor.checkdef import check
 from envdoctor.checks import amd_facts as af
 from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
 from envdoctor.matrixset import MatrixSet
+from envdoctor.remedies import fixes_for
 from envdoctor.snapshot import Snapshot
 
 _TORCH_TABLES = ("torch_releases", "torch_index")
@@ -110,8 +111,6 @@ def cuda_torch_on_amd(snap: Snapshot, ms: MatrixSet) -> Finding | None:
         (snap.data("os") or {}).get("system") or (snap.data("python") or {}).get("platform") or ""
     )
     windows = system.lower().startswith("win")
-    rocm = af.rocm_version(snap)
-    gfx = sorted({t["effective"] for t in af.gpu_targets(snap)})
     if windows:
         fixes: tuple[Fix, ...] = (
             Fix(
@@ -123,15 +122,7 @@ def cuda_torch_on_amd(snap: Snapshot, ms: MatrixSet) -> Finding | None:
             ),
         )
     else:
-        choice = af.rocm_choice_for(snap, ms, rocm, gfx or None) or af.rocm_choice_for(
-            snap, ms, None
-        )
-        why = (
-            f"for the installed ROCm {rocm}"
-            if rocm and choice and _major(choice.variant[4:]) == _major(rocm)
-            else "it brings its own ROCm libraries; the amdgpu driver is enough"
-        )
-        fixes = af.torch_fixes(snap, ms, choice, why)
+        fixes = fixes_for(snap, ms, "torch-build-for-gpu", vendor="amd")
     kind = "CUDA" if backend == "cuda" else "CPU-only"
     return Finding(
         id="rocm.cuda-torch-on-amd",

@@ -8,12 +8,12 @@ from __future__ import annotations
 import shlex
 from typing import Any
 
-from envdoctor import os_packages
 from envdoctor.checkdef import check
 from envdoctor.checks import apps_facts as af
 from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
 from envdoctor.matrixset import MatrixSet
 from envdoctor.queries import apps as aq
+from envdoctor.remedies import fixes_for
 from envdoctor.snapshot import Snapshot
 from envdoctor.versions import parse
 
@@ -147,10 +147,6 @@ def ollama_driver(snap: Snapshot, ms: MatrixSet) -> Finding | None:
         return None
     gpu, floor = max(short, key=lambda item: parse(str(item[1]["min_driver"])))
     need = str(floor["min_driver"])
-    pre_turing = any(parse(g.get("compute_capability")) < parse("7.5") for g, _ in short)
-    commands = os_packages.install_nvidia_driver(
-        snap.data("os"), branch=int(need.split(".")[0]), open_module=False if pre_turing else None
-    )
     names = ", ".join(f"{g['name']} ({g['compute_capability']})" for g, _ in short)
     return Finding(
         id="app.ollama.driver-too-old",
@@ -162,14 +158,7 @@ def ollama_driver(snap: Snapshot, ms: MatrixSet) -> Finding | None:
             Evidence("nvidia.driver.driver_version", str(driver), f">= {need}"),
             Evidence("apps", floor.get("text", ""), floor.get("source")),
         ),
-        fixes=(
-            Fix(
-                f"Install NVIDIA driver {need} or newer, then reboot",
-                commands,
-                Risk.NEEDS_RESTART,
-                os_packages.driver_docs_url(snap.data("os")),
-            ),
-        ),
+        fixes=fixes_for(snap, ms, "driver", min=need, reason=f"Ollama's floor for {names}"),
         explains=_FALLBACK,
     )
 

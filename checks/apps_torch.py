@@ -5,17 +5,19 @@ venv, with its own interpreter, never in the system Python."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from envdoctor.checkdef import check
 from envdoctor.checks import apps_facts as af
 from envdoctor.checks.apps_gpu import webui_args_line, webui_file
-from envdoctor.checks.torch_context import TorchContext, reinstall_fixes, torch_context
+from envdoctor.checks.torch_context import TorchContext, torch_context
 from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
 from envdoctor.matrixset import MatrixSet
 from envdoctor.pip_commands import pin
 from envdoctor.queries import apps as aq
-from envdoctor.queries.torch_fixes import Choice, choose, missing_kernels, rocm_choice
+from envdoctor.queries.torch_fixes import Choice, _choice, missing_kernels
+from envdoctor.remedies import fixes_for
 from envdoctor.snapshot import Snapshot
 from envdoctor.versions import parse
 
@@ -25,9 +27,10 @@ _MATRICES = ("torch_releases", "torch_arch", "torch_index", "apps")
 
 def _app_contexts(
     snap: Snapshot, ms: MatrixSet, app: str
-) -> list[tuple[dict[str, Any], TorchContext]]:
-    """(entry, torch context of its venv) for each checkout of `app` whose venv holds torch and is
-    not the target environment itself (the torch checks report that one)."""
+) -> list[tuple[dict[str, Any], TorchContext, Snapshot]]:
+    """(entry, torch context of its venv, the machine seen from that venv) for each checkout of
+    `app` whose venv holds torch and is not the target environment itself (the torch checks
+    report that one)."""
     target_prefix = snap.fact("python", "prefix")
     out = []
     for entry in af.entries(snap, app):
@@ -36,7 +39,7 @@ def _app_contexts(
             continue
         if target_prefix and view.fact("python", "prefix") == target_prefix:
             continue
-        out.append((entry, torch_context(view, ms)))
+        out.append((entry, torch_context(view, ms), view))
     return out
 
 
@@ -62,24 +65,19 @@ def _webui_fix(entry: dict[str, Any], choice: Choice) -> Fix:
 
 
 def _fixes(
-    entry: dict[str, Any], ctx: TorchContext, choices: list[Choice], app: str
+    entry: dict[str, Any], view: Snapshot, ms: MatrixSet, app: str, **params: str
 ) -> tuple[Fix, ...]:
-    fixes = list(reinstall_fixes(ctx, choices, f"in {af.label(app)}'s own venv"))
-    if app == "webui" and choices:
-        fixes.append(_webui_fix(entry, choices[0]))
+    """The chooser's torch builds for the app's venv (its own interpreter: `view` is the machine
+    seen from that venv), said as in the app's terms, and for the web UI its launcher's way."""
+    fixes = [
+        replace(f, summary=f"{f.summary} in {af.label(app)}'s own venv")
+        for f in fixes_for(view, ms, "torch-build-for-gpu", **params)
+    ]
+    first = next((f.effect.torch for f in fixes if f.effect and f.effect.torch), None)
+    choice = _choice(ms, first.release, first.variant, first.exact) if first else None
+    if app == "webui" and choice is not None:
+        fixes.append(replace(_webui_fix(entry, choice), effect=fixes[0].effect))
     return tuple(fixes)
-
-
-def _choices(ctx: TorchContext, ms: MatrixSet) -> list[Choice]:
-    return choose(
-        ms,
-        ctx.capabilities,
-        ctx.os or "",
-        driver_max_cuda=ctx.driver_max_cuda,
-        driver_version=ctx.driver_version,
-        python=ctx.python_version,
-        installed=str(ctx.torch.get("version") or ""),
-    )
 
 
 @check(*(f"app.{a}.cpu-only" for a in VENV_APPS), needs=("apps.detected",), matrices=_MATRICES)
@@ -96,16 +94,15 @@ def app_cpu_torch(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
     """
     findings = []
     for app in VENV_APPS:
-        for entry, ctx in _app_contexts(snap, ms, app):
+        for entry, ctx, view in _app_contexts(snap, ms, app):
             if ctx.backend != "cpu" and str(ctx.torch.get("variant") or "") != "cpu":
                 continue
             gpus = _driver_gpus(ctx)
+            vendor = "nvidia"
             if gpus:
-                choices = _choices(ctx, ms)
                 what = ", ".join(f"{g['name']} ({g['capability']})" for g in gpus)
             elif ctx.amd_gpus and ctx.os == "linux":
-                choice = rocm_choice(ms, ctx.python_version, str(ctx.torch.get("version") or ""))
-                choices = [choice] if choice else []
+                vendor = "amd"
                 what = ", ".join(
                     str(g.get("name") or g.get("gfx_target") or "AMD GPU") for g in ctx.amd_gpus
                 )
@@ -130,7 +127,7 @@ def app_cpu_torch(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
                         ),
                         Evidence("GPU", what),
                     ),
-                    fixes=_fixes(entry, ctx, choices, app),
+                    fixes=_fixes(entry, view, ms, app, vendor=vendor),
                 )
             )
     return findings
@@ -153,7 +150,7 @@ def app_torch_kernels(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
     """
     findings = []
     for app in VENV_APPS:
-        for entry, ctx in _app_contexts(snap, ms, app):
+        for entry, ctx, view in _app_contexts(snap, ms, app):
             if ctx.backend not in ("cuda", None):
                 continue
             arches, arch_source = ctx.arches(ms)
@@ -188,7 +185,7 @@ def app_torch_kernels(snap: Snapshot, ms: MatrixSet) -> list[Finding]:
                         ),
                         Evidence("arch list source", str(arch_source)),
                     ),
-                    fixes=_fixes(entry, ctx, _choices(ctx, ms), app),
+                    fixes=_fixes(entry, view, ms, app),
                 )
             )
     return findings

@@ -87,8 +87,7 @@ def no_nvidia_runtime(snap: Snapshot, ms: MatrixSet) -> Finding | None:
                 *_evidence_common(snap),
             ),
             fixes=(
-                fixes.install_toolkit(snap),
-                fixes.configure_docker_runtime(snap),
+                *fixes_for(snap, ms, "container-toolkit"),
                 Fix(
                     "Check that a GPU container starts",
                     ("docker run --rm --gpus all ubuntu nvidia-smi",),

@@ -10,6 +10,7 @@ from envdoctor.checks import cuda_shell
 from envdoctor.findings import Evidence, Finding, Fix, Risk, Severity
 from envdoctor.matrixset import MatrixSet
 from envdoctor.queries.nvidia import compat_floor, driver_supports_cuda, min_driver_for_cuda
+from envdoctor.remedies import fixes_for
 from envdoctor.snapshot import Snapshot, Status
 from envdoctor.versions import at_least, major_minor, parse
 
@@ -327,7 +328,12 @@ def _newer_finding(
         )
         severity = Severity.WARNING
     detail += _wheel_note(snap, tk)
-    fixes = [driver_install_fix(snap, own, f"(CUDA {release} needs it)")]
+    # the chooser's driver (the verifier drops one past the GPU's last branch: a K80 stays on 470)
+    fixes = list(
+        fixes_for(snap, ms, "driver", min=own, reason=f"CUDA {release} needs it", repo=_repo(snap))
+        if own
+        else (driver_install_fix(snap, own, f"(CUDA {release} needs it)"),)
+    )
     older = [
         t
         for t in data.get("toolkits", [])

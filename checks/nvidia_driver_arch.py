@@ -7,6 +7,7 @@ from envdoctor.checks.torch_context import _gpus
 from envdoctor.findings import Evidence, Finding, Severity
 from envdoctor.matrixset import MatrixSet
 from envdoctor.queries import nvidia_arch as na
+from envdoctor.remedies import fixes_for
 from envdoctor.snapshot import Snapshot
 
 ARCH_MATRIX_URL = "https://docs.nvidia.com/datacenter/tesla/drivers/supported-drivers-and-cuda-toolkit-versions.html"
@@ -55,6 +56,7 @@ def driver_drops_gpu(snap: Snapshot, ms: MatrixSet) -> Finding | None:
                 Evidence("nvidia.driver.driver_version", driver, f"<= {last}.x"),
                 Evidence("GPU architecture", f"{name}: {arch} (sm_{cc.replace('.', '')})"),
             ),
+            fixes=fixes_for(snap, ms, "driver", reason=f"the last branch for {arch}"),
         )
     return None
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from envdoctor.checkdef import check
-from envdoctor.findings import Evidence, Finding, Fix, Severity
+from envdoctor.findings import Evidence, Finding, Severity
 from envdoctor.matrixset import MatrixSet
-from envdoctor.pip_commands import TorchTarget, new_venv, torch_install
 from envdoctor.queries import torch as tq
 from envdoctor.queries.torch_fixes import released_minors
+from envdoctor.remedies import fixes_for
 from envdoctor.snapshot import Snapshot
 from envdoctor.versions import major_minor, parse
 
@@ -42,12 +42,10 @@ def python_supported_by_torch(snap: Snapshot, ms: MatrixSet) -> Finding | None:
     torch = torch_facts.get("version") or (snap.fact("python.packages", "packages") or {}).get(
         "torch"
     )
-    windows = str(snap.fact("python", "platform") or "").startswith("win")
     if torch is not None:
         supported = tq.supported_pythons(ms, str(torch))
         if not supported or python in supported:
             return None
-        regular = _cpython(supported)
         return Finding(
             id="torch.python-unsupported",
             severity=Severity.WARNING,
@@ -61,7 +59,7 @@ def python_supported_by_torch(snap: Snapshot, ms: MatrixSet) -> Finding | None:
                 Evidence("python.version", python, " / ".join(supported)),
                 Evidence("torch.version", str(torch)),
             ),
-            fixes=(_venv_fix(ms, snap, regular[-1], str(torch), windows),),
+            fixes=fixes_for(snap, ms, "python-for-torch", torch=str(torch)),
         )
     newest = released_minors(ms)
     if not newest:
@@ -81,36 +79,7 @@ def python_supported_by_torch(snap: Snapshot, ms: MatrixSet) -> Finding | None:
             "distribution."
         ),
         evidence=(Evidence("python.version", python, " / ".join(supported)),),
-        fixes=(_venv_fix(ms, snap, _cpython(supported)[-1], newest[0], windows),),
-    )
-
-
-def _venv_fix(ms: MatrixSet, snap: Snapshot, python: str, torch: str, windows: bool) -> Fix:
-    """A new venv with a supported Python and the same torch release and variant."""
-    facts = snap.data("python.torch") or {}
-    variant = (
-        facts.get("variant")
-        or tq.pypi_default(ms, torch, "windows" if windows else "linux")
-        or "cpu"
-    )
-    url = tq.index_url(ms, variant) or tq.index_url(ms, "cpu")
-    companions = tq.companion_versions(ms, torch)
-    exact = "+" in torch or torch.count(".") >= 2
-    target = TorchTarget(
-        str(torch).split("+")[0],
-        variant,
-        str(url),
-        companions.get("torchvision"),
-        companions.get("torchaudio"),
-        exact=exact,
-    )
-    create, venv = new_venv(python, windows)
-    installed = snap.fact("python.packages", "packages") or {}
-    commands = (create, *torch_install(venv, target, installed))
-    return Fix(
-        f"Create an environment with Python {python} and install torch {target.torch} ({variant}) there",
-        commands,
-        url=_TORCH_GET_STARTED if not exact else _PYTHON_DOWNLOADS,
+        fixes=fixes_for(snap, ms, "python-for-torch", torch=newest[0]),
     )
 
 

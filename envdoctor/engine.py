@@ -88,7 +88,7 @@ def run_checks(
         if not found:
             outcome.passed.append(chk.id)
         outcome.findings.extend(f.with_confidence_at_most(cap) for f in found)
-    if verify and any(f.effect is not None for x in outcome.findings for f in x.fixes):
+    if verify and any(x.fixes for x in outcome.findings):
         from envdoctor.remedies.verify import verify_findings
 
         outcome.findings = verify_findings(outcome.findings, snap, matrices, checks)

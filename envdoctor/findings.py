@@ -5,11 +5,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from enum import Enum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from envdoctor.facts import layer_of
-from envdoctor.fix_effects import Assumes, Effect
 from envdoctor.snapshot import CONFIDENCE_ORDER, Confidence
+
+if TYPE_CHECKING:  # imported when a fix carries them (the chooser's), not for every finding
+    from envdoctor.fix_effects import Assumes, Effect
 
 
 class Severity(str, Enum):
@@ -89,13 +91,17 @@ class Fix:
     @classmethod
     def from_dict(cls, f: Mapping[str, Any]) -> Fix:
         """Rebuild a fix from JSON (older reports lack the verification fields)."""
+        from envdoctor.fix_effects import Assumes, Effect
+
         effect = f.get("effect")
+        assumes = f.get("assumes")
         return cls(
             str(f["summary"]),
             tuple(str(c) for c in f.get("commands", [])),
             Risk(f.get("risk", "safe")),
             f.get("url"),
             effect=Effect.from_dict(effect) if isinstance(effect, Mapping) else None,
+            assumes=Assumes.from_dict(assumes) if isinstance(assumes, Mapping) else None,
             verified=f.get("verified") if isinstance(f.get("verified"), bool) else None,
             relies_on=tuple(str(x) for x in f.get("relies_on") or ()),
             assumptions=tuple(str(x) for x in f.get("assumptions") or ()),

@@ -208,10 +208,12 @@ def target_from_name(ms: Any, name: str, count: int = 1) -> Target | None:
     row = _gpu_row(ms, name)
     if row is None:
         return None
-    sizes = row.get("memory_gib") or []
+    from envdoctor.queries.gpu_memory import memory_gib_for_row
+
+    memory = memory_gib_for_row(row)
     note = (
         None
-        if sizes
+        if memory
         else (
             f"the GPU matrix does not list the memory of {row['name']}: "
             "give --vram GiB to judge the fit"
@@ -219,8 +221,8 @@ def target_from_name(ms: Any, name: str, count: int = 1) -> Target | None:
     )
     return Target(
         row["name"],
-        float(min(sizes)) if sizes else None,
-        "nvidia_gpus matrix",
+        memory[0] if memory else None,
+        f"nvidia_gpus matrix ({memory[1]})" if memory else "nvidia_gpus matrix",
         count,
         normal_cc(row.get("compute_capability")),
         row.get("arch"),

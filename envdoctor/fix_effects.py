@@ -60,6 +60,7 @@ class Effect:
     groups_joined: tuple[str, ...] = ()
     services_started: tuple[str, ...] = ()
     settings: Mapping[str, Any] = field(default_factory=dict)
+    environment: str | None = None  # the interpreter whose packages change, when not the target's
 
     @property
     def empty(self) -> bool:
@@ -105,7 +106,7 @@ class Effect:
                 "variant": self.torch.variant,
                 "exact": self.torch.exact,
             }
-        for key in ("driver_min", "driver_branch", "python"):
+        for key in ("driver_min", "driver_branch", "python", "environment"):
             if getattr(self, key):
                 out[key] = getattr(self, key)
         for key in ("packages_added", "env_set", "settings"):
@@ -134,6 +135,7 @@ class Effect:
             groups_joined=tuple(obj.get("groups_joined") or ()),
             services_started=tuple(obj.get("services_started") or ()),
             settings=dict(obj.get("settings") or {}),
+            environment=obj.get("environment"),
         )
 
 
@@ -168,3 +170,17 @@ class Assumes:
         if self.needs:
             out["needs"] = list(self.needs)
         return out
+
+    @classmethod
+    def from_dict(cls, obj: Mapping[str, Any]) -> Assumes:
+        """Rebuild from JSON (unknown keys ignored)."""
+        os_list = obj.get("os")
+        return cls(
+            os=tuple(str(x) for x in os_list) if isinstance(os_list, list) else None,
+            installer=obj.get("installer"),
+            privilege=obj.get("privilege"),
+            wsl=obj.get("wsl"),
+            container=obj.get("container"),
+            vendor=obj.get("vendor"),
+            needs=tuple(str(x) for x in obj.get("needs") or ()),
+        )

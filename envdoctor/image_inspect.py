@@ -60,7 +60,7 @@ _ENV_KEEP = re.compile(
 _CONTENT = re.compile(
     r"(^etc/|^usr/lib/os-release$|\.dist-info/|\.egg-info/|/version\.py$|/_version\.py$|/version\.txt$|"
     r"/version\.json$|\.pth$|pyvenv\.cfg$|/conda-meta/[^/]+\.json$|/torch/_utils_internal\.py$|"
-    r"/include/cudnn_version\.h$|/include/cuda_runtime_api\.h$|/include/cuda\.h$|/ld\.so\.conf)"
+    r"/include/python3[^/]*/patchlevel\.h$|/include/cudnn_version\.h$|/include/cuda_runtime_api\.h$|/include/cuda\.h$|/ld\.so\.conf)"
 )
 _TORCH_VERSION_PY = re.compile(
     r"^(__version__|cuda)\s*(?::[^=]+)?=\s*(None|'[^']*'|\"[^\"]*\")\s*$", re.M
@@ -170,7 +170,32 @@ def merge(host: Snapshot, inner: Snapshot, image_group: FactGroup | None, image:
         merged.groups[name] = replace(group, source=f"image:{image} {group.source}")
     if image_group is not None:
         merged.groups["container.image"] = image_group
+    merged.groups["container.target"] = target_group(image, image_group is not None, inner)
     return merged
+
+
+def target_group(label: str, is_image: bool, inner: Snapshot) -> FactGroup:
+    """`container.target`: what was diagnosed, so fixes are said in its terms.
+
+    kind "image" (`check --image`: change the Dockerfile / base image, the driver on the host) or
+    "root" (`check --root`: an unpacked root filesystem); image / root name it; image_layers are
+    the fact layers read from it (the rest are this host's); python_from says where the Python
+    facts come from ("files": the image's interpreter, read without running it).
+    """
+    python = inner.groups.get("python")
+    data = {
+        "kind": "image" if is_image else "root",
+        "image": label if is_image else None,
+        "root": None if is_image else label.removeprefix("root "),
+        "image_layers": list(IMAGE_LAYERS),
+        "host_layers_kept": ["nvidia", "amd", "intel", "platform", "container"],
+        "python_from": (python.data or {}).get("described_from") if python else None,
+        "python_executable": (python.data or {}).get("executable") if python else None,
+    }
+    what = f"image {label}" if is_image else label
+    return collected(
+        "container.target", "envdoctor", data, summary=f"diagnosing {what} against this host"
+    )
 
 
 def export_image(

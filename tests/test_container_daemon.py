@@ -210,6 +210,10 @@ def test_check_image_reads_the_images_torch_and_cuda_requirement(docker_daemon, 
     assert "SECRET_TOKEN" not in image["env"] and image["env_count"] == 4
     assert image["unpack"]["skipped"] == {}
     assert snap.data("os")["distro_id"] == "ubuntu"  # the image's OS, not the host's Debian
+    # the image's Python layer (#18 item 5): its torch, not this interpreter's
+    assert snap.data("python.torch")["version"] == "2.9.0+cu130"
+    assert snap.group("python.torch").source.startswith(f"image:{torch_image}")
+    assert snap.data("container.target")["kind"] == "image"
     assert snap.group("os").source.startswith(f"image:{torch_image}")
     # Against a host with a 550 driver: the verdict.
     snap.add(

@@ -245,7 +245,8 @@ def test_nvswitch_reported_as_interconnect(ms):
 def test_gpu_by_short_name(ms):
     assert target_from_name(ms, "T4").name == "Tesla T4"
     assert target_from_name(ms, "H100 80GB HBM3").vram_gib == 80
-    assert target_from_name(ms, "Tesla T4").vram_gib is None  # the matrix lists no memory for it
+    assert target_from_name(ms, "Tesla T4").vram_gib == 15.0  # measured: 15360 MiB
+    assert target_from_name(ms, "RTX 3060").vram_gib is None  # 8 and 12 GB boards: no size
     assert target_from_name(ms, "Voodoo 2") is None
 
 

@@ -278,7 +278,7 @@ def test_every_real_capture_name_resolves(ms, real_captures):
         names.update(
             re.findall(r"<product_name>([^<]+)</product_name>", path.read_text(errors="replace"))
         )
-    known_missing = {"Graphics Device", "Tesla K80", "GeForce GT 730"}  # no row: unknown / Kepler
+    known_missing = {"Graphics Device", "GeForce GT 730"}  # no row: unknown, ambiguous (GF108 or GK208)
     for name in sorted(names - known_missing):
         assert q.gpu_by_name(ms, name) is not None, name
 

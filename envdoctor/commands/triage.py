@@ -230,6 +230,7 @@ def _merge(a: Finding, b: Finding) -> Finding:
         confidence=confidence,
         explains=explains,
         explained_by=None,
+        rejected_fixes=base.rejected_fixes + other.rejected_fixes,
     )
 
 

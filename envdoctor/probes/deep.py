@@ -40,6 +40,9 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
     source = "probe:deep"
     if not ctx.options.deep:
         return [absent("python.deep", source, "not requested (add --deep to run a GPU test)")]
+    if ctx.options.python is None and str(ctx.root) != "/":
+        reason = f"the GPU test runs an interpreter; the one under {ctx.root} is not started"
+        return [absent("python.deep", source, reason)]
     python = ctx.options.python or _own_python()
     if python is None:
         return [failed("python.deep", source, "no interpreter to run the GPU test in")]

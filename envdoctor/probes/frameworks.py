@@ -47,11 +47,15 @@ _BNB_LIB = re.compile(r"^libbitsandbytes_(?P<kind>cuda|rocm|cpu|xpu)(?P<ver>\d*)
 def collect(ctx: ProbeContext) -> list[FactGroup]:
     """Describe the non-torch ML packages of the target environment."""
     meta = ml_packages.read(ctx, "frameworks")
+    if meta.error and meta.error.startswith("no Python interpreter under"):
+        return [absent("python.frameworks", meta.source, meta.error)]
     if meta.error and not meta.distributions:
         return [failed("python.frameworks", meta.source, meta.error)]
     packages = frameworks_facts(meta.distributions, meta.environment)
     if not packages:
-        where = ctx.options.python or "this interpreter"
+        where = ctx.options.python or (
+            "this interpreter" if str(ctx.root) == "/" else f"the Python under {ctx.root}"
+        )
         return [
             absent(
                 "python.frameworks",

@@ -2,7 +2,8 @@
 
 Shared by the torch_build and frameworks probes. For the interpreter running envdoctor the script
 is called in-process, once per context (`ctx.once`); for one named with `--python` it runs in a
-subprocess under a deadline through `ctx.run`, which caches the result. Either way both probes
+subprocess under a deadline through `ctx.run`, which caches the result; on an image or `--root`
+the image's interpreter is scanned from its files (`root_python.ml_scan`). Either way both probes
 share one scan.
 """
 
@@ -36,6 +37,17 @@ class MlMetadata:
 def read(ctx: ProbeContext, probe: str) -> MlMetadata:
     """Describe the target environment's ML distributions; never raises."""
     target = ctx.options.python
+    if target is None and str(ctx.root) != "/":  # an image or --root: its Python, from files
+        from envdoctor.probes import root_python
+
+        source = f"probe:{probe} (files under {ctx.root})"
+        try:
+            scanned = ctx.once("root_python.ml_scan", lambda: root_python.ml_scan(ctx))
+        except Exception as exc:  # noqa: BLE001 - a probe never raises
+            return MlMetadata({}, {}, source, f"metadata scan crashed: {exc}")
+        if scanned is None:
+            return MlMetadata({}, {}, source, f"no Python interpreter under {ctx.root}")
+        return _from_raw(scanned, source)
     if target is None:
         try:
             raw = ctx.once("ml_metadata_script.describe", ml_metadata_script.describe)

@@ -5,7 +5,9 @@ conda, prefix, platform, machine) and `python.packages` (packages: {normalized n
 installers: {name: "pip" / "uv" / "conda"...}, locations: {name: site dir}). The interpreter
 running envdoctor is described in-process; one named with `--python` is described by running
 `ml_metadata_script.py` in it (which includes `interpreter_facts.describe()`, so the ML probes
-share the run), in a subprocess under a deadline.
+share the run), in a subprocess under a deadline. On a root that is not this system's (`check
+--image`, `--root`) the target is the image's interpreter, described from its files by
+`root_python` (never the interpreter running envdoctor); `python.described_from` is "files".
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from pathlib import Path
 
 from envdoctor.context import ProbeContext
 from envdoctor.probes import interpreter_facts
-from envdoctor.snapshot import FactGroup, collected, failed
+from envdoctor.snapshot import FactGroup, absent, collected, failed
 
 GROUPS = ("python", "python.packages")
 TIMEOUT_S = 15.0
@@ -25,7 +27,16 @@ TARGET_TIMEOUT_S = 12.0
 def collect(ctx: ProbeContext) -> list[FactGroup]:
     """Describe the target interpreter and its packages."""
     target = ctx.options.python
-    if target is None:  # described once per context: apps_detect reads the same package list
+    if target is None and str(ctx.root) != "/":  # an image or --root: its Python, from files
+        from envdoctor.probes import root_python
+
+        described = ctx.once("root_python.describe", lambda: root_python.describe(ctx))
+        source = f"probe:python_env (files under {ctx.root})"
+        if not isinstance(described, dict):
+            reason = f"no Python interpreter with a site-packages folder under {ctx.root}"
+            return [absent(g, source, reason) for g in GROUPS]
+        facts = dict(described)
+    elif target is None:  # described once per context: apps_detect reads the same package list
         facts = dict(ctx.once("interpreter_facts.describe", interpreter_facts.describe))  # type: ignore[call-overload]
         source = "probe:python_env"
     else:

@@ -47,9 +47,13 @@ _LIB_BACKENDS = (
 def collect(ctx: ProbeContext) -> list[FactGroup]:
     """Describe the torch build of the target environment."""
     meta = ml_packages.read(ctx, "torch_build")
+    if meta.error and meta.error.startswith("no Python interpreter under"):
+        return [absent("python.torch", meta.source, meta.error)]
     if meta.error and not meta.distributions:
         return [failed("python.torch", meta.source, meta.error)]
-    where = ctx.options.python or "this interpreter"
+    where = ctx.options.python or (
+        "this interpreter" if str(ctx.root) == "/" else f"the Python under {ctx.root}"
+    )
     if "torch" not in meta.distributions:
         return [absent("python.torch", meta.source, f"torch is not installed in {where}")]
     data = torch_facts(meta.distributions, meta.environment, _matrices())

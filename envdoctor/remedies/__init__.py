@@ -21,14 +21,23 @@ fact ("the GPU model"); an empty list when no remedy of that kind applies on thi
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 from envdoctor.findings import Fix, Risk
-from envdoctor.fix_effects import Assumes, Effect
-from envdoctor.remedies.host import Host, host_of
 from envdoctor.remedies.spec import KINDS, NeedsFact, RemedySpec
-from envdoctor.snapshot import Snapshot
+
+if TYPE_CHECKING:
+    from envdoctor.remedies.host import Host
+    from envdoctor.snapshot import Snapshot
+
+
+def host_of(snap: Snapshot) -> Host:
+    """The host the facts describe (see envdoctor.remedies.host)."""
+    from envdoctor.remedies.host import host_of as read
+
+    return read(snap)
+
 
 __all__ = [
     "KINDS",
@@ -39,9 +48,10 @@ __all__ = [
     "rank",
     "resolve",
     "resolve_all",
+    "signature_fixes",
 ]
 
-Resolver = Callable[[RemedySpec, Snapshot, Any, Host], "list[Fix] | NeedsFact"]
+Resolver = Callable[[RemedySpec, "Snapshot", Any, "Host"], "list[Fix] | NeedsFact"]
 
 
 def _torch(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[Fix] | NeedsFact:
@@ -69,6 +79,14 @@ def _python(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[Fix] 
     return python_fixes(spec, snap, ms, host)
 
 
+def _platform_release(
+    spec: RemedySpec, snap: Snapshot, ms: Any, host: Host
+) -> list[Fix] | NeedsFact:
+    from envdoctor.remedies.python_envs import release_for_platform
+
+    return release_for_platform(spec, snap, ms, host)
+
+
 def _system(name: str) -> Resolver:
     def run(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[Fix] | NeedsFact:
         from envdoctor.remedies import system
@@ -79,6 +97,7 @@ def _system(name: str) -> Resolver:
 
 
 def _package(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[Fix] | NeedsFact:
+    from envdoctor.fix_effects import Assumes, Effect
     from envdoctor.pip_commands import install, uninstall
 
     name = str(spec.param("name") or "")
@@ -115,6 +134,7 @@ _RESOLVERS: dict[str, Resolver] = {
     "driver-for-torch": _system("driver_fixes"),
     "driver": _system("driver_fixes"),
     "python-for-torch": _python,
+    "torch-release-for-platform": _platform_release,
     "package": _package,
     "remove-package": _package,
     "env-set": _system("env_fixes"),
@@ -130,6 +150,8 @@ def resolve(
     spec: RemedySpec, snap: Snapshot, ms: Any, host: Host | None = None
 ) -> list[Fix] | NeedsFact:
     """Exact fixes for `spec` on the machine `snap` describes, ranked (see module doc)."""
+    from envdoctor.remedies.host import host_of
+
     resolver = _RESOLVERS.get(spec.kind)
     if resolver is None:
         raise ValueError(f"unknown remedy kind {spec.kind!r}")
@@ -145,6 +167,8 @@ def resolve_all(
 ) -> tuple[list[Fix], list[NeedsFact]]:
     """Several remedies of one finding, in the order named; fixes ranked within each kind and
     kinds kept in the order given (a check names the least disruptive kind first)."""
+    from envdoctor.remedies.host import host_of
+
     host = host_of(snap)
     fixes: list[Fix] = []
     needs: list[NeedsFact] = []
@@ -168,6 +192,28 @@ def fixes_for(snap: Snapshot, ms: Any, *kinds: str | RemedySpec, **params: Any) 
     return tuple(fixes)
 
 
+def signature_fixes(
+    entries: Iterable[Mapping[str, Any]],
+    snap: Snapshot,
+    ms: Any,
+    fill: Callable[[str], str] | None = None,
+) -> tuple[Fix, ...]:
+    """The fixes for a signature's `[[signature.remedy]]` tables: string parameters are filled
+    by `fill` (the signature's templating: "{{m.sm}}" -> "120") first; a parameter left empty
+    or unfilled is dropped, so the chooser falls back to the snapshot's facts."""
+    specs = []
+    for entry in entries:
+        params: dict[str, Any] = {}
+        for key, value in entry.items():
+            if isinstance(value, str) and fill is not None and key != "kind":
+                value = fill(value)
+            if isinstance(value, str) and (not value.strip() or "{{" in value):
+                continue
+            params[key] = value
+        specs.append(RemedySpec.from_toml(params))
+    return fixes_for(snap, ms, *specs)
+
+
 def fits(fix: Fix, host: Host) -> bool:
     """Whether a fix's assumptions can hold on this host (unknown host facts do not exclude)."""
     a = fix.assumes
@@ -188,7 +234,9 @@ _DISRUPTION = {Risk.SAFE: 0, Risk.NEEDS_RESTART: 1, Risk.DESTRUCTIVE: 2}
 
 def disruption(fix: Fix) -> tuple[int, int]:
     """How much a fix disturbs: (risk, scope) -- a driver change outranks everything else."""
-    effect = fix.effect or Effect()
+    effect = fix.effect
+    if effect is None:
+        return (_DISRUPTION[fix.risk], 0)
     scope = 3 if (effect.driver_min or effect.driver_branch) else 0
     if effect.python:
         scope = max(scope, 2)

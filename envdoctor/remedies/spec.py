@@ -36,9 +36,14 @@ KINDS: dict[str, str] = {
     "driver": (
         "an NVIDIA driver for this GPU: at least `min` when given (e.g. an application's floor), "
         "the architecture's last branch when NVIDIA ended it (Kepler: 470), else the "
-        "distribution's current one; params: min, reason"
+        "distribution's current one; params: min, reason, repo (NVIDIA's CUDA repository for this "
+        "distribution, e.g. 'debian12': its cuda-drivers packages)"
     ),
     "python-for-torch": "a Python the torch release publishes wheels for, in a new venv",
+    "torch-release-for-platform": (
+        "the newest torch release with an official wheel for this OS and machine (an Intel Mac "
+        "ends at 2.2), for this Python or in a new venv; params: torch (the release asked for)"
+    ),
     "package": "install or upgrade a package; params: name*, spec ('>=2.4'), reason",
     "remove-package": "uninstall a package; params: name*",
     "env-set": "set an environment variable; params: name*, value*",

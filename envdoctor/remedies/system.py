@@ -6,6 +6,7 @@ through sudo, WSL2 updates the Windows driver, Windows and macOS get no Linux co
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
 from envdoctor import os_packages
@@ -45,6 +46,11 @@ def as_root(host: Host, commands: Iterable[str]) -> tuple[tuple[str, ...], tuple
 def _torch_cuda(snap: Snapshot) -> str | None:
     cuda = snap.fact("python.torch", "cuda")
     return str(cuda) if cuda else None
+
+
+def _cc(capability: str) -> tuple[int, int]:
+    major, _, minor = capability.partition(".")
+    return (int(major), int(minor or 0)) if major.isdigit() and (minor or "0").isdigit() else (0, 0)
 
 
 def _gpu_capabilities(snap: Snapshot, ms: Any) -> list[str]:
@@ -93,11 +99,11 @@ def driver_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[
     minimum = str(need).split(".")[0] if need else None
     label = f"{minimum} or newer" if minimum else (f"the {branch} branch" if branch else "")
     effect = Effect(
-        driver_min=str(need) if need else None, driver_branch=f"R{branch}" if branch else None
+        driver_min=str(need) if need else None,
+        driver_branch=f"R{branch}" if branch and not need else None,
     )
-    open_module = None
-    if capabilities:
-        open_module = False if any(parse(c) < parse("7.5") for c in capabilities) else None
+    # the open kernel modules start at Turing (7.5): older GPUs need the proprietary ones
+    open_module = False if any(_cc(c) < (7, 5) for c in capabilities) else None
     tail = f" ({why})" if why else ""
     if host.container:
         return []  # a driver is installed on the host, never inside a container
@@ -127,8 +133,21 @@ def driver_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[
                 assumptions=() if host.os else ("the operating system was not given",),
             )
         ]
-    pin = branch or (int(minimum) if minimum and minimum.isdigit() else None)
+    pin = int(minimum) if minimum and minimum.isdigit() else branch
     commands = os_packages.install_nvidia_driver(host.distro, pin, open_module)
+    repo = spec.param("repo")  # NVIDIA's CUDA repository for this distribution ("debian12")
+    if repo and os_packages.family(host.distro) != "ubuntu":
+        meta = f"cuda-drivers-{branch}" if branch else "cuda-drivers"
+        keyring = (
+            "https://developer.download.nvidia.com/compute/cuda/repos/"
+            f"{repo}/x86_64/cuda-keyring_1.1-1_all.deb"
+        )
+        commands = (
+            f"wget {keyring}",
+            "sudo dpkg -i cuda-keyring_1.1-1_all.deb",
+            "sudo apt-get update",
+            f"sudo apt-get install {meta}",
+        )
     cmds, notes = as_root(host, commands) if commands else ((), ())
     if not commands:
         notes = (*notes, "your distribution was not recognised: use its driver page")
@@ -177,23 +196,29 @@ def start_docker(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[
                 assumes=Assumes(os=("linux",), privilege="user", needs=("systemctl",)),
             )
         ]
-    dockerd = docker.get("dockerd_path")
-    if dockerd is None and "dockerd_path" in docker:
-        # only the client is here: nothing to start on this machine
+    dockerd = host.dockerd
+    if dockerd is False:
+        # only the client is here: nothing to start; Docker Engine is what is missing
+        install = os_packages.install_packages(host.distro, ["docker.io"])
+        cmds, notes = as_root(host, install) if install else ((), ())
+        if not install:
+            notes = (*notes, "your distribution was not recognised: follow Docker's install guide")
         return [
             Fix(
-                "No Docker daemon is installed here: point the client at the machine that runs "
-                "one (`docker context use NAME` or DOCKER_HOST), or install Docker Engine",
-                (),
+                "No Docker daemon (dockerd) is installed here: install Docker Engine (or point "
+                "the client at a machine that runs one: `docker context use NAME` or DOCKER_HOST)",
+                cmds,
                 Risk.SAFE,
                 "https://docs.docker.com/engine/install/",
-                assumes=Assumes(os=("linux",)),
+                effect=Effect(services_started=("docker",)),
+                assumes=Assumes(os=("linux",), privilege=host.privilege),
+                assumptions=notes,
             )
         ]
-    if host.container:
-        return []  # a daemon is started on the host, not inside this container
+    if host.container and not dockerd:
+        return []  # no dockerd in this container: the daemon to start is the host's
     if host.systemd is False:
-        start = "service docker start" if not host.wsl else "service docker start"
+        start = "service docker start"
         needs: tuple[str, ...] = ("service",)
     else:
         start = "systemctl enable --now docker"
@@ -213,34 +238,44 @@ def start_docker(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[
 
 
 def container_toolkit(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[Fix]:
-    """Install and configure the NVIDIA Container Toolkit (NVIDIA GPUs on Linux only)."""
-    if host.vendor not in ("nvidia", None) or host.os not in ("linux", None):
+    """Give Docker containers the GPU: for NVIDIA, install the NVIDIA Container Toolkit from
+    NVIDIA's repository and register its runtime (checks.container_fixes writes the commands per
+    package manager); for AMD, pass the ROCm devices instead (no toolkit exists or is needed).
+    Linux hosts only; param `package` ("nvidia-container-toolkit-base" for CDI only)."""
+    from envdoctor.checks import container_fixes as cf
+
+    if host.os not in ("linux", None):
         return []
-    manager = os_packages.package_manager(host.distro)
-    install = (
-        os_packages.install_packages(host.distro, ["nvidia-container-toolkit"]) if manager else ()
-    )
-    commands = (
-        *install,
-        "sudo nvidia-ctk runtime configure --runtime=docker",
-        "sudo systemctl restart docker"
-        if host.systemd is not False
-        else "sudo service docker restart",
-    )
-    cmds, notes = as_root(host, commands)
-    if not manager:
-        notes = (*notes, "add NVIDIA's package repository first (see the install guide)")
-    return [
-        Fix(
-            "Install the NVIDIA Container Toolkit and register its runtime with Docker",
-            cmds,
-            Risk.NEEDS_RESTART,
-            TOOLKIT_INSTALL,
-            effect=Effect(settings={"container.toolkit.installed": True}),
-            assumes=Assumes(os=("linux",), vendor="nvidia", privilege=host.privilege),
-            assumptions=notes,
+    if host.vendor == "amd":
+        return [
+            Fix(
+                "AMD GPUs need no NVIDIA toolkit: pass the ROCm devices to the container",
+                (
+                    "docker run --device=/dev/kfd --device=/dev/dri --group-add video "
+                    "--security-opt seccomp=unconfined IMAGE",
+                ),
+                Risk.SAFE,
+                "https://rocm.docs.amd.com/projects/install-on-linux/en/latest/how-to/docker.html",
+                assumes=Assumes(os=("linux",), vendor="amd"),
+            )
+        ]
+    if host.vendor not in ("nvidia", None):
+        return []
+    out = []
+    package = str(spec.param("package") or "nvidia-container-toolkit")
+    for fix in (cf.install_toolkit(snap, package), cf.configure_docker_runtime(snap)):
+        cmds, notes = as_root(host, fix.commands)
+        if not fix.commands:
+            notes = (*notes, "your distribution was not recognised: follow NVIDIA's install guide")
+        out.append(
+            replace(
+                fix,
+                commands=cmds,
+                assumes=Assumes(os=("linux",), vendor="nvidia", privilege=host.privilege),
+                assumptions=notes,
+            )
         )
-    ]
+    return out
 
 
 def join_group(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[Fix] | NeedsFact:

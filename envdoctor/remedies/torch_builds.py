@@ -15,7 +15,7 @@ from envdoctor.findings import Fix
 from envdoctor.fix_effects import Assumes, Effect, TorchBuild
 from envdoctor.queries import nvidia as nq
 from envdoctor.queries import torch as tq
-from envdoctor.queries.torch_fixes import Choice, choose, rocm_choice
+from envdoctor.queries.torch_fixes import Choice, choose
 from envdoctor.remedies.host import Host
 from envdoctor.remedies.spec import NeedsFact, RemedySpec
 from envdoctor.snapshot import Snapshot
@@ -54,8 +54,18 @@ def driver_needed(ms: Any, variant: str, os_name: str) -> str | None:
     return floor or nq.min_driver_for_cuda(ms, cuda, os_name)
 
 
-def _effect(choice: Choice, backend: str = "cuda") -> Effect:
-    return Effect(torch=TorchBuild(choice.release, choice.variant, choice.exact))
+def _effect(choice: Choice, ctx: Any = None) -> Effect:
+    """The build installed, and the extensions pinned to the old torch that the reinstall
+    removes (checks.torch_context.reinstall_fixes uninstalls them)."""
+    from envdoctor.checks.torch_context import _pinned_elsewhere
+
+    removed = tuple(sorted(_pinned_elsewhere(ctx, choice))) if ctx is not None else ()
+    python = str(ctx.python.get("executable") or "") if ctx is not None else ""
+    return Effect(
+        torch=TorchBuild(choice.release, choice.variant, choice.exact),
+        packages_removed=removed,
+        environment=python or None,
+    )
 
 
 def torch_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[Fix] | NeedsFact:
@@ -68,7 +78,19 @@ def torch_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[F
     if vendor == "amd":
         return _rocm(snap, ms, host, ctx, reinstall_fixes)
     if os_name == "macos":
-        return []  # no CUDA wheel exists for macOS: torch reaches the Apple GPU through MPS
+        # no CUDA wheel exists for macOS: torch reaches the Apple GPU through MPS
+        if host.machine not in ("arm64", "aarch64", None):
+            return []
+        return [
+            Fix(
+                "macOS has no CUDA: use the Apple GPU through MPS with the torch you have "
+                '(device "mps" instead of "cuda")',
+                ("python -c 'import torch; print(torch.backends.mps.is_available())'",),
+                url="https://developer.apple.com/metal/pytorch/",
+                assumes=Assumes(os=("macos",), vendor="apple"),
+                assumptions=("assumes code that names the device (.to('mps')), not .cuda()",),
+            )
+        ]
     wanted = _capability(spec.param("capability"))
     capabilities = [wanted] if wanted else ctx.capabilities
     if not capabilities and spec.param("gpu_names"):
@@ -101,7 +123,8 @@ def torch_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[F
         return [_source_build(capabilities)]
     gpu = ", ".join(f"sm_{c.replace('.', '')}" for c in capabilities)
     out = []
-    fixes = reinstall_fixes(ctx, choices, f"has {gpu} kernels")
+    runs = f", runs on driver {ctx.driver_version}" if ctx.driver_version else ""
+    fixes = reinstall_fixes(ctx, choices, f"has {gpu} kernels{runs}")
     for choice, fix in zip(choices, fixes, strict=True):
         assumptions: tuple[str, ...] = ()
         derived: tuple[str, ...] = ()
@@ -118,14 +141,10 @@ def torch_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[F
                 f"nvidia.driver.cuda_driver_max = {max_cuda} (derived from driver "
                 f"{ctx.driver_version} through the tables)",
             )
-        summary = fix.summary
-        if ctx.driver_version:
-            summary = summary[:-1] + f", runs on driver {ctx.driver_version})"
         out.append(
             replace(
                 fix,
-                summary=summary,
-                effect=_effect(choice),
+                effect=_effect(choice, ctx),
                 assumes=Assumes(
                     os=(os_name,) if os_name else None,
                     installer=host.installer.tool,
@@ -181,18 +200,51 @@ def _source_build(capabilities: list[str]) -> Fix:
 
 
 def _rocm(snap: Snapshot, ms: Any, host: Host, ctx: Any, reinstall: Any) -> list[Fix]:
-    if host.os != "linux" or host.wsl:
-        return []  # ROCm wheels are Linux-only (PyTorch's index publishes no others)
-    choice = rocm_choice(ms, ctx.python_version, str(ctx.torch.get("version") or ""))
-    if choice is None:
+    """The ROCm wheel for the installed ROCm major with code for the GPUs' gfx targets; in a new
+    venv when no such wheel exists for this Python. Linux only (PyTorch publishes no others)."""
+    from envdoctor.checks import amd_facts as af
+    from envdoctor.pip_commands import TorchTarget, new_venv, torch_install
+
+    if host.os not in ("linux", None):
         return []
-    fixes = reinstall(ctx, [choice], "AMD GPU, gfx target not checked")
-    return [
-        replace(
-            f,
-            effect=_effect(choice, "rocm"),
-            assumes=Assumes(os=("linux",), installer=host.installer.tool, vendor="amd"),
-            assumptions=("assumes the GPU's gfx target is one this ROCm release supports",),
+    rocm = af.rocm_version(snap)
+    gfx = sorted({t["effective"] for t in af.gpu_targets(snap)}) or None
+    assumes = Assumes(os=("linux",), installer=host.installer.tool, vendor="amd")
+    notes = () if gfx else ("assumes the GPU's gfx target is one this ROCm build supports",)
+    choice = af.rocm_choice_for(snap, ms, rocm, gfx) or af.rocm_choice_for(snap, ms, None, gfx)
+    if choice is not None:
+        why = (
+            f"for the installed ROCm {rocm}"
+            if rocm and choice.variant[4:].split(".")[0] == str(rocm).split(".")[0]
+            else "it brings its own ROCm libraries; the amdgpu driver is enough"
         )
-        for f in fixes
+        return [
+            replace(f, effect=_effect(choice, ctx), assumes=assumes, assumptions=notes)
+            for f in reinstall(ctx, [choice], why)
+        ]
+    choice = af.rocm_choice_for(snap, ms, rocm, gfx, any_python=True) or af.rocm_choice_for(
+        snap, ms, None, gfx, any_python=True
+    )
+    pythons = [
+        p
+        for p in (tq.supported_pythons(ms, choice.release) if choice else None) or []
+        if not p.endswith("t")
+    ]
+    if choice is None or not pythons:
+        return []
+    create, venv = new_venv(pythons[-1], False)
+    target = TorchTarget(
+        choice.release, choice.variant, choice.index_url, choice.torchvision, choice.torchaudio
+    )
+    return [
+        Fix(
+            f"No ROCm wheel for {', '.join(gfx or ['this GPU'])} fits Python "
+            f"{ctx.python_version}: make a Python {pythons[-1]} venv with torch "
+            f"{choice.release} ({choice.variant})",
+            (create, *torch_install(venv, target, ctx.installed)),
+            url="https://pytorch.org/get-started/locally/",
+            effect=Effect(python=pythons[-1], torch=TorchBuild(choice.release, choice.variant)),
+            assumes=replace(assumes, installer="pip"),
+            assumptions=(f"assumes Python {pythons[-1]} is installed", *notes),
+        )
     ]

@@ -2,8 +2,9 @@
 
 For each finding that has fixes with an effect, each such fix's effect is applied to a copy of the
 snapshot (`apply`), and the checks that read the changed fact groups -- plus the check that
-raised the finding -- run again. The fix is kept when the finding is gone and no error appears
-that was not there before; otherwise it is dropped and recorded in the finding's
+raised the finding, and checks the diagnosis did not load that read the changed groups -- run
+again. The fix is kept when the finding is gone and those checks leave no error (new, or there
+before and not cured by it); otherwise it is dropped and recorded in the finding's
 `rejected_fixes` with the reason (the new error's title, or "the finding remains"). A kept fix
 says which facts the verdict relied on and, when a check that would judge it could not run for
 want of a fact, the assumption the user must make true (`verified` False). Fixes without an
@@ -188,6 +189,15 @@ def apply(effect: Effect, snap: Snapshot, ms: Any) -> tuple[Snapshot, set[str]]:
             listed.pop(name, None)
         packages.data["packages"] = listed
         touched.add("python.packages")
+        frameworks = after.group("python.frameworks")
+        if effect.packages_removed and frameworks is not None and frameworks.collected:
+            fw = _group(after, "python.frameworks")
+            fw.data["packages"] = {
+                k: v
+                for k, v in (fw.data.get("packages") or {}).items()
+                if k not in effect.packages_removed
+            }
+            touched.add("python.frameworks")
     if effect.env_set or effect.env_unset:
         touched |= _apply_env(after, effect)
     if effect.groups_joined:
@@ -199,13 +209,14 @@ def apply(effect: Effect, snap: Snapshot, ms: Any) -> tuple[Snapshot, set[str]]:
 @dataclass(frozen=True)
 class Verdict:
     """What re-diagnosis said about one effect: `cleared` finding ids no longer raised,
-    `new_errors` (id, title) not raised before, `relies_on` the groups the re-run checks read,
+    `new_errors` (id, title) the re-run checks still raise, `relies_on` the groups they read,
     `unchecked` reasons why a check that would judge the change could not run."""
 
     remaining: frozenset[str]
     new_errors: tuple[tuple[str, str], ...]
     relies_on: tuple[str, ...]
     unchecked: tuple[str, ...]
+    judged: bool = True  # a check on facts (not on pasted text) can raise the finding
 
 
 def _unknowns(effect: Effect, snap: Snapshot) -> tuple[str, ...]:
@@ -223,6 +234,25 @@ def _unknowns(effect: Effect, snap: Snapshot) -> tuple[str, ...]:
             "the GPU model was not given"
         )
     return tuple(out)
+
+
+def _environment_view(snap: Snapshot, python: str) -> Snapshot | None:
+    """The machine as seen from an application's venv whose interpreter is `python`."""
+    from envdoctor.checks import apps_facts as af
+
+    for entry in snap.fact("apps.detected", "apps") or []:
+        if not isinstance(entry, dict):
+            continue
+        view = af.venv_snapshot(snap, entry)
+        if view is not None and view.fact("python", "executable") == python:
+            return view
+    return None
+
+
+def _torch_checks() -> list[Check]:
+    from envdoctor.checks import load_checks
+
+    return load_checks(("torch_gpu", "torch_packages"))
 
 
 def _real(chk: Check) -> Check:
@@ -243,26 +273,64 @@ class Verifier:
         self.checks = list(checks)
         self._before_errors: set[str] | None = None
         self._verdicts: dict[str, Verdict] = {}
+        self._index: dict[str, Any] | None = None
 
     def _relevant(self, touched: set[str], finding_id: str) -> list[Check]:
         """The checks that read a changed group or raised the finding; a check standing in for a
         module the diagnosis did not import (its needs were missing) is loaded for real."""
         out = []
         for c in self.checks:
+            if any(n.startswith("pasted.") for n in c.needs):
+                continue  # a pasted error message stays in the paste: it cannot judge a fix
             if finding_id in c.ids or touched & set(c.needs) or touched & set(c.needs_any):
                 out.append(_real(c))
         return out
 
+    def _unloaded(self, after: Snapshot, touched: set[str]) -> list[Check]:
+        """Checks outside the diagnosis' set (preflight loads only some modules) that can run on
+        the changed facts and read one of the changed groups: they judge the fix too."""
+        from envdoctor.checks import (
+            CHECK_MODULES,
+            TEXT_ONLY_CHECK_MODULES,
+            load_checks,
+            modules_runnable,
+            read_index,
+        )
+
+        have = {c.id for c in self.checks}
+        collected = {n for n in after.groups if after.has(n)}
+        modules = tuple(m for m in CHECK_MODULES if m not in TEXT_ONLY_CHECK_MODULES)
+        if self._index is None:
+            self._index = read_index() or {}
+        out = []
+        runnable = modules_runnable(collected, modules, touching=touched, index=self._index or None)
+        for module in runnable:
+            for chk in load_checks((module,)):
+                if chk.id not in have and set(chk.needs + chk.needs_any) & touched:
+                    out.append(chk)
+        return out
+
     def verdict(self, effect: Effect, finding_id: str, before: Iterable[Finding]) -> Verdict:
-        """Re-diagnose with `effect` applied (cached per effect and finding)."""
+        """Re-diagnose with `effect` applied (cached per effect and finding). An effect on another
+        environment (an application's own venv) is applied to that venv's view of the machine
+        and judged by the torch checks there: the finding is gone when no torch error is left."""
         from envdoctor.engine import missing_reason, not_applicable
 
         key = json.dumps([effect.to_dict(), finding_id], sort_keys=True, default=str)
         if key in self._verdicts:
             return self._verdicts[key]
-        after, touched = apply(effect, self.snap, self.ms)
-        checks = self._relevant(touched, finding_id)
-        before_errors = {f.id for f in before if f.severity is Severity.ERROR}
+        base = self.snap
+        own = str(self.snap.fact("python", "executable") or "")
+        judge_id = finding_id
+        if effect.environment and effect.environment != own:
+            view = _environment_view(self.snap, effect.environment)
+            if view is not None:
+                base, judge_id = view, "torch.cpu-build-on-gpu-host"
+        after, touched = apply(effect, base, self.ms)
+        if base is self.snap:
+            checks = self._relevant(touched, finding_id) + self._unloaded(after, touched)
+        else:
+            checks = _torch_checks()
         remaining: set[str] = set()
         new_errors: list[tuple[str, str]] = []
         relies: set[str] = set()
@@ -283,10 +351,24 @@ class Verifier:
                 continue
             for f in found:
                 remaining.add(f.id)
-                if f.severity is Severity.ERROR and f.id not in before_errors:
+                # an error left by a check that reads what the fix changed means the machine is
+                # still broken after it: new, or there before and not cured by it
+                if f.severity is Severity.ERROR and f.id != finding_id:
                     new_errors.append((f.id, f.title))
+        if base is not self.snap:
+            # the app finding is gone when the venv's torch is left without an error
+            remaining.discard(judge_id)
+            if not new_errors:
+                remaining.discard(finding_id)
+            judged = True
+        else:
+            judged = any(finding_id in c.ids for c in checks)
         verdict = Verdict(
-            frozenset(remaining), tuple(new_errors), tuple(sorted(relies)), tuple(unchecked)
+            frozenset(remaining),
+            tuple(new_errors),
+            tuple(sorted(relies)),
+            tuple(unchecked),
+            judged,
         )
         self._verdicts[key] = verdict
         return verdict
@@ -304,6 +386,10 @@ class Verifier:
             return RejectedFix(fix.summary, f"{what}: {finding.id} remains after it")
         said = " ".join(fix.assumptions)
         unknown = [u for u in _unknowns(fix.effect, self.snap) if u.split(" ")[2] not in said]
+        if not verdict.judged:
+            unknown.append(
+                f"no check on facts judges {finding.id}: that this clears it is not proven"
+            )
         assumptions = tuple(dict.fromkeys((*fix.assumptions, *unknown)))
         return replace(
             fix,
@@ -313,26 +399,79 @@ class Verifier:
         )
 
 
+def _replacements(
+    finding: Finding,
+    kept: list[Fix],
+    rejected: list[RejectedFix],
+    verifier: Verifier,
+    findings: Sequence[Finding],
+    snap: Snapshot,
+    ms: Any,
+    host: Any,
+) -> list[Fix]:
+    """For plain fixes that cannot work here, the chooser's fix of the same kind, verified."""
+    from envdoctor.remedies import RemedySpec, resolve
+    from envdoctor.remedies.adapt import replacement
+
+    plain = {f.summary: f for f in finding.fixes if f.assumes is None}
+    kinds = []
+    for r in rejected:
+        fix = plain.get(r.summary)
+        kind = replacement(fix) if fix is not None else None
+        if kind and kind not in kinds:
+            kinds.append(kind)
+    out: list[Fix] = []
+    for kind in kinds:
+        found = resolve(RemedySpec(kind), snap, ms, host)
+        for fix in found if isinstance(found, list) else []:
+            if any(fix.summary == k.summary for k in (*kept, *out)):
+                continue
+            result = verifier.check_fix(fix, finding, findings)
+            if isinstance(result, Fix):
+                out.append(result)
+    return out
+
+
 def verify_findings(
     findings: Sequence[Finding], snap: Snapshot, ms: Any, checks: Sequence[Check]
 ) -> list[Finding]:
-    """Every finding with its fixes verified: unproven ones moved to `rejected_fixes`."""
-    if not any(f.effect is not None for finding in findings for f in finding.fixes):
+    """Every finding with its fixes verified: unproven ones moved to `rejected_fixes`. Fixes
+    without declared assumptions (written before the chooser) are held to the host first."""
+    from envdoctor.remedies.adapt import NO_GPU_GIVEN, adapt
+    from envdoctor.remedies.host import host_of
+
+    if not any(finding.fixes for finding in findings):
         return list(findings)
+    host = host_of(snap)
     verifier = Verifier(snap, ms, checks)
     out = []
     for finding in findings:
-        if not any(f.effect is not None for f in finding.fixes):
+        if not finding.fixes:
             out.append(finding)
             continue
         kept: list[Fix] = []
         rejected = list(finding.rejected_fixes)
         for fix in finding.fixes:
-            result = verifier.check_fix(fix, finding, findings)
+            adapted = adapt(fix, host, snap, ms)
+            result = (
+                adapted
+                if isinstance(adapted, RejectedFix)
+                else verifier.check_fix(adapted, finding, findings)
+            )
             if isinstance(result, RejectedFix):
                 rejected.append(result)
             else:
                 kept.append(result)
+        kept += _replacements(finding, kept, rejected, verifier, findings, snap, ms, host)
+        if not kept and any(r.reason == NO_GPU_GIVEN for r in rejected):
+            # nothing can be claimed without the GPU: say which fact would let envdoctor choose
+            from envdoctor.remedies.spec import NeedsFact
+
+            needs = NeedsFact(
+                "the GPU model and driver",
+                "run `nvidia-smi` on that machine (or `envdoctor check` there) and paste its output",
+            )
+            kept.append(Fix(needs.sentence(), ()))
         out.append(replace(finding, fixes=tuple(kept), rejected_fixes=tuple(rejected)))
     return out
 

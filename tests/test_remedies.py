@@ -1,0 +1,277 @@
+"""The chooser (envdoctor.remedies): one remedy, written for the host the facts describe.
+
+Each rule has a case where it applies and one where it does not: root runs commands without sudo,
+a user without sudo is told so; no dockerd means no start command; WSL2 updates the Windows
+driver; an AMD GPU gets no NVIDIA toolkit; macOS gets no CUDA index; the Python in use is never
+proposed; the wheel comes before the driver.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from envdoctor.checks import load_checks
+from envdoctor.engine import run_checks
+from envdoctor.findings import Fix
+from envdoctor.fix_effects import Effect, TorchBuild
+from envdoctor.matrixset import load_bundled
+from envdoctor.remedies import NeedsFact, RemedySpec, resolve, signature_fixes
+from envdoctor.remedies.adapt import adapt
+from envdoctor.remedies.host import host_of
+from envdoctor.remedies.verify import apply
+from envdoctor.snapshot import Snapshot, collected
+
+UBUNTU = {"system": "Linux", "distro_id": "ubuntu", "distro_version": "22.04", "arch": "x86_64"}
+
+
+@pytest.fixture(scope="module")
+def ms():
+    return load_bundled()
+
+
+def machine(
+    *,
+    os: dict | None = None,
+    python: str = "3.11.9",
+    platform: str = "linux",
+    torch: str | None = None,
+    gpu: tuple[str, str] | None = None,
+    driver: str | None = None,
+    **groups: dict,
+) -> Snapshot:
+    snap = Snapshot(origin="live")
+    snap.add(collected("os", "t", dict(os or UBUNTU)))
+    snap.add(
+        collected(
+            "python",
+            "t",
+            {"version": python, "platform": platform, "executable": "/venv/bin/python"},
+        )
+    )
+    if torch:
+        release, _, variant = torch.partition("+")
+        snap.add(
+            collected(
+                "python.packages",
+                "t",
+                {"packages": {"torch": release}, "installers": {"torch": "pip"}},
+            )
+        )
+        cuda = None
+        if variant.startswith("cu"):
+            cuda = f"{variant[2:-1]}.{variant[-1]}"
+        build = "cuda" if cuda else ("rocm" if variant.startswith("rocm") else "cpu")
+        snap.add(
+            collected(
+                "python.torch",
+                "t",
+                {"version": torch, "variant": variant, "build": build, "cuda": cuda},
+            )
+        )
+    if gpu:
+        snap.add(
+            collected(
+                "nvidia.gpus",
+                "t",
+                {"gpus": [{"index": 0, "name": gpu[0], "compute_capability": gpu[1]}]},
+            )
+        )
+    if driver:
+        snap.add(collected("nvidia.driver", "t", {"driver_version": driver}))
+    for name, data in groups.items():
+        snap.add(collected(name.replace("__", "."), "t", data))
+    return snap
+
+
+def fixes(found: list[Fix] | NeedsFact) -> list[Fix]:
+    assert isinstance(found, list), found
+    return found
+
+
+DOCKER_DOWN = {
+    "state": "not-running",
+    "host": "unix:///var/run/docker.sock",
+    "host_source": "default",
+    "dockerd_path": "/usr/bin/dockerd",
+}
+
+
+def test_start_docker_as_root_without_sudo_runs_the_bare_command(ms):
+    snap = machine(
+        os={**UBUNTU, "euid": 0, "sudo": False},
+        container__docker={**DOCKER_DOWN, "systemd": False},
+    )
+    [fix] = fixes(resolve(RemedySpec("start-docker"), snap, ms))
+    assert fix.commands[0] == "service docker start" and fix.effect.services_started
+
+
+def test_start_docker_as_a_user_uses_sudo_and_systemd(ms):
+    snap = machine(
+        os={**UBUNTU, "euid": 1000, "sudo": True},
+        container__docker={**DOCKER_DOWN, "systemd": True},
+    )
+    [fix] = fixes(resolve(RemedySpec("start-docker"), snap, ms))
+    assert fix.commands[0] == "sudo systemctl enable --now docker"
+
+
+def test_start_docker_without_dockerd_installs_docker_engine_as_root(ms):
+    snap = machine(
+        os={**UBUNTU, "euid": 0, "sudo": False},
+        container__docker={**DOCKER_DOWN, "dockerd_path": None, "systemd": False},
+    )
+    [fix] = fixes(resolve(RemedySpec("start-docker"), snap, ms))
+    assert "No Docker daemon (dockerd) is installed here" in fix.summary
+    assert fix.commands == ("apt-get update", "apt-get install -y docker.io")  # root: no sudo
+
+
+def test_a_pasted_root_shell_without_sudo_or_dockerd(ms):
+    """The shell session issue #18 quotes: root, `sudo: command not found`, no dockerd."""
+    snap = Snapshot(origin="pasted")
+    lines = [
+        "root@gpu-node:~# sudo service docker start",
+        "bash: sudo: command not found",
+        "root@gpu-node:~# which dockerd",
+        "uid=0(root) gid=0(root) groups=0(root)",
+    ]
+    snap.add(collected("pasted.text", "t", {"lines": lines}))
+    host = host_of(snap)
+    assert (host.root, host.sudo, host.dockerd) == (True, False, False)
+    plain = Fix("Start the daemon", ("sudo service docker start",))
+    assert adapt(plain, host, snap).reason == "no dockerd on this machine to start"
+
+
+def test_without_root_or_sudo_the_fix_says_so(ms):
+    snap = machine(
+        os={**UBUNTU, "euid": 1000, "sudo": False},
+        container__docker={**DOCKER_DOWN, "systemd": True},
+    )
+    [fix] = fixes(resolve(RemedySpec("start-docker"), snap, ms))
+    assert not fix.commands[0].startswith("sudo ")
+    assert any("needs root" in a for a in fix.assumptions)
+
+
+def test_driver_inside_wsl2_is_the_windows_driver(ms):
+    snap = machine(
+        torch="2.8.0+cu128",
+        gpu=("NVIDIA GeForce RTX 3090", "8.6"),
+        driver="470.256.02",
+        platform__wsl={"wsl_version": 2},
+    )
+    [fix] = fixes(resolve(RemedySpec("driver-for-torch"), snap, ms))
+    assert not fix.commands and "on Windows (not inside WSL)" in fix.summary
+    assert fix.effect.driver_min == "525"
+
+
+def test_driver_on_ubuntu_is_the_distribution_package(ms):
+    snap = machine(torch="2.8.0+cu128", gpu=("NVIDIA GeForce RTX 3090", "8.6"), driver="470.256.02")
+    [fix] = fixes(resolve(RemedySpec("driver-for-torch"), snap, ms))
+    assert "sudo apt-get install -y nvidia-driver-525" in fix.commands
+
+
+def test_a_kepler_gpu_without_a_driver_gets_its_last_branch(ms):
+    snap = machine(gpu=("Tesla K80", "3.7"))
+    [fix] = fixes(resolve(RemedySpec("driver"), snap, ms))
+    assert fix.effect.driver_branch == "R470"
+    assert "sudo apt-get install -y nvidia-driver-470" in fix.commands  # proprietary modules
+
+
+def test_container_toolkit_for_amd_passes_the_rocm_devices(ms):
+    snap = machine(amd__gpus={"gpus": [{"name": "AMD Instinct MI300X", "gfx_target": "gfx942"}]})
+    [fix] = fixes(resolve(RemedySpec("container-toolkit"), snap, ms))
+    assert "--device=/dev/kfd" in fix.commands[0]
+    assert "nvidia" not in " ".join(fix.commands)
+
+
+def test_container_toolkit_for_nvidia_installs_it(ms):
+    snap = machine(gpu=("NVIDIA GeForce RTX 3090", "8.6"), driver="550.144.03")
+    found = fixes(resolve(RemedySpec("container-toolkit"), snap, ms))
+    assert any("nvidia-container-toolkit" in c for f in found for c in f.commands)
+
+
+def test_no_cuda_wheel_on_macos(ms):
+    snap = machine(
+        os={"system": "Darwin", "arch": "arm64"},
+        platform="darwin",
+        torch="2.8.0",
+        gpu=("NVIDIA GeForce RTX 3090", "8.6"),
+    )
+    assert resolve(RemedySpec("torch-build-for-gpu"), snap, ms) == []
+
+
+def test_an_intel_mac_gets_the_last_release_with_a_wheel(ms):
+    snap = machine(os={"system": "Darwin", "arch": "x86_64"}, platform="darwin")
+    snap.add(
+        collected("python", "t", {"version": "3.11.9", "platform": "darwin", "machine": "x86_64"})
+    )
+    [fix] = fixes(resolve(RemedySpec("torch-release-for-platform", {"torch": "2.5.1"}), snap, ms))
+    assert fix.commands == ("python -m pip install 'torch==2.2.*'",)
+    assert "whl/cu" not in " ".join(fix.commands)
+
+
+def test_the_python_in_use_is_never_proposed(ms):
+    snap = machine(python="3.12.3", torch="2.1.2+cu121")
+    found = fixes(resolve(RemedySpec("python-for-torch"), snap, ms))
+    assert found and all("Python 3.12 " not in f.summary for f in found)
+    supported = machine(python="3.11.9", torch="2.1.2+cu121")
+    assert resolve(RemedySpec("python-for-torch"), supported, ms) == []
+
+
+def test_plain_fixes_are_held_to_the_host(ms):
+    windows = machine(os={"system": "Windows"}, platform="win32")
+    linux_fix = Fix("Start it", ("sudo systemctl start docker",))
+    assert adapt(linux_fix, host_of(windows), windows).reason.startswith(
+        "Linux commands on Windows"
+    )
+    assert adapt(linux_fix, host_of(machine()), machine()) == linux_fix
+    root = machine(os={**UBUNTU, "euid": 0, "sudo": False})
+    assert adapt(linux_fix, host_of(root), root).commands == ("systemctl start docker",)
+    same = machine(python="3.12.3")
+    venv = Fix("Make a venv", ("python3.12 -m venv .venv",))
+    assert "already in use" in adapt(venv, host_of(same), same).reason
+    assert adapt(venv, host_of(machine()), machine()) == venv
+
+
+def test_a_gpu_is_needed_to_choose_a_wheel(ms):
+    snap = machine(torch="2.8.0+cpu")
+    found = resolve(RemedySpec("torch-build-for-gpu"), snap, ms)
+    assert isinstance(found, NeedsFact) and "nvidia-smi" in found.how
+
+
+def test_signature_remedies_are_filled_then_resolved(ms):
+    snap = machine(torch="2.1.2+cu121", driver="470.256.02")
+    found = signature_fixes(
+        [{"kind": "torch-build-for-gpu", "capability": "{{m.sm}}"}],
+        snap,
+        ms,
+        fill=lambda text: text.replace("{{m.sm}}", "37"),
+    )
+    assert found and all(f.effect.torch.variant == "cu118" for f in found)  # sm_37 on 470
+
+
+def test_the_wheel_comes_before_the_driver(ms):
+    snap = machine(
+        torch="2.8.0+cu128", gpu=("NVIDIA GeForce GTX 1080 Ti", "6.1"), driver="470.256.02"
+    )
+    outcome = run_checks(snap, ms, load_checks(("torch_gpu", "nvidia_driver_arch")))
+    [old] = [f for f in outcome.findings if f.id == "torch.driver-too-old"]
+    kinds = ["driver" if f.effect.driver_min else "torch" for f in old.fixes]
+    assert kinds[0] == "torch" and "driver" in kinds  # Pascal runs 525: both work, wheel first
+
+
+def test_apply_changes_only_a_copy(ms):
+    snap = machine(torch="2.1.2+cu121", driver="470.256.02")
+    after, touched = apply(Effect(torch=TorchBuild("2.5", "cu118"), driver_min="525"), snap, ms)
+    assert snap.fact("python.torch", "variant") == "cu121"
+    assert after.fact("python.torch", "variant") == "cu118"
+    assert after.fact("nvidia.driver", "driver_version") == "525"
+    assert {"python.torch", "nvidia.driver"} <= touched
+
+
+def test_checks_outside_the_diagnosis_still_judge_a_fix(ms):
+    """Preflight loads only the modules of the ids it asks about; the driver-architecture check
+    is loaded by the verifier when a fix changes the driver."""
+    snap = machine(torch="2.1.2+cu121", gpu=("Tesla K80", "3.7"), driver="470.256.02")
+    outcome = run_checks(snap, ms, load_checks(("torch_gpu",)))
+    [old] = [f for f in outcome.findings if f.id == "torch.driver-too-old"]
+    assert not [f for f in old.fixes if f.effect and f.effect.driver_min]
+    assert any("no branch after 470 supports Tesla K80" in r.reason for r in old.rejected_fixes)
