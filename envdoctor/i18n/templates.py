@@ -25,6 +25,11 @@ _MAX_DEPTH = 3
 _CLAUSE = re.compile(r"[.;:!?,][ \t]|\n")
 _SENTENCE = re.compile(r"[.!?][ \t]|\n")
 _ENGLISH_WORD = re.compile(r"(?<![\w./-])[A-Za-z][a-z]+(?![\w./-])")
+# placeholders whose values may hold clauses: lists ("{reasons}", "{items}") and explanations
+_LISTY = re.compile(
+    r"(s|value|reason|why|detail|what|removeprefix|summary|note|text|error|exc|message)(_\d+)*$"
+)
+_CJK_CHAR = re.compile(r"[\u4e00-\u9fff]")
 _CJK_GAP = re.compile(r"(?<=[\u4e00-\u9fff，。；：（）、]) (?=[\u4e00-\u9fff，。；：（）、])")
 
 
@@ -151,7 +156,7 @@ class Matcher:
         lead = text[: len(text) - len(text.lstrip())]
         trail = text[len(text.rstrip()) :]
         core = text.strip()
-        best: tuple[int, str] | None = None
+        best: tuple[tuple[int, int], str] | None = None
         attempts = (
             lambda: self._whole(core, depth, strict=True),
             lambda: self._pieces(core, depth),
@@ -161,10 +166,10 @@ class Matcher:
             found = attempt()
             if found is None:
                 continue
-            left = english_left(found)
-            if best is None or left < best[0]:
-                best = (left, found)
-            if left == 0:
+            score = (english_left(found), -len(_CJK_CHAR.findall(found)))
+            if best is None or score < best[0]:
+                best = (score, found)
+            if score[0] == 0:
                 break
         result = lead + _tidy(best[1] if best else core) + trail
         if len(self._cache) < 20000:
@@ -221,6 +226,15 @@ class Matcher:
             return None
         if strict is None and any(_SENTENCE.search(v) for v in m.groups()):
             return None
+        if (
+            strict is None
+            and len(literal(candidate.msgid)) < 40
+            and any(
+                _CLAUSE.search(v) and not _LISTY.search(name)
+                for name, v in zip(candidate.names, m.groups(), strict=True)
+            )
+        ):
+            return None  # in a short template only a list or a reason holds clauses
         loose = strict is not True and not candidate.prefix  # anchored only at its end
         if loose and sum(map(len, m.groups())) > 3 * len(literal(candidate.msgid)):
             return None  # "{minimum} or newer" must not swallow a paragraph
