@@ -39,12 +39,21 @@ def build_parser(only: str | None = None, lang: str | None = None) -> argparse.A
     for name in (only,) if only else COMMAND_MODULES:
         importlib.import_module(f"envdoctor.commands.{name}").add_parser(subparsers)
     for sub in subparsers.choices.values():
-        sub.add_argument("--lang", choices=("zh", "en"), default=argparse.SUPPRESS, help=LANG_HELP)
+        _add_lang(sub)
     if lang and lang != "en":
         from envdoctor.i18n.cli_help import translate_parser
 
         translate_parser(parser, lang)
     return parser
+
+
+def _add_lang(parser: argparse.ArgumentParser) -> None:
+    """`--lang` on a command and on its own sub-commands (`matrices list --lang zh`)."""
+    parser.add_argument("--lang", choices=("zh", "en"), default=argparse.SUPPRESS, help=LANG_HELP)
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                _add_lang(sub)
 
 
 def _lang_option(argv: list[str]) -> str | None:

@@ -308,6 +308,12 @@ def test_lang_on_every_command_and_help_in_chinese(capsys):
         assert not [s for s in english_sentences(out) if "envdoctor" not in s], (command, out)
 
 
+def test_lang_reaches_nested_sub_commands(capsys):
+    code, out, _ = _run(["matrices", "lint", "--lang", "zh"], {}, capsys)
+    assert code == 0
+    assert "个矩阵" in out
+
+
 def test_usage_errors_in_chinese(capsys):
     code, _, err = _run(["check", "--format", "nope", "--lang", "zh"], {}, capsys)
     assert code == 2

@@ -755,6 +755,14 @@ def extract() -> list[Message]:
     for path in sorted((CHECKS_DIR / "signatures").glob("*.toml")):
         for msg in from_signatures(path, f"checks/signatures/{path.name}"):
             add(msg)
+    for path in sorted(MATRICES_DIR.glob("*.toml")):  # every table's title (matrices list)
+        title = tomllib.loads(path.read_text(encoding="utf-8")).get("title")
+        if isinstance(title, str):
+            add(
+                Message(
+                    title.replace("{", "{{").replace("}", "}}"), [f"matrices/{path.name}:title"]
+                )
+            )
     for name, fields in MATRIX_TEXT.items():
         path = MATRICES_DIR / f"{name}.toml"
         if path.exists():
