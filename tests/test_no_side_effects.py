@@ -47,6 +47,8 @@ FILE_WRITERS = {
     "envdoctor/matrix/cache.py": "creates the cache folder of compiled matrices (entries via atomic.py)",
     "envdoctor/diagnosis/image_inspect.py": "unpacks an image's layers into a temporary folder it removes",
     "envdoctor/cli.py": "reopens stdout on os.devnull after a broken pipe",
+    "envdoctor/i18n/catalog.py": "the translator's workflow (python -m envdoctor.i18n update) "
+    "writes the .po/.mo catalogs in the source tree; no diagnosis calls it",
 }
 # What each external tool may be asked (argv after the tool's name): queries only.
 READ_ONLY_COMMANDS = {

@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> Outcome:
     if problem:
         raise UsageError(problem)
     shown, redactor = redacted(report, identifiers=args.redact)
-    text = render(shown, args.format, verbose=args.verbose)
+    text = render(shown, args.format, verbose=args.verbose, lang=getattr(args, "ui_lang", None))
     if redactor.leaks(text):
         raise RuntimeError("redaction check failed: a replaced value survived rendering")
     return Outcome(stdout=text, exit_code=exit_code_for(report, args.fail_on))
