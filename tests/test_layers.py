@@ -18,6 +18,8 @@ MAY_PRINT = {
     "envdoctor/cli.py": "the command line: prints what a command returned and exits",
     "envdoctor/__main__.py": "`python -m envdoctor`",
     "checks/__main__.py": "`python -m envdoctor.checks` rewrites checks/index.json (maintainers)",
+    "envdoctor/i18n/__main__.py": "`python -m envdoctor.i18n update` re-extracts the message "
+    "catalog and lists what is untranslated (maintainers and translators)",
 }
 MAY_PRINT_FOLDERS = {
     "envdoctor/commands/": "commands (through cli)",

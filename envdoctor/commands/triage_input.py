@@ -99,7 +99,7 @@ class InputWatch:
 
 
 def _looks_like_report(head: str) -> bool:
-    from envdoctor.render.markdown import EMBED_START
+    from envdoctor.model.report import EMBED_START
 
     start = head.lstrip()[: 1 << 16]
     return (
