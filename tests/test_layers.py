@@ -35,7 +35,7 @@ MAY_IMPORT_CHECKS = {
 MAY_IMPORT_CHECKS_PACKAGES = {
     "envdoctor/remedies/": "the fix verifier re-runs the checks that read a fix's effect, and the "
     "chooser reads the torch facts the checks derive (TorchContext)",
-    "envdoctor/triage/": "the triage engine evaluates the causes registered with the checks and "
+    "envdoctor/triage_engine/": "the triage engine evaluates the causes registered with the checks and "
     "derives the torch facts through TorchContext",
 }
 
