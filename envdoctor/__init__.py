@@ -6,8 +6,6 @@ and is importable from here; it is loaded on first use, so `import envdoctor` st
 
 from __future__ import annotations
 
-import sys
-import types
 from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
@@ -28,19 +26,3 @@ def __getattr__(name: str) -> Any:
 
         return getattr(importlib.import_module("envdoctor.api"), name)
     raise AttributeError(f"module 'envdoctor' has no attribute {name!r}")
-
-
-class _ApiPackage(types.ModuleType):
-    """A subpackage named like an API function (`envdoctor.triage`, `envdoctor.preflight`) that
-    calls it: importing a subpackage binds its module to the parent's attribute of that name,
-    which would otherwise hide the API function once the package had been imported."""
-
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        return __getattr__(self.__name__.rpartition(".")[2])(*args, **kwargs)
-
-
-def callable_as_api(module_name: str) -> None:
-    """Make the package `module_name` (one of the API's names) call the API function."""
-    if module_name.rpartition(".")[2] not in _API:
-        raise ValueError(f"{module_name} is not named like an API function")
-    sys.modules[module_name].__class__ = _ApiPackage

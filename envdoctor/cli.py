@@ -25,18 +25,57 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}")
 
 
-def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+LANG_HELP = "language of the words: zh (Chinese) or en; default: the locale for text, Markdown and HTML, English for JSON"
+
+
+def build_parser(only: str | None = None, lang: str | None = None) -> argparse.ArgumentParser:
     """The full argument parser, or with `only` (a COMMAND_MODULES name) just that command's, so
-    a command does not import the others (preflight's start-up stays a few times `python -c pass`)."""
+    a command does not import the others (preflight's start-up stays a few times `python -c pass`).
+    Every command takes `--lang`; with `lang` the help texts are in that language."""
     parser = _Parser(
         prog="envdoctor", description="Environment compatibility doctor for GPU and ML machines."
     )
     parser.add_argument("--version", action="version", version=f"envdoctor {__version__}")
+    parser.add_argument("--lang", choices=("zh", "en"), help=LANG_HELP)
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     subparsers.required = True
     for name in (only,) if only else COMMAND_MODULES:
         importlib.import_module(f"envdoctor.commands.{name}").add_parser(subparsers)
+    for sub in subparsers.choices.values():
+        _add_lang(sub)
+    if lang and lang != "en":
+        from envdoctor.i18n.cli_help import translate_parser
+
+        translate_parser(parser, lang)
     return parser
+
+
+def _add_lang(parser: argparse.ArgumentParser) -> None:
+    """`--lang` on a command and on its own sub-commands (`matrices list --lang zh`)."""
+    parser.add_argument("--lang", choices=("zh", "en"), default=argparse.SUPPRESS, help=LANG_HELP)
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                _add_lang(sub)
+
+
+def _lang_option(argv: list[str]) -> str | None:
+    """The `--lang` value in argv, read before parsing so that --help and errors use it."""
+    for i, word in enumerate(argv):
+        if word == "--":
+            break
+        if word == "--lang" and i + 1 < len(argv):
+            return argv[i + 1]
+        if word.startswith("--lang="):
+            return word.split("=", 1)[1]
+    return None
+
+
+def _ui_lang(argv: list[str], fmt: str = "text") -> str:
+    from envdoctor.i18n import resolve_lang
+
+    explicit = _lang_option(argv)
+    return resolve_lang(explicit if explicit in ("zh", "en") else None, fmt, os.environ)
 
 
 def _named_command(argv: list[str]) -> str | None:
@@ -55,13 +94,16 @@ def main(argv: list[str] | None = None) -> int:
     for name in ("stdout", "stderr"):  # started with `>&-` / `2>&-`: a stream that refuses writes
         if getattr(sys, name) is None:
             setattr(sys, name, _ClosedStream())
+    ui = _ui_lang(argv)  # for help, errors and plain text; reports decide per format below
     try:
-        parser = build_parser(_named_command(argv))
+        parser = build_parser(_named_command(argv), ui)
         args = parser.parse_args(argv)
+        fmt = getattr(args, "format", None) or "text"
+        args.ui_lang = _ui_lang(argv, fmt)
         module = importlib.import_module(f"envdoctor.commands.{_module_for(args.command)}")
         outcome: Outcome = module.run(args)
     except UsageError as exc:
-        message = _one_line(str(exc))
+        message = _translated(_one_line(str(exc)), ui)
         _write(
             sys.stderr,
             (message if message.startswith("envdoctor") else f"envdoctor: {message}") + "\n",
@@ -69,7 +111,8 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_USAGE
     except KeyboardInterrupt as exc:  # the commands probes started are ended by then
         signum = getattr(exc, "signum", 2)
-        _write(sys.stderr, f"envdoctor: {'terminated' if signum == 15 else 'interrupted'}\n")
+        word = "envdoctor: terminated" if signum == 15 else "envdoctor: interrupted"
+        _write(sys.stderr, _translated(word, ui) + "\n")
         return 128 + signum
     except Exception as exc:  # noqa: BLE001 - the last line of defence
         import traceback
@@ -82,8 +125,10 @@ def main(argv: list[str] | None = None) -> int:
             "please report it with `envdoctor --version`\n",
         )
         return EXIT_INTERNAL
+    if args.ui_lang != "en" and args.command not in _RENDERS_ITSELF:
+        outcome.stdout = _translated(outcome.stdout, args.ui_lang)
     lost = _write(sys.stdout, outcome.stdout)
-    _write(sys.stderr, outcome.stderr)
+    _write(sys.stderr, _translated(outcome.stderr, ui))
     if lost and not outcome.exec_argv:  # a full disk or a closed stdout: say so, in one line
         _write(sys.stderr, f"envdoctor: cannot write the output to standard output: {lost}\n")
         return EXIT_USAGE
@@ -124,6 +169,24 @@ class _ClosedStream(io.TextIOBase):
         if not text:
             return 0
         raise OSError(errno.EBADF, "it is closed")
+
+
+# commands whose output is already in the chosen language (a rendered report, a help page)
+_RENDERS_ITSELF = frozenset({"check", "triage", "report", "explain"})
+
+
+def _translated(text: str, lang: str) -> str:
+    """Plain command output in `lang`, line by line (a line no message matches stays)."""
+    if lang == "en" or not text:
+        return text
+    from envdoctor.i18n import translator
+    from envdoctor.i18n.plain import translate_line
+
+    tr = translator(lang)
+    return "".join(
+        translate_line(line[:-1], tr) + "\n" if line.endswith("\n") else translate_line(line, tr)
+        for line in text.splitlines(keepends=True)
+    )
 
 
 def _module_for(command: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -76,3 +77,42 @@ def check_id_of(finding_id: str) -> str:
     # the check named after the finding, else the one check that lists it among its ids
     [chk] = [c for c in checks if c.id == finding_id] or checks
     return chk.id
+
+
+# -- recording every finding the tests build (for the translation audit) -----------------------
+# ENVDOCTOR_RECORD_FINDINGS=FILE: every Finding constructed during the run is written to FILE as
+# JSON at the end, so tests/test_i18n.py can render each check's failing fixtures in Chinese.
+
+
+def pytest_configure(config):  # noqa: ANN001, ANN201
+    path = os.environ.get("ENVDOCTOR_RECORD_FINDINGS")
+    if not path:
+        return
+    from envdoctor.model import findings
+
+    original = findings.Finding.__init__
+    recorded: list = []
+
+    def recording_init(self, *args, **kwargs):  # noqa: ANN001, ANN002, ANN003, ANN202
+        original(self, *args, **kwargs)
+        recorded.append(self)
+
+    findings.Finding.__init__ = recording_init  # type: ignore[method-assign]
+    config._envdoctor_recorded = (path, recorded)
+
+
+def pytest_unconfigure(config):  # noqa: ANN001, ANN201
+    found = getattr(config, "_envdoctor_recorded", None)
+    if found is None:
+        return
+    import json
+
+    path, recorded = found
+    unique = {}
+    for finding in recorded:
+        try:
+            doc = finding.to_dict()
+        except Exception:  # noqa: BLE001 - a half-built test finding is not the audit's business
+            continue
+        unique[json.dumps(doc, sort_keys=True)] = doc
+    Path(path).write_text(json.dumps(list(unique.values())), encoding="utf-8")

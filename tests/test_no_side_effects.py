@@ -47,6 +47,8 @@ FILE_WRITERS = {
     "envdoctor/matrix/cache.py": "creates the cache folder of compiled matrices (entries via atomic.py)",
     "envdoctor/diagnosis/image_inspect.py": "unpacks an image's layers into a temporary folder it removes",
     "envdoctor/cli.py": "reopens stdout on os.devnull after a broken pipe",
+    "envdoctor/i18n/catalog.py": "the translator's workflow (python -m envdoctor.i18n update) "
+    "writes the .po/.mo catalogs in the source tree; no diagnosis calls it",
 }
 # What each external tool may be asked (argv after the tool's name): queries only.
 READ_ONLY_COMMANDS = {
@@ -399,7 +401,7 @@ def test_commands_change_nothing_outside_their_output(sandbox, real_captures):
         p for p in changed.pop(str(tmp_path), []) if not p.startswith("logs")
     ]  # the fakes' own logs
     # envdoctor's cache: the compiled matrices, one JSON file per bundled table, the analysed
-    # triage signature patterns (envdoctor.triage.loader.CACHE_NAME), and nothing else
+    # triage signature patterns (envdoctor.triage_engine.loader.CACHE_NAME), and nothing else
     tables = {p.stem for p in (REPO / "matrices").glob("*.toml")} | {"triage-signature-anchors"}
     cached = [p for p in mine if p.startswith("cache/")]
     entries = [p for p in cached if p not in ("cache/envdoctor", "cache/envdoctor/compiled")]
@@ -440,7 +442,6 @@ def is_own_probe_script(argv: tuple[str, ...]) -> bool:
     """The target interpreter running one of envdoctor's own read-only probe scripts."""
     import envdoctor.target
 
-    # the scripts run inside a target interpreter live in envdoctor/target/ (layout, issue 19)
     scripts = Path(envdoctor.target.__file__).resolve().parent
     return (
         len(argv) == 2

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from envdoctor.triage.loader import DATA
+from envdoctor.triage_engine.loader import DATA
 
 CANNED = re.compile(r"download\.pytorch\.org/whl/cu\d")
 

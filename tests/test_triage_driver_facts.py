@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from envdoctor.triage.run import triage_text
+from envdoctor.triage_engine.run import triage_text
 
 NVIDIA_SMI = "| NVIDIA-SMI {v}    Driver Version: {v}    CUDA Version: {cuda} |"
 ERRORS = {"torch.driver-too-old", "cuda.toolkit-newer-than-driver"}

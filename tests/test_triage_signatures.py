@@ -12,12 +12,12 @@ from envdoctor.checks import signatures as signature_checks
 from envdoctor.commands.triage import triage_text
 from envdoctor.ingest import free_text
 from envdoctor.model.snapshot import Confidence, Snapshot, collected
-from envdoctor.triage.conditions import evaluate_condition, parse_condition
-from envdoctor.triage.evaluate import NO_MATCH_ID, match_all, to_finding
-from envdoctor.triage.facts import Facts
-from envdoctor.triage.loader import DATA, load
-from envdoctor.triage.model import Signature, SignatureError
-from envdoctor.triage.patterns import compile_pattern
+from envdoctor.triage_engine.conditions import evaluate_condition, parse_condition
+from envdoctor.triage_engine.evaluate import NO_MATCH_ID, match_all, to_finding
+from envdoctor.triage_engine.facts import Facts
+from envdoctor.triage_engine.loader import DATA, load
+from envdoctor.triage_engine.model import Signature, SignatureError
+from envdoctor.triage_engine.patterns import compile_pattern
 
 # the engine's names the tests use, in one place (the engine is split into small modules)
 sig = SimpleNamespace(

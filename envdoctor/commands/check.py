@@ -138,7 +138,7 @@ def run(args: argparse.Namespace) -> Outcome:
 
     matrices = active_matrices()
     report = diagnose(snapshot, kind="check", matrices=matrices)
-    text = render(report, args.format, verbose=args.verbose)
+    text = render(report, args.format, verbose=args.verbose, lang=getattr(args, "ui_lang", None))
     return Outcome(
         stdout=text,
         stderr=matrix_notes(matrices) if args.verbose else "",

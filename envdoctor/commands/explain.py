@@ -25,10 +25,13 @@ def run(args: argparse.Namespace) -> Outcome:
         close = [k for k in known if args.id.split(".")[0] == k.split(".")[0]][:8]
         hint = f"; ids in that area: {', '.join(close)}" if close else ""
         raise UsageError(f"no finding id {args.id!r}{hint}")
+    from envdoctor.i18n import translator
+
+    tr = translator(getattr(args, "ui_lang", None))
     others = [i for i in chk.ids if i != args.id]
-    lines = [args.id, "=" * len(args.id), "", chk.help, ""]
+    lines = [args.id, "=" * len(args.id), "", tr.gettext(chk.help), ""]
     if chk.needs:
-        lines.append(f"Needs facts: {', '.join(chk.needs)}")
+        lines.append(tr(f"Needs facts: {', '.join(chk.needs)}"))
     if others:
-        lines.append(f"Same check also reports: {', '.join(others)}")
+        lines.append(tr(f"Same check also reports: {', '.join(others)}"))
     return Outcome(stdout="\n".join(lines).rstrip() + "\n")

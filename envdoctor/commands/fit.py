@@ -281,7 +281,11 @@ def run(args: argparse.Namespace) -> Outcome:
     result = plan(workload, target, ms)
     argv_for = argv_builder(args)
     renderer = {"json": render_json, "markdown": render_markdown}.get(args.format, render_text)
-    text = renderer(result, argv_for)
+    if renderer is render_text and getattr(args, "ui_lang", "en") != "en":
+        # translated line by line by the CLI: lines unwrapped and uncoloured so each is whole
+        text = render_text(result, argv_for, width=400, color=False)
+    else:
+        text = renderer(result, argv_for)
     if result.fits is None:
         reason = (
             target.note

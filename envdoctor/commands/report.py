@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> Outcome:
     snapshot = collect_live(options, root=args.root)
     snapshot.add(node_group(args.node_name, redacted=not args.no_redact))
     report = diagnose(snapshot, kind="report")
-    text, note = build(report, fmt, redact=not args.no_redact)
+    text, note = build(report, fmt, redact=not args.no_redact, lang=_report_lang(args, fmt))
     if target == "-":
         return Outcome(stdout=text, stderr=note)
     try:
@@ -99,6 +99,14 @@ def run(args: argparse.Namespace) -> Outcome:
         ) from None
     size_kib = len(text.encode("utf-8")) / 1024
     return Outcome(stderr=f"envdoctor report: wrote {target} ({fmt}, {size_kib:.0f} KiB). {note}")
+
+
+def _report_lang(args: argparse.Namespace, fmt: str) -> str:
+    """The words' language: --lang, else the locale for a human format (the format here may
+    come from the file's extension, after the CLI's own guess)."""
+    from envdoctor.i18n import resolve_lang
+
+    return resolve_lang(getattr(args, "lang", None), fmt, os.environ)
 
 
 def _node_name(text: str) -> str:
@@ -117,6 +125,7 @@ def build(
     redact: bool = True,
     env: Mapping[str, str] | None = None,  # noqa: ANN001
     hostnames: tuple[str, ...] | None = None,
+    lang: str | None = None,
 ) -> tuple[str, str]:
     """The rendered report text and a one-line note on redaction.
 
@@ -128,14 +137,21 @@ def build(
     from envdoctor.render.redact import redact_document
 
     if not redact:
-        text = render(report, fmt, include_raw=True, verbose=True, color=False)
+        text = render(report, fmt, include_raw=True, verbose=True, color=False, lang=lang)
         return (
             text,
             "Not redacted (--no-redact): it holds names, addresses, GPU serials and any secrets found.\n",
         )
     users, hosts = machine_identifiers(os.environ if env is None else env, hostnames)
     doc, redactor = redact_document(report.to_dict(include_raw=True), users, hosts)
-    text = render(Report.from_dict(doc), fmt, include_raw=True, verbose=True, color=False)
+    text = render(
+        Report.from_dict(doc),
+        fmt,
+        include_raw=True,
+        verbose=True,
+        color=False,
+        lang=lang,
+    )
     leaked = redactor.leaks(text)
     if leaked:
         raise RuntimeError(

@@ -104,7 +104,7 @@ class InputWatch:
 def _matched_an_error_line(finding: Finding) -> bool:
     """Whether a cause's error pattern matched a line of the input (its origin names the cause);
     a cause reached by cue words alone does not count: random bytes decode to stray words."""
-    from envdoctor.triage.loader import DATA
+    from envdoctor.triage_engine.loader import DATA
 
     if not finding.from_signature:
         return False
@@ -113,7 +113,7 @@ def _matched_an_error_line(finding: Finding) -> bool:
 
 
 def _looks_like_report(head: str) -> bool:
-    from envdoctor.render.markdown import EMBED_START
+    from envdoctor.model.report import EMBED_START
 
     start = head.lstrip()[: 1 << 16]
     return (

@@ -72,6 +72,10 @@ def run_checks(
         from envdoctor.remedies.verify import verify_findings
 
         outcome.findings = verify_findings(outcome.findings, snap, matrices, checks)
+    if any(fix.commands for x in outcome.findings for fix in x.fixes):
+        from envdoctor.package_index import keep_user_index
+
+        outcome.findings = keep_user_index(outcome.findings, snap)
     outcome.findings = order(outcome.findings)
     return outcome
 

@@ -31,6 +31,7 @@ PROBE_MODULES: tuple[str, ...] = (
     "platform_graphics",
     "python_env",
     "python_notebook",
+    "installer_config",
     "torch_build",
     "frameworks",
     "deep",

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 from html import escape
 
+from envdoctor.i18n import Translator
 from envdoctor.model.facts import LAYERS
 from envdoctor.model.findings import Finding, Severity
 from envdoctor.model.report import EMBED_END, EMBED_START, Report
@@ -59,61 +60,78 @@ footer { color: var(--muted); font-size: 13px; margin-top: 40px; }
 """
 
 
-def render(report: Report, include_raw: bool = False, **_: object) -> str:
-    """The report as one HTML page; the JSON document is embedded in a comment at the end."""
+def render(report: Report, include_raw: bool = False, lang: str | None = None, **_: object) -> str:
+    """The report as one HTML page; the JSON document is embedded in a comment at the end (in
+    English whatever `lang` the page is in)."""
+    from envdoctor.i18n import translator
+    from envdoctor.i18n.localize import report as localized
+
+    tr = translator(lang)
+    original, report = report, localized(report, tr)
     os_group = report.snapshot.group("os")
     machine = (
         os_group.summary if os_group is not None and os_group.collected and os_group.summary else ""
     )
-    title = f"envdoctor {report.kind} report" + (f" — {machine}" if machine else "")
+    title = tr(f"envdoctor {report.kind} report") + (f" — {machine}" if machine else "")
     parts = [
         "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8">',
+        f'<html lang="{"zh-CN" if tr.lang == "zh" else "en"}"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{escape(title)}</title>",
         f"<style>{_CSS}</style></head><body><main>",
-        f"<h1>envdoctor {escape(report.kind)} report</h1>",
-        f'<p class="meta">{escape(machine) if machine else "machine unknown"} · envdoctor '
+        f"<h1>{escape(tr(f'envdoctor {report.kind} report'))}</h1>",
+        f'<p class="meta">{escape(machine) if machine else escape(tr("machine unknown"))} · envdoctor '
         f"{escape(report.envdoctor_version)}"
         + (f" · {escape(report.snapshot.created_at)}" if report.snapshot.created_at else "")
         + "</p>",
-        _counts(report),
-        _findings(report),
+        _counts(report, tr),
+        _findings(report, tr),
         accept_view.html_section(report) if accept_view.applies(report) else "",
-        _layers(report),
-        _checks(report),
-        _facts(report, include_raw),
-        "<footer>Made by envdoctor. The full report is embedded in this file as JSON; "
-        "<code>envdoctor triage FILE</code> reads it back.</footer>",
+        _layers(report, tr),
+        _checks(report, tr),
+        _facts(report, include_raw, tr),
+        tr(
+            "<footer>Made by envdoctor. The full report is embedded in this file as JSON; "
+            "<code>envdoctor triage FILE</code> reads it back.</footer>"
+        ),
         "</main>",
-        _embedded(report, include_raw),
+        _embedded(original, include_raw),
         "</body></html>",
         "",
     ]
     return "\n".join(parts)
 
 
-def _counts(report: Report) -> str:
-    badges = [f'<span class="{s.value}">{report.count(s)} {s.value}</span>' for s in Severity]
-    badges.append(f'<span class="passed">{len(report.passed)} passed</span>')
-    badges.append(f'<span class="skipped">{len(report.skipped)} skipped</span>')
+def _counts(report: Report, tr: Translator) -> str:
+    badges = [
+        f'<span class="{s.value}">{escape(tr(f"{report.count(s)} {s.value}"))}</span>'
+        for s in Severity
+    ]
+    badges.append(f'<span class="passed">{escape(tr(f"{len(report.passed)} passed"))}</span>')
+    badges.append(f'<span class="skipped">{escape(tr(f"{len(report.skipped)} skipped"))}</span>')
     return f'<p class="counts">{"".join(badges)}</p>'
 
 
-def _findings(report: Report) -> str:
+def _findings(report: Report, tr: Translator) -> str:
+    head = f"<h2>{escape(tr('Findings'))}</h2>"
     if not report.findings:
-        return "<h2>Findings</h2><p>No problems found.</p>"
-    return "<h2>Findings</h2>\n" + "\n".join(_finding(f) for f in report.findings)
+        return f"{head}<p>{escape(tr('No problems found.'))}</p>"
+    return head + "\n" + "\n".join(_finding(f, tr) for f in report.findings)
 
 
-def _finding(finding: Finding) -> str:
+def _finding(finding: Finding, tr: Translator) -> str:
     sev = finding.severity.value
     classes = f"finding {sev}" + (" symptom" if finding.explained_by else "")
+    confidence = tr(f"{finding.confidence.value} confidence")
     out = [
         f'<article class="{classes}">',
-        f'<h3><span class="sev {sev}">{sev}</span>{escape(finding.title)}</h3>',
-        f'<div class="tag">{escape(finding.id)} · {finding.confidence.value} confidence'
-        + (f" · explained by {escape(finding.explained_by)}" if finding.explained_by else "")
+        f'<h3><span class="sev {sev}">{escape(tr(sev))}</span>{escape(finding.title)}</h3>',
+        f'<div class="tag">{escape(finding.id)} · {escape(confidence)}'
+        + (
+            f" · {escape(tr(f'explained by {finding.explained_by}'))}"
+            if finding.explained_by
+            else ""
+        )
         + "</div>",
     ]
     if finding.detail:
@@ -124,11 +142,11 @@ def _finding(finding: Finding) -> str:
             f"<td>{escape(e.expected or '')}</td></tr>"
             for e in finding.evidence
         )
-        out.append(f"<table><tr><th>fact</th><th>seen</th><th>expected</th></tr>{rows}</table>")
+        out.append(f"<table>{_header(tr, 'fact', 'seen', 'expected')}{rows}</table>")
     if finding.fixes:
         items = []
         for fix in finding.fixes:
-            item = f'{escape(fix.summary)} <span class="risk">({fix.risk.value})</span>'
+            item = f'{escape(fix.summary)} <span class="risk">({escape(tr(fix.risk.value))})</span>'
             if fix.commands:
                 item += f"<pre>{escape(chr(10).join(fix.commands))}</pre>"
             if fix.url:
@@ -139,7 +157,7 @@ def _finding(finding: Finding) -> str:
     return "\n".join(out)
 
 
-def _layers(report: Report) -> str:
+def _layers(report: Report, tr: Translator) -> str:
     rows = []
     for layer in LAYERS:
         groups = [
@@ -150,49 +168,55 @@ def _layers(report: Report) -> str:
         if not groups:
             continue
         main = groups[0]
-        text = main.summary if main.collected else (main.reason or "")
+        text = tr((main.summary if main.collected else main.reason) or "")
         rows.append(
-            f'<tr><td>{escape(layer.title)}</td><td class="status-{main.status.value}">'
-            f"{main.status.value}</td><td>{escape(text or '')}</td></tr>"
+            f'<tr><td>{escape(tr(layer.title))}</td><td class="status-{main.status.value}">'
+            f"{escape(tr(main.status.value))}</td><td>{escape(text or '')}</td></tr>"
         )
     if not rows:
         return ""
     return (
-        "<h2>Layers</h2><table><tr><th>layer</th><th>status</th><th>facts</th></tr>"
+        f"<h2>{escape(tr('Layers'))}</h2><table>{_header(tr, 'layer', 'status', 'facts')}"
         + "".join(rows)
         + "</table>"
     )
 
 
-def _checks(report: Report) -> str:
+def _header(tr: Translator, *names: str) -> str:
+    return "<tr>" + "".join(f"<th>{escape(tr.gettext(n))}</th>" for n in names) + "</tr>"
+
+
+def _checks(report: Report, tr: Translator) -> str:
     if not report.passed and not report.skipped:
         return ""
-    out = ["<h2>Checks</h2>"]
+    out = [f"<h2>{escape(tr('Checks'))}</h2>"]
     if report.passed:
-        out.append(f"<p>Passed: {escape(', '.join(sorted(report.passed)))}</p>")
+        out.append(f"<p>{escape(tr('Passed:'))} {escape(', '.join(sorted(report.passed)))}</p>")
     if report.skipped:
         rows = "".join(
             f"<tr><td><code>{escape(s.id)}</code></td><td>{escape(s.reason)}</td></tr>"
             for s in report.skipped
         )
         out.append(
-            f"<details><summary>Skipped ({len(report.skipped)})</summary><table>{rows}</table></details>"
+            f"<details><summary>{escape(tr(f'Skipped ({len(report.skipped)})'))}</summary>"
+            f"<table>{rows}</table></details>"
         )
     return "\n".join(out)
 
 
-def _facts(report: Report, include_raw: bool) -> str:
+def _facts(report: Report, include_raw: bool, tr: Translator) -> str:
     groups = sorted(report.snapshot.groups.values(), key=lambda g: g.name)
     if not groups:
         return ""
-    return "<h2>Facts</h2>\n" + "\n".join(_group(g, include_raw) for g in groups)
+    head = f"<h2>{escape(tr('Facts'))}</h2>\n"
+    return head + "\n".join(_group(g, include_raw, tr) for g in groups)
 
 
-def _group(group: FactGroup, include_raw: bool) -> str:
-    what = group.summary if group.collected else group.reason
+def _group(group: FactGroup, include_raw: bool, tr: Translator) -> str:
+    what = tr((group.summary if group.collected else group.reason) or "")
     head = (
         f'<summary><code>{escape(group.name)}</code> · <span class="status-{group.status.value}">'
-        f"{group.status.value}</span>"
+        f"{escape(tr(group.status.value))}</span>"
         + (f" · {escape(what)}" if what else "")
         + f' <span class="tag">({escape(group.source)}, {group.confidence.value})</span></summary>'
     )

@@ -11,39 +11,47 @@ from envdoctor.render import accept_view
 _ICON = {"error": "✗", "warning": "!", "info": "i"}
 
 
-def render(report: Report, include_raw: bool = False, **_: object) -> str:
-    """The report as Markdown; the full JSON document sits in an HTML comment at the end."""
+def render(report: Report, include_raw: bool = False, lang: str | None = None, **_: object) -> str:
+    """The report as Markdown; the full JSON document sits in an HTML comment at the end (in
+    English whatever `lang` the words are in, so it reads back the same)."""
+    from envdoctor.i18n import translator
+    from envdoctor.i18n.localize import report as localized
+
+    tr = translator(lang)
+    original, report = report, localized(report, tr)
     heading = "envdoctor report" if report.kind == "report" else f"envdoctor {report.kind} report"
-    lines = [f"## {heading}", ""]
+    lines = [f"## {tr(heading)}", ""]
     os_summary = _summary(report, "os")
     if os_summary:
-        lines += [f"**Machine:** {_escape(os_summary)}", ""]
+        lines += [f"**{tr('Machine:')}** {_escape(os_summary)}", ""]
     counts = ", ".join(_plural(report.count(s), s.value) for s in _severities())
     absent = sum(1 for s in report.skipped if s.not_present)
-    lines += [
-        f"**Findings:** {counts} · {_plural(len(report.passed), 'check')} passed · "
-        f"{absent} not applicable · {len(report.skipped) - absent} skipped",
-        "",
-    ]
+    summary = tr(
+        f"{counts} · {_plural(len(report.passed), 'check')} passed · "
+        f"{absent} not applicable · {len(report.skipped) - absent} skipped"
+    )
+    lines += [f"**{tr('Findings:')}** {summary}", ""]
     if accept_view.applies(report):
         lines += accept_view.markdown_lines(report)
     if report.findings:
-        lines += ["### Findings", ""]
+        lines += [f"### {tr('Findings')}", ""]
         for finding in report.findings:
             indent = "  " if finding.explained_by else ""
+            severity = tr(finding.severity.value)
+            confidence = tr(f"{finding.confidence.value} confidence")
             lines.append(
                 f"{indent}- {_ICON[finding.severity.value]} **{_escape(finding.title)}** "
-                f"(`{finding.id}`, {finding.severity.value}, {finding.confidence.value} confidence)"
+                f"(`{finding.id}`, {severity}, {confidence})"
             )
             if finding.detail:
                 lines.append(f"{indent}  {_escape(finding.detail)}")
             for ev in finding.evidence:
-                expected = f" (expected {_escape(ev.expected)})" if ev.expected else ""
+                expected = " " + tr(f"(expected {_escape(ev.expected)})") if ev.expected else ""
                 lines.append(f"{indent}  - {_escape(ev.fact)}: `{ev.actual}`{expected}")
             for rank, fix in enumerate(finding.fixes, start=1):
-                lines.append(f"{indent}  {rank}. {_escape(fix.summary)} — *{fix.risk.value}*")
+                lines.append(f"{indent}  {rank}. {_escape(fix.summary)} — *{tr(fix.risk.value)}*")
                 for assumption in fix.assumptions:
-                    lines.append(f"{indent}     assumption: {_escape(assumption)}")
+                    lines.append(f"{indent}     {tr(f'assumption: {_escape(assumption)}')}")
                 if fix.commands:
                     lines.append("")
                     lines.append(f"{indent}     ```sh")
@@ -53,7 +61,12 @@ def render(report: Report, include_raw: bool = False, **_: object) -> str:
                 if fix.url:
                     lines.append(f"{indent}     <{fix.url}>")
         lines.append("")
-    lines += ["### Layers", "", "| layer | status | facts |", "|---|---|---|"]
+    lines += [
+        f"### {tr('Layers')}",
+        "",
+        f"| {tr.gettext('layer')} | {tr.gettext('status')} | {tr.gettext('facts')} |",
+        "|---|---|---|",
+    ]
     for layer in LAYERS:
         groups = sorted(
             (
@@ -66,10 +79,11 @@ def render(report: Report, include_raw: bool = False, **_: object) -> str:
         if not groups:
             continue
         main = next((g for g in groups if g.collected and g.summary), groups[0])
-        text = main.summary if main.collected else (main.reason or "")
-        lines.append(f"| {layer.title} | {main.status.value} | {_escape(text or '')} |")
+        text = tr((main.summary if main.collected else main.reason) or "")
+        status = tr(main.status.value)
+        lines.append(f"| {tr(layer.title)} | {status} | {_escape(text or '')} |")
     lines.append("")
-    document = json.dumps(report.to_dict(include_raw=include_raw), sort_keys=True, indent=1)
+    document = json.dumps(original.to_dict(include_raw=include_raw), sort_keys=True, indent=1)
     lines += [EMBED_START, document.replace("-->", "--\\u003e"), EMBED_END, ""]
     return "\n".join(lines)
 

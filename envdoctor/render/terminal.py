@@ -11,6 +11,7 @@ import os
 import shutil
 import sys
 
+from envdoctor.i18n import Translator
 from envdoctor.model.facts import LAYERS, summary_rank
 from envdoctor.model.findings import Finding, Severity
 from envdoctor.model.report import Report
@@ -32,12 +33,19 @@ def render(
     width: int | None = None,
     color: bool | None = None,
     clip: bool | None = None,
+    lang: str | None = None,
     **_: object,
 ) -> str:
-    """The report as terminal text. `color=None` decides from the environment (NO_COLOR).
+    """The report as terminal text. `color=None` decides from the environment (NO_COLOR);
+    `lang` is the language of the words (None: English).
 
     `clip` cuts each layer's summary line at `width` (default: only on a terminal, so a copy
     saved to a file or piped on keeps every fact whatever COLUMNS says)."""
+    from envdoctor.i18n import translator
+    from envdoctor.i18n.localize import report as localized
+
+    tr = translator(lang)
+    report = localized(report, tr)
     from rich.console import Console
     from rich.padding import Padding
     from rich.text import Text
@@ -94,8 +102,8 @@ def render(
     ]
     first = problems[0] if problems else None
     if first is not None:
-        line(("What to do first", "bold underline"))
-        _finding_block(line, first, verbose=False, indent=2, show_commands=True)
+        line((tr("What to do first"), "bold underline"))
+        _finding_block(line, first, verbose=False, indent=2, show_commands=True, tr=tr)
         console.print()
 
     children: dict[str, list[Finding]] = {}
@@ -108,9 +116,11 @@ def render(
             return
         seen.add(id(finding))
         if finding is first and not verbose:  # already shown in full above
-            _title(line, finding, indent)
+            _title(line, finding, indent, tr)
         else:
-            _finding_block(line, finding, verbose=verbose, indent=indent, show_commands=verbose)
+            _finding_block(
+                line, finding, verbose=verbose, indent=indent, show_commands=verbose, tr=tr
+            )
         for child in children.get(finding.id, []):  # symptoms folded under their cause
             finding_tree(child, indent + 2, seen)
 
@@ -128,15 +138,17 @@ def render(
         if not groups and not findings:
             continue
         mark = _layer_mark(groups, findings)
-        summary = _layer_summary(groups)
-        line("[", mark, "] ", (f"{layer.title:<28}", "bold"), summary, one_line=True)
+        summary = tr(_layer_summary(groups))
+        line("[", mark, "] ", (_pad(tr(layer.title), 28), "bold"), summary, one_line=True)
         for finding in findings:
             if not finding.explained_by:
                 finding_tree(finding, 4, seen)
         if verbose:
             for group in groups:
                 if not group.collected:
-                    line((f"{group.name}: {group.status.value} — {group.reason}", "dim"), indent=4)
+                    status = tr(group.status.value)
+                    reason = tr(group.reason or "")
+                    line((f"{group.name}: {status} — {reason}", "dim"), indent=4)
     console.print()
     counts = [_plural(report.count(s), s.value) for s in Severity]
     absent = sum(1 for s in report.skipped if s.not_present)
@@ -146,17 +158,17 @@ def render(
     )
     if not verbose:
         footer += " · -v for details"
-    line((footer, "dim"))
+    line((tr(footer), "dim"))
     if verbose:
         for skipped in report.skipped:
-            label = "not applicable" if skipped.not_present else "skipped"
+            label = tr("not applicable" if skipped.not_present else "skipped")
             line((f"{label} {skipped.id}: {skipped.reason}", "dim"), indent=2)
         timings = report.snapshot.data("envdoctor.timings") or {}
         probes = ", ".join(
             f"{p['name']} {p['duration_ms']:.0f} ms" for p in timings.get("probes", [])
         )
         if probes:
-            line((f"probe timings: {probes}", "dim"), indent=2)
+            line((tr(f"probe timings: {probes}"), "dim"), indent=2)
     return "".join(line.rstrip() + "\n" for line in buffer.getvalue().splitlines())
 
 
@@ -164,10 +176,19 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-def _title(line, finding: Finding, indent: int) -> None:  # noqa: ANN001
+def _pad(text: str, cells: int) -> str:
+    """`text` padded to `cells` terminal columns (a Chinese character takes two)."""
+    from rich.cells import cell_len
+
+    return text + " " * max(0, cells - cell_len(text))
+
+
+def _title(line, finding: Finding, indent: int, tr: Translator) -> None:  # noqa: ANN001
     mark = _MARK[finding.severity]
     suffix = (
-        "" if finding.confidence.value == "high" else f"  ({finding.confidence.value} confidence)"
+        ""
+        if finding.confidence.value == "high"
+        else f"  ({tr(f'{finding.confidence.value} confidence')})"
     )
     line(mark, " ", (finding.title, "bold"), (suffix, "dim"), indent=indent)
 
@@ -178,33 +199,34 @@ def _finding_block(
     verbose: bool,
     indent: int,  # noqa: ANN001
     show_commands: bool,
+    tr: Translator,
 ) -> None:
-    _title(line, finding, indent)
+    _title(line, finding, indent, tr)
     if verbose and finding.detail:
         line(finding.detail, indent=indent + 2)
     if verbose:
         for ev in finding.evidence:
-            expected = f" (expected {ev.expected})" if ev.expected else ""
+            expected = " " + tr(f"(expected {ev.expected})") if ev.expected else ""
             line((f"• {ev.fact}: {ev.actual}{expected}", "dim"), indent=indent + 2)
     fixes = finding.fixes if verbose else finding.fixes[:1]
     for rank, fix in enumerate(fixes, start=1):
         prefix = "→ " if not verbose else f"{rank}. "
-        risk = "" if fix.risk.value == "safe" else f" [{fix.risk.value}]"
+        risk = "" if fix.risk.value == "safe" else f" [{tr(fix.risk.value)}]"
         line((prefix, "green"), fix.summary, (risk, "yellow"), indent=indent + 2)
         for assumption in fix.assumptions:
-            line((f"(assumption: {assumption})", "yellow"), indent=indent + 4)
+            line((tr(f"(assumption: {assumption})"), "yellow"), indent=indent + 4)
         if show_commands:
             for command in fix.commands:
                 line(("$ ", "dim"), (command, "cyan"), indent=indent + 4)
     if verbose:
         for rejected in finding.rejected_fixes:
             line(
-                ("✗ rejected: ", "red"),
+                (tr.gettext("✗ rejected: "), "red"),
                 (f"{rejected.summary} -- {rejected.reason}", "dim"),
                 indent=indent + 2,
             )
     if finding.explained_by is None and finding.explains and verbose:
-        line((f"explains: {', '.join(finding.explains)}", "dim"), indent=indent + 2)
+        line((tr(f"explains: {', '.join(finding.explains)}"), "dim"), indent=indent + 2)
 
 
 def _layer_mark(groups: list[FactGroup], findings: list[Finding]) -> tuple[str, str]:

@@ -3,7 +3,7 @@
 torch, GPU and driver facts come from `checks.torch_context.TorchContext` (the same gathering the
 torch checks use, so a signature and a fact check cannot disagree about the GPU's compute
 capability or the wheel's arch list), completed from what the free text mentions (`pasted.text`)
-and from prose phrasings (`envdoctor.triage.prose`) when the snapshot has no structured group.
+and from prose phrasings (`envdoctor.triage_engine.prose`) when the snapshot has no structured group.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 
 from envdoctor.model.snapshot import Snapshot
 from envdoctor.model.versions import parse as parse_version
-from envdoctor.triage.prose import prose_facts
+from envdoctor.triage_engine.prose import prose_facts
 
 
 class Facts:
@@ -435,7 +435,7 @@ def _nvcc_targets(ms: Any, cuda: str) -> tuple[int, int] | None:
     """(min_sm, max_sm) nvcc of the CUDA release `cuda` builds for: the matrices' table, else
     signatures/_common.toml's fallback rows (same major, nearest release at or below)."""
     from envdoctor.queries.nvidia import nvcc_targets
-    from envdoctor.triage.loader import DATA
+    from envdoctor.triage_engine.loader import DATA
 
     found = nvcc_targets(ms, cuda)
     if found:

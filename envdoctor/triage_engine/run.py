@@ -41,9 +41,9 @@ def triage_blocks(blocks: Iterable[str], here: bool = False, timeout_s: float = 
     from envdoctor.diagnosis.pipeline import active_matrices, diagnose
     from envdoctor.ingest import ingest_blocks
     from envdoctor.remedies.verify import verify_findings
-    from envdoctor.triage.casebase import suggested_by_cases, with_similar_cases
-    from envdoctor.triage.evaluate import NO_MATCH_ID, signature_findings
-    from envdoctor.triage.loader import DATA
+    from envdoctor.triage_engine.casebase import suggested_by_cases, with_similar_cases
+    from envdoctor.triage_engine.evaluate import NO_MATCH_ID, signature_findings
+    from envdoctor.triage_engine.loader import DATA
 
     snapshot = ingest_blocks(blocks)
     if here:
@@ -67,7 +67,7 @@ def rank_for_triage_data(
     findings: list[Finding], conflicts: Iterable[Iterable[str]]
 ) -> list[Finding]:
     """`rank.rank_for_triage` (named here so the pipeline reads in one place)."""
-    from envdoctor.triage.rank import rank_for_triage
+    from envdoctor.triage_engine.rank import rank_for_triage
 
     return rank_for_triage(findings, conflicts)
 
