@@ -42,6 +42,8 @@ FACT_NAMES = (
     "cuda.runtime",
     "cuda.min_driver",
     "torch.min_driver",
+    "cuda.driver_runs",
+    "torch.driver_runs",
     "ext.name",
     "ext.torch_needed",
     "ext.for_torch",

@@ -203,6 +203,37 @@ def _derive_driver_floors(ms: Any, values: dict[str, Any]) -> None:
     for fact, cuda in (("cuda.min_driver", "cuda.runtime"), ("torch.min_driver", "torch.cuda")):
         version = values.get(cuda)
         values[fact] = min_driver_for_cuda(ms, str(version), system) if version else None
+    for fact, cuda in (("cuda.driver_runs", "cuda.runtime"), ("torch.driver_runs", "torch.cuda")):
+        version = values.get(cuda)
+        values[fact] = driver_runs(ms, values, str(version), system) if version else None
+
+
+def driver_runs(ms: Any, values: Mapping[str, Any], cuda: str, system: str) -> bool | None:
+    """Whether code built with CUDA `cuda` runs on the driver the facts name, judged as the
+    checks judge it (`queries.nvidia.driver_supports_cuda`: the release's own minimum, or from
+    CUDA 11 on the major's minor-version-compatibility floor). Only the release counts: nvcc's
+    build number ("12.4.131") is not a CUDA release newer than 12.4.1. With only nvidia-smi's
+    "CUDA Version" known: a newer major never runs; the same major (11+) runs through
+    minor-version compatibility. None when neither is known."""
+    from envdoctor.model.versions import major_minor, parse
+    from envdoctor.queries.nvidia import driver_supports_cuda
+
+    release = major_minor(cuda)
+    wanted = parse(release) if release else None
+    if release is None or wanted is None:
+        return None
+    driver = values.get("driver.version")
+    if driver:
+        runs = driver_supports_cuda(ms, str(driver), release, system)
+        if runs is not None:
+            return runs
+    most = values.get("driver.cuda_max")
+    top = parse(major_minor(str(most)) or "") if most else None
+    if top is None:
+        return None
+    if wanted <= top:
+        return True
+    return wanted.release[0] == top.release[0] and wanted.release[0] >= 11
 
 
 EXTENSION_PACKAGES = ("xformers", "flash-attn", "bitsandbytes")
