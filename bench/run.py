@@ -70,12 +70,19 @@ class Command:
         }
 
 
-def envdoctor_env(cache: str) -> dict[str, str]:
+def envdoctor_env(cache: str, venv: Path | None = None) -> dict[str, str]:
     """The environment the commands run in: envdoctor's cache in `cache` (a fresh folder per bench
-    run, filled by the warm-up runs), bytecode written as an installed package has it, no colour."""
-    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    run, filled by the warm-up runs), bytecode written as an installed package has it, no colour,
+    and the bench venv activated (as a user or an image's PATH has it: envdoctor inspects the
+    active environment, and collect_env runs in it too)."""
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("PYTHONDONTWRITEBYTECODE", "CONDA_PREFIX")
+    }
     env["ENVDOCTOR_CACHE_DIR"] = cache
     env["NO_COLOR"] = "1"
+    if venv is not None:
+        env["VIRTUAL_ENV"] = str(venv)
+        env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '')}"
     return env
 
 
@@ -106,7 +113,7 @@ def bench_venv(venv: Path) -> Path:
 
 def startup_commands(python: Path, cache: str) -> list[Command]:
     """The command lines of the start-up table, all in the bench venv."""
-    env = envdoctor_env(cache)
+    env = envdoctor_env(cache, python.parent.parent)
     envdoctor = [str(python.parent / "envdoctor")]
     cold = dict(env, ENVDOCTOR_MATRIX_CACHE="off")
     return [
