@@ -42,6 +42,8 @@ FACT_NAMES = (
     "cuda.runtime",
     "cuda.min_driver",
     "torch.min_driver",
+    "torch.cu_tag",
+    "cuda.pinned",
     "ext.name",
     "ext.torch_needed",
     "ext.for_torch",

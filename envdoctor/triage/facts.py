@@ -160,6 +160,10 @@ def derive(
     values["cuda.nvcc"] = toolkits.get("nvcc_version") or system_versions.get("nvcc")
     values["cuda.runtime"] = prose.get("cuda.runtime") or values["cuda.nvcc"]
     _derive_driver_floors(ms, values)
+    from envdoctor.triage.wheel_tags import cuda_wheel_tag
+
+    values["cuda.pinned"] = prose.get("cuda.pinned")
+    values["torch.cu_tag"] = cuda_wheel_tag(ms, values, prose.get("cuda.pinned"))
     _derive_extension_pins(ms, values, packages, lines)
     for fact in ("cudnn.version", "cudnn.compiled", "rocm.version"):
         values[fact] = prose.get(fact)
