@@ -162,8 +162,9 @@ def derive(
     _derive_driver_floors(ms, values)
     from envdoctor.triage.wheel_tags import cuda_wheel_tag
 
-    values["cuda.pinned"] = prose.get("cuda.pinned")
-    values["torch.cu_tag"] = cuda_wheel_tag(ms, values, prose.get("cuda.pinned"))
+    pinned = prose.get("cuda.pinned")
+    values["cuda.pinned"] = str(pinned) if pinned else None
+    values["torch.cu_tag"] = cuda_wheel_tag(ms, values, values["cuda.pinned"])
     _derive_extension_pins(ms, values, packages, lines)
     for fact in ("cudnn.version", "cudnn.compiled", "rocm.version"):
         values[fact] = prose.get(fact)
