@@ -1,0 +1,91 @@
+"""Family fallbacks (checks/signatures/families.toml): prose without a canonical error line
+reaches the family's common causes at a low score, and fixes name the wheel tag, driver floor or
+package version the paste's facts point to (envdoctor/triage/wheel_tags.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from envdoctor.diagnosis.pipeline import active_matrices
+from envdoctor.triage import triage_text
+from envdoctor.triage.prose import prose_facts
+from envdoctor.triage.wheel_tags import cuda_wheel_tag
+
+CORPUS = Path(__file__).resolve().parent / "triage_corpus"
+
+
+def _body(case: str) -> str:
+    """The pasted body of a training case (the case file is the text's source)."""
+    path = next((CORPUS / "train").glob(case))
+    return path.read_text(encoding="utf-8").split("#! ---", 1)[1]
+
+
+def _ids(text: str) -> list[str]:
+    return [f.id for f in triage_text(text).findings]
+
+
+def test_gpu_not_used_in_english_gives_the_two_common_torch_causes() -> None:
+    # source: tests/triage_corpus/train/en-0046-nas-without-training-env-yml-driver-too-old.txt
+    ids = _ids(_body("en-0046-*.txt"))
+    assert ids[:2] == ["torch.cpu-build-on-gpu-host", "torch.driver-too-old"]
+
+
+def test_gpu_not_used_in_chinese_alone_still_gives_a_finding() -> None:
+    # source: tests/triage_corpus/train/zh-0007-gpt-sovits-gpu-not-usable-prose-update-driver.txt
+    report = triage_text(_body("zh-0007-*.txt"))
+    assert "torch.driver-too-old" in [f.id for f in report.findings][:3]
+    assert all((f.score or 0) < 45 for f in report.findings if f.id.startswith("torch."))
+
+
+def test_another_framework_keeps_the_torch_fallback_away() -> None:
+    ids = _ids("paddleocr runs on the CPU although paddlepaddle-gpu is installed")
+    assert ids[0] == "paddle.cpu-package-installed"
+    assert "torch.cpu-build-on-gpu-host" not in ids
+
+
+def test_a_canonical_line_outranks_the_fallbacks() -> None:
+    text = (
+        "torch.cuda.is_available() returns False, the GPU is not used\n"
+        "AssertionError: Torch not compiled with CUDA enabled\n"
+    )
+    report = triage_text(text)
+    top = report.findings[0]
+    assert top.id == "torch.cpu-build-on-gpu-host"
+    assert top.origin == "signature:torch.not-compiled-with-cuda"
+
+
+def test_torch_install_talk_without_a_symptom_is_not_a_finding() -> None:
+    assert _ids("pip install torch==2.3.1+cpu finished, PyTorch version: 2.3.1+cpu") == []
+
+
+def test_cpu_build_fix_names_the_cu_tag_of_the_pinned_toolkit() -> None:
+    # source: tests/triage_corpus/train/en-0172-hoistformer-conda-cpu-pytorch19.txt
+    report = triage_text(_body("en-0172-*.txt"))
+    top = report.findings[0]
+    assert top.id == "torch.cpu-build-on-gpu-host"
+    assert any("whl/cu111" in c for fix in top.fixes for c in fix.commands)
+
+
+def test_wheel_tag_comes_from_the_release_variants() -> None:
+    ms = active_matrices()
+    # torch 2.3 published cu118 and cu121 (matrices/torch_releases): CUDA 12.4 -> cu121
+    values = {"torch.version": "2.3.0", "cuda.runtime": "12.4"}
+    assert cuda_wheel_tag(ms, values, None) == "cu121"
+    assert (
+        cuda_wheel_tag(ms, {"torch.version": "2.3.0", "driver.cuda_max": "11.8"}, None) == "cu118"
+    )
+    assert cuda_wheel_tag(ms, {"torch.version": "2.3.0"}, None) is None  # no CUDA named
+    # a driver older than every variant of the release: no tag rather than a made-up one
+    assert cuda_wheel_tag(ms, {"torch.version": "2.3.0", "driver.cuda_max": "10.2"}, None) is None
+
+
+def test_pinned_toolkit_is_read_from_prose() -> None:
+    line = "conda install pytorch==1.9.0 torchvision==0.10.0 cudatoolkit=11.1 -c pytorch"
+    assert prose_facts([line])["cuda.pinned"] == "11.1"
+
+
+def test_paddle_fix_names_the_installed_version() -> None:
+    # source: tests/triage_corpus/train/en-0097-paddleocr-v5-cpu-inference-paddlepaddle-gpu-3.1.txt
+    top = triage_text(_body("en-0097-*.txt")).findings[0]
+    assert top.id == "paddle.cpu-package-installed"
+    assert any("paddlepaddle-gpu==3.1.0" in c for fix in top.fixes for c in fix.commands)
