@@ -7,7 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from envdoctor.diagnosis.pipeline import active_matrices
-from envdoctor.triage import triage_text
+from envdoctor.ingest import ingest_text
+from envdoctor.triage import evaluate, triage_text
 from envdoctor.triage.prose import prose_facts
 from envdoctor.triage.wheel_tags import cuda_wheel_tag
 
@@ -89,3 +90,19 @@ def test_paddle_fix_names_the_installed_version() -> None:
     top = triage_text(_body("en-0097-*.txt")).findings[0]
     assert top.id == "paddle.cpu-package-installed"
     assert any("paddlepaddle-gpu==3.1.0" in c for fix in top.fixes for c in fix.commands)
+
+
+def test_fallbacks_score_below_canonical_lines() -> None:
+    from envdoctor.triage.loader import DATA
+
+    fallbacks = [s for s in DATA.signatures if s.origin == "families.toml"]
+    assert fallbacks and all(not s.match and s.prose_max == 44 for s in fallbacks)
+    # many stacked cues (symptom, CPU-version talk, install hints) still score at most prose_max
+    text = (
+        "torch.cuda.is_available() returns False, pytorch runs on the CPU, pip install torch "
+        "installed the CPU version, the GPU is not used after the update"
+    )
+    snap = ingest_text(text)
+    matches = evaluate.match_all(snap, signatures=fallbacks)
+    assert matches[0].signature.id == "torch.cpu-build-on-gpu-host"
+    assert all(m.score <= 44 for m in matches)

@@ -14,6 +14,7 @@ none = []                                   # ... and none of these
 capture = ['you have (?P<have>\\S+)\\)']    # optional: named groups for conditions and text
 cues = [{ any = ['sm_120', '5090'], weight = 10 }, { any = ['仅CPU'], weight = -20 }]
 prose_min = 40                              # cues alone reach the cause at this sum
+prose_max = 44                              # ... and score at most this (below canonical lines)
 requires = ["gpu.vendor == nvidia"]         # facts that must hold (unknown = not met)
 confirm = ["gpu.sm > $torch.sm_max", { when = "torch.cuda < 12.8", weight = 25 }]
 refute = ["torch.build == cpu"]             # any that holds rules the signature out
@@ -178,6 +179,7 @@ _ALLOWED = {
     "fix",
     "cues",
     "prose_min",
+    "prose_max",
     "remedy",
 }
 _FIX_ALLOWED = {"summary", "commands", "risk", "url", "when", "first_when"}
@@ -256,6 +258,7 @@ def _signature(
         origin=origin,
         cues=cues,
         prose_min=int(entry.get("prose_min", DEFAULT_PROSE_MIN)),
+        prose_max=int(entry["prose_max"]) if "prose_max" in entry else None,
         remedies=remedies,
     )
     if not examples:

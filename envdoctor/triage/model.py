@@ -119,6 +119,7 @@ class Signature:
     origin: str = ""
     cues: tuple[Cue, ...] = ()
     prose_min: int = DEFAULT_PROSE_MIN
+    prose_max: int | None = None  # the most a match reached by prose alone scores
     remedies: tuple[Any, ...] = ()  # envdoctor.remedies.RemedySpec, resolved by the fix chooser
 
     def patterns(self) -> Iterable[Pattern]:
