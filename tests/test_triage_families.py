@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from envdoctor.diagnosis.pipeline import active_matrices
 from envdoctor.ingest import ingest_text
 from envdoctor.triage import evaluate, triage_text
@@ -106,3 +108,33 @@ def test_fallbacks_score_below_canonical_lines() -> None:
     matches = evaluate.match_all(snap, signatures=fallbacks)
     assert matches[0].signature.id == "torch.cpu-build-on-gpu-host"
     assert all(m.score <= 44 for m in matches)
+
+
+# How people describe these problems in their own words (written for this test, not taken from
+# the corpus): each reaches its family's common cause in the top three.
+PHRASINGS = [
+    ("My PyTorch isn't using the GPU", "torch.cpu-build-on-gpu-host"),
+    ("显卡没用上，用的是CPU", "torch.cpu-build-on-gpu-host"),
+    ("装了cuda但是torch用不了gpu", "torch.cpu-build-on-gpu-host"),
+    ("训练时显存不够，怎么办", "memory.out-of-memory"),
+    ("升级系统后nvidia-smi用不了了", "nvidia.driver-library-mismatch"),
+    ("重启后驱动没了，nvidia-smi 报错", "nvidia.module-not-built-for-kernel"),
+    (
+        "After upgrading the kernel, the nvidia driver no longer loads",
+        "nvidia.module-not-built-for-kernel",
+    ),
+    ("The docker container can't see my GPU", "container.no-nvidia-runtime"),
+    ("In WSL2 nvidia-smi is not found", "wsl.lib-not-on-loader-path"),
+    ("NCCL hangs at the first allreduce with 8 GPUs", "nccl.p2p-broken-acs-iommu"),
+    ("tensorflow doesn't detect my gpu on windows 11", "tensorflow.windows-native-no-gpu"),
+    ("ollama is not using my GPU", "app.ollama-cpu-fallback"),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), PHRASINGS)
+def test_plain_descriptions_reach_the_family(text: str, expected: str) -> None:
+    assert expected in _ids(text)[:3]
+
+
+def test_cpu_work_by_design_is_not_a_symptom() -> None:
+    assert _ids("The preprocessing step runs on the CPU by design; then training starts.") == []
