@@ -138,3 +138,28 @@ def test_plain_descriptions_reach_the_family(text: str, expected: str) -> None:
 
 def test_cpu_work_by_design_is_not_a_symptom() -> None:
     assert _ids("The preprocessing step runs on the CPU by design; then training starts.") == []
+
+
+def test_common_word_cues_do_not_make_lines_notable(tmp_path: Path) -> None:
+    from envdoctor.triage.loader import load
+
+    (tmp_path / "x.toml").write_text(
+        """schema_version = 1
+[[signature]]
+id = "test.prose"
+severity = "warning"
+title = "t"
+match = []
+cues = [{ any = ['zzqtopic'], weight = 30 }, { any = ['common phrasing'], weight = 20, notable = false }]
+example = "zzqtopic with a common phrasing"
+[[signature.fix]]
+summary = "f"
+""",
+        encoding="utf-8",
+    )
+    data = load(tmp_path)
+    assert data.errors == ()
+    kept = {a for p in data.signatures[0].patterns() for a in p.anchors}
+    assert "zzqtopic" in kept and "common phrasing" not in kept
+    # the cue still counts on the lines kept for other words
+    assert len(data.signatures[0].cues[1].patterns) == 1

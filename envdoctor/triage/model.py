@@ -80,6 +80,7 @@ class Cue:
 
     patterns: tuple[Pattern, ...]
     weight: int
+    notable: bool = True  # False: its phrasings do not make a line notable on their own
 
 
 @dataclass(frozen=True)
@@ -129,7 +130,8 @@ class Signature:
         yield from self.none
         yield from self.capture
         for cue in self.cues:
-            yield from cue.patterns
+            if cue.notable:
+                yield from cue.patterns
         fix_conditions = [c for f in self.fixes for c in (f.when, f.first_when) if c is not None]
         for condition in (*self.requires, *self.confirm, *self.refute, *fix_conditions):
             for clause in condition.clauses:
