@@ -82,7 +82,7 @@ def test_redacted_report_hides_the_user(monkeypatch):
 
 def test_api_names_are_not_shadowed_by_subpackages():
     """Importing a submodule sets it as an attribute of the package: a subpackage named like an
-    API function (envdoctor/triage/, envdoctor/preflight/) would replace the function."""
+    API function (envdoctor/triage_engine/, envdoctor/preflight/) would replace the function."""
     import importlib
     import pkgutil
 

@@ -100,7 +100,11 @@ def add_parser(subparsers) -> None:  # noqa: ANN001
 
 def run(args: argparse.Namespace) -> Outcome:
     """Judge the requirements and decide: exec, exit 0, or exit 1."""
-    from envdoctor.requirements.parse import RequirementError, expand_apps, parse_requirements
+    from envdoctor.requirements.parse import (
+        RequirementError,
+        expand_apps,
+        parse_requirements,
+    )
 
     started = time.monotonic()
     command = list(args.argv)

@@ -44,6 +44,8 @@ FACT_NAMES = (
     "torch.min_driver",
     "cuda.driver_runs",
     "torch.driver_runs",
+    "torch.cu_tag",
+    "cuda.pinned",
     "ext.name",
     "ext.torch_needed",
     "ext.for_torch",

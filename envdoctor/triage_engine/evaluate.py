@@ -3,7 +3,9 @@ a finding that carries its score and origin (`Finding.score`, `Finding.origin`).
 
 Score = the signature's score when a canonical line matched (0 when prose alone reached it)
 + the weight of each cue found (negative cues lower it) + the weight of each confirming
-condition. A signature without a canonical line applies when its cues add up to `prose_min`.
+condition. A signature without a canonical line applies when its cues add up to `prose_min`;
+reached by prose alone, it scores at most its `prose_max` (family fallbacks stay below the
+canonical lines, which score 45 and more).
 """
 
 from __future__ import annotations
@@ -61,6 +63,8 @@ def evaluate(signature: Signature, facts: Facts) -> Match | None:
         if outcome is True:
             score += condition.weight
             confirmed.append((condition, seen))
+    if base == 0 and signature.prose_max is not None:
+        score = min(score, signature.prose_max)  # a fallback stays below canonical lines
     return Match(signature, score, line, captures, confirmed, cue_lines)
 
 

@@ -160,6 +160,11 @@ def derive(
     values["cuda.nvcc"] = toolkits.get("nvcc_version") or system_versions.get("nvcc")
     values["cuda.runtime"] = prose.get("cuda.runtime") or values["cuda.nvcc"]
     _derive_driver_floors(ms, values)
+    from envdoctor.triage_engine.wheel_tags import cuda_wheel_tag
+
+    pinned = prose.get("cuda.pinned")
+    values["cuda.pinned"] = str(pinned) if pinned else None
+    values["torch.cu_tag"] = cuda_wheel_tag(ms, values, values["cuda.pinned"])
     _derive_extension_pins(ms, values, packages, lines)
     for fact in ("cudnn.version", "cudnn.compiled", "rocm.version"):
         values[fact] = prose.get(fact)

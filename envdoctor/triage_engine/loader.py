@@ -13,7 +13,10 @@ all = []                                    # ... and every one of these, anywhe
 none = []                                   # ... and none of these
 capture = ['you have (?P<have>\\S+)\\)']    # optional: named groups for conditions and text
 cues = [{ any = ['sm_120', '5090'], weight = 10 }, { any = ['仅CPU'], weight = -20 }]
+# a cue whose phrasings are common words says so (`notable = false`): they do not make a line
+# notable on their own, and are looked for on the lines kept for other words
 prose_min = 40                              # cues alone reach the cause at this sum
+prose_max = 44                              # ... and score at most this (below canonical lines)
 requires = ["gpu.vendor == nvidia"]         # facts that must hold (unknown = not met)
 confirm = ["gpu.sm > $torch.sm_max", { when = "torch.cuda < 12.8", weight = 25 }]
 refute = ["torch.build == cpu"]             # any that holds rules the signature out
@@ -178,6 +181,7 @@ _ALLOWED = {
     "fix",
     "cues",
     "prose_min",
+    "prose_max",
     "remedy",
 }
 _FIX_ALLOWED = {"summary", "commands", "risk", "url", "when", "first_when"}
@@ -256,6 +260,7 @@ def _signature(
         origin=origin,
         cues=cues,
         prose_min=int(entry.get("prose_min", DEFAULT_PROSE_MIN)),
+        prose_max=int(entry["prose_max"]) if "prose_max" in entry else None,
         remedies=remedies,
     )
     if not examples:
@@ -275,8 +280,13 @@ def _cues(value: Any, compile_pattern: Any) -> Iterable[Cue]:
     for item in value or []:
         if not isinstance(item, Mapping) or "any" not in item:
             raise SignatureError(f"cue {item!r} needs 'any' (patterns) and 'weight'")
+        extra = set(item) - {"any", "weight", "notable"}
+        if extra:
+            raise SignatureError(f"cue has unknown keys {sorted(extra)}")
         patterns = tuple(compile_pattern(p) for p in _strings(item["any"]))
-        yield Cue(patterns, int(item.get("weight", DEFAULT_WEIGHT)))
+        yield Cue(
+            patterns, int(item.get("weight", DEFAULT_WEIGHT)), bool(item.get("notable", True))
+        )
 
 
 def _conditions(value: Any) -> Iterable[Condition]:

@@ -80,6 +80,7 @@ class Cue:
 
     patterns: tuple[Pattern, ...]
     weight: int
+    notable: bool = True  # False: its phrasings do not make a line notable on their own
 
 
 @dataclass(frozen=True)
@@ -119,6 +120,7 @@ class Signature:
     origin: str = ""
     cues: tuple[Cue, ...] = ()
     prose_min: int = DEFAULT_PROSE_MIN
+    prose_max: int | None = None  # the most a match reached by prose alone scores
     remedies: tuple[Any, ...] = ()  # envdoctor.remedies.RemedySpec, resolved by the fix chooser
 
     def patterns(self) -> Iterable[Pattern]:
@@ -128,7 +130,8 @@ class Signature:
         yield from self.none
         yield from self.capture
         for cue in self.cues:
-            yield from cue.patterns
+            if cue.notable:
+                yield from cue.patterns
         fix_conditions = [c for f in self.fixes for c in (f.when, f.first_when) if c is not None]
         for condition in (*self.requires, *self.confirm, *self.refute, *fix_conditions):
             for clause in condition.clauses:

@@ -49,8 +49,13 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "cudnn.version",
             r"cudnn(?:\s*version)?\s*[:：=]?\s*" + r"v?(?P<version>[89]\.\d+(?:\.\d+){0,2})",
         ),
+        (
+            "cuda.pinned",
+            r"(?:cudatoolkit|pytorch-cuda|cuda-version)\s*[=:]{1,2}\s*(?P<version>1\d\.\d)\b",
+        ),
         ("cuda.runtime", r"cuda (?:runtime|toolkit)\s*(?:version)?\s*[:：]?\s*" + _V),
         ("cuda.runtime", r"cuda(?:-toolkit)?[- ]?(?P<version>1[0-3]\.\d)\b"),
+        ("cuda.runtime", r"cuda\s*版本\s*(?:是|为|:|：)?\s*v?(?P<version>1[0-3]\.\d)\b"),
         (
             "rocm.version",
             r"rocm\s*(?:version)?\s*[:：]?\s*" + r"v?(?P<version>[3-7]\.\d+(?:\.\d+)?)",
@@ -103,6 +108,8 @@ ANCHORS = (
     "驱动",
     "compiled with",
     "cudnn",
+    "cudatoolkit",
+    "pytorch-cuda",
     "rocm",
     "tensorflow",
     "jax",

@@ -1,0 +1,62 @@
+"""The CUDA wheel tag a paste's facts point to ("cu121"), so a fix can name the exact build.
+
+Why: a report that says "torch 2.3.1, CUDA 12.2" or "conda install ... cudatoolkit=11.1" already
+tells which PyTorch CUDA build it needs; a fix that says "install a CUDA build" names nothing.
+The tag comes from the matrices' torch_releases rows (the variants a release published), never
+made up: the newest variant of the release whose CUDA is not newer than the CUDA the paste
+names (a toolkit pin, the CUDA in use, or the driver's highest). Only for a release the matrices
+do not list, a toolkit pinned in the paste itself (`cudatoolkit=11.1`) gives the tag by PyTorch's
+naming rule (cu + major + minor).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from packaging.version import InvalidVersion, Version
+
+
+def _version(text: Any) -> Version | None:
+    try:
+        return Version(str(text)) if text else None
+    except InvalidVersion:
+        return None
+
+
+def cuda_wheel_tag(ms: Any, values: Mapping[str, Any], pinned: str | None) -> str | None:
+    """The CUDA variant ("cu121") for the torch release and CUDA named by `values` (derived
+    facts) and `pinned` (a CUDA toolkit pinned in the paste), or None when they do not say."""
+    from envdoctor.queries.torch import release_row, variant_cuda
+
+    target = _version(pinned or values.get("cuda.runtime") or values.get("driver.cuda_max"))
+    if target is None:
+        return None
+    release = values.get("torch.version")
+    rows = []
+    if release:
+        row = release_row(ms, str(release)) if ms is not None else None
+        if row is None:
+            if pinned and (v := _version(pinned)) is not None and len(v.release) >= 2:
+                return f"cu{v.release[0]}{v.release[1]}"
+            return None
+        rows = [row]
+    elif ms is not None:
+        rows = sorted(_releases(ms), key=lambda r: _version(r.get("torch")) or Version("0"))
+        rows.reverse()  # newest release first
+    for row in rows:
+        fitting = []
+        for variant in row.get("cuda_variants", []) or []:
+            cuda = _version(variant_cuda(ms, str(variant)))
+            if cuda is not None and cuda <= target:
+                fitting.append((cuda, str(variant)))
+        if fitting:
+            return max(fitting)[1]
+    return None
+
+
+def _releases(ms: Any) -> list[dict[str, Any]]:
+    try:
+        return list(ms.table("torch_releases").rows)
+    except (KeyError, AttributeError):
+        return []
