@@ -270,7 +270,7 @@ def test_golden_renderings_in_both_languages(lang, fmt, options, suffix):
 
 
 def test_embedded_json_stays_english_in_a_chinese_markdown_report():
-    from envdoctor.render.markdown import extract_embedded
+    from envdoctor.model.report import extract_embedded
 
     text = render(_golden_report(), "markdown", lang="zh")
     doc = json.loads(extract_embedded(text) or "{}")
