@@ -30,7 +30,11 @@ _LISTY = re.compile(
     r"(s|value|reason|why|detail|what|removeprefix|summary|note|text|error|exc|message)(_\d+)*$"
 )
 _CJK_CHAR = re.compile(r"[\u4e00-\u9fff]")
-_CJK_GAP = re.compile(r"(?<=[\u4e00-\u9fff，。；：（）、]) (?=[\u4e00-\u9fff，。；：（）、])")
+# no space between Chinese characters, nor next to full-width punctuation (which carries its own)
+_CJK_GAP = re.compile(
+    r"(?<=[\u4e00-\u9fff，。；：（）、]) (?=[\u4e00-\u9fff，。；：（）、])"
+    r"|(?<=\S) +(?=[，。；：（）、])|(?<=[，。；：（）、]) +(?=\S)"
+)
 
 
 def english_left(text: str) -> int:

@@ -97,3 +97,21 @@ LAYER_TITLES = (
 )
 # table headings, looked up one word at a time
 HEADINGS = ("fact", "seen", "expected", "layer", "status", "facts")
+# probe summaries and reasons composed from parts (envdoctor.probes: cuda_toolkit, target_python,
+# platform_macos, nvidia_gpu, apps_detect, apps_halcon) and the skip reason of the engine
+PROBE_WORDS = (
+    "CUDA {version} at {path} ({tags})",
+    "CUDA {version} at {path}",
+    "nvcc on PATH",
+    "needs {name}: {status} ({reason})",
+    "not macOS",
+    "no /proc/driver/nvidia",
+    "no HALCONROOT",
+    "no {names} package in {python}",
+    "chosen with --python",
+    "the active venv (VIRTUAL_ENV)",
+    "the active conda env (CONDA_PREFIX)",
+    "the first python on PATH",
+    "envdoctor's own interpreter",
+    "the image's own interpreter, read from its files",
+)
