@@ -114,4 +114,13 @@ PROBE_WORDS = (
     "the first python on PATH",
     "envdoctor's own interpreter",
     "the image's own interpreter, read from its files",
+    # the pasted text's summary (envdoctor.ingest.driver): parts, and the parts no reader took
+    "{count} part: {shown}",
+    "{count} parts: {shown}",
+    "unread text",
+    "unread traceback",
+    "unread json",
+    "unread text ×{n}",
+    "unread traceback ×{n}",
+    "unread json ×{n}",
 )
