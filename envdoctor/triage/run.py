@@ -39,6 +39,7 @@ def triage_blocks(blocks: Iterable[str], here: bool = False, timeout_s: float = 
     from envdoctor.checks import CHECK_MODULES
     from envdoctor.diagnosis.pipeline import active_matrices, diagnose
     from envdoctor.ingest import ingest_blocks
+    from envdoctor.package_index import keep_user_index
     from envdoctor.triage.casebase import suggested_by_cases, with_similar_cases
     from envdoctor.triage.evaluate import NO_MATCH_ID, signature_findings
     from envdoctor.triage.loader import DATA
@@ -52,6 +53,9 @@ def triage_blocks(blocks: Iterable[str], here: bool = False, timeout_s: float = 
     found = signature_findings(snapshot, matrices)
     if found and all(f.id == NO_MATCH_ID for f in found):  # error lines, no cause: ask the cases
         found = found + suggested_by_cases(snapshot, matrices)  # "no signature matched" stays
+    # the causes' install commands keep the user's mirror and say when they need the PyTorch
+    # index, as the checks' do (the engine adapts only the findings it produced)
+    found = keep_user_index(found, snapshot)
     findings = report.findings + found + reported_findings(snapshot)
     ranked = rank_for_triage_data(findings, DATA.conflicts)
     report.findings = with_similar_cases(ranked, snapshot, matrices)
