@@ -429,6 +429,8 @@ class Redactor:
                 if isinstance(v, str) and isinstance(nxt, str) and _secret_option(v, nxt):
                     self._note("secret", nxt.strip())  # argv ["--gradio-auth", "user:pass"]
         elif isinstance(obj, str):
+            if key in _OWN_KEYS:
+                return
             if key is not None and key.lower() in _VOCABULARY_KEYS and _ID_LIKE.fullmatch(obj):
                 self._learn_words(obj)
             self._discover_text(obj, key)
