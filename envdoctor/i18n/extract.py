@@ -57,6 +57,7 @@ ARGPARSE_MESSAGES = (
     "unrecognized arguments: {arguments}",
     "argument {argument}: not allowed with argument {other}",
     "ambiguous option: {option} could match {matches}",
+    "argument {argument}: {message}",
 )
 
 _COMMAND_WORDS = frozenset(
