@@ -70,6 +70,10 @@ def literal(template: str) -> str:
     return PLACEHOLDER.sub(" ", template).replace("{{", "{").replace("}}", "}")
 
 
+# placeholders that only ever hold a number ("{count} errors", "{n_packages} packages")
+_COUNTED = re.compile(r"count|n_\w+")
+
+
 @dataclass(frozen=True)
 class Template:
     """One msgid with placeholders, ready for matching. The regular expression is compiled on
@@ -111,7 +115,12 @@ class Template:
                 chunks.append("\0")
                 follows = i + 1 < len(tokens) and tokens[i + 1].start() == m.end()
                 # two values side by side ("torch {release}{where}"): the first is one word
-                parts.append(r"(\S*[^\s,.;:])" if follows and tokens[i + 1].group(1) else "(.*?)")
+                if _COUNTED.fullmatch(m.group(1)):  # "{count} error" must not read "the error"
+                    parts.append(r"(\d[\d,.]*)")
+                else:
+                    parts.append(
+                        r"(\S*[^\s,.;:])" if follows and tokens[i + 1].group(1) else "(.*?)"
+                    )
             pos = m.end()
         parts.append(re.escape(text[pos:]))
         chunks.append(text[pos:])
