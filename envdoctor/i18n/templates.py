@@ -155,6 +155,9 @@ class Matcher:
             group.sort(key=lambda t: -len(literal(t.msgid)))
         # the exact messages, also without their final full stop (a caller may add one)
         self._exact = dict(self.messages)
+        for msgid, msgstr in self.messages.items():  # "{{0: …}}" in a catalog is "{0: …}" printed
+            if ("{{" in msgid or "}}" in msgid) and not placeholders(msgid):
+                self._exact.setdefault(literal(msgid), literal(msgstr))
 
     def __call__(self, text: str) -> str:
         return self.translate(text)

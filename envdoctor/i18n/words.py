@@ -124,3 +124,15 @@ PROBE_WORDS = (
     "unread traceback ×{n}",
     "unread json ×{n}",
 )
+# envdoctor fit's title and table rows, composed from parts (envdoctor.fit.render, .estimate)
+FIT_WORDS = (
+    "{label} parameters ({name})",
+    "{label} parameters",
+    "context {context}",
+    "batch {batch}",
+    "{n_gpus} GPUs",
+    "KV cache (16-bit)",
+    "KV cache (fp32)",
+    "llama.cpp files: {files}",
+    "fits",
+)
