@@ -136,3 +136,9 @@ FIT_WORDS = (
     "llama.cpp files: {files}",
     "fits",
 )
+# envdoctor accept's VRAM finding (checks/accept.py): the failing patterns and addresses
+ACCEPT_WORDS = (
+    "Failing: {patterns} ({addresses}).",
+    "Failing: {patterns}.",
+    "GPU {index}: {n_mismatches} mismatch(es) in {patterns}",
+)
