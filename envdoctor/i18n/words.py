@@ -141,4 +141,7 @@ ACCEPT_WORDS = (
     "Failing: {patterns} ({addresses}).",
     "Failing: {patterns}.",
     "GPU {index}: {n_mismatches} mismatch(es) in {patterns}",
+    "The acceptance load failed in {phase}: {last_line}",
 )
+# where a container's CUDA requirement comes from (checks/container_inside.py, capitalised)
+CONTAINER_WORDS = ("This container", "Image {image}")
