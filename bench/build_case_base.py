@@ -65,7 +65,7 @@ def build() -> str:
     import triage_corpus_score as scorer
 
     from envdoctor.ingest import free_text
-    from envdoctor.triage.casebase import words_of
+    from envdoctor.triage_engine.casebase import words_of
 
     cases = [c for c in scorer.load_corpus(split="train") if c.problem]  # legacy + train/ only
     case_words = []

@@ -20,7 +20,7 @@ Each case is triaged with its own thread left out of the case base of similar co
 (built from the training cases), so the training figure is a leave-one-out figure.
 
 `--repo DIR` scores the envdoctor checkout in DIR (e.g. an older commit) on this corpus: the
-triage entry point is `envdoctor.triage.triage_text`, or `envdoctor.commands.triage.triage_text`
+triage entry point is `envdoctor.triage_engine.triage_text`, or `envdoctor.commands.triage.triage_text`
 in checkouts older than the triage package.
 """
 
@@ -174,7 +174,7 @@ def triage_entry(repo: Path | None = None) -> Callable[[str], Any]:
     if repo is not None:
         sys.path.insert(0, str(repo))
     try:
-        from envdoctor.triage import triage_text
+        from envdoctor.triage_engine import triage_text
     except ImportError:
         from envdoctor.commands.triage import triage_text  # commit e6ad5a4 and before
     return triage_text
@@ -185,7 +185,7 @@ def _leave_one_out() -> Callable[[str | None], None] | None:
     built from the training cases, so a training case would otherwise find itself); None in
     checkouts without a case base."""
     try:
-        from envdoctor.triage import casebase
+        from envdoctor.triage_engine import casebase
     except ImportError:
         return None
     rows_of = casebase._rows

@@ -1,8 +1,8 @@
 """The error signatures as checks: one check per finding id for the registry (`envdoctor
 explain ID` shows its causes, the index lists its id), and the no-match check.
 
-The engine itself lives in `envdoctor.triage` (data: `checks/signatures/*.toml`). `envdoctor
-triage` evaluates every cause once through `envdoctor.triage.evaluate.signature_findings` and
+The engine itself lives in `envdoctor.triage_engine` (data: `checks/signatures/*.toml`). `envdoctor
+triage` evaluates every cause once through `envdoctor.triage_engine.evaluate.signature_findings` and
 does not run these checks; they serve a pasted snapshot diagnosed any other way (`check` on a
 saved paste), where each evaluates only its own signatures.
 """
@@ -15,16 +15,16 @@ from typing import Any
 from envdoctor.model.checkdef import Check
 from envdoctor.model.findings import Finding
 from envdoctor.model.snapshot import Snapshot
-from envdoctor.triage.evaluate import (
+from envdoctor.triage_engine.evaluate import (
     NO_MATCH_ID,
     help_text,
     match_all,
     no_match_finding,
     to_finding,
 )
-from envdoctor.triage.facts import Facts
-from envdoctor.triage.loader import DATA, by_id
-from envdoctor.triage.model import Signature
+from envdoctor.triage_engine.facts import Facts
+from envdoctor.triage_engine.loader import DATA, by_id
+from envdoctor.triage_engine.model import Signature
 
 
 def _make_check(finding_id: str, signatures: list[Signature]) -> Check:

@@ -140,7 +140,7 @@ def preflight(
     import time
 
     from envdoctor.commands.preflight import _document, _matrices, judge
-    from envdoctor.preflight.requirements import RequirementError, expand_apps, parse_requirements
+    from envdoctor.requirements.parse import RequirementError, expand_apps, parse_requirements
 
     _positive("timeout_s", timeout_s)
     specs = [requirements] if isinstance(requirements, str) else list(requirements)

@@ -394,8 +394,8 @@ def test_preflight_reads_amd_facts(fake_root):
     """vendor=amd, gpus>=4, vram>=192GB on the MI300X tree (196592 MiB each: 192 GB, just under 192 GiB);
     rocm>=6.1 on an install."""
     from envdoctor.model.snapshot import Snapshot
-    from envdoctor.preflight.judge import Judge
-    from envdoctor.preflight.requirements import MET, UNMET, parse_requirements
+    from envdoctor.requirements.judge import Judge
+    from envdoctor.requirements.parse import MET, UNMET, parse_requirements
 
     root = tree(fake_root, "mi300x-x4", {"/opt/rocm-6.2.4/.info/version": "6.2.4\n"})
     snap = Snapshot()

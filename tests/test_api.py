@@ -78,3 +78,18 @@ def test_redacted_report_hides_the_user(monkeypatch):
     )
     assert "alice" in report.to_json()
     assert "alice" not in envdoctor.redacted(report).to_json()
+
+
+def test_api_names_are_not_shadowed_by_subpackages():
+    """Importing a submodule sets it as an attribute of the package: a subpackage named like an
+    API function (envdoctor/triage/, envdoctor/preflight/) would replace the function."""
+    import importlib
+    import pkgutil
+
+    for module in pkgutil.walk_packages(envdoctor.__path__, "envdoctor."):
+        if module.name.endswith(("__main__", "mcp_server", "_script")):
+            continue
+        importlib.import_module(module.name)
+    for name in envdoctor.__all__:
+        if name != "__version__":
+            assert callable(getattr(envdoctor, name)), name

@@ -8,8 +8,8 @@ import re
 import pytest
 
 from envdoctor.matrix.loader import lint, load_bundled
-from envdoctor.preflight.requirements import parse_requirements
 from envdoctor.queries import apps as aq
+from envdoctor.requirements.parse import parse_requirements
 
 MS = load_bundled()
 

@@ -54,7 +54,7 @@ def test_a_finding_requirement_imports_only_its_module():
     """`no:ID` on the preflight path imports the module that emits ID, not the registry."""
     code = (
         "import sys; from envdoctor.commands import preflight as p; "
-        "from envdoctor.preflight.requirements import parse_requirements as r; "
+        "from envdoctor.requirements.parse import parse_requirements as r; "
         "p.judge(r(['no:nvidia.driver-library-mismatch']), timeout_s=10); "
         "print(sorted(m for m in sys.modules if m.startswith('envdoctor.checks.')))"
     )

@@ -18,6 +18,8 @@ MAY_PRINT = {
     "envdoctor/cli.py": "the command line: prints what a command returned and exits",
     "envdoctor/__main__.py": "`python -m envdoctor`",
     "checks/__main__.py": "`python -m envdoctor.checks` rewrites checks/index.json (maintainers)",
+    "envdoctor/i18n/__main__.py": "`python -m envdoctor.i18n update` re-extracts the message "
+    "catalog and lists what is untranslated (maintainers and translators)",
 }
 MAY_PRINT_FOLDERS = {
     "envdoctor/commands/": "commands (through cli)",
@@ -33,7 +35,7 @@ MAY_IMPORT_CHECKS = {
 MAY_IMPORT_CHECKS_PACKAGES = {
     "envdoctor/remedies/": "the fix verifier re-runs the checks that read a fix's effect, and the "
     "chooser reads the torch facts the checks derive (TorchContext)",
-    "envdoctor/triage/": "the triage engine evaluates the causes registered with the checks and "
+    "envdoctor/triage_engine/": "the triage engine evaluates the causes registered with the checks and "
     "derives the torch facts through TorchContext",
 }
 

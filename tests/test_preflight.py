@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from envdoctor.commands import UsageError, preflight
-from envdoctor.preflight.requirements import UNKNOWN, parse_requirements
+from envdoctor.requirements.parse import UNKNOWN, parse_requirements
 
 REPO = Path(__file__).resolve().parent.parent
 

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 from envdoctor.commands.preflight import read_config
-from envdoctor.preflight.requirements import parse_requirements
+from envdoctor.requirements.parse import parse_requirements
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

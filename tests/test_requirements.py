@@ -10,8 +10,8 @@ from envdoctor.matrix.loader import MatrixSet
 from envdoctor.model.checkdef import check
 from envdoctor.model.findings import Finding, Fix, Severity
 from envdoctor.model.snapshot import Snapshot, absent, collected, failed
-from envdoctor.preflight.judge import Judge, compare_versions
-from envdoctor.preflight.requirements import (
+from envdoctor.requirements.judge import Judge, compare_versions
+from envdoctor.requirements.parse import (
     MET,
     UNKNOWN,
     UNMET,
@@ -119,7 +119,7 @@ def test_needs_map_to_fact_groups_and_findings():
 
 
 def test_unknown_app_is_a_clean_error(monkeypatch):
-    import envdoctor.preflight.requirements as requirements
+    import envdoctor.requirements.parse as requirements
 
     monkeypatch.setattr(
         requirements, "APP_REQUIREMENTS_MODULE", "envdoctor.no_such_module_for_apps"
@@ -132,7 +132,7 @@ def test_app_expands_through_the_provider(monkeypatch):
     import sys
     import types
 
-    import envdoctor.preflight.requirements as requirements
+    import envdoctor.requirements.parse as requirements
 
     provider = types.ModuleType("fake_apps_provider")
     provider.preflight_requirements = lambda name, _m: (
@@ -404,7 +404,7 @@ def test_emitters_that_need_pasted_text_do_not_block_a_live_verdict(real_capture
 def test_release_numbers_agree_with_packaging(text):
     """The fast path for plain versions gives the release packaging gives, or both give nothing."""
     from envdoctor.model.versions import parse
-    from envdoctor.preflight.judge import release_numbers
+    from envdoctor.requirements.judge import release_numbers
 
     version = parse(text)
     assert release_numbers(text) == (list(version.release) if version is not None else None)

@@ -12,8 +12,8 @@ import pytest
 from envdoctor.cli import main
 from envdoctor.model.findings import Evidence, Finding, Fix, Severity
 from envdoctor.model.snapshot import Confidence
-from envdoctor.triage import triage_text
-from envdoctor.triage.rank import merge_duplicates, rank_for_triage
+from envdoctor.triage_engine import triage_text
+from envdoctor.triage_engine.rank import merge_duplicates, rank_for_triage
 
 CORPUS = Path(__file__).resolve().parent / "triage_corpus"
 ERROR = "RuntimeError: CUDA error: no kernel image is available for execution on the device\n"

@@ -9,11 +9,11 @@ import pytest
 
 from envdoctor.ingest import ingest_text
 from envdoctor.model.findings import Fix
-from envdoctor.triage import evaluate, triage_text
-from envdoctor.triage.casebase import similar_cases, words_of
-from envdoctor.triage.facts import Facts
-from envdoctor.triage.prose import prose_facts
-from envdoctor.triage.remedies import installed_wheel_fix
+from envdoctor.triage_engine import evaluate, triage_text
+from envdoctor.triage_engine.casebase import similar_cases, words_of
+from envdoctor.triage_engine.facts import Facts
+from envdoctor.triage_engine.prose import prose_facts
+from envdoctor.triage_engine.remedies import installed_wheel_fix
 
 CORPUS = Path(__file__).resolve().parent / "triage_corpus"
 
@@ -168,7 +168,7 @@ class _OneTable:
 
 def test_cases_suggest_a_cause_only_when_nothing_matched() -> None:
     from envdoctor.diagnosis.pipeline import active_matrices
-    from envdoctor.triage.casebase import suggested_by_cases
+    from envdoctor.triage_engine.casebase import suggested_by_cases
 
     text = "frobnicator: widget queue stalled on gpu0 (stage three), widget queue stalled again"
     words = sorted(words_of([text]))

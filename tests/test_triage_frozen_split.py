@@ -29,7 +29,7 @@ def _scorer() -> Any:
 
 
 @pytest.fixture(scope="module")
-def figures(capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:  # noqa: ARG001
+def figures() -> dict[str, Any]:
     scorer = _scorer()
     cases = scorer.load_corpus(split="test")
     if len(cases) < MIN_CASES:

@@ -12,12 +12,12 @@ from envdoctor.checks import signatures as signature_checks
 from envdoctor.commands.triage import triage_text
 from envdoctor.ingest import free_text
 from envdoctor.model.snapshot import Confidence, Snapshot, collected
-from envdoctor.triage.conditions import evaluate_condition, parse_condition
-from envdoctor.triage.evaluate import NO_MATCH_ID, match_all, to_finding
-from envdoctor.triage.facts import Facts
-from envdoctor.triage.loader import DATA, load
-from envdoctor.triage.model import Signature, SignatureError
-from envdoctor.triage.patterns import compile_pattern
+from envdoctor.triage_engine.conditions import evaluate_condition, parse_condition
+from envdoctor.triage_engine.evaluate import NO_MATCH_ID, match_all, to_finding
+from envdoctor.triage_engine.facts import Facts
+from envdoctor.triage_engine.loader import DATA, load
+from envdoctor.triage_engine.model import Signature, SignatureError
+from envdoctor.triage_engine.patterns import compile_pattern
 
 # the engine's names the tests use, in one place (the engine is split into small modules)
 sig = SimpleNamespace(
@@ -215,14 +215,33 @@ def _best(snap: Snapshot):
     return matches[0], sig.to_finding(matches[0], sig.Facts(snap))
 
 
+def _chosen(snap: Snapshot):
+    """The best match's finding with its remedies resolved by the chooser (as triage does)."""
+    from envdoctor.matrix.loader import load_bundled
+
+    match = sig.match_all(snap)[0]
+    return match, sig.to_finding(match, sig.Facts(snap), snap, load_bundled())
+
+
+def _index_variants(commands) -> list[int]:
+    """The cuXXX numbers of the PyTorch indexes the commands install from."""
+    import re
+
+    return [int(v) for c in commands for v in re.findall(r"download\.pytorch\.org/whl/cu(\d+)", c)]
+
+
 def test_new_gpu_on_an_old_build_means_install_a_newer_build() -> None:
     snap = _pasted(
         NO_KERNEL, _gpu("NVIDIA GeForce RTX 5090", "12.0"), _torch("2.5.1+cu124", "12.4")
     )
-    match, finding = _best(snap)
+    match, finding = _chosen(snap)
     assert finding.id == "torch.gpu-too-new-for-build"
-    assert "cu128" in finding.fixes[0].summary
-    assert any("download.pytorch.org/whl/cu128" in c for c in finding.fixes[0].commands)
+    # the chooser's build: sm_120 kernels come with CUDA 12.8 and later
+    assert "sm_120" in finding.fixes[0].summary
+    variants = _index_variants(finding.fixes[0].commands)
+    assert variants and all(v >= 128 for v in variants)
+    # no driver was given: the fix says what it assumes instead of claiming it runs
+    assert finding.fixes[0].assumptions
 
 
 def test_same_message_with_current_torch_and_an_extension_means_rebuild_it() -> None:
@@ -241,9 +260,12 @@ def test_same_message_with_current_torch_and_an_extension_means_rebuild_it() -> 
 
 def test_old_gpu_on_a_build_that_dropped_it() -> None:
     snap = _pasted(NO_KERNEL, _gpu("NVIDIA GeForce GTX 1050", "6.1"), _torch("2.8.0+cu128", "12.8"))
-    match, finding = _best(snap)
+    match, finding = _chosen(snap)
     assert finding.id == "torch.gpu-too-old-for-build"
-    assert "cu126" in finding.fixes[0].summary
+    # torch 2.8 dropped sm_61 from cu128; its cu126 build (and older) still has Pascal kernels
+    assert "sm_61" in finding.fixes[0].summary
+    variants = _index_variants(finding.fixes[0].commands)
+    assert variants and all(v <= 126 for v in variants)
 
 
 def test_without_facts_the_message_alone_still_ranks_candidates() -> None:

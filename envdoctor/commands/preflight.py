@@ -3,7 +3,7 @@
     envdoctor preflight [--require SPEC]… [--config FILE] [--json] [--timeout S] [--warn-only]
                         [--python PATH] [-- CMD [ARG…]]
 
-Requirements come from `--require` (the language in `envdoctor.preflight.requirements`) and from the
+Requirements come from `--require` (the language in `envdoctor.requirements.parse`) and from the
 project's config: `envdoctor.toml` (`[preflight] require = [...]`) or `pyproject.toml`
 (`[tool.envdoctor.preflight] require = [...]`) in the current directory, or `--config FILE`.
 Only the probes and checks the requirements need are run. When all are met, CMD is exec'd (it
@@ -27,8 +27,8 @@ if TYPE_CHECKING:
     from envdoctor.model.checkdef import Check
     from envdoctor.model.findings import Finding
     from envdoctor.model.snapshot import Snapshot
-    from envdoctor.preflight.judge import Verdict
-    from envdoctor.preflight.requirements import Requirement
+    from envdoctor.requirements.judge import Verdict
+    from envdoctor.requirements.parse import Requirement
 
 DEFAULT_TIMEOUT_S = 10.0
 CONFIG_KEYS = ("require", "timeout")
@@ -100,7 +100,7 @@ def add_parser(subparsers) -> None:  # noqa: ANN001
 
 def run(args: argparse.Namespace) -> Outcome:
     """Judge the requirements and decide: exec, exit 0, or exit 1."""
-    from envdoctor.preflight.requirements import RequirementError, expand_apps, parse_requirements
+    from envdoctor.requirements.parse import RequirementError, expand_apps, parse_requirements
 
     started = time.monotonic()
     command = list(args.argv)
@@ -173,10 +173,10 @@ def judge(
     env: dict[str, str] | None = None,
 ) -> tuple[list[Verdict], Snapshot, dict[int, Finding]]:
     """Collect what the requirements need and judge them: (verdicts, snapshot, causes by index)."""
-    from envdoctor.preflight.judge import Judge
-    from envdoctor.preflight.requirements import finding_ids_needed, groups_needed
     from envdoctor.probes import collect_all
     from envdoctor.probes.context import ProbeContext, ProbeOptions
+    from envdoctor.requirements.judge import Judge
+    from envdoctor.requirements.parse import finding_ids_needed, groups_needed
 
     checks, emitters = _finding_checks(requirements, finding_ids_needed(requirements))
     groups = groups_needed(requirements)
@@ -432,7 +432,7 @@ def _json(doc: dict[str, Any], one_line: bool = False) -> str:
 def _refuse_empty(specs: Sequence[str], origin: str) -> None:
     """A spec that names no requirement (`--require ''`, `--require ','`: often an unset shell
     variable) would silently turn the gate off: a usage error."""
-    from envdoctor.preflight.requirements import split_specs
+    from envdoctor.requirements.parse import split_specs
 
     for spec in specs:
         if not split_specs([spec]):

@@ -2,8 +2,8 @@
 
 The input (a file, or stdin with `-`) streams through the readers (`envdoctor.ingest`) into one
 snapshot of origin "pasted"; `--here` completes it with this machine's live facts (live facts win
-where both exist, since they are first-hand). The triage engine (`envdoctor.triage`) runs the
-fact checks, evaluates the causes once and ranks the findings (see `envdoctor.triage.rank`); this
+where both exist, since they are first-hand). The triage engine (`envdoctor.triage_engine`) runs the
+fact checks, evaluates the causes once and ranks the findings (see `envdoctor.triage_engine.rank`); this
 module reads the input and renders the report.
 
 Inputs over 50 MiB are refused (exit 2), as are unreadable files. Undecodable bytes are replaced;
@@ -24,7 +24,7 @@ from envdoctor.commands.check import add_output_arguments
 from envdoctor.commands.limits import seconds_type
 from envdoctor.model.report import Report
 from envdoctor.render import render
-from envdoctor.triage import triage_blocks, triage_lines
+from envdoctor.triage_engine import triage_blocks, triage_lines
 
 
 def add_parser(subparsers) -> None:  # noqa: ANN001

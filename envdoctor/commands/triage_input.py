@@ -18,9 +18,12 @@ from __future__ import annotations
 import io
 import json
 from collections.abc import Iterable, Iterator
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from envdoctor.commands import UsageError
+
+if TYPE_CHECKING:
+    from envdoctor.model.findings import Finding
 
 # Above this share of replacement characters and control codes the input is not text. A real
 # log with some binary noise (a terminal capture, a progress bar) stays far below it.
@@ -83,7 +86,7 @@ class InputWatch:
         groups = report.snapshot.groups
         pasted_report_read = "pasted.report" in groups
         recognised = any(not name.startswith("pasted.") for name in groups) or any(
-            f.from_signature for f in report.findings
+            _matched_an_error_line(f) for f in report.findings
         )
         if self.chars and self.not_text / self.chars > NOT_TEXT_SHARE and not recognised:
             share = 100 * self.not_text / self.chars
@@ -98,8 +101,19 @@ class InputWatch:
         return None
 
 
+def _matched_an_error_line(finding: Finding) -> bool:
+    """Whether a cause's error pattern matched a line of the input (its origin names the cause);
+    a cause reached by cue words alone does not count: random bytes decode to stray words."""
+    from envdoctor.triage_engine.loader import DATA
+
+    if not finding.from_signature:
+        return False
+    key = (finding.origin or "").removeprefix("signature:")
+    return any(s.key == key and s.match for s in DATA.signatures)
+
+
 def _looks_like_report(head: str) -> bool:
-    from envdoctor.render.markdown import EMBED_START
+    from envdoctor.model.report import EMBED_START
 
     start = head.lstrip()[: 1 << 16]
     return (

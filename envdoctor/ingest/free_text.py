@@ -1,7 +1,7 @@
 """The free-text fallback: error and log lines -> the `pasted.text` group.
 
 It reads every part of a paste (whatever other reader claimed it) and keeps the *notable* lines:
-those holding an anchor of some error signature or prose fact (`envdoctor.triage.loader.anchors()`), a
+those holding an anchor of some error signature or prose fact (`envdoctor.triage_engine.loader.anchors()`), a
 generic error word (error, failed, cannot, 报错...) or a word the facts below come from. From
 the notable lines it extracts, without guessing:
 
@@ -109,7 +109,7 @@ def _selectors() -> tuple[re.Pattern, re.Pattern | None, frozenset[str]]:
 
     Each is one trie-shaped alternation, compiled once: the first finds notable lines while facts
     are still being gathered, the second finds lines that bring a match anchor not seen yet."""
-    from envdoctor.triage.loader import anchors, match_anchors
+    from envdoctor.triage_engine.loader import anchors, match_anchors
 
     signature_anchors, deep_anchors = anchors(), match_anchors()
     words = set(GENERIC_KEYWORDS) | set(FACT_KEYWORDS) | set(signature_anchors)

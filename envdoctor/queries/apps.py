@@ -6,7 +6,7 @@ input: an unknown app or a missing table gives None / [] / {}.
 Application names: the canonical short name (`comfyui`, `webui`, `vllm`, `ollama`, `llamacpp`,
 `textgen`, `torchserve`, `halcon`, and the CAD apps `creo`, `solidworks` that the matrix has no
 rows for) or any alias users type (`a1111`, `stable-diffusion-webui`, `llama.cpp`,
-`text-generation-webui`, `oobabooga`, ...). `envdoctor.preflight.requirements` calls
+`text-generation-webui`, `oobabooga`, ...). `envdoctor.requirements.parse` calls
 `preflight_requirements` and `known_apps` for `preflight --require app=NAME`.
 """
 

@@ -121,7 +121,8 @@ def torch_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[F
             return [venv]
     if not choices:
         return [_source_build(capabilities)]
-    gpu = ", ".join(f"sm_{c.replace('.', '')}" for c in capabilities)
+    # one name per architecture: a dual-GPU board (Tesla K80) lists the same capability twice
+    gpu = ", ".join(dict.fromkeys(f"sm_{c.replace('.', '')}" for c in capabilities))
     out = []
     runs = f", runs on driver {ctx.driver_version}" if ctx.driver_version else ""
     fixes = reinstall_fixes(ctx, choices, f"has {gpu} kernels{runs}")

@@ -1,4 +1,4 @@
-"""Judging a snapshot by preflight requirements (`envdoctor.preflight.requirements` parses them).
+"""Judging a snapshot by preflight requirements (`envdoctor.requirements.parse` parses them).
 
 A verdict is met, unmet, or unknown (the facts could not be read: a tool hung, a probe failed);
 preflight treats unknown as not met. Per-GPU requirements (compute, vram) and `vendor` narrow the
@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from envdoctor.preflight.requirements import (
+from envdoctor.requirements.parse import (
     GPU_GROUPS,
     MET,
     NVIDIA_DRIVER_GROUPS,

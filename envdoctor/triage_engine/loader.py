@@ -34,7 +34,7 @@ first_when = "app.comfyui"                  # moved to the top when this holds
 ```
 
 Patterns are Python regular expressions, matched case-insensitively against one notable line at
-a time (see `envdoctor.triage.patterns`). A signature with no `match` is reached by its cues only.
+a time (see `envdoctor.triage_engine.patterns`). A signature with no `match` is reached by its cues only.
 """
 
 from __future__ import annotations
@@ -47,8 +47,8 @@ from pathlib import Path
 from typing import Any
 
 from envdoctor.model.findings import Risk, Severity
-from envdoctor.triage.conditions import parse_condition
-from envdoctor.triage.model import (
+from envdoctor.triage_engine.conditions import parse_condition
+from envdoctor.triage_engine.model import (
     DEFAULT_PROSE_MIN,
     DEFAULT_SCORE,
     DEFAULT_WEIGHT,
@@ -59,7 +59,7 @@ from envdoctor.triage.model import (
     Signature,
     SignatureError,
 )
-from envdoctor.triage.patterns import compile_pattern as _compile_checked
+from envdoctor.triage_engine.patterns import compile_pattern as _compile_checked
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -301,7 +301,7 @@ def by_id() -> dict[str, list[Signature]]:
 def anchors() -> frozenset[str]:
     """Every literal a signature line can be recognised by, and the prose facts' key words: the
     free-text reader keeps a line holding any of them."""
-    from envdoctor.triage.prose import ANCHORS
+    from envdoctor.triage_engine.prose import ANCHORS
 
     found: set[str] = set(ANCHORS)
     for signature in DATA.signatures:

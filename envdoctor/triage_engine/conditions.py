@@ -12,11 +12,11 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from envdoctor.model.versions import parse as parse_version
-from envdoctor.triage.model import DEFAULT_WEIGHT, Clause, Condition, SignatureError
-from envdoctor.triage.patterns import anchors_of, check_backtracking
+from envdoctor.triage_engine.model import DEFAULT_WEIGHT, Clause, Condition, SignatureError
+from envdoctor.triage_engine.patterns import anchors_of, check_backtracking
 
 if TYPE_CHECKING:
-    from envdoctor.triage.facts import Facts
+    from envdoctor.triage_engine.facts import Facts
 
 FACT_NAMES = (
     "torch.version",
@@ -42,6 +42,8 @@ FACT_NAMES = (
     "cuda.runtime",
     "cuda.min_driver",
     "torch.min_driver",
+    "cuda.driver_runs",
+    "torch.driver_runs",
     "ext.name",
     "ext.torch_needed",
     "ext.for_torch",

@@ -18,7 +18,7 @@ from envdoctor.model.snapshot import Confidence, Snapshot, collected
 
 if TYPE_CHECKING:
     from envdoctor.remedies import RemedySpec
-    from envdoctor.triage.facts import Facts
+    from envdoctor.triage_engine.facts import Facts
 
 SOURCE = "pasted:prose"
 

@@ -15,10 +15,10 @@ from typing import Any
 
 from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
 from envdoctor.model.snapshot import Confidence, Snapshot
-from envdoctor.triage.conditions import evaluate_condition
-from envdoctor.triage.facts import Facts
-from envdoctor.triage.loader import DATA
-from envdoctor.triage.model import Match, Pattern, Signature
+from envdoctor.triage_engine.conditions import evaluate_condition
+from envdoctor.triage_engine.facts import Facts
+from envdoctor.triage_engine.loader import DATA
+from envdoctor.triage_engine.model import Match, Pattern, Signature
 
 NO_MATCH_ID = "triage.no-signature-matched"
 MAX_EVIDENCE_CHARS = 300
@@ -137,7 +137,7 @@ def to_finding(
     """The finding a match reports, its texts filled in from the facts and captures. Its fixes:
     the chooser's for the signature's remedies (with a snapshot), then the written ones; never
     one that reinstalls the wheel already installed."""
-    from envdoctor.triage.remedies import (
+    from envdoctor.triage_engine.remedies import (
         installed_wheel_fix,
         is_canned_torch_index,
         resolve_fixes,

@@ -96,7 +96,7 @@ class FixSpec:
 
 @dataclass(frozen=True)
 class Signature:
-    """One cause of an error message (see `envdoctor.triage.loader` for the file format)."""
+    """One cause of an error message (see `envdoctor.triage_engine.loader` for the file format)."""
 
     key: str
     id: str
@@ -133,7 +133,7 @@ class Signature:
         for condition in (*self.requires, *self.confirm, *self.refute, *fix_conditions):
             for clause in condition.clauses:
                 if clause.pattern is not None and clause.fact == "text":
-                    from envdoctor.triage.patterns import anchors_of
+                    from envdoctor.triage_engine.patterns import anchors_of
 
                     yield Pattern(clause.value or "", anchors_of(clause.value or ""))
 

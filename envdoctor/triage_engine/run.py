@@ -3,7 +3,8 @@
 The input streams through the readers (`envdoctor.ingest`) into one snapshot of origin "pasted";
 `here=True` completes it with this machine's live facts (live facts win where both exist, since
 they are first-hand). The fact checks run on it (`envdoctor.diagnosis.pipeline`, without the signature
-module), the causes are evaluated once (`evaluate.signature_findings`), a pasted envdoctor
+module), the causes are evaluated once (`evaluate.signature_findings`) and their fixes proven by
+the same verifier as the checks' (`envdoctor.remedies.verify`), a pasted envdoctor
 report's own findings are added, and everything is ranked (`rank.rank_for_triage`); the closest
 confirmed cases of the case base are attached as evidence to the top finding.
 """
@@ -36,13 +37,14 @@ def triage_lines(lines: Iterable[str], here: bool = False, timeout_s: float = 20
 
 def triage_blocks(blocks: Iterable[str], here: bool = False, timeout_s: float = 20.0) -> Report:
     """The triage report of an input given as cleaned blocks of whole lines."""
-    from envdoctor.checks import CHECK_MODULES
+    from envdoctor.checks import CHECK_MODULES, load_checks_for
     from envdoctor.diagnosis.pipeline import active_matrices, diagnose
     from envdoctor.ingest import ingest_blocks
     from envdoctor.package_index import keep_user_index
-    from envdoctor.triage.casebase import suggested_by_cases, with_similar_cases
-    from envdoctor.triage.evaluate import NO_MATCH_ID, signature_findings
-    from envdoctor.triage.loader import DATA
+    from envdoctor.remedies.verify import verify_findings
+    from envdoctor.triage_engine.casebase import suggested_by_cases, with_similar_cases
+    from envdoctor.triage_engine.evaluate import NO_MATCH_ID, signature_findings
+    from envdoctor.triage_engine.loader import DATA
 
     snapshot = ingest_blocks(blocks)
     if here:
@@ -53,6 +55,9 @@ def triage_blocks(blocks: Iterable[str], here: bool = False, timeout_s: float = 
     found = signature_findings(snapshot, matrices)
     if found and all(f.id == NO_MATCH_ID for f in found):  # error lines, no cause: ask the cases
         found = found + suggested_by_cases(snapshot, matrices)  # "no signature matched" stays
+    # the causes' fixes are proven like the checks' (a K80 on 470 is never told "driver 525")
+    collected = {name for name in snapshot.groups if snapshot.has(name)}
+    found = verify_findings(found, snapshot, matrices, load_checks_for(collected, fact_modules))
     # the causes' install commands keep the user's mirror and say when they need the PyTorch
     # index, as the checks' do (the engine adapts only the findings it produced)
     found = keep_user_index(found, snapshot)
@@ -66,7 +71,7 @@ def rank_for_triage_data(
     findings: list[Finding], conflicts: Iterable[Iterable[str]]
 ) -> list[Finding]:
     """`rank.rank_for_triage` (named here so the pipeline reads in one place)."""
-    from envdoctor.triage.rank import rank_for_triage
+    from envdoctor.triage_engine.rank import rank_for_triage
 
     return rank_for_triage(findings, conflicts)
 

@@ -12,7 +12,7 @@ import re
 import sys
 from typing import Any
 
-from envdoctor.triage.model import Pattern, SignatureError
+from envdoctor.triage_engine.model import Pattern, SignatureError
 
 if sys.version_info >= (3, 11):
     from re import _constants as sre_constants  # type: ignore[attr-defined]

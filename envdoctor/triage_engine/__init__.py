@@ -20,20 +20,20 @@ __all__ = ["triage_blocks", "triage_lines", "triage_text"]
 
 def triage_text(text: str, here: bool = False, timeout_s: float = 20.0) -> Report:
     """The triage report of a text."""
-    from envdoctor.triage.run import triage_text as run
+    from envdoctor.triage_engine.run import triage_text as run
 
     return run(text, here, timeout_s)
 
 
 def triage_lines(lines: Any, here: bool = False, timeout_s: float = 20.0) -> Report:
     """The triage report of an input given line by line."""
-    from envdoctor.triage.run import triage_lines as run
+    from envdoctor.triage_engine.run import triage_lines as run
 
     return run(lines, here, timeout_s)
 
 
 def triage_blocks(blocks: Any, here: bool = False, timeout_s: float = 20.0) -> Report:
     """The triage report of an input given as cleaned blocks of whole lines."""
-    from envdoctor.triage.run import triage_blocks as run
+    from envdoctor.triage_engine.run import triage_blocks as run
 
     return run(blocks, here, timeout_s)

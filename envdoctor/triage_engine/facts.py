@@ -3,7 +3,7 @@
 torch, GPU and driver facts come from `checks.torch_context.TorchContext` (the same gathering the
 torch checks use, so a signature and a fact check cannot disagree about the GPU's compute
 capability or the wheel's arch list), completed from what the free text mentions (`pasted.text`)
-and from prose phrasings (`envdoctor.triage.prose`) when the snapshot has no structured group.
+and from prose phrasings (`envdoctor.triage_engine.prose`) when the snapshot has no structured group.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 
 from envdoctor.model.snapshot import Snapshot
 from envdoctor.model.versions import parse as parse_version
-from envdoctor.triage.prose import prose_facts
+from envdoctor.triage_engine.prose import prose_facts
 
 
 class Facts:
@@ -203,6 +203,37 @@ def _derive_driver_floors(ms: Any, values: dict[str, Any]) -> None:
     for fact, cuda in (("cuda.min_driver", "cuda.runtime"), ("torch.min_driver", "torch.cuda")):
         version = values.get(cuda)
         values[fact] = min_driver_for_cuda(ms, str(version), system) if version else None
+    for fact, cuda in (("cuda.driver_runs", "cuda.runtime"), ("torch.driver_runs", "torch.cuda")):
+        version = values.get(cuda)
+        values[fact] = driver_runs(ms, values, str(version), system) if version else None
+
+
+def driver_runs(ms: Any, values: Mapping[str, Any], cuda: str, system: str) -> bool | None:
+    """Whether code built with CUDA `cuda` runs on the driver the facts name, judged as the
+    checks judge it (`queries.nvidia.driver_supports_cuda`: the release's own minimum, or from
+    CUDA 11 on the major's minor-version-compatibility floor). Only the release counts: nvcc's
+    build number ("12.4.131") is not a CUDA release newer than 12.4.1. With only nvidia-smi's
+    "CUDA Version" known: a newer major never runs; the same major (11+) runs through
+    minor-version compatibility. None when neither is known."""
+    from envdoctor.model.versions import major_minor, parse
+    from envdoctor.queries.nvidia import driver_supports_cuda
+
+    release = major_minor(cuda)
+    wanted = parse(release) if release else None
+    if release is None or wanted is None:
+        return None
+    driver = values.get("driver.version")
+    if driver:
+        runs = driver_supports_cuda(ms, str(driver), release, system)
+        if runs is not None:
+            return runs
+    most = values.get("driver.cuda_max")
+    top = parse(major_minor(str(most)) or "") if most else None
+    if top is None:
+        return None
+    if wanted <= top:
+        return True
+    return wanted.release[0] == top.release[0] and wanted.release[0] >= 11
 
 
 EXTENSION_PACKAGES = ("xformers", "flash-attn", "bitsandbytes")
@@ -404,7 +435,7 @@ def _nvcc_targets(ms: Any, cuda: str) -> tuple[int, int] | None:
     """(min_sm, max_sm) nvcc of the CUDA release `cuda` builds for: the matrices' table, else
     signatures/_common.toml's fallback rows (same major, nearest release at or below)."""
     from envdoctor.queries.nvidia import nvcc_targets
-    from envdoctor.triage.loader import DATA
+    from envdoctor.triage_engine.loader import DATA
 
     found = nvcc_targets(ms, cuda)
     if found:

@@ -24,7 +24,8 @@ MAX_FIXES = 6
 
 def merge_duplicates(findings: Iterable[Finding]) -> list[Finding]:
     """One finding per id, in first-seen order. A fact-based finding is kept as the base; the
-    other's evidence and fixes it lacks are added; the higher severity, confidence and score win."""
+    other's evidence and fixes it lacks are added (never one either side's verifier rejected: the
+    rejected fixes of both are kept); the higher severity, confidence and score win."""
     merged: dict[str, Finding] = {}
     for finding in findings:
         have = merged.get(finding.id)
@@ -38,8 +39,16 @@ def _merge(a: Finding, b: Finding) -> Finding:
     for ev in other.evidence:
         if all((ev.fact, ev.actual) != (e.fact, e.actual) for e in evidence):
             evidence.append(ev)
+    rejected = list(base.rejected_fixes)
+    for gone in other.rejected_fixes:
+        if all(gone.summary != r.summary for r in rejected):
+            rejected.append(gone)
+    refused = {r.summary for r in rejected}
     fixes = list(base.fixes)
     for fix in other.fixes:
+        # a fix one side's verifier rejected is not brought back by the other side
+        if fix.summary in refused:
+            continue
         if len(fixes) < MAX_FIXES and all(fix.summary != f.summary for f in fixes):
             fixes.append(fix)
     severity = min((base.severity, other.severity), key=lambda s: SEVERITY_ORDER[s])
@@ -50,6 +59,7 @@ def _merge(a: Finding, b: Finding) -> Finding:
         base,
         evidence=tuple(evidence),
         fixes=tuple(fixes),
+        rejected_fixes=tuple(rejected),
         severity=severity,
         confidence=confidence,
         explains=explains,

@@ -124,10 +124,10 @@ def suggested_by_cases(snap: Snapshot, matrices: Any = None) -> list[Finding]:
     """When no cause matched the paste, the causes of the closest confirmed cases (at least
     SUGGEST_SHARE of their words and SUGGEST_WORDS words shared), as findings with a low score
     and the case as evidence: a report worded like a known one gets that one's diagnosis."""
-    from envdoctor.triage.evaluate import to_finding
-    from envdoctor.triage.facts import Facts
-    from envdoctor.triage.loader import by_id
-    from envdoctor.triage.model import Match
+    from envdoctor.triage_engine.evaluate import to_finding
+    from envdoctor.triage_engine.facts import Facts
+    from envdoctor.triage_engine.loader import by_id
+    from envdoctor.triage_engine.model import Match
 
     if not snap.has("pasted.text"):
         return []
@@ -161,8 +161,8 @@ def _ruled_out(signature: Any, facts: Any) -> bool:
     """Whether the paste rules the cause out: its canonical line is there but the signature did
     not apply (its facts refuted it), a refuting condition holds, or a required one is known to
     be false. A similar case does not override the facts."""
-    from envdoctor.triage.conditions import evaluate_condition
-    from envdoctor.triage.evaluate import _find
+    from envdoctor.triage_engine.conditions import evaluate_condition
+    from envdoctor.triage_engine.evaluate import _find
 
     if signature.match and _find(signature.match, facts)[0] is not None:
         return True  # the line was seen and evaluated: it did not apply

@@ -1,4 +1,4 @@
-"""The preflight requirement language: parse what a workload needs (`envdoctor.preflight.judge`
+"""The preflight requirement language: parse what a workload needs (`envdoctor.requirements.judge`
 judges a snapshot by it).
 
 One requirement per token; tokens are separated by commas or spaces (several `--require`
