@@ -222,7 +222,7 @@ def test_chinese_rendering_of_every_checks_failing_fixture_has_no_english_senten
         except ValueError:
             continue
     assert len(findings) > 100
-    left = set()
+    left: set[tuple[str, str]] = set()
     for f in findings:
         z = localized_finding(f, zh)
         texts = [z.title, z.detail, *(x.summary for x in z.fixes)]
