@@ -143,5 +143,13 @@ ACCEPT_WORDS = (
     "GPU {index}: {n_mismatches} mismatch(es) in {patterns}",
     "The acceptance load failed in {phase}: {last_line}",
 )
+# the driver fix without a version (envdoctor.remedies.system: the label is empty) and the GPUs
+# no driver is bound to (checks/nvidia_presence.py)
+DRIVER_WORDS = (
+    "Install NVIDIA driver ({why}) from NVIDIA's download page, then reboot",
+    "Install NVIDIA driver ({why}), then reboot",
+    "the NVIDIA GPU",
+    "{n_gpus} NVIDIA GPUs",
+)
 # where a container's CUDA requirement comes from (checks/container_inside.py, capitalised)
 CONTAINER_WORDS = ("This container", "Image {image}")
