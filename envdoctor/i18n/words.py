@@ -97,6 +97,8 @@ LAYER_TITLES = (
 )
 # table headings, looked up one word at a time
 HEADINGS = ("fact", "seen", "expected", "layer", "status", "facts")
+# envdoctor matrices list: its columns and the matrix set in use
+MATRIX_WORDS = ("name", "schema", "rows", "checked", "title", "set: {origin}", "bundled")
 # probe summaries and reasons composed from parts (envdoctor.probes: cuda_toolkit, target_python,
 # platform_macos, nvidia_gpu, apps_detect, apps_halcon) and the skip reason of the engine
 PROBE_WORDS = (
