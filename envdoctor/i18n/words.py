@@ -152,6 +152,8 @@ DRIVER_WORDS = (
     "Install NVIDIA driver ({why}), then reboot",
     "the NVIDIA GPU",
     "{n_gpus} NVIDIA GPUs",
+    # envdoctor preflight's gpu verdict (envdoctor.requirements.judge): why none was found
+    "no GPU found ({detail})",
 )
 # where a container's CUDA requirement comes from (checks/container_inside.py, capitalised)
 CONTAINER_WORDS = ("This container", "Image {image}")
