@@ -251,9 +251,12 @@ def driver_without_gpu(snap: Snapshot, ms: MatrixSet) -> Finding | None:
         return None
     devices = nf.pci_gpus(snap)
     passthrough = [d for d in devices if d.get("driver") in nf.PASSTHROUGH_DRIVERS]
+    version = data.get("driver_version")
     detail = (
-        f"The NVIDIA driver {data.get('driver_version') or ''} is loaded but lists no GPU."
-    ).replace("  ", " ")
+        f"The NVIDIA driver {version} is loaded but lists no GPU."
+        if version
+        else "The NVIDIA driver is loaded but lists no GPU."
+    )
     if passthrough:
         detail += (
             " "

@@ -126,7 +126,7 @@ def _os(snap: Snapshot, torch: dict[str, Any]) -> str | None:
 def _gpus(snap: Snapshot, ms: Any) -> list[dict[str, Any]]:
     """NVIDIA GPUs with their compute capability: from the driver (nvidia.gpus), else from the PCI
     bus (nvidia.pci: seen even without a driver), the capability looked up by name or PCI id."""
-    from envdoctor.queries.nvidia import gpu_by_name
+    from envdoctor.queries.nvidia import capability_by_name
 
     out = []
     for gpu in snap.fact("nvidia.gpus", "gpus") or []:
@@ -135,8 +135,7 @@ def _gpus(snap: Snapshot, ms: Any) -> list[dict[str, Any]]:
         name = gpu.get("name")
         capability = gpu.get("compute_capability")
         if not capability and name:
-            row = gpu_by_name(ms, str(name))
-            capability = row.get("compute_capability") if row else None
+            capability = capability_by_name(ms, str(name))
         out.append(
             {
                 "name": name,

@@ -103,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
         module = importlib.import_module(f"envdoctor.commands.{_module_for(args.command)}")
         outcome: Outcome = module.run(args)
     except UsageError as exc:
-        message = _translated(_one_line(str(exc)), ui)
+        message = _usage_message(_one_line(str(exc)), ui)
         _write(
             sys.stderr,
             (message if message.startswith("envdoctor") else f"envdoctor: {message}") + "\n",
@@ -173,6 +173,16 @@ class _ClosedStream(io.TextIOBase):
 
 # commands whose output is already in the chosen language (a rendered report, a help page)
 _RENDERS_ITSELF = frozenset({"check", "triage", "report", "explain"})
+
+
+def _usage_message(text: str, lang: str) -> str:
+    """A usage error in `lang`; its "envdoctor check: " prefix is a command name, kept as
+    written (a template must not read "check" as a word to translate)."""
+    translated = _translated(text, lang)
+    prog, sep, rest = text.partition(": ")
+    if sep and prog.startswith("envdoctor") and not translated.startswith(prog + sep):
+        return prog + sep + _translated(rest, lang)
+    return translated
 
 
 def _translated(text: str, lang: str) -> str:

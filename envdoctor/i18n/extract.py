@@ -57,6 +57,7 @@ ARGPARSE_MESSAGES = (
     "unrecognized arguments: {arguments}",
     "argument {argument}: not allowed with argument {other}",
     "ambiguous option: {option} could match {matches}",
+    "argument {argument}: {message}",
 )
 
 _COMMAND_WORDS = frozenset(
@@ -698,6 +699,10 @@ def from_signatures(path: Path, ref: str) -> Iterator[Message]:
             yield from message(sig.get(name), f"{key}.{name}")
         for number, fix in enumerate(sig.get("fix", []), start=1):
             yield from message(fix.get("summary"), f"{key}.fix{number}")
+        # a signature's own defaults fill its placeholders when the log does not say
+        # ("the build needs driver {torch.min_driver}"), so they are words people read too
+        for name, value in (sig.get("defaults") or {}).items():
+            yield from message(value, f"{key}.defaults.{name}")
     for name, value in (data.get("defaults") or {}).items():
         yield from message(value, f"defaults.{name}")
     for section in ("no_match", "no-match"):

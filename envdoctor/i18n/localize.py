@@ -10,6 +10,10 @@ from envdoctor.i18n import Translator
 from envdoctor.model.findings import Evidence, Finding, Fix, RejectedFix
 from envdoctor.model.report import Report
 
+# evidence that quotes text as it was written (the user's paste, a confirmed case's note from its
+# thread): translating it would put words in someone's mouth ("fixes the error" -> "the 个错误")
+QUOTED_FACTS = ("pasted.", "similar.case")
+
 
 def finding(item: Finding, tr: Translator) -> Finding:
     """`item` with its title, detail, evidence expectations and fix summaries translated."""
@@ -18,7 +22,11 @@ def finding(item: Finding, tr: Translator) -> Finding:
         title=tr(item.title),
         detail=tr(item.detail),
         evidence=tuple(
-            Evidence(e.fact, tr(e.actual), None if e.expected is None else tr(e.expected))
+            Evidence(
+                e.fact,
+                e.actual if e.fact.startswith(QUOTED_FACTS) else tr(e.actual),
+                None if e.expected is None else tr(e.expected),
+            )
             for e in item.evidence
         ),
         fixes=tuple(fix(f, tr) for f in item.fixes),

@@ -7,7 +7,8 @@ import re
 from envdoctor.i18n import Translator
 
 _CELL_GAP = re.compile(r"(\s{2,})")
-_LEAD = re.compile(r"^\s*(?:\d+\.\s+)?[\s✗✓!→•*#|>-]*")
+# leading marks; a "-" only as a bullet ("- item"), not the start of an option ("--minutes")
+_LEAD = re.compile(r"^\s*(?:\d+\.\s+)?(?:[\s✗✓!→•*#|>]|-(?=\s))*")
 
 
 def translate_line(line: str, tr: Translator) -> str:

@@ -30,7 +30,11 @@ _LISTY = re.compile(
     r"(s|value|reason|why|detail|what|removeprefix|summary|note|text|error|exc|message)(_\d+)*$"
 )
 _CJK_CHAR = re.compile(r"[\u4e00-\u9fff]")
-_CJK_GAP = re.compile(r"(?<=[\u4e00-\u9fff，。；：（）、]) (?=[\u4e00-\u9fff，。；：（）、])")
+# no space between Chinese characters, nor next to full-width punctuation (which carries its own)
+_CJK_GAP = re.compile(
+    r"(?<=[\u4e00-\u9fff，。；：（）、]) (?=[\u4e00-\u9fff，。；：（）、])"
+    r"|(?<=\S) +(?=[，。；：（）、])|(?<=[，。；：（）、]) +(?=\S)"
+)
 
 
 def english_left(text: str) -> int:
@@ -64,6 +68,10 @@ def fill(template: str, values: Mapping[str, str]) -> str:
 def literal(template: str) -> str:
     """The template's fixed text, placeholders removed (what shows it is English prose)."""
     return PLACEHOLDER.sub(" ", template).replace("{{", "{").replace("}}", "}")
+
+
+# placeholders that only ever hold a number ("{count} errors", "{n_packages} packages")
+_COUNTED = re.compile(r"count|n_\w+")
 
 
 @dataclass(frozen=True)
@@ -107,7 +115,12 @@ class Template:
                 chunks.append("\0")
                 follows = i + 1 < len(tokens) and tokens[i + 1].start() == m.end()
                 # two values side by side ("torch {release}{where}"): the first is one word
-                parts.append(r"(\S*[^\s,.;:])" if follows and tokens[i + 1].group(1) else "(.*?)")
+                if _COUNTED.fullmatch(m.group(1)):  # "{count} error" must not read "the error"
+                    parts.append(r"(\d[\d,.]*)")
+                else:
+                    parts.append(
+                        r"(\S*[^\s,.;:])" if follows and tokens[i + 1].group(1) else "(.*?)"
+                    )
             pos = m.end()
         parts.append(re.escape(text[pos:]))
         chunks.append(text[pos:])
@@ -142,6 +155,9 @@ class Matcher:
             group.sort(key=lambda t: -len(literal(t.msgid)))
         # the exact messages, also without their final full stop (a caller may add one)
         self._exact = dict(self.messages)
+        for msgid, msgstr in self.messages.items():  # "{{0: …}}" in a catalog is "{0: …}" printed
+            if ("{{" in msgid or "}}" in msgid) and not placeholders(msgid):
+                self._exact.setdefault(literal(msgid), literal(msgstr))
 
     def __call__(self, text: str) -> str:
         return self.translate(text)

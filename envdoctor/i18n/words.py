@@ -97,3 +97,63 @@ LAYER_TITLES = (
 )
 # table headings, looked up one word at a time
 HEADINGS = ("fact", "seen", "expected", "layer", "status", "facts")
+# envdoctor matrices list: its columns and the matrix set in use
+MATRIX_WORDS = ("name", "schema", "rows", "checked", "title", "set: {origin}", "bundled")
+# probe summaries and reasons composed from parts (envdoctor.probes: cuda_toolkit, target_python,
+# platform_macos, nvidia_gpu, apps_detect, apps_halcon) and the skip reason of the engine
+PROBE_WORDS = (
+    "CUDA {version} at {path} ({tags})",
+    "CUDA {version} at {path}",
+    "nvcc on PATH",
+    "needs {name}: {status} ({reason})",
+    "not macOS",
+    "no /proc/driver/nvidia",
+    "no HALCONROOT",
+    "no {names} package in {python}",
+    "chosen with --python",
+    "the active venv (VIRTUAL_ENV)",
+    "the active conda env (CONDA_PREFIX)",
+    "the first python on PATH",
+    "envdoctor's own interpreter",
+    "the image's own interpreter, read from its files",
+    # the pasted text's summary (envdoctor.ingest.driver): parts, and the parts no reader took
+    "{count} part: {shown}",
+    "{count} parts: {shown}",
+    "unread text",
+    "unread traceback",
+    "unread json",
+    "unread text ×{n}",
+    "unread traceback ×{n}",
+    "unread json ×{n}",
+)
+# envdoctor fit's title and table rows, composed from parts (envdoctor.fit.render, .estimate)
+FIT_WORDS = (
+    "{label} parameters ({name})",
+    "{label} parameters",
+    "context {context}",
+    "batch {batch}",
+    "{n_gpus} GPUs",
+    "KV cache (16-bit)",
+    "KV cache (fp32)",
+    "llama.cpp files: {files}",
+    "fits",
+)
+# envdoctor accept's VRAM finding (checks/accept.py): the failing patterns and addresses
+ACCEPT_WORDS = (
+    "Failing: {patterns} ({addresses}).",
+    "Failing: {patterns}.",
+    "GPU {index}: {n_mismatches} mismatch(es) in {patterns}",
+    "The acceptance load failed in {phase}: {last_line}",
+)
+# the driver fix without a version (envdoctor.remedies.system: the label is empty) and the GPUs
+# no driver is bound to (checks/nvidia_presence.py)
+DRIVER_WORDS = (
+    "Install NVIDIA driver ({why}) from NVIDIA's download page, then reboot",
+    "Install NVIDIA driver ({why}), then reboot",
+    "the NVIDIA GPU",
+    "{n_gpus} NVIDIA GPUs",
+    # envdoctor preflight's gpu verdict (envdoctor.requirements.judge): why none was found
+    "no GPU found ({detail})",
+)
+# where a container's CUDA requirement comes from (checks/container_inside.py, capitalised)
+CONTAINER_WORDS = ("This container", "Image {image}")

@@ -206,6 +206,27 @@ def gpu_by_name(ms: MatrixSet, printed_name: str) -> dict[str, Any] | None:
     return next(iter(found.values())) if len(found) == 1 else None
 
 
+def capability_by_name(ms: MatrixSet, printed_name: str) -> str | None:
+    """The compute capability of a GPU known by its printed name. A name nvidia-smi cut short
+    ("NVIDIA GeForce RTX 4060 ...") may fit several products (4060, 4060 Ti): their capability
+    is still known when they all share it, which is all a build choice needs."""
+    row = gpu_by_name(ms, printed_name)
+    if row is not None:
+        cc = row.get("compute_capability")
+        return str(cc) if cc else None
+    if not printed_name or not _TRUNCATED.search(str(printed_name)):
+        return None
+    wanted = normalize_gpu_name(_TRUNCATED.sub("", str(printed_name)))
+    if not wanted:
+        return None
+    found = {
+        str(row.get("compute_capability") or "")
+        for key, row in _gpu_index(ms).items()
+        if key.startswith(wanted)
+    }
+    return found.pop() if len(found) == 1 and "" not in found else None
+
+
 def nvcc_targets(ms: MatrixSet, cuda: str) -> tuple[int, int] | None:
     """(min_sm, max_sm) the nvcc/ptxas of CUDA `cuda` can compile for, e.g. (50, 120) for 12.8.
 

@@ -124,7 +124,9 @@ def driver_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[
     if host.os != "linux":
         return [
             Fix(
-                f"Install NVIDIA driver {label}{tail} from NVIDIA's download page, then reboot",
+                f"Install NVIDIA driver {label}{tail} from NVIDIA's download page, then reboot".replace(
+                    "driver  ", "driver "
+                ),
                 (),
                 Risk.NEEDS_RESTART,
                 DRIVER_DOWNLOADS,

@@ -46,7 +46,9 @@ def render(report: Report, include_raw: bool = False, lang: str | None = None, *
             if finding.detail:
                 lines.append(f"{indent}  {_escape(finding.detail)}")
             for ev in finding.evidence:
-                expected = " " + tr(f"(expected {_escape(ev.expected)})") if ev.expected else ""
+                expected = tr(f"(expected {_escape(ev.expected)})") if ev.expected else ""
+                if expected and not expected.startswith("（"):  # full-width needs no space
+                    expected = " " + expected
                 lines.append(f"{indent}  - {_escape(ev.fact)}: `{ev.actual}`{expected}")
             for rank, fix in enumerate(finding.fixes, start=1):
                 lines.append(f"{indent}  {rank}. {_escape(fix.summary)} — *{tr(fix.risk.value)}*")

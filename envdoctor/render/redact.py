@@ -323,6 +323,9 @@ _VOCABULARY = {
 _VOCABULARY_KEYS = {"id", "explains", "passed", "fact", "ids"}
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*")
 _URL_TOKEN = re.compile(r"[a-z][a-z0-9+.-]*://\S*$", re.I)
+# envdoctor's own words about a finding, never pasted text ("signature:memory.cuda-out-of-memory"
+# reads as a SIGNATURE: assignment)
+_OWN_KEYS = frozenset({"origin"})
 
 
 def is_secret_name(name: str) -> bool:
@@ -426,6 +429,8 @@ class Redactor:
                 if isinstance(v, str) and isinstance(nxt, str) and _secret_option(v, nxt):
                     self._note("secret", nxt.strip())  # argv ["--gradio-auth", "user:pass"]
         elif isinstance(obj, str):
+            if key in _OWN_KEYS:
+                return
             if key is not None and key.lower() in _VOCABULARY_KEYS and _ID_LIKE.fullmatch(obj):
                 self._learn_words(obj)
             self._discover_text(obj, key)
@@ -532,7 +537,7 @@ class Redactor:
         return obj
 
     def _text(self, text: str, key: str | None) -> str:
-        if not text:
+        if not text or key in _OWN_KEYS:
             return text
         lowered = (key or "").lower()
         if key is not None and _meaningful(text) and "\n" not in text:
@@ -662,6 +667,12 @@ class Redactor:
 
     def _base64(self, m: re.Match) -> str:
         value = m.group(0)
+        # a URL's host and path ("…github.com/AUTOMATIC1111/stable-diffusion-webui") name public
+        # pages; a query value (?key=…) may be a secret
+        token_start = max(m.string.rfind(c, 0, m.start()) for c in " \t\n\"'(<") + 1
+        before = m.string[token_start : m.start()]
+        if _URL_TOKEN.match(before) and "?" not in before and "=" not in value:
+            return value
         if (
             value.startswith("/")
             or value.count("/") > 2

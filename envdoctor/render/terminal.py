@@ -206,7 +206,9 @@ def _finding_block(
         line(finding.detail, indent=indent + 2)
     if verbose:
         for ev in finding.evidence:
-            expected = " " + tr(f"(expected {ev.expected})") if ev.expected else ""
+            expected = tr(f"(expected {ev.expected})") if ev.expected else ""
+            if expected and not expected.startswith("（"):  # full-width needs no space
+                expected = " " + expected
             line((f"• {ev.fact}: {ev.actual}{expected}", "dim"), indent=indent + 2)
     fixes = finding.fixes if verbose else finding.fixes[:1]
     for rank, fix in enumerate(fixes, start=1):

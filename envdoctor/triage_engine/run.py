@@ -40,6 +40,7 @@ def triage_blocks(blocks: Iterable[str], here: bool = False, timeout_s: float = 
     from envdoctor.checks import CHECK_MODULES, load_checks_for
     from envdoctor.diagnosis.pipeline import active_matrices, diagnose
     from envdoctor.ingest import ingest_blocks
+    from envdoctor.package_index import keep_user_index
     from envdoctor.remedies.verify import verify_findings
     from envdoctor.triage_engine.casebase import suggested_by_cases, with_similar_cases
     from envdoctor.triage_engine.evaluate import NO_MATCH_ID, signature_findings
@@ -57,6 +58,9 @@ def triage_blocks(blocks: Iterable[str], here: bool = False, timeout_s: float = 
     # the causes' fixes are proven like the checks' (a K80 on 470 is never told "driver 525")
     collected = {name for name in snapshot.groups if snapshot.has(name)}
     found = verify_findings(found, snapshot, matrices, load_checks_for(collected, fact_modules))
+    # the causes' install commands keep the user's mirror and say when they need the PyTorch
+    # index, as the checks' do (the engine adapts only the findings it produced)
+    found = keep_user_index(found, snapshot)
     findings = report.findings + found + reported_findings(snapshot)
     ranked = rank_for_triage_data(findings, DATA.conflicts)
     report.findings = with_similar_cases(ranked, snapshot, matrices)
