@@ -111,7 +111,9 @@ def derive(
         packages.setdefault(normalize(name), version)
     values["packages"] = packages
     # the torch build: the snapshot's python.torch, completed from what the text mentions
-    torch_version = ctx.torch.get("version") or packages.get("torch")
+    torch_version = (
+        ctx.torch.get("version") or packages.get("torch") or prose.get("torch.printed_version")
+    )
     if torch_version and not ctx.torch.get("version"):
         ctx.torch["version"] = torch_version
     variant = ctx.torch.get("variant") or variant_of(torch_version)

@@ -26,6 +26,11 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"driver[^\n]{0,80}?(?:too old|版本过低)[^\n]{0,40}?found version (?P<code>\d{4,5})",
         ),
         ("driver.cuda_code", r"found version (?P<code>1\d{4})\b"),
+        # what `torch.__version__` prints in a REPL: a bare version with torch's local build tag
+        (
+            "torch.printed_version",
+            r"^\s*['\"]?(?P<version>[12]\.\d+(?:\.\d+)?\+(?:cpu|cu\d{2,3}|rocm\d[\d.]*))['\"]?\s*$",
+        ),
         ("driver.cuda_max", r"cuda version\s*[:：]\s*" + _V),
         ("driver.cuda_max", r"(?:驱动|driver)\s*(?:支持的?|supports?)\s*(?:最高)?\s*cuda\s*" + _V),
         ("driver.version", r"driver version\s*[:：]?\s*(?P<version>\d{3}(?:\.\d+){1,2})"),
