@@ -375,6 +375,6 @@ def test_chinese_report_reads_back_through_the_triage(capsys):
     assert code == 1
     assert "这个 PyTorch 是纯 CPU 版本，所以用不了 GPU" in out
     # the fix chooser's command (the build for this RTX 4060 and driver), kept as written
-    assert "python -m pip install 'torch==" in out
+    assert "python -m pip install torch==2.5.1" in out  # the same release, its CUDA build
     assert "--index-url https://download.pytorch.org/whl/cu" in out
     io.StringIO(out)  # rendered text, not parsed further
