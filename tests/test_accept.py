@@ -292,7 +292,7 @@ def test_fleet_reads_acceptance_reports(worn_run, tmp_path):
 def test_html_plots_in_headless_chromium(worn_run, tmp_path):
     """The HTML report's charts, as Chromium draws them: the DOM it built holds one polyline per
     series with the samples as points, and the screenshot is not blank."""
-    from test_html import chromium, png_size
+    from test_html import headless, png_size
 
     from envdoctor.model.report import Report
     from envdoctor.render import render
@@ -300,18 +300,7 @@ def test_html_plots_in_headless_chromium(worn_run, tmp_path):
     _, doc = worn_run
     page = tmp_path / "accept.html"
     page.write_text(render(Report.from_dict(doc), "html"), encoding="utf-8")
-    flags = [
-        chromium(),
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        "--disable-dev-shm-usage",
-        f"--user-data-dir={tmp_path / 'profile'}",
-    ]
+    flags = headless(tmp_path / "profile")
     dom = subprocess.run(
         [*flags, "--dump-dom", page.as_uri()], capture_output=True, text=True, timeout=120
     )

@@ -116,6 +116,22 @@ def chromium() -> str:
     pytest.skip("chromium is not installed (apt-get install -y chromium)")
 
 
+def headless(profile: Path) -> list[str]:
+    """Chromium, headless, with a fresh profile and nothing that reaches for the network."""
+    return [
+        chromium(),
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-dev-shm-usage",
+        f"--user-data-dir={profile}",
+    ]
+
+
 def png_size(path: Path) -> tuple[int, int]:
     data = path.read_bytes()[:24]
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and data[12:16] == b"IHDR"
@@ -123,7 +139,6 @@ def png_size(path: Path) -> tuple[int, int]:
 
 
 def test_screenshot_in_headless_chromium(real_captures, tmp_path):
-    browser = chromium()
     page = tmp_path / "report.html"
     page.write_text(
         render(report_with_captures(real_captures), "html", include_raw=True), encoding="utf-8"
@@ -131,16 +146,7 @@ def test_screenshot_in_headless_chromium(real_captures, tmp_path):
     shot = tmp_path / "report.png"
     result = subprocess.run(
         [
-            browser,
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--no-first-run",
-            "--disable-dev-shm-usage",
-            f"--user-data-dir={tmp_path / 'profile'}",
+            *headless(tmp_path / "profile"),
             f"--screenshot={shot}",
             "--window-size=1200,2000",
             page.as_uri(),
