@@ -1,6 +1,6 @@
 """nvidia_gpus' memory_mib_measured says what the real captures print, and fit uses it.
 
-Each measured row cites the upstream file of a capture kept in ../shared/fixtures/real; this test
+Each measured row cites the upstream file of a capture kept in tests/fixtures/real; this test
 finds that capture by its upstream file name (SOURCES.md) and compares the framebuffer total it
 prints for that product with the row. A typo, or a value for the wrong product, fails.
 """

@@ -249,7 +249,7 @@ def live_snapshot(case: Case, ms: Any) -> Snapshot:
 # -- the pasted report ------------------------------------------------------------------------------
 def collect_env_text(case: Case) -> str:
     """What `python -m torch.utils.collect_env` prints on the case's machine (layout of the real
-    reports in ../shared/fixtures/real/collect_env), followed by the case's error text."""
+    reports in tests/fixtures/real/collect_env), followed by the case's error text."""
     m = case.machine
     if "raw" in case.paste:
         return str(case.paste["raw"])
