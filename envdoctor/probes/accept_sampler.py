@@ -16,25 +16,14 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-# NVML clock-event (throttle) reason bits, named as nvml.h names them
-REASONS = {
-    0x1: "gpu_idle",
-    0x2: "applications_clocks_setting",
-    0x4: "sw_power_cap",
-    0x8: "hw_slowdown",
-    0x10: "sync_boost",
-    0x20: "sw_thermal_slowdown",
-    0x40: "hw_thermal_slowdown",
-    0x80: "hw_power_brake_slowdown",
-    0x100: "display_clock_setting",
-}
+from envdoctor.model.nvidia_records import THROTTLE_BITS
 
 
 def reason_names(mask: int | None) -> list[str]:
     """The names of the bits set in a clock-event reason mask."""
     if mask is None:
         return []
-    return [name for bit, name in REASONS.items() if mask & bit]
+    return [name for bit, name in THROTTLE_BITS.items() if mask & bit]
 
 
 def _read(call: Callable[..., Any], *args: Any) -> Any:
