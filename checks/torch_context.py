@@ -215,6 +215,19 @@ def _pinned_elsewhere(ctx: TorchContext, choice: Choice) -> dict[str, str]:
     return out
 
 
+def target_of(choice: Choice) -> TorchTarget:
+    """The install target of a chosen torch build (its release, wheel variant, index and
+    companions; pinned exactly when the chooser named one build)."""
+    return TorchTarget(
+        choice.torch,
+        choice.variant,
+        choice.index_url,
+        choice.torchvision,
+        choice.torchaudio,
+        exact=choice.exact is not None,
+    )
+
+
 def reinstall_fixes(ctx: TorchContext, choices: list[Choice], why: str) -> tuple[Fix, ...]:
     """One fix per choice: uninstall, install the pinned wheel from its index, verify. Extensions
     pinned to the old torch are removed with it (they could not load with the new one)."""
@@ -222,14 +235,7 @@ def reinstall_fixes(ctx: TorchContext, choices: list[Choice], why: str) -> tuple
     installers = {str(k): str(v) for k, v in (ctx.packages.get("installers") or {}).items()}
     installed = ctx.installed or {"torch": str(ctx.torch.get("version"))}
     for choice in choices:
-        target = TorchTarget(
-            choice.torch,
-            choice.variant,
-            choice.index_url,
-            choice.torchvision,
-            choice.torchaudio,
-            exact=choice.exact is not None,
-        )
+        target = target_of(choice)
         broken = _pinned_elsewhere(ctx, choice)
         commands = torch_reinstall(
             ctx.installer or detect_installer({}, {}),

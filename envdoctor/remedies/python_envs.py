@@ -26,7 +26,7 @@ GET_STARTED = "https://pytorch.org/get-started/locally/"
 def _for_gpu(snap: Snapshot, ms: Any, host: Host, torch: str, have: str | None) -> Fix | None:
     """On an NVIDIA machine the new environment gets a build for its GPUs and driver: the same
     release when one of its variants fits, else the newest release that does."""
-    from envdoctor.checks.torch_context import torch_context
+    from envdoctor.checks.torch_context import target_of, torch_context
     from envdoctor.queries.torch_fixes import choose
     from envdoctor.remedies.torch_builds import driver_cuda
 
@@ -48,14 +48,7 @@ def _for_gpu(snap: Snapshot, ms: Any, host: Host, torch: str, have: str | None) 
             continue
         python = pythons[-1]
         create, venv = new_venv(python, host.os == "windows")
-        target = TorchTarget(
-            choice.torch,
-            choice.variant,
-            choice.index_url,
-            choice.torchvision,
-            choice.torchaudio,
-            exact=choice.exact is not None,
-        )
+        target = target_of(choice)
         installed = snap.fact("python.packages", "packages") or {}
         return Fix(
             f"Create an environment with Python {python} and install torch {choice.torch} "
