@@ -36,6 +36,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the scorer is also loaded by path
+from corpus_families import family_of  # noqa: E402
+
 REPO = Path(__file__).resolve().parent.parent
 CORPUS = REPO / "tests" / "triage_corpus"
 NO_MATCH_ID = "triage.no-signature-matched"
@@ -90,8 +93,8 @@ class Case:
 
     @property
     def family(self) -> str:
-        """The header's family, else the area of the expected id (`torch`, `nvidia`, ...)."""
-        return self.header.get("family", "").strip() or self.expected.split(".", 1)[0]
+        """The case's family in one vocabulary (`bench/corpus_families.py`)."""
+        return family_of(self.header.get("family", ""), self.expected)
 
     @property
     def problem(self) -> bool:
