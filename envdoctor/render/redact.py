@@ -41,7 +41,6 @@ Generic account and host names (root, ubuntu, localhost…) are kept: they ident
 from __future__ import annotations
 
 import ipaddress
-import math
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -49,303 +48,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-# -- what counts as what -------------------------------------------------------------------------
-
-_SECRET_WORDS = {
-    "TOKEN",
-    "TOKENS",
-    "KEY",
-    "KEYS",
-    "SECRET",
-    "SECRETS",
-    "PASSWORD",
-    "PASSWORDS",
-    "PASSWD",
-    "PASSPHRASE",
-    "CREDENTIAL",
-    "CREDENTIALS",
-    "CREDS",
-    "AUTH",
-    "APIKEY",
-    "COOKIE",
-    "COOKIES",
-    "PRIVATE",
-    "SIGNATURE",
-    "BEARER",
-    "PAT",
-}
-_SECRET_SUFFIXES = ("TOKEN", "APIKEY", "ACCESSKEY", "SECRETKEY", "SECRET", "PASSWORD", "PASSWD")
-_SERIAL_KEYS = {
-    "serial",
-    "serial_number",
-    "serialnumber",
-    "board_serial",
-    "board_serial_number",
-    "gpu_serial",
-    "chassis_serial_number",
-    "unique_id",
-    "uniqueid",
-    "serial number",
-    "unique id",
-    "board serial number",
-}
-_HOST_KEYS = {
-    "hostname",
-    "host_name",
-    "nodename",
-    "node_name",
-    "fqdn",
-    "computername",
-    "computer_name",
-    "slurmd_nodename",
-    "slurm_nodelist",
-    "slurm_job_nodelist",
-}
-_USER_KEYS = {
-    "user",
-    "username",
-    "user_name",
-    "logname",
-    "login",
-    "sudo_user",
-    "slurm_job_user",
-    "owner",
-}
-_EXEMPT_KEY = re.compile(r"(?i)(version|commit|digest|sha\d*|checksum|hash)$")
-_GENERIC_USERS = {
-    "root",
-    "user",
-    "users",
-    "admin",
-    "administrator",
-    "ubuntu",
-    "debian",
-    "centos",
-    "fedora",
-    "ec2-user",
-    "nobody",
-    "runner",
-    "jovyan",
-    "docker",
-    "vagrant",
-    "pi",
-    "coder",
-    "app",
-    "guest",
-    "test",
-    "default",
-    "shared",
-    "public",
-    "all users",
-    "default user",
-    "linuxbrew",
-    "opc",
-    "azureuser",
-    "cloud-user",
-    "admin1",
-    "home",
-}
-_GENERIC_HOSTS = {
-    "localhost",
-    "localhost.localdomain",
-    "ip6-localhost",
-    "ip6-loopback",
-    "redacted-host",
-    "host",
-    "none",
-    "unknown",
-    "n/a",
-    "(none)",
-    "local",
-}
-_NOT_A_VALUE = {
-    "",
-    "n/a",
-    "na",
-    "none",
-    "null",
-    "not supported",
-    "[n/a]",
-    "unknown",
-    "redacted",
-    "not available",
-    "[not supported]",
-    "0",
-    "-",
-}
-
-_PEM = re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----.*?-----END [A-Z ]*PRIVATE KEY-----", re.S)
-_URL_CREDENTIALS = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)([^\s/@:<>\"']+:[^\s/@<>\"']+)@")
-_AUTH_HEADER = re.compile(
-    r"(?i)\b(authorization|proxy-authorization|x-api-key|x-auth-token)"
-    r"(\s*[:=]\s*)(?:(bearer|basic|token|digest)\s+)?([^\s\"',;]+)"
-)
-_ASSIGNMENT = re.compile(r"""(?x)
-    (?P<name>\b[A-Za-z_][A-Za-z0-9_.-]*)      # NAME
-    (?P<sep>["']?\s*(?::|=|=>)\s*)            # = or : (also "NAME": in JSON)
-    (?P<quote>["'])?
-    (?P<value>(?(quote)[^"'\n]{1,4096}|[^\s"'<>,;&]{1,4096}))   # quoted: up to the quote
-""")
-_KEY_SHAPES = re.compile(r"""(?x)
-    \b(?:
-        hf_[A-Za-z0-9]{30,}                              # Hugging Face
-      | gh[pousr]_[A-Za-z0-9]{30,}                        # GitHub tokens
-      | github_pat_[A-Za-z0-9_]{30,}
-      | sk-(?:proj-|ant-|live-|test-)?[A-Za-z0-9_-]{20,}  # OpenAI / Anthropic / Stripe
-      | (?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}          # AWS access key ids
-      | xox[abposr]-[A-Za-z0-9-]{10,}                     # Slack
-      | glpat-[A-Za-z0-9_-]{20,}                          # GitLab
-      | AIza[0-9A-Za-z_-]{35}                             # Google API keys
-      | npm_[A-Za-z0-9]{36}
-      | pypi-[A-Za-z0-9_-]{50,}
-      | eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}   # JWT
-    )""")
-_UUID = r"[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}"
-_GPU_UUID = re.compile(rf"\bGPU-(?:{_UUID}|[0-9a-fA-F]{{16}})\b")
-_MIG_UUID = re.compile(rf"\bMIG-{_UUID}\b")
-_ANY_UUID = re.compile(rf"(?<![\w-]){_UUID}(?![\w-])")
-_DOCKER_INFO_NAME = re.compile(
-    r"(?m)^ Name: ([A-Za-z0-9][A-Za-z0-9.-]*)$"
-)  # `docker info`: the host
-_SERIAL_TEXT = re.compile(
-    r"(?i)(?P<label>serial(?:[ _-]?(?:number|no))?|unique[ _-]?id)"
-    r"(?P<sep>[\"']?\s*(?:[:=]|>)\s*[\"']?)(?P<value>[A-Za-z0-9][A-Za-z0-9_-]{3,})"
-)
-_MAC = re.compile(
-    r"(?<![\w:-])[0-9A-Fa-f]{2}(?:([:-])[0-9A-Fa-f]{2})(?:\1[0-9A-Fa-f]{2}){4}(?![\w:-])"
-)
-_IPV4 = re.compile(
-    r"(?<![\w.])(?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3}"
-    r"(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?![\w]|\.\w)"
-)
-_IPV6_CANDIDATE = re.compile(r"(?<![\w:.])(?:[0-9A-Fa-f]{0,4}:){2,7}[0-9A-Fa-f]{0,4}(?![\w:])")
-_DASHED_IP_HOST = re.compile(
-    r"(?<![\w.-])[A-Za-z][A-Za-z0-9]*-(?:\d{1,3}-){3}\d{1,3}"
-    r"(?:\.[A-Za-z0-9-]+)*(?![\w-])"
-)
-_HOME = re.compile(
-    r"(?P<prefix>(?:/home|/Users|/var/home|/export/home)/)"
-    r"(?P<name>[A-Za-z0-9_][A-Za-z0-9_.@-]{0,63})(?![A-Za-z0-9_.@-])"
-)
-_WINDOWS_HOME = re.compile(
-    r"(?i)(?P<prefix>\b[A-Z]:(?:\\{1,2}|/)Users(?:\\{1,2}|/))"
-    r"(?P<name>[A-Za-z0-9_][A-Za-z0-9_.@ -]{0,63}?)(?=\\|/|[\"':;,)\]}>\n]|$)"
-)
-_HEX = re.compile(r"(?<![\w-])[0-9a-fA-F]{32,}(?![\w-])")
-_BASE64 = re.compile(r"(?<![\w+/=-])[A-Za-z0-9+/_-]{40,}={0,2}(?![\w+/=-])")
-_HEX_CONTEXT = re.compile(
-    r"(?i)(sha\d*|commit|version|digest|git|rev|hash|checksum|build)[\w\s:=\"'-]{0,12}$"
-)
-_PSEUDONYM = re.compile(r"<[a-z0-9-]+-\d+>")
-# --gradio-auth user:pass, --api-key=X, -p? no: long options only (short ones say nothing)
-_OPTION_VALUE = re.compile(
-    r"""(?P<flag>(?<![\w-])--[A-Za-z][\w-]*)(?P<sep>=|[ \t]+)(?P<quote>["'])?"""
-    r"""(?P<value>(?(quote)[^"'\n]{1,4096}|[^\s"'<>;&|]{1,4096}))"""
-)
-_OPTION_SECRET_PARTS = ("TOKEN", "KEY", "PASSWORD", "PASSWD", "SECRET", "AUTH", "CREDENTIAL")
-_OPTION_NOT_SECRET_PARTS = ("TOKENIZER", "AUTHOR", "KEYBOARD", "MONKEY", "HOTKEY")
-_PATH_VALUE = re.compile(
-    r"(?:~|\.{1,2}|\$\w+)?/[^\s]*|[A-Za-z]:[\\/][^\n]*|[\w.-]+\.(?:pem|key|crt|json|txt)"
-)
-_NUMBER_VALUE = re.compile(r"[-+]?\d+(?:\.\d+)?(?:[eE][-+]?\d+)?[kKmMgG]?|true|false|yes|no|none")
-# the words envdoctor itself uses, beyond those of the document's ids (see the module docstring)
-_VOCABULARY = {
-    "nvidia",
-    "cuda",
-    "gpu",
-    "gpus",
-    "linux",
-    "vm",
-    "amd",
-    "intel",
-    "rocm",
-    "hip",
-    "xpu",
-    "torch",
-    "pytorch",
-    "python",
-    "docker",
-    "podman",
-    "driver",
-    "kernel",
-    "host",
-    "node",
-    "container",
-    "platform",
-    "wsl",
-    "windows",
-    "macos",
-    "apple",
-    "jetson",
-    "tegra",
-    "slurm",
-    "kubernetes",
-    "k8s",
-    "cpu",
-    "nccl",
-    "cudnn",
-    "conda",
-    "pip",
-    "os",
-    "apps",
-    "app",
-    "debian",
-    "ubuntu",
-    "centos",
-    "fedora",
-    "rhel",
-    "rocky",
-    "alma",
-    "arch",
-    "suse",
-    "gnu",
-    "kvm",
-    "qemu",
-    "vmware",
-    "hyperv",
-    "xen",
-    "nvml",
-    "smi",
-    "toolkit",
-    "cdi",
-    "envdoctor",
-    "triage",
-    "check",
-    "report",
-    "fleet",
-    "fit",
-    "preflight",
-    "cuda-toolkit",
-    "libraries",
-    "library",
-    "module",
-}
-_VOCABULARY_KEYS = {"id", "explains", "passed", "fact", "ids"}
-_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:-[A-Za-z0-9]+)*")
-_URL_TOKEN = re.compile(r"[a-z][a-z0-9+.-]*://\S*$", re.I)
-# envdoctor's own words about a finding, never pasted text ("signature:memory.cuda-out-of-memory"
-# reads as a SIGNATURE: assignment)
-_OWN_KEYS = frozenset({"origin"})
-
-
-def is_secret_name(name: str) -> bool:
-    """Whether an environment variable or key name says its value is secret (HF_TOKEN, api_key)."""
-    upper = name.upper()
-    parts = [p for p in re.split(r"[_.\-\s]+", upper) if p]
-    if any(p in _SECRET_WORDS for p in parts):
-        return True
-    return any(p.endswith(_SECRET_SUFFIXES) for p in parts)
-
-
-def _meaningful(value: str) -> bool:
-    text = value.strip().strip("\"'")
-    return text.lower() not in _NOT_A_VALUE and bool(text.strip("0 "))
-
-
-def _entropy(text: str) -> float:
-    counts = Counter(text)
-    return -sum(c / len(text) * math.log2(c / len(text)) for c in counts.values())
-
+from envdoctor.render import redact_shapes as shapes
+from envdoctor.render.redact_shapes import is_secret_name
 
 # -- the redactor --------------------------------------------------------------------------------
 
@@ -365,7 +69,7 @@ class Redactor:
     _seen: dict[str, str] = field(default_factory=dict)  # original -> pseudonym
     _literal_re: re.Pattern | None = None
     _literal_kinds: list[str] = field(default_factory=list)
-    _vocabulary: set[str] = field(default_factory=lambda: set(_VOCABULARY))
+    _vocabulary: set[str] = field(default_factory=lambda: set(shapes.VOCABULARY))
     _word_literals: dict[str, tuple[str, str]] = field(
         default_factory=dict
     )  # lower -> (value, kind)
@@ -429,9 +133,13 @@ class Redactor:
                 if isinstance(v, str) and isinstance(nxt, str) and _secret_option(v, nxt):
                     self._note("secret", nxt.strip())  # argv ["--gradio-auth", "user:pass"]
         elif isinstance(obj, str):
-            if key in _OWN_KEYS:
+            if key in shapes.OWN_KEYS:
                 return
-            if key is not None and key.lower() in _VOCABULARY_KEYS and _ID_LIKE.fullmatch(obj):
+            if (
+                key is not None
+                and key.lower() in shapes.VOCABULARY_KEYS
+                and _ID_LIKE.fullmatch(obj)
+            ):
                 self._learn_words(obj)
             self._discover_text(obj, key)
 
@@ -449,57 +157,59 @@ class Redactor:
 
     def _discover_text(self, text: str, key: str | None) -> None:
         lowered = (key or "").lower()
-        if key is not None and _meaningful(text) and "\n" not in text:
-            if lowered in _SERIAL_KEYS:
+        if key is not None and shapes.meaningful(text) and "\n" not in text:
+            if lowered in shapes.SERIAL_KEYS:
                 self._note("serial", text.strip())
-            elif lowered in _HOST_KEYS:
+            elif lowered in shapes.HOST_KEYS:
                 self._note_host(text.strip())
-            elif lowered in _USER_KEYS:
+            elif lowered in shapes.USER_KEYS:
                 self._note("user", text.strip())
             elif is_secret_name(key) and len(text.strip()) >= 6 and not _is_path(text):
                 self._note("secret", text.strip())
-        for pattern in (_HOME, _WINDOWS_HOME):
+        for pattern in (shapes.HOME, shapes.WINDOWS_HOME):
             for match in pattern.finditer(text):
                 self._note("user", match["name"].rstrip(" ."))
-        for match in _ASSIGNMENT.finditer(text):
+        for match in shapes.ASSIGNMENT.finditer(text):
             name, value = match["name"], match["value"]
-            if name.upper() in ("HOSTNAME", "NODENAME", "SLURMD_NODENAME") and _meaningful(value):
+            if name.upper() in ("HOSTNAME", "NODENAME", "SLURMD_NODENAME") and shapes.meaningful(
+                value
+            ):
                 self._note_host(value)
-            elif name.upper() in ("USER", "LOGNAME", "USERNAME", "SUDO_USER") and _meaningful(
+            elif name.upper() in ("USER", "LOGNAME", "USERNAME", "SUDO_USER") and shapes.meaningful(
                 value
             ):
                 self._note("user", value)
             elif (
                 is_secret_name(name)
-                and _meaningful(value)
+                and shapes.meaningful(value)
                 and len(value) >= 6
                 and not _is_path(value)
             ):
                 self._note("secret", value)
-        for match in _OPTION_VALUE.finditer(text):
+        for match in shapes.OPTION_VALUE.finditer(text):
             if _secret_option(match["flag"], match["value"]):
                 self._note("secret", match["value"])
-        for match in _DOCKER_INFO_NAME.finditer(text):
+        for match in shapes.DOCKER_INFO_NAME.finditer(text):
             self._note_host(match.group(1))
-        for match in _SERIAL_TEXT.finditer(text):
-            if _meaningful(match["value"]):
+        for match in shapes.SERIAL_TEXT.finditer(text):
+            if shapes.meaningful(match["value"]):
                 self._note("serial", match["value"])
 
     def _note(self, kind: str, value: str) -> None:
         value = value.strip()
-        if not value or _PSEUDONYM.fullmatch(value):
+        if not value or shapes.PSEUDONYM.fullmatch(value):
             return
-        if kind == "user" and (value.lower() in _GENERIC_USERS or len(value) < 2):
+        if kind == "user" and (value.lower() in shapes.GENERIC_USERS or len(value) < 2):
             return
         self._literals.setdefault(value, kind)
 
     def _note_host(self, value: str) -> None:
         value = value.strip().rstrip(".")
-        if not value or value.lower() in _GENERIC_HOSTS or _IPV4.fullmatch(value):
+        if not value or value.lower() in shapes.GENERIC_HOSTS or shapes.IPV4.fullmatch(value):
             return
         self._note("host", value)
         short = value.split(".", 1)[0]
-        if short != value and short.lower() not in _GENERIC_HOSTS and len(short) >= 2:
+        if short != value and short.lower() not in shapes.GENERIC_HOSTS and len(short) >= 2:
             self._note("host", short)
 
     def _build_literal_re(self) -> re.Pattern | None:
@@ -537,47 +247,50 @@ class Redactor:
         return obj
 
     def _text(self, text: str, key: str | None) -> str:
-        if not text or key in _OWN_KEYS:
+        if not text or key in shapes.OWN_KEYS:
             return text
         lowered = (key or "").lower()
-        if key is not None and _meaningful(text) and "\n" not in text:
-            if lowered in _SERIAL_KEYS:
+        if key is not None and shapes.meaningful(text) and "\n" not in text:
+            if lowered in shapes.SERIAL_KEYS:
                 return self._token("serial", text)
-            if is_secret_name(key) and not _EXEMPT_KEY.search(key) and not _is_path(text):
+            if is_secret_name(key) and not shapes.EXEMPT_KEY.search(key) and not _is_path(text):
                 return self._token("secret", text)
-            if lowered in _HOST_KEYS | _USER_KEYS and text.strip().lower() in self._word_literals:
-                name_kind = "host" if lowered in _HOST_KEYS else "user"
+            if (
+                lowered in shapes.HOST_KEYS | shapes.USER_KEYS
+                and text.strip().lower() in self._word_literals
+            ):
+                name_kind = "host" if lowered in shapes.HOST_KEYS else "user"
                 return self._token(name_kind, text.strip())
-        exempt = key is not None and bool(_EXEMPT_KEY.search(key))
-        text = _PEM.sub(lambda m: self._token("secret", m.group(0)), text)
+        exempt = key is not None and bool(shapes.EXEMPT_KEY.search(key))
+        text = shapes.PEM.sub(lambda m: self._token("secret", m.group(0)), text)
         if self._literal_re is not None:  # values found in pass 1, whole (a password with spaces)
             text = self._literal_re.sub(self._literal, text)
         for pattern, context_kind in self._word_contexts:  # envdoctor's words as names: values only
             text = pattern.sub(partial(self._word_value, kind=context_kind), text)
-        text = _OPTION_VALUE.sub(self._option, text)
-        text = _URL_CREDENTIALS.sub(
+        text = shapes.OPTION_VALUE.sub(self._option, text)
+        text = shapes.URL_CREDENTIALS.sub(
             lambda m: m.group(1) + self._token("secret", m.group(2)) + "@", text
         )
-        text = _AUTH_HEADER.sub(self._auth_header, text)
-        text = _ASSIGNMENT.sub(self._assignment, text)
-        text = _KEY_SHAPES.sub(lambda m: self._token("secret", m.group(0)), text)
-        text = _MIG_UUID.sub(lambda m: self._token("mig-uuid", m.group(0)), text)
-        text = _GPU_UUID.sub(lambda m: self._token("gpu-uuid", m.group(0)), text)
-        text = _ANY_UUID.sub(lambda m: self._token("uuid", m.group(0)), text)
-        text = _SERIAL_TEXT.sub(self._serial, text)
-        text = _HOME.sub(self._home, text)
-        text = _WINDOWS_HOME.sub(self._home, text)
-        text = _DASHED_IP_HOST.sub(lambda m: self._token("host", m.group(0)), text)
-        text = _MAC.sub(self._mac, text)
+        text = shapes.AUTH_HEADER.sub(self._auth_header, text)
+        text = shapes.ASSIGNMENT.sub(self._assignment, text)
+        text = shapes.KEY_SHAPES.sub(lambda m: self._token("secret", m.group(0)), text)
+        text = shapes.MIG_UUID.sub(lambda m: self._token("mig-uuid", m.group(0)), text)
+        text = shapes.GPU_UUID.sub(lambda m: self._token("gpu-uuid", m.group(0)), text)
+        text = shapes.ANY_UUID.sub(lambda m: self._token("uuid", m.group(0)), text)
+        text = shapes.SERIAL_TEXT.sub(self._serial, text)
+        text = shapes.HOME.sub(self._home, text)
+        text = shapes.WINDOWS_HOME.sub(self._home, text)
+        text = shapes.DASHED_IP_HOST.sub(lambda m: self._token("host", m.group(0)), text)
+        text = shapes.MAC.sub(self._mac, text)
         if not exempt:
-            text = _IPV6_CANDIDATE.sub(self._ipv6, text)
-            text = _IPV4.sub(self._ipv4, text)
-            text = _HEX.sub(self._hex, text)
-            text = _BASE64.sub(self._base64, text)
+            text = shapes.IPV6_CANDIDATE.sub(self._ipv6, text)
+            text = shapes.IPV4.sub(self._ipv4, text)
+            text = shapes.HEX.sub(self._hex, text)
+            text = shapes.BASE64.sub(self._base64, text)
         return text
 
     def _token(self, kind: str, value: str) -> str:
-        if _PSEUDONYM.fullmatch(value) or (self.kinds is not None and kind not in self.kinds):
+        if shapes.PSEUDONYM.fullmatch(value) or (self.kinds is not None and kind not in self.kinds):
             return value
         canonical = (
             value.lower() if kind in ("host", "gpu-uuid", "mig-uuid", "mac", "ipv6") else value
@@ -594,7 +307,7 @@ class Redactor:
         return f"{m.group(1)}{m.group(2)}{scheme}{self._token('secret', m.group(4))}"
 
     def _option(self, m: re.Match) -> str:
-        if not _secret_option(m["flag"], m["value"]) or _PSEUDONYM.fullmatch(m["value"]):
+        if not _secret_option(m["flag"], m["value"]) or shapes.PSEUDONYM.fullmatch(m["value"]):
             return m.group(0)
         return f"{m['flag']}{m['sep']}{m['quote'] or ''}{self._token('secret', m['value'])}"
 
@@ -602,22 +315,22 @@ class Redactor:
         name, value = m["name"], m["value"]
         if (
             not is_secret_name(name)
-            or not _meaningful(value)
-            or _PSEUDONYM.fullmatch(value)
-            or _EXEMPT_KEY.search(name)
+            or not shapes.meaningful(value)
+            or shapes.PSEUDONYM.fullmatch(value)
+            or shapes.EXEMPT_KEY.search(name)
             or _is_path(value)
         ):
             return m.group(0)
         return f"{name}{m['sep']}{m['quote'] or ''}{self._token('secret', value)}"
 
     def _serial(self, m: re.Match) -> str:
-        if not _meaningful(m["value"]) or _PSEUDONYM.fullmatch(m["value"]):
+        if not shapes.meaningful(m["value"]) or shapes.PSEUDONYM.fullmatch(m["value"]):
             return m.group(0)
         return f"{m['label']}{m['sep']}{self._token('serial', m['value'])}"
 
     def _home(self, m: re.Match) -> str:
         name = m["name"].rstrip(" .")
-        if name.lower() in _GENERIC_USERS or _PSEUDONYM.fullmatch(name):
+        if name.lower() in shapes.GENERIC_USERS or shapes.PSEUDONYM.fullmatch(name):
             return m.group(0)
         return m["prefix"] + self._token("user", name) + m["name"][len(name) :]
 
@@ -656,12 +369,16 @@ class Redactor:
 
     def _hex(self, m: re.Match) -> str:
         before = m.string[max(0, m.start() - 24) : m.start()]
-        if _HEX_CONTEXT.search(before):
+        if shapes.HEX_CONTEXT.search(before):
             return m.group(0)
         # a commit or blob hash in a URL's path (…/commit/<hex>, git+https://…@<hex>) names
         # public code; a query value (?token=<hex>) may be a secret
         token_start = max(m.string.rfind(c, 0, m.start()) for c in " \t\n\"'(<") + 1
-        if _URL_TOKEN.match(m.string[token_start : m.start()]) and before[-1:] in ("/", "@", "#"):
+        if shapes.URL_TOKEN.match(m.string[token_start : m.start()]) and before[-1:] in (
+            "/",
+            "@",
+            "#",
+        ):
             return m.group(0)
         return self._token("secret", m.group(0))
 
@@ -671,7 +388,7 @@ class Redactor:
         # pages; a query value (?key=…) may be a secret
         token_start = max(m.string.rfind(c, 0, m.start()) for c in " \t\n\"'(<") + 1
         before = m.string[token_start : m.start()]
-        if _URL_TOKEN.match(before) and "?" not in before and "=" not in value:
+        if shapes.URL_TOKEN.match(before) and "?" not in before and "=" not in value:
             return value
         if (
             value.startswith("/")
@@ -679,7 +396,7 @@ class Redactor:
             or not re.search(r"[A-Z]", value)
             or not re.search(r"[a-z]", value)
             or not re.search(r"\d", value)
-            or _entropy(value) < 4.3
+            or shapes.entropy(value) < 4.3
         ):
             return value
         return self._token("secret", value)
@@ -723,7 +440,7 @@ def _is_path(value: str) -> bool:
     """A file path (`/etc/ssl/key.pem`, `~/.cache/token`, `C:\\keys\\a.json`): under a
     secret-sounding name it says where a secret is, not what it is."""
     text = value.strip().strip("\"'")
-    return bool(_PATH_VALUE.fullmatch(text)) and not _PSEUDONYM.fullmatch(text)
+    return bool(shapes.PATH_VALUE.fullmatch(text)) and not shapes.PSEUDONYM.fullmatch(text)
 
 
 def _secret_option(flag: str, value: str) -> bool:
@@ -731,16 +448,16 @@ def _secret_option(flag: str, value: str) -> bool:
     if not flag.startswith("--") or not re.fullmatch(r"--[A-Za-z][\w-]*", flag):
         return False
     parts = [p for p in re.split(r"[-_]+", flag[2:].upper()) if p]
-    if not any(word in part for part in parts for word in _OPTION_SECRET_PARTS):
+    if not any(word in part for part in parts for word in shapes.OPTION_SECRET_PARTS):
         return False
-    if any(part in _OPTION_NOT_SECRET_PARTS for part in parts):
+    if any(part in shapes.OPTION_NOT_SECRET_PARTS for part in parts):
         return False
     text = value.strip().strip("\"'")
     return (
-        _meaningful(text)
+        shapes.meaningful(text)
         and not text.startswith("-")
         and not _is_path(text)
-        and not _NUMBER_VALUE.fullmatch(text.lower())
+        and not shapes.NUMBER_VALUE.fullmatch(text.lower())
     )
 
 
