@@ -24,6 +24,9 @@ from pathlib import Path
 
 import tomllib
 
+from envdoctor.i18n import extract_vocabulary as vocabulary
+from envdoctor.i18n.audit import FUNCTION_WORDS
+
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 # the checks live in the repository's checks/ (installed as envdoctor.checks)
 CHECKS_DIR = (
@@ -60,241 +63,6 @@ ARGPARSE_MESSAGES = (
     "argument {argument}: {message}",
 )
 
-_COMMAND_WORDS = frozenset(
-    [
-        "sudo",
-        "pip",
-        "pip3",
-        "python",
-        "python3",
-        "py",
-        "conda",
-        "mamba",
-        "micromamba",
-        "uv",
-        "apt",
-        "apt-get",
-        "dnf",
-        "yum",
-        "zypper",
-        "pacman",
-        "docker",
-        "podman",
-        "nvidia-smi",
-        "nvidia-ctk",
-        "export",
-        "set",
-        "setx",
-        "wsl",
-        "modprobe",
-        "systemctl",
-        "echo",
-        "ls",
-        "cat",
-        "curl",
-        "wget",
-        "git",
-        "cd",
-        "source",
-        "kubectl",
-        "ollama",
-        "rocm-smi",
-        "rocminfo",
-        "nvcc",
-        "ldconfig",
-        "grep",
-        "reboot",
-        "journalctl",
-        "dmesg",
-        "lspci",
-        "usermod",
-        "newgrp",
-        "rm",
-        "mkdir",
-        "chmod",
-        "update-initramfs",
-        "dracut",
-        "mokutil",
-        "winget",
-        "choco",
-        "brew",
-        "powershell",
-        "cmd",
-        "bash",
-        "sh",
-        "ln",
-        "cp",
-        "mv",
-        "tee",
-        "unset",
-        "env",
-    ]
-)
-# calls whose string arguments are patterns, commands, paths, keys or ids
-_NOT_TEXT_CALLS = frozenset(
-    [
-        "compile",
-        "search",
-        "match",
-        "fullmatch",
-        "findall",
-        "finditer",
-        "sub",
-        "subn",
-        "split",
-        "rsplit",
-        "startswith",
-        "endswith",
-        "replace",
-        "get",
-        "setdefault",
-        "pop",
-        "run",
-        "which",
-        "read",
-        "read_text",
-        "read_bytes",
-        "glob",
-        "listdir",
-        "getenv",
-        "collected",
-        "absent",
-        "failed",
-        "Evidence",
-        "join",
-        "strip",
-        "lstrip",
-        "rstrip",
-        "removeprefix",
-        "removesuffix",
-        "index",
-        "find",
-        "count",
-        "partition",
-        "rpartition",
-        "group",
-        "fact",
-        "data",
-        "import_module",
-        "open",
-        "Path",
-        "encode",
-        "decode",
-        "add_argument_group",
-        "add_mutually_exclusive_group",
-        "format_map",
-        "parse",
-        "Version",
-        "SpecifierSet",
-        "Requirement",
-        "canonicalize_name",
-        "check",
-        "getattr",
-        "hasattr",
-        "isinstance",
-    ]
-)
-_NOT_TEXT_KEYWORDS = frozenset(
-    [
-        "commands",
-        "url",
-        "id",
-        "source",
-        "fact",
-        "metavar",
-        "dest",
-        "choices",
-        "default",
-        "key",
-        "ids",
-        "needs",
-        "matrices",
-        "explains",
-        "prog",
-        "version",
-        "name",
-        "action",
-        "const",
-        "type",
-        "pattern",
-        "flags",
-        "path",
-        "argv",
-    ]
-)
-_COMMAND_WORDS = _COMMAND_WORDS | frozenset(
-    [
-        "scontrol",
-        "sbatch",
-        "srun",
-        "printf",
-        "sed",
-        "awk",
-        "torchrun",
-        "import",
-        "service",
-        "nvidia-container-cli",
-    ]
-)
-_FUNCTION_WORDS = frozenset(
-    [
-        "the",
-        "a",
-        "an",
-        "to",
-        "of",
-        "and",
-        "or",
-        "is",
-        "are",
-        "was",
-        "be",
-        "not",
-        "no",
-        "for",
-        "with",
-        "on",
-        "in",
-        "this",
-        "that",
-        "it",
-        "its",
-        "can",
-        "from",
-        "by",
-        "as",
-        "at",
-        "has",
-        "have",
-        "will",
-        "when",
-        "only",
-        "but",
-        "than",
-    ]
-)
-_STYLE_WORDS = frozenset(
-    [
-        "bold",
-        "dim",
-        "italic",
-        "underline",
-        "reverse",
-        "blink",
-        "red",
-        "green",
-        "yellow",
-        "blue",
-        "magenta",
-        "cyan",
-        "white",
-        "black",
-        "on",
-        "bright_red",
-        "bright_green",
-        "bright_yellow",
-    ]
-)
 _PROSE_WORD = re.compile(r"^[(\"'`“]?[A-Za-z][a-z]+[,.;:!?)\"'`”]*$")
 _REGEX_HINT = re.compile(r"\\[sdwSbB]|\(\?|\[\^|\.\*|\.\+|\\\.|\$$|^\^")
 PLACEHOLDER_SIMPLE = re.compile(r"[^A-Za-z0-9_]+")
@@ -321,22 +89,15 @@ def is_prose(text: str) -> bool:
     if plain.startswith(("/", "-")) and " " not in plain:  # a path or a flag
         return False
     tokens = plain.split()
-    if _REGEX_HINT.search(plain) and sum(t.lower() in _FUNCTION_WORDS for t in tokens) < 3:
+    if _REGEX_HINT.search(plain) and sum(t.lower() in FUNCTION_WORDS for t in tokens) < 3:
         return False  # a pattern; a sentence that mentions "torch 2.6.*" has function words
-    function_words = sum(t.lower().strip(",.;:()") in _FUNCTION_WORDS for t in tokens)
-    if tokens and tokens[0] in _COMMAND_WORDS and function_words < 2:
+    function_words = sum(t.lower().strip(",.;:()") in FUNCTION_WORDS for t in tokens)
+    if tokens and tokens[0] in vocabulary.COMMAND_WORDS and function_words < 2:
         return False  # a command ("pip install torch"), not "pip finds no wheel for this Python"
-    if all(t in _STYLE_WORDS for t in tokens):  # a rich style ("bold red"), not words
+    if all(t in vocabulary.STYLE_WORDS for t in tokens):  # a rich style ("bold red"), not words
         return False
     words = [t for t in tokens if _PROSE_WORD.match(t)]
-    return len(words) >= 2 or (
-        len(words) == 1
-        and len(tokens) == 1
-        and len(plain) > 3
-        and plain[0].isupper()
-        and plain.isalpha()
-        and False
-    )
+    return len(words) >= 2
 
 
 def _placeholder_name(node: ast.expr) -> str:
@@ -517,7 +278,7 @@ def _excluded_nodes(tree: ast.AST) -> set[int]:
                 if isinstance(func, ast.Name)
                 else ""
             )
-            if fname in _NOT_TEXT_CALLS:
+            if fname in vocabulary.NOT_TEXT_CALLS:
                 if fname in ("collected", "absent", "failed"):  # name, source; then words
                     for arg in node.args[:2]:
                         mark(arg)
@@ -533,14 +294,16 @@ def _excluded_nodes(tree: ast.AST) -> set[int]:
             if fname == "Fix" and len(node.args) > 1:
                 mark(node.args[1])
             for kw in node.keywords:
-                if kw.arg in _NOT_TEXT_KEYWORDS or (fname == "Evidence" and kw.arg == "actual"):
+                if kw.arg in vocabulary.NOT_TEXT_KEYWORDS or (
+                    fname == "Evidence" and kw.arg == "actual"
+                ):
                     mark(kw.value)
         elif isinstance(node, ast.Assign):
             for target in node.targets:
                 if (
                     isinstance(target, ast.Name)
                     and target.id.isupper()
-                    and set(target.id.strip("_").split("_")) & _DATA_NAME_WORDS
+                    and set(target.id.strip("_").split("_")) & vocabulary.DATA_NAME_WORDS
                 ):
                     mark(node.value)
     return skip
@@ -557,28 +320,6 @@ def _is_check_function(node: ast.AST) -> bool:
 
 
 _SPOKEN_NAME = re.compile(r"summary|reason|why|describe")
-# constants named like data (`_NVIDIA_URL`, `SIGNATURE_RE`, `REQUIRED_KEYS`): not for people
-_DATA_NAME_WORDS = frozenset(
-    [
-        "URL",
-        "URLS",
-        "PATTERN",
-        "PATTERNS",
-        "CSS",
-        "RE",
-        "REGEX",
-        "PATH",
-        "PATHS",
-        "COMMAND",
-        "COMMANDS",
-        "CMD",
-        "ARGV",
-        "SCRIPT",
-        "NAMES",
-        "KEYS",
-        "IDS",
-    ]
-)
 _LEADING_STOP = re.compile(r"^[,;:.]\s+")
 _SLOT = re.compile(r"\{\{([A-Za-z_][\w.]*)\}\}")
 
