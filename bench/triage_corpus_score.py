@@ -289,10 +289,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repo", type=Path, help="score the envdoctor checkout in this folder")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON only")
     parser.add_argument("-v", "--verbose", action="store_true", help="train: show misses' top 3")
+    parser.add_argument(
+        "--only",
+        type=Path,
+        help="train: score only the train/ cases named in this file (one file name a line), "
+        "e.g. a batch scored before any signature was written for it",
+    )
     args = parser.parse_args(argv)
     if args.repo is None:
         sys.path.insert(0, str(REPO))
-    results = score(load_corpus(args.corpus, args.split), args.repo)
+    cases = load_corpus(args.corpus, args.split)
+    if args.only is not None:
+        if args.split != "train":
+            parser.error("--only selects training cases: use it with --split train")
+        names = set(args.only.read_text(encoding="utf-8").split())
+        cases = [c for c in cases if c.part == "train" and c.path.name in names]
+    results = score(cases, args.repo)
     figs = summary(results)
     if args.json:
         print(json.dumps(figs, indent=2))
