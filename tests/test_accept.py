@@ -155,8 +155,9 @@ def test_a_machine_without_gpu_gets_one_line(tmp_path, capfd):
     err = capfd.readouterr().err
     assert code == 2
     assert err.count("\n") == 1 and err.startswith(
-        "envdoctor accept: no NVIDIA GPU can be tested here"
+        "envdoctor accept: no GPU can be tested here: NVML says"
     )
+    assert "rocm-smi" in err  # the AMD sampler was tried too
 
 
 @pytest.mark.parametrize(

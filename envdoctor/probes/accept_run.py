@@ -1,4 +1,4 @@
-"""Running `envdoctor accept`: the load in the target interpreter, NVML sampled meanwhile, the
+"""Running `envdoctor accept`: the load in the target interpreter, NVML (or rocm-smi) sampled meanwhile, the
 kernel log read before and after, and everything ended on Ctrl-C, SIGTERM or the deadline.
 
 The load (`accept_load_script.py`) runs in its own process group; when the run ends for any
@@ -19,10 +19,10 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from envdoctor.model.snapshot import FactGroup, collected
-from envdoctor.probes import accept_sampler, nvidia_events
+from envdoctor.probes import accept_sampler, accept_sampler_amd, nvidia_events
 from envdoctor.probes.context import ProbeContext, end_process, start_streaming
 from envdoctor.target import accept_load_script
 
@@ -33,7 +33,7 @@ KILL_GRACE_S = 2.0
 
 
 class NoGpu(Exception):
-    """No NVIDIA GPU to test here (the message says why, in one line)."""
+    """No GPU to test here (the message says why, in one line)."""
 
 
 @dataclass
@@ -58,19 +58,45 @@ class LoadOutcome:
     stderr_tail: str = ""
 
 
-def gpu_indices(requested: list[int] | None) -> list[int]:
-    """The GPUs to test; NoGpu when NVML finds none or an index does not exist."""
-    error = accept_sampler.init()
-    if error is not None:
-        raise NoGpu(f"no NVIDIA GPU can be tested here: NVML says {error}")
-    count = accept_sampler.device_count()
-    if count == 0:
-        accept_sampler.shutdown()
-        raise NoGpu("no NVIDIA GPU can be tested here: NVML lists no GPU")
+class Backend(Protocol):
+    """What the run needs of a GPU sampler: NVML (`accept_sampler.Nvml`) or rocm-smi
+    (`accept_sampler_amd.RocmSmi`)."""
+
+    name: str
+
+    def init(self) -> str | None: ...
+    def device_count(self) -> int: ...
+    def describe(self, indices: list[int]) -> list[dict[str, Any]]: ...
+    def read(self, indices: list[int]) -> list[dict[str, Any]]: ...
+    def shutdown(self) -> None: ...
+
+
+def open_backend(env: dict[str, str]) -> Backend:
+    """NVML when it initialises, else rocm-smi when it lists GPUs; NoGpu (both reasons in one
+    line) when neither does."""
+    nvml = accept_sampler.Nvml()
+    nvml_error = nvml.init()
+    if nvml_error is None and nvml.device_count() > 0:
+        return nvml
+    if nvml_error is None:
+        nvml.shutdown()
+        nvml_error = "NVML lists no GPU"
+    else:
+        nvml_error = f"NVML says {nvml_error}"
+    amd = accept_sampler_amd.RocmSmi(env)
+    amd_error = amd.init()
+    if amd_error is None:
+        return amd
+    raise NoGpu(f"no GPU can be tested here: {nvml_error}; {amd_error}")
+
+
+def gpu_indices(backend: Backend, requested: list[int] | None) -> list[int]:
+    """The GPUs to test; NoGpu (after closing the backend) when an index does not exist."""
+    count = backend.device_count()
     indices = requested if requested else list(range(count))
     missing = [i for i in indices if not 0 <= i < count]
     if missing:
-        accept_sampler.shutdown()
+        backend.shutdown()
         raise NoGpu(f"no GPU with index {missing[0]} (this machine has {count}: 0..{count - 1})")
     return indices
 
@@ -97,12 +123,13 @@ def new_entries(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> li
 def run(request: AcceptRequest) -> list[FactGroup]:
     """Run the acceptance test (NoGpu when there is nothing to test); KeyboardInterrupt is
     re-raised after the load is ended, with the facts gathered so far in `.groups`."""
-    indices = gpu_indices(request.gpus)
+    backend = open_backend(request.env)
+    indices = gpu_indices(backend, request.gpus)
     started_at = time.time()
     try:
-        gpus = accept_sampler.describe(indices)
+        gpus = backend.describe(indices)
         xids_before = xid_lines(request.env)
-        sampler = accept_sampler.Sampler(indices, request.interval_s).start()
+        sampler = accept_sampler.Sampler(indices, request.interval_s, backend.read).start()
         interrupted: BaseException | None = None
         try:
             outcome = _run_load(request, indices, sampler)
@@ -111,7 +138,7 @@ def run(request: AcceptRequest) -> list[FactGroup]:
         samples = sampler.stop()
         xids = new_entries(xids_before, xid_lines(request.env))
     finally:
-        accept_sampler.shutdown()
+        backend.shutdown()
     groups = _groups(request, indices, gpus, samples, outcome, xids, time.time() - started_at)
     if interrupted is not None:
         interrupted.groups = groups  # type: ignore[attr-defined]

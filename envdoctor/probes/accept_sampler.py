@@ -1,4 +1,4 @@
-"""NVML readings for `envdoctor accept`: what each GPU says it should do, and samples over time.
+"""NVML readings for `envdoctor accept` (AMD: `accept_sampler_amd`): what each GPU says it should do, and samples over time.
 
 `describe(indices)` reads each GPU's own limits once (default and enforced power limit, maximum
 SM and memory clocks, the PCIe link it and the slot can train to, the slowdown and shutdown
@@ -140,12 +140,51 @@ def sample(index: int) -> dict[str, Any]:
     }
 
 
-class Sampler:
-    """Samples the GPUs in a daemon thread; `phase` (set by the caller) tags each sample."""
+def read(indices: list[int]) -> list[dict[str, Any]]:
+    """One reading of each GPU; an error entry for a GPU lost mid-run (a fact, not a crash)."""
+    out = []
+    for index in indices:
+        try:
+            out.append(sample(index))
+        except Exception as exc:  # noqa: BLE001 - a GPU lost mid-run is a fact, not a crash
+            out.append({"index": index, "error": f"{type(exc).__name__}: {exc}"})
+    return out
 
-    def __init__(self, indices: list[int], interval_s: float = 1.0) -> None:
+
+class Nvml:
+    """The NVIDIA sampling backend (the AMD one is `accept_sampler_amd.RocmSmi`)."""
+
+    name = "nvml"
+
+    def init(self) -> str | None:
+        return init()
+
+    def device_count(self) -> int:
+        return device_count()
+
+    def describe(self, indices: list[int]) -> list[dict[str, Any]]:
+        return [{**gpu, "vendor": "nvidia"} for gpu in describe(indices)]
+
+    def read(self, indices: list[int]) -> list[dict[str, Any]]:
+        return read(indices)
+
+    def shutdown(self) -> None:
+        shutdown()
+
+
+class Sampler:
+    """Samples the GPUs in a daemon thread; `phase` (set by the caller) tags each sample.
+    `read` takes the indices and returns one reading per GPU (a backend's `read`)."""
+
+    def __init__(
+        self,
+        indices: list[int],
+        interval_s: float = 1.0,
+        read: Callable[[list[int]], list[dict[str, Any]]] = read,
+    ) -> None:
         self.indices = indices
         self.interval_s = interval_s
+        self.read = read
         self.samples: list[dict[str, Any]] = []
         self.phase = "idle"
         self._stop = threading.Event()
@@ -172,9 +211,9 @@ class Sampler:
 
     def _take(self) -> None:
         t_s = round(time.monotonic() - self._started, 2)
-        for index in self.indices:
-            try:
-                reading = sample(index)
-            except Exception as exc:  # noqa: BLE001 - a GPU lost mid-run is a fact, not a crash
-                reading = {"index": index, "error": f"{type(exc).__name__}: {exc}"}
+        try:
+            readings = self.read(self.indices)
+        except Exception as exc:  # noqa: BLE001 - a failed reading is a fact, not a crash
+            readings = [{"index": i, "error": f"{type(exc).__name__}: {exc}"} for i in self.indices]
+        for reading in readings:
             self.samples.append({"t_s": t_s, "phase": self.phase, **reading})
