@@ -6,9 +6,10 @@
 Runs only when asked: a correctness test, a sustained compute load, a VRAM pattern test and a
 copy-bandwidth test on each selected GPU, in the target interpreter (never inside envdoctor),
 while NVML samples temperature, power, clocks, throttle reasons, the PCIe link and ECC counters
-and the kernel log is watched for Xid lines; then every series is judged. Ctrl-C, SIGTERM and
-the deadline stop the load at once (its process group is killed) and the partial report is still
-written. A machine without an NVIDIA GPU gets one line and exit code 2.
+(on AMD, rocm-smi: temperature, power, clocks) and the kernel log is watched for Xid lines; then
+every series is judged. Ctrl-C, SIGTERM and the deadline stop the load at once (its process group
+is killed) and the partial report is still written. A machine without a GPU gets one line and
+exit code 2.
 """
 
 from __future__ import annotations
@@ -62,7 +63,7 @@ def add_parser(subparsers) -> None:  # noqa: ANN001
         type=float,
         default=1.0,
         metavar="S",
-        help="seconds between two NVML samples, 0.1 to 60 (default: 1)",
+        help="seconds between two NVML (or rocm-smi) samples, 0.1 to 60 (default: 1)",
     )
     parser.add_argument("--format", choices=("text", "json", "markdown", "html"), default="text")
     parser.add_argument("--json", action="store_const", const="json", dest="format")
