@@ -112,7 +112,7 @@ def _parse_clause(text: str, part: str) -> Clause:
     pattern = None
     if op in ("~", "!~"):
         try:
-            pattern = re.compile(value or "", re.IGNORECASE)
+            pattern = re.compile(value or "", re.IGNORECASE | re.ASCII)
         except re.error as exc:
             raise SignatureError(f"condition {text!r}: bad regex: {exc}") from exc
         check_backtracking(value or "")

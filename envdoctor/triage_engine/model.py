@@ -33,7 +33,7 @@ class Pattern:
     @cached_property
     def regex(self) -> re.Pattern[str]:
         """The compiled, case-insensitive expression."""
-        return re.compile(self.text, re.IGNORECASE)
+        return re.compile(self.text, re.IGNORECASE | re.ASCII)
 
     def possible_in(self, text: str) -> bool:
         """Whether `text` (lowercased) holds one of the anchors: if not, no line of it can match."""

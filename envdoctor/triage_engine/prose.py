@@ -19,7 +19,7 @@ _V = r"v?(?P<version>\d+(?:\.\d+){0,3})"
 
 # (fact, regex): the first match of each fact wins, in line order
 VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (fact, re.compile(text, re.IGNORECASE))
+    (fact, re.compile(text, re.IGNORECASE | re.ASCII))
     for fact, text in (
         (
             "driver.cuda_code",
@@ -83,7 +83,7 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 )
 
 CONTEXT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (fact, re.compile(text, re.IGNORECASE))
+    (fact, re.compile(text, re.IGNORECASE | re.ASCII))
     for fact, text in (
         ("ctx.docker_desktop", r"docker desktop|docker-desktop|desktop-linux"),
         ("ctx.slurm", r"\bslurm|\bsbatch\b|\bsrun\b|#SBATCH"),
