@@ -273,6 +273,20 @@ def summary(results: list[Result]) -> dict[str, Any]:
     return out
 
 
+def family_table(figs: dict[str, Any]) -> str:
+    """The per-family figures as a Markdown table, largest family first."""
+    rows = [
+        "| family | n | strict first | strict top 3 | no signature matched |",
+        "|---|---|---|---|---|",
+    ]
+    for name, part in sorted(figs["families"].items(), key=lambda kv: (-kv[1]["cases"], kv[0])):
+        rows.append(
+            f"| {name} | {part['cases']} | {part['strict_first_share']:.0%} | "
+            f"{part['strict_top3_share']:.0%} | {part['no_match_share']:.0%} |"
+        )
+    return "\n".join(rows)
+
+
 def _line(figs: dict[str, Any]) -> str:
     return (
         f"{figs['cases']:>4} cases  strict first {figs['strict_first_share']:4.0%}  "
@@ -288,6 +302,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--split", default="train", choices=SPLITS)
     parser.add_argument("--repo", type=Path, help="score the envdoctor checkout in this folder")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON only")
+    parser.add_argument(
+        "--markdown", action="store_true", help="print the per-family figures as a Markdown table"
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="train: show misses' top 3")
     parser.add_argument(
         "--only",
@@ -308,6 +325,9 @@ def main(argv: list[str] | None = None) -> int:
     figs = summary(results)
     if args.json:
         print(json.dumps(figs, indent=2))
+        return 0
+    if args.markdown:
+        print(family_table(figs))
         return 0
     if args.split == "train":  # per-case rows only for cases that may be read
         print(f"{'case':<58} {'expected':<40} {'rank':>4} {'strict':>6} {'ms':>6}")
