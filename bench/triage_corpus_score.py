@@ -319,7 +319,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.only is not None:
         if args.split != "train":
             parser.error("--only selects training cases: use it with --split train")
-        names = set(args.only.read_text(encoding="utf-8").split())
+        lines = args.only.read_text(encoding="utf-8").splitlines()
+        names = {n.strip() for n in lines if n.strip() and not n.lstrip().startswith("#")}
         cases = [c for c in cases if c.part == "train" and c.path.name in names]
     results = score(cases, args.repo)
     figs = summary(results)
