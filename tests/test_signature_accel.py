@@ -132,12 +132,12 @@ def test_cause_ranks_first_and_names_its_fix(text: str, expected: str, keyword: 
     assert keyword in fix_words(text, expected)
 
 
-def test_rocm_wheel_comes_from_the_chooser_not_a_canned_index() -> None:
+def test_no_binary_fix_names_no_canned_rocm_index() -> None:
     words = fix_words(
         "hipErrorNoBinaryForGpu: Unable to find code object for all current devices!",
         "rocm.no-binary-for-gpu",
     )
-    assert "whl/rocm6.4" not in words
+    assert "whl/rocm" not in words and "hsa_override_gfx_version" in words
 
 
 def test_ipex_and_torch_of_one_minor_are_not_a_mismatch() -> None:
