@@ -135,6 +135,22 @@ nvidia 0000:01:00.0:    [ 0] RxErr""",
         "high performance",
     ),
     (
+        "installing over a loaded module",
+        "ERROR: An NVIDIA kernel module 'nvidia-drm' appears to already be loaded in your kernel.  "
+        "This may be because it is in use (for example, by an X server, a CUDA program, or the "
+        "NVIDIA Persistence Daemon)",
+        "nvidia.module-in-use",
+        "multi-user.target",
+    ),
+    (
+        "Windows entry point",
+        "python.exe - Entry Point Not Found\nThe procedure entry point "
+        "?cudnnCreate@@YAXXZ could not be located in the dynamic link library "
+        "C:\\Python311\\Lib\\site-packages\\torch\\lib\\torch_cuda.dll.",
+        "windows.dll-dependency-missing",
+        "redistributable",
+    ),
+    (
         "TCC mode under WSL",
         "nvidia-smi inside WSL2 (Ubuntu 22.04) on Windows Server 2022, the NVIDIA L40S is in TCC "
         "mode:\nFailed to initialize NVML: GPU access blocked by the operating system",
