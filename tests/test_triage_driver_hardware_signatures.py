@@ -170,6 +170,32 @@ def test_cause_ranks_first_and_its_fix_names_the_keyword(
     assert keyword.lower() in fixes, fixes
 
 
+ZH_CASES = [
+    ("显卡经常掉卡，nvidia-smi 里看不到第二张卡了，重新插了一下就好", "hardware.gpu-reseat"),
+    ("每次运行 train.py 训练时电脑直接重启，没有任何报错", "hardware.power-insufficient"),
+    ("dkms 提示找不到内核头文件，nvidia 驱动装不上", "nvidia.dkms-headers-missing"),
+    (
+        "由于找不到 VCRUNTIME140_1.dll，无法继续执行代码。重新安装程序可能会解决此问题。",
+        "windows.dll-dependency-missing",
+    ),
+    ("显示器驱动程序 nvlddmkm 已停止响应，并且已成功恢复。", "windows.device-removed-tdr"),
+]
+
+
+@pytest.mark.parametrize(("paste", "expected"), ZH_CASES, ids=[c[1] for c in ZH_CASES])
+def test_chinese_descriptions_reach_the_cause(paste: str, expected: str) -> None:
+    ids = [f.id for f in triage_text(paste).findings]
+    assert ids and ids[0] == expected, ids
+
+
+def test_secure_boot_named_in_chinese_confirms_like_english() -> None:
+    line = "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver."
+    english = triage_text(f"{line}\nSecure Boot is enabled on this laptop").findings[0]
+    chinese = triage_text(f"{line}\n这台笔记本开着安全启动").findings[0]
+    assert english.id == chinese.id == "nvidia.secure-boot-blocks-module"
+    assert chinese.score == english.score
+
+
 def test_unattended_upgrade_of_the_driver_is_named_before_the_generic_causes() -> None:
     paste = """$ nvidia-smi
 NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed and running.
