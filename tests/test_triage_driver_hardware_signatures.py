@@ -151,6 +151,26 @@ nvidia 0000:01:00.0:    [ 0] RxErr""",
         "redistributable",
     ),
     (
+        "IOMMU off",
+        "TASK ERROR: No IOMMU detected, please activate it.See Documentation for further "
+        "information.",
+        "vm.iommu-disabled",
+        "intel_iommu=on",
+    ),
+    (
+        "framebuffer on the passed-through GPU",
+        "vfio-pci 0000:01:00.0: BAR 1: can't reserve [mem 0xc0000000-0xcfffffff 64bit pref]",
+        "vm.passthrough-bar-reserved",
+        "sysfb_init",
+    ),
+    (
+        "MIG change pending",
+        "Warning: MIG mode is in pending enable state for GPU 00000000:07:00.0:In use by another "
+        "client\n00000000:07:00.0 is currently being used by one or more other processes",
+        "nvidia.mig-mode-pending",
+        "--gpu-reset",
+    ),
+    (
         "TCC mode under WSL",
         "nvidia-smi inside WSL2 (Ubuntu 22.04) on Windows Server 2022, the NVIDIA L40S is in TCC "
         "mode:\nFailed to initialize NVML: GPU access blocked by the operating system",
