@@ -237,6 +237,53 @@ def test_a_gpu_is_needed_to_choose_a_wheel(ms):
     assert isinstance(found, NeedsFact) and "nvidia-smi" in found.how
 
 
+def pasted(snap: Snapshot) -> Snapshot:
+    snap.origin = "pasted"
+    return snap
+
+
+def test_a_pasted_report_without_a_gpu_gets_the_release_default_cuda_build(ms):
+    # a paste that names torch 2.3.1+cpu and no GPU: keep the release, take its default CUDA
+    # variant (torch_releases: pypi_default_linux_x86_64 = cu121), and say what that assumes
+    found = fixes(
+        resolve(RemedySpec("torch-build-for-gpu"), pasted(machine(torch="2.3.1+cpu")), ms)
+    )
+    [fix] = found
+    assert fix.effect.torch.variant == "cu121" and fix.effect.torch.exact == "2.3.1"
+    assert any("/whl/cu121" in c for c in fix.commands)
+    assert any("the GPU was not given" in a for a in fix.assumptions)
+    assert any("driver" in a and "was not given" in a for a in fix.assumptions)
+
+
+def test_a_pasted_report_without_a_gpu_takes_the_variant_the_named_driver_runs(ms):
+    # driver 470 runs CUDA 11.4 at most: of torch 2.3's cu118 / cu121, only cu118 runs on it
+    snap = pasted(machine(torch="2.3.1+cpu", driver="470.256.02"))
+    [fix] = fixes(resolve(RemedySpec("torch-build-for-gpu"), snap, ms))
+    assert fix.effect.torch.variant == "cu118"
+    assert not any("driver" in a for a in fix.assumptions)
+
+
+def test_a_pasted_release_older_than_the_tables_gets_no_assumed_build(ms):
+    # torch 1.9 predates matrices/torch_releases (1.13 on): no sourced variant to name
+    found = resolve(RemedySpec("torch-build-for-gpu"), pasted(machine(torch="1.9.0+cpu")), ms)
+    assert isinstance(found, NeedsFact)
+
+
+def test_a_build_for_the_driver_still_needs_the_driver_without_a_gpu(ms):
+    found = resolve(RemedySpec("torch-build-for-driver"), pasted(machine(torch="2.3.1+cu121")), ms)
+    assert isinstance(found, NeedsFact)
+
+
+def test_without_the_driver_an_older_cuda_major_is_offered_beside_the_newest(ms):
+    # RTX 5090 (sm_120), driver unknown: the newest build needs CUDA 13's driver floor; the
+    # newest one with sm_120 kernels from CUDA 12 runs on an older driver
+    snap = pasted(machine(torch="2.6.0+cu126", gpu=("NVIDIA GeForce RTX 5090", "12.0")))
+    found = fixes(resolve(RemedySpec("torch-build-for-gpu"), snap, ms))
+    majors = {f.effect.torch.variant[2:4] for f in found}
+    assert {"12", "13"} <= majors, [f.summary for f in found]
+    assert all(f.effect.torch.variant != "cu126" for f in found)  # cu126 has no sm_120
+
+
 def test_signature_remedies_are_filled_then_resolved(ms):
     snap = machine(torch="2.1.2+cu121", driver="470.256.02")
     found = signature_fixes(
