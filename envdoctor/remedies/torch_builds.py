@@ -203,20 +203,22 @@ def _without_gpu(
     )
     if choice is None:
         return None
-    arches = [
-        a
-        for a in tq.variant_arches(ms, choice.release, choice.variant, wheel_os) or []
-        if a.startswith("sm_")
-    ]
-    span = f" ({arches[0]} to {arches[-1]})" if arches else ""
-    gpu_note = (
-        f"assumes an NVIDIA GPU that {choice.variant} has kernels for{span}; the GPU was not given"
+    arches = sorted(
+        (
+            a
+            for a in tq.variant_arches(ms, choice.release, choice.variant, wheel_os) or []
+            if a.startswith("sm_") and a[3:].isdigit()
+        ),
+        key=lambda a: int(a[3:]),
     )
+    span = f"{arches[0]} to {arches[-1]}" if arches else ""
+    gpu_note = f"assumes an NVIDIA GPU that {choice.variant} has kernels for; the GPU was not given"
+    covers = f", with kernels for {span} GPUs" if span else ""
     if ctx.driver_version or max_cuda:
-        why = f"the CUDA build the driver (CUDA {max_cuda or ctx.driver_version}) runs"
+        why = f"the CUDA build the driver (CUDA {max_cuda or ctx.driver_version}) runs{covers}"
         notes: tuple[str, ...] = (gpu_note,)
     else:
-        why = "PyTorch's default CUDA build for this release"
+        why = f"PyTorch's default CUDA build for this release{covers}"
         notes = (gpu_note, _driver_assumption(ms, choice.variant, os_name))
     return [
         replace(
