@@ -322,3 +322,23 @@ def test_checks_outside_the_diagnosis_still_judge_a_fix(ms):
     [old] = [f for f in outcome.findings if f.id == "torch.driver-too-old"]
     assert not [f for f in old.fixes if f.effect and f.effect.driver_min]
     assert any("no branch after 470 supports Tesla K80" in r.reason for r in old.rejected_fixes)
+
+
+def test_a_framework_release_gets_a_python_it_publishes_wheels_for(ms):
+    # tensorflow 2.12 lists Python 3.8-3.11 (matrices/python_frameworks): on 3.12, a 3.11 venv
+    snap = machine(python="3.12.2")
+    spec = RemedySpec("python-for-package", {"package": "tensorflow", "version": "2.12.0"})
+    [fix] = fixes(resolve(spec, snap, ms))
+    assert fix.effect.python == "3.11"
+    assert fix.commands[0].startswith("python3.11 -m venv")
+    assert "tensorflow==2.12.0" in fix.commands[1]
+
+
+def test_no_python_fix_when_the_python_in_use_is_supported_or_the_release_unknown(ms):
+    supported = RemedySpec("python-for-package", {"package": "tensorflow", "version": "2.12.0"})
+    assert fixes(resolve(supported, machine(python="3.11.9"), ms)) == []
+    unknown = RemedySpec("python-for-package", {"package": "tensorflow", "version": "0.1.0"})
+    assert fixes(resolve(unknown, machine(python="3.12.2"), ms)) == []
+    placeholder = RemedySpec("python-for-package", {"package": "tensorflow", "version": "m.ver"})
+    [fix] = fixes(resolve(placeholder, machine(python="3.99.0"), ms))  # newest release instead
+    assert "tensorflow==" in fix.commands[1]

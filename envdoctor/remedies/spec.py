@@ -40,6 +40,10 @@ KINDS: dict[str, str] = {
         "distribution, e.g. 'debian12': its cuda-drivers packages)"
     ),
     "python-for-torch": "a Python the torch release publishes wheels for, in a new venv",
+    "python-for-package": (
+        "a Python that a framework release (python_frameworks table: tensorflow...) publishes "
+        "wheels for, in a new venv with that release; params: package*, version"
+    ),
     "torch-release-for-platform": (
         "the newest torch release with an official wheel for this OS and machine (an Intel Mac "
         "ends at 2.2), for this Python or in a new venv; params: torch (the release asked for)"
