@@ -342,3 +342,13 @@ def test_no_python_fix_when_the_python_in_use_is_supported_or_the_release_unknow
     placeholder = RemedySpec("python-for-package", {"package": "tensorflow", "version": "m.ver"})
     [fix] = fixes(resolve(placeholder, machine(python="3.99.0"), ms))  # newest release instead
     assert "tensorflow==" in fix.commands[1]
+
+
+def test_a_printed_torch_version_stands_in_for_the_missing_fact(ms):
+    # a paste that printed "2.3.1+cpu" and named no GPU: keep 2.3.1, take its default CUDA build
+    spec = RemedySpec("torch-build-for-gpu", {"installed": "2.3.1+cpu"})
+    [fix] = fixes(resolve(spec, pasted(machine()), ms))
+    assert fix.effect.torch.exact == "2.3.1" and fix.effect.torch.variant == "cu121"
+    unfilled = RemedySpec("torch-build-for-gpu", {"installed": "m.ver"})
+    [newest] = fixes(resolve(unfilled, pasted(machine()), ms))
+    assert newest.effect.torch.exact is None  # the placeholder is no version: newest release

@@ -24,7 +24,8 @@ KINDS: dict[str, str] = {
     "torch-build-for-gpu": (
         "a torch build with kernels for this machine's GPUs that this driver runs (the installed "
         "release's variant first, then the newest release); params: capability ('8.6' or '86', "
-        "overrides the GPUs' own), gpu_names (GPUs known by name only), vendor ('nvidia' | 'amd')"
+        "overrides the GPUs' own), gpu_names (GPUs known by name only), vendor ('nvidia' | 'amd'), "
+        "installed (the torch version a report printed, when the facts have none)"
     ),
     "torch-build-for-driver": (
         "a torch build whose CUDA this driver runs and that still has kernels for the GPUs"

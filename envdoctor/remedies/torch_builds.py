@@ -8,6 +8,7 @@ installer; the driver it needs when the driver was not given).
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -109,7 +110,9 @@ def torch_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[F
     if not capabilities:
         # without the GPU: a build for the driver still needs the driver's CUDA to choose
         if spec.kind == "torch-build-for-gpu" or max_cuda:
-            assumed = _without_gpu(snap, ms, host, ctx, os_name, wheel_os, max_cuda)
+            assumed = _without_gpu(
+                snap, ms, host, ctx, os_name, wheel_os, max_cuda, _installed(spec, ctx)
+            )
             if assumed is not None:
                 return assumed
         return NeedsFact(
@@ -123,7 +126,7 @@ def torch_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[F
         driver_max_cuda=max_cuda,
         driver_version=ctx.driver_version,
         python=ctx.python_version,
-        installed=str(ctx.torch.get("version") or ""),
+        installed=_installed(spec, ctx),
     )
     if not choices and ctx.python_version:
         venv = _new_python(ms, ctx, host, capabilities, wheel_os, max_cuda)
@@ -168,6 +171,15 @@ def torch_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[F
     return out
 
 
+def _installed(spec: RemedySpec, ctx: Any) -> str:
+    """The installed torch: the facts', else the `installed` parameter (a version the report
+    printed, "2.3.1+cpu"); a placeholder the paste did not fill is ignored."""
+    given = str(spec.param("installed") or "").strip()
+    if not re.fullmatch(r"\d+\.\d+(?:\.\d+)?(?:\+\w+)?", given):
+        given = ""
+    return str(ctx.torch.get("version") or given)
+
+
 def _driver_assumption(ms: Any, variant: str, os_name: str) -> str:
     """What a wheel chosen without the driver's version assumes about the driver."""
     need = driver_needed(ms, variant, "windows" if os_name == "windows" else "linux")
@@ -184,6 +196,7 @@ def _without_gpu(
     os_name: str,
     wheel_os: str,
     max_cuda: str | None,
+    installed: str,
 ) -> list[Fix] | None:
     """A report that names no GPU (a paste: a live machine's probes would have found one) still
     gets a concrete CUDA build, with what it assumes said: the installed release (else the newest)
@@ -199,7 +212,7 @@ def _without_gpu(
         driver_max_cuda=max_cuda,
         driver_version=ctx.driver_version,
         python=ctx.python_version,
-        installed=str(ctx.torch.get("version") or ""),
+        installed=installed,
     )
     if choice is None:
         return None
