@@ -198,6 +198,9 @@ def choose_without_gpu(
     for release in order:
         row = tq.release_row(ms, release) or {}
         variants = [str(v) for v in row.get("cuda_variants") or []]
+        # only variants the tables list for this OS (not every CUDA variant has Windows wheels)
+        listed = [v for v in variants if tq.variant_arches(ms, release, v, os) is not None]
+        variants = listed or variants
         if driver_max_cuda:
             runs = [
                 v
@@ -207,7 +210,8 @@ def choose_without_gpu(
             variant = max(runs, key=lambda v: _variant_cuda(ms, v), default=None)
         else:
             default = str(row.get("pypi_default_linux_x86_64") or "")
-            variant = default if default in variants else None
+            newest = max(variants, key=lambda v: _variant_cuda(ms, v), default=None)
+            variant = default if default in variants else newest
         if variant is None:
             continue
         exact = str(public_release(installed)) if release == current and installed else None
