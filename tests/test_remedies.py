@@ -352,3 +352,16 @@ def test_a_printed_torch_version_stands_in_for_the_missing_fact(ms):
     unfilled = RemedySpec("torch-build-for-gpu", {"installed": "m.ver"})
     [newest] = fixes(resolve(unfilled, pasted(machine()), ms))
     assert newest.effect.torch.exact is None  # the placeholder is no version: newest release
+
+
+def test_a_tensorflow_release_names_the_cuda_and_cudnn_it_was_built_with(ms):
+    # matrices/python_frameworks (TensorFlow's tested build configurations)
+    old = RemedySpec("cuda-libs-for-package", {"package": "tensorflow", "version": "2.12.0"})
+    [fix] = fixes(resolve(old, machine(), ms))
+    assert "CUDA 11.8" in fix.summary and "cuDNN 8.6" in fix.summary
+    wheels = RemedySpec("cuda-libs-for-package", {"package": "tensorflow", "version": "2.15.0"})
+    [fix] = fixes(resolve(wheels, machine(), ms))
+    assert fix.commands == ("pip install 'tensorflow[and-cuda]==2.15.0'",)
+    # 2.16's [and-cuda] wheels are not found by TensorFlow (tensorflow#63362): no such advice
+    broken = RemedySpec("cuda-libs-for-package", {"package": "tensorflow", "version": "2.16.1"})
+    assert fixes(resolve(broken, machine(), ms)) == []

@@ -85,6 +85,12 @@ def _package_python(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> li
     return package_python_fixes(spec, snap, ms, host)
 
 
+def _framework_libs(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[Fix] | NeedsFact:
+    from envdoctor.remedies.framework_libs import framework_lib_fixes
+
+    return framework_lib_fixes(spec, snap, ms, host)
+
+
 def _platform_release(
     spec: RemedySpec, snap: Snapshot, ms: Any, host: Host
 ) -> list[Fix] | NeedsFact:
@@ -141,6 +147,7 @@ _RESOLVERS: dict[str, Resolver] = {
     "driver": _system("driver_fixes"),
     "python-for-torch": _python,
     "python-for-package": _package_python,
+    "cuda-libs-for-package": _framework_libs,
     "torch-release-for-platform": _platform_release,
     "package": _package,
     "remove-package": _package,

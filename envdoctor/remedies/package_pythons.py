@@ -28,7 +28,7 @@ def _name(text: Any) -> str:
     return re.sub(r"[-_.]+", "-", str(text or "").strip().lower())
 
 
-def _minor(text: Any) -> Version | None:
+def minor_of(text: Any) -> Version | None:
     try:
         release = Version(str(text).replace(".*", "")).release + (0,)
     except InvalidVersion:
@@ -43,7 +43,7 @@ def release_rows(ms: Any, package: str) -> list[dict[str, Any]]:
     except (KeyError, AttributeError):
         return []
     mine = [r for r in rows if _name(r.get("package")) == _name(package) and r.get("python")]
-    return sorted(mine, key=lambda r: _minor(r.get("version")) or Version("0"), reverse=True)
+    return sorted(mine, key=lambda r: minor_of(r.get("version")) or Version("0"), reverse=True)
 
 
 def row_for(ms: Any, package: str, version: str | None) -> dict[str, Any] | None:
@@ -51,11 +51,11 @@ def row_for(ms: Any, package: str, version: str | None) -> dict[str, Any] | None
     rows = release_rows(ms, package)
     if not version:
         return rows[0] if rows else None
-    wanted = _minor(version)
-    return next((r for r in rows if _minor(r.get("version")) == wanted), None)
+    wanted = minor_of(version)
+    return next((r for r in rows if minor_of(r.get("version")) == wanted), None)
 
 
-def _given(value: Any) -> str | None:
+def given(value: Any) -> str | None:
     """A parameter's value, None when empty or an unfilled template ("{{m.ver}}")."""
     text = str(value or "").strip()
     return text if text and "{{" not in text else None
@@ -63,7 +63,7 @@ def _given(value: Any) -> str | None:
 
 def package_python_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[Fix]:
     """ "python-for-package": params package*, version (the release asked for)."""
-    package, version = (_given(spec.param(k)) for k in ("package", "version"))
+    package, version = (given(spec.param(k)) for k in ("package", "version"))
     if package is None:
         return []
     if version is not None and not re.fullmatch(r"\d+(?:\.\d+){0,3}(?:\.\*)?", version):

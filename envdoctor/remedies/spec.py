@@ -41,6 +41,11 @@ KINDS: dict[str, str] = {
         "distribution, e.g. 'debian12': its cuda-drivers packages)"
     ),
     "python-for-torch": "a Python the torch release publishes wheels for, in a new venv",
+    "cuda-libs-for-package": (
+        "the CUDA and cuDNN a framework release was built and tested with (python_frameworks: "
+        "TensorFlow), as wheels where the release has an [and-cuda] extra; params: package*, "
+        "version*"
+    ),
     "python-for-package": (
         "a Python that a framework release (python_frameworks table: tensorflow...) publishes "
         "wheels for, in a new venv with that release; params: package*, version"
