@@ -365,3 +365,8 @@ def test_a_tensorflow_release_names_the_cuda_and_cudnn_it_was_built_with(ms):
     # 2.16's [and-cuda] wheels are not found by TensorFlow (tensorflow#63362): no such advice
     broken = RemedySpec("cuda-libs-for-package", {"package": "tensorflow", "version": "2.16.1"})
     assert fixes(resolve(broken, machine(), ms)) == []
+
+
+def test_no_gpu_is_assumed_where_a_probe_found_none_or_another_vendor(ms):
+    probed = pasted(machine(torch="2.3.1+cpu", nvidia__gpus={"gpus": []}))
+    assert isinstance(resolve(RemedySpec("torch-build-for-gpu"), probed, ms), NeedsFact)

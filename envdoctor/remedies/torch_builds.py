@@ -198,13 +198,15 @@ def _without_gpu(
     max_cuda: str | None,
     installed: str,
 ) -> list[Fix] | None:
-    """A report that names no GPU (a paste: a live machine's probes would have found one) still
-    gets a concrete CUDA build, with what it assumes said: the installed release (else the newest)
-    as PyTorch's default CUDA variant, or the newest variant the named driver runs. None on a
-    live snapshot, or when no release fits."""
+    """A report that names no GPU still gets a concrete CUDA build, with what it assumes said:
+    the installed release (else the newest) as PyTorch's default CUDA variant, or the newest
+    variant the named driver runs. None on a live snapshot, when a probe looked for NVIDIA GPUs
+    and found none (`triage --here`), for another vendor's GPU, or when no release fits."""
     from envdoctor.checks.torch_context import reinstall_fixes
 
-    if snap.origin != "pasted":
+    if snap.origin != "pasted" or snap.group("nvidia.gpus") is not None:
+        return None  # a probe looked for NVIDIA GPUs (live, or `triage --here`) and found none
+    if host.vendor not in (None, "nvidia"):
         return None
     choice = choose_without_gpu(
         ms,
