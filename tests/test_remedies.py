@@ -237,6 +237,53 @@ def test_a_gpu_is_needed_to_choose_a_wheel(ms):
     assert isinstance(found, NeedsFact) and "nvidia-smi" in found.how
 
 
+def pasted(snap: Snapshot) -> Snapshot:
+    snap.origin = "pasted"
+    return snap
+
+
+def test_a_pasted_report_without_a_gpu_gets_the_release_default_cuda_build(ms):
+    # a paste that names torch 2.3.1+cpu and no GPU: keep the release, take its default CUDA
+    # variant (torch_releases: pypi_default_linux_x86_64 = cu121), and say what that assumes
+    found = fixes(
+        resolve(RemedySpec("torch-build-for-gpu"), pasted(machine(torch="2.3.1+cpu")), ms)
+    )
+    [fix] = found
+    assert fix.effect.torch.variant == "cu121" and fix.effect.torch.exact == "2.3.1"
+    assert any("/whl/cu121" in c for c in fix.commands)
+    assert any("the GPU was not given" in a for a in fix.assumptions)
+    assert any("driver" in a and "was not given" in a for a in fix.assumptions)
+
+
+def test_a_pasted_report_without_a_gpu_takes_the_variant_the_named_driver_runs(ms):
+    # driver 470 runs CUDA 11.4 at most: of torch 2.3's cu118 / cu121, only cu118 runs on it
+    snap = pasted(machine(torch="2.3.1+cpu", driver="470.256.02"))
+    [fix] = fixes(resolve(RemedySpec("torch-build-for-gpu"), snap, ms))
+    assert fix.effect.torch.variant == "cu118"
+    assert not any("driver" in a for a in fix.assumptions)
+
+
+def test_a_pasted_release_older_than_the_tables_gets_no_assumed_build(ms):
+    # torch 1.9 predates matrices/torch_releases (1.13 on): no sourced variant to name
+    found = resolve(RemedySpec("torch-build-for-gpu"), pasted(machine(torch="1.9.0+cpu")), ms)
+    assert isinstance(found, NeedsFact)
+
+
+def test_a_build_for_the_driver_still_needs_the_driver_without_a_gpu(ms):
+    found = resolve(RemedySpec("torch-build-for-driver"), pasted(machine(torch="2.3.1+cu121")), ms)
+    assert isinstance(found, NeedsFact)
+
+
+def test_without_the_driver_an_older_cuda_major_is_offered_beside_the_newest(ms):
+    # RTX 5090 (sm_120), driver unknown: the newest build needs CUDA 13's driver floor; the
+    # newest one with sm_120 kernels from CUDA 12 runs on an older driver
+    snap = pasted(machine(torch="2.6.0+cu126", gpu=("NVIDIA GeForce RTX 5090", "12.0")))
+    found = fixes(resolve(RemedySpec("torch-build-for-gpu"), snap, ms))
+    majors = {f.effect.torch.variant[2:4] for f in found}
+    assert {"12", "13"} <= majors, [f.summary for f in found]
+    assert all(f.effect.torch.variant != "cu126" for f in found)  # cu126 has no sm_120
+
+
 def test_signature_remedies_are_filled_then_resolved(ms):
     snap = machine(torch="2.1.2+cu121", driver="470.256.02")
     found = signature_fixes(
@@ -275,3 +322,51 @@ def test_checks_outside_the_diagnosis_still_judge_a_fix(ms):
     [old] = [f for f in outcome.findings if f.id == "torch.driver-too-old"]
     assert not [f for f in old.fixes if f.effect and f.effect.driver_min]
     assert any("no branch after 470 supports Tesla K80" in r.reason for r in old.rejected_fixes)
+
+
+def test_a_framework_release_gets_a_python_it_publishes_wheels_for(ms):
+    # tensorflow 2.12 lists Python 3.8-3.11 (matrices/python_frameworks): on 3.12, a 3.11 venv
+    snap = machine(python="3.12.2")
+    spec = RemedySpec("python-for-package", {"package": "tensorflow", "version": "2.12.0"})
+    [fix] = fixes(resolve(spec, snap, ms))
+    assert fix.effect.python == "3.11"
+    assert fix.commands[0].startswith("python3.11 -m venv")
+    assert "tensorflow==2.12.0" in fix.commands[1]
+
+
+def test_no_python_fix_when_the_python_in_use_is_supported_or_the_release_unknown(ms):
+    supported = RemedySpec("python-for-package", {"package": "tensorflow", "version": "2.12.0"})
+    assert fixes(resolve(supported, machine(python="3.11.9"), ms)) == []
+    unknown = RemedySpec("python-for-package", {"package": "tensorflow", "version": "0.1.0"})
+    assert fixes(resolve(unknown, machine(python="3.12.2"), ms)) == []
+    placeholder = RemedySpec("python-for-package", {"package": "tensorflow", "version": "m.ver"})
+    [fix] = fixes(resolve(placeholder, machine(python="3.99.0"), ms))  # newest release instead
+    assert "tensorflow==" in fix.commands[1]
+
+
+def test_a_printed_torch_version_stands_in_for_the_missing_fact(ms):
+    # a paste that printed "2.3.1+cpu" and named no GPU: keep 2.3.1, take its default CUDA build
+    spec = RemedySpec("torch-build-for-gpu", {"installed": "2.3.1+cpu"})
+    [fix] = fixes(resolve(spec, pasted(machine()), ms))
+    assert fix.effect.torch.exact == "2.3.1" and fix.effect.torch.variant == "cu121"
+    unfilled = RemedySpec("torch-build-for-gpu", {"installed": "m.ver"})
+    [newest] = fixes(resolve(unfilled, pasted(machine()), ms))
+    assert newest.effect.torch.exact is None  # the placeholder is no version: newest release
+
+
+def test_a_tensorflow_release_names_the_cuda_and_cudnn_it_was_built_with(ms):
+    # matrices/python_frameworks (TensorFlow's tested build configurations)
+    old = RemedySpec("cuda-libs-for-package", {"package": "tensorflow", "version": "2.12.0"})
+    [fix] = fixes(resolve(old, machine(), ms))
+    assert "CUDA 11.8" in fix.summary and "cuDNN 8.6" in fix.summary
+    wheels = RemedySpec("cuda-libs-for-package", {"package": "tensorflow", "version": "2.15.0"})
+    [fix] = fixes(resolve(wheels, machine(), ms))
+    assert fix.commands == ("pip install 'tensorflow[and-cuda]==2.15.0'",)
+    # 2.16's [and-cuda] wheels are not found by TensorFlow (tensorflow#63362): no such advice
+    broken = RemedySpec("cuda-libs-for-package", {"package": "tensorflow", "version": "2.16.1"})
+    assert fixes(resolve(broken, machine(), ms)) == []
+
+
+def test_no_gpu_is_assumed_where_a_probe_found_none_or_another_vendor(ms):
+    probed = pasted(machine(torch="2.3.1+cpu", nvidia__gpus={"gpus": []}))
+    assert isinstance(resolve(RemedySpec("torch-build-for-gpu"), probed, ms), NeedsFact)

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 __all__ = [
     "best_variant",
     "companion_versions",
+    "driver_runs_variant",
     "has_kernels",
     "index_url",
     "parse_local_variant",
@@ -286,6 +287,23 @@ def _driver_runs(
         if have is not None and need is not None and have < need:
             return False
     return True
+
+
+def driver_runs_variant(
+    ms: MatrixSet,
+    variant: str,
+    driver_max_cuda: str | None,
+    os: str,
+    driver_version: str | None = None,
+) -> bool:
+    """Whether a driver whose highest CUDA is `driver_max_cuda` runs the CUDA wheel `variant`
+    (CUDA minor-version compatibility as `best_variant` applies it, for SASS kernels); True when
+    the driver's CUDA is unknown, False for a variant that is not a CUDA one."""
+    cuda = _version(variant_cuda(ms, variant))
+    if cuda is None:
+        return False
+    drv = _version(driver_max_cuda) if driver_max_cuda is not None else None
+    return _driver_runs(ms, cuda, drv, _os(os) or "linux", False, driver_version)
 
 
 def _toolkit_knows(ms: MatrixSet, cuda: Version, device: tuple[int, int]) -> bool | None:

@@ -20,7 +20,15 @@ from envdoctor.queries import torch as tq
 if TYPE_CHECKING:
     from envdoctor.matrix.loader import MatrixSet
 
-__all__ = ["Choice", "choose", "missing_kernels", "released_minors", "rocm_choice"]
+__all__ = [
+    "Choice",
+    "choose",
+    "choose_for_older_driver",
+    "choose_without_gpu",
+    "missing_kernels",
+    "released_minors",
+    "rocm_choice",
+]
 
 
 @dataclass(frozen=True)
@@ -166,6 +174,87 @@ def choose(
             ranked.append(choice)
         break
     return ranked
+
+
+def choose_without_gpu(
+    ms: MatrixSet,
+    os: str,
+    *,
+    driver_max_cuda: str | None = None,
+    driver_version: str | None = None,
+    python: str | None = None,
+    installed: str | None = None,
+) -> Choice | None:
+    """A CUDA wheel when the GPU is not known (a report that names none): the installed release
+    (else the newest one with wheels for this Python) as the variant PyTorch makes its default
+    (the Linux PyPI wheel's), or, when the driver's CUDA is known, that release's newest variant the
+    driver runs. None when the installed release is one the tables do not have. The caller states
+    what it assumes: a GPU that variant has kernels for."""
+    minors = released_minors(ms, python)
+    current = _minor(installed) if installed else None
+    if current is not None and current not in released_minors(ms):
+        return None  # a release older than the tables: nothing sourced to choose from
+    order = ([current] if current in minors else []) + [m for m in minors if m != current]
+    for release in order:
+        row = tq.release_row(ms, release) or {}
+        variants = [str(v) for v in row.get("cuda_variants") or []]
+        # only variants the tables list for this OS (not every CUDA variant has Windows wheels)
+        listed = [v for v in variants if tq.variant_arches(ms, release, v, os) is not None]
+        variants = listed or variants
+        if driver_max_cuda:
+            runs = [
+                v
+                for v in variants
+                if tq.driver_runs_variant(ms, v, driver_max_cuda, os, driver_version)
+            ]
+            variant = max(runs, key=lambda v: _variant_cuda(ms, v), default=None)
+        else:
+            default = str(row.get("pypi_default_linux_x86_64") or "")
+            newest = max(variants, key=lambda v: _variant_cuda(ms, v), default=None)
+            variant = default if default in variants else newest
+        if variant is None:
+            continue
+        exact = str(public_release(installed)) if release == current and installed else None
+        choice = _choice(ms, release, variant, exact)
+        if choice is not None:
+            return choice
+    return None
+
+
+def choose_for_older_driver(
+    ms: MatrixSet,
+    capabilities: Sequence[str],
+    os: str,
+    primary: Choice,
+    *,
+    python: str | None = None,
+) -> Choice | None:
+    """When the driver is not known: the newest wheel with kernels for these GPUs built with an
+    older CUDA major than `primary`'s, so a driver below the floor of `primary`'s CUDA major
+    (NVIDIA's minor-version compatibility is per major) still runs it. None when there is none."""
+    cuda = _v(tq.variant_cuda(ms, primary.variant))
+    if cuda is None or cuda.release[0] <= 11:
+        return None
+    older = cuda.release[0] - 1
+    ceiling = max(
+        (
+            v
+            for v in (_v(r.get("cuda")) for r in _index_rows(ms))
+            if v is not None and v.release[0] == older
+        ),
+        default=None,
+    )
+    if ceiling is None:
+        return None
+    found = choose(ms, capabilities, os, driver_max_cuda=str(ceiling), python=python)
+    return next((c for c in found if c.variant != primary.variant), None)
+
+
+def _index_rows(ms: MatrixSet) -> list[dict[str, Any]]:
+    try:
+        return list(ms.table("torch_index").rows)
+    except (KeyError, AttributeError):
+        return []
 
 
 def rocm_choice(

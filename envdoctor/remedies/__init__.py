@@ -79,6 +79,18 @@ def _python(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[Fix] 
     return python_fixes(spec, snap, ms, host)
 
 
+def _package_python(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[Fix] | NeedsFact:
+    from envdoctor.remedies.package_pythons import package_python_fixes
+
+    return package_python_fixes(spec, snap, ms, host)
+
+
+def _framework_libs(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[Fix] | NeedsFact:
+    from envdoctor.remedies.framework_libs import framework_lib_fixes
+
+    return framework_lib_fixes(spec, snap, ms, host)
+
+
 def _platform_release(
     spec: RemedySpec, snap: Snapshot, ms: Any, host: Host
 ) -> list[Fix] | NeedsFact:
@@ -134,6 +146,8 @@ _RESOLVERS: dict[str, Resolver] = {
     "driver-for-torch": _system("driver_fixes"),
     "driver": _system("driver_fixes"),
     "python-for-torch": _python,
+    "python-for-package": _package_python,
+    "cuda-libs-for-package": _framework_libs,
     "torch-release-for-platform": _platform_release,
     "package": _package,
     "remove-package": _package,

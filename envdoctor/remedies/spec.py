@@ -24,7 +24,8 @@ KINDS: dict[str, str] = {
     "torch-build-for-gpu": (
         "a torch build with kernels for this machine's GPUs that this driver runs (the installed "
         "release's variant first, then the newest release); params: capability ('8.6' or '86', "
-        "overrides the GPUs' own), gpu_names (GPUs known by name only), vendor ('nvidia' | 'amd')"
+        "overrides the GPUs' own), gpu_names (GPUs known by name only), vendor ('nvidia' | 'amd'), "
+        "installed (the torch version a report printed, when the facts have none)"
     ),
     "torch-build-for-driver": (
         "a torch build whose CUDA this driver runs and that still has kernels for the GPUs"
@@ -40,6 +41,15 @@ KINDS: dict[str, str] = {
         "distribution, e.g. 'debian12': its cuda-drivers packages)"
     ),
     "python-for-torch": "a Python the torch release publishes wheels for, in a new venv",
+    "cuda-libs-for-package": (
+        "the CUDA and cuDNN a framework release was built and tested with (python_frameworks: "
+        "TensorFlow), as wheels where the release has an [and-cuda] extra; params: package*, "
+        "version*"
+    ),
+    "python-for-package": (
+        "a Python that a framework release (python_frameworks table: tensorflow...) publishes "
+        "wheels for, in a new venv with that release; params: package*, version"
+    ),
     "torch-release-for-platform": (
         "the newest torch release with an official wheel for this OS and machine (an Intel Mac "
         "ends at 2.2), for this Python or in a new venv; params: torch (the release asked for)"

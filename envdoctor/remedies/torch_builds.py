@@ -8,6 +8,7 @@ installer; the driver it needs when the driver was not given).
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -17,7 +18,12 @@ from envdoctor.model.snapshot import Snapshot
 from envdoctor.model.versions import parse
 from envdoctor.queries import nvidia as nq
 from envdoctor.queries import torch as tq
-from envdoctor.queries.torch_fixes import Choice, choose
+from envdoctor.queries.torch_fixes import (
+    Choice,
+    choose,
+    choose_for_older_driver,
+    choose_without_gpu,
+)
 from envdoctor.remedies.host import Host
 from envdoctor.remedies.spec import NeedsFact, RemedySpec
 
@@ -99,13 +105,20 @@ def torch_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[F
         capabilities = [
             str(r["compute_capability"]) for r in rows if r and r.get("compute_capability")
         ]
+    wheel_os = "windows" if os_name == "windows" else ctx.os or "linux"
+    max_cuda = driver_cuda(ctx, ms, "windows" if os_name == "windows" else "linux")
     if not capabilities:
+        # without the GPU: a build for the driver still needs the driver's CUDA to choose
+        if spec.kind == "torch-build-for-gpu" or max_cuda:
+            assumed = _without_gpu(
+                snap, ms, host, ctx, os_name, wheel_os, max_cuda, _installed(spec, ctx)
+            )
+            if assumed is not None:
+                return assumed
         return NeedsFact(
             "the GPU model (nvidia.gpus)",
             "run `nvidia-smi` (or `envdoctor check` on that machine) and include its output",
         )
-    wheel_os = "windows" if os_name == "windows" else ctx.os or "linux"
-    max_cuda = driver_cuda(ctx, ms, "windows" if os_name == "windows" else "linux")
     choices = choose(
         ms,
         capabilities,
@@ -113,7 +126,7 @@ def torch_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[F
         driver_max_cuda=max_cuda,
         driver_version=ctx.driver_version,
         python=ctx.python_version,
-        installed=str(ctx.torch.get("version") or ""),
+        installed=_installed(spec, ctx),
     )
     if not choices and ctx.python_version:
         venv = _new_python(ms, ctx, host, capabilities, wheel_os, max_cuda)
@@ -121,6 +134,12 @@ def torch_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[F
             return [venv]
     if not choices:
         return [_source_build(capabilities)]
+    if not ctx.driver_version and not max_cuda:
+        older = choose_for_older_driver(
+            ms, capabilities, wheel_os, choices[-1], python=ctx.python_version
+        )
+        if older is not None and all(older.variant != c.variant for c in choices):
+            choices = [*choices, older]
     # one name per architecture: a dual-GPU board (Tesla K80) lists the same capability twice
     gpu = ", ".join(dict.fromkeys(f"sm_{c.replace('.', '')}" for c in capabilities))
     out = []
@@ -130,13 +149,7 @@ def torch_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[F
         assumptions: tuple[str, ...] = ()
         derived: tuple[str, ...] = ()
         if not ctx.driver_version:
-            need = driver_needed(ms, choice.variant, "windows" if os_name == "windows" else "linux")
-            assumptions = (
-                f"needs a driver of branch {need} or newer for {choice.variant}; "
-                "yours was not given"
-                if need
-                else f"needs a driver that runs {choice.variant}; yours was not given",
-            )
+            assumptions = (_driver_assumption(ms, choice.variant, os_name),)
         elif not ctx.driver_max_cuda and max_cuda:
             derived = (
                 f"nvidia.driver.cuda_driver_max = {max_cuda} (derived from driver "
@@ -156,6 +169,83 @@ def torch_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[F
             )
         )
     return out
+
+
+def _installed(spec: RemedySpec, ctx: Any) -> str:
+    """The installed torch: the facts', else the `installed` parameter (a version the report
+    printed, "2.3.1+cpu"); a placeholder the paste did not fill is ignored."""
+    given = str(spec.param("installed") or "").strip()
+    if not re.fullmatch(r"\d+\.\d+(?:\.\d+)?(?:\+\w+)?", given):
+        given = ""
+    return str(ctx.torch.get("version") or given)
+
+
+def _driver_assumption(ms: Any, variant: str, os_name: str) -> str:
+    """What a wheel chosen without the driver's version assumes about the driver."""
+    need = driver_needed(ms, variant, "windows" if os_name == "windows" else "linux")
+    if need:
+        return f"needs a driver of branch {need} or newer for {variant}; yours was not given"
+    return f"needs a driver that runs {variant}; yours was not given"
+
+
+def _without_gpu(
+    snap: Snapshot,
+    ms: Any,
+    host: Host,
+    ctx: Any,
+    os_name: str,
+    wheel_os: str,
+    max_cuda: str | None,
+    installed: str,
+) -> list[Fix] | None:
+    """A report that names no GPU still gets a concrete CUDA build, with what it assumes said:
+    the installed release (else the newest) as PyTorch's default CUDA variant, or the newest
+    variant the named driver runs. None on a live snapshot, when a probe looked for NVIDIA GPUs
+    and found none (`triage --here`), for another vendor's GPU, or when no release fits."""
+    from envdoctor.checks.torch_context import reinstall_fixes
+
+    if snap.origin != "pasted" or snap.group("nvidia.gpus") is not None:
+        return None  # a probe looked for NVIDIA GPUs (live, or `triage --here`) and found none
+    if host.vendor not in (None, "nvidia"):
+        return None
+    choice = choose_without_gpu(
+        ms,
+        wheel_os,
+        driver_max_cuda=max_cuda,
+        driver_version=ctx.driver_version,
+        python=ctx.python_version,
+        installed=installed,
+    )
+    if choice is None:
+        return None
+    arches = sorted(
+        (
+            a
+            for a in tq.variant_arches(ms, choice.release, choice.variant, wheel_os) or []
+            if a.startswith("sm_") and a[3:].isdigit()
+        ),
+        key=lambda a: int(a[3:]),
+    )
+    span = f"{arches[0]} to {arches[-1]}" if arches else ""
+    gpu_note = f"assumes an NVIDIA GPU that {choice.variant} has kernels for; the GPU was not given"
+    covers = f", with kernels for {span} GPUs" if span else ""
+    if ctx.driver_version or max_cuda:
+        why = f"the CUDA build the driver (CUDA {max_cuda or ctx.driver_version}) runs{covers}"
+        notes: tuple[str, ...] = (gpu_note,)
+    else:
+        why = f"PyTorch's default CUDA build for this release{covers}"
+        notes = (gpu_note, _driver_assumption(ms, choice.variant, os_name))
+    return [
+        replace(
+            fix,
+            effect=_effect(choice, ctx),
+            assumes=Assumes(
+                os=(os_name,) if os_name else None, installer=host.installer.tool, vendor="nvidia"
+            ),
+            assumptions=notes,
+        )
+        for fix in reinstall_fixes(ctx, [choice], why)
+    ]
 
 
 def _new_python(
