@@ -19,11 +19,12 @@ import json
 import sys
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 OUT = REPO / "matrices" / "triage_cases.toml"
 CHECKED = "2026-12-03"
-MAX_WORDS = 24
+MAX_WORDS = 64
 MIN_WORDS = 6
 
 HEADER = '''schema_version = 1
@@ -58,16 +59,12 @@ def _useful(word: str, frequency: int, total: int) -> bool:
     return frequency <= max(2, total // 5) and digits * 2 < len(word)
 
 
-def build() -> str:
-    """The TOML text of the case base."""
-    sys.path.insert(0, str(REPO))
-    sys.path.insert(0, str(REPO / "bench"))
-    import triage_corpus_score as scorer
-
+def case_rows(cases: list[Any]) -> list[dict[str, Any]]:
+    """One row per thread of `cases` (the scorer's `Case`s): its cause, fix and distinctive words
+    (the rarest among these cases first); a case whose kept lines give too few words is left out."""
     from envdoctor.ingest import free_text
     from envdoctor.triage_engine.casebase import words_of
 
-    cases = [c for c in scorer.load_corpus(split="train") if c.problem]  # legacy + train/ only
     case_words = []
     for case in cases:
         groups = free_text.read(case.body)
@@ -75,7 +72,7 @@ def build() -> str:
         case_words.append(words_of(str(x) for x in lines))
     frequency = Counter(w for words in case_words for w in words)
     total = len(cases)
-    rows = []
+    rows: list[dict[str, Any]] = []
     seen: set[str] = set()
     for case, words in zip(cases, case_words, strict=True):
         url = case.header.get("url", "")
@@ -88,21 +85,49 @@ def build() -> str:
         if len(ranked) < MIN_WORDS:
             continue
         rows.append(
+            {
+                "thread": url,
+                "cause": case.expected,
+                "fix": case.header.get("fix", ""),
+                "lang": case.lang,
+                "family": case.family,
+                "words": ranked,
+                "source": url,
+            }
+        )
+    return rows
+
+
+def training_cases() -> list[Any]:
+    """The problem reports of the training split (legacy + train/; never test/)."""
+    sys.path.insert(0, str(REPO))
+    sys.path.insert(0, str(REPO / "bench"))
+    import triage_corpus_score as scorer
+
+    return [c for c in scorer.load_corpus(split="train") if c.problem]
+
+
+def build() -> str:
+    """The TOML text of the case base."""
+    rows = case_rows(training_cases())
+    blocks = []
+    for row in rows:
+        blocks.append(
             "\n".join(
                 (
                     "[[rows]]",
-                    f"thread = {_quote(url)}",
-                    f"cause = {_quote(case.expected)}",
-                    f"fix = {_quote(case.header.get('fix', ''))}",
-                    f"lang = {_quote(case.lang)}",
-                    f"family = {_quote(case.family)}",
-                    "words = [" + ", ".join(_quote(w) for w in ranked) + "]",
-                    f"source = {_quote(url)}",
+                    f"thread = {_quote(row['thread'])}",
+                    f"cause = {_quote(row['cause'])}",
+                    f"fix = {_quote(row['fix'])}",
+                    f"lang = {_quote(row['lang'])}",
+                    f"family = {_quote(row['family'])}",
+                    "words = [" + ", ".join(_quote(w) for w in row["words"]) + "]",
+                    f"source = {_quote(row['source'])}",
                     f"checked = {CHECKED}",
                 )
             )
         )
-    return HEADER + "\n" + "\n\n".join(rows) + "\n"
+    return HEADER + "\n" + "\n\n".join(blocks) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -53,8 +53,8 @@ def triage_blocks(blocks: Iterable[str], here: bool = False, timeout_s: float = 
     fact_modules = tuple(m for m in CHECK_MODULES if m != SIGNATURE_MODULE)
     report = diagnose(snapshot, kind="triage", matrices=matrices, check_modules=fact_modules)
     found = signature_findings(snapshot, matrices)
-    if found and all(f.id == NO_MATCH_ID for f in found):  # error lines, no cause: ask the cases
-        found = found + suggested_by_cases(snapshot, matrices)  # "no signature matched" stays
+    if all(f.id == NO_MATCH_ID for f in found):  # no cause applied: ask the confirmed cases
+        found = suggested_by_cases(snapshot, matrices) or found  # their causes replace "no match"
     # the causes' fixes are proven like the checks' (a K80 on 470 is never told "driver 525")
     collected = {name for name in snapshot.groups if snapshot.has(name)}
     found = verify_findings(found, snapshot, matrices, load_checks_for(collected, fact_modules))
