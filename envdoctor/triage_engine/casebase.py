@@ -197,6 +197,17 @@ def is_problem_report(snap: Snapshot) -> bool:
     return any(_PROBLEM.search(str(line)) for line in text.get("lines", []))
 
 
+def with_suggestions(found: list[Finding], snap: Snapshot, matrices: Any = None) -> list[Finding]:
+    """The signature findings, or when no signature applied the causes that similar confirmed
+    cases support ("no signature matched" stays only when none does). Adding them beside prose
+    fallbacks as well did not help on the cross-validated training cases."""
+    from envdoctor.triage_engine.evaluate import NO_MATCH_ID
+
+    if any(f.id != NO_MATCH_ID for f in found):
+        return found
+    return suggested_by_cases(snap, matrices) or found
+
+
 def suggested_by_cases(snap: Snapshot, matrices: Any = None) -> list[Finding]:
     """When no cause matched a problem report, the causes its closest confirmed cases support
     (at least SUGGEST_SUPPORT), as findings with a low score and the closest case as evidence:

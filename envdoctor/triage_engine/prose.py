@@ -32,7 +32,16 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"^\s*['\"]?(?P<version>[12]\.\d+(?:\.\d+)?\+(?:cpu|cu\d{2,3}|rocm\d[\d.]*))['\"]?\s*$",
         ),
         ("driver.cuda_max", r"cuda version\s*[:：]\s*" + _V),
-        ("driver.cuda_max", r"(?:驱动|driver)\s*(?:支持的?|supports?)\s*(?:最高)?\s*cuda\s*" + _V),
+        (
+            "driver.cuda_max",
+            r"(?:驱动|driver)\s*(?:支持的?|supports?)\s*(?:最高|up to)?的?\s*cuda\s*(?:版本|version)?"
+            r"\s*(?:是|为|is)?\s*[:：]?\s*" + _V,
+        ),
+        # "nvidia-smi shows CUDA Version 12.4", "nvidia-smi 显示的 CUDA 版本是 12.2"
+        (
+            "driver.cuda_max",
+            r"nvidia-smi[^\n]{0,40}?cuda\s*(?:版本|version)\s*(?:is|是|为|of)?\s*[:：]?\s*" + _V,
+        ),
         ("driver.version", r"driver version\s*[:：]?\s*(?P<version>\d{3}(?:\.\d+){1,2})"),
         (
             "driver.version",
@@ -52,7 +61,8 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("cudnn.version", r"loaded runtime cudnn library[^\n]{0,10}?" + _V),
         (
             "cudnn.version",
-            r"cudnn(?:\s*version)?\s*[:：=]?\s*" + r"v?(?P<version>[89]\.\d+(?:\.\d+){0,2})",
+            r"(?<!with )cudnn\s*(?:version|版本)?(?: in your machine)?\s*(?:is\s|是|为)?\s*[:：=]?\s*"
+            + r"v?(?P<version>[5-9]\.\d+(?:\.\d+){0,3})(?!\.?\d)",
         ),
         (
             "cuda.pinned",
@@ -70,16 +80,43 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"tensorflow(?:-gpu)?\s*(?:version)?\s*[:：=]{0,2}\s*"
             + r"v?(?P<version>[12]\.\d+(?:\.\d+)?)",
         ),
+        ("tf.version", r"\btf\s*(?:==?)?\s*v?(?P<version>[12]\.\d{1,2}(?:\.\d+)?)(?!\.?\d)"),
         (
             "jax.version",
             r"jax(?:lib)?\s*(?:version)?\s*[:：=]{0,2}\s*" + r"v?(?P<version>0\.\d+(?:\.\d+)?)",
         ),
         (
             "paddle.version",
-            r"paddle(?:paddle)?(?:-gpu)?\s*(?:version)?\s*[:：=]{0,2}\s*"
+            r"(?:paddle(?:paddle)?(?:-gpu)?|飞桨)\s*(?:version|版本)?\s*(?:是|为)?\s*[:：=]{0,2}\s*"
             + r"v?(?P<version>[23]\.\d+(?:\.\d+)?)",
         ),
+        # "PyTorch 2.1.0", "torch==2.5.1", "pytorch版本 2.3.1", "torch2.3.1" (not torchvision)
+        (
+            "torch.prose_version",
+            r"(?<![a-z0-9_-])(?:py)?torch(?![a-z0-9_-])\s*(?:版本|version)?\s*(?:是|为|:|：|==?)?\s*"
+            r"v?(?P<version>[12]\.\d{1,2}(?:\.\d+)?(?:\+(?:cpu|cu\d{2,3}|rocm[\d.]+))?)(?!\.?\d)",
+        ),
+        # "Python 3.12.1", "python版本：3.7", "python=3.8" (not a path's python3.10/)
+        (
+            "python.version",
+            r"(?<![a-z0-9_/\\.-])python\s*(?:版本|version)?\s*(?:是|为|:|：|==?)?\s*"
+            r"v?(?P<version>3\.\d{1,2}(?:\.\d+)?)(?!\.?\d|/)",
+        ),
     )
+)
+
+# A GeForce model named by its number in prose ("显卡为4060", "两张3090", "GPU: 4060ti", "my 4090")
+_GEFORCE = (
+    r"(?P<num>10[5-8]0|16[56]0|20[6-8]0|30[5-9]0|40[6-9]0|50[6-9]0)(?:\s?(?P<suffix>ti|super))?"
+)
+GPU_NUMBER = re.compile(
+    r"(?:(?<![a-z0-9_])(?:显卡|gpu|graphics card|card|my|an?|with|一张|两张|三张|四张|八张|\d\s?张|\b[1-8]\s?x\s)"
+    r"\s*(?:是|为|型号|:|：)?\s*(?:nvidia\s*)?(?:geforce\s*)?(?:rtx\s*|gtx\s*)?"
+    + _GEFORCE
+    + r"(?![a-z0-9.])|(?<![a-z0-9.])"
+    + _GEFORCE.replace("num", "num2").replace("suffix", "suffix2")
+    + r"\s*(?:显卡|gpus?\b|graphics card))",
+    re.IGNORECASE,
 )
 
 CONTEXT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
@@ -92,7 +129,7 @@ CONTEXT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("ctx.grace", r"\bgrace\b|\bgh200\b|\bgb200\b|aarch64|arm64|sbsa"),
         ("os.wsl", r"\bwsl2?\b|microsoft-standard|/usr/lib/wsl"),
         ("jetson", r"\bjetson|jetpack|\bl4t\b|tegra"),
-        ("os.windows", r"\bwindows\b|\bwin1[01]\b|[a-z]:\\\\|\.dll\b|\.exe\b"),
+        ("os.windows", r"\bwindows\b|\bwin(?:dows)?\s?1[01]\b|[a-z]:\\\\|\.dll\b|\.exe\b"),
     )
 )
 
@@ -139,6 +176,17 @@ ANCHORS = (
     "$env:",
     "_visible_devices",
     "nccl_",
+    "python",
+    "torch",
+    "tf2.",
+    "tf 2.",
+    "tf1.",
+    "tf 1.",
+    "tf==",
+    "飞桨",
+    "nvidia-smi",
+    "显卡",
+    "张",
 )
 
 
@@ -166,6 +214,10 @@ def prose_facts(lines: Iterable[str]) -> dict[str, object]:
                     facts["driver.version"] = f"{parts[0]}{parts[1]}.{parts[2]}"
                 continue
             facts[fact] = match.group("version")
+        if "gpu.prose_name" not in facts:
+            name = geforce_name(line)
+            if name:
+                facts["gpu.prose_name"] = name
         for fact, regex in CONTEXT_PATTERNS:
             if fact not in facts and regex.search(line):
                 facts[fact] = True
@@ -177,3 +229,16 @@ def prose_facts(lines: Iterable[str]) -> dict[str, object]:
     if env:
         facts["env"] = env
     return facts
+
+
+def geforce_name(line: str) -> str | None:
+    """The GeForce product a line names by its number ("显卡为4060" -> "NVIDIA GeForce RTX 4060",
+    "1050ti" after "GPU:" -> "NVIDIA GeForce GTX 1050 Ti"), or None."""
+    found = GPU_NUMBER.search(line)
+    if found is None:
+        return None
+    number = int(found.group("num") or found.group("num2"))
+    suffix = (found.group("suffix") or found.group("suffix2") or "").lower()
+    family = "GTX" if number < 2000 else "RTX"
+    tail = {"ti": " Ti", "super": " SUPER"}.get(suffix, "")
+    return f"NVIDIA GeForce {family} {number}{tail}"
