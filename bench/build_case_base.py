@@ -6,7 +6,8 @@ The frozen test split (test/) is never opened.
 Each row: the thread URL (`source`), the finding id of the confirmed cause (`cause`), the
 confirmed fix in our own words (the case's `fix` header), its language and family, and the
 `words` that make it recognisable: the distinctive words of the lines the free-text reader keeps
-(rarest across the case base first, at most MAX_WORDS).
+(rarest across the case base first, at most MAX_WORDS), with their `weights` (100 x the inverse
+document frequency of each word over all the training cases).
 
     python bench/build_case_base.py            # rewrite matrices/triage_cases.toml
     python bench/build_case_base.py --check    # exit 1 if the file is not what it would write
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from collections import Counter
 from pathlib import Path
@@ -26,6 +28,7 @@ OUT = REPO / "matrices" / "triage_cases.toml"
 CHECKED = "2026-12-03"
 MAX_WORDS = 64
 MIN_WORDS = 6
+MAX_SHARE = 0.3  # a word in more than this share of the cases tells none apart
 
 HEADER = '''schema_version = 1
 min_envdoctor = "0.1.0"
@@ -45,6 +48,7 @@ fix = "string"
 lang = "string"
 family = "string"
 words = "list[string]"
+weights = "list[int]"
 '''
 
 
@@ -56,7 +60,7 @@ def _quote(text: str) -> str:
 def _useful(word: str, frequency: int, total: int) -> bool:
     """Not a word most reports share, not mostly digits (timestamps, addresses, hashes)."""
     digits = sum(ch.isdigit() for ch in word)
-    return frequency <= max(2, total // 5) and digits * 2 < len(word)
+    return frequency <= max(2, int(total * MAX_SHARE)) and digits * 2 < len(word)
 
 
 def case_rows(cases: list[Any]) -> list[dict[str, Any]]:
@@ -82,6 +86,9 @@ def case_rows(cases: list[Any]) -> list[dict[str, Any]]:
         # the rarest words first: they tell this case from the others
         useful = [w for w in words if _useful(w, frequency[w], total)]
         ranked = sorted(useful, key=lambda w: (frequency[w], w))[:MAX_WORDS]
+        # each word's weight: its inverse document frequency over all these cases (x100), so
+        # that a word common in reports but rare in the rows' short lists still weighs little
+        weights = [round(100 * math.log(1 + total / frequency[w])) for w in ranked]
         if len(ranked) < MIN_WORDS:
             continue
         rows.append(
@@ -92,6 +99,7 @@ def case_rows(cases: list[Any]) -> list[dict[str, Any]]:
                 "lang": case.lang,
                 "family": case.family,
                 "words": ranked,
+                "weights": weights,
                 "source": url,
             }
         )
@@ -122,6 +130,7 @@ def build() -> str:
                     f"lang = {_quote(row['lang'])}",
                     f"family = {_quote(row['family'])}",
                     "words = [" + ", ".join(_quote(w) for w in row["words"]) + "]",
+                    "weights = [" + ", ".join(str(w) for w in row["weights"]) + "]",
                     f"source = {_quote(row['source'])}",
                     f"checked = {CHECKED}",
                 )

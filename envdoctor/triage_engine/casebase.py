@@ -33,11 +33,14 @@ MIN_SIMILARITY = 0.30  # a case this close (cosine) is shown as evidence
 MIN_WORDS = 4  # ... when it shares at least this many words with the paste
 MAX_SHOWN = 2
 SUGGEST_SUPPORT = 0.10  # a cause this well supported is suggested when no signature applied
-SUGGEST_WORDS = 2
+SUGGEST_WEIGHT = 4.5  # the shared words' summed weight (inverse document frequencies)
 SUGGEST_SCORE = 20  # suggested causes score 20-40: below every signature's finding
 MAX_SUGGESTED = 3
+ROW_EXP = 0.5
+ROW_REF = 23.0
 _WORD = re.compile(r"[a-z_][a-z0-9_.+-]{3,40}")
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]{2,}")
+_PARTS = re.compile(r"[-_.+]+")
 # a paste without error lines is read as a problem report only when a sentence says something
 # is wrong (not a table's "Not Supported" or nvidia-smi's "No running processes found")
 _PROBLEM = re.compile(
@@ -81,11 +84,17 @@ STOP = frozenset(
 
 
 def words_of(lines: Iterable[str]) -> set[str]:
-    """The comparable words of some text."""
+    """The comparable words of some text: a compound ("onnxruntime-gpu", "flash_attn_2_cuda")
+    also gives its parts of 4+ characters, so "flash-attn" and "flash_attn" meet."""
     out: set[str] = set()
     for line in lines:
         low = line.lower()[:2000]
-        out.update(w.strip(".-+") for w in _WORD.findall(low) if w not in STOP)
+        for word in _WORD.findall(low):
+            word = word.strip(".-+")
+            if word in STOP:
+                continue
+            out.add(word)
+            out.update(p for p in _PARTS.split(word) if len(p) >= 4 and p not in STOP)
         for run in _CJK_RUN.findall(low):
             out.update(run[i : i + 2] for i in range(len(run) - 1))
     out.discard("")
@@ -100,11 +109,22 @@ class Index:
 
     @classmethod
     def of(cls, rows: Iterable[Mapping[str, Any]]) -> Index:
-        """The weights of the words of `rows` (a word in every row still weighs log 2)."""
+        """The weights the rows carry (`weights`, 100 x each word's inverse document frequency
+        over the whole training corpus), else computed over the rows themselves (a word in
+        every row still weighs log 2)."""
+        rows = list(rows)
+        idf: dict[str, float] = {}
+        for row in rows:
+            weights = row.get("weights") or ()
+            if len(weights) == len(row.get("words") or ()):
+                idf.update(
+                    (str(w), int(x) / 100) for w, x in zip(row["words"], weights, strict=True)
+                )
         sets = [_words(row) for row in rows]
-        frequency = Counter(w for words in sets for w in words)
+        frequency = Counter(w for words in sets for w in words if w not in idf)
         total = len(sets)
-        return cls({w: math.log(1 + total / n) for w, n in frequency.items()})
+        idf.update((w, math.log(1 + total / n)) for w, n in frequency.items())
+        return cls(idf)
 
     def norm(self, words: Iterable[str]) -> float:
         """The length of a word set's weighted vector (words the case base lacks weigh 0)."""
@@ -113,8 +133,9 @@ class Index:
     def cosine(self, present: set[str], present_norm: float, words: set[str]) -> float:
         """How alike a paste's words and a case's words are: 0 (nothing shared) to 1."""
         shared = sum(self.idf.get(w, 0.0) ** 2 for w in words & present)
-        denominator = present_norm * self.norm(words)
-        return shared / denominator if denominator else 0.0
+        row = self.norm(words)
+        denominator = present_norm * (row**ROW_EXP) * (ROW_REF ** (1 - ROW_EXP))
+        return min(1.0, shared / denominator) if denominator else 0.0
 
 
 def _words(row: Mapping[str, Any]) -> set[str]:
@@ -126,9 +147,10 @@ def similar_cases(
     rows: Iterable[Mapping[str, Any]],
     min_similarity: float = MIN_SIMILARITY,
     min_words: int = MIN_WORDS,
+    min_weight: float = 0.0,
 ) -> list[tuple[float, Mapping[str, Any]]]:
     """(similarity, row) for the cases at least `min_similarity` alike that share at least
-    `min_words` words with the paste, closest first."""
+    `min_words` words, weighing at least `min_weight` together, with the paste; closest first."""
     rows = [r for r in rows if r.get("words")]
     index = Index.of(rows)
     present = words_of(lines)
@@ -136,7 +158,8 @@ def similar_cases(
     found = []
     for row in rows:
         words = _words(row)
-        if len(words & present) < min_words:
+        shared = words & present
+        if len(shared) < min_words or sum(index.idf.get(w, 0.0) for w in shared) < min_weight:
             continue
         similarity = index.cosine(present, present_norm, words)
         if similarity >= min_similarity:
@@ -145,13 +168,13 @@ def similar_cases(
 
 
 def cause_support(
-    lines: Iterable[str], rows: Iterable[Mapping[str, Any]], min_words: int | None = None
+    lines: Iterable[str], rows: Iterable[Mapping[str, Any]]
 ) -> list[tuple[float, str, Mapping[str, Any]]]:
     """(support, cause, its closest case) for each cause of the case base, best supported
-    first: the sum of the similarities of its two closest cases (each sharing `min_words`)."""
+    first: the sum of the similarities of its two closest cases, each sharing words that weigh
+    SUGGEST_WEIGHT together (one distinctive word, "bitsandbytes", or a few common ones)."""
     per_cause: dict[str, list[tuple[float, Mapping[str, Any]]]] = {}
-    min_words = SUGGEST_WORDS if min_words is None else min_words
-    for similarity, row in similar_cases(lines, rows, 0.0, min_words):
+    for similarity, row in similar_cases(lines, rows, 0.0, 1, SUGGEST_WEIGHT):
         per_cause.setdefault(str(row.get("cause")), []).append((similarity, row))
     ranked = [
         (sum(s for s, _ in close[:2]), cause, close[0][1]) for cause, close in per_cause.items()
