@@ -49,22 +49,27 @@ def fold_of(group: str, folds: int) -> int:
     return int(hashlib.sha256(group.encode("utf-8")).hexdigest(), 16) % folds
 
 
-def case_base_only(cases: list[Any], rows: list[dict[str, Any]]) -> tuple[int, int, int]:
-    """(cases whose confirmed cause the case base supports best, in its top 3, cases with any
-    support at the suggestion threshold) for held-out cases against a case base."""
+def case_base_only(cases: list[Any], rows: list[dict[str, Any]]) -> dict[str, list[int]]:
+    """Per language (and "all"): [cases, whose confirmed cause the case base supports best, in
+    its top 3, with support at the suggestion threshold] for held-out cases against a case base."""
     from envdoctor.ingest import free_text
     from envdoctor.triage_engine.casebase import SUGGEST_SUPPORT, cause_support
 
-    first = top3 = supported = 0
+    counts: dict[str, list[int]] = {}
     for case in cases:
         groups = free_text.read(case.body)
         lines = [str(x) for x in (groups[0].data.get("lines", []) if groups else [])]
         ranked = cause_support(lines, rows)
         causes = [cause for _, cause, _ in ranked[:3]]
-        first += bool(causes) and causes[0] in case.accepted
-        top3 += any(c in case.accepted for c in causes)
-        supported += bool(ranked) and ranked[0][0] >= SUGGEST_SUPPORT
-    return first, top3, supported
+        hit = (
+            1,
+            int(bool(causes) and causes[0] in case.accepted),
+            int(any(c in case.accepted for c in causes)),
+            int(bool(ranked) and ranked[0][0] >= SUGGEST_SUPPORT),
+        )
+        for key in ("all", case.lang):
+            counts[key] = [a + b for a, b in zip(counts.get(key, [0, 0, 0, 0]), hit, strict=True)]
+    return counts
 
 
 def cross_validate(folds: int, by: str) -> dict[str, Any]:
@@ -77,7 +82,7 @@ def cross_validate(folds: int, by: str) -> dict[str, Any]:
     for case in cases:
         parts[fold_of(group_of(case.header.get("url", ""), by), folds)].append(case)
     results: list[Any] = []
-    first = top3 = supported = 0
+    counts: dict[str, list[int]] = {}
     original = casebase._rows
     try:
         for number, held_out in enumerate(parts):
@@ -87,16 +92,20 @@ def cross_validate(folds: int, by: str) -> dict[str, Any]:
             rows = build_case_base.case_rows(rest)
             casebase._rows = lambda matrices, rows=rows: rows  # type: ignore[assignment]
             results += scorer.score(held_out)
-            hits = case_base_only(held_out, rows)
-            first, top3, supported = first + hits[0], top3 + hits[1], supported + hits[2]
+            for key, hit in case_base_only(held_out, rows).items():
+                counts[key] = [a + b for a, b in zip(counts.get(key, [0] * 4), hit, strict=True)]
     finally:
         casebase._rows = original  # type: ignore[assignment]
     figures = scorer.summary(results)
-    total = len(results)
     figures["case_base_only"] = {
-        "first_share": first / total if total else 0.0,
-        "top3_share": top3 / total if total else 0.0,
-        "supported_share": supported / total if total else 0.0,
+        key: {
+            "cases": n,
+            "first_share": first / n,
+            "top3_share": top3 / n,
+            "supported_share": supported / n,
+        }
+        for key, (n, first, top3, supported) in sorted(counts.items())
+        if n
     }
     figures["folds"], figures["by"] = folds, by
     return figures
@@ -116,11 +125,12 @@ def main(argv: list[str] | None = None) -> int:
     for name, part in figures["languages"].items():
         print(f"language {name:<8} {scorer._line(part)}")
     print(f"{args.folds}-fold by {args.by:<6} {scorer._line(figures)}")
-    only = figures["case_base_only"]
-    print(
-        f"case base alone: confirmed cause first {only['first_share']:.0%}, top 3 "
-        f"{only['top3_share']:.0%}; support at the suggestion threshold {only['supported_share']:.0%}"
-    )
+    for key, only in figures["case_base_only"].items():
+        print(
+            f"case base alone, {key:<4} {only['cases']:>4} cases: confirmed cause first "
+            f"{only['first_share']:.0%}, top 3 {only['top3_share']:.0%}; support at the "
+            f"suggestion threshold {only['supported_share']:.0%}"
+        )
     return 0
 
 

@@ -47,7 +47,10 @@ _PROBLEM = re.compile(
     r"\b(?:(?:does|do|did|is|are|was|were|can|could|will|would)\s+not|cannot|fails?|failed|"
     r"failing|error|issue|problem|wrong|crash\w*|hang\w*|stall\w*|stuck|freez\w*|timed out|"
     r"killed|slow\w*|instead of|unable|broken)\b|n't\b|不(?:能|行|了|到|会|支持)|无法|没(?:有|法)|"
-    r"错误|报错|失败|问题|崩溃|卡住|异常",
+    r"错误|报错|失败|问题|崩溃|卡住|异常|"
+    # a question is a request for help: "how do I ...?", "为什么...", "怎么办"
+    r"\?\s*$|？|\b(?:how (?:do|can|to)|why (?:does|is|do)|is there a way|any idea)\b|"
+    r"为什么|怎么|如何|请问|吗\s*$",
     re.IGNORECASE,
 )
 STOP = frozenset(
