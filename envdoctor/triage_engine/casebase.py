@@ -36,6 +36,7 @@ SUGGEST_SUPPORT = 0.10  # a cause this well supported is suggested when no signa
 SUGGEST_WEIGHT = 4.5  # the shared words' summed weight (inverse document frequencies)
 SUGGEST_SCORE = 20  # suggested causes score 20-40: below every signature's finding
 MAX_SUGGESTED = 3
+MAX_FIXES = 6  # as rank.MAX_FIXES
 ROW_EXP = 0.5
 ROW_REF = 23.0
 _WORD = re.compile(r"[a-z_][a-z0-9_.+-]{3,40}")
@@ -260,8 +261,15 @@ def suggested_by_cases(snap: Snapshot, matrices: Any = None) -> list[Finding]:
         if any(_ruled_out(sig, facts) for sig in causes[cause]):
             continue
         score = SUGGEST_SCORE + round(20 * min(1.0, support / 2))
-        match = Match(causes[cause][0], score, shown[0] if shown else "", {}, [], shown[:3])
-        finding = to_finding(match, facts, snap, matrices)
+        if out:  # the better supported cause ranks first even when both round alike
+            score = max(SUGGEST_SCORE - MAX_SUGGESTED, min(score, (out[-1].score or 0) - 1))
+        line = shown[0] if shown else ""
+        finding = _with_all_fixes(
+            [
+                to_finding(Match(sig, score, line, {}, [], shown[:3]), facts, snap, matrices)
+                for sig in causes[cause]
+            ]
+        )
         evidence = (Evidence("similar.case", _case_text(row, support)), *finding.evidence)
         severity = min(finding.severity, Severity.WARNING, key=lambda s: -SEVERITY_ORDER[s])
         out.append(
@@ -275,6 +283,19 @@ def suggested_by_cases(snap: Snapshot, matrices: Any = None) -> list[Finding]:
         if len(out) >= MAX_SUGGESTED:
             break
     return out
+
+
+def _with_all_fixes(findings: list[Finding]) -> Finding:
+    """One cause's findings, one per signature, as one: the one with the most fixes, completed
+    with the others' (at most MAX_FIXES). A suggestion has no matched line to pick a signature,
+    so it offers the fixes its cause is known by."""
+    base = max(findings, key=lambda f: len(f.fixes))
+    fixes = list(base.fixes)
+    for finding in findings:
+        for fix in finding.fixes:
+            if len(fixes) < MAX_FIXES and all(fix.summary != f.summary for f in fixes):
+                fixes.append(fix)
+    return replace(base, fixes=tuple(fixes))
 
 
 def _ruled_out(signature: Any, facts: Any) -> bool:
