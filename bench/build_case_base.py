@@ -7,7 +7,8 @@ Each row: the thread URL (`source`), the finding id of the confirmed cause (`cau
 confirmed fix in our own words (the case's `fix` header), its language and family, and the
 `words` that make it recognisable: the distinctive words of the lines the free-text reader keeps
 (rarest across the case base first, at most MAX_WORDS), with their `weights` (100 x the inverse
-document frequency of each word over all the training cases).
+document frequency of each word over all the training cases); both are written as one string of
+space-separated items, so the matrix loader checks one cell per row instead of a hundred.
 
     python bench/build_case_base.py            # rewrite matrices/triage_cases.toml
     python bench/build_case_base.py --check    # exit 1 if the file is not what it would write
@@ -47,8 +48,8 @@ cause = "string"
 fix = "string"
 lang = "string"
 family = "string"
-words = "list[string]"
-weights = "list[int]"
+words = "string"
+weights = "string"
 '''
 
 
@@ -129,8 +130,8 @@ def build() -> str:
                     f"fix = {_quote(row['fix'])}",
                     f"lang = {_quote(row['lang'])}",
                     f"family = {_quote(row['family'])}",
-                    "words = [" + ", ".join(_quote(w) for w in row["words"]) + "]",
-                    "weights = [" + ", ".join(str(w) for w in row["weights"]) + "]",
+                    f"words = {_quote(' '.join(row['words']))}",
+                    f"weights = {_quote(' '.join(str(w) for w in row['weights']))}",
                     f"source = {_quote(row['source'])}",
                     f"checked = {CHECKED}",
                 )

@@ -107,43 +107,59 @@ def words_of(lines: Iterable[str]) -> set[str]:
 
 @dataclass(frozen=True)
 class Index:
-    """The case base's word weights: each word's inverse document frequency over the rows."""
+    """The case base ready to compare: each word's weight (inverse document frequency) and each
+    row with its word set and the length of its weighted vector."""
 
     idf: Mapping[str, float]
+    rows: tuple[tuple[Mapping[str, Any], frozenset[str], float], ...] = ()
 
     @classmethod
     def of(cls, rows: Iterable[Mapping[str, Any]]) -> Index:
-        """The weights the rows carry (`weights`, 100 x each word's inverse document frequency
-        over the whole training corpus), else computed over the rows themselves (a word in
-        every row still weighs log 2)."""
-        rows = list(rows)
+        """The index of `rows` (the last one built is reused while the rows are the same: a
+        triage compares its paste twice, and the table is the same from one paste to the
+        next). Weights are the rows' own (`weights`, 100 x each word's inverse document
+        frequency over the whole training corpus), else computed over the rows (a word in every
+        row still weighs log 2)."""
+        rows = [r for r in rows if r.get("words")]
+        key = tuple((str(r.get("source") or id(r)), str(r.get("words"))[:40]) for r in rows)
+        if _LAST and _LAST[0] == key:
+            return _LAST[1]
         idf: dict[str, float] = {}
+        sets = []
         for row in rows:
-            weights = row.get("weights") or ()
-            if len(weights) == len(row.get("words") or ()):
-                idf.update(
-                    (str(w), int(x) / 100) for w, x in zip(row["words"], weights, strict=True)
-                )
-        sets = [_words(row) for row in rows]
+            words, weights = _listed(row.get("words")), _listed(row.get("weights"))
+            sets.append(frozenset(words))
+            if weights and len(weights) == len(words):
+                idf.update((w, int(x) / 100) for w, x in zip(words, weights, strict=True))
         frequency = Counter(w for words in sets for w in words if w not in idf)
-        total = len(sets)
-        idf.update((w, math.log(1 + total / n)) for w, n in frequency.items())
-        return cls(idf)
+        idf.update((w, math.log(1 + len(sets) / n)) for w, n in frequency.items())
+        bare = cls(idf)
+        index = cls(idf, tuple((r, w, bare.norm(w)) for r, w in zip(rows, sets, strict=True)))
+        _LAST[:] = [key, index]
+        return index
 
     def norm(self, words: Iterable[str]) -> float:
         """The length of a word set's weighted vector (words the case base lacks weigh 0)."""
         return math.sqrt(sum(self.idf.get(w, 0.0) ** 2 for w in words))
 
-    def cosine(self, present: set[str], present_norm: float, words: set[str]) -> float:
-        """How alike a paste's words and a case's words are: 0 (nothing shared) to 1."""
-        shared = sum(self.idf.get(w, 0.0) ** 2 for w in words & present)
-        row = self.norm(words)
-        denominator = present_norm * (row**ROW_EXP) * (ROW_REF ** (1 - ROW_EXP))
+    def cosine(
+        self, present: set[str], present_norm: float, words: Iterable[str], norm: float
+    ) -> float:
+        """How alike a paste's words and a case's words (`norm` long) are: 0 to 1."""
+        shared = sum(self.idf.get(w, 0.0) ** 2 for w in present.intersection(words))
+        denominator = present_norm * (norm**ROW_EXP) * (ROW_REF ** (1 - ROW_EXP))
         return min(1.0, shared / denominator) if denominator else 0.0
 
 
-def _words(row: Mapping[str, Any]) -> set[str]:
-    return {str(w) for w in row.get("words") or ()}
+_LAST: list[Any] = []  # [key, Index] of the last rows indexed
+
+
+def _listed(value: Any) -> list[str]:
+    """A row's words or weights: a list, or one string of space-separated items (the shipped
+    table's compact form: one cell per row for the matrix loader to check, not a hundred)."""
+    if isinstance(value, str):
+        return value.split()
+    return [str(v) for v in value or ()]
 
 
 def similar_cases(
@@ -155,17 +171,15 @@ def similar_cases(
 ) -> list[tuple[float, Mapping[str, Any]]]:
     """(similarity, row) for the cases at least `min_similarity` alike that share at least
     `min_words` words, weighing at least `min_weight` together, with the paste; closest first."""
-    rows = [r for r in rows if r.get("words")]
     index = Index.of(rows)
     present = words_of(lines)
     present_norm = index.norm(present)
     found = []
-    for row in rows:
-        words = _words(row)
-        shared = words & present
+    for row, words, norm in index.rows:
+        shared = present.intersection(words)
         if len(shared) < min_words or sum(index.idf.get(w, 0.0) for w in shared) < min_weight:
             continue
-        similarity = index.cosine(present, present_norm, words)
+        similarity = index.cosine(present, present_norm, words, norm)
         if similarity >= min_similarity:
             found.append((similarity, row))
     return sorted(found, key=lambda pair: -pair[0])
