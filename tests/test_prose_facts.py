@@ -120,3 +120,22 @@ def test_nvidia_smi_cuda_version_in_words() -> None:
     assert facts.get("driver.cuda_max") == "12.4"
     zh = prose_facts(["驱动支持的最高cuda版本是12.2"])
     assert zh.get("driver.cuda_max") == "12.2"
+
+
+def test_chinese_next_to_an_english_word_is_a_boundary() -> None:
+    # train/zh-0069 (a maintainer's reply): "CUDA10.1與" ends the version as a space would
+    line = "這個版本需要安裝CUDA10.1與cudnn7.6搭配使用 ... nv 3000系列需要使用這個資料夾內的版本"
+    facts = prose_facts([line])
+    assert facts.get("cuda.runtime") == "10.1"
+    assert facts.get("cudnn.version") == "7.6"
+    assert prose_facts(["在WSL2里跑的，Windows系统"]) == {"os.wsl": True, "os.windows": True}
+    assert prose_facts(["pytorch2.1版本"]).get("torch.prose_version") == "2.1"
+
+
+def test_signature_patterns_use_the_same_word_rules() -> None:
+    from envdoctor.triage_engine.model import Pattern
+
+    # train/zh-0107: "环境中的torch为cpu版本"
+    line = "简单排查后，我发现环境中的torch为cpu版本："
+    assert Pattern(r"\btorch\b", ("torch",)).search(line, line.lower()) is not None
+    assert Pattern(r"\bcpu\b", ("cpu",)).search(line, line.lower()) is not None

@@ -15,11 +15,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+# ASCII word rules: a Chinese character next to "WSL2" or "12.1" is a boundary, as a space is
+FLAGS = re.IGNORECASE | re.ASCII
 _V = r"v?(?P<version>\d+(?:\.\d+){0,3})"
 
 # (fact, regex): the first match of each fact wins, in line order
 VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (fact, re.compile(text, re.IGNORECASE))
+    (fact, re.compile(text, FLAGS))
     for fact, text in (
         (
             "driver.cuda_code",
@@ -93,7 +95,7 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         # "PyTorch 2.1.0", "torch==2.5.1", "pytorch版本 2.3.1", "torch2.3.1" (not torchvision)
         (
             "torch.prose_version",
-            r"(?<![a-z0-9_-])(?:py)?torch(?![a-z0-9_-])\s*(?:版本|version)?\s*(?:是|为|:|：|==?)?\s*"
+            r"(?<![a-z0-9_-])(?:py)?torch(?![a-z_-])\s*(?:版本|version)?\s*(?:是|为|:|：|==?)?\s*"
             r"v?(?P<version>[12]\.\d{1,2}(?:\.\d+)?(?:\+(?:cpu|cu\d{2,3}|rocm[\d.]+))?)(?!\.?\d)",
         ),
         # "Python 3.12.1", "python版本：3.7", "python=3.8" (not a path's python3.10/)
@@ -116,11 +118,11 @@ GPU_NUMBER = re.compile(
     + r"(?![a-z0-9.])|(?<![a-z0-9.])"
     + _GEFORCE.replace("num", "num2").replace("suffix", "suffix2")
     + r"\s*(?:显卡|gpus?\b|graphics card))",
-    re.IGNORECASE,
+    FLAGS,
 )
 
 CONTEXT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (fact, re.compile(text, re.IGNORECASE))
+    (fact, re.compile(text, FLAGS))
     for fact, text in (
         ("ctx.docker_desktop", r"docker desktop|docker-desktop|desktop-linux"),
         ("ctx.slurm", r"\bslurm|\bsbatch\b|\bsrun\b|#SBATCH"),
