@@ -52,7 +52,7 @@ _PROBLEM = re.compile(
     # a question is a request for help: "how do I ...?", "为什么...", "怎么办"
     r"\?\s*$|？|\b(?:how (?:do|can|to)|why (?:does|is|do)|is there a way|any idea)\b|"
     r"为什么|怎么|如何|请问|吗\s*$",
-    re.IGNORECASE,
+    re.IGNORECASE | re.ASCII,  # a Chinese character next to an English word is a boundary
 )
 STOP = frozenset(
     [
