@@ -139,3 +139,20 @@ def test_signature_patterns_use_the_same_word_rules() -> None:
     line = "简单排查后，我发现环境中的torch为cpu版本："
     assert Pattern(r"\btorch\b", ("torch",)).search(line, line.lower()) is not None
     assert Pattern(r"\bcpu\b", ("cpu",)).search(line, line.lower()) is not None
+
+
+def test_driver_from_the_nvidia_smi_banner_and_in_words() -> None:
+    # train/en-0097: the banner line of nvidia-smi, cut before "Driver Version"
+    assert prose_facts(["NVIDIA-SMI 525.60.13   "]).get("driver.version") == "525.60.13"
+    assert prose_facts(["The driver version is 470 and cuda 11.4"]).get("driver.version") == "470"
+    assert prose_facts(["我的驱动是R535"]).get("driver.version") == "535"
+    # hipconfig / rocminfo print HIP's version, which carries the ROCm release
+    assert prose_facts(["HIP version: 6.0.32830-d62f6a171"]).get("rocm.version") == "6.0"
+
+
+def test_torch_version_in_words_keeps_its_tags_and_drops_a_wheel_name() -> None:
+    line = "torch 2.4.0.dev20240401+cu121"
+    assert prose_facts([line]).get("torch.prose_version") == "2.4.0.dev20240401+cu121"
+    wheel = Facts(ingest_text("pip install torch-2.1.0+cu121-cp310-cp310-linux_x86_64.whl"))
+    assert wheel.get("torch.version") == "2.1.0+cu121"
+    assert wheel.get("torch.cuda") == "12.1"

@@ -117,6 +117,7 @@ def derive(
         or prose.get("torch.printed_version")
         or prose.get("torch.prose_version")
     )
+    torch_version = _release_of(torch_version)
     if torch_version and not ctx.torch.get("version"):
         ctx.torch["version"] = torch_version
     variant = ctx.torch.get("variant") or variant_of(torch_version)
@@ -291,6 +292,20 @@ def _derive_extension_pins(
                 values["ext.for_torch"] = str(row.get("version"))
         except InvalidVersion:
             continue
+
+
+_RELEASE = re.compile(
+    r"^\s*v?(\d+(?:\.\d+){0,3}(?:(?:a|b|rc|\.dev|\.post)\d+)?(?:\+[a-z0-9.]+)?)", re.I
+)
+
+
+def _release_of(version: Any) -> Any:
+    """A version as the package reports it, without what followed it in a wheel file name
+    ("2.1.0+cu121-cp310-cp310-linux_x86_64.whl" -> "2.1.0+cu121"); other values unchanged."""
+    if not isinstance(version, str):
+        return version
+    found = _RELEASE.match(version)
+    return found.group(1).rstrip(".") if found else version
 
 
 def _build_of_variant(variant: str | None) -> str | None:

@@ -45,9 +45,12 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"nvidia-smi[^\n]{0,40}?cuda\s*(?:版本|version)\s*(?:is|是|为|of)?\s*[:：]?\s*" + _V,
         ),
         ("driver.version", r"driver version\s*[:：]?\s*(?P<version>\d{3}(?:\.\d+){1,2})"),
+        # "The driver version is 470", "NVIDIA-SMI 525.60.13" (nvidia-smi's version is the driver's)
+        ("driver.version", r"driver version is\s*R?(?P<version>\d{3}(?:\.\d+){0,2})(?!\.?\d)"),
+        ("driver.version", r"nvidia-smi\s+(?P<version>\d{3}\.\d+(?:\.\d+)?)(?!\.?\d)"),
         (
             "driver.version",
-            r"(?:驱动版本|显卡驱动|驱动程序版本|驱动)\s*(?:是|为|:|：)?\s*(?P<version>\d{3}(?:\.\d+){0,2})",
+            r"(?:驱动版本|显卡驱动|驱动程序版本|驱动)\s*(?:是|为|:|：)?\s*R?(?P<version>\d{3}(?:\.\d+){0,2})",
         ),
         ("driver.version", r"nvidia-driver-(?P<version>\d{3})\b"),
         # a Windows driver file version (23.21.13.9135) carries NVIDIA's (391.35) in its tail
@@ -77,6 +80,8 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "rocm.version",
             r"rocm\s*(?:version)?\s*[:：]?\s*" + r"v?(?P<version>[3-7]\.\d+(?:\.\d+)?)",
         ),
+        # HIP's version is the ROCm release's ("HIP version: 6.0.32830" is ROCm 6.0)
+        ("rocm.version", r"hip version\s*[:：]?\s*(?P<version>[3-7]\.\d+)"),
         (
             "tf.version",
             r"tensorflow(?:-gpu)?\s*(?:version)?\s*[:：=]{0,2}\s*"
@@ -96,7 +101,8 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "torch.prose_version",
             r"(?<![a-z0-9_-])(?:py)?torch(?![a-z_-])\s*(?:版本|version)?\s*(?:是|为|:|：|==?)?\s*"
-            r"v?(?P<version>[12]\.\d{1,2}(?:\.\d+)?(?:\+(?:cpu|cu\d{2,3}|rocm[\d.]+))?)(?!\.?\d)",
+            r"v?(?P<version>[12]\.\d{1,2}(?:\.\d+)?(?:(?:a|b|rc|\.dev)\d+)?"
+            r"(?:\+(?:cpu|cu\d{2,3}|rocm[\d.]+))?)(?!\.?\d)",
         ),
         # "Python 3.12.1", "python版本：3.7", "python=3.8" (not a path's python3.10/)
         (
