@@ -33,7 +33,7 @@ MIN_SIMILARITY = 0.30  # a case this close (cosine) is shown as evidence
 MIN_WORDS = 4  # ... when it shares at least this many words with the paste
 MAX_SHOWN = 2
 SUGGEST_SUPPORT = 0.10  # a cause this well supported is suggested when no signature applied
-SUGGEST_WEIGHT = 4.5  # the shared words' summed weight (inverse document frequencies)
+SUGGEST_WEIGHT = 4.0  # the shared words' summed weight (inverse document frequencies)
 SUGGEST_SCORE = 20  # suggested causes score 20-40: below every signature's finding
 MAX_SUGGESTED = 3
 MAX_FIXES = 6  # as rank.MAX_FIXES
@@ -54,6 +54,8 @@ _PROBLEM = re.compile(
     r"为什么|怎么|如何|请问|吗\s*$",
     re.IGNORECASE | re.ASCII,  # a Chinese character next to an English word is a boundary
 )
+# Words and Chinese pairs any report uses, whatever its cause: kept out of the comparison so a
+# paste's distinctive word ("bitsandbytes", "显存") is what decides
 STOP = frozenset(
     [
         "this",
@@ -83,6 +85,85 @@ STOP = frozenset(
         "site-packages",
         "traceback",
         "recent",
+        "doesn",
+        "work",
+        "works",
+        "working",
+        "worked",
+        "does",
+        "didn",
+        "isn",
+        "wasn",
+        "aren",
+        "won",
+        "can't",
+        "cannot",
+        "could",
+        "would",
+        "should",
+        "using",
+        "used",
+        "tried",
+        "trying",
+        "after",
+        "before",
+        "still",
+        "also",
+        "just",
+        "only",
+        "some",
+        "then",
+        "than",
+        "them",
+        "they",
+        "there",
+        "here",
+        "into",
+        "about",
+        "help",
+        "please",
+        "thanks",
+        "thank",
+        "anyone",
+        "someone",
+        "issue",
+        "issues",
+        "problem",
+        "problems",
+        "fix",
+        "fixed",
+        "get",
+        "got",
+        "getting",
+        "make",
+        "makes",
+        "made",
+        "need",
+        "needs",
+        "want",
+        "trying",
+        "running",
+        "runs",
+        "same",
+        "again",
+        "问题",
+        "请问",
+        "谢谢",
+        "如何",
+        "怎么",
+        "什么",
+        "为什",
+        "无法",
+        "可以",
+        "运行",
+        "使用",
+        "出现",
+        "一下",
+        "这个",
+        "那个",
+        "但是",
+        "已经",
+        "还是",
     ]
 )
 
@@ -100,7 +181,7 @@ def words_of(lines: Iterable[str]) -> set[str]:
             out.add(word)
             out.update(p for p in _PARTS.split(word) if len(p) >= 4 and p not in STOP)
         for run in _CJK_RUN.findall(low):
-            out.update(run[i : i + 2] for i in range(len(run) - 1))
+            out.update(p for p in (run[i : i + 2] for i in range(len(run) - 1)) if p not in STOP)
     out.discard("")
     return out
 
