@@ -53,6 +53,21 @@ def test_a_distinctive_word_outweighs_common_ones() -> None:
     assert ranked[0][1] == "bitsandbytes.cuda-setup-failed"
 
 
+def test_words_every_report_uses_are_not_compared() -> None:
+    assert (
+        words_of(["it doesn't work, please help, 请问怎么解决这个问题"])
+        & {
+            "doesn",
+            "work",
+            "please",
+            "请问",
+            "问题",
+            "怎么",
+        }
+        == set()
+    )
+
+
 def test_common_words_alone_do_not_suggest() -> None:
     # "doesn" and "work" are in every row: together they weigh less than SUGGEST_WEIGHT
     assert cause_support(["it doesn't work"], _generic_rows()) == []
@@ -112,7 +127,8 @@ def test_suggested_causes_stay_warnings_below_canonical_lines() -> None:
 
     snap = ingest_text("bitsandbytes doesn't work on my GPU, how do I fix it?")
     found = casebase.suggested_by_cases(snap, active_matrices())
-    assert found
+    # the package named decides, not the words every report uses ("doesn't work", "fix")
+    assert found and found[0].id.startswith("bitsandbytes.")
     for finding in found:
         assert finding.severity != Severity.ERROR
         assert (finding.score or 0) < 45
