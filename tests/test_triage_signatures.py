@@ -316,18 +316,38 @@ def test_chinese_prose_mixed_in() -> None:
     assert _best(_pasted("报错：显存不足，怎么办"))[1].id == "memory.out-of-memory"
 
 
-def test_no_signature_says_so_and_facts_still_report(real_captures: Path) -> None:
-    dump = (
+def _cpu_dump(real_captures: Path) -> str:
+    return (
         real_captures
         / "collect_env"
         / "torch-1.4.0+cpu-windows10-home-cpu-only-pytorch-issue-33473.txt"
     ).read_text(encoding="utf-8")
-    report = triage_text("ValueError: frobnication failed in stage 3\n" + dump)
+
+
+def test_no_signature_says_so_and_facts_still_report(
+    real_captures: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from envdoctor.triage_engine import casebase
+
+    monkeypatch.setattr(casebase, "_rows", lambda matrices: [])  # no similar confirmed case
+    report = triage_text("ValueError: frobnication failed in stage 3\n" + _cpu_dump(real_captures))
     ids = [f.id for f in report.findings]
     assert sig.NO_MATCH_ID in ids
     no_match = next(f for f in report.findings if f.id == sig.NO_MATCH_ID)
     assert any("frobnication" in e.actual for e in no_match.evidence)
     assert report.snapshot.fact("python.torch", "variant") == "cpu"
+
+
+def test_similar_cases_replace_no_signature_with_their_causes(real_captures: Path) -> None:
+    """With the shipped case base, a dump like confirmed reports gets their causes (low, with
+    the paste's error line and the case as evidence) instead of "no signature matched"."""
+    report = triage_text("ValueError: frobnication failed in stage 3\n" + _cpu_dump(real_captures))
+    suggested = [f for f in report.findings if (f.origin or "").startswith("case:")]
+    assert suggested and sig.NO_MATCH_ID not in [f.id for f in report.findings]
+    for finding in suggested:
+        assert (finding.score or 0) < 45  # below every canonical line
+        assert any("frobnication" in e.actual for e in finding.evidence)
+        assert any(e.fact == "similar.case" for e in finding.evidence)
 
 
 ADVERSARIAL = [

@@ -1,4 +1,5 @@
-"""Similar confirmed cases: the closest reports of the case base, shown as evidence.
+"""Similar confirmed cases: the closest reports of the case base, shown as evidence, and the
+causes they suggest when no signature applies.
 
 The case base is the matrix table `triage_cases` (`matrices/triage_cases.toml`: one row per real
 thread of the training corpus, its URL as `source`, the finding id of its confirmed cause and
@@ -6,32 +7,55 @@ the confirmed fix in our own words, and the distinctive words of its pasted text
 matrix, it is replaced by `envdoctor matrices update` like any table. It is written by
 `bench/build_case_base.py` from the training cases only (never the frozen test split).
 
-Similarity is the share of a case's words found in the paste's notable lines (words are
-lower-case tokens of 4+ characters and Chinese character pairs); a case counts when at least
-`MIN_SHARE` of its words and `MIN_WORDS` of them are found. The closest `MAX_SHOWN` cases are
-attached to the finding of their cause when present (else to the top finding).
+Words are lower-case tokens of 4+ characters and Chinese character pairs, so an English and a
+Chinese report are compared on the same footing. Each word weighs its inverse document frequency
+over the case base (a word most cases share, "https" or "可以", weighs little; "bitsandbytes" or
+"shmutils" much), and a case's closeness to a paste is the cosine of the two weighted word sets.
+A cause's support is the sum of its two closest cases (two similar threads agreeing say more than
+one). The thresholds were chosen on the training corpus with each thread, and each repository,
+left out of the case base (`bench/casebase_cv.py`).
 """
 
 from __future__ import annotations
 
+import math
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
-from envdoctor.model.findings import Evidence, Finding
+from envdoctor.model.findings import SEVERITY_ORDER, Evidence, Finding, Severity
 from envdoctor.model.snapshot import Snapshot
 
 TABLE = "triage_cases"
-MIN_SHARE = 0.35
-MIN_WORDS = 4
+MIN_SIMILARITY = 0.30  # a case this close (cosine) is shown as evidence
+MIN_WORDS = 4  # ... when it shares at least this many words with the paste
 MAX_SHOWN = 2
-SUGGEST_SHARE = 0.35  # a case this close lifts its cause when no canonical line or cue matched
-SUGGEST_WORDS = 4
-SUGGEST_SCORE = 20
-MAX_SUGGESTED = 2
+SUGGEST_SUPPORT = 0.10  # a cause this well supported is suggested when no signature applied
+SUGGEST_WEIGHT = 4.0  # the shared words' summed weight (inverse document frequencies)
+SUGGEST_SCORE = 20  # suggested causes score 20-40: below every signature's finding
+MAX_SUGGESTED = 3
+MAX_FIXES = 6  # as rank.MAX_FIXES
+ROW_EXP = 0.5
+ROW_REF = 23.0
 _WORD = re.compile(r"[a-z_][a-z0-9_.+-]{3,40}")
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]{2,}")
+_PARTS = re.compile(r"[-_.+]+")
+# a paste without error lines is read as a problem report only when a sentence says something
+# is wrong (not a table's "Not Supported" or nvidia-smi's "No running processes found")
+_PROBLEM = re.compile(
+    r"\b(?:(?:does|do|did|is|are|was|were|can|could|will|would)\s+not|cannot|fails?|failed|"
+    r"failing|error|issue|problem|wrong|crash\w*|hang\w*|stall\w*|stuck|freez\w*|timed out|"
+    r"killed|slow\w*|instead of|unable|broken)\b|n't\b|不(?:能|行|了|到|会|支持)|无法|没(?:有|法)|"
+    r"错误|报错|失败|问题|崩溃|卡住|异常|"
+    # a question is a request for help: "how do I ...?", "为什么...", "怎么办"
+    r"\?\s*$|？|\b(?:how (?:do|can|to)|why (?:does|is|do)|is there a way|any idea)\b|"
+    r"为什么|怎么|如何|请问|吗\s*$",
+    re.IGNORECASE | re.ASCII,  # a Chinese character next to an English word is a boundary
+)
+# Words and Chinese pairs any report uses, whatever its cause: kept out of the comparison so a
+# paste's distinctive word ("bitsandbytes", "显存") is what decides
 STOP = frozenset(
     [
         "this",
@@ -61,40 +85,200 @@ STOP = frozenset(
         "site-packages",
         "traceback",
         "recent",
+        "doesn",
+        "work",
+        "works",
+        "working",
+        "worked",
+        "does",
+        "didn",
+        "isn",
+        "wasn",
+        "aren",
+        "won",
+        "can't",
+        "cannot",
+        "could",
+        "would",
+        "should",
+        "using",
+        "used",
+        "tried",
+        "trying",
+        "after",
+        "before",
+        "still",
+        "also",
+        "just",
+        "only",
+        "some",
+        "then",
+        "than",
+        "them",
+        "they",
+        "there",
+        "here",
+        "into",
+        "about",
+        "help",
+        "please",
+        "thanks",
+        "thank",
+        "anyone",
+        "someone",
+        "issue",
+        "issues",
+        "problem",
+        "problems",
+        "fix",
+        "fixed",
+        "get",
+        "got",
+        "getting",
+        "make",
+        "makes",
+        "made",
+        "need",
+        "needs",
+        "want",
+        "trying",
+        "running",
+        "runs",
+        "same",
+        "again",
+        "问题",
+        "请问",
+        "谢谢",
+        "如何",
+        "怎么",
+        "什么",
+        "为什",
+        "无法",
+        "可以",
+        "运行",
+        "使用",
+        "出现",
+        "一下",
+        "这个",
+        "那个",
+        "但是",
+        "已经",
+        "还是",
     ]
 )
 
 
 def words_of(lines: Iterable[str]) -> set[str]:
-    """The comparable words of some text."""
+    """The comparable words of some text: a compound ("onnxruntime-gpu", "flash_attn_2_cuda")
+    also gives its parts of 4+ characters, so "flash-attn" and "flash_attn" meet."""
     out: set[str] = set()
     for line in lines:
         low = line.lower()[:2000]
-        out.update(w.strip(".-+") for w in _WORD.findall(low) if w not in STOP)
+        for word in _WORD.findall(low):
+            word = word.strip(".-+")
+            if word in STOP:
+                continue
+            out.add(word)
+            out.update(p for p in _PARTS.split(word) if len(p) >= 4 and p not in STOP)
         for run in _CJK_RUN.findall(low):
-            out.update(run[i : i + 2] for i in range(len(run) - 1))
+            out.update(p for p in (run[i : i + 2] for i in range(len(run) - 1)) if p not in STOP)
     out.discard("")
     return out
+
+
+@dataclass(frozen=True)
+class Index:
+    """The case base ready to compare: each word's weight (inverse document frequency) and each
+    row with its word set and the length of its weighted vector."""
+
+    idf: Mapping[str, float]
+    rows: tuple[tuple[Mapping[str, Any], frozenset[str], float], ...] = ()
+
+    @classmethod
+    def of(cls, rows: Iterable[Mapping[str, Any]]) -> Index:
+        """The index of `rows` (the last one built is reused while the rows are the same: a
+        triage compares its paste twice, and the table is the same from one paste to the
+        next). Weights are the rows' own (`weights`, 100 x each word's inverse document
+        frequency over the whole training corpus), else computed over the rows (a word in every
+        row still weighs log 2)."""
+        rows = [r for r in rows if r.get("words")]
+        key = tuple((str(r.get("source") or id(r)), str(r.get("words"))[:40]) for r in rows)
+        if _LAST and _LAST[0] == key:
+            return _LAST[1]
+        idf: dict[str, float] = {}
+        sets = []
+        for row in rows:
+            words, weights = _listed(row.get("words")), _listed(row.get("weights"))
+            sets.append(frozenset(words))
+            if weights and len(weights) == len(words):
+                idf.update((w, int(x) / 100) for w, x in zip(words, weights, strict=True))
+        frequency = Counter(w for words in sets for w in words if w not in idf)
+        idf.update((w, math.log(1 + len(sets) / n)) for w, n in frequency.items())
+        bare = cls(idf)
+        index = cls(idf, tuple((r, w, bare.norm(w)) for r, w in zip(rows, sets, strict=True)))
+        _LAST[:] = [key, index]
+        return index
+
+    def norm(self, words: Iterable[str]) -> float:
+        """The length of a word set's weighted vector (words the case base lacks weigh 0)."""
+        return math.sqrt(sum(self.idf.get(w, 0.0) ** 2 for w in words))
+
+    def cosine(
+        self, present: set[str], present_norm: float, words: Iterable[str], norm: float
+    ) -> float:
+        """How alike a paste's words and a case's words (`norm` long) are: 0 to 1."""
+        shared = sum(self.idf.get(w, 0.0) ** 2 for w in present.intersection(words))
+        denominator = present_norm * (norm**ROW_EXP) * (ROW_REF ** (1 - ROW_EXP))
+        return min(1.0, shared / denominator) if denominator else 0.0
+
+
+_LAST: list[Any] = []  # [key, Index] of the last rows indexed
+
+
+def _listed(value: Any) -> list[str]:
+    """A row's words or weights: a list, or one string of space-separated items (the shipped
+    table's compact form: one cell per row for the matrix loader to check, not a hundred)."""
+    if isinstance(value, str):
+        return value.split()
+    return [str(v) for v in value or ()]
 
 
 def similar_cases(
     lines: Iterable[str],
     rows: Iterable[Mapping[str, Any]],
-    min_share: float = MIN_SHARE,
+    min_similarity: float = MIN_SIMILARITY,
     min_words: int = MIN_WORDS,
+    min_weight: float = 0.0,
 ) -> list[tuple[float, Mapping[str, Any]]]:
-    """(share of the case's words present, row) for the cases close enough, closest first."""
+    """(similarity, row) for the cases at least `min_similarity` alike that share at least
+    `min_words` words, weighing at least `min_weight` together, with the paste; closest first."""
+    index = Index.of(rows)
     present = words_of(lines)
+    present_norm = index.norm(present)
     found = []
-    for row in rows:
-        words = {str(w) for w in row.get("words") or ()}
-        if not words:
+    for row, words, norm in index.rows:
+        shared = present.intersection(words)
+        if len(shared) < min_words or sum(index.idf.get(w, 0.0) for w in shared) < min_weight:
             continue
-        shared = len(words & present)
-        share = shared / len(words)
-        if shared >= min_words and share >= min_share:
-            found.append((share, row))
+        similarity = index.cosine(present, present_norm, words, norm)
+        if similarity >= min_similarity:
+            found.append((similarity, row))
     return sorted(found, key=lambda pair: -pair[0])
+
+
+def cause_support(
+    lines: Iterable[str], rows: Iterable[Mapping[str, Any]]
+) -> list[tuple[float, str, Mapping[str, Any]]]:
+    """(support, cause, its closest case) for each cause of the case base, best supported
+    first: the sum of the similarities of its two closest cases, each sharing words that weigh
+    SUGGEST_WEIGHT together (one distinctive word, "bitsandbytes", or a few common ones)."""
+    per_cause: dict[str, list[tuple[float, Mapping[str, Any]]]] = {}
+    for similarity, row in similar_cases(lines, rows, 0.0, 1, SUGGEST_WEIGHT):
+        per_cause.setdefault(str(row.get("cause")), []).append((similarity, row))
+    ranked = [
+        (sum(s for s, _ in close[:2]), cause, close[0][1]) for cause, close in per_cause.items()
+    ]
+    return sorted(ranked, key=lambda item: (-item[0], item[1]))
 
 
 def with_similar_cases(
@@ -112,49 +296,101 @@ def with_similar_cases(
         return findings
     out = list(findings)
     positions = {f.id: i for i, f in enumerate(out)}
-    for share, row in close:
+    for similarity, row in close:
         where = positions.get(str(row.get("cause")), 0)
-        text = f"{row.get('source')} ({share:.0%} alike): {row.get('cause')}: {row.get('fix')}"
         target = out[where]
-        out[where] = replace(target, evidence=(*target.evidence, Evidence("similar.case", text)))
+        evidence = Evidence("similar.case", _case_text(row, similarity))
+        if any(e.actual == evidence.actual for e in target.evidence):
+            continue
+        out[where] = replace(target, evidence=(*target.evidence, evidence))
     return out
 
 
+def _case_text(row: Mapping[str, Any], similarity: float) -> str:
+    return f"{row.get('source')} ({similarity:.0%} alike): {row.get('cause')}: {row.get('fix')}"
+
+
+def is_problem_report(snap: Snapshot) -> bool:
+    """Whether the paste reads as a problem: it holds error lines, or says in words that
+    something is wrong (a healthy log or `nvidia-smi` gets no suggested cause)."""
+    text = snap.data("pasted.text") or {}
+    if text.get("errors"):
+        return True
+    return any(_PROBLEM.search(str(line)) for line in text.get("lines", []))
+
+
+def with_suggestions(found: list[Finding], snap: Snapshot, matrices: Any = None) -> list[Finding]:
+    """The signature findings, or when no signature applied the causes that similar confirmed
+    cases support ("no signature matched" stays only when none does). Adding them beside prose
+    fallbacks as well did not help on the cross-validated training cases."""
+    from envdoctor.triage_engine.evaluate import NO_MATCH_ID
+
+    if any(f.id != NO_MATCH_ID for f in found):
+        return found
+    return suggested_by_cases(snap, matrices) or found
+
+
 def suggested_by_cases(snap: Snapshot, matrices: Any = None) -> list[Finding]:
-    """When no cause matched the paste, the causes of the closest confirmed cases (at least
-    SUGGEST_SHARE of their words and SUGGEST_WORDS words shared), as findings with a low score
-    and the case as evidence: a report worded like a known one gets that one's diagnosis."""
+    """When no cause matched a problem report, the causes its closest confirmed cases support
+    (at least SUGGEST_SUPPORT), as findings with a low score and the closest case as evidence:
+    a report worded like known ones gets their diagnosis, unless its facts rule it out."""
     from envdoctor.triage_engine.evaluate import to_finding
     from envdoctor.triage_engine.facts import Facts
     from envdoctor.triage_engine.loader import by_id
     from envdoctor.triage_engine.model import Match
 
-    if not snap.has("pasted.text"):
+    if not snap.has("pasted.text") or not is_problem_report(snap):
         return []
     rows = _rows(matrices)
-    lines = [str(x) for x in (snap.data("pasted.text") or {}).get("lines", [])]
-    present = words_of(lines)
+    text = snap.data("pasted.text") or {}
+    lines = [str(x) for x in text.get("lines", [])]
+    shown = [str(x) for x in text.get("errors", [])] or lines  # the paste's own words first
     causes = by_id()
     facts = Facts(snap, matrices)
     out: list[Finding] = []
-    for share, row in similar_cases(lines, rows, SUGGEST_SHARE, SUGGEST_WORDS):
-        cause = str(row.get("cause"))
-        shared = len(present & {str(w) for w in row.get("words") or ()})
-        if share < SUGGEST_SHARE or shared < SUGGEST_WORDS:
+    for support, cause, row in cause_support(lines, rows):
+        if support < SUGGEST_SUPPORT:
             break
-        if cause not in causes or any(f.id == cause for f in out):
+        if cause not in causes:
             continue
         if any(_ruled_out(sig, facts) for sig in causes[cause]):
             continue
-        score = SUGGEST_SCORE + round(20 * share)
-        match = Match(causes[cause][0], score, lines[0] if lines else "", {}, [])
-        finding = to_finding(match, facts, snap, matrices)
-        text = f"{row.get('source')} ({share:.0%} alike): {cause}: {row.get('fix')}"
-        evidence = (Evidence("similar.case", text), *finding.evidence[1:])
-        out.append(replace(finding, evidence=evidence, origin=f"case:{row.get('source')}"))
+        score = SUGGEST_SCORE + round(20 * min(1.0, support / 2))
+        if out:  # the better supported cause ranks first even when both round alike
+            score = max(SUGGEST_SCORE - MAX_SUGGESTED, min(score, (out[-1].score or 0) - 1))
+        line = shown[0] if shown else ""
+        finding = _with_all_fixes(
+            [
+                to_finding(Match(sig, score, line, {}, [], shown[:3]), facts, snap, matrices)
+                for sig in causes[cause]
+            ]
+        )
+        evidence = (Evidence("similar.case", _case_text(row, support)), *finding.evidence)
+        severity = min(finding.severity, Severity.WARNING, key=lambda s: -SEVERITY_ORDER[s])
+        out.append(
+            replace(
+                finding,
+                evidence=evidence,
+                severity=severity,  # a guess from similar reports, never an error on its own
+                origin=f"case:{row.get('source')}",
+            )
+        )
         if len(out) >= MAX_SUGGESTED:
             break
     return out
+
+
+def _with_all_fixes(findings: list[Finding]) -> Finding:
+    """One cause's findings, one per signature, as one: the one with the most fixes, completed
+    with the others' (at most MAX_FIXES). A suggestion has no matched line to pick a signature,
+    so it offers the fixes its cause is known by."""
+    base = max(findings, key=lambda f: len(f.fixes))
+    fixes = list(base.fixes)
+    for finding in findings:
+        for fix in finding.fixes:
+            if len(fixes) < MAX_FIXES and all(fix.summary != f.summary for f in fixes):
+                fixes.append(fix)
+    return replace(base, fixes=tuple(fixes))
 
 
 def _ruled_out(signature: Any, facts: Any) -> bool:

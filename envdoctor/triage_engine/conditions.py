@@ -12,7 +12,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from envdoctor.model.versions import parse as parse_version
-from envdoctor.triage_engine.model import DEFAULT_WEIGHT, Clause, Condition, SignatureError
+from envdoctor.triage_engine.model import DEFAULT_WEIGHT, FLAGS, Clause, Condition, SignatureError
 from envdoctor.triage_engine.patterns import anchors_of, check_backtracking
 
 if TYPE_CHECKING:
@@ -112,7 +112,7 @@ def _parse_clause(text: str, part: str) -> Clause:
     pattern = None
     if op in ("~", "!~"):
         try:
-            pattern = re.compile(value or "", re.IGNORECASE | re.ASCII)
+            pattern = re.compile(value or "", FLAGS)
         except re.error as exc:
             raise SignatureError(f"condition {text!r}: bad regex: {exc}") from exc
         check_backtracking(value or "")

@@ -112,8 +112,12 @@ def derive(
     values["packages"] = packages
     # the torch build: the snapshot's python.torch, completed from what the text mentions
     torch_version = (
-        ctx.torch.get("version") or packages.get("torch") or prose.get("torch.printed_version")
+        ctx.torch.get("version")
+        or packages.get("torch")
+        or prose.get("torch.printed_version")
+        or prose.get("torch.prose_version")
     )
+    torch_version = _release_of(torch_version)
     if torch_version and not ctx.torch.get("version"):
         ctx.torch["version"] = torch_version
     variant = ctx.torch.get("variant") or variant_of(torch_version)
@@ -146,7 +150,7 @@ def derive(
     values["torch.companion_mismatch"] = _companion_mismatch(
         packages, torch_version, variant, values.get("os.system"), ms
     )
-    _derive_gpu(ctx, text, ms, values)
+    _derive_gpu(ctx, text, ms, values, prose.get("gpu.prose_name"))
     values["driver.version"] = (
         ctx.driver_version or system_versions.get("driver") or prose.get("driver.version")
     )
@@ -183,7 +187,9 @@ def derive(
         values[fact] = prose.get(fact)
     values["env"] = prose.get("env") or {}
     python = snap.data("python") or {}
-    values["python.version"] = python.get("version") or system_versions.get("python")
+    values["python.version"] = (
+        python.get("version") or system_versions.get("python") or prose.get("python.version")
+    )
     extensions = list(text.get("extensions", []) or [])
     values["traceback.extensions"] = extensions or None
     values["traceback.extension"] = extensions[0] if extensions else None
@@ -288,6 +294,20 @@ def _derive_extension_pins(
             continue
 
 
+_RELEASE = re.compile(
+    r"^\s*v?(\d+(?:\.\d+){0,3}(?:(?:a|b|rc|\.dev|\.post)\d+)?(?:\+[a-z0-9.]+)?)", re.I
+)
+
+
+def _release_of(version: Any) -> Any:
+    """A version as the package reports it, without what followed it in a wheel file name
+    ("2.1.0+cu121-cp310-cp310-linux_x86_64.whl" -> "2.1.0+cu121"); other values unchanged."""
+    if not isinstance(version, str):
+        return version
+    found = _RELEASE.match(version)
+    return found.group(1).rstrip(".") if found else version
+
+
 def _build_of_variant(variant: str | None) -> str | None:
     if not variant:
         return None
@@ -360,21 +380,35 @@ def _companion_mismatch(
     return False if seen else None
 
 
-def _derive_gpu(ctx: Any, text: Mapping[str, Any], ms: Any, values: dict[str, Any]) -> None:
+def _derive_gpu(
+    ctx: Any,
+    text: Mapping[str, Any],
+    ms: Any,
+    values: dict[str, Any],
+    prose_name: str | None = None,
+) -> None:
     """GPU facts: the context's NVIDIA GPUs (capability from the driver or the nvidia_gpus table),
-    its AMD GPUs, else the GPU names the text mentions, looked up in the same table."""
-    from envdoctor.queries.nvidia import gpu_by_name
+    its AMD GPUs, else the GPU names the text mentions (or prose names by number: "显卡为4060"),
+    looked up in the same table; a family name ("A100") gets the capability all its models
+    share."""
+    from envdoctor.queries.nvidia import capability_by_name, gpu_by_name
 
     names = [str(g["name"]) for g in ctx.gpus + ctx.amd_gpus if g.get("name")]
     ccs = [str(c) for c in ctx.capabilities]
     if not names:
         names = [str(n) for n in text.get("gpus", []) or []]
+    if not names and prose_name:
+        names = [prose_name]
     if not ccs:
         ccs = [str(c) for c in text.get("compute_capabilities", []) or []]
         for name in names:
             row = gpu_by_name(ms, name)
             if row and row.get("compute_capability"):
                 ccs.append(str(row["compute_capability"]))
+            elif row is None:  # a family ("NVIDIA A100"): the models it starts, if they agree
+                shared = capability_by_name(ms, f"{name} ...")
+                if shared:
+                    ccs.append(shared)
     vendor = "nvidia" if ctx.gpus else ("amd" if ctx.amd_gpus else None)
     if vendor is None and names:
         vendor = _vendor_of(names[0])

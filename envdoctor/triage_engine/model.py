@@ -20,6 +20,7 @@ from envdoctor.model.findings import Risk, Severity
 DEFAULT_SCORE = 50
 DEFAULT_WEIGHT = 15
 DEFAULT_PROSE_MIN = 40
+FLAGS = re.IGNORECASE | re.ASCII  # how every pattern of the engine is compiled
 
 
 @dataclass(frozen=True)
@@ -32,8 +33,10 @@ class Pattern:
 
     @cached_property
     def regex(self) -> re.Pattern[str]:
-        """The compiled, case-insensitive expression."""
-        return re.compile(self.text, re.IGNORECASE | re.ASCII)
+        """The compiled, case-insensitive expression. ASCII word rules: `\\b`, `\\w` and `\\d`
+        treat Chinese characters as the non-word characters they are next to English words
+        ("在WSL2里", "用jax跑", "cuda版本是12.1的"), as spaces are in English."""
+        return re.compile(self.text, FLAGS)
 
     def possible_in(self, text: str) -> bool:
         """Whether `text` (lowercased) holds one of the anchors: if not, no line of it can match."""

@@ -15,11 +15,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+# ASCII word rules: a Chinese character next to "WSL2" or "12.1" is a boundary, as a space is
+FLAGS = re.IGNORECASE | re.ASCII
 _V = r"v?(?P<version>\d+(?:\.\d+){0,3})"
 
 # (fact, regex): the first match of each fact wins, in line order
 VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (fact, re.compile(text, re.IGNORECASE | re.ASCII))
+    (fact, re.compile(text, FLAGS))
     for fact, text in (
         (
             "driver.cuda_code",
@@ -32,11 +34,23 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"^\s*['\"]?(?P<version>[12]\.\d+(?:\.\d+)?\+(?:cpu|cu\d{2,3}|rocm\d[\d.]*))['\"]?\s*$",
         ),
         ("driver.cuda_max", r"cuda version\s*[:：]\s*" + _V),
-        ("driver.cuda_max", r"(?:驱动|driver)\s*(?:支持的?|supports?)\s*(?:最高)?\s*cuda\s*" + _V),
+        (
+            "driver.cuda_max",
+            r"(?:驱动|driver)\s*(?:支持的?|supports?)\s*(?:最高|up to)?的?\s*cuda\s*(?:版本|version)?"
+            r"\s*(?:是|为|is)?\s*[:：]?\s*" + _V,
+        ),
+        # "nvidia-smi shows CUDA Version 12.4", "nvidia-smi 显示的 CUDA 版本是 12.2"
+        (
+            "driver.cuda_max",
+            r"nvidia-smi[^\n]{0,40}?cuda\s*(?:版本|version)\s*(?:is|是|为|of)?\s*[:：]?\s*" + _V,
+        ),
         ("driver.version", r"driver version\s*[:：]?\s*(?P<version>\d{3}(?:\.\d+){1,2})"),
+        # "The driver version is 470", "NVIDIA-SMI 525.60.13" (nvidia-smi's version is the driver's)
+        ("driver.version", r"driver version is\s*R?(?P<version>\d{3}(?:\.\d+){0,2})(?!\.?\d)"),
+        ("driver.version", r"nvidia-smi\s+(?P<version>\d{3}\.\d+(?:\.\d+)?)(?!\.?\d)"),
         (
             "driver.version",
-            r"(?:驱动版本|显卡驱动|驱动程序版本|驱动)\s*(?:是|为|:|：)?\s*(?P<version>\d{3}(?:\.\d+){0,2})",
+            r"(?:驱动版本|显卡驱动|驱动程序版本|驱动)\s*(?:是|为|:|：)?\s*R?(?P<version>\d{3}(?:\.\d+){0,2})",
         ),
         ("driver.version", r"nvidia-driver-(?P<version>\d{3})\b"),
         # a Windows driver file version (23.21.13.9135) carries NVIDIA's (391.35) in its tail
@@ -52,7 +66,8 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("cudnn.version", r"loaded runtime cudnn library[^\n]{0,10}?" + _V),
         (
             "cudnn.version",
-            r"cudnn(?:\s*version)?\s*[:：=]?\s*" + r"v?(?P<version>[89]\.\d+(?:\.\d+){0,2})",
+            r"(?<!with )cudnn\s*(?:version|版本)?(?: in your machine)?\s*(?:is\s|是|为)?\s*[:：=]?\s*"
+            + r"v?(?P<version>[5-9]\.\d+(?:\.\d+){0,3})(?!\.?\d)",
         ),
         (
             "cuda.pinned",
@@ -65,25 +80,55 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "rocm.version",
             r"rocm\s*(?:version)?\s*[:：]?\s*" + r"v?(?P<version>[3-7]\.\d+(?:\.\d+)?)",
         ),
+        # HIP's version is the ROCm release's ("HIP version: 6.0.32830" is ROCm 6.0)
+        ("rocm.version", r"hip version\s*[:：]?\s*(?P<version>[3-7]\.\d+)"),
         (
             "tf.version",
             r"tensorflow(?:-gpu)?\s*(?:version)?\s*[:：=]{0,2}\s*"
             + r"v?(?P<version>[12]\.\d+(?:\.\d+)?)",
         ),
+        ("tf.version", r"\btf\s*(?:==?)?\s*v?(?P<version>[12]\.\d{1,2}(?:\.\d+)?)(?!\.?\d)"),
         (
             "jax.version",
             r"jax(?:lib)?\s*(?:version)?\s*[:：=]{0,2}\s*" + r"v?(?P<version>0\.\d+(?:\.\d+)?)",
         ),
         (
             "paddle.version",
-            r"paddle(?:paddle)?(?:-gpu)?\s*(?:version)?\s*[:：=]{0,2}\s*"
+            r"(?:paddle(?:paddle)?(?:-gpu)?|飞桨)\s*(?:version|版本)?\s*(?:是|为)?\s*[:：=]{0,2}\s*"
             + r"v?(?P<version>[23]\.\d+(?:\.\d+)?)",
+        ),
+        # "PyTorch 2.1.0", "torch==2.5.1", "pytorch版本 2.3.1", "torch2.3.1" (not torchvision)
+        (
+            "torch.prose_version",
+            r"(?<![a-z0-9_-])(?:py)?torch(?![a-z_-])\s*(?:版本|version)?\s*(?:是|为|:|：|==?)?\s*"
+            r"v?(?P<version>[12]\.\d{1,2}(?:\.\d+)?(?:(?:a|b|rc|\.dev)\d+)?"
+            r"(?:\+(?:cpu|cu\d{2,3}|rocm[\d.]+))?)(?!\.?\d)",
+        ),
+        # "Python 3.12.1", "python版本：3.7", "python=3.8" (not a path's python3.10/)
+        (
+            "python.version",
+            r"(?<![a-z0-9_/\\.-])python\s*(?:版本|version)?\s*(?:是|为|:|：|==?)?\s*"
+            r"v?(?P<version>3\.\d{1,2}(?:\.\d+)?)(?!\.?\d|/)",
         ),
     )
 )
 
+# A GeForce model named by its number in prose ("显卡为4060", "两张3090", "GPU: 4060ti", "my 4090")
+_GEFORCE = (
+    r"(?P<num>10[5-8]0|16[56]0|20[6-8]0|30[5-9]0|40[6-9]0|50[6-9]0)(?:\s?(?P<suffix>ti|super))?"
+)
+GPU_NUMBER = re.compile(
+    r"(?:(?<![a-z0-9_])(?:显卡|gpu|graphics card|card|my|an?|with|一张|两张|三张|四张|八张|\d\s?张|\b[1-8]\s?x\s)"
+    r"\s*(?:是|为|型号|:|：)?\s*(?:nvidia\s*)?(?:geforce\s*)?(?:rtx\s*|gtx\s*)?"
+    + _GEFORCE
+    + r"(?![a-z0-9.])|(?<![a-z0-9.])"
+    + _GEFORCE.replace("num", "num2").replace("suffix", "suffix2")
+    + r"\s*(?:显卡|gpus?\b|graphics card))",
+    FLAGS,
+)
+
 CONTEXT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
-    (fact, re.compile(text, re.IGNORECASE | re.ASCII))
+    (fact, re.compile(text, FLAGS))
     for fact, text in (
         ("ctx.docker_desktop", r"docker desktop|docker-desktop|desktop-linux"),
         ("ctx.slurm", r"\bslurm|\bsbatch\b|\bsrun\b|#SBATCH"),
@@ -92,7 +137,7 @@ CONTEXT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("ctx.grace", r"\bgrace\b|\bgh200\b|\bgb200\b|aarch64|arm64|sbsa"),
         ("os.wsl", r"\bwsl2?\b|microsoft-standard|/usr/lib/wsl"),
         ("jetson", r"\bjetson|jetpack|\bl4t\b|tegra"),
-        ("os.windows", r"\bwindows\b|\bwin1[01]\b|[a-z]:\\\\|\.dll\b|\.exe\b"),
+        ("os.windows", r"\bwindows\b|\bwin(?:dows)?\s?1[01]\b|[a-z]:\\\\|\.dll\b|\.exe\b"),
     )
 )
 
@@ -139,6 +184,17 @@ ANCHORS = (
     "$env:",
     "_visible_devices",
     "nccl_",
+    "python",
+    "torch",
+    "tf2.",
+    "tf 2.",
+    "tf1.",
+    "tf 1.",
+    "tf==",
+    "飞桨",
+    "nvidia-smi",
+    "显卡",
+    "张",
 )
 
 
@@ -166,6 +222,10 @@ def prose_facts(lines: Iterable[str]) -> dict[str, object]:
                     facts["driver.version"] = f"{parts[0]}{parts[1]}.{parts[2]}"
                 continue
             facts[fact] = match.group("version")
+        if "gpu.prose_name" not in facts:
+            name = geforce_name(line)
+            if name:
+                facts["gpu.prose_name"] = name
         for fact, regex in CONTEXT_PATTERNS:
             if fact not in facts and regex.search(line):
                 facts[fact] = True
@@ -177,3 +237,16 @@ def prose_facts(lines: Iterable[str]) -> dict[str, object]:
     if env:
         facts["env"] = env
     return facts
+
+
+def geforce_name(line: str) -> str | None:
+    """The GeForce product a line names by its number ("显卡为4060" -> "NVIDIA GeForce RTX 4060",
+    "1050ti" after "GPU:" -> "NVIDIA GeForce GTX 1050 Ti"), or None."""
+    found = GPU_NUMBER.search(line)
+    if found is None:
+        return None
+    number = int(found.group("num") or found.group("num2"))
+    suffix = (found.group("suffix") or found.group("suffix2") or "").lower()
+    family = "GTX" if number < 2000 else "RTX"
+    tail = {"ti": " Ti", "super": " SUPER"}.get(suffix, "")
+    return f"NVIDIA GeForce {family} {number}{tail}"

@@ -6,7 +6,8 @@
 - A cause keeps its symptoms folded under it. When two findings each claim to explain the other,
   the more severe stays on top (then the higher score): the other's claim is dropped.
 - Findings that contradict each other (`conflicts` in signatures/_common.toml: "too new" and
-  "too old" for one GPU) are not both shown: the one with the better score stays.
+  "too old" for one GPU) are not both shown: an established one (fact check, canonical line)
+  stays over a guess from prose, then the one with the better score.
 - Blocks are ordered by the best score in them (how telling the evidence is), then by the
   root's severity and confidence.
 """
@@ -91,14 +92,28 @@ def break_mutual_claims(findings: list[Finding]) -> list[Finding]:
     return out
 
 
+CANONICAL_SCORE = 45  # the lowest score of a finding reached by a canonical error line
+
+
+def _guess(finding: Finding) -> bool:
+    """Whether a finding was reached by prose or similar cases alone (no canonical line, no
+    fact check): it yields to a finding the facts or an error line established."""
+    drawn = finding.from_signature or (finding.origin or "").startswith("case:")
+    return drawn and (finding.score or 0) < CANONICAL_SCORE
+
+
 def drop_conflicts(findings: list[Finding], conflicts: Iterable[Iterable[str]]) -> list[Finding]:
-    """Of findings that contradict each other, keep only the best-scoring one."""
+    """Of findings that contradict each other, keep only one: an established finding (a fact
+    check's, or a canonical line's) over a guess from prose, then the best-scoring."""
     present = {f.id: f for f in findings}
     dropped: set[str] = set()
     for group in conflicts:
         here = [present[i] for i in group if i in present]
         if len(here) > 1:
-            keep = max(here, key=lambda f: (f.score or 0, -SEVERITY_ORDER[f.severity]))
+            keep = max(
+                here,
+                key=lambda f: (not _guess(f), f.score or 0, -SEVERITY_ORDER[f.severity]),
+            )
             dropped |= {f.id for f in here if f is not keep}
     return [f for f in findings if f.id not in dropped]
 

@@ -42,8 +42,8 @@ def triage_blocks(blocks: Iterable[str], here: bool = False, timeout_s: float = 
     from envdoctor.ingest import ingest_blocks
     from envdoctor.package_index import keep_user_index
     from envdoctor.remedies.verify import verify_findings
-    from envdoctor.triage_engine.casebase import suggested_by_cases, with_similar_cases
-    from envdoctor.triage_engine.evaluate import NO_MATCH_ID, signature_findings
+    from envdoctor.triage_engine.casebase import with_similar_cases, with_suggestions
+    from envdoctor.triage_engine.evaluate import signature_findings
     from envdoctor.triage_engine.loader import DATA
 
     snapshot = ingest_blocks(blocks)
@@ -53,8 +53,7 @@ def triage_blocks(blocks: Iterable[str], here: bool = False, timeout_s: float = 
     fact_modules = tuple(m for m in CHECK_MODULES if m != SIGNATURE_MODULE)
     report = diagnose(snapshot, kind="triage", matrices=matrices, check_modules=fact_modules)
     found = signature_findings(snapshot, matrices)
-    if found and all(f.id == NO_MATCH_ID for f in found):  # error lines, no cause: ask the cases
-        found = found + suggested_by_cases(snapshot, matrices)  # "no signature matched" stays
+    found = with_suggestions(found, snapshot, matrices)  # no cause applied: the similar cases'
     # the causes' fixes are proven like the checks' (a K80 on 470 is never told "driver 525")
     collected = {name for name in snapshot.groups if snapshot.has(name)}
     found = verify_findings(found, snapshot, matrices, load_checks_for(collected, fact_modules))

@@ -1,0 +1,149 @@
+"""The case base of similar confirmed cases (envdoctor.triage_engine.casebase): distinctive words
+weigh more than common ones, Chinese and English are compared alike, a suggestion needs a
+problem report, and the shipped table is what bench/build_case_base.py writes."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from typing import Any
+
+from envdoctor.ingest import ingest_text
+from envdoctor.triage_engine import casebase
+from envdoctor.triage_engine.casebase import Index, cause_support, similar_cases, words_of
+from envdoctor.triage_engine.evaluate import NO_MATCH_ID
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def _bench(name: str) -> Any:
+    sys.path.insert(0, str(REPO / "bench"))
+    spec = importlib.util.spec_from_file_location(name, REPO / "bench" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault(name, module)
+    spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+def _generic_rows(count: int = 12) -> list[dict[str, Any]]:
+    """Rows that all share common report words (weight 1.0), each with one word of its own
+    (weight 5.0), as the builder weighs them over a corpus of hundreds of reports."""
+    return [
+        {
+            "cause": f"generic.cause-{i}",
+            "words": ["doesn", "work", "after", f"thing{i}x"],
+            "weights": [100, 100, 100, 500],
+        }
+        for i in range(count)
+    ]
+
+
+def test_a_distinctive_word_outweighs_common_ones() -> None:
+    rows = [
+        *_generic_rows(),
+        {
+            "cause": "bitsandbytes.cuda-setup-failed",
+            "words": ["bitsandbytes", "libbitsandbytes"],
+            "weights": [500, 520],
+        },
+    ]
+    ranked = cause_support(["bitsandbytes doesn't work after the update"], rows)
+    assert ranked[0][1] == "bitsandbytes.cuda-setup-failed"
+
+
+def test_words_every_report_uses_are_not_compared() -> None:
+    assert (
+        words_of(["it doesn't work, please help, 请问怎么解决这个问题"])
+        & {
+            "doesn",
+            "work",
+            "please",
+            "请问",
+            "问题",
+            "怎么",
+        }
+        == set()
+    )
+
+
+def test_common_words_alone_do_not_suggest() -> None:
+    # "doesn" and "work" are in every row: together they weigh less than SUGGEST_WEIGHT
+    assert cause_support(["it doesn't work"], _generic_rows()) == []
+
+
+def test_the_rows_weights_are_used_when_present() -> None:
+    rows = [{"cause": "a", "words": ["alpha", "beta"], "weights": [500, 20]}]
+    index = Index.of(rows)
+    assert index.idf == {"alpha": 5.0, "beta": 0.2}
+
+
+def test_compound_words_meet_their_parts() -> None:
+    assert {"flash-attn", "flash", "attn"} <= words_of(["pip install flash-attn"])
+    assert {"flash", "attn", "cuda"} <= words_of(
+        ["ImportError: flash_attn_2_cuda.cpython-310-x86_64-linux-gnu.so: undefined symbol"]
+    )
+
+
+def test_chinese_is_compared_by_character_pairs() -> None:
+    rows = [
+        *_generic_rows(),
+        {
+            "cause": "memory.held-by-other-process",
+            "words": sorted(words_of(["显存被占用没有释放"])),
+        },
+    ]
+    close = similar_cases(["训练结束后显存一直被占用，没有释放"], rows, 0.0, 2)
+    assert close and close[0][1]["cause"] == "memory.held-by-other-process"
+
+
+def test_a_problem_report_is_an_error_a_complaint_or_a_question() -> None:
+    assert casebase.is_problem_report(ingest_text("RuntimeError: CUDA error: unknown error"))
+    assert casebase.is_problem_report(ingest_text("My GPU is not detected by ollama"))
+    assert casebase.is_problem_report(ingest_text("为什么显卡用不了"))
+    assert casebase.is_problem_report(ingest_text("How do I make vllm use both GPUs?"))
+    assert not casebase.is_problem_report(
+        ingest_text("epoch 1/10 loss=0.42\nSaving checkpoint to /tmp/model.pt\n")
+    )
+
+
+def test_suggestions_replace_no_match_only_when_no_signature_applied(monkeypatch: Any) -> None:
+    from envdoctor.model.findings import Finding, Severity
+
+    snap = ingest_text("frobnicator stalled: widget queue error on gpu0")
+    fake = Finding(id="x.suggested", severity=Severity.WARNING, title="t", score=25)
+    monkeypatch.setattr(casebase, "suggested_by_cases", lambda snap, matrices=None: [fake])
+    no_match = Finding(id=NO_MATCH_ID, severity=Severity.INFO, title="n", score=0)
+    assert [f.id for f in casebase.with_suggestions([no_match], snap)] == ["x.suggested"]
+    assert [f.id for f in casebase.with_suggestions([], snap)] == ["x.suggested"]
+    cause = Finding(id="memory.out-of-memory", severity=Severity.ERROR, title="c", score=60)
+    assert casebase.with_suggestions([cause], snap) == [cause]
+
+
+def test_suggested_causes_stay_warnings_below_canonical_lines() -> None:
+    from envdoctor.diagnosis.pipeline import active_matrices
+    from envdoctor.model.findings import Severity
+
+    snap = ingest_text("bitsandbytes doesn't work on my GPU, how do I fix it?")
+    found = casebase.suggested_by_cases(snap, active_matrices())
+    # the package named decides, not the words every report uses ("doesn't work", "fix")
+    assert found and found[0].id.startswith("bitsandbytes.")
+    for finding in found:
+        assert finding.severity != Severity.ERROR
+        assert (finding.score or 0) < 45
+        assert finding.evidence[0].fact == "similar.case"
+
+
+def test_the_shipped_case_base_is_what_the_builder_writes() -> None:
+    builder = _bench("build_case_base")
+    assert builder.build() == builder.OUT.read_text(encoding="utf-8")
+
+
+def test_cross_validation_folds_keep_a_repository_on_one_side() -> None:
+    cv = _bench("casebase_cv")
+    a = cv.group_of("https://github.com/ollama/ollama/issues/1", "repo")
+    b = cv.group_of("https://github.com/Ollama/Ollama/issues/2", "repo")
+    assert a == b == "ollama/ollama"
+    assert cv.fold_of(a, 5) == cv.fold_of(b, 5)
+    assert cv.group_of("https://github.com/ollama/ollama/issues/1", "thread").endswith("/1")

@@ -1,0 +1,51 @@
+"""Ranking for triage (envdoctor.triage_engine.rank): one consistent story per paste."""
+
+from __future__ import annotations
+
+from envdoctor.model.findings import Finding, Severity
+from envdoctor.triage_engine.loader import DATA
+from envdoctor.triage_engine.rank import drop_conflicts, rank_for_triage
+
+
+def _finding(id_: str, score: int | None, origin: str | None, **more: object) -> Finding:
+    return Finding(id=id_, severity=Severity.WARNING, title=id_, score=score, origin=origin, **more)
+
+
+def test_a_fact_check_outweighs_a_prose_guess_it_contradicts() -> None:
+    fact = _finding("torch.cpu-build-no-gpu", None, None)  # a fact check: no GPU in the dump
+    guess = _finding("torch.cpu-build-on-gpu-host", 24, "signature:torch.cpu-build.prose")
+    group = [("torch.cpu-build-on-gpu-host", "torch.cpu-build-no-gpu")]
+    assert [f.id for f in drop_conflicts([guess, fact], group)] == ["torch.cpu-build-no-gpu"]
+
+
+def test_a_similar_case_guess_yields_too() -> None:
+    fact = _finding("nvidia.uvm-not-loaded", None, None)
+    case = _finding("nvidia.uvm-stale-after-suspend", 30, "case:https://example.org/1")
+    group = [("nvidia.uvm-stale-after-suspend", "nvidia.uvm-not-loaded")]
+    assert [f.id for f in drop_conflicts([case, fact], group)] == ["nvidia.uvm-not-loaded"]
+
+
+def test_between_canonical_lines_the_better_score_stays() -> None:
+    new = _finding("torch.gpu-too-new-for-build", 80, "signature:torch.new")
+    old = _finding("torch.gpu-too-old-for-build", 60, "signature:torch.old")
+    group = [("torch.gpu-too-new-for-build", "torch.gpu-too-old-for-build")]
+    assert [f.id for f in drop_conflicts([old, new], group)] == ["torch.gpu-too-new-for-build"]
+
+
+def test_the_shipped_conflicts_hold_the_gpu_presence_and_uvm_pairs() -> None:
+    groups = [set(g) for g in DATA.conflicts]
+    assert {"torch.cpu-build-on-gpu-host", "torch.cpu-build-no-gpu"} in groups
+    assert {"nvidia.uvm-stale-after-suspend", "nvidia.uvm-not-loaded"} in groups
+
+
+def test_a_cause_stays_above_the_symptom_it_explains() -> None:
+    symptom = _finding("app.ollama-cpu-fallback", 70, "signature:app.ollama")
+    cause = _finding(
+        "cuda.toolkit-newer-than-driver",
+        50,
+        "signature:cuda.newer",
+        explains=("app.ollama-cpu-fallback",),
+    )
+    ranked = rank_for_triage([symptom, cause])
+    assert [f.id for f in ranked] == ["cuda.toolkit-newer-than-driver", "app.ollama-cpu-fallback"]
+    assert ranked[1].explained_by == "cuda.toolkit-newer-than-driver"
