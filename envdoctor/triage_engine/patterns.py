@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from envdoctor.triage_engine.model import Pattern, SignatureError
@@ -24,6 +25,23 @@ else:  # pragma: no cover - Python 3.10
 _MAX_REPEAT = sre_constants.MAX_REPEAT
 _MIN_REPEAT = sre_constants.MIN_REPEAT
 _POSSESSIVE = getattr(sre_constants, "POSSESSIVE_REPEAT", None)
+
+
+# The memo of this module (its only mutable state): the anchors of every pattern text analysed in
+# this process, or read back from the loader's cache (`remember_anchors`). Anchors depend on the
+# text alone, and parsing a pattern again for them is most of what `anchors()` would cost.
+_ANCHORS: dict[str, tuple[str, ...]] = {}
+
+
+def remember_anchors(known: Mapping[str, Iterable[str]]) -> None:
+    """Seed the memo with anchors analysed by an earlier load of the same signature files."""
+    for text, found in known.items():
+        _ANCHORS.setdefault(text, tuple(found))
+
+
+def forget_anchors() -> None:
+    """Empty the memo (after seeding it from a cache entry that turned out to be damaged)."""
+    _ANCHORS.clear()
 
 
 def _required_literals(parsed: Any) -> set[str] | None:
@@ -78,13 +96,17 @@ def _literal_length(text: str) -> int:
 def anchors_of(pattern: str, parsed: Any = None) -> tuple[str, ...]:
     """The literals one of which every match of `pattern` contains (SignatureError if none
     has 3+ characters, a CJK character counting 2)."""
+    known = _ANCHORS.get(pattern)
+    if known is not None:
+        return known
     parsed = parsed if parsed is not None else sre_parse.parse(pattern, re.IGNORECASE)
     found = _required_literals(parsed)
     if not found or _strength(found) < 3:
         raise SignatureError(
             f"pattern {pattern!r} has no literal of 3+ characters every match contains"
         )
-    return tuple(sorted(found))
+    _ANCHORS[pattern] = result = tuple(sorted(found))
+    return result
 
 
 def check_backtracking(pattern: str, parsed: Any = None) -> None:
