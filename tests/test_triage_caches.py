@@ -1,5 +1,5 @@
 """The triage start-up caches: the parsed signature files (`loader.CACHE_NAME`) and the free-text
-reader's selectors (`free_text.SELECTOR_CACHE`). What is read back equals a fresh parse, and
+reader's selectors (`loader.SELECTOR_CACHE`). What is read back equals a fresh parse, and
 anything odd (another file, a damaged entry, an unwritable or switched-off cache) falls back to
 parsing, never to an error or another result."""
 
@@ -30,6 +30,10 @@ def signatures(tmp_path) -> Path:
     folder = tmp_path / "signatures"
     shutil.copytree(loader.SIGNATURE_DIR, folder)
     return folder
+
+
+def _sources(words: list[str], deep: list[str]) -> tuple[str, ...]:
+    return loader.selector_sources((words, deep), free_text._trie_regex, free_text.SELECTOR_FORMAT)
 
 
 def _entry(cache: Path, name: str) -> Path:
@@ -106,7 +110,7 @@ def test_an_entry_that_is_a_folder_or_unwritable_cache_is_ignored(tmp_path, monk
     fresh = loader.load()
     assert fresh.errors == () and fresh.signatures == loader.DATA.signatures
     words, deep = ["error", "no kernel image"], ["no kernel image"]
-    assert free_text._trie_sources(words, deep) == (
+    assert _sources(words, deep) == (
         free_text._trie_regex(words),
         free_text._trie_regex(deep),
     )
@@ -115,7 +119,7 @@ def test_an_entry_that_is_a_folder_or_unwritable_cache_is_ignored(tmp_path, monk
 def test_switched_off_cache_writes_nothing(cache, signatures, monkeypatch):
     monkeypatch.setenv(matrix_cache.SWITCH, "off")
     assert loader.load(signatures).errors == ()
-    assert free_text._trie_sources(["abc"], ["abc"])
+    assert _sources(["abc"], ["abc"])
     assert not cache.exists()
 
 
@@ -130,25 +134,26 @@ def test_selectors_read_back_equal_the_built_ones(cache):
     words = sorted(loader.anchors())
     deep = sorted(loader.match_anchors())
     built = (free_text._trie_regex(words), free_text._trie_regex(deep))
-    assert free_text._trie_sources(words, deep) == built  # builds and stores
-    assert _entry(cache, free_text.SELECTOR_CACHE).is_file()
-    assert free_text._trie_sources(words, deep) == built  # from the cache
-    assert free_text._trie_sources(words[1:], deep) == (free_text._trie_regex(words[1:]), built[1])
+    assert _sources(words, deep) == built  # builds and stores
+    assert _entry(cache, loader.SELECTOR_CACHE).is_file()
+    assert _sources(words, deep) == built  # from the cache
+    assert _sources(words[1:], deep) == (free_text._trie_regex(words[1:]), built[1])
 
 
 @pytest.mark.parametrize(
     "change",
     [
-        lambda e: {**e, "matrix": {**e["matrix"], "every": "(unclosed"}},
-        lambda e: {**e, "matrix": {**e["matrix"], "deep": 5}},
+        lambda e: {**e, "matrix": {**e["matrix"], "sources": ["(unclosed", "x"]}},
+        lambda e: {**e, "matrix": {**e["matrix"], "sources": [5, "x"]}},
+        lambda e: {**e, "matrix": {**e["matrix"], "sources": ["x"]}},
         lambda e: {**e, "matrix": {**e["matrix"], "digest": "0" * 64}},
         lambda e: {**e, "matrix": []},
     ],
-    ids=["bad-regex", "not-a-string", "wrong-digest", "not-a-table"],
+    ids=["bad-regex", "not-a-string", "one-source", "wrong-digest", "not-a-table"],
 )
 def test_a_damaged_selector_entry_is_built_again(cache, change):
     words, deep = ["error", "failed", "no kernel image"], ["no kernel image"]
-    built = free_text._trie_sources(words, deep)
-    path = _entry(cache, free_text.SELECTOR_CACHE)
+    built = _sources(words, deep)
+    path = _entry(cache, loader.SELECTOR_CACHE)
     path.write_text(json.dumps(change(json.loads(path.read_text(encoding="utf-8")))))
-    assert free_text._trie_sources(words, deep) == built
+    assert _sources(words, deep) == built

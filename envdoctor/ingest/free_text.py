@@ -103,7 +103,6 @@ MAX_SHAPES = 200_000  # line shapes the deep scan remembers (a set of hashes: bo
 _DROP_DIGITS = str.maketrans("", "", "0123456789")
 
 
-SELECTOR_CACHE = "triage-selectors"  # envdoctor's cache entry of the two selectors' sources
 SELECTOR_FORMAT = 1  # of `_trie_regex`'s output; bump when it changes
 
 
@@ -113,50 +112,20 @@ def _selectors() -> tuple[re.Pattern, re.Pattern | None, frozenset[str]]:
 
     Each is one trie-shaped alternation, compiled once: the first finds notable lines while facts
     are still being gathered, the second finds lines that bring a match anchor not seen yet.
-    Building the tries in Python costs more than compiling them, so their sources are cached
-    (`_trie_sources`). A memo (lru_cache): one build per process."""
-    from envdoctor.triage_engine.loader import anchors, match_anchors
+    Building the tries in Python costs more than compiling them, so their sources come from
+    envdoctor's cache when the same words were seen before (`loader.selector_sources`; the
+    reader takes nothing else from the engine). A memo (lru_cache): one build per process."""
+    from envdoctor.triage_engine.loader import anchors, match_anchors, selector_sources
 
     signature_anchors, deep_anchors = anchors(), match_anchors()
     words = sorted(w for w in set(GENERIC_KEYWORDS) | set(FACT_KEYWORDS) | signature_anchors if w)
     deep = sorted(deep_anchors)
+    sources = selector_sources((words, deep), _trie_regex, SELECTOR_FORMAT)
     try:
-        every, only_anchors = (re.compile(s) for s in _trie_sources(words, deep))
+        every, only_anchors = (re.compile(s) for s in sources)
     except re.error:  # a damaged cache entry: build the tries again
-        every, only_anchors = (re.compile(s) for s in _trie_sources(words, deep, cached=False))
+        every, only_anchors = (re.compile(_trie_regex(w)) for w in (words, deep))
     return every, only_anchors if deep_anchors else None, deep_anchors
-
-
-def _trie_sources(words: list[str], deep: list[str], cached: bool = True) -> tuple[str, str]:
-    """The trie regexes of `words` and of `deep`, from envdoctor's cache (keyed by the words
-    themselves, so any change to the signatures or the vocabulary misses) or built and stored.
-    A cache that cannot be read or written is ignored."""
-    from envdoctor import __version__
-    from envdoctor.matrix import cache as matrix_cache
-
-    listing = ("\n".join(words) + "\0" + "\n".join(deep)).encode()
-    key = matrix_cache.key(listing, f"{__version__}/{SELECTOR_FORMAT}")
-    entry = matrix_cache.load(SELECTOR_CACHE, key) if cached else None
-    if entry:
-        every, only = entry.get("every"), entry.get("deep")
-        if (
-            isinstance(every, str)
-            and isinstance(only, str)
-            and entry.get("digest") == _digest(every, only)
-        ):
-            return every, only
-    every, only = _trie_regex(words), _trie_regex(deep)
-    matrix_cache.store(
-        SELECTOR_CACHE, key, {"every": every, "deep": only, "digest": _digest(every, only)}
-    )
-    return every, only
-
-
-def _digest(every: str, only: str) -> str:
-    """What a selector entry's sources must hash to: a damaged entry is built again."""
-    import hashlib
-
-    return hashlib.sha256(f"{every}\0{only}".encode()).hexdigest()
 
 
 def _trie_regex(words: Iterable[str]) -> str:

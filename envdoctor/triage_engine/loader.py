@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -119,20 +119,19 @@ def load(folder: Path | None = None) -> SignatureData:
     )
     cached = _from_cache(matrix_cache.load(CACHE_NAME, cache_key), [n for n, _ in texts])
     if cached is not None:
-        documents, known = cached
-        remember_anchors(known)
+        remember_anchors(cached[1])
         try:
-            data = _build(documents, read_errors, _compiler(known))
+            data = _build(cached[0], read_errors, _compiler(cached[1]))
         except Exception:  # noqa: BLE001 - a damaged entry: parse the files instead
             data = None
         if data is not None and not data.errors:
             return data
         forget_anchors()
-    documents = _parse(texts)
-    data = _build(documents, read_errors, _compile_checked)
+    parsed = _parse(texts)
+    data = _build(parsed, read_errors, _compile_checked)
     if not data.errors:
         analysed = {p.text: list(p.anchors) for sig in data.signatures for p in _analysed(sig)}
-        entry = {"documents": [[name, doc] for name, doc in documents], "anchors": analysed}
+        entry = {"documents": [[name, doc] for name, doc in parsed], "anchors": analysed}
         if _json_safe(entry):
             matrix_cache.store(CACHE_NAME, cache_key, entry)
     return data
@@ -395,6 +394,43 @@ def _conditions(value: Any, condition: Any = parse_condition) -> Iterable[Condit
 
 
 DATA = load()
+
+
+SELECTOR_CACHE = "triage-selectors"  # the cache entry of the free-text reader's selectors
+
+
+def selector_sources(
+    word_lists: tuple[list[str], ...], build: Callable[[list[str]], str], version: int
+) -> tuple[str, ...]:
+    """`build` of each word list (the free-text reader's keyword tries: building them in Python
+    costs more than compiling them), from envdoctor's cache when the same lists were built by
+    the same `version` of `build` before, else built and stored. The key is the words
+    themselves, so any change to the signatures or the reader's vocabulary misses; a digest
+    guards the entry's content. A cache that cannot be read or written is ignored."""
+    from envdoctor import __version__
+    from envdoctor.matrix import cache as matrix_cache
+
+    listing = "\0".join("\n".join(words) for words in word_lists).encode()
+    key = matrix_cache.key(listing, f"{__version__}/{version}")
+    entry = matrix_cache.load(SELECTOR_CACHE, key)
+    if entry:
+        sources = entry.get("sources")
+        if (
+            isinstance(sources, list)
+            and len(sources) == len(word_lists)
+            and all(isinstance(s, str) for s in sources)
+            and entry.get("digest") == _digest(sources)
+        ):
+            return tuple(sources)
+    built = [build(words) for words in word_lists]
+    matrix_cache.store(SELECTOR_CACHE, key, {"sources": built, "digest": _digest(built)})
+    return tuple(built)
+
+
+def _digest(texts: list[str]) -> str:
+    import hashlib
+
+    return hashlib.sha256("\0".join(texts).encode()).hexdigest()
 
 
 def by_id() -> dict[str, list[Signature]]:
