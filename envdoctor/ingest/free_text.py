@@ -44,10 +44,16 @@ from envdoctor.ingest.free_text_vocabulary import CC as _CC
 from envdoctor.ingest.free_text_vocabulary import CJK as _CJK
 from envdoctor.ingest.free_text_vocabulary import (
     COMPANIONS,
+    CUDA_DRIVER_GATE,
+    ENVIRONMENT_GATE,
+    ERROR_GATE,
     EXTENSION_PACKAGES,
     FACT_KEYWORDS,
     GENERIC_KEYWORDS,
     HEADING_SCAN_CHARS,
+    KEY_VALUE_GATE,
+    MENTION_GATE,
+    NVCC_GATE,
     canonical_gpu,
 )
 from envdoctor.ingest.free_text_vocabulary import CONDA_LIST as _CONDA_LIST
@@ -60,7 +66,8 @@ from envdoctor.ingest.free_text_vocabulary import ENVIRONMENT as _ENVIRONMENT
 from envdoctor.ingest.free_text_vocabulary import ERROR_LINE as _ERROR_LINE
 from envdoctor.ingest.free_text_vocabulary import FRAME as _FRAME
 from envdoctor.ingest.free_text_vocabulary import GFX as _GFX
-from envdoctor.ingest.free_text_vocabulary import GPU_HINT as _GPU_HINT
+from envdoctor.ingest.free_text_vocabulary import GPU_HINT_REST as _GPU_HINT_REST
+from envdoctor.ingest.free_text_vocabulary import GPU_HINT_WORDS as _GPU_HINT_WORDS
 from envdoctor.ingest.free_text_vocabulary import GPU_PATTERNS as _GPU_PATTERNS
 from envdoctor.ingest.free_text_vocabulary import HEADING_VERSION as _HEADING_VERSION
 from envdoctor.ingest.free_text_vocabulary import INSTALLED as _INSTALLED
@@ -126,6 +133,13 @@ def _selectors() -> tuple[re.Pattern, re.Pattern | None, frozenset[str]]:
     except re.error:  # a damaged cache entry: build the tries again
         every, only_anchors = (re.compile(_trie_regex(w)) for w in (words, deep))
     return every, only_anchors if deep_anchors else None, deep_anchors
+
+
+def _gate(text: str, lowered: str, words: tuple[str, ...], folds: bool = False) -> bool:
+    """Whether a pattern with these gate words (`free_text_vocabulary`) can match `text`, whose
+    lowercase form `lowered` contains it: one of the words is in `lowered`, or `folds` (the
+    pattern ignores case) and `text` is not ASCII, where case folding goes beyond lower()."""
+    return any(map(lowered.__contains__, words)) or (folds and not text.isascii())
 
 
 def _trie_regex(words: Iterable[str]) -> str:
@@ -326,7 +340,7 @@ class Collector:
     # -- facts ---------------------------------------------------------------------------------
 
     def _facts(self, line: str, lowered: str) -> None:
-        if _ERROR_LINE.search(line):
+        if _gate(line, lowered, ERROR_GATE, folds=True) and _ERROR_LINE.search(line):
             if len(self.errors) >= MAX_ERRORS:
                 self.errors.pop(MAX_ERRORS // 2)  # keep the first half and the latest ones
             self.errors.append(line[:MAX_LINE_CHARS])
@@ -403,8 +417,8 @@ class Collector:
                 self._add(self.extensions, package)
 
     def _gpus(self, line: str, lowered: str) -> None:
-        if not _GPU_HINT.search(lowered):
-            return
+        if not _gate(lowered, lowered, _GPU_HINT_WORDS) and not _GPU_HINT_REST.search(lowered):
+            return  # GPU_HINT, in halves
         spans: list[tuple[int, int, str]] = []
         for regex in _GPU_PATTERNS:
             for match in regex.finditer(line):
@@ -424,18 +438,20 @@ class Collector:
             if match and _interesting_package(match.group("name")):
                 self._version(match.group("name"), match.group("version"), 2)
                 break
-        for match in _KEY_VALUE.finditer(line):
-            self._version(match.group("name"), match.group("version"), 3)
-        for match in _MENTION.finditer(line):
-            self._version(match.group("name"), match.group("version"), 4)
+        if _gate(line, lowered, KEY_VALUE_GATE, folds=True):
+            for match in _KEY_VALUE.finditer(line):
+                self._version(match.group("name"), match.group("version"), 3)
+        if _gate(line, lowered, MENTION_GATE, folds=True):
+            for match in _MENTION.finditer(line):
+                self._version(match.group("name"), match.group("version"), 4)
         if "driver" in lowered:
             match = _DRIVER.search(line)
             if match:
                 self.system_versions.setdefault("driver", match.group("version"))
-        match = _CUDA_DRIVER.search(line)
+        match = _CUDA_DRIVER.search(line) if _gate(line, lowered, CUDA_DRIVER_GATE) else None
         if match:
             self.system_versions.setdefault("cuda_driver", match.group("version"))
-        match = _NVCC.search(line)
+        match = _NVCC.search(line) if _gate(line, lowered, NVCC_GATE) else None
         if match:
             self.system_versions.setdefault("nvcc", match.group("version"))
         if "python" in lowered:
@@ -467,7 +483,9 @@ class Collector:
             self.versions[key] = (priority, version)
 
     def _environment(self, line: str, lowered: str) -> None:
-        for match in _ENVIRONMENT.finditer(lowered):
+        for match in (
+            _ENVIRONMENT.finditer(lowered) if _gate(lowered, lowered, ENVIRONMENT_GATE) else ()
+        ):
             name = match.lastgroup
             if name in _OS_MENTIONS:
                 if name not in self.os_mentions:
