@@ -107,7 +107,7 @@ MAX_ERRORS = 40
 MAX_FRAMES = 100
 MAX_OLLAMA_LINES = 60
 MAX_SHAPES = 200_000  # line shapes the deep scan remembers (a set of hashes: bounded memory)
-_DROP_DIGITS = str.maketrans("", "", "0123456789")
+_DIGITS = b"0123456789"  # dropped from a line's bytes to give its shape
 
 
 SELECTOR_FORMAT = 1  # of `_trie_regex`'s output; bump when it changes
@@ -181,7 +181,8 @@ class Collector:
         self.head: list[tuple[int, str]] = []
         self.extra: list[tuple[int, str]] = []
         self.tail: list[tuple[int, str]] = []
-        self.recent: deque[tuple[int, str]] = deque(maxlen=4)  # (first line number, part text)
+        # (first line number, part text, its line count)
+        self.recent: deque[tuple[int, str, int]] = deque(maxlen=4)
         self.seen_anchors: set[str] = set()
         self.seen_shapes: set[int] = set()  # hashes of the line shapes the deep scan examined
         self.errors: list[str] = []
@@ -207,11 +208,11 @@ class Collector:
     def feed(self, text: str) -> None:
         """Consume one part of the input."""
         self.total_chars += len(text)
-        if "zh" not in self.languages and _CJK.search(text[:200000]):
+        if "zh" not in self.languages and not text.isascii() and _CJK.search(text[:200000]):
             self.languages.append("zh")
         first = self.line_no + 1
-        self.recent.append((first, text))
-        while sum(t.count("\n") + 1 for _, t in list(self.recent)[1:]) > TAIL_LINES:
+        self.recent.append((first, text, text.count("\n") + 1))
+        while sum(n for _, _, n in list(self.recent)[1:]) > TAIL_LINES:
             self.recent.popleft()
         if "#" in text[:HEADING_SCAN_CHARS]:
             self._heading_versions(text[:HEADING_SCAN_CHARS])
@@ -259,14 +260,39 @@ class Collector:
     def _deep_scan(self, text: str, lowered: str, line_no: int) -> None:
         """Past the head, examine each line shape once: a long log's lines that differ only in
         digits (timestamps, counters, addresses) are one shape, and a signature anchor is looked
-        for in the first line of each shape not seen before (at most MAX_SHAPES remembered)."""
+        for in the first line of each shape not seen before (at most MAX_SHAPES remembered).
+
+        The shapes are found with C-speed steps (bytes without digits, hashed, set against the
+        shapes seen): only the lines of new shapes cost Python work."""
         if self.anchor_selector is None:
             return
-        lowered_lines = lowered.split("\n")
-        lines = text.split("\n") if len(lowered_lines) > 1 else [text]
-        if len(lines) != len(lowered_lines):
+        shapes = lowered.encode("utf-8", "surrogatepass").translate(None, _DIGITS).split(b"\n")
+        seen = self.seen_shapes
+        if len(seen) + len(shapes) > MAX_SHAPES:  # the memory may fill up within this part
+            self._deep_scan_lines(text, lowered, line_no, shapes)
             return
-        shapes = lowered.translate(_DROP_DIGITS).split("\n")
+        hashes = list(map(hash, shapes))
+        # each shape -> its first line
+        first = dict(zip(reversed(hashes), range(len(hashes) - 1, -1, -1), strict=True))
+        fresh = sorted(first[key] for key in first.keys() - seen)
+        seen.update(first)  # as the line loop would, since the memory cannot fill up here
+        if not fresh:
+            return
+        lowered_lines = lowered.split("\n")
+        lines = text.split("\n")
+        for offset in fresh:
+            regex = self.anchor_selector
+            if regex is None:
+                return
+            low = lowered_lines[offset]
+            if regex.search(low):
+                self._line(line_no + offset + 1, lines[offset], low)
+
+    def _deep_scan_lines(self, text: str, lowered: str, line_no: int, shapes: list[bytes]) -> None:
+        """`_deep_scan` line by line, for a part during which the shape memory fills up (a
+        shape first seen once it is full is examined each time it occurs)."""
+        lowered_lines = lowered.split("\n")
+        lines = text.split("\n")
         seen = self.seen_shapes
         for offset, shape in enumerate(shapes):
             key = hash(shape)
@@ -325,7 +351,7 @@ class Collector:
     def _finish_tail(self) -> None:
         """Examine the last TAIL_LINES lines in full (those the head did not already cover)."""
         lines: list[tuple[int, str]] = []
-        for first, text in self.recent:
+        for first, text, _ in self.recent:
             lines.extend((first + i, line) for i, line in enumerate(text.split("\n")))
         kept = {n for n, _ in (*self.head, *self.extra)}
         for number, line in lines[-TAIL_LINES:]:
