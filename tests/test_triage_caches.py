@@ -33,7 +33,9 @@ def signatures(tmp_path) -> Path:
 
 
 def _sources(words: list[str], deep: list[str]) -> tuple[str, ...]:
-    return loader.selector_sources((words, deep), free_text._trie_regex, free_text.SELECTOR_FORMAT)
+    return loader.selector_sources(
+        (words, deep), (free_text._keyword_regex, free_text._trie_regex), free_text.SELECTOR_FORMAT
+    )
 
 
 def _entry(cache: Path, name: str) -> Path:
@@ -111,7 +113,7 @@ def test_an_entry_that_is_a_folder_or_unwritable_cache_is_ignored(tmp_path, monk
     assert fresh.errors == () and fresh.signatures == loader.DATA.signatures
     words, deep = ["error", "no kernel image"], ["no kernel image"]
     assert _sources(words, deep) == (
-        free_text._trie_regex(words),
+        free_text._keyword_regex(words),
         free_text._trie_regex(deep),
     )
 
@@ -133,11 +135,11 @@ def test_the_memo_of_anchors_matches_a_fresh_analysis():
 def test_selectors_read_back_equal_the_built_ones(cache):
     words = sorted(loader.anchors())
     deep = sorted(loader.match_anchors())
-    built = (free_text._trie_regex(words), free_text._trie_regex(deep))
+    built = (free_text._keyword_regex(words), free_text._trie_regex(deep))
     assert _sources(words, deep) == built  # builds and stores
     assert _entry(cache, loader.SELECTOR_CACHE).is_file()
     assert _sources(words, deep) == built  # from the cache
-    assert _sources(words[1:], deep) == (free_text._trie_regex(words[1:]), built[1])
+    assert _sources(words[1:], deep) == (free_text._keyword_regex(words[1:]), built[1])
 
 
 @pytest.mark.parametrize(

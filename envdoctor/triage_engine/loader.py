@@ -400,11 +400,11 @@ SELECTOR_CACHE = "triage-selectors"  # the cache entry of the free-text reader's
 
 
 def selector_sources(
-    word_lists: tuple[list[str], ...], build: Callable[[list[str]], str], version: int
+    word_lists: tuple[list[str], ...], builds: tuple[Callable[[list[str]], str], ...], version: int
 ) -> tuple[str, ...]:
-    """`build` of each word list (the free-text reader's keyword tries: building them in Python
+    """Each word list's `build` (the free-text reader's keyword regexes: building them in Python
     costs more than compiling them), from envdoctor's cache when the same lists were built by
-    the same `version` of `build` before, else built and stored. The key is the words
+    the same `version` of the builds before, else built and stored. The key is the words
     themselves, so any change to the signatures or the reader's vocabulary misses; a digest
     guards the entry's content. A cache that cannot be read or written is ignored."""
     from envdoctor import __version__
@@ -422,7 +422,7 @@ def selector_sources(
             and entry.get("digest") == _digest(sources)
         ):
             return tuple(sources)
-    built = [build(words) for words in word_lists]
+    built = [build(words) for words, build in zip(word_lists, builds, strict=True)]
     matrix_cache.store(SELECTOR_CACHE, key, {"sources": built, "digest": _digest(built)})
     return tuple(built)
 
