@@ -65,11 +65,6 @@ from envdoctor.triage_engine.model import (
 from envdoctor.triage_engine.patterns import compile_pattern as _compile_checked
 from envdoctor.triage_engine.patterns import forget_anchors, remember_anchors
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
-
 
 def _signature_dir() -> Path:
     """checks/signatures, wherever the checks package is installed from."""
@@ -138,7 +133,13 @@ def load(folder: Path | None = None) -> SignatureData:
 
 
 def _parse(texts: list[tuple[str, str]]) -> list[tuple[str, dict[str, Any] | str]]:
-    """Each file's TOML document, or the error that says why it does not parse."""
+    """Each file's TOML document, or the error that says why it does not parse (the TOML parser
+    is imported here: a run that reads the cache never needs it)."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+
     documents: list[tuple[str, dict[str, Any] | str]] = []
     for name, text in texts:
         try:

@@ -27,21 +27,28 @@ _MIN_REPEAT = sre_constants.MIN_REPEAT
 _POSSESSIVE = getattr(sre_constants, "POSSESSIVE_REPEAT", None)
 
 
-# The memo of this module (its only mutable state): the anchors of every pattern text analysed in
-# this process, or read back from the loader's cache (`remember_anchors`). Anchors depend on the
-# text alone, and parsing a pattern again for them is most of what `anchors()` would cost.
+# The memos of this module (its only mutable state): the anchors of every pattern text analysed
+# in this process, or read back from the loader's cache (`remember_anchors`). Anchors depend on
+# the text alone, and parsing a pattern again for them is most of what `anchors()` would cost.
 _ANCHORS: dict[str, tuple[str, ...]] = {}
 
 
+# Likewise the pattern texts that passed `check_backtracking`.
+_CHECKED: set[str] = set()
+
+
 def remember_anchors(known: Mapping[str, Iterable[str]]) -> None:
-    """Seed the memo with anchors analysed by an earlier load of the same signature files."""
+    """Seed the memos with patterns analysed (and checked) by an earlier load of the same
+    signature files."""
     for text, found in known.items():
         _ANCHORS.setdefault(text, tuple(found))
+        _CHECKED.add(text)
 
 
 def forget_anchors() -> None:
-    """Empty the memo (after seeding it from a cache entry that turned out to be damaged)."""
+    """Empty the memos (after seeding them from a cache entry that turned out to be damaged)."""
     _ANCHORS.clear()
+    _CHECKED.clear()
 
 
 def _required_literals(parsed: Any) -> set[str] | None:
@@ -112,6 +119,8 @@ def anchors_of(pattern: str, parsed: Any = None) -> tuple[str, ...]:
 def check_backtracking(pattern: str, parsed: Any = None) -> None:
     """Refuse an unbounded repeat inside another one, such as (a+)+ or (\\w*\\s?)*, which can
     backtrack exponentially; bound the outer one instead ({1,40})."""
+    if pattern in _CHECKED:
+        return
 
     def walk(tree: Any, inside_repeat: bool) -> None:
         for op, av in tree:
@@ -127,6 +136,7 @@ def check_backtracking(pattern: str, parsed: Any = None) -> None:
                     walk(branch, inside_repeat)
 
     walk(parsed if parsed is not None else sre_parse.parse(pattern, re.IGNORECASE), False)
+    _CHECKED.add(pattern)
 
 
 def compile_pattern(text: str) -> Pattern:
