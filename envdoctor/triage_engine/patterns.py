@@ -8,9 +8,11 @@ repeats nested inside others (`(a+)+`) are refused, since they can backtrack exp
 
 from __future__ import annotations
 
+import heapq
 import re
 import sys
-from collections.abc import Iterable, Mapping
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from envdoctor.triage_engine.model import Pattern, SignatureError
@@ -148,3 +150,43 @@ def compile_pattern(text: str) -> Pattern:
         raise SignatureError(f"pattern {text!r} is not a valid regular expression: {exc}") from exc
     check_backtracking(text, parsed)
     return Pattern(text, anchors_of(text, parsed))
+
+
+class LineIndex:
+    """Where anchors occur in a paste's notable lines (lowercased), so that a pattern is tried
+    only on the lines holding one of its anchors, found with `str.find` on the joined lines
+    rather than tested line by line; each anchor's first occurrence is looked up once per paste
+    (many patterns share an anchor, and most anchors occur nowhere)."""
+
+    def __init__(self, lowered: Sequence[str]) -> None:
+        self.joined = "\n".join(lowered)
+        self._starts = [0]  # where each line starts in `joined`
+        for line in lowered[:-1]:
+            self._starts.append(self._starts[-1] + len(line) + 1)
+        self._first: dict[str, int] = {}
+
+    def present(self, anchor: str) -> int:
+        """Where `anchor` first occurs in the joined lines, or -1."""
+        found = self._first.get(anchor)
+        if found is None:
+            found = self._first[anchor] = self.joined.find(anchor)
+        return found
+
+    def lines_with(self, anchors: Iterable[str]) -> Iterator[int]:
+        """The indices of the lines holding one of `anchors`, in order. A line where an anchor
+        only spans its line end may come too: the pattern's own test rules it out."""
+        heap = [(at, anchor) for anchor in anchors if (at := self.present(anchor)) >= 0]
+        heapq.heapify(heap)
+        joined, starts, last = self.joined, self._starts, -1
+        while heap:
+            at, anchor = heap[0]
+            line = bisect_right(starts, at) - 1
+            if line > last:
+                yield line
+                last = line
+            after = starts[last + 1] if last + 1 < len(starts) else len(joined)
+            found = joined.find(anchor, after)
+            if found < 0:
+                heapq.heappop(heap)
+            else:
+                heapq.heapreplace(heap, (found, anchor))
