@@ -19,6 +19,7 @@ GATED = [
     ("MENTION", "MENTION_GATE"),
     ("CUDA_DRIVER", "CUDA_DRIVER_GATE"),
     ("NVCC", "NVCC_GATE"),
+    ("GPU_HINT_REST", "GPU_HINT_REST_GATE"),
 ]
 
 

@@ -50,6 +50,7 @@ from envdoctor.ingest.free_text_vocabulary import (
     EXTENSION_PACKAGES,
     FACT_KEYWORDS,
     GENERIC_KEYWORDS,
+    GPU_HINT_REST_GATE,
     HEADING_SCAN_CHARS,
     KEY_VALUE_GATE,
     MENTION_GATE,
@@ -249,7 +250,8 @@ class Collector:
         if "zh" not in self.languages and not text.isascii() and _CJK.search(text[:200000]):
             self.languages.append("zh")
         first = self.line_no + 1
-        self.recent.append((first, text, text.count("\n") + 1))
+        line_count = text.count("\n") + 1
+        self.recent.append((first, text, line_count))
         while sum(n for _, _, n in list(self.recent)[1:]) > TAIL_LINES:
             self.recent.popleft()
         if "#" in text[:HEADING_SCAN_CHARS]:
@@ -262,7 +264,7 @@ class Collector:
                 self._scan_one(number, line)
             self.line_no = number
             return
-        self._scan(text, lowered)
+        self._scan(text, lowered, line_count)
 
     def _scan_one(self, number: int, line: str) -> None:
         lowered = line.lower()
@@ -270,7 +272,7 @@ class Collector:
         if regex is not None and regex.search(lowered):
             self._line(number, line, lowered)
 
-    def _scan(self, text: str, lowered: str) -> None:
+    def _scan(self, text: str, lowered: str, line_count: int) -> None:
         start_no = self.line_no
         position = 0
         counted_to = 0
@@ -293,7 +295,7 @@ class Collector:
             counted_to = begin
             self._line(line_no + 1, text[begin:end], lowered[begin:end])
             position = end + 1
-        self.line_no = start_no + lowered.count("\n") + 1
+        self.line_no = start_no + line_count
 
     def _deep_scan(self, text: str, lowered: str, line_no: int) -> None:
         """Past the head, examine each line shape once: a long log's lines that differ only in
@@ -501,7 +503,9 @@ class Collector:
                 self._add(self.extensions, package)
 
     def _gpus(self, line: str, lowered: str) -> None:
-        if not _gate(lowered, lowered, _GPU_HINT_WORDS) and not _GPU_HINT_REST.search(lowered):
+        if not _gate(lowered, lowered, _GPU_HINT_WORDS) and not (
+            _gate(lowered, lowered, GPU_HINT_REST_GATE) and _GPU_HINT_REST.search(lowered)
+        ):
             return  # GPU_HINT, in halves
         spans: list[tuple[int, int, str]] = []
         for regex in _GPU_PATTERNS:

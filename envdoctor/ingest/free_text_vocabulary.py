@@ -235,6 +235,7 @@ GPU_HINT_WORDS = (
     "gb10", "gh200", "gb200",
 )  # fmt: skip
 GPU_HINT_REST = re.compile(r"\brx|\dti\b|\d ti\b")
+GPU_HINT_REST_GATE = ("rx", "ti")
 CC = re.compile(
     r"(?:compute|cuda)\s+capability(?:\s+of)?\s+(?:is\s+)?(?:sm_(?P<sm>\d{2,3})|(?P<major>\d{1,2})\.(?P<minor>\d))",
     re.IGNORECASE,
