@@ -144,3 +144,17 @@ def test_empty_lines_at_a_part_limit(monkeypatch, part_lines, text):
     fast = list(split_blocks(blocks))
     monkeypatch.setattr(Splitter, "_append_text", _reference_append_text)
     assert fast == list(split_blocks(blocks))
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 3, 7, 64 * 1024])
+def test_nth_newline_across_chunks(monkeypatch, chunk):
+    monkeypatch.setattr(splitting, "_NTH_CHUNK", chunk)
+    rng = random.Random(chunk)
+    text = "".join(rng.choice("ab\n") for _ in range(300))
+    ends = [i for i, ch in enumerate(text) if ch == "\n"]
+    for start in (0, 1, 17, 150, 299, 300):
+        after = [i for i in ends if i >= start]
+        for n in (1, 2, 5, 40, 200):
+            for before in (start, start + 30, len(text)):
+                want = after[n - 1] if len(after) >= n and after[n - 1] < before else -1
+                assert splitting._nth_newline(text, start, n, before) == want, (start, n, before)

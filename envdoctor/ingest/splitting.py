@@ -423,15 +423,24 @@ class Splitter:
         self.first_line = self.line_no + 1
 
 
+_NTH_CHUNK = 64 * 1024  # characters counted at a time while looking for the n-th line end
+
+
 def _nth_newline(text: str, start: int, n: int, before: int) -> int:
     """The index of the `n`-th line end at or after `start` when it lies before `before`, else -1
-    (there are at least `n` line ends in text[start:before] exactly when it is not -1)."""
-    found = start - 1
-    for _ in range(n):
-        found = text.find("\n", found + 1, before)
-        if found < 0:
-            return -1
-    return found
+    (there are at least `n` line ends in text[start:before] exactly when it is not -1). Found
+    with C-speed steps: line ends counted a chunk at a time, then the chunk that holds the n-th
+    split up to it."""
+    position, left = start, n
+    while position < before:
+        end = min(before, position + _NTH_CHUNK)
+        found = text.count("\n", position, end)
+        if found >= left:
+            pieces = text[position:end].split("\n", left)
+            return position + sum(map(len, pieces[:left])) + left - 1
+        left -= found
+        position = end
+    return -1
 
 
 def _start_strong(line: str) -> bool:
