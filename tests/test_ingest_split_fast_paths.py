@@ -1,5 +1,6 @@
-"""The splitter's fast paths give the parts the plain ones gave: the interesting-line search that
-jumps from line end to line end, and free text appended by index (no copy or count of the rest)."""
+"""The ingest fast paths give what the plain ones gave: the splitter's interesting-line search that
+jumps from line end to line end, free text appended by index (no copy or count of the rest), and
+the driver's line shapes with the digits dropped from the UTF-8 bytes."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from collections.abc import Iterator
 import pytest
 
 from envdoctor.ingest import splitting
+from envdoctor.ingest.driver import line_shapes
 from envdoctor.ingest.splitting import Part, Splitter, split_blocks
 
 LINES = [
@@ -158,3 +160,14 @@ def test_nth_newline_across_chunks(monkeypatch, chunk):
             for before in (start, start + 30, len(text)):
                 want = after[n - 1] if len(after) >= n and after[n - 1] < before else -1
                 assert splitting._nth_newline(text, start, n, before) == want, (start, n, before)
+
+
+def test_line_shapes_drop_exactly_the_ascii_digits():
+    rng = random.Random(5)
+    alphabet = (
+        "ab 09\n٣\u4e00\ud800\U0001f600x7"  # an Arabic-Indic digit stays, as does a lone surrogate
+    )
+    for _ in range(200):
+        text = "".join(rng.choice(alphabet) for _ in range(rng.randint(0, 60)))
+        drop = str.maketrans("", "", "0123456789")
+        assert line_shapes(text) == "\n".join(dict.fromkeys(text.translate(drop).split("\n")))
