@@ -72,3 +72,36 @@ def test_a_deep_selector_compiled_on_first_use_changes_nothing(monkeypatch, line
     lazy = _read(text)
     monkeypatch.setattr(free_text, "PENDING_NOTE_CHARS", -1)  # compiled on the first head line
     assert _read(text) == lazy
+
+
+def _read_all(text: str) -> dict:
+    collector = free_text.collector()
+    collector.feed(text)
+    (group,) = collector.groups()
+    return group.data
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_python_keyword_finder_keeps_the_lines_the_regex_keeps(monkeypatch, seed):
+    rng = random.Random(seed)
+    pool = _corpus_lines()
+    words = _words()
+    texts = [
+        "\n".join(rng.choice(pool) for _ in range(rng.randint(1, 300))),
+        "\n".join(rng.choice(words)[1:] + " x " + rng.choice(words)[:-1] for _ in range(200)),
+        "\n".join(rng.choice([*pool[:50], "İstanbul error", "ok"]) for _ in range(100)),
+    ]
+    monkeypatch.setattr(free_text, "SMALL_INPUT_CHARS", 1 << 40)  # always the finder
+    found = [_read_all(t) for t in texts]
+    monkeypatch.setattr(free_text, "SMALL_INPUT_CHARS", -1)  # always the regex
+    assert [_read_all(t) for t in texts] == found
+    assert any(f["lines"] for f in found)
+
+
+def test_the_keyword_finder_finds_the_first_keyword():
+    finder = free_text._KeywordFinder(("error", "rtx", "报错"))
+    assert finder.first("no problem here") == -1
+    assert finder.first("an error and rtx") == 3
+    assert finder.first("an error and rtx", 4) == 13
+    assert finder.first("出现报错") == 2
+    assert finder.first("rt") == -1

@@ -116,13 +116,17 @@ SELECTOR_FORMAT = 2  # of the selectors' sources (`_keyword_regex`, `_trie_regex
 PENDING_NOTE_CHARS = 1 << 20  # head lines kept for the deep selector until it is compiled
 
 
+SMALL_INPUT_CHARS = 16 * 1024  # up to this much input, keywords are found without the regex
+
+
 @lru_cache(maxsize=1)
-def _selectors() -> tuple[re.Pattern, str | None, frozenset[str]]:
-    """(the regex of every keyword, the source of the regex of the signatures' match anchors,
-    those anchors).
+def _selectors() -> tuple[str, str | None, frozenset[str], tuple[str, ...]]:
+    """(the source of the regex of every keyword, the source of the regex of the signatures'
+    match anchors, those anchors, the keywords).
 
     Each is one trie-shaped alternation: the first finds notable lines while facts are still
-    being gathered, the second (compiled on first use, `_deep_selector`: a short paste never
+    being gathered (`_keyword_selector`; a short input is searched without it,
+    `_keyword_finder`), the second (compiled on first use, `_deep_selector`: a short paste never
     needs it) finds lines that bring a match anchor not seen yet. Building the tries in Python
     costs more than compiling them, so their sources come from envdoctor's cache when the same
     words were seen before (`loader.selector_sources`; the reader takes nothing else from the
@@ -135,12 +139,46 @@ def _selectors() -> tuple[re.Pattern, str | None, frozenset[str]]:
     every, only_anchors = selector_sources(
         (words, deep), (_keyword_regex, _trie_regex), SELECTOR_FORMAT
     )
+    return every, only_anchors if deep_anchors else None, deep_anchors, tuple(words)
+
+
+@lru_cache(maxsize=1)
+def _keyword_selector() -> re.Pattern:
+    """The compiled keyword regex (a memo: one compile per process)."""
     try:
-        compiled = re.compile(every)
+        return re.compile(_selectors()[0])
     except re.error:  # a damaged cache entry: build it again
-        compiled = re.compile(_keyword_regex(words))
-        only_anchors = _trie_regex(deep)
-    return compiled, only_anchors if deep_anchors else None, deep_anchors
+        return re.compile(_keyword_regex(list(_selectors()[3])))
+
+
+class _KeywordFinder:
+    """Where the first keyword at or after a position starts, found in Python: the keywords by
+    their first two characters, looked up at each position. For a short input this costs less
+    than compiling the keyword regex; it finds the same lines (only the line is used)."""
+
+    def __init__(self, words: tuple[str, ...]) -> None:
+        self.by_pair: dict[str, tuple[str, ...]] = {}
+        for word in words:
+            self.by_pair[word[:2]] = (*self.by_pair.get(word[:2], ()), word)
+
+    def first(self, text: str, position: int = 0) -> int:
+        """The index of the first keyword at or after `position`, or -1."""
+        get, starts = self.by_pair.get, text.startswith
+        for index in range(position, len(text) - 1):
+            words = get(text[index : index + 2])
+            if words and any(starts(word, index) for word in words):
+                return index
+        return -1
+
+
+@lru_cache(maxsize=1)
+def _keyword_finder() -> _KeywordFinder | None:
+    """The finder of the keywords (None when a keyword is shorter than two characters or holds
+    a line end: the regex is used then)."""
+    words = _selectors()[3]
+    if any(len(word) < 2 or "\n" in word for word in words):
+        return None
+    return _KeywordFinder(words)
 
 
 def _keyword_regex(words: list[str]) -> str:
@@ -205,7 +243,7 @@ class Collector:
     are examined in full at the end, so the final error is never lost."""
 
     def __init__(self) -> None:
-        self.selector, _, self.signature_anchors = _selectors()
+        _, _, self.signature_anchors, _ = _selectors()
         # the deep selector, compiled on first use (see `anchor_selector`); until then the head
         # lines' anchors wait in `_pending` (at most PENDING_NOTE_CHARS characters)
         self._deep: re.Pattern | None | object = _UNBUILT
@@ -266,10 +304,24 @@ class Collector:
             return
         self._scan(text, lowered, line_count)
 
+    def _first_keyword(self, lowered: str, position: int = 0) -> int:
+        """Where the first keyword at or after `position` starts (-1: none), or at least the
+        first one of its line: `_KeywordFinder` for an input of at most SMALL_INPUT_CHARS
+        (compiling the regex would cost more), the keyword regex past that."""
+        finder = _keyword_finder() if self.total_chars <= SMALL_INPUT_CHARS else None
+        if finder is not None:
+            return finder.first(lowered, position)
+        found = _keyword_selector().search(lowered, position)
+        return -1 if found is None else found.start()
+
     def _scan_one(self, number: int, line: str) -> None:
         lowered = line.lower()
-        regex = self.selector if self.processed < PROCESS_LINES else self.anchor_selector
-        if regex is not None and regex.search(lowered):
+        if self.processed < PROCESS_LINES:
+            hit = self._first_keyword(lowered) >= 0
+        else:
+            regex = self.anchor_selector
+            hit = regex is not None and regex.search(lowered) is not None
+        if hit:
             self._line(number, line, lowered)
 
     def _scan(self, text: str, lowered: str, line_count: int) -> None:
@@ -283,12 +335,11 @@ class Collector:
                 line_no += lowered.count("\n", counted_to, position)
                 self._deep_scan(text[position:], lowered[position:], line_no)
                 break
-            regex = self.selector
-            found = regex.search(lowered, position)
-            if found is None:
+            found = self._first_keyword(lowered, position)
+            if found < 0:
                 break
-            begin = lowered.rfind("\n", 0, found.start()) + 1
-            end = lowered.find("\n", found.end())
+            begin = lowered.rfind("\n", 0, found) + 1
+            end = lowered.find("\n", found)  # keywords hold no line end
             if end < 0:
                 end = size
             line_no += lowered.count("\n", counted_to, begin)
@@ -418,7 +469,7 @@ class Collector:
             if number <= self.head_end or number in kept:
                 continue
             lowered = line.lower()
-            if not self.selector.search(lowered) or not line.strip():
+            if self._first_keyword(lowered) < 0 or not line.strip():
                 continue
             self._facts(line.strip()[: 4 * MAX_LINE_CHARS], lowered)
             self.tail.append((number, line.strip()[:MAX_LINE_CHARS]))
