@@ -6,9 +6,11 @@ a training loop, dmesg lines, a collect_env dump, and one real error in the midd
 end (a CUDA out-of-memory traceback, then "no kernel image is available"). Each size runs in its
 own interpreter (so peak memory is that run's), reading the file the way the command does
 (streamed in 1 MiB chunks). Prints wall time, throughput, peak resident memory and the first
-finding. Usage:
+finding. Time is given as wall time and as CPU time (`time.process_time` of the triage call: what
+other work sharing the machine inflates least); `--repeat N` runs each size N times (each in a
+fresh interpreter) and prints the medians. Usage:
 
-    python bench/bench_triage.py [--base-kib 100] [--sizes 1,10,100]
+    python bench/bench_triage.py [--base-kib 100] [--sizes 1,10,100] [--repeat 3]
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import argparse
 import json
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -92,13 +95,14 @@ def run_one(path: Path) -> dict:
     from envdoctor.commands import triage
 
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), time.process_time()
     report = triage.triage_blocks(triage._input_blocks(str(path)))
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
     peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return {
         "bytes": path.stat().st_size,
         "seconds": seconds,
+        "cpu_seconds": cpu,
         "peak_rss_mib": peak_kib / 1024,
         "rss_before_mib": before / 1024,
         "first": report.findings[0].id if report.findings else None,
@@ -113,32 +117,48 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base-kib", type=int, default=100)
     parser.add_argument("--sizes", default="1,10,100", help="multiples of the base size")
+    parser.add_argument("--repeat", type=int, default=1, help="runs per size (medians shown)")
     parser.add_argument("--one", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.one:
         print(json.dumps(run_one(args.one)))
         return 0
-    print(f"{'size':>8} {'MiB':>7} {'seconds':>8} {'MiB/s':>7} {'peak RSS MiB':>13}  first finding")
+    print(
+        f"{'size':>8} {'MiB':>7} {'seconds':>8} {'CPU s':>7} {'MiB/s':>7} {'peak RSS MiB':>13}"
+        "  first finding"
+    )
     with tempfile.TemporaryDirectory() as folder:
         for factor in (int(x) for x in args.sizes.split(",")):
             path = Path(folder) / f"log-{factor}x.txt"
             generate(path, args.base_kib * 1024 * factor)
-            done = subprocess.run(
-                [sys.executable, __file__, "--one", str(path)],
-                capture_output=True,
-                text=True,
-                check=True,
-                env={**os.environ, "PYTHONPATH": str(REPO)},
-            )
-            result = json.loads(done.stdout.strip().splitlines()[-1])
+            runs = [_run_child(path) for _ in range(max(args.repeat, 1))]
+            result = runs[-1]
             mib = result["bytes"] / 1048576
+            seconds = statistics.median(r["seconds"] for r in runs)
+            cpu = statistics.median(r["cpu_seconds"] for r in runs)
+            peak = statistics.median(r["peak_rss_mib"] for r in runs)
             print(
-                f"{factor:>7}x {mib:7.2f} {result['seconds']:8.3f} {mib / result['seconds']:7.1f} "
-                f"{result['peak_rss_mib']:13.1f}  {result['first']} ({', '.join(result['ids'][1:])})"
+                f"{factor:>7}x {mib:7.2f} {seconds:8.3f} {cpu:7.3f} {mib / seconds:7.1f} "
+                f"{peak:13.1f}  {result['first']} ({', '.join(result['ids'][1:])})"
             )
             readers = ", ".join(f"{name} {ms:.0f}" for name, ms in result["reader_ms"].items())
             print(f"{'':>9}reader ms: {readers}")
+            if len(runs) > 1:
+                each = " ".join(f"{r['seconds']:.3f}/{r['cpu_seconds']:.3f}" for r in runs)
+                print(f"{'':>9}each run, wall/CPU s: {each}")
     return 0
+
+
+def _run_child(path: Path) -> dict:
+    """run_one in a fresh interpreter (so peak memory is that run's)."""
+    done = subprocess.run(
+        [sys.executable, __file__, "--one", str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+    )
+    return json.loads(done.stdout.strip().splitlines()[-1])
 
 
 if __name__ == "__main__":

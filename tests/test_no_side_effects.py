@@ -400,9 +400,13 @@ def test_commands_change_nothing_outside_their_output(sandbox, real_captures):
     mine = [
         p for p in changed.pop(str(tmp_path), []) if not p.startswith("logs")
     ]  # the fakes' own logs
-    # envdoctor's cache: the compiled matrices, one JSON file per bundled table, the analysed
-    # triage signature patterns (envdoctor.triage_engine.loader.CACHE_NAME), and nothing else
-    tables = {p.stem for p in (REPO / "matrices").glob("*.toml")} | {"triage-signature-anchors"}
+    # envdoctor's cache: the compiled matrices, one JSON file per bundled table, the parsed
+    # triage signatures (envdoctor.triage_engine.loader.CACHE_NAME), the free-text reader's
+    # selectors (envdoctor.ingest.free_text.SELECTOR_CACHE), and nothing else
+    tables = {p.stem for p in (REPO / "matrices").glob("*.toml")} | {
+        "triage-signatures",
+        "triage-selectors",
+    }
     cached = [p for p in mine if p.startswith("cache/")]
     entries = [p for p in cached if p not in ("cache/envdoctor", "cache/envdoctor/compiled")]
     assert entries and all(

@@ -225,15 +225,17 @@ def ingest_blocks(blocks: Iterable[str], modules: tuple[str, ...] | None = None)
     return snapshot
 
 
-_DROP_DIGITS = str.maketrans("", "", "0123456789")
 SHAPE_MIN_CHARS = 64 * 1024  # parts shorter than this are searched for markers as they are
 
 
 def line_shapes(text: str) -> str:
     """The distinct lines of `text` with their digits dropped, in first-seen order: a long log's
     lines that differ only in numbers (timestamps, counters) collapse to one, so a digit-free
-    string occurs in `text` exactly when it occurs in this (much shorter) text."""
-    return "\n".join(dict.fromkeys(text.translate(_DROP_DIGITS).split("\n")))
+    string occurs in `text` exactly when it occurs in this (much shorter) text. The digits are
+    dropped from the UTF-8 bytes: str.translate is ~20x slower on a text with any non-ASCII
+    character (the ASCII digits are single bytes that no other character's encoding holds)."""
+    digitless = text.encode("utf-8", "surrogatepass").translate(None, b"0123456789")
+    return "\n".join(dict.fromkeys(digitless.decode("utf-8", "surrogatepass").split("\n")))
 
 
 def _first_reader(

@@ -44,10 +44,17 @@ from envdoctor.ingest.free_text_vocabulary import CC as _CC
 from envdoctor.ingest.free_text_vocabulary import CJK as _CJK
 from envdoctor.ingest.free_text_vocabulary import (
     COMPANIONS,
+    CUDA_DRIVER_GATE,
+    ENVIRONMENT_GATE,
+    ERROR_GATE,
     EXTENSION_PACKAGES,
     FACT_KEYWORDS,
     GENERIC_KEYWORDS,
+    GPU_HINT_REST_GATE,
     HEADING_SCAN_CHARS,
+    KEY_VALUE_GATE,
+    MENTION_GATE,
+    NVCC_GATE,
     canonical_gpu,
 )
 from envdoctor.ingest.free_text_vocabulary import CONDA_LIST as _CONDA_LIST
@@ -60,7 +67,8 @@ from envdoctor.ingest.free_text_vocabulary import ENVIRONMENT as _ENVIRONMENT
 from envdoctor.ingest.free_text_vocabulary import ERROR_LINE as _ERROR_LINE
 from envdoctor.ingest.free_text_vocabulary import FRAME as _FRAME
 from envdoctor.ingest.free_text_vocabulary import GFX as _GFX
-from envdoctor.ingest.free_text_vocabulary import GPU_HINT as _GPU_HINT
+from envdoctor.ingest.free_text_vocabulary import GPU_HINT_REST as _GPU_HINT_REST
+from envdoctor.ingest.free_text_vocabulary import GPU_HINT_WORDS as _GPU_HINT_WORDS
 from envdoctor.ingest.free_text_vocabulary import GPU_PATTERNS as _GPU_PATTERNS
 from envdoctor.ingest.free_text_vocabulary import HEADING_VERSION as _HEADING_VERSION
 from envdoctor.ingest.free_text_vocabulary import INSTALLED as _INSTALLED
@@ -100,22 +108,110 @@ MAX_ERRORS = 40
 MAX_FRAMES = 100
 MAX_OLLAMA_LINES = 60
 MAX_SHAPES = 200_000  # line shapes the deep scan remembers (a set of hashes: bounded memory)
-_DROP_DIGITS = str.maketrans("", "", "0123456789")
+_UNBUILT = object()  # the deep selector before its first use
+_DIGITS = b"0123456789"  # dropped from a line's bytes to give its shape
+
+
+SELECTOR_FORMAT = 2  # of the selectors' sources (`_keyword_regex`, `_trie_regex`); bump on change
+PENDING_NOTE_CHARS = 1 << 20  # head lines kept for the deep selector until it is compiled
+
+
+SMALL_INPUT_CHARS = 16 * 1024  # up to this much input, keywords are found without the regex
 
 
 @lru_cache(maxsize=1)
-def _selectors() -> tuple[re.Pattern, re.Pattern | None, frozenset[str]]:
-    """(the regex of every keyword, the regex of the signatures' match anchors, those anchors).
+def _selectors() -> tuple[str, str | None, frozenset[str], tuple[str, ...]]:
+    """(the source of the regex of every keyword, the source of the regex of the signatures'
+    match anchors, those anchors, the keywords).
 
-    Each is one trie-shaped alternation, compiled once: the first finds notable lines while facts
-    are still being gathered, the second finds lines that bring a match anchor not seen yet."""
-    from envdoctor.triage_engine.loader import anchors, match_anchors
+    Each is one trie-shaped alternation: the first finds notable lines while facts are still
+    being gathered (`_keyword_selector`; a short input is searched without it,
+    `_keyword_finder`), the second (compiled on first use, `_deep_selector`: a short paste never
+    needs it) finds lines that bring a match anchor not seen yet. Building the tries in Python
+    costs more than compiling them, so their sources come from envdoctor's cache when the same
+    words were seen before (`loader.selector_sources`; the reader takes nothing else from the
+    engine). A memo (lru_cache): one build per process."""
+    from envdoctor.triage_engine.loader import anchors, match_anchors, selector_sources
 
     signature_anchors, deep_anchors = anchors(), match_anchors()
-    words = set(GENERIC_KEYWORDS) | set(FACT_KEYWORDS) | set(signature_anchors)
-    every = re.compile(_trie_regex(w for w in words if w))
-    only_anchors = re.compile(_trie_regex(deep_anchors)) if deep_anchors else None
-    return every, only_anchors, deep_anchors
+    words = sorted(w for w in set(GENERIC_KEYWORDS) | set(FACT_KEYWORDS) | signature_anchors if w)
+    deep = sorted(deep_anchors)
+    every, only_anchors = selector_sources(
+        (words, deep), (_keyword_regex, _trie_regex), SELECTOR_FORMAT
+    )
+    return every, only_anchors if deep_anchors else None, deep_anchors, tuple(words)
+
+
+@lru_cache(maxsize=1)
+def _keyword_selector() -> re.Pattern:
+    """The compiled keyword regex (a memo: one compile per process)."""
+    try:
+        return re.compile(_selectors()[0])
+    except re.error:  # a damaged cache entry: build it again
+        return re.compile(_keyword_regex(list(_selectors()[3])))
+
+
+class _KeywordFinder:
+    """Where the first keyword at or after a position starts, found in Python: the keywords by
+    their first two characters, looked up at each position. For a short input this costs less
+    than compiling the keyword regex; it finds the same lines (only the line is used)."""
+
+    def __init__(self, words: tuple[str, ...]) -> None:
+        self.by_pair: dict[str, tuple[str, ...]] = {}
+        for word in words:
+            self.by_pair[word[:2]] = (*self.by_pair.get(word[:2], ()), word)
+
+    def first(self, text: str, position: int = 0) -> int:
+        """The index of the first keyword at or after `position`, or -1."""
+        get, starts = self.by_pair.get, text.startswith
+        for index in range(position, len(text) - 1):
+            words = get(text[index : index + 2])
+            if words and any(starts(word, index) for word in words):
+                return index
+        return -1
+
+
+@lru_cache(maxsize=1)
+def _keyword_finder() -> _KeywordFinder | None:
+    """The finder of the keywords (None when a keyword is shorter than two characters or holds
+    a line end: the regex is used then)."""
+    words = _selectors()[3]
+    if any(len(word) < 2 or "\n" in word for word in words):
+        return None
+    return _KeywordFinder(words)
+
+
+def _keyword_regex(words: list[str]) -> str:
+    """A regex that finds a line holding any of `words` exactly where their full trie would: a
+    word that contains another word adds no line (the line holds the shorter one too), so only
+    the words holding no other are kept (~500 of ~1100: a regex a quarter the size, compiled in
+    a third of the time). Only which lines it finds is used, never what it matched."""
+    kept: set[str] = set()
+    for word in sorted(set(words), key=len):
+        if not any(
+            word[i:j] in kept for i in range(len(word)) for j in range(i + 1, len(word) + 1)
+        ):
+            kept.add(word)
+    return _trie_regex(sorted(kept))
+
+
+@lru_cache(maxsize=1)
+def _deep_selector() -> re.Pattern | None:
+    """The compiled regex of the signatures' match anchors (a memo: one compile per process)."""
+    source = _selectors()[1]
+    if source is None:
+        return None
+    try:
+        return re.compile(source)
+    except re.error:  # a damaged cache entry
+        return re.compile(_trie_regex(sorted(_selectors()[2])))
+
+
+def _gate(text: str, lowered: str, words: tuple[str, ...], folds: bool = False) -> bool:
+    """Whether a pattern with these gate words (`free_text_vocabulary`) can match `text`, whose
+    lowercase form `lowered` contains it: one of the words is in `lowered`, or `folds` (the
+    pattern ignores case) and `text` is not ASCII, where case folding goes beyond lower()."""
+    return any(map(lowered.__contains__, words)) or (folds and not text.isascii())
 
 
 def _trie_regex(words: Iterable[str]) -> str:
@@ -147,7 +243,12 @@ class Collector:
     are examined in full at the end, so the final error is never lost."""
 
     def __init__(self) -> None:
-        self.selector, self.anchor_selector, self.signature_anchors = _selectors()
+        _, _, self.signature_anchors, _ = _selectors()
+        # the deep selector, compiled on first use (see `anchor_selector`); until then the head
+        # lines' anchors wait in `_pending` (at most PENDING_NOTE_CHARS characters)
+        self._deep: re.Pattern | None | object = _UNBUILT
+        self._pending: list[str] = []
+        self._pending_chars = 0
         self.useless_hits = 0  # deep-scan hits that brought no new anchor since the last rebuild
         self.newly_seen = 0  # anchors seen since the deep selector was last built
         self.line_no = 0
@@ -157,7 +258,8 @@ class Collector:
         self.head: list[tuple[int, str]] = []
         self.extra: list[tuple[int, str]] = []
         self.tail: list[tuple[int, str]] = []
-        self.recent: deque[tuple[int, str]] = deque(maxlen=4)  # (first line number, part text)
+        # (first line number, part text, its line count)
+        self.recent: deque[tuple[int, str, int]] = deque(maxlen=4)
         self.seen_anchors: set[str] = set()
         self.seen_shapes: set[int] = set()  # hashes of the line shapes the deep scan examined
         self.errors: list[str] = []
@@ -183,11 +285,12 @@ class Collector:
     def feed(self, text: str) -> None:
         """Consume one part of the input."""
         self.total_chars += len(text)
-        if "zh" not in self.languages and _CJK.search(text[:200000]):
+        if "zh" not in self.languages and not text.isascii() and _CJK.search(text[:200000]):
             self.languages.append("zh")
         first = self.line_no + 1
-        self.recent.append((first, text))
-        while sum(t.count("\n") + 1 for _, t in list(self.recent)[1:]) > TAIL_LINES:
+        line_count = text.count("\n") + 1
+        self.recent.append((first, text, line_count))
+        while sum(n for _, _, n in list(self.recent)[1:]) > TAIL_LINES:
             self.recent.popleft()
         if "#" in text[:HEADING_SCAN_CHARS]:
             self._heading_versions(text[:HEADING_SCAN_CHARS])
@@ -199,15 +302,29 @@ class Collector:
                 self._scan_one(number, line)
             self.line_no = number
             return
-        self._scan(text, lowered)
+        self._scan(text, lowered, line_count)
+
+    def _first_keyword(self, lowered: str, position: int = 0) -> int:
+        """Where the first keyword at or after `position` starts (-1: none), or at least the
+        first one of its line: `_KeywordFinder` for an input of at most SMALL_INPUT_CHARS
+        (compiling the regex would cost more), the keyword regex past that."""
+        finder = _keyword_finder() if self.total_chars <= SMALL_INPUT_CHARS else None
+        if finder is not None:
+            return finder.first(lowered, position)
+        found = _keyword_selector().search(lowered, position)
+        return -1 if found is None else found.start()
 
     def _scan_one(self, number: int, line: str) -> None:
         lowered = line.lower()
-        regex = self.selector if self.processed < PROCESS_LINES else self.anchor_selector
-        if regex is not None and regex.search(lowered):
+        if self.processed < PROCESS_LINES:
+            hit = self._first_keyword(lowered) >= 0
+        else:
+            regex = self.anchor_selector
+            hit = regex is not None and regex.search(lowered) is not None
+        if hit:
             self._line(number, line, lowered)
 
-    def _scan(self, text: str, lowered: str) -> None:
+    def _scan(self, text: str, lowered: str, line_count: int) -> None:
         start_no = self.line_no
         position = 0
         counted_to = 0
@@ -218,31 +335,55 @@ class Collector:
                 line_no += lowered.count("\n", counted_to, position)
                 self._deep_scan(text[position:], lowered[position:], line_no)
                 break
-            regex = self.selector
-            found = regex.search(lowered, position)
-            if found is None:
+            found = self._first_keyword(lowered, position)
+            if found < 0:
                 break
-            begin = lowered.rfind("\n", 0, found.start()) + 1
-            end = lowered.find("\n", found.end())
+            begin = lowered.rfind("\n", 0, found) + 1
+            end = lowered.find("\n", found)  # keywords hold no line end
             if end < 0:
                 end = size
             line_no += lowered.count("\n", counted_to, begin)
             counted_to = begin
             self._line(line_no + 1, text[begin:end], lowered[begin:end])
             position = end + 1
-        self.line_no = start_no + lowered.count("\n") + 1
+        self.line_no = start_no + line_count
 
     def _deep_scan(self, text: str, lowered: str, line_no: int) -> None:
         """Past the head, examine each line shape once: a long log's lines that differ only in
         digits (timestamps, counters, addresses) are one shape, and a signature anchor is looked
-        for in the first line of each shape not seen before (at most MAX_SHAPES remembered)."""
+        for in the first line of each shape not seen before (at most MAX_SHAPES remembered).
+
+        The shapes are found with C-speed steps (bytes without digits, hashed, set against the
+        shapes seen): only the lines of new shapes cost Python work."""
         if self.anchor_selector is None:
             return
-        lowered_lines = lowered.split("\n")
-        lines = text.split("\n") if len(lowered_lines) > 1 else [text]
-        if len(lines) != len(lowered_lines):
+        shapes = lowered.encode("utf-8", "surrogatepass").translate(None, _DIGITS).split(b"\n")
+        seen = self.seen_shapes
+        if len(seen) + len(shapes) > MAX_SHAPES:  # the memory may fill up within this part
+            self._deep_scan_lines(text, lowered, line_no, shapes)
             return
-        shapes = lowered.translate(_DROP_DIGITS).split("\n")
+        hashes = list(map(hash, shapes))
+        # each shape -> its first line
+        first = dict(zip(reversed(hashes), range(len(hashes) - 1, -1, -1), strict=True))
+        fresh = sorted(first[key] for key in first.keys() - seen)
+        seen.update(first)  # as the line loop would, since the memory cannot fill up here
+        if not fresh:
+            return
+        lowered_lines = lowered.split("\n")
+        lines = text.split("\n")
+        for offset in fresh:
+            regex = self.anchor_selector
+            if regex is None:
+                return
+            low = lowered_lines[offset]
+            if regex.search(low):
+                self._line(line_no + offset + 1, lines[offset], low)
+
+    def _deep_scan_lines(self, text: str, lowered: str, line_no: int, shapes: list[bytes]) -> None:
+        """`_deep_scan` line by line, for a part during which the shape memory fills up (a
+        shape first seen once it is full is examined each time it occurs)."""
+        lowered_lines = lowered.split("\n")
+        lines = text.split("\n")
         seen = self.seen_shapes
         for offset, shape in enumerate(shapes):
             key = hash(shape)
@@ -285,6 +426,22 @@ class Collector:
             if self.useless_hits >= REBUILD_AFTER_USELESS and self.newly_seen:
                 self._rebuild_deep_selector()
 
+    @property
+    def anchor_selector(self) -> re.Pattern | None:
+        """The regex of the match anchors not seen yet (None: all seen). Its first use compiles
+        it and notes the anchors of the head lines kept meanwhile, in order, so every reader of
+        `seen_anchors` and `newly_seen` (all go through here first) sees what it always did."""
+        if self._deep is _UNBUILT:
+            self._deep = _deep_selector()
+            pending, self._pending, self._pending_chars = self._pending, [], 0
+            for lowered in pending:
+                self._note_anchors(lowered)
+        return self._deep  # type: ignore[return-value]
+
+    @anchor_selector.setter
+    def anchor_selector(self, regex: re.Pattern | None) -> None:
+        self._deep = regex
+
     def _rebuild_deep_selector(self) -> None:
         """Drop the anchors already seen from the deep selector, so a word that floods a log
         (a common one that some signature needs) stops costing a match per line."""
@@ -293,6 +450,10 @@ class Collector:
         self.useless_hits = self.newly_seen = 0
 
     def _note_anchors(self, lowered: str) -> None:
+        if self._deep is _UNBUILT and self._pending_chars + len(lowered) <= PENDING_NOTE_CHARS:
+            self._pending.append(lowered)  # a short paste never needs the deep selector
+            self._pending_chars += len(lowered)
+            return
         if self.anchor_selector is not None:
             before = len(self.seen_anchors)
             self.seen_anchors.update(m.group(0) for m in self.anchor_selector.finditer(lowered))
@@ -301,14 +462,14 @@ class Collector:
     def _finish_tail(self) -> None:
         """Examine the last TAIL_LINES lines in full (those the head did not already cover)."""
         lines: list[tuple[int, str]] = []
-        for first, text in self.recent:
+        for first, text, _ in self.recent:
             lines.extend((first + i, line) for i, line in enumerate(text.split("\n")))
         kept = {n for n, _ in (*self.head, *self.extra)}
         for number, line in lines[-TAIL_LINES:]:
             if number <= self.head_end or number in kept:
                 continue
             lowered = line.lower()
-            if not self.selector.search(lowered) or not line.strip():
+            if self._first_keyword(lowered) < 0 or not line.strip():
                 continue
             self._facts(line.strip()[: 4 * MAX_LINE_CHARS], lowered)
             self.tail.append((number, line.strip()[:MAX_LINE_CHARS]))
@@ -316,7 +477,7 @@ class Collector:
     # -- facts ---------------------------------------------------------------------------------
 
     def _facts(self, line: str, lowered: str) -> None:
-        if _ERROR_LINE.search(line):
+        if _gate(line, lowered, ERROR_GATE, folds=True) and _ERROR_LINE.search(line):
             if len(self.errors) >= MAX_ERRORS:
                 self.errors.pop(MAX_ERRORS // 2)  # keep the first half and the latest ones
             self.errors.append(line[:MAX_LINE_CHARS])
@@ -393,8 +554,10 @@ class Collector:
                 self._add(self.extensions, package)
 
     def _gpus(self, line: str, lowered: str) -> None:
-        if not _GPU_HINT.search(lowered):
-            return
+        if not _gate(lowered, lowered, _GPU_HINT_WORDS) and not (
+            _gate(lowered, lowered, GPU_HINT_REST_GATE) and _GPU_HINT_REST.search(lowered)
+        ):
+            return  # GPU_HINT, in halves
         spans: list[tuple[int, int, str]] = []
         for regex in _GPU_PATTERNS:
             for match in regex.finditer(line):
@@ -414,18 +577,20 @@ class Collector:
             if match and _interesting_package(match.group("name")):
                 self._version(match.group("name"), match.group("version"), 2)
                 break
-        for match in _KEY_VALUE.finditer(line):
-            self._version(match.group("name"), match.group("version"), 3)
-        for match in _MENTION.finditer(line):
-            self._version(match.group("name"), match.group("version"), 4)
+        if _gate(line, lowered, KEY_VALUE_GATE, folds=True):
+            for match in _KEY_VALUE.finditer(line):
+                self._version(match.group("name"), match.group("version"), 3)
+        if _gate(line, lowered, MENTION_GATE, folds=True):
+            for match in _MENTION.finditer(line):
+                self._version(match.group("name"), match.group("version"), 4)
         if "driver" in lowered:
             match = _DRIVER.search(line)
             if match:
                 self.system_versions.setdefault("driver", match.group("version"))
-        match = _CUDA_DRIVER.search(line)
+        match = _CUDA_DRIVER.search(line) if _gate(line, lowered, CUDA_DRIVER_GATE) else None
         if match:
             self.system_versions.setdefault("cuda_driver", match.group("version"))
-        match = _NVCC.search(line)
+        match = _NVCC.search(line) if _gate(line, lowered, NVCC_GATE) else None
         if match:
             self.system_versions.setdefault("nvcc", match.group("version"))
         if "python" in lowered:
@@ -457,7 +622,9 @@ class Collector:
             self.versions[key] = (priority, version)
 
     def _environment(self, line: str, lowered: str) -> None:
-        for match in _ENVIRONMENT.finditer(lowered):
+        for match in (
+            _ENVIRONMENT.finditer(lowered) if _gate(lowered, lowered, ENVIRONMENT_GATE) else ()
+        ):
             name = match.lastgroup
             if name in _OS_MENTIONS:
                 if name not in self.os_mentions:

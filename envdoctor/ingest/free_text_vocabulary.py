@@ -227,6 +227,15 @@ GPU_HINT = re.compile(
     r"geforce|rtx|gtx|quadro|tesla|titan|radeon|instinct|nvidia|a100|h100|h200|b200|"
     r"l40|v100|a10g|jetson|\brx|intel|\dti\b|\d ti\b|super|a30|a40|gb10|gh200|gb200"
 )
+# GPU_HINT in two halves that hold together exactly when it does: its plain words (looked for
+# with `in`, far faster than the regular expression's scan of every position) and the rest.
+GPU_HINT_WORDS = (
+    "geforce", "rtx", "gtx", "quadro", "tesla", "titan", "radeon", "instinct", "nvidia", "a100",
+    "h100", "h200", "b200", "l40", "v100", "a10g", "jetson", "intel", "super", "a30", "a40",
+    "gb10", "gh200", "gb200",
+)  # fmt: skip
+GPU_HINT_REST = re.compile(r"\brx|\dti\b|\d ti\b")
+GPU_HINT_REST_GATE = ("rx", "ti")
 CC = re.compile(
     r"(?:compute|cuda)\s+capability(?:\s+of)?\s+(?:is\s+)?(?:sm_(?P<sm>\d{2,3})|(?P<major>\d{1,2})\.(?P<minor>\d))",
     re.IGNORECASE,
@@ -311,6 +320,30 @@ DISTRO_IDS = {
 ARCH = re.compile(r"\b(aarch64|arm64|x86_64|ppc64le)\b")
 OLLAMA_LINE = re.compile(r"\blevel=(?P<level>[A-Z]{3,5})\s+source=(?P<source>\S{1,80})\s+msg=")
 CJK = re.compile(r"[\u4e00-\u9fff]")
+
+# Gates: lowercase words one of which every match of a pattern contains (tests check them
+# against the patterns' required literals). A line whose lowercase form holds none cannot match,
+# so the pattern's scan of every position is skipped; for a case-insensitive pattern the gate
+# holds for ASCII lines only (Unicode case folding matches "ſ" to "s", which lower() does not).
+ERROR_GATE = (
+    "error", "exception", "fail", "fatal", "can't", "cannot", "couldn't", "could not", "unable",
+    "not found", "no such", "denied", "invalid", "unsatisfied", "mismatch", "compatible",
+    "too old", "out of memory", "aborted", "segmentation fault", "undefined symbol",
+)  # fmt: skip
+ENVIRONMENT_GATE = (
+    "wsl", "microsoft-standard", "windows", "win1", "users", "program", "mac", "osx", "darwin",
+    "apple m", "linux", "ubuntu", "debian", "fedora", "centos", "rhel", "opensuse", "arch",
+    "gentoo", "cachyos", "docker", "container", "kubernetes", "k8s", "podman", "kubelet",
+    "comfy", "webui", "automatic1111", "a1111", "vram", "launch.py", "forge", "ollama",
+    "source=", "vllm", "jetson", "jetpack", "l4t", "tegra",
+)  # fmt: skip
+KEY_VALUE_GATE = (
+    "torch", "tensorflow", "tensor flow", "jax", "xformers", "flash", "bitsandbytes", "vllm",
+    "ollama",
+)  # fmt: skip
+MENTION_GATE = (*KEY_VALUE_GATE, "onnxruntime", "cupy")
+CUDA_DRIVER_GATE = ("cuda version",)
+NVCC_GATE = ("release ",)
 
 
 PACKAGE_ALIASES = {

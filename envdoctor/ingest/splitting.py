@@ -53,13 +53,27 @@ _STRUCTURED_START = re.compile(
 )
 # A line that may change the splitter's state while it is in free text: found with one search
 # over a whole block, so ordinary log lines cost no Python work at all.
-_INTERESTING = re.compile(
-    r"^[ \t]{0,3}(?:`{3}|~{3}|Collecting environment information|PyTorch version\s*:|<\?xml|<!DOCTYPE nvidia_smi_log|"
+_INTERESTING_LINE = (
+    r"[ \t]{0,3}(?:`{3}|~{3}|Collecting environment information|PyTorch version\s*:|<\?xml|<!DOCTYPE nvidia_smi_log|"
     r"<nvidia_smi_log\b|<!-- envdoctor-report-json|## envdoctor [\w-]+ report|<!DOCTYPE html|<html\b|"
     r"=+\s*NVSMI LOG|\+-{10}|"
-    r"\|\s+NVIDIA-SMI \d|\{[ \t]*(?:$|[\"}])|\[[ \t]*$|\[[{\"\[\]])",
-    re.MULTILINE,
+    r"\|\s+NVIDIA-SMI \d|\{[ \t]*(?:$|[\"}])|\[[ \t]*$|\[[{\"\[\]])"
 )
+_INTERESTING = re.compile("^" + _INTERESTING_LINE, re.MULTILINE)
+# The same after a line end: a pattern that starts with a literal character lets the regex
+# engine jump from one line end to the next, where "^" is tried at every position of the block.
+_INTERESTING_AFTER_NEWLINE = re.compile(r"\n(?=" + _INTERESTING_LINE + ")", re.MULTILINE)
+
+
+def _next_interesting(block: str, position: int) -> int:
+    """Where the first interesting line at or after `position` (a line start) begins, or -1:
+    the start `_INTERESTING.search(block, position)` would give."""
+    if _INTERESTING.match(block, position):
+        return position
+    found = _INTERESTING_AFTER_NEWLINE.search(block, position)
+    return found.start() + 1 if found else -1
+
+
 _TRACEBACK = "Traceback (most recent call last)"
 _OPAQUE = (
     "json",
@@ -150,9 +164,9 @@ class Splitter:
     def _text_span(self, block: str, position: int) -> Generator[Part, None, int]:
         """Take free text up to the next interesting line, which is then fed line by line."""
         size = len(block)
-        found = _INTERESTING.search(block, position)
-        start = found.start() if found else size + 1
-        traceback = block.find(_TRACEBACK, position, start if found else size)
+        found = _next_interesting(block, position)
+        start = found if found >= 0 else size + 1
+        traceback = block.find(_TRACEBACK, position, start if found >= 0 else size)
         if traceback >= 0:
             start = block.rfind("\n", 0, traceback) + 1
         if start > position:
@@ -167,25 +181,23 @@ class Splitter:
         return end + 1
 
     def _append_text(self, text: str) -> Iterator[Part]:
-        """Add whole lines of free text, flushing the text part at its size limits."""
-        rest: str | None = text
-        while rest is not None:
-            text = rest
+        """Add whole lines of free text, flushing the text part at its size limits.
+
+        Works by index on `text` (no copy of the rest, no count of it per part), so a block of
+        free text costs time in proportion to its size."""
+        start, size = 0, len(text)
+        while True:
             room = TEXT_PART_CHARS - self.chars
             cut = -1
-            if len(text) > room:
-                cut = text.rfind("\n", 0, max(room, 1))
-                if cut <= 0:
-                    cut = text.find("\n")
+            if size - start > room:
+                cut = text.rfind("\n", start, start + max(room, 1))
+                if cut <= start:
+                    cut = text.find("\n", start)
             allowed = max(TEXT_PART_LINES - self._text_lines, 1)
-            if text.count("\n", 0, cut if cut >= 0 else len(text)) >= allowed:
-                cut = -1
-                for _ in range(allowed):
-                    cut = text.find("\n", cut + 1)
-            if cut < 0:
-                piece, rest = text, None
-            else:
-                piece, rest = text[:cut], text[cut + 1 :]
+            nth = _nth_newline(text, start, allowed, cut if cut >= 0 else size)
+            if nth >= 0:  # the part's line limit comes first
+                cut = nth
+            piece = text[start:] if cut < 0 else text[start:cut]
             count = piece.count("\n") + 1
             self.line_no += count
             self.part_last = self.line_no
@@ -194,6 +206,9 @@ class Splitter:
             self._text_lines += count
             if self.chars >= TEXT_PART_CHARS or self._text_lines >= TEXT_PART_LINES:
                 yield from self._flush()
+            if cut < 0:
+                return
+            start = cut + 1
 
     def _opaque_span(self, block: str, position: int) -> Generator[Part, None, int]:
         """Inside an XML / JSON document or an envdoctor report: jump to its end marker."""
@@ -406,6 +421,26 @@ class Splitter:
         self.truncated = False
         self.end_marker = None
         self.first_line = self.line_no + 1
+
+
+_NTH_CHUNK = 64 * 1024  # characters counted at a time while looking for the n-th line end
+
+
+def _nth_newline(text: str, start: int, n: int, before: int) -> int:
+    """The index of the `n`-th line end at or after `start` when it lies before `before`, else -1
+    (there are at least `n` line ends in text[start:before] exactly when it is not -1). Found
+    with C-speed steps: line ends counted a chunk at a time, then the chunk that holds the n-th
+    split up to it."""
+    position, left = start, n
+    while position < before:
+        end = min(before, position + _NTH_CHUNK)
+        found = text.count("\n", position, end)
+        if found >= left:
+            pieces = text[position:end].split("\n", left)
+            return position + sum(map(len, pieces[:left])) + left - 1
+        left -= found
+        position = end
+    return -1
 
 
 def _start_strong(line: str) -> bool:

@@ -93,10 +93,9 @@ def _with_decoded_versions(captures: dict[str, str]) -> dict[str, str]:
 
 def _find(patterns: Iterable[Pattern], facts: Facts) -> tuple[str | None, dict[str, str]]:
     for pattern in patterns:
-        if not pattern.possible_in(facts.joined):
-            continue
-        for line, lowered in zip(facts.lines, facts.lowered, strict=True):
-            found = pattern.search(line, lowered)
+        for index in facts.index.lines_with(pattern.anchors):  # the lines holding an anchor
+            line = facts.lines[index]
+            found = pattern.search(line, facts.lowered[index])
             if found is not None:
                 return line, {k: v for k, v in found.groupdict().items() if v is not None}
     return None, {}

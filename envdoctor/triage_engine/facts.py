@@ -14,6 +14,7 @@ from typing import Any
 
 from envdoctor.model.snapshot import Snapshot
 from envdoctor.model.versions import parse as parse_version
+from envdoctor.triage_engine.patterns import LineIndex
 from envdoctor.triage_engine.prose import prose_facts
 
 
@@ -25,7 +26,8 @@ class Facts:
         self.text: Mapping[str, Any] = (snap.data("pasted.text") if snap else None) or {}
         self.lines: list[str] = [str(line) for line in self.text.get("lines", [])]
         self.lowered = [line.lower() for line in self.lines]
-        self.joined = "\n".join(self.lowered)
+        self.index = LineIndex(self.lowered)  # where the anchors occur (patterns.LineIndex)
+        self.joined = self.index.joined
         self._source: tuple[Snapshot, Any] | None = (snap, matrices) if snap else None
         self._values: dict[str, Any] | None = None if snap else {}
         self.captures: dict[str, str] = {}
@@ -65,6 +67,7 @@ class Facts:
             self.lowered,
             self.joined,
         )
+        other.index = self.index
         other._source, other._values = self._source, self.values
         other.captures = captures
         return other

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -63,11 +63,7 @@ from envdoctor.triage_engine.model import (
     SignatureError,
 )
 from envdoctor.triage_engine.patterns import compile_pattern as _compile_checked
-
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover
-    import tomli as tomllib
+from envdoctor.triage_engine.patterns import forget_anchors, remember_anchors
 
 
 def _signature_dir() -> Path:
@@ -97,45 +93,125 @@ class SignatureData:
 def load(folder: Path | None = None) -> SignatureData:
     """Load every signature file; broken signatures are left out and reported in `errors`.
 
-    The patterns' anchors come from envdoctor's cache (`matrix_cache`, keyed by the files' bytes
-    and envdoctor's version) when these exact files were loaded before: parsing ~1000 regular
-    expressions is most of the load time."""
+    The parsed files and their patterns' anchors come from envdoctor's cache (`matrix_cache`,
+    keyed by the files' names and bytes and envdoctor's version) when these exact files loaded
+    without an error before: the TOML parse and the ~1000 regular expressions' analysis are most
+    of the load time. An entry that is damaged (any error when read back) is ignored."""
     from envdoctor import __version__
     from envdoctor.matrix import cache as matrix_cache
 
     folder = folder or SIGNATURE_DIR
+    read_errors: list[str] = []
+    texts: list[tuple[str, str]] = []
+    for path in sorted(folder.glob("*.toml")):
+        try:
+            texts.append((path.name, path.read_text(encoding="utf-8")))
+        except OSError as exc:
+            read_errors.append(f"{path.name}: {exc}")
+    cache_key = matrix_cache.key(
+        "\0".join(f"{name}\0{text}" for name, text in texts).encode(),
+        f"{__version__}/{CACHE_FORMAT}",
+    )
+    cached = _from_cache(matrix_cache.load(CACHE_NAME, cache_key), [n for n, _ in texts])
+    if cached is not None:
+        remember_anchors(cached[1])
+        try:
+            data = _build(cached[0], read_errors, _compiler(cached[1]))
+        except Exception:  # noqa: BLE001 - a damaged entry: parse the files instead
+            data = None
+        if data is not None and not data.errors:
+            return data
+        forget_anchors()
+    parsed = _parse(texts)
+    data = _build(parsed, read_errors, _compile_checked)
+    if not data.errors:
+        analysed = {p.text: list(p.anchors) for sig in data.signatures for p in _analysed(sig)}
+        entry = {"documents": [[name, doc] for name, doc in parsed], "anchors": analysed}
+        if _json_safe(entry):
+            matrix_cache.store(CACHE_NAME, cache_key, entry)
+    return data
+
+
+def _parse(texts: list[tuple[str, str]]) -> list[tuple[str, dict[str, Any] | str]]:
+    """Each file's TOML document, or the error that says why it does not parse (the TOML parser
+    is imported here: a run that reads the cache never needs it)."""
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover
+        import tomli as tomllib
+
+    documents: list[tuple[str, dict[str, Any] | str]] = []
+    for name, text in texts:
+        try:
+            documents.append((name, tomllib.loads(text)))
+        except tomllib.TOMLDecodeError as exc:
+            documents.append((name, f"{name}: {exc}"))
+    return documents
+
+
+def _from_cache(
+    entry: Mapping[str, Any] | None, names: list[str]
+) -> tuple[list[tuple[str, dict[str, Any]]], dict[str, list[str]]] | None:
+    """(documents, anchors by pattern text) of a cache entry of exactly these files, else None."""
+    if not entry:
+        return None
+    documents, known = entry.get("documents"), entry.get("anchors")
+    if not isinstance(documents, list) or not isinstance(known, dict):
+        return None
+    if [d[0] if isinstance(d, list) and len(d) == 2 else None for d in documents] != names:
+        return None  # a file that did not parse is not cached: the key never matches then
+    if not all(isinstance(d[1], dict) for d in documents):
+        return None
+    if not all(
+        isinstance(v, list) and v and all(isinstance(a, str) and a for a in v)
+        for v in known.values()
+    ):
+        return None
+    return [(str(d[0]), d[1]) for d in documents], known
+
+
+def _json_safe(value: Any) -> bool:
+    """Whether `value` comes back from the cache's JSON as itself (tables, lists, strings,
+    numbers and dates; a TOML date-time or time would not)."""
+    import json
+
+    from envdoctor.matrix import cache as matrix_cache
+
+    try:
+        text = json.dumps(value, default=matrix_cache._encode)
+        return json.loads(text, object_hook=matrix_cache._decode) == value
+    except (TypeError, ValueError, RecursionError):
+        return False
+
+
+def _build(
+    documents: Iterable[tuple[str, dict[str, Any] | str]], errors: list[str], compile_pattern: Any
+) -> SignatureData:
+    """The signatures and shared tables of parsed files (a string: the error of a file that did
+    not parse); broken files and signatures go to `errors`."""
+    errors = list(errors)
     signatures: list[Signature] = []
-    errors: list[str] = []
     defaults: dict[str, str] = {}
     arch_rows: list[Mapping[str, Any]] = []
     no_match: dict[str, Any] = {}
     conflicts: list[tuple[str, ...]] = []
     keys: set[str] = set()
-    texts: list[tuple[Path, str]] = []
-    for path in sorted(folder.glob("*.toml")):
-        try:
-            texts.append((path, path.read_text(encoding="utf-8")))
-        except OSError as exc:
-            errors.append(f"{path.name}: {exc}")
-    cache_key = matrix_cache.key("\0".join(t for _, t in texts).encode(), __version__)
-    known = matrix_cache.load(CACHE_NAME, cache_key) or {}
-    for path, text in texts:
-        try:
-            document = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            errors.append(f"{path.name}: {exc}")
+    conditions = _ConditionMemo()
+    for name, document in documents:
+        if isinstance(document, str):
+            errors.append(document)
             continue
         if document.get("schema_version") != SCHEMA_VERSION:
-            errors.append(f"{path.name}: schema_version must be {SCHEMA_VERSION}")
+            errors.append(f"{name}: schema_version must be {SCHEMA_VERSION}")
             continue
         defaults.update({str(k): str(v) for k, v in (document.get("defaults") or {}).items()})
         arch_rows.extend(document.get("nvcc_arch", []) or [])
         no_match.update(document.get("no_match") or {})
         conflicts.extend(tuple(str(i) for i in group) for group in document.get("conflicts") or [])
         for position, entry in enumerate(document.get("signature", []) or [], start=1):
-            label = f"{path.name} signature #{position} ({entry.get('key') or entry.get('id')})"
+            label = f"{name} signature #{position} ({entry.get('key') or entry.get('id')})"
             try:
-                signature = _signature(entry, path.name, known)
+                signature = _signature(entry, name, compile_pattern, conditions)
             except (SignatureError, KeyError, TypeError, ValueError) as exc:
                 errors.append(f"{label}: {exc}")
                 continue
@@ -144,12 +220,30 @@ def load(folder: Path | None = None) -> SignatureData:
                 continue
             keys.add(signature.key)
             signatures.append(signature)
-    if not known and not errors:
-        analysed = {p.text: list(p.anchors) for sig in signatures for p in _own_patterns(sig)}
-        matrix_cache.store(CACHE_NAME, cache_key, analysed)
     return SignatureData(
         tuple(signatures), defaults, tuple(arch_rows), no_match, tuple(errors), tuple(conflicts)
     )
+
+
+class _ConditionMemo:
+    """parse_condition, once per (text, weight) within one load: conditions are immutable and
+    the same few ("gpu.vendor == nvidia") recur across signatures."""
+
+    def __init__(self) -> None:
+        self._seen: dict[tuple[str, int], Condition] = {}
+
+    def __call__(self, text: str, weight: int = DEFAULT_WEIGHT) -> Condition:
+        found = self._seen.get((text, weight))
+        if found is None:
+            found = self._seen[(text, weight)] = parse_condition(text, weight)
+        return found
+
+
+def _analysed(signature: Signature) -> Iterable[Pattern]:
+    """The patterns of a signature whose anchors the cache keeps: its pattern lists' and its text
+    conditions' (`Signature.patterns`, which analyses the latter on each call)."""
+    yield from _own_patterns(signature)
+    yield from signature.patterns()
 
 
 def _own_patterns(signature: Signature) -> Iterable[Pattern]:
@@ -187,7 +281,8 @@ _ALLOWED = {
 _FIX_ALLOWED = {"summary", "commands", "risk", "url", "when", "first_when"}
 
 
-CACHE_NAME = "triage-signature-anchors"
+CACHE_NAME = "triage-signatures"  # the cache entry: parsed files and patterns' anchors
+CACHE_FORMAT = 2  # of that entry; bump when what it holds changes
 
 
 def _compiler(known: Mapping[str, list[str]]) -> Any:
@@ -204,9 +299,11 @@ def _compiler(known: Mapping[str, list[str]]) -> Any:
 
 
 def _signature(
-    entry: Mapping[str, Any], origin: str, known: Mapping[str, list[str]] | None = None
+    entry: Mapping[str, Any],
+    origin: str,
+    compile_pattern: Any = _compile_checked,
+    condition: Any = parse_condition,
 ) -> Signature:
-    compile_pattern = _compiler(known or {})
     unknown = set(entry) - _ALLOWED
     if unknown:
         raise SignatureError(f"unknown keys {sorted(unknown)}")
@@ -228,8 +325,8 @@ def _signature(
                 tuple(_strings(fix.get("commands"))),
                 Risk(fix.get("risk", "safe")),
                 fix.get("url"),
-                parse_condition(fix["when"]) if fix.get("when") else None,
-                parse_condition(fix["first_when"]) if fix.get("first_when") else None,
+                condition(fix["when"]) if fix.get("when") else None,
+                condition(fix["first_when"]) if fix.get("first_when") else None,
             )
         )
     from envdoctor.remedies import RemedySpec
@@ -248,9 +345,9 @@ def _signature(
         all=tuple(compile_pattern(p) for p in _strings(entry.get("all"))),
         none=tuple(compile_pattern(p) for p in _strings(entry.get("none"))),
         capture=tuple(compile_pattern(p) for p in _strings(entry.get("capture"))),
-        requires=tuple(_conditions(entry.get("requires"))),
-        confirm=tuple(_conditions(entry.get("confirm"))),
-        refute=tuple(_conditions(entry.get("refute"))),
+        requires=tuple(_conditions(entry.get("requires"), condition)),
+        confirm=tuple(_conditions(entry.get("confirm"), condition)),
+        refute=tuple(_conditions(entry.get("refute"), condition)),
         score=int(entry.get("score", DEFAULT_SCORE)),
         explains=tuple(_strings(entry.get("explains"))),
         fixes=tuple(fixes),
@@ -289,15 +386,52 @@ def _cues(value: Any, compile_pattern: Any) -> Iterable[Cue]:
         )
 
 
-def _conditions(value: Any) -> Iterable[Condition]:
+def _conditions(value: Any, condition: Any = parse_condition) -> Iterable[Condition]:
     for item in value or []:
         if isinstance(item, str):
-            yield parse_condition(item)
+            yield condition(item)
         else:
-            yield parse_condition(str(item["when"]), int(item.get("weight", DEFAULT_WEIGHT)))
+            yield condition(str(item["when"]), int(item.get("weight", DEFAULT_WEIGHT)))
 
 
 DATA = load()
+
+
+SELECTOR_CACHE = "triage-selectors"  # the cache entry of the free-text reader's selectors
+
+
+def selector_sources(
+    word_lists: tuple[list[str], ...], builds: tuple[Callable[[list[str]], str], ...], version: int
+) -> tuple[str, ...]:
+    """Each word list's `build` (the free-text reader's keyword regexes: building them in Python
+    costs more than compiling them), from envdoctor's cache when the same lists were built by
+    the same `version` of the builds before, else built and stored. The key is the words
+    themselves, so any change to the signatures or the reader's vocabulary misses; a digest
+    guards the entry's content. A cache that cannot be read or written is ignored."""
+    from envdoctor import __version__
+    from envdoctor.matrix import cache as matrix_cache
+
+    listing = "\0".join("\n".join(words) for words in word_lists).encode()
+    key = matrix_cache.key(listing, f"{__version__}/{version}")
+    entry = matrix_cache.load(SELECTOR_CACHE, key)
+    if entry:
+        sources = entry.get("sources")
+        if (
+            isinstance(sources, list)
+            and len(sources) == len(word_lists)
+            and all(isinstance(s, str) for s in sources)
+            and entry.get("digest") == _digest(sources)
+        ):
+            return tuple(sources)
+    built = [build(words) for words, build in zip(word_lists, builds, strict=True)]
+    matrix_cache.store(SELECTOR_CACHE, key, {"sources": built, "digest": _digest(built)})
+    return tuple(built)
+
+
+def _digest(texts: list[str]) -> str:
+    import hashlib
+
+    return hashlib.sha256("\0".join(texts).encode()).hexdigest()
 
 
 def by_id() -> dict[str, list[Signature]]:

@@ -8,8 +8,11 @@ repeats nested inside others (`(a+)+`) are refused, since they can backtrack exp
 
 from __future__ import annotations
 
+import heapq
 import re
 import sys
+from bisect import bisect_right
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from envdoctor.triage_engine.model import Pattern, SignatureError
@@ -24,6 +27,30 @@ else:  # pragma: no cover - Python 3.10
 _MAX_REPEAT = sre_constants.MAX_REPEAT
 _MIN_REPEAT = sre_constants.MIN_REPEAT
 _POSSESSIVE = getattr(sre_constants, "POSSESSIVE_REPEAT", None)
+
+
+# The memos of this module (its only mutable state): the anchors of every pattern text analysed
+# in this process, or read back from the loader's cache (`remember_anchors`). Anchors depend on
+# the text alone, and parsing a pattern again for them is most of what `anchors()` would cost.
+_ANCHORS: dict[str, tuple[str, ...]] = {}
+
+
+# Likewise the pattern texts that passed `check_backtracking`.
+_CHECKED: set[str] = set()
+
+
+def remember_anchors(known: Mapping[str, Iterable[str]]) -> None:
+    """Seed the memos with patterns analysed (and checked) by an earlier load of the same
+    signature files."""
+    for text, found in known.items():
+        _ANCHORS.setdefault(text, tuple(found))
+        _CHECKED.add(text)
+
+
+def forget_anchors() -> None:
+    """Empty the memos (after seeding them from a cache entry that turned out to be damaged)."""
+    _ANCHORS.clear()
+    _CHECKED.clear()
 
 
 def _required_literals(parsed: Any) -> set[str] | None:
@@ -78,18 +105,24 @@ def _literal_length(text: str) -> int:
 def anchors_of(pattern: str, parsed: Any = None) -> tuple[str, ...]:
     """The literals one of which every match of `pattern` contains (SignatureError if none
     has 3+ characters, a CJK character counting 2)."""
+    known = _ANCHORS.get(pattern)
+    if known is not None:
+        return known
     parsed = parsed if parsed is not None else sre_parse.parse(pattern, re.IGNORECASE)
     found = _required_literals(parsed)
     if not found or _strength(found) < 3:
         raise SignatureError(
             f"pattern {pattern!r} has no literal of 3+ characters every match contains"
         )
-    return tuple(sorted(found))
+    _ANCHORS[pattern] = result = tuple(sorted(found))
+    return result
 
 
 def check_backtracking(pattern: str, parsed: Any = None) -> None:
     """Refuse an unbounded repeat inside another one, such as (a+)+ or (\\w*\\s?)*, which can
     backtrack exponentially; bound the outer one instead ({1,40})."""
+    if pattern in _CHECKED:
+        return
 
     def walk(tree: Any, inside_repeat: bool) -> None:
         for op, av in tree:
@@ -105,6 +138,7 @@ def check_backtracking(pattern: str, parsed: Any = None) -> None:
                     walk(branch, inside_repeat)
 
     walk(parsed if parsed is not None else sre_parse.parse(pattern, re.IGNORECASE), False)
+    _CHECKED.add(pattern)
 
 
 def compile_pattern(text: str) -> Pattern:
@@ -116,3 +150,43 @@ def compile_pattern(text: str) -> Pattern:
         raise SignatureError(f"pattern {text!r} is not a valid regular expression: {exc}") from exc
     check_backtracking(text, parsed)
     return Pattern(text, anchors_of(text, parsed))
+
+
+class LineIndex:
+    """Where anchors occur in a paste's notable lines (lowercased), so that a pattern is tried
+    only on the lines holding one of its anchors, found with `str.find` on the joined lines
+    rather than tested line by line; each anchor's first occurrence is looked up once per paste
+    (many patterns share an anchor, and most anchors occur nowhere)."""
+
+    def __init__(self, lowered: Sequence[str]) -> None:
+        self.joined = "\n".join(lowered)
+        self._starts = [0]  # where each line starts in `joined`
+        for line in lowered[:-1]:
+            self._starts.append(self._starts[-1] + len(line) + 1)
+        self._first: dict[str, int] = {}
+
+    def present(self, anchor: str) -> int:
+        """Where `anchor` first occurs in the joined lines, or -1."""
+        found = self._first.get(anchor)
+        if found is None:
+            found = self._first[anchor] = self.joined.find(anchor)
+        return found
+
+    def lines_with(self, anchors: Iterable[str]) -> Iterator[int]:
+        """The indices of the lines holding one of `anchors`, in order. A line where an anchor
+        only spans its line end may come too: the pattern's own test rules it out."""
+        heap = [(at, anchor) for anchor in anchors if (at := self.present(anchor)) >= 0]
+        heapq.heapify(heap)
+        joined, starts, last = self.joined, self._starts, -1
+        while heap:
+            at, anchor = heap[0]
+            line = bisect_right(starts, at) - 1
+            if line > last:
+                yield line
+                last = line
+            after = starts[last + 1] if last + 1 < len(starts) else len(joined)
+            found = joined.find(anchor, after)
+            if found < 0:
+                heapq.heappop(heap)
+            else:
+                heapq.heapreplace(heap, (found, anchor))

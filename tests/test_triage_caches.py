@@ -1,0 +1,161 @@
+"""The triage start-up caches: the parsed signature files (`loader.CACHE_NAME`) and the free-text
+reader's selectors (`loader.SELECTOR_CACHE`). What is read back equals a fresh parse, and
+anything odd (another file, a damaged entry, an unwritable or switched-off cache) falls back to
+parsing, never to an error or another result."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from envdoctor.ingest import free_text
+from envdoctor.matrix import cache as matrix_cache
+from envdoctor.triage_engine import loader, patterns
+
+
+@pytest.fixture
+def cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("ENVDOCTOR_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv(matrix_cache.SWITCH, raising=False)
+    return tmp_path / "cache" / "compiled"
+
+
+@pytest.fixture
+def signatures(tmp_path) -> Path:
+    """A copy of the signature folder (so a test may change a file)."""
+    folder = tmp_path / "signatures"
+    shutil.copytree(loader.SIGNATURE_DIR, folder)
+    return folder
+
+
+def _sources(words: list[str], deep: list[str]) -> tuple[str, ...]:
+    return loader.selector_sources(
+        (words, deep), (free_text._keyword_regex, free_text._trie_regex), free_text.SELECTOR_FORMAT
+    )
+
+
+def _entry(cache: Path, name: str) -> Path:
+    return cache / f"{name}.json"
+
+
+def test_signatures_read_back_equal_the_parsed_ones(cache, signatures):
+    first = loader.load(signatures)  # parses and stores
+    assert first.errors == () and _entry(cache, loader.CACHE_NAME).is_file()
+    second = loader.load(signatures)  # from the cache
+    assert second == first
+    assert second.signatures and second.signatures == loader.DATA.signatures
+
+
+def test_a_changed_signature_file_misses_the_cache(cache, signatures):
+    before = loader.load(signatures)
+    path = signatures / "torch.toml"
+    title = before.signatures[[s.origin for s in before.signatures].index("torch.toml")].title
+    path.write_text(
+        path.read_text(encoding="utf-8").replace(title, "A changed title", 1), encoding="utf-8"
+    )
+    after = loader.load(signatures)
+    assert after.errors == ()
+    assert "A changed title" in [s.title for s in after.signatures]
+    assert "A changed title" not in [s.title for s in before.signatures]
+
+
+def test_a_renamed_signature_file_misses_the_cache(cache, signatures):
+    before = loader.load(signatures)
+    (signatures / "torch.toml").rename(signatures / "torch2.toml")
+    after = loader.load(signatures)
+    assert {s.origin for s in after.signatures} - {s.origin for s in before.signatures} == {
+        "torch2.toml"
+    }
+
+
+def _damaged_entries(entry: dict) -> dict[str, object]:
+    """Entries with the right key and wrong content."""
+    documents = entry["matrix"]["documents"]
+    no_signatures = [[name, {**doc, "signature": [1, 2]}] for name, doc in documents]
+    bad_severity = json.loads(json.dumps(documents).replace('"severity": "error"', '"severity": 7'))
+    return {
+        "not-a-table": [],
+        "documents-missing": {"key": entry["key"], "matrix": {"anchors": {}}},
+        "documents-a-string": {**entry, "matrix": {**entry["matrix"], "documents": "x"}},
+        "file-names-shuffled": {
+            **entry,
+            "matrix": {**entry["matrix"], "documents": list(reversed(documents))},
+        },
+        "signatures-not-tables": {
+            **entry,
+            "matrix": {**entry["matrix"], "documents": no_signatures},
+        },
+        "a-bad-severity": {**entry, "matrix": {**entry["matrix"], "documents": bad_severity}},
+        "anchors-not-lists": {**entry, "matrix": {**entry["matrix"], "anchors": {"a": 1}}},
+    }
+
+
+def test_a_damaged_signature_entry_is_parsed_again(cache, signatures):
+    fresh = loader.load(signatures)
+    path = _entry(cache, loader.CACHE_NAME)
+    entry = json.loads(path.read_text(encoding="utf-8"))
+    for label, damaged in _damaged_entries(entry).items():
+        path.write_text(json.dumps(damaged), encoding="utf-8")
+        got = loader.load(signatures)
+        assert got == fresh, label
+        path.write_text(json.dumps(entry), encoding="utf-8")
+
+
+def test_an_entry_that_is_a_folder_or_unwritable_cache_is_ignored(tmp_path, monkeypatch):
+    blocker = tmp_path / "not-a-folder"
+    blocker.write_text("x")
+    monkeypatch.setenv("ENVDOCTOR_CACHE_DIR", str(blocker))
+    fresh = loader.load()
+    assert fresh.errors == () and fresh.signatures == loader.DATA.signatures
+    words, deep = ["error", "no kernel image"], ["no kernel image"]
+    assert _sources(words, deep) == (
+        free_text._keyword_regex(words),
+        free_text._trie_regex(deep),
+    )
+
+
+def test_switched_off_cache_writes_nothing(cache, signatures, monkeypatch):
+    monkeypatch.setenv(matrix_cache.SWITCH, "off")
+    assert loader.load(signatures).errors == ()
+    assert _sources(["abc"], ["abc"])
+    assert not cache.exists()
+
+
+def test_the_memo_of_anchors_matches_a_fresh_analysis():
+    for signature in loader.DATA.signatures:
+        for pattern in loader._own_patterns(signature):
+            parsed = patterns.sre_parse.parse(pattern.text, re.IGNORECASE)
+            assert patterns._required_literals(parsed) == set(pattern.anchors), pattern.text
+
+
+def test_selectors_read_back_equal_the_built_ones(cache):
+    words = sorted(loader.anchors())
+    deep = sorted(loader.match_anchors())
+    built = (free_text._keyword_regex(words), free_text._trie_regex(deep))
+    assert _sources(words, deep) == built  # builds and stores
+    assert _entry(cache, loader.SELECTOR_CACHE).is_file()
+    assert _sources(words, deep) == built  # from the cache
+    assert _sources(words[1:], deep) == (free_text._keyword_regex(words[1:]), built[1])
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda e: {**e, "matrix": {**e["matrix"], "sources": ["(unclosed", "x"]}},
+        lambda e: {**e, "matrix": {**e["matrix"], "sources": [5, "x"]}},
+        lambda e: {**e, "matrix": {**e["matrix"], "sources": ["x"]}},
+        lambda e: {**e, "matrix": {**e["matrix"], "digest": "0" * 64}},
+        lambda e: {**e, "matrix": []},
+    ],
+    ids=["bad-regex", "not-a-string", "one-source", "wrong-digest", "not-a-table"],
+)
+def test_a_damaged_selector_entry_is_built_again(cache, change):
+    words, deep = ["error", "failed", "no kernel image"], ["no kernel image"]
+    built = _sources(words, deep)
+    path = _entry(cache, loader.SELECTOR_CACHE)
+    path.write_text(json.dumps(change(json.loads(path.read_text(encoding="utf-8")))))
+    assert _sources(words, deep) == built
