@@ -28,3 +28,19 @@ def test_text_condition_next_to_chinese() -> None:
     assert clause.pattern is not None and clause.pattern.search(
         "我在ubuntu里面装了nvidia-driver-535"
     )
+
+
+def test_memory_use_is_not_memory_held_by_another_process() -> None:
+    """ "显存占用" / "GPU占用率" name how much is used, not who holds it: only "被…占用",
+    "占用着" or another process holding it point to a process that keeps the memory."""
+    from envdoctor.commands.triage import triage_text
+
+    def ids(text: str) -> list[str]:
+        return [f.id for f in triage_text(text).findings]
+
+    used = (
+        "训练的时候GPU占用率为0，显存占用也很低，一直用CPU跑，torch.cuda.is_available() 返回 False"
+    )
+    assert "memory.held-by-other-process" not in ids(used)
+    held = "程序退出后显存还是被占用，nvidia-smi 看不到进程，没有释放"
+    assert ids(held)[:1] == ["memory.held-by-other-process"]
