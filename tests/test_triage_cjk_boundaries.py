@@ -44,3 +44,15 @@ def test_memory_use_is_not_memory_held_by_another_process() -> None:
     assert "memory.held-by-other-process" not in ids(used)
     held = "程序退出后显存还是被占用，nvidia-smi 看不到进程，没有释放"
     assert ids(held)[:1] == ["memory.held-by-other-process"]
+
+
+def test_gpu_named_flush_against_chinese() -> None:
+    from envdoctor.ingest import free_text
+
+    (group,) = free_text.read("我的显卡是RTX 4090，在A100上也一样，另一台是RX6600")
+    assert group.data is not None
+    assert group.data["gpus"] == [
+        "NVIDIA GeForce RTX 4090",
+        "NVIDIA A100",
+        "AMD Radeon RX 6600",
+    ]

@@ -31,6 +31,7 @@ all keywords) over each lowercased part.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections import deque
 from collections.abc import Iterable
@@ -262,7 +263,7 @@ class Collector:
         self.recent: deque[tuple[int, str, int]] = deque(maxlen=4)
         self.seen_anchors: set[str] = set()
         self.seen_shapes: set[int] = set()  # hashes of the line shapes the deep scan examined
-        self.errors: list[str] = []
+        self.errors: list[tuple[int, str]] = []  # (line number, line): lines may come late
         self.frames: list[dict[str, Any]] = []
         self.extensions: list[str] = []
         self.companions: list[str] = []
@@ -407,7 +408,7 @@ class Collector:
         if in_head:
             self.processed += 1
             self.head_end = number
-            self._facts(stripped[: 4 * MAX_LINE_CHARS], lowered)
+            self._facts(stripped[: 4 * MAX_LINE_CHARS], lowered, number)
             if len(self.head) < HEAD_LINES:
                 self.head.append(entry)
                 self._note_anchors(lowered)
@@ -420,7 +421,7 @@ class Collector:
             self.seen_anchors |= fresh
             self.newly_seen += len(fresh)
             if not in_head:
-                self._facts(stripped[: 4 * MAX_LINE_CHARS], lowered)
+                self._facts(stripped[: 4 * MAX_LINE_CHARS], lowered, number)
         elif not in_head:
             self.useless_hits += 1
             if self.useless_hits >= REBUILD_AFTER_USELESS and self.newly_seen:
@@ -471,16 +472,18 @@ class Collector:
             lowered = line.lower()
             if self._first_keyword(lowered) < 0 or not line.strip():
                 continue
-            self._facts(line.strip()[: 4 * MAX_LINE_CHARS], lowered)
+            self._facts(line.strip()[: 4 * MAX_LINE_CHARS], lowered, number)
             self.tail.append((number, line.strip()[:MAX_LINE_CHARS]))
 
     # -- facts ---------------------------------------------------------------------------------
 
-    def _facts(self, line: str, lowered: str) -> None:
+    def _facts(self, line: str, lowered: str, number: int) -> None:
         if _gate(line, lowered, ERROR_GATE, folds=True) and _ERROR_LINE.search(line):
-            if len(self.errors) >= MAX_ERRORS:
-                self.errors.pop(MAX_ERRORS // 2)  # keep the first half and the latest ones
-            self.errors.append(line[:MAX_LINE_CHARS])
+            # kept in input order (a line kept for a new anchor is examined before the tail's):
+            # the first half and the latest ones survive
+            bisect.insort(self.errors, (number, line[:MAX_LINE_CHARS]))
+            if len(self.errors) > MAX_ERRORS:
+                self.errors.pop(MAX_ERRORS // 2)
         if 'file "' in lowered or ".py:" in lowered or ".py in " in lowered:
             self._frames(line)
         if ".so" in lowered or ".pyd" in lowered or "-packages" in lowered:
@@ -659,7 +662,7 @@ class Collector:
         lines = [kept[n] for n in sorted(kept)]
         data: dict[str, Any] = {
             "lines": lines,
-            "errors": self.errors,
+            "errors": [line for _, line in self.errors],  # in input order
             "frames": self.frames,
             "extensions": self.extensions,
             "companions": self.companions,
@@ -682,7 +685,7 @@ class Collector:
             "char_count": self.total_chars,
             "notable_lines_seen": self.processed,
         }
-        first_error = self.errors[0] if self.errors else None
+        first_error = self.errors[0][1] if self.errors else None
         summary = f"{len(lines)} notable lines of {self.line_no}"
         if first_error:
             summary += f"; first error: {first_error[:120]}"

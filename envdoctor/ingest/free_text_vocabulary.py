@@ -190,42 +190,47 @@ EXTENSION_PACKAGES = (
     "xformers_C",
 )
 
+# ASCII word rules: "显卡是RTX 4090", "在A100上" name a GPU although Chinese characters touch
+# its name (in Unicode mode they are word characters and `\b` would not hold there)
+WORDS_ASCII = re.IGNORECASE | re.ASCII
 GPU_PATTERNS = (
     re.compile(
         r"\b(?:NVIDIA\s+)?GeForce\s+(?:RTX|GTX|GT|MX)\s?\d{3,4}(?:\s?(?:Ti|SUPER))?"
         r"(?:\s(?:Laptop GPU|Mobile))?(?:\s?D\b)?",
-        re.IGNORECASE,
+        WORDS_ASCII,
     ),
-    re.compile(r"\b(?:NVIDIA\s+)?(?:RTX|GTX)\s?-?\d{3,4}(?:\s?(?:Ti|SUPER))?\b", re.IGNORECASE),
-    re.compile(r"\b(?:NVIDIA\s+)?(?:RTX\s+)?(?:PRO\s+)?(?:A|RTX\s)?\d{4}\s+Ada\b", re.IGNORECASE),
-    re.compile(r"\bNVIDIA\s+RTX\s+A\d{3,4}\b|\bRTX\s+A\d{4}\b", re.IGNORECASE),
-    re.compile(r"\b(?:NVIDIA\s+)?Quadro\s+(?:RTX\s+)?[A-Z]{0,2}\d{2,4}[A-Z]?\b", re.IGNORECASE),
-    re.compile(r"\b(?:NVIDIA\s+)?Tesla\s+[A-Z]\d{1,3}[A-Z]?\b", re.IGNORECASE),
+    re.compile(r"\b(?:NVIDIA\s+)?(?:RTX|GTX)\s?-?\d{3,4}(?:\s?(?:Ti|SUPER))?\b", WORDS_ASCII),
+    re.compile(r"\b(?:NVIDIA\s+)?(?:RTX\s+)?(?:PRO\s+)?(?:A|RTX\s)?\d{4}\s+Ada\b", WORDS_ASCII),
+    re.compile(r"\bNVIDIA\s+RTX\s+A\d{3,4}\b|\bRTX\s+A\d{4}\b", WORDS_ASCII),
+    re.compile(r"\b(?:NVIDIA\s+)?Quadro\s+(?:RTX\s+)?[A-Z]{0,2}\d{2,4}[A-Z]?\b", WORDS_ASCII),
+    re.compile(r"\b(?:NVIDIA\s+)?Tesla\s+[A-Z]\d{1,3}[A-Z]?\b", WORDS_ASCII),
     re.compile(
         r"\bNVIDIA\s+(?:[AHBLTV]\d{1,3}[A-Z]?|GH200|GB200|GB10)(?:[- ](?:SXM\d?|PCIe|NVL))?"
-        r"(?:[- ]\d{2,3}GB)?(?:\s+HBM\d\w?)?\b"
+        r"(?:[- ]\d{2,3}GB)?(?:\s+HBM\d\w?)?\b",
+        re.ASCII,
     ),
-    re.compile(r"\b(?:A100|H100|H200|B200|L40S?|V100|A10G|A30|A40|GH200|GB200)\b"),
-    re.compile(r"\b(?:NVIDIA\s+)?TITAN\s+(?:RTX|Xp?|V|Black|Z)\b", re.IGNORECASE),
+    re.compile(r"\b(?:A100|H100|H200|B200|L40S?|V100|A10G|A30|A40|GH200|GB200)\b", re.ASCII),
+    re.compile(r"\b(?:NVIDIA\s+)?TITAN\s+(?:RTX|Xp?|V|Black|Z)\b", WORDS_ASCII),
     re.compile(
         r"\b(?:NVIDIA\s+)?Jetson\s+(?:AGX\s+)?(?:Orin|Xavier|Nano|TX2|TX1|Thor)(?:\s+(?:NX|Nano))?\b",
-        re.IGNORECASE,
+        WORDS_ASCII,
     ),
     re.compile(
         r"\b(?:AMD\s+)?Radeon\s+(?:RX\s?)?(?:Pro\s+)?[A-Z]?\d{3,4}[A-Z]?(?:\s?(?:XTX|XT|GRE))?\b",
-        re.IGNORECASE,
+        WORDS_ASCII,
     ),
-    re.compile(r"\b(?:AMD\s+)?Instinct\s+MI\d{2,3}[A-Z]?\b", re.IGNORECASE),
-    re.compile(r"\bRX\s?\d{4}(?:\s?(?:XTX|XT|GRE))?\b", re.IGNORECASE),
+    re.compile(r"\b(?:AMD\s+)?Instinct\s+MI\d{2,3}[A-Z]?\b", WORDS_ASCII),
+    re.compile(r"\bRX\s?\d{4}(?:\s?(?:XTX|XT|GRE))?\b", WORDS_ASCII),
     re.compile(
         r"\bIntel(?:\(R\))?\s+(?:Arc(?:\(TM\))?\s+[AB]\d{3}\w?|(?:UHD|Iris(?: Xe| Plus)?|HD)\s+Graphics(?:\s+\d{3,4})?)",
-        re.IGNORECASE,
+        WORDS_ASCII,
     ),
-    re.compile(r"\b(?P<num>[1-9]\d{3})\s?(?P<suffix>ti|super)\b", re.IGNORECASE),
+    re.compile(r"\b(?P<num>[1-9]\d{3})\s?(?P<suffix>ti|super)\b", WORDS_ASCII),
 )
 GPU_HINT = re.compile(
     r"geforce|rtx|gtx|quadro|tesla|titan|radeon|instinct|nvidia|a100|h100|h200|b200|"
-    r"l40|v100|a10g|jetson|\brx|intel|\dti\b|\d ti\b|super|a30|a40|gb10|gh200|gb200"
+    r"l40|v100|a10g|jetson|\brx|intel|\dti\b|\d ti\b|super|a30|a40|gb10|gh200|gb200",
+    re.ASCII,
 )
 # GPU_HINT in two halves that hold together exactly when it does: its plain words (looked for
 # with `in`, far faster than the regular expression's scan of every position) and the rest.
@@ -234,7 +239,7 @@ GPU_HINT_WORDS = (
     "h100", "h200", "b200", "l40", "v100", "a10g", "jetson", "intel", "super", "a30", "a40",
     "gb10", "gh200", "gb200",
 )  # fmt: skip
-GPU_HINT_REST = re.compile(r"\brx|\dti\b|\d ti\b")
+GPU_HINT_REST = re.compile(r"\brx|\dti\b|\d ti\b", re.ASCII)
 GPU_HINT_REST_GATE = ("rx", "ti")
 CC = re.compile(
     r"(?:compute|cuda)\s+capability(?:\s+of)?\s+(?:is\s+)?(?:sm_(?P<sm>\d{2,3})|(?P<major>\d{1,2})\.(?P<minor>\d))",

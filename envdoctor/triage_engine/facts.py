@@ -153,7 +153,8 @@ def derive(
     values["torch.companion_mismatch"] = _companion_mismatch(
         packages, torch_version, variant, values.get("os.system"), ms
     )
-    _derive_gpu(ctx, text, ms, values, prose.get("gpu.prose_name"))
+    prose_gpu = prose.get("gpu.prose_name")
+    _derive_gpu(ctx, text, ms, values, prose_gpu if isinstance(prose_gpu, str) else None)
     values["driver.version"] = (
         ctx.driver_version or system_versions.get("driver") or prose.get("driver.version")
     )

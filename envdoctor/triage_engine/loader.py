@@ -110,7 +110,7 @@ def load(folder: Path | None = None) -> SignatureData:
             read_errors.append(f"{path.name}: {exc}")
     cache_key = matrix_cache.key(
         "\0".join(f"{name}\0{text}" for name, text in texts).encode(),
-        f"{__version__}/{CACHE_FORMAT}",
+        f"{__version__}/{CACHE_FORMAT}/{_analysis_digest()}",
     )
     cached = _from_cache(matrix_cache.load(CACHE_NAME, cache_key), [n for n, _ in texts])
     if cached is not None:
@@ -283,6 +283,22 @@ _FIX_ALLOWED = {"summary", "commands", "risk", "url", "when", "first_when"}
 
 CACHE_NAME = "triage-signatures"  # the cache entry: parsed files and patterns' anchors
 CACHE_FORMAT = 2  # of that entry; bump when what it holds changes
+
+
+def _analysis_digest() -> str:
+    """A digest of the code that analyses patterns (their anchors are cached): an entry written
+    by other analysis code, even under the same envdoctor version, never matches."""
+    import hashlib
+
+    from envdoctor.triage_engine import model, patterns
+
+    digest = hashlib.sha256()
+    for module in (patterns, model):
+        try:
+            digest.update(Path(str(module.__file__)).read_bytes())
+        except OSError:
+            digest.update(b"?")
+    return digest.hexdigest()[:16]
 
 
 def _compiler(known: Mapping[str, list[str]]) -> Any:

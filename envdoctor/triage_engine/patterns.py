@@ -94,8 +94,20 @@ def _required_literals(parsed: Any) -> set[str] | None:
     return best
 
 
-def _strength(options: set[str]) -> int:
-    return min(_literal_length(o) for o in options)
+# Words that any log line may hold ("retry 3 failed", "fan speed 40%"): a literal of these is a
+# poor anchor, since every line holding it becomes notable and is tried. Another required
+# literal of the pattern is preferred ("fan" in "fans? (?:speed|stopped|failed)", "net/ib" in
+# "NET/IB ... ibv_x failed"); they still anchor a pattern that has nothing else.
+WEAK_ANCHORS = frozenset(
+    ["failed", "failure", "error", "errors", "warning", "cannot", "unable", "invalid", "denied",
+     "not found", "speed", "stopped", "started", "done", "true", "false", "none"]
+)  # fmt: skip
+
+
+def _strength(options: set[str]) -> float:
+    """How well a set of literals anchors: its shortest length, a common word counting 2.5 (below
+    any other literal of 3+ characters, above the shorter ones that cannot anchor alone)."""
+    return min(2.5 if o.strip() in WEAK_ANCHORS else _literal_length(o) for o in options)
 
 
 def _literal_length(text: str) -> int:
@@ -110,7 +122,7 @@ def anchors_of(pattern: str, parsed: Any = None) -> tuple[str, ...]:
         return known
     parsed = parsed if parsed is not None else sre_parse.parse(pattern, re.IGNORECASE)
     found = _required_literals(parsed)
-    if not found or _strength(found) < 3:
+    if not found or min(_literal_length(o) for o in found) < 3:
         raise SignatureError(
             f"pattern {pattern!r} has no literal of 3+ characters every match contains"
         )
