@@ -145,6 +145,17 @@ FIELD_LINES = [
         'installation of the AMD software package."',
         "rocm.hip-sdk-install-failed",
     ),
+    # styler00dollar/VSGAN-tensorrt-docker#42 (FFmpeg's floor line follows, but the library is missing)
+    (
+        "[hevc_nvenc @ 0x55ca461fa380] Cannot load libnvidia-encode.so.1\n"
+        "[hevc_nvenc @ 0x55ca461fa380] The minimum required Nvidia driver for nvenc is (unknown) or newer",
+        "container.driver-libs-not-injected",
+    ),
+    # NVIDIA/nvidia-docker#766
+    (
+        "[h264_cuvid @ 0x1ec8780] Cannot load libnvcuvid.so.1\n[h264_cuvid @ 0x1ec8780] Failed loading nvcuvid.",
+        "container.driver-libs-not-injected",
+    ),
 ]
 
 
@@ -186,3 +197,19 @@ def test_trt_provider_library_of_onnxruntime_is_left_to_its_own_finding() -> Non
 def test_cuda_execution_provider_missing_off_jetson_is_not_the_jetson_cause() -> None:
     paste = "CUDA execution provider is not enabled in this build."
     assert "onnxruntime.jetson-no-gpu-build" not in [f.id for f in triage_text(paste).findings]
+
+
+def test_missing_encode_library_is_not_an_nvenc_api_mismatch() -> None:
+    paste = (
+        "[h264_nvenc @ 0x55855d101140] Cannot load libnvidia-encode.so.1\n"
+        "[h264_nvenc @ 0x55855d101140] The minimum required Nvidia driver for nvenc is 418.30 or newer"
+    )
+    ids = [f.id for f in triage_text(paste).findings]
+    assert ids[0] == "container.driver-libs-not-injected"
+    assert "app.nvenc-api-driver-too-old" not in ids
+
+
+def test_updating_the_driver_as_a_tried_fix_is_not_a_regression_report() -> None:
+    paste = "显卡驱动存在问题，已更新显卡驱动至官方最新版，游戏还是崩溃"
+    ids = [f.id for f in triage_text(paste).findings]
+    assert "app.driver-newer-than-validated" not in ids
