@@ -115,7 +115,7 @@ FIELD_LINES = [
     (
         "RuntimeError: Error in model execution (input dumped to /tmp/err_execute_model_input.pkl): "
         "FlashAttention only supports Ampere GPUs or newer.",
-        "frameworks.flash-attn-gpu-too-old",
+        "flashattn.gpu-arch-unsupported",
     ),
     # AutoGPTQ/AutoGPTQ#402
     (
