@@ -156,6 +156,23 @@ FIELD_LINES = [
         "[h264_cuvid @ 0x1ec8780] Cannot load libnvcuvid.so.1\n[h264_cuvid @ 0x1ec8780] Failed loading nvcuvid.",
         "container.driver-libs-not-injected",
     ),
+    # NVIDIA/DIGITS#2005
+    (
+        "Check failed: error == cudaSuccess (46 vs. 0)  all CUDA-capable devices are busy or unavailable",
+        "nvidia.compute-mode-exclusive",
+    ),
+    # pytorch/pytorch#164943
+    (
+        "RuntimeError: The MPS backend is supported on MacOS 13.0+.Current OS version can be queried using `sw_vers`",
+        "apple.mps-not-available",
+    ),
+    # NVIDIA/gpu-operator#190
+    (
+        "Installing Linux kernel headers...\n+ dnf -q -y --releasever=8.2 install "
+        "kernel-headers-4.18.0-240.22.1.el8_3.x86_64 kernel-devel-4.18.0-240.22.1.el8_3.x86_64\n"
+        "Error: Unable to find a match: kernel-devel-4.18.0-240.22.1.el8_3.x86_64",
+        "k8s.driver-container-no-kernel-headers",
+    ),
 ]
 
 
