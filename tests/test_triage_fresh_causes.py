@@ -173,6 +173,18 @@ FIELD_LINES = [
         "Error: Unable to find a match: kernel-devel-4.18.0-240.22.1.el8_3.x86_64",
         "k8s.driver-container-no-kernel-headers",
     ),
+    # intel/ipex-llm#12763, intel/intel-extension-for-pytorch#281
+    (
+        "./ollama: error while loading shared libraries: libsycl.so.7: cannot open shared object file: "
+        "No such file or directory",
+        "intel.oneapi-not-sourced",
+    ),
+    (
+        '  File "/home/v/.pyenv/versions/env/lib/python3.9/site-packages/intel_extension_for_pytorch/'
+        '__init__.py", line 3, in <module>\nOSError: libmkl_intel_lp64.so.2: cannot open shared object '
+        "file: No such file or directory",
+        "intel.oneapi-not-sourced",
+    ),
 ]
 
 
@@ -230,3 +242,10 @@ def test_updating_the_driver_as_a_tried_fix_is_not_a_regression_report() -> None
     paste = "显卡驱动存在问题，已更新显卡驱动至官方最新版，游戏还是崩溃"
     ids = [f.id for f in triage_text(paste).findings]
     assert "app.driver-newer-than-validated" not in ids
+
+
+def test_mkl_missing_without_intel_gpu_context_is_not_blamed_on_oneapi() -> None:
+    paste = (
+        "OSError: libmkl_intel_lp64.so.1: cannot open shared object file: No such file or directory"
+    )
+    assert "intel.oneapi-not-sourced" not in [f.id for f in triage_text(paste).findings]
