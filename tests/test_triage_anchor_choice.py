@@ -34,3 +34,12 @@ def test_a_pattern_of_common_words_only_is_still_refused_when_too_short() -> Non
 
 def test_the_cache_key_follows_the_analysing_code() -> None:
     assert len(loader._analysis_digest()) == 16
+
+
+def test_no_notable_anchor_is_a_bare_short_number() -> None:
+    """A card or model number alone ("1080", "310") is in step counters and timestamps of every
+    long log: such a cue says `notable = false`, or spells the name ("a310", "gtx 1080")."""
+    import re
+
+    short_numbers = [a for a in loader.anchors() if re.fullmatch(r"[\d .]{1,5}", a)]
+    assert short_numbers == []

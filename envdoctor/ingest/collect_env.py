@@ -33,7 +33,7 @@ import re
 from typing import Any
 
 from envdoctor.model.nvidia_records import new_gpu
-from envdoctor.model.snapshot import Confidence, FactGroup, collected, failed
+from envdoctor.model.snapshot import Confidence, FactGroup, absent, collected, failed
 from envdoctor.model.wheel_variant import torch_variant
 
 NAME = "collect_env"
@@ -142,6 +142,16 @@ def read(text: str) -> list[FactGroup]:
     if torch:
         out.append(_group("python.torch", torch, _torch_summary(torch)))
     out.extend(_gpu_groups(fields, gpu_lines, torch))
+    if _no_cuda_anywhere(fields) and not any(g.name == "nvidia.gpus" for g in out):
+        # collect_env prints "No CUDA" in these fields only when nvidia-smi gave neither a
+        # driver version nor a GPU: no NVIDIA driver answers on that machine
+        out.append(
+            absent(
+                "nvidia.gpus",
+                SOURCE,
+                "collect_env: nvidia-smi reported no NVIDIA driver or GPU ('No CUDA')",
+            )
+        )
     driver = _clean(fields.get("nvidia driver version"))
     if driver:
         out.append(
@@ -566,6 +576,14 @@ def _gpu_groups(
     if amd:
         out.append(_group("amd.gpus", {"gpus": amd}, _gpu_summary(amd)))
     return out
+
+
+def _no_cuda_anywhere(fields: dict[str, str]) -> bool:
+    """Whether the GPU and driver fields both say "No CUDA" (all of nvidia-smi's were empty)."""
+    return all(
+        str(fields.get(key, "")).strip().lower() == "no cuda"
+        for key in ("gpu models and configuration", "nvidia driver version")
+    )
 
 
 def _is_amd(name: str) -> bool:

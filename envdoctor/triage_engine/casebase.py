@@ -54,6 +54,9 @@ _PROBLEM = re.compile(
     r"为什么|怎么|如何|请问|吗\s*$",
     re.IGNORECASE | re.ASCII,  # a Chinese character next to an English word is a boundary
 )
+# lines that read like errors in every healthy report: collect_env's "Clang version: Could not
+# collect" for a tool it did not find
+_BOILERPLATE = re.compile(r":\s*could not collect\s*$", re.IGNORECASE)
 # Words and Chinese pairs any report uses, whatever its cause: kept out of the comparison so a
 # paste's distinctive word ("bitsandbytes", "显存") is what decides
 STOP = frozenset(
@@ -312,11 +315,14 @@ def _case_text(row: Mapping[str, Any], similarity: float) -> str:
 
 def is_problem_report(snap: Snapshot) -> bool:
     """Whether the paste reads as a problem: it holds error lines, or says in words that
-    something is wrong (a healthy log or `nvidia-smi` gets no suggested cause)."""
+    something is wrong (a healthy log, `nvidia-smi` or `collect_env` gets no suggested cause)."""
     text = snap.data("pasted.text") or {}
-    if text.get("errors"):
+    if any(not _BOILERPLATE.search(str(line)) for line in text.get("errors") or ()):
         return True
-    return any(_PROBLEM.search(str(line)) for line in text.get("lines", []))
+    return any(
+        _PROBLEM.search(str(line)) and not _BOILERPLATE.search(str(line))
+        for line in text.get("lines", [])
+    )
 
 
 def with_suggestions(found: list[Finding], snap: Snapshot, matrices: Any = None) -> list[Finding]:
