@@ -149,7 +149,8 @@ def read(text: str) -> list[FactGroup]:
             absent(
                 "nvidia.gpus",
                 SOURCE,
-                "collect_env: nvidia-smi reported no NVIDIA driver or GPU ('No CUDA')",
+                "collect_env: 'GPU models and configuration: No CUDA', "
+                "'Nvidia driver version: No CUDA'",
             )
         )
     driver = _clean(fields.get("nvidia driver version"))
