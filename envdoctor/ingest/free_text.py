@@ -373,12 +373,8 @@ class Collector:
         lowered_lines = lowered.split("\n")
         lines = text.split("\n")
         for offset in fresh:
-            regex = self.anchor_selector
-            if regex is None:
+            if not self._examine(line_no + offset + 1, lines[offset], lowered_lines[offset]):
                 return
-            low = lowered_lines[offset]
-            if regex.search(low):
-                self._line(line_no + offset + 1, lines[offset], low)
 
     def _deep_scan_lines(self, text: str, lowered: str, line_no: int, shapes: list[bytes]) -> None:
         """`_deep_scan` line by line, for a part during which the shape memory fills up (a
@@ -392,12 +388,18 @@ class Collector:
                 continue
             if len(seen) < MAX_SHAPES:
                 seen.add(key)
-            regex = self.anchor_selector
-            if regex is None:
+            if not self._examine(line_no + offset + 1, lines[offset], lowered_lines[offset]):
                 return
-            low = lowered_lines[offset]
-            if regex.search(low):
-                self._line(line_no + offset + 1, lines[offset], low)
+
+    def _examine(self, number: int, line: str, lowered: str) -> bool:
+        """Keep a line of a deep scan when it holds an anchor; False once no selector is left
+        (the new-anchor budget is spent: the scan can stop)."""
+        regex = self.anchor_selector
+        if regex is None:
+            return False
+        if regex.search(lowered):
+            self._line(number, line, lowered)
+        return True
 
     def _line(self, number: int, line: str, lowered: str) -> None:
         stripped = line.strip()
