@@ -370,3 +370,15 @@ def test_a_tensorflow_release_names_the_cuda_and_cudnn_it_was_built_with(ms):
 def test_no_gpu_is_assumed_where_a_probe_found_none_or_another_vendor(ms):
     probed = pasted(machine(torch="2.3.1+cpu", nvidia__gpus={"gpus": []}))
     assert isinstance(resolve(RemedySpec("torch-build-for-gpu"), probed, ms), NeedsFact)
+
+
+def test_a_gpu_named_in_the_paste_is_not_assumed_unknown() -> None:
+    """ "我的显卡是RTX 4090": the chooser picks a build with sm_89 kernels, and the fix does not
+    also claim the GPU was not given."""
+    from envdoctor.commands.triage import triage_text
+
+    report = triage_text("我的显卡是RTX 4090，装了torch之后 torch.cuda.is_available() 返回 False")
+    fixes = [fix for finding in report.findings for fix in finding.fixes]
+    chosen = [fix for fix in fixes if "sm_89" in fix.summary]
+    assert chosen, [fix.summary for fix in fixes]
+    assert not any("it was not given" in a and "GPU" in a for a in chosen[0].assumptions)

@@ -221,7 +221,12 @@ class Verdict:
 
 def _unknowns(effect: Effect, snap: Snapshot) -> tuple[str, ...]:
     """The facts a fix of this kind is judged against that the snapshot lacks, as assumptions."""
-    gpu_known = snap.has("nvidia.gpus") or snap.has("nvidia.pci")
+    named = (snap.data("pasted.text") or {}).get("gpus") or []  # GPUs a paste names in words
+    gpu_known = (
+        snap.has("nvidia.gpus")
+        or snap.has("nvidia.pci")
+        or any(str(name).startswith("NVIDIA") for name in named)
+    )
     out = []
     if effect.torch is not None and effect.torch.variant.startswith("cu"):
         if not snap.has("nvidia.driver"):
