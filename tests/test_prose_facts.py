@@ -156,3 +156,16 @@ def test_torch_version_in_words_keeps_its_tags_and_drops_a_wheel_name() -> None:
     wheel = Facts(ingest_text("pip install torch-2.1.0+cu121-cp310-cp310-linux_x86_64.whl"))
     assert wheel.get("torch.version") == "2.1.0+cu121"
     assert wheel.get("torch.cuda") == "12.1"
+
+
+@pytest.mark.parametrize(
+    "line, version",
+    [
+        ("我的cuda是12.2", "12.2"),
+        ("cuda为11.7的环境", "11.7"),
+        ("nvcc -V 显示 11.8", "11.8"),
+        ("nvcc --version says 12.1", "12.1"),
+    ],
+)
+def test_cuda_toolkit_version_in_words(line: str, version: str) -> None:
+    assert prose_facts([line])["cuda.runtime"] == version

@@ -75,7 +75,16 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         ("cuda.runtime", r"cuda (?:runtime|toolkit)\s*(?:version)?\s*[:：]?\s*" + _V),
         ("cuda.runtime", r"cuda(?:-toolkit)?[- ]?(?P<version>1[0-3]\.\d)\b"),
-        ("cuda.runtime", r"cuda\s*版本\s*(?:是|为|:|：)?\s*v?(?P<version>1[0-3]\.\d)\b"),
+        (
+            "cuda.runtime",
+            r"cuda\s*(?:版本\s*(?:是|为|:|：)?|是|为|用的是)\s*v?(?P<version>1[0-3]\.\d)\b",
+        ),
+        # "nvcc -V 显示 11.8", "nvcc --version says 12.1": the toolkit's version in words
+        (
+            "cuda.runtime",
+            r"nvcc(?: -v| --version)?\s*(?:显示|shows?|says|is|reports|:|：)\s*"
+            r"v?(?P<version>1[0-3]\.\d)\b",
+        ),
         (
             "rocm.version",
             r"rocm\s*(?:version)?\s*[:：]?\s*" + r"v?(?P<version>[3-7]\.\d+(?:\.\d+)?)",
@@ -153,6 +162,9 @@ _OS_ENVIRON = re.compile(
 
 ANCHORS = (
     "found version",
+    "nvcc",
+    "cuda是",
+    "cuda为",
     "cuda version",
     "driver version",
     "驱动",
