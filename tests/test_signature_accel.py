@@ -161,3 +161,25 @@ def test_a_segfault_without_an_intel_gpu_is_not_the_compute_runtime_bug() -> Non
 def test_illegal_instruction_on_an_x86_desktop_is_not_jetson() -> None:
     text = "import tensorflow\nIllegal instruction (core dumped)\nCPU: Intel Pentium G4560 (no AVX)"
     assert "jetson.numpy-openblas-illegal-instruction" not in ids(text)
+
+
+@pytest.mark.parametrize(
+    "need, have, index",
+    [
+        ("2.8", "2.7.1+cpu", "whl/cpu"),  # IPEX on the CPU: the CPU wheels
+        ("2.6", "2.5.1+xpu", "whl/xpu"),  # XPU wheels exist from torch 2.5 on
+        ("2.1", "2.2.0", None),  # an older XPU IPEX: no PyTorch index has that torch for XPU
+    ],
+)
+def test_ipex_torch_pair_fix_uses_an_index_that_has_the_build(
+    need: str, have: str, index: str | None
+) -> None:
+    text = (
+        f"ERROR! Intel® Extension for PyTorch* needs to work with PyTorch {need}.*, "
+        f"but PyTorch {have} is found. Please switch to the matching version and run again."
+    )
+    commands = fix_words(text, "intel.ipex-torch-mismatch")
+    if index is None:
+        assert "download.pytorch.org" not in commands
+    else:
+        assert f"torch=={need}.*' --index-url https://download.pytorch.org/{index}" in commands
