@@ -382,3 +382,16 @@ def test_a_gpu_named_in_the_paste_is_not_assumed_unknown() -> None:
     chosen = [fix for fix in fixes if "sm_89" in fix.summary]
     assert chosen, [fix.summary for fix in fixes]
     assert not any("it was not given" in a and "GPU" in a for a in chosen[0].assumptions)
+
+
+def test_an_amd_gpu_named_in_the_paste_gets_no_cuda_wheel() -> None:
+    """ "我用的是A卡 RX 6600": every torch build offered is a ROCm one, never a CUDA wheel."""
+    from envdoctor.commands.triage import triage_text
+
+    report = triage_text(
+        "我用的是A卡 RX 6600，只能cpu跑，提示 Torch not compiled with CUDA enabled"
+    )
+    commands = " ".join(c for f in report.findings for fix in f.fixes for c in fix.commands)
+    summaries = " ".join(fix.summary for f in report.findings for fix in f.fixes)
+    assert "rocm" in summaries
+    assert "whl/cu" not in commands and " cu1" not in summaries

@@ -97,7 +97,16 @@ def _vendor(snap: Snapshot, os_name: str | None, machine: str | None) -> str | N
         return "intel"
     if os_name == "macos" and machine in ("arm64", "aarch64"):
         return "apple"
-    return None
+    return _vendor_named(snap)
+
+
+def _vendor_named(snap: Snapshot) -> str | None:
+    """The maker of the GPUs a paste names in words ("我用的是A卡 RX 6600", "my Arc A770"),
+    when they all come from one."""
+    named = {str(n).split()[0].lower() for n in snap.fact("pasted.text", "gpus") or [] if n}
+    makers = {"nvidia": "nvidia", "amd": "amd", "intel": "intel"}
+    found = {makers[n] for n in named if n in makers}
+    return found.pop() if len(found) == 1 else None
 
 
 _ROOT_LINE = re.compile(r"\buid=0\(|^root@[^\s:]+:[^#\n]*# ")
