@@ -4,10 +4,10 @@ problem report, and the shipped table is what bench/build_case_base.py writes.""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from typing import Any
+
+import bench_scripts
 
 from envdoctor.ingest import ingest_text
 from envdoctor.triage_engine import casebase
@@ -18,13 +18,7 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 def _bench(name: str) -> Any:
-    sys.path.insert(0, str(REPO / "bench"))
-    spec = importlib.util.spec_from_file_location(name, REPO / "bench" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault(name, module)
-    spec.loader.exec_module(module)
-    return sys.modules[name]
+    return bench_scripts.load(name)
 
 
 def _generic_rows(count: int = 12) -> list[dict[str, Any]]:

@@ -5,23 +5,16 @@ cases are scored by test_triage_frozen_split.py."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
+import bench_scripts
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-SCORER = REPO / "bench" / "triage_corpus_score.py"
 
 
 def _scorer():
-    spec = importlib.util.spec_from_file_location("triage_corpus_score", SCORER)
-    module = importlib.util.module_from_spec(spec)
-    assert spec.loader is not None
-    sys.modules.setdefault(spec.name, module)  # dataclasses look their module up while defining
-    spec.loader.exec_module(module)
-    return sys.modules[spec.name]
+    return bench_scripts.load("triage_corpus_score")
 
 
 @pytest.fixture(scope="module")

@@ -16,25 +16,19 @@ no match; English 50%, Chinese 41% strict top 3 (a 9-point gap). So:
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
 from typing import Any
 
+import bench_scripts
 import pytest
 
 REPO = Path(__file__).resolve().parent.parent
-SCORER = REPO / "bench" / "triage_corpus_score.py"
 MIN_CASES = 30
 
 
 def _scorer() -> Any:
-    spec = importlib.util.spec_from_file_location("triage_corpus_score", SCORER)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault(spec.name, module)
-    spec.loader.exec_module(module)
-    return sys.modules[spec.name]
+    return bench_scripts.load("triage_corpus_score")
 
 
 @pytest.fixture(scope="module")

@@ -2,23 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 from typing import Any
 
+import bench_scripts
 import tomllib
 
 REPO = Path(__file__).resolve().parent.parent
 
 
 def _module(name: str) -> Any:
-    spec = importlib.util.spec_from_file_location(name, REPO / "bench" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault(name, module)
-    spec.loader.exec_module(module)
-    return sys.modules[name]
+    return bench_scripts.load(name)
 
 
 def _case(scorer: Any, **header: str) -> Any:
