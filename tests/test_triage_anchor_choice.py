@@ -5,6 +5,8 @@ stale anchors."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from envdoctor.triage_engine import loader, patterns
@@ -32,8 +34,15 @@ def test_a_pattern_of_common_words_only_is_still_refused_when_too_short() -> Non
         patterns.anchors_of(r"\bok\b")
 
 
-def test_the_cache_key_follows_the_analysing_code() -> None:
-    assert len(loader._analysis_digest()) == 16
+def test_the_cache_key_follows_the_analysing_code(tmp_path, monkeypatch) -> None:
+    """Another anchor rule (an edited patterns.py) gives another key: cached anchors of the old
+    rule are never served."""
+    shipped = loader._analysis_digest()
+    assert shipped == loader._analysis_digest()  # stable while the code is
+    edited = tmp_path / "patterns.py"
+    edited.write_bytes(Path(patterns.__file__).read_bytes() + b"\n# another rule\n")
+    monkeypatch.setattr(patterns, "__file__", str(edited))
+    assert loader._analysis_digest() != shipped
 
 
 def test_no_notable_anchor_is_a_bare_short_number() -> None:

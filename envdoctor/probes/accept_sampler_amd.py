@@ -48,6 +48,7 @@ class RocmSmi:
         self.path = ProbeContext(env=self.env).which(TOOL)
         self._cards: dict[int, dict[str, Any]] = {}
         self._order: list[int] = []  # card number of each index
+        self._described: list[dict[str, Any]] = []  # identity per index (rocm_smi.parse)
 
     def init(self) -> str | None:
         """Read the cards once; the reason in one line when rocm-smi cannot."""
