@@ -161,7 +161,9 @@ def test_torch_version_in_words_keeps_its_tags_and_drops_a_wheel_name() -> None:
 @pytest.mark.parametrize(
     "line, version",
     [
-        ("我的cuda是12.2", "12.2"),
+        # real lines: tests/triage_corpus/train/zh-1003-… and tests/triage_corpus/019-…
+        ("v100显卡有测试部署成功的吗？ 我的cuda是12.2", "12.2"),
+        ("我的CUDA是12.2.79", "12.2"),
         ("cuda为11.7的环境", "11.7"),
         ("nvcc -V 显示 11.8", "11.8"),
         ("nvcc --version says 12.1", "12.1"),
