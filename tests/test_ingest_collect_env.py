@@ -383,3 +383,27 @@ def test_every_fork_fixture_is_tested() -> None:
 def test_not_collect_env() -> None:
     assert not collect_env.detect("PyTorch is great\nnothing else here")
     assert collect_env.read("just: words\nmore: words") == []
+
+
+@pytest.mark.parametrize(
+    "name, no_nvidia",
+    [
+        ("torch-1.4.0+cpu-windows10-home-cpu-only-pytorch-issue-33473.txt", True),
+        ("torch-1.7.0.dev+cpu-centos7-cpu-only-pytorch-issue-45558.txt", True),
+        # a CUDA torch with nvidia-smi answering: the GPU and driver fields are filled
+        ("torch-1.12.1+cu116-ubuntu22.04-3x-rtx3090-conda-pytorch-issue-86556.txt", False),
+    ],
+)
+def test_no_cuda_in_gpu_and_driver_fields_is_no_nvidia_driver(
+    real_captures: Path, name: str, no_nvidia: bool
+) -> None:
+    """collect_env prints 'No CUDA' in both fields only when nvidia-smi gave neither a driver
+    version nor a GPU: read as nvidia.gpus absent, so no CUDA wheel is assumed for the paste."""
+    groups = {
+        g.name: g for g in collect_env.read((real_captures / "collect_env" / name).read_text())
+    }
+    gpus = groups.get("nvidia.gpus")
+    if no_nvidia:
+        assert gpus is not None and not gpus.collected and "No CUDA" in str(gpus.reason)
+    else:
+        assert gpus is not None and gpus.collected
