@@ -1,0 +1,151 @@
+"""The framework-stack causes of round 4 (checks/signatures/r4_stack.toml), each on lines users
+pasted in the issue threads its signature cites: the right cause comes first and its fix names
+the knob the thread's fix turned (the env var, flag, package or version)."""
+
+from __future__ import annotations
+
+import pytest
+
+from envdoctor.triage_engine import triage_text
+
+FIELD_LINES = [
+    # (pasted text, expected finding id, a word the fixes must name)
+    (
+        "Downloading torch-2.1.0-cp310-cp310-win_amd64.whl (192.3 MB)\n"
+        "Installing collected packages: torch\n  Attempting uninstall: torch\n"
+        "    Found existing installation: torch 2.1.2+cu121\n    Uninstalling torch-2.1.2+cu121:\n"
+        "      Successfully uninstalled torch-2.1.2+cu121",
+        "torch.cpu-build-on-gpu-host",
+        "--no-deps",
+    ),
+    (
+        "I tensorflow/core/common_runtime/gpu/gpu_device.cc:1283] Ignoring visible gpu device "
+        "(device: 0, name: Quadro K2000M, pci bus id: 0000:01:00.0, compute capability: 3.0) with "
+        "Cuda compute capability 3.0. The minimum required Cuda capability is 3.5.",
+        "torch.gpu-too-old-for-build",
+        "TF_CUDA_COMPUTE_CAPABILITIES",
+    ),
+    (
+        "W tensorflow/core/common_runtime/gpu/gpu_device.cc:2052] TensorFlow was not built with "
+        "CUDA kernel binaries compatible with compute capability 9.0. CUDA kernels will be "
+        "jit-compiled from PTX, which could take 30 minutes or longer.",
+        "torch.gpu-too-new-for-build",
+        "tensorflow[and-cuda]",
+    ),
+    (
+        "显卡为2080ti22g，cuda12.4，pytorch2.1.2\nRuntimeError: cutlassF: no kernel found to launch!",
+        "fit.dtype-unsupported",
+        "float16",
+    ),
+    (
+        "RuntimeError: Detected that PyTorch and torch_sparse were compiled with different CUDA "
+        "versions. PyTorch has CUDA version 10.2 and torch_sparse has CUDA version 11.1. Please "
+        "reinstall the torch_sparse that matches your PyTorch install.",
+        "torch.companion-mismatch",
+        "data.pyg.org",
+    ),
+    (
+        '    raise RuntimeError("Windows not yet supported for torch.compile")\n'
+        "RuntimeError: Windows not yet supported for torch.compile",
+        "torch.triton-missing",
+        "TORCHDYNAMO_DISABLE",
+    ),
+    (
+        '  File "/home/ease/venv/lib/python3.12/site-packages/torch/__init__.py", line 1866, in compile\n'
+        '    raise RuntimeError("Dynamo is not supported on Python 3.12+")\n'
+        "RuntimeError: Dynamo is not supported on Python 3.12+",
+        "torch.python-unsupported",
+        "torch>=2.4",
+    ),
+    (
+        "/usr/bin/ld: cannot find -lcuda: No such file or directory\n"
+        "collect2: error: ld returned 1 exit status\n"
+        "torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:",
+        "torch.triton-no-c-compiler",
+        "TRITON_LIBCUDA_PATH",
+    ),
+    (
+        "deepspeed.ops.op_builder.builder.MissingCUDAException: CUDA_HOME does not exist, "
+        "unable to compile CUDA op(s)",
+        "cuda.env-not-inherited",
+        "CUDA_HOME",
+    ),
+    (
+        "`ValueError: Unknown CUDA arch (9.0+PTX) or GPU not supported`",
+        "cuda.nvcc-too-old-for-gpu",
+        "TORCH_CUDA_ARCH_LIST",
+    ),
+    (
+        "tensorflow.python.framework.errors_impl.UnknownError: Failed to get convolution algorithm. "
+        "This is probably because cuDNN failed to initialize, so try looking to see if a warning "
+        "log message was printed above.",
+        "cuda.cudnn-mismatch",
+        "TF_FORCE_GPU_ALLOW_GROWTH",
+    ),
+    (
+        "jaxlib.xla_extension.XlaRuntimeError: FAILED_PRECONDITION: DNN library initialization "
+        "failed. Look at the errors above for more details.",
+        "jax.cudnn-too-old",
+        "jax[cuda12]",
+    ),
+    (
+        "RuntimeError: nvrtc: error: failed to open libnvrtc-builtins.so.11.1.\n"
+        "  Make sure that libnvrtc-builtins.so.11.1 is installed correctly.",
+        "cuda.runtime-lib-major-missing",
+        "LD_LIBRARY_PATH",
+    ),
+    (
+        "RuntimeError: CUDA error: CUBLAS_STATUS_ALLOC_FAILED when calling `cublasCreate(handle)`",
+        "memory.out-of-memory",
+        "nvidia-smi",
+    ),
+    (
+        "PackagesNotFoundError: The following packages are not available from current channels:\n\n"
+        "  - pytorch-cuda=12.1\n",
+        "cuda.conda-pip-cuda-mixed",
+        "-c nvidia",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "finding_id", "knob"), FIELD_LINES)
+def test_field_line_names_its_cause_and_knob(text: str, finding_id: str, knob: str) -> None:
+    findings = triage_text(text).findings
+    assert findings and findings[0].id == finding_id, [f.id for f in findings[:3]]
+    fixes = " ".join(" ".join((f.summary, *f.commands)) for f in findings[0].fixes)
+    assert knob.lower() in fixes.lower(), fixes
+
+
+def test_other_process_holding_gib_is_in_the_top_three_of_an_oom() -> None:
+    text = (
+        "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 138.00 MiB. GPU 0 has "
+        "a total capacty of 15.90 GiB of which 8.44 MiB is free. Process 1246069 has 9.57 GiB "
+        "memory in use. Including non-PyTorch memory, this process has 6.32 GiB memory in use."
+    )
+    ids = [f.id for f in triage_text(text).findings[:3]]
+    assert ids[0] in ("memory.out-of-memory", "memory.workload-does-not-fit")
+    assert "memory.held-by-other-process" in ids
+
+
+def test_cudnn_init_with_a_version_line_is_not_read_as_memory() -> None:
+    text = (
+        "E external/xla/xla/stream_executor/cuda/cuda_dnn.cc:439] Loaded runtime CuDNN library: "
+        "8.5.0 but source was compiled with: 8.6.0.\n"
+        "XlaRuntimeError: FAILED_PRECONDITION: DNN library initialization failed."
+    )
+    ids = [f.id for f in triage_text(text).findings]
+    assert ids[0] == "jax.cudnn-too-old"
+    assert "memory.out-of-memory" not in ids
+
+
+def test_uninstalling_a_cuda_torch_on_linux_for_a_cuda_one_is_not_a_cpu_build() -> None:
+    """The Windows PyPI wheel is the CPU one; a Linux log that replaces +cu121 scores lower."""
+    linux = "      Successfully uninstalled torch-2.1.2+cu121\nSuccessfully installed torch-2.3.0"
+    windows = linux + "\nDownloading torch-2.3.0-cp310-cp310-win_amd64.whl (192.3 MB)"
+    score = {
+        name: next(
+            f.score for f in triage_text(t).findings if f.id == "torch.cpu-build-on-gpu-host"
+        )
+        for name, t in (("linux", linux), ("windows", windows))
+    }
+    assert score["windows"] > score["linux"]
