@@ -108,6 +108,65 @@ FIELD_LINES = [
 ]
 
 
+FIELD_LINES += [
+    (
+        "Exception: >- DeepSpeed Op Builder: Installed CUDA version 12.0 does not match the version "
+        "torch was compiled with 11.7, unable to compile cuda/cpp extensions without a matching "
+        "cuda version.",
+        "cuda.toolkits-disagree",
+        "DS_SKIP_CUDA_CHECK",
+    ),
+    (
+        "RuntimeError: Cuda extensions are being compiled with a version of Cuda that does not "
+        "match the version used to compile Pytorch binaries.  Pytorch binaries were compiled with "
+        "Cuda 12.1.",
+        "cuda.toolkits-disagree",
+        "cuda-12.1",
+    ),
+    (
+        "torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised:\n"
+        "RuntimeError: Triton Error [CUDA]: device kernel image is invalid",
+        "cuda.toolkit-newer-than-driver",
+        "TRITON_PTXAS_PATH",
+    ),
+    (
+        "RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions "
+        "before calling NumCudaDevices() that might have already set an error? Error 34: CUDA "
+        "driver is a stub library",
+        "cuda.ld-library-path-shadows-wheel",
+        "stubs",
+    ),
+    (
+        '  File "/home/u/miniforge3/envs/open-mmlab/lib/python3.8/site-packages/torch/__init__.py", '
+        "line 197, in <module>\n    from torch._C import *  # noqa: F403\nImportError: "
+        "/home/u/miniforge3/envs/open-mmlab/lib/python3.8/site-packages/torch/lib/libtorch_cpu.so: "
+        "undefined symbol: iJIT_NotifyEvent",
+        "torch.conda-mkl-incompatible",
+        "mkl==2024.0",
+    ),
+    (
+        "ValueError: Some modules are dispatched on the CPU or the disk. Make sure you have enough "
+        "GPU RAM to fit the quantized model. If you want to dispatch the model on the CPU or the "
+        "disk while keeping these modules in 32-bit, you need to set "
+        "`load_in_8bit_fp32_cpu_offload=True` and pass a custom `device_map` to `from_pretrained`.",
+        "memory.workload-does-not-fit",
+        "llm_int8_enable_fp32_cpu_offload",
+    ),
+    (
+        "OSError: /home/z/anaconda3/envs/p/lib/python3.6/site-packages/torch_scatter/_version.so: "
+        "undefined symbol: _ZN5torch3jit17parseSchemaOrNameERKSs",
+        "torch.extension-abi-mismatch",
+        "data.pyg.org",
+    ),
+    (
+        "ImportError: /opt/conda/lib/python3.8/site-packages/mmcv/_ext.cpython-38-x86_64-linux-gnu.so: "
+        "undefined symbol: _ZN3c106detail19maybe_wrap_dim_slowEllb",
+        "torch.extension-abi-mismatch",
+        "download.openmmlab.com",
+    ),
+]
+
+
 @pytest.mark.parametrize(("text", "finding_id", "knob"), FIELD_LINES)
 def test_field_line_names_its_cause_and_knob(text: str, finding_id: str, knob: str) -> None:
     findings = triage_text(text).findings
