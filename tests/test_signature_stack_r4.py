@@ -167,6 +167,31 @@ FIELD_LINES += [
 ]
 
 
+# prose the field writes without a canonical line (English and Chinese)
+FIELD_LINES += [
+    ("编译的时候nvcc版本和pytorch的cuda版本不一致，装不上", "cuda.toolkits-disagree", "CUDA_HOME"),
+    ("flash_attn装不上，编译的时候内存爆了，机器卡死", "flashattn.not-installable", "MAX_JOBS"),
+    (
+        "Building wheel for flash-attn (setup.py) ... it has been running for 2 hours and my "
+        "machine froze, 16GB RAM",
+        "flashattn.not-installable",
+        "MAX_JOBS",
+    ),
+    ("torch.compile在windows上报错，提示没有triton", "torch.triton-missing", "TORCHDYNAMO_DISABLE"),
+    (
+        "在jupyter里用不了gpu，但是命令行里torch.cuda.is_available()是True",
+        "python.notebook-kernel-not-active-env",
+        "ipykernel",
+    ),
+    ("用sudo运行脚本就找不到torch了，不用sudo就可以", "python.env-mismatch", "which python"),
+    (
+        "pip install torch之后is_available是False，windows系统，显卡4090",
+        "torch.cpu-build-on-gpu-host",
+        "torch.version.cuda",
+    ),
+]
+
+
 @pytest.mark.parametrize(("text", "finding_id", "knob"), FIELD_LINES)
 def test_field_line_names_its_cause_and_knob(text: str, finding_id: str, knob: str) -> None:
     findings = triage_text(text).findings
