@@ -192,6 +192,29 @@ FIELD_LINES += [
 ]
 
 
+FIELD_LINES += [
+    (
+        "I set CUDA_VISIBLE_DEVICES in my script but it still uses GPU 0",
+        "cuda.visible-devices-renumbered",
+        "before import torch",
+    ),
+    (
+        "CondaError: nothing provides __cuda >=12 needed by pytorch-2.4.1-cuda120_py312h1234_300\n"
+        "conda install -c conda-forge pytorch-gpu cuda-version=12.4",
+        "cuda.conda-pip-cuda-mixed",
+        "CONDA_OVERRIDE_CUDA",
+    ),
+]
+
+
+def test_a_named_process_eating_the_memory_is_the_cause_of_the_oom() -> None:
+    text = (
+        "训练时出现了CUDA内存不足的问题\n"
+        "我运行nvidia-smi，发现有个VeCarRecoServer进程，把所有内存基本全吃了，杀掉之后又会出现"
+    )
+    assert triage_text(text).findings[0].id == "memory.held-by-other-process"
+
+
 @pytest.mark.parametrize(("text", "finding_id", "knob"), FIELD_LINES)
 def test_field_line_names_its_cause_and_knob(text: str, finding_id: str, knob: str) -> None:
     findings = triage_text(text).findings
