@@ -256,3 +256,35 @@ def test_uninstalling_a_cuda_torch_on_linux_for_a_cuda_one_is_not_a_cpu_build() 
         for name, t in (("linux", linux), ("windows", windows))
     }
     assert score["windows"] > score["linux"]
+
+
+OOM_NEW_FORMAT = (
+    "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate {req}. GPU 0 has a total "
+    "capacity of 23.65 GiB of which 1.06 GiB is free. Including non-PyTorch memory, this process "
+    "has 22.57 GiB memory in use. Of the allocated memory 15.20 GiB is allocated by PyTorch, and "
+    "{unalloc} is reserved by PyTorch but unallocated."
+)
+
+
+@pytest.mark.parametrize(
+    ("req", "unalloc", "fragmented"),
+    [
+        ("2.00 GiB", "6.90 GiB", True),
+        ("512.00 MiB", "1.20 GiB", True),
+        ("3.00 GiB", "1.20 GiB", False),
+    ],
+)
+def test_fragmentation_leads_when_the_request_fits_in_the_unallocated_cache(
+    req: str, unalloc: str, fragmented: bool
+) -> None:
+    top = triage_text(OOM_NEW_FORMAT.format(req=req, unalloc=unalloc)).findings[0]
+    assert (top.id == "memory.allocator-fragmentation") is fragmented, top.id
+    if fragmented:
+        assert any("expandable_segments:True" in " ".join(f.commands) for f in top.fixes)
+
+
+def test_an_old_ptxas_on_path_is_named() -> None:
+    text = "ptxas fatal   : Unsupported .version 8.4; current version is '8.2'"
+    top = triage_text(text).findings[0]
+    assert top.id == "cuda.toolkits-disagree"
+    assert any("which -a ptxas" in f.commands for f in top.fixes)
