@@ -215,6 +215,31 @@ def test_a_named_process_eating_the_memory_is_the_cause_of_the_oom() -> None:
     assert triage_text(text).findings[0].id == "memory.held-by-other-process"
 
 
+FIELD_LINES += [
+    (
+        "WARNING: tensorflow 2.15.0 does not provide the extra 'and-cuda'",
+        "tensorflow.windows-native-no-gpu",
+        "wsl",
+    ),
+    (
+        "    return torch.layer_norm(input, normalized_shape, weight, bias, eps, "
+        'torch.backends.cudnn.enabled)\nRuntimeError: "LayerNormKernelImpl" not implemented '
+        "for 'Half'",
+        "torch.cpu-build-on-gpu-host",
+        "--no-half",
+    ),
+    (
+        "RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling "
+        "`cublasGemmStridedBatchedEx(handle, opa, opb, (int)m, (int)n, (int)k, (void*)&falpha, a, "
+        "CUDA_R_16BF, (int)lda, stridea, b, CUDA_R_16BF, (int)ldb, strideb, (void*)&fbeta, c, "
+        "CUDA_R_16BF, (int)ldc, stridec, (int)num_batches, compute_type, "
+        "CUBLAS_GEMM_DEFAULT_TENSOR_OP)`",
+        "fit.dtype-unsupported",
+        "float16",
+    ),
+]
+
+
 @pytest.mark.parametrize(("text", "finding_id", "knob"), FIELD_LINES)
 def test_field_line_names_its_cause_and_knob(text: str, finding_id: str, knob: str) -> None:
     findings = triage_text(text).findings
