@@ -240,6 +240,22 @@ FIELD_LINES += [
 ]
 
 
+FIELD_LINES += [
+    (
+        "RTX 4090, CUDA 11.3, torch 1.10.0+cu113\n"
+        "RuntimeError: nvrtc: error: invalid value for --gpu-architecture (-arch)",
+        "torch.gpu-too-new-for-build",
+        "11.8",
+    ),
+    (
+        "triton.runtime.errors.OutOfResources: out of resource: shared memory, Required: 98304, "
+        "Hardware limit: 65536. Reducing block sizes or `num_stages` may help.",
+        "fit.triton-shared-memory-exceeded",
+        "num_stages",
+    ),
+]
+
+
 @pytest.mark.parametrize(("text", "finding_id", "knob"), FIELD_LINES)
 def test_field_line_names_its_cause_and_knob(text: str, finding_id: str, knob: str) -> None:
     findings = triage_text(text).findings
