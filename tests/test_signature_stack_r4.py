@@ -256,6 +256,26 @@ FIELD_LINES += [
 ]
 
 
+FIELD_LINES += [
+    (
+        "pip install flash-attn\n  Getting requirements to build wheel ... error\n"
+        "      ModuleNotFoundError: No module named 'torch'",
+        "flashattn.not-installable",
+        "--no-build-isolation",
+    ),
+    (
+        "用conda装的pytorch和pip装的torch混在一起了，现在import torch报错",
+        "cuda.conda-pip-cuda-mixed",
+        "conda list",
+    ),
+]
+
+
+def test_no_kernel_image_on_a_pascal_card_is_too_old_not_too_new() -> None:
+    text = "我的显卡是GTX 1060，装了最新的pytorch 2.8 cu128，报错no kernel image is available"
+    assert triage_text(text).findings[0].id == "torch.gpu-too-old-for-build"
+
+
 @pytest.mark.parametrize(("text", "finding_id", "knob"), FIELD_LINES)
 def test_field_line_names_its_cause_and_knob(text: str, finding_id: str, knob: str) -> None:
     findings = triage_text(text).findings
