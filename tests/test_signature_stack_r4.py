@@ -276,6 +276,17 @@ def test_no_kernel_image_on_a_pascal_card_is_too_old_not_too_new() -> None:
     assert triage_text(text).findings[0].id == "torch.gpu-too-old-for-build"
 
 
+FIELD_LINES += [
+    (
+        "AssertionError: libcuda.so cannot found!\nPossible files are located at "
+        "['/lib/x86_64-linux-gnu/libcuda.so.1'].Please create a symlink of libcuda.so to any of "
+        "the file.",
+        "torch.triton-no-c-compiler",
+        "ldconfig",
+    ),
+]
+
+
 @pytest.mark.parametrize(("text", "finding_id", "knob"), FIELD_LINES)
 def test_field_line_names_its_cause_and_knob(text: str, finding_id: str, knob: str) -> None:
     findings = triage_text(text).findings
