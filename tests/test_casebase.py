@@ -141,3 +141,40 @@ def test_cross_validation_folds_keep_a_repository_on_one_side() -> None:
     assert a == b == "ollama/ollama"
     assert cv.fold_of(a, 5) == cv.fold_of(b, 5)
     assert cv.group_of("https://github.com/ollama/ollama/issues/1", "thread").endswith("/1")
+
+
+def _facts(text: str) -> Any:
+    from envdoctor.diagnosis.pipeline import active_matrices
+    from envdoctor.triage_engine.facts import Facts
+
+    return Facts(ingest_text(text), active_matrices())
+
+
+def test_the_paste_s_own_phrasings_decide_between_similar_cases() -> None:
+    from envdoctor.triage_engine.loader import by_id
+
+    # en-1026 (DGX Spark): no signature applies; the closest cases support an unrelated cause a
+    # little more, but the paste describes a GPU torch does not pick up
+    facts = _facts("On the DGX Spark the tests ran successfully, but didn't pick up GPU")
+    supported = [
+        (0.20, "torch.extension-abi-mismatch", {"source": "a"}),
+        (0.18, "torch.cpu-build-on-gpu-host", {"source": "b"}),
+    ]
+    ranked = casebase._weighed(supported, by_id(), facts)
+    assert [cause for _, _, cause, _ in ranked] == [
+        "torch.cpu-build-on-gpu-host",
+        "torch.extension-abi-mismatch",
+    ]
+    assert ranked[0][:2] == (ranked[0][0], 0.18) and ranked[0][0] <= 0.18 + casebase.PHRASING_WEIGHT
+    assert ranked[1][:2] == (0.20, 0.20)  # no phrasing of its own: its support alone
+
+
+def test_cues_that_only_gate_on_facts_are_no_progress_without_the_facts() -> None:
+    from envdoctor.triage_engine.evaluate import cue_progress
+    from envdoctor.triage_engine.loader import by_id
+
+    # zh-1003: "cuda" is the topic of the driver-floor causes' cue, not evidence for them: they
+    # need the driver's and the build's CUDA versions, which this paste does not give
+    facts = _facts("v100显卡有测试部署成功的吗？ 我的cuda是12.2")
+    for cause in ("torch.driver-too-old", "cuda.toolkit-newer-than-driver"):
+        assert all(cue_progress(sig, facts) == 0.0 for sig in by_id()[cause])

@@ -36,6 +36,7 @@ SUGGEST_SUPPORT = 0.10  # a cause this well supported is suggested when no signa
 SUGGEST_WEIGHT = 4.0  # the shared words' summed weight (inverse document frequencies)
 SUGGEST_SCORE = 20  # suggested causes score 20-40: below every signature's finding
 MAX_SUGGESTED = 3
+PHRASING_WEIGHT = 0.25  # a cause's own phrasings in the paste add up to this to its support
 MAX_FIXES = 6  # as rank.MAX_FIXES
 ROW_EXP = 0.5
 ROW_REF = 23.0
@@ -338,8 +339,9 @@ def with_suggestions(found: list[Finding], snap: Snapshot, matrices: Any = None)
 
 def suggested_by_cases(snap: Snapshot, matrices: Any = None) -> list[Finding]:
     """When no cause matched a problem report, the causes its closest confirmed cases support
-    (at least SUGGEST_SUPPORT), as findings with a low score and the closest case as evidence:
-    a report worded like known ones gets their diagnosis, unless its facts rule it out."""
+    (at least SUGGEST_SUPPORT, raised by the paste's own phrasings of each cause), as findings
+    with a low score and the closest case as evidence: a report worded like known ones gets
+    their diagnosis, unless its facts rule it out."""
     from envdoctor.triage_engine.evaluate import to_finding
     from envdoctor.triage_engine.facts import Facts
     from envdoctor.triage_engine.loader import by_id
@@ -354,14 +356,10 @@ def suggested_by_cases(snap: Snapshot, matrices: Any = None) -> list[Finding]:
     causes = by_id()
     facts = Facts(snap, matrices)
     out: list[Finding] = []
-    for support, cause, row in cause_support(lines, rows):
-        if support < SUGGEST_SUPPORT:
+    for weight, support, cause, row in _weighed(cause_support(lines, rows), causes, facts):
+        if weight < SUGGEST_SUPPORT:
             break
-        if cause not in causes:
-            continue
-        if any(_ruled_out(sig, facts) for sig in causes[cause]):
-            continue
-        score = SUGGEST_SCORE + round(20 * min(1.0, support / 2))
+        score = SUGGEST_SCORE + round(20 * min(1.0, weight / 2))
         if out:  # the better supported cause ranks first even when both round alike
             score = max(SUGGEST_SCORE - MAX_SUGGESTED, min(score, (out[-1].score or 0) - 1))
         line = shown[0] if shown else ""
@@ -384,6 +382,28 @@ def suggested_by_cases(snap: Snapshot, matrices: Any = None) -> list[Finding]:
         if len(out) >= MAX_SUGGESTED:
             break
     return out
+
+
+def _weighed(
+    supported: list[tuple[float, str, Mapping[str, Any]]],
+    causes: Mapping[str, list[Any]],
+    facts: Any,
+) -> list[tuple[float, float, str, Mapping[str, Any]]]:
+    """(weight, support, cause, its closest case) for the supported causes the facts do not rule
+    out, heaviest first: the weight is the support raised by how far the paste's own phrasings
+    went toward the cause (`evaluate.cue_progress`, PHRASING_WEIGHT at most). Similar cases share
+    many words with a paste, most of them not about its cause; the cues are written about the
+    cause, so they tell which similar case to believe (checked on the training cases, each left
+    out of the case base, and on a batch no signature had been written from)."""
+    from envdoctor.triage_engine.evaluate import cue_progress
+
+    out = []
+    for support, cause, row in supported:
+        if cause not in causes or any(_ruled_out(sig, facts) for sig in causes[cause]):
+            continue
+        progress = max(cue_progress(sig, facts) for sig in causes[cause])
+        out.append((support + PHRASING_WEIGHT * progress, support, cause, row))
+    return sorted(out, key=lambda item: (-item[0], item[2]))
 
 
 def _with_all_fixes(findings: list[Finding]) -> Finding:
