@@ -178,3 +178,50 @@ def test_cues_that_only_gate_on_facts_are_no_progress_without_the_facts() -> Non
     facts = _facts("v100显卡有测试部署成功的吗？ 我的cuda是12.2")
     for cause in ("torch.driver-too-old", "cuda.toolkit-newer-than-driver"):
         assert all(cue_progress(sig, facts) == 0.0 for sig in by_id()[cause])
+
+
+def test_a_suggestion_needs_the_setting_its_cause_exists_in() -> None:
+    # en-1044 (Gaffer/Blender, a GPU not listed) shares words with a Slurm thread: no Slurm,
+    # pod, WSL or container cause is suggested for a paste that never names one
+    gaffer = [
+        "My GPU is not showing in devices. It works fine with cycles in Blender both as optiX "
+        "and CUDA device. Also GPU rendering with Arnold in gaffer works."
+    ]
+    for cause in ("cluster.no-gpu-allocated", "wsl.software-rendering", "k8s.runtimeclass-not-set"):
+        assert not casebase.in_its_setting(cause, gaffer)
+    assert casebase.in_its_setting("cuda.runtime-lib-major-missing", gaffer)
+    # en-0163: the Slurm job is named
+    assert casebase.in_its_setting(
+        "cluster.no-gpu-allocated", ["srun: job 4321 queued and waiting for resources"]
+    )
+    assert casebase.in_its_setting(
+        "wsl.software-rendering", ["Linux 5.15.153.1-microsoft-standard-WSL2"]
+    )
+
+
+def test_suggestions_fill_the_places_prose_guesses_leave(monkeypatch: Any) -> None:
+    from envdoctor.model.findings import Finding, Severity
+
+    snap = ingest_text("### Running Xinference with Docker? / 是否使用 Docker 运行 Xinfernece？")
+    suggested = [
+        Finding(id="container.no-nvidia-runtime", severity=Severity.WARNING, title="s", score=33),
+        Finding(
+            id="container.image-needs-newer-driver", severity=Severity.WARNING, title="s", score=31
+        ),
+        Finding(id="torch.driver-too-old", severity=Severity.WARNING, title="s", score=30),
+    ]
+    monkeypatch.setattr(casebase, "suggested_by_cases", lambda snap, matrices=None: suggested)
+    guess = Finding(
+        id="container.no-nvidia-runtime", severity=Severity.WARNING, title="g", score=38
+    )
+    out = casebase.with_suggestions([guess], snap)
+    # zh-0041: the prose fallback stays first; the similar cases' other causes follow, below it
+    assert [f.id for f in out] == [
+        "container.no-nvidia-runtime",
+        "container.image-needs-newer-driver",
+        "torch.driver-too-old",
+    ]
+    assert [f.score for f in out] == [38, 31, 30]
+    # a canonical line (or any finding at GUESS_SCORE and above) is not completed by guesses
+    line = Finding(id="memory.out-of-memory", severity=Severity.ERROR, title="c", score=60)
+    assert casebase.with_suggestions([guess, line], snap) == [guess, line]

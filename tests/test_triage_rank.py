@@ -49,3 +49,33 @@ def test_a_cause_stays_above_the_symptom_it_explains() -> None:
     ranked = rank_for_triage([symptom, cause])
     assert [f.id for f in ranked] == ["cuda.toolkit-newer-than-driver", "app.ollama-cpu-fallback"]
     assert ranked[1].explained_by == "cuda.toolkit-newer-than-driver"
+
+
+def test_a_cause_only_similar_cases_suggest_folds_no_finding_with_evidence() -> None:
+    from envdoctor.triage_engine.rank import drop_suggested_claims
+
+    # en-0205: the prose names `onnxruntime` installed instead of `onnxruntime-gpu`; a similar
+    # case suggests "providers not requested", whose entry explains the CPU package's symptom
+    found = _finding(
+        "onnxruntime.cpu-package-shadows-gpu", 44, "signature:onnxruntime.cpu-package-shadows-gpu"
+    )
+    suggested = _finding(
+        "onnxruntime.providers-not-requested",
+        22,
+        "case:https://github.com/danielgatis/rembg/pull/728",
+        explains=("onnxruntime.cpu-package-shadows-gpu", "other.symptom"),
+    )
+    assert drop_suggested_claims([suggested, found])[0].explains == ("other.symptom",)
+    ranked = rank_for_triage([suggested, found])
+    assert [f.id for f in ranked] == [
+        "onnxruntime.cpu-package-shadows-gpu",
+        "onnxruntime.providers-not-requested",
+    ]
+    assert all(f.explained_by is None for f in ranked)
+
+
+def test_a_signature_cause_still_folds_its_symptoms() -> None:
+    cause = _finding("a.cause", 60, "signature:a", explains=("b.symptom",))
+    symptom = _finding("b.symptom", 70, "signature:b")
+    ranked = rank_for_triage([symptom, cause])
+    assert [(f.id, f.explained_by) for f in ranked] == [("a.cause", None), ("b.symptom", "a.cause")]

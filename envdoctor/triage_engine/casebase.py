@@ -36,6 +36,7 @@ SUGGEST_SUPPORT = 0.10  # a cause this well supported is suggested when no signa
 SUGGEST_WEIGHT = 4.0  # the shared words' summed weight (inverse document frequencies)
 SUGGEST_SCORE = 20  # suggested causes score 20-40: below every signature's finding
 MAX_SUGGESTED = 3
+GUESS_SCORE = 45  # as rank.CANONICAL_SCORE: a signature finding below it was reached by prose
 PHRASING_WEIGHT = 0.25  # a cause's own phrasings in the paste add up to this to its support
 MAX_FIXES = 6  # as rank.MAX_FIXES
 ROW_EXP = 0.5
@@ -55,6 +56,32 @@ _PROBLEM = re.compile(
     r"为什么|怎么|如何|请问|吗\s*$",
     re.IGNORECASE | re.ASCII,  # a Chinese character next to an English word is a boundary
 )
+# Causes that exist only in one setting (a Slurm job, a pod, WSL, Windows, a container, an AMD,
+# Apple, Intel or Jetson GPU, a virtual machine), by their ids' prefix, and the words a paste
+# about that setting holds. A similar case does not suggest such a cause for a paste that never
+# names its setting: the words it shares with the case are about something else.
+SETTINGS = {
+    prefix: re.compile(words, re.IGNORECASE | re.ASCII)
+    for prefix, words in {
+        "cluster.": r"slurm|srun|sbatch|salloc|SBATCH|squeue|\bpbs\b|qsub|\bbsub|\bhpc\b|"
+        r"cluster|集群|作业|compute node|login node",
+        "k8s.": r"kubernetes|k8s|kubectl|kubelet|\bpods?\b|helm|daemonset|gpu.operator|k3s|"
+        r"k0s|\beks\b|\baks\b|\bgke\b|openshift",
+        "wsl.": r"\bwsl|/usr/lib/wsl|microsoft-standard|windows subsystem",
+        "windows.": r"windows|\bwin(?:32|64|_amd64|1[01])\b|\.dll\b|\.exe\b|\b[a-z]:\\|"
+        r"powershell|\bcmd\b|visual studio|msvc|\bwin\d*\b",
+        "container.": r"docker|container|podman|nvidia-ctk|dockerfile|compose|containerd|cri-o|"
+        r"singularity|apptainer|nvcr\.io|\bimage\b|kubernetes|k8s|\bpods?\b|\bcdi\b|容器|镜像",
+        "rocm.": r"rocm|\bhip|amdgpu|\bamd\b|radeon|gfx\d|\bhsa_|/dev/kfd|rocminfo|"
+        r"\brx ?\d{3,4}|instinct|\bmi\d{2,3}",
+        "apple.": r"\bmps\b|apple|macos|mac ?os|macbook|\bmac\b|\bm[1-4]\b|metal|darwin|osx",
+        "macos.": r"\bmps\b|apple|macos|mac ?os|macbook|\bmac\b|\bm[1-4]\b|metal|darwin|osx",
+        "jetson.": r"jetson|tegra|jetpack|\bl4t\b|xavier|orin|aarch64|\bnano\b",
+        "vm.": r"\bvms?\b|virtual|vfio|qemu|\bkvm|proxmox|esxi|hyper-?v|passthrough|"
+        r"pass-through|libvirt|unraid|vmware|virtualbox|\bwsl|虚拟机|直通",
+        "intel.": r"intel|\bxpu|ipex|oneapi|sycl|level.?zero|\barc\b|iris|openvino",
+    }.items()
+}
 # lines that read like errors in every healthy report: collect_env's "Clang version: Could not
 # collect" for a tool it did not find
 _BOILERPLATE = re.compile(r":\s*could not collect\s*$", re.IGNORECASE)
@@ -327,14 +354,23 @@ def is_problem_report(snap: Snapshot) -> bool:
 
 
 def with_suggestions(found: list[Finding], snap: Snapshot, matrices: Any = None) -> list[Finding]:
-    """The signature findings, or when no signature applied the causes that similar confirmed
-    cases support ("no signature matched" stays only when none does). Adding them beside prose
-    fallbacks as well did not help on the cross-validated training cases."""
+    """The signature findings, completed with the causes that similar confirmed cases support
+    when no signature applied ("no signature matched" stays only when none does) or when each
+    applied by prose alone (guesses, below GUESS_SCORE): then the suggestions rank below every
+    guess, filling the places a guess leaves (the family fallbacks "the GPU is not used in the
+    container" apply to many causes; the similar cases name the one their threads confirmed)."""
     from envdoctor.triage_engine.evaluate import NO_MATCH_ID
 
-    if any(f.id != NO_MATCH_ID for f in found):
+    causes = [f for f in found if f.id != NO_MATCH_ID]
+    if not causes:
+        return suggested_by_cases(snap, matrices) or found
+    if any((f.score or 0) >= GUESS_SCORE for f in causes):
         return found
-    return suggested_by_cases(snap, matrices) or found
+    floor = min(f.score or 0 for f in causes)
+    have = {f.id for f in causes}
+    extra = [f for f in suggested_by_cases(snap, matrices) if f.id not in have]
+    below = [replace(f, score=min(f.score or 0, floor - 1 - n)) for n, f in enumerate(extra)]
+    return causes + below
 
 
 def suggested_by_cases(snap: Snapshot, matrices: Any = None) -> list[Finding]:
@@ -356,7 +392,7 @@ def suggested_by_cases(snap: Snapshot, matrices: Any = None) -> list[Finding]:
     causes = by_id()
     facts = Facts(snap, matrices)
     out: list[Finding] = []
-    for weight, support, cause, row in _weighed(cause_support(lines, rows), causes, facts):
+    for weight, support, cause, row in _weighed(cause_support(lines, rows), causes, facts, lines):
         if weight < SUGGEST_SUPPORT:
             break
         score = SUGGEST_SCORE + round(20 * min(1.0, weight / 2))
@@ -388,6 +424,7 @@ def _weighed(
     supported: list[tuple[float, str, Mapping[str, Any]]],
     causes: Mapping[str, list[Any]],
     facts: Any,
+    lines: Iterable[str] = (),
 ) -> list[tuple[float, float, str, Mapping[str, Any]]]:
     """(weight, support, cause, its closest case) for the supported causes the facts do not rule
     out, heaviest first: the weight is the support raised by how far the paste's own phrasings
@@ -397,13 +434,23 @@ def _weighed(
     out of the case base, and on a batch no signature had been written from)."""
     from envdoctor.triage_engine.evaluate import cue_progress
 
+    lines = list(lines)
     out = []
     for support, cause, row in supported:
         if cause not in causes or any(_ruled_out(sig, facts) for sig in causes[cause]):
             continue
+        if not in_its_setting(cause, lines):
+            continue
         progress = max(cue_progress(sig, facts) for sig in causes[cause])
         out.append((support + PHRASING_WEIGHT * progress, support, cause, row))
     return sorted(out, key=lambda item: (-item[0], item[2]))
+
+
+def in_its_setting(cause: str, lines: Iterable[str]) -> bool:
+    """Whether the paste names the setting a cause exists in (SETTINGS; True for a cause that
+    exists anywhere)."""
+    setting = next((rx for prefix, rx in SETTINGS.items() if cause.startswith(prefix)), None)
+    return setting is None or any(setting.search(line) for line in lines)
 
 
 def _with_all_fixes(findings: list[Finding]) -> Finding:

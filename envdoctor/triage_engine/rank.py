@@ -118,13 +118,25 @@ def drop_conflicts(findings: list[Finding], conflicts: Iterable[Iterable[str]]) 
     return [f for f in findings if f.id not in dropped]
 
 
+def drop_suggested_claims(findings: list[Finding]) -> list[Finding]:
+    """A cause only similar cases suggest folds nothing another source found: its claim to
+    explain a finding that has evidence of its own would put a guess on top of it."""
+    present = {f.id for f in findings}
+    out = []
+    for finding in findings:
+        if (finding.origin or "").startswith("case:") and present.intersection(finding.explains):
+            finding = replace(finding, explains=tuple(set(finding.explains) - present))
+        out.append(finding)
+    return out
+
+
 def rank_for_triage(
     findings: Iterable[Finding], conflicts: Iterable[Iterable[str]] = ()
 ) -> list[Finding]:
     """Deduplicated, consistent findings, causes first with their symptoms folded under them,
     blocks ordered by the best score in them."""
     unique = [replace(f, explained_by=None) for f in merge_duplicates(findings)]
-    unique = break_mutual_claims(drop_conflicts(unique, conflicts))
+    unique = break_mutual_claims(drop_suggested_claims(drop_conflicts(unique, conflicts)))
     blocks: list[list[Finding]] = []
     for finding in order(unique):
         if finding.explained_by is None or not blocks:
