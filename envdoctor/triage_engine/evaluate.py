@@ -19,7 +19,7 @@ from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
 from envdoctor.model.snapshot import Confidence, Snapshot
 from envdoctor.triage_engine.conditions import evaluate_condition
 from envdoctor.triage_engine.facts import Facts
-from envdoctor.triage_engine.loader import DATA
+from envdoctor.triage_engine.loader import DATA, cause_explains
 from envdoctor.triage_engine.model import Match, Pattern, Signature
 
 NO_MATCH_ID = "triage.no-signature-matched"
@@ -215,7 +215,7 @@ def to_finding(
         confidence=Confidence.LOW,
         evidence=tuple(evidence),
         fixes=fixes,
-        explains=sig.explains,
+        explains=cause_explains(sig),
         score=match.score,
         origin=f"signature:{sig.key}",
     )
