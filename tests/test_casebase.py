@@ -102,6 +102,18 @@ def test_a_problem_report_is_an_error_a_complaint_or_a_question() -> None:
     )
 
 
+def test_reports_say_something_is_wrong_in_many_ways() -> None:
+    # real report lines of the training corpus (en-1060, en-1064, zh-0084)
+    for line in (
+        "Training on 2 GPU's work fine - On 3 GPU's training stops randomly",
+        "No CUDA devices visible with A2 instances",
+        "我用了v100 32g，和a100 80g都kill了",
+    ):
+        assert casebase.is_problem_report(ingest_text(line)), line
+    for line in ("Skills: python, cuda", "No running processes found", "Found 2 CUDA devices"):
+        assert not casebase.is_problem_report(ingest_text(line)), line
+
+
 def test_suggestions_replace_no_match_only_when_no_signature_applied(monkeypatch: Any) -> None:
     from envdoctor.model.findings import Finding, Severity
 

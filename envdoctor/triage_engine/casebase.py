@@ -49,7 +49,12 @@ _PARTS = re.compile(r"[-_.+]+")
 _PROBLEM = re.compile(
     r"\b(?:(?:does|do|did|is|are|was|were|can|could|will|would)\s+not|cannot|fails?|failed|"
     r"failing|error|issue|problem|wrong|crash\w*|hang\w*|stall\w*|stuck|freez\w*|timed out|"
-    r"killed|slow\w*|instead of|unable|broken)\b|n't\b|不(?:能|行|了|到|会|支持)|无法|没(?:有|法)|"
+    r"kill\w*|slow\w*|instead of|unable|broken|stops|stopped|"
+    # "no CUDA devices visible", "GPU not detected" (not nvidia-smi's "No running processes
+    # found": the missing thing is a GPU or a device)
+    r"no (?:\w+ ){0,2}(?:gpus?|devices?)(?: \w+)? (?:found|detected|visible|available|recogni[sz]ed)|"
+    r"not (?:found|detected|visible|available|recogni[sz]ed|used|utili[sz]ed|showing))\b|n't\b|"
+    r"不(?:能|行|了|到|会|支持|知道|动|起作用)|无法|没(?:有|法|反应)|(?<![a-z])kill|杀掉|被杀|卡死|掉了|"
     r"错误|报错|失败|问题|崩溃|卡住|异常|"
     # a question is a request for help: "how do I ...?", "为什么...", "怎么办"
     r"\?\s*$|？|\b(?:how (?:do|can|to)|why (?:does|is|do)|is there a way|any idea)\b|"
