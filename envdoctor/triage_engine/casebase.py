@@ -440,8 +440,13 @@ def _weighed(
     from envdoctor.triage_engine.evaluate import cue_progress
 
     lines = list(lines)
-    out = []
-    for support, cause, row in supported:
+    out: list[tuple[float, float, str, Mapping[str, Any]]] = []
+    for support, cause, row in sorted(supported, key=lambda item: -item[0]):
+        # the places shown, and as many again for causes a prose guess already names
+        best = sorted((w for w, *_ in out), reverse=True)[: 2 * MAX_SUGGESTED]
+        bar = max(SUGGEST_SUPPORT, best[-1] if len(best) == 2 * MAX_SUGGESTED else 0)
+        if support + PHRASING_WEIGHT < bar:
+            break  # no cause supported less can reach those places
         if cause not in causes or any(_ruled_out(sig, facts) for sig in causes[cause]):
             continue
         if not in_its_setting(cause, lines):
