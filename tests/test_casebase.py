@@ -102,6 +102,18 @@ def test_a_problem_report_is_an_error_a_complaint_or_a_question() -> None:
     )
 
 
+def test_reports_say_something_is_wrong_in_many_ways() -> None:
+    # real report lines of the training corpus (en-1060, en-1064, zh-0084)
+    for line in (
+        "Training on 2 GPU's work fine - On 3 GPU's training stops randomly",
+        "No CUDA devices visible with A2 instances",
+        "我用了v100 32g，和a100 80g都kill了",
+    ):
+        assert casebase.is_problem_report(ingest_text(line)), line
+    for line in ("Skills: python, cuda", "No running processes found", "Found 2 CUDA devices"):
+        assert not casebase.is_problem_report(ingest_text(line)), line
+
+
 def test_suggestions_replace_no_match_only_when_no_signature_applied(monkeypatch: Any) -> None:
     from envdoctor.model.findings import Finding, Severity
 
@@ -141,3 +153,87 @@ def test_cross_validation_folds_keep_a_repository_on_one_side() -> None:
     assert a == b == "ollama/ollama"
     assert cv.fold_of(a, 5) == cv.fold_of(b, 5)
     assert cv.group_of("https://github.com/ollama/ollama/issues/1", "thread").endswith("/1")
+
+
+def _facts(text: str) -> Any:
+    from envdoctor.diagnosis.pipeline import active_matrices
+    from envdoctor.triage_engine.facts import Facts
+
+    return Facts(ingest_text(text), active_matrices())
+
+
+def test_the_paste_s_own_phrasings_decide_between_similar_cases() -> None:
+    from envdoctor.triage_engine.loader import by_id
+
+    # en-1026 (DGX Spark): no signature applies; the closest cases support an unrelated cause a
+    # little more, but the paste describes a GPU torch does not pick up
+    facts = _facts("On the DGX Spark the tests ran successfully, but didn't pick up GPU")
+    supported = [
+        (0.20, "torch.extension-abi-mismatch", {"source": "a"}),
+        (0.18, "torch.cpu-build-on-gpu-host", {"source": "b"}),
+    ]
+    ranked = casebase._weighed(supported, by_id(), facts)
+    assert [cause for _, _, cause, _ in ranked] == [
+        "torch.cpu-build-on-gpu-host",
+        "torch.extension-abi-mismatch",
+    ]
+    assert ranked[0][:2] == (ranked[0][0], 0.18) and ranked[0][0] <= 0.18 + casebase.PHRASING_WEIGHT
+    assert ranked[1][:2] == (0.20, 0.20)  # no phrasing of its own: its support alone
+
+
+def test_cues_that_only_gate_on_facts_are_no_progress_without_the_facts() -> None:
+    from envdoctor.triage_engine.evaluate import cue_progress
+    from envdoctor.triage_engine.loader import by_id
+
+    # zh-1003: "cuda" is the topic of the driver-floor causes' cue, not evidence for them: they
+    # need the driver's and the build's CUDA versions, which this paste does not give
+    facts = _facts("v100显卡有测试部署成功的吗？ 我的cuda是12.2")
+    for cause in ("torch.driver-too-old", "cuda.toolkit-newer-than-driver"):
+        assert all(cue_progress(sig, facts) == 0.0 for sig in by_id()[cause])
+
+
+def test_a_suggestion_needs_the_setting_its_cause_exists_in() -> None:
+    # en-1044 (Gaffer/Blender, a GPU not listed) shares words with a Slurm thread: no Slurm,
+    # pod, WSL or container cause is suggested for a paste that never names one
+    gaffer = [
+        "My GPU is not showing in devices. It works fine with cycles in Blender both as optiX "
+        "and CUDA device. Also GPU rendering with Arnold in gaffer works."
+    ]
+    for cause in ("cluster.no-gpu-allocated", "wsl.software-rendering", "k8s.runtimeclass-not-set"):
+        assert not casebase.in_its_setting(cause, gaffer)
+    assert casebase.in_its_setting("cuda.runtime-lib-major-missing", gaffer)
+    # en-0163: the Slurm job is named
+    assert casebase.in_its_setting(
+        "cluster.no-gpu-allocated", ["srun: job 4321 queued and waiting for resources"]
+    )
+    assert casebase.in_its_setting(
+        "wsl.software-rendering", ["Linux 5.15.153.1-microsoft-standard-WSL2"]
+    )
+
+
+def test_suggestions_fill_the_places_prose_guesses_leave(monkeypatch: Any) -> None:
+    from envdoctor.model.findings import Finding, Severity
+
+    snap = ingest_text("### Running Xinference with Docker? / 是否使用 Docker 运行 Xinfernece？")
+    suggested = [
+        Finding(id="container.no-nvidia-runtime", severity=Severity.WARNING, title="s", score=33),
+        Finding(
+            id="container.image-needs-newer-driver", severity=Severity.WARNING, title="s", score=31
+        ),
+        Finding(id="torch.driver-too-old", severity=Severity.WARNING, title="s", score=30),
+    ]
+    monkeypatch.setattr(casebase, "suggested_by_cases", lambda snap, matrices=None: suggested)
+    guess = Finding(
+        id="container.no-nvidia-runtime", severity=Severity.WARNING, title="g", score=38
+    )
+    out = casebase.with_suggestions([guess], snap)
+    # zh-0041: the prose fallback stays first; the similar cases' other causes follow, below it
+    assert [f.id for f in out] == [
+        "container.no-nvidia-runtime",
+        "container.image-needs-newer-driver",
+        "torch.driver-too-old",
+    ]
+    assert [f.score for f in out] == [38, 31, 30]
+    # a canonical line (or any finding at GUESS_SCORE and above) is not completed by guesses
+    line = Finding(id="memory.out-of-memory", severity=Severity.ERROR, title="c", score=60)
+    assert casebase.with_suggestions([guess, line], snap) == [guess, line]

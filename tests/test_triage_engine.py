@@ -181,3 +181,10 @@ def test_cases_suggest_a_cause_only_when_nothing_matched() -> None:
     # the shipped case base does not turn a healthy log into a diagnosis
     healthy = ingest_text("epoch 1/10 loss=0.42\nSaving checkpoint to /tmp/model.pt\n")
     assert suggested_by_cases(healthy, active_matrices()) == []
+
+
+def test_a_cause_explains_what_any_of_its_signatures_explains() -> None:
+    from envdoctor.triage_engine.loader import by_id, cause_explains
+
+    for signature in by_id()["memory.held-by-other-process"]:
+        assert "memory.out-of-memory" in cause_explains(signature)

@@ -36,6 +36,8 @@ SUGGEST_SUPPORT = 0.10  # a cause this well supported is suggested when no signa
 SUGGEST_WEIGHT = 4.0  # the shared words' summed weight (inverse document frequencies)
 SUGGEST_SCORE = 20  # suggested causes score 20-40: below every signature's finding
 MAX_SUGGESTED = 3
+GUESS_SCORE = 45  # as rank.CANONICAL_SCORE: a signature finding below it was reached by prose
+PHRASING_WEIGHT = 0.25  # a cause's own phrasings in the paste add up to this to its support
 MAX_FIXES = 6  # as rank.MAX_FIXES
 ROW_EXP = 0.5
 ROW_REF = 23.0
@@ -47,13 +49,44 @@ _PARTS = re.compile(r"[-_.+]+")
 _PROBLEM = re.compile(
     r"\b(?:(?:does|do|did|is|are|was|were|can|could|will|would)\s+not|cannot|fails?|failed|"
     r"failing|error|issue|problem|wrong|crash\w*|hang\w*|stall\w*|stuck|freez\w*|timed out|"
-    r"killed|slow\w*|instead of|unable|broken)\b|n't\b|不(?:能|行|了|到|会|支持)|无法|没(?:有|法)|"
+    r"kill\w*|slow\w*|instead of|unable|broken|stops|stopped|"
+    # "no CUDA devices visible", "GPU not detected" (not nvidia-smi's "No running processes
+    # found": the missing thing is a GPU or a device)
+    r"no (?:\w+ ){0,2}(?:gpus?|devices?)(?: \w+)? (?:found|detected|visible|available|recogni[sz]ed)|"
+    r"not (?:found|detected|visible|available|recogni[sz]ed|used|utili[sz]ed|showing))\b|n't\b|"
+    r"不(?:能|行|了|到|会|支持|知道|动|起作用)|无法|没(?:有|法|反应)|(?<![a-z])kill|杀掉|被杀|卡死|掉了|"
     r"错误|报错|失败|问题|崩溃|卡住|异常|"
     # a question is a request for help: "how do I ...?", "为什么...", "怎么办"
     r"\?\s*$|？|\b(?:how (?:do|can|to)|why (?:does|is|do)|is there a way|any idea)\b|"
     r"为什么|怎么|如何|请问|吗\s*$",
     re.IGNORECASE | re.ASCII,  # a Chinese character next to an English word is a boundary
 )
+# Causes that exist only in one setting (a Slurm job, a pod, WSL, Windows, a container, an AMD,
+# Apple, Intel or Jetson GPU, a virtual machine), by their ids' prefix, and the words a paste
+# about that setting holds. A similar case does not suggest such a cause for a paste that never
+# names its setting: the words it shares with the case are about something else.
+SETTINGS = {
+    prefix: re.compile(words, re.IGNORECASE | re.ASCII)
+    for prefix, words in {
+        "cluster.": r"slurm|srun|sbatch|salloc|SBATCH|squeue|\bpbs\b|qsub|\bbsub|\bhpc\b|"
+        r"cluster|集群|作业|compute node|login node",
+        "k8s.": r"kubernetes|k8s|kubectl|kubelet|\bpods?\b|helm|daemonset|gpu.operator|k3s|"
+        r"k0s|\beks\b|\baks\b|\bgke\b|openshift",
+        "wsl.": r"\bwsl|/usr/lib/wsl|microsoft-standard|windows subsystem",
+        "windows.": r"windows|\bwin(?:32|64|_amd64|1[01])\b|\.dll\b|\.exe\b|\b[a-z]:\\|"
+        r"powershell|\bcmd\b|visual studio|msvc|\bwin\d*\b",
+        "container.": r"docker|container|podman|nvidia-ctk|dockerfile|compose|containerd|cri-o|"
+        r"singularity|apptainer|nvcr\.io|\bimage\b|kubernetes|k8s|\bpods?\b|\bcdi\b|容器|镜像",
+        "rocm.": r"rocm|\bhip|amdgpu|\bamd\b|radeon|gfx\d|\bhsa_|/dev/kfd|rocminfo|"
+        r"\brx ?\d{3,4}|instinct|\bmi\d{2,3}",
+        "apple.": r"\bmps\b|apple|macos|mac ?os|macbook|\bmac\b|\bm[1-4]\b|metal|darwin|osx",
+        "macos.": r"\bmps\b|apple|macos|mac ?os|macbook|\bmac\b|\bm[1-4]\b|metal|darwin|osx",
+        "jetson.": r"jetson|tegra|jetpack|\bl4t\b|xavier|orin|aarch64|\bnano\b",
+        "vm.": r"\bvms?\b|virtual|vfio|qemu|\bkvm|proxmox|esxi|hyper-?v|passthrough|"
+        r"pass-through|libvirt|unraid|vmware|virtualbox|\bwsl|虚拟机|直通",
+        "intel.": r"intel|\bxpu|ipex|oneapi|sycl|level.?zero|\barc\b|iris|openvino",
+    }.items()
+}
 # lines that read like errors in every healthy report: collect_env's "Clang version: Could not
 # collect" for a tool it did not find
 _BOILERPLATE = re.compile(r":\s*could not collect\s*$", re.IGNORECASE)
@@ -326,20 +359,30 @@ def is_problem_report(snap: Snapshot) -> bool:
 
 
 def with_suggestions(found: list[Finding], snap: Snapshot, matrices: Any = None) -> list[Finding]:
-    """The signature findings, or when no signature applied the causes that similar confirmed
-    cases support ("no signature matched" stays only when none does). Adding them beside prose
-    fallbacks as well did not help on the cross-validated training cases."""
+    """The signature findings, completed with the causes that similar confirmed cases support
+    when no signature applied ("no signature matched" stays only when none does) or when each
+    applied by prose alone (guesses, below GUESS_SCORE): then the suggestions rank below every
+    guess, filling the places a guess leaves (the family fallbacks "the GPU is not used in the
+    container" apply to many causes; the similar cases name the one their threads confirmed)."""
     from envdoctor.triage_engine.evaluate import NO_MATCH_ID
 
-    if any(f.id != NO_MATCH_ID for f in found):
+    causes = [f for f in found if f.id != NO_MATCH_ID]
+    if not causes:
+        return suggested_by_cases(snap, matrices) or found
+    if any((f.score or 0) >= GUESS_SCORE for f in causes):
         return found
-    return suggested_by_cases(snap, matrices) or found
+    floor = min(f.score or 0 for f in causes)
+    have = {f.id for f in causes}
+    extra = [f for f in suggested_by_cases(snap, matrices) if f.id not in have]
+    below = [replace(f, score=min(f.score or 0, floor - 1 - n)) for n, f in enumerate(extra)]
+    return causes + below
 
 
 def suggested_by_cases(snap: Snapshot, matrices: Any = None) -> list[Finding]:
     """When no cause matched a problem report, the causes its closest confirmed cases support
-    (at least SUGGEST_SUPPORT), as findings with a low score and the closest case as evidence:
-    a report worded like known ones gets their diagnosis, unless its facts rule it out."""
+    (at least SUGGEST_SUPPORT, raised by the paste's own phrasings of each cause), as findings
+    with a low score and the closest case as evidence: a report worded like known ones gets
+    their diagnosis, unless its facts rule it out."""
     from envdoctor.triage_engine.evaluate import to_finding
     from envdoctor.triage_engine.facts import Facts
     from envdoctor.triage_engine.loader import by_id
@@ -354,14 +397,10 @@ def suggested_by_cases(snap: Snapshot, matrices: Any = None) -> list[Finding]:
     causes = by_id()
     facts = Facts(snap, matrices)
     out: list[Finding] = []
-    for support, cause, row in cause_support(lines, rows):
-        if support < SUGGEST_SUPPORT:
+    for weight, support, cause, row in _weighed(cause_support(lines, rows), causes, facts, lines):
+        if weight < SUGGEST_SUPPORT:
             break
-        if cause not in causes:
-            continue
-        if any(_ruled_out(sig, facts) for sig in causes[cause]):
-            continue
-        score = SUGGEST_SCORE + round(20 * min(1.0, support / 2))
+        score = SUGGEST_SCORE + round(20 * min(1.0, weight / 2))
         if out:  # the better supported cause ranks first even when both round alike
             score = max(SUGGEST_SCORE - MAX_SUGGESTED, min(score, (out[-1].score or 0) - 1))
         line = shown[0] if shown else ""
@@ -384,6 +423,44 @@ def suggested_by_cases(snap: Snapshot, matrices: Any = None) -> list[Finding]:
         if len(out) >= MAX_SUGGESTED:
             break
     return out
+
+
+def _weighed(
+    supported: list[tuple[float, str, Mapping[str, Any]]],
+    causes: Mapping[str, list[Any]],
+    facts: Any,
+    lines: Iterable[str] = (),
+) -> list[tuple[float, float, str, Mapping[str, Any]]]:
+    """(weight, support, cause, its closest case) for the supported causes the facts do not rule
+    out, heaviest first: the weight is the support raised by how far the paste's own phrasings
+    went toward the cause (`evaluate.cue_progress`, PHRASING_WEIGHT at most). Similar cases share
+    many words with a paste, most of them not about its cause; the cues are written about the
+    cause, so they tell which similar case to believe (checked on the training cases, each left
+    out of the case base, and on a batch no signature had been written from)."""
+    from envdoctor.triage_engine.evaluate import cue_progress
+
+    lines = list(lines)
+    out: list[tuple[float, float, str, Mapping[str, Any]]] = []
+    for support, cause, row in sorted(supported, key=lambda item: -item[0]):
+        # the places shown, and as many again for causes a prose guess already names
+        best = sorted((w for w, *_ in out), reverse=True)[: 2 * MAX_SUGGESTED]
+        bar = max(SUGGEST_SUPPORT, best[-1] if len(best) == 2 * MAX_SUGGESTED else 0)
+        if support + PHRASING_WEIGHT < bar:
+            break  # no cause supported less can reach those places
+        if cause not in causes or any(_ruled_out(sig, facts) for sig in causes[cause]):
+            continue
+        if not in_its_setting(cause, lines):
+            continue
+        progress = max(cue_progress(sig, facts) for sig in causes[cause])
+        out.append((support + PHRASING_WEIGHT * progress, support, cause, row))
+    return sorted(out, key=lambda item: (-item[0], item[2]))
+
+
+def in_its_setting(cause: str, lines: Iterable[str]) -> bool:
+    """Whether the paste names the setting a cause exists in (SETTINGS; True for a cause that
+    exists anywhere)."""
+    setting = next((rx for prefix, rx in SETTINGS.items() if cause.startswith(prefix)), None)
+    return setting is None or any(setting.search(line) for line in lines)
 
 
 def _with_all_fixes(findings: list[Finding]) -> Finding:

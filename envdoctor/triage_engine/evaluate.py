@@ -19,7 +19,7 @@ from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
 from envdoctor.model.snapshot import Confidence, Snapshot
 from envdoctor.triage_engine.conditions import evaluate_condition
 from envdoctor.triage_engine.facts import Facts
-from envdoctor.triage_engine.loader import DATA
+from envdoctor.triage_engine.loader import DATA, cause_explains
 from envdoctor.triage_engine.model import Match, Pattern, Signature
 
 NO_MATCH_ID = "triage.no-signature-matched"
@@ -78,6 +78,23 @@ def _cues(signature: Signature, facts: Facts) -> tuple[int, list[str]]:
             if cue.weight > 0:
                 lines.append(line)
     return total, lines
+
+
+def cue_progress(signature: Signature, facts: Facts) -> float:
+    """How far the paste's own phrasings went toward a cause that did not apply: the sum of its
+    cues present over its `prose_min`, from 0 to 1. Weak on its own (below the threshold the
+    cause was written with), it tells apart the causes similar cases suggest: a paste that names
+    triton leans to the triton cause among them. 0 when no positive cue is present, a `none`
+    line is, or a fact it `requires` is not known to hold (its cues then only say what the
+    paste is about: "cuda" for a driver-floor cause that needs the versions)."""
+    if not signature.cues or any(_find((p,), facts)[0] is not None for p in signature.none):
+        return 0.0
+    if any(evaluate_condition(c, facts)[0] is not True for c in signature.requires):
+        return 0.0
+    total, lines = _cues(signature, facts)
+    if not lines or total <= 0:
+        return 0.0
+    return min(1.0, total / max(1, signature.prose_min))
 
 
 def _with_decoded_versions(captures: dict[str, str]) -> dict[str, str]:
@@ -198,7 +215,7 @@ def to_finding(
         confidence=Confidence.LOW,
         evidence=tuple(evidence),
         fixes=fixes,
-        explains=sig.explains,
+        explains=cause_explains(sig),
         score=match.score,
         origin=f"signature:{sig.key}",
     )

@@ -118,13 +118,37 @@ def drop_conflicts(findings: list[Finding], conflicts: Iterable[Iterable[str]]) 
     return [f for f in findings if f.id not in dropped]
 
 
+def _evidence(finding: Finding) -> int:
+    """How a finding was reached: 2 by a canonical line or a fact check, 1 by the paste's own
+    phrasings alone (a guess), 0 by the words it shares with similar cases."""
+    if (finding.origin or "").startswith("case:"):
+        return 0
+    return 1 if _guess(finding) else 2
+
+
+def drop_weaker_claims(findings: list[Finding]) -> list[Finding]:
+    """A cause folds only symptoms reached by evidence no stronger than its own: a guess from
+    prose or similar cases that claims to explain an established finding would sit on top of
+    better evidence (a prose "broke after the update" over nvidia-smi's canonical line; a
+    similar case over the paste's own phrasing). Prose guesses still fold prose guesses
+    ("显存被占用" folds a prose OOM); causes similar cases suggest fold nothing (they keep the
+    order of their support)."""
+    strength = {f.id: _evidence(f) for f in findings}
+    out = []
+    for finding in findings:
+        own = strength[finding.id]
+        kept = tuple(e for e in finding.explains if strength.get(e, -1) <= own) if own else ()
+        out.append(finding if kept == finding.explains else replace(finding, explains=kept))
+    return out
+
+
 def rank_for_triage(
     findings: Iterable[Finding], conflicts: Iterable[Iterable[str]] = ()
 ) -> list[Finding]:
     """Deduplicated, consistent findings, causes first with their symptoms folded under them,
     blocks ordered by the best score in them."""
     unique = [replace(f, explained_by=None) for f in merge_duplicates(findings)]
-    unique = break_mutual_claims(drop_conflicts(unique, conflicts))
+    unique = break_mutual_claims(drop_weaker_claims(drop_conflicts(unique, conflicts)))
     blocks: list[list[Finding]] = []
     for finding in order(unique):
         if finding.explained_by is None or not blocks:
