@@ -194,8 +194,9 @@ def to_finding(
         first = (
             spec.first_when is not None and evaluate_condition(spec.first_when, scoped)[0] is True
         )
-        # known to apply first, then fixes for every case, then those whose condition is unknown
-        rank = 0 if first else (1 if when is True else (2 if spec.when is None else 3))
+        # known to apply first (before the chooser's: the cause's author said so for this
+        # case), then fixes for every case, then those whose condition is unknown
+        rank = -1 if first else (1 if when is True else (2 if spec.when is None else 3))
         if any(unresolved(t, scoped, sig.defaults) for t in (spec.summary, *spec.commands)):
             continue  # a fact it names is unknown and has no default words: not shown
         written = Fix(
