@@ -452,6 +452,8 @@ def _derive_os(
     wsl = os_facts.get("virtualization") == "wsl" if os_facts else None
     if "wsl" in mentions:
         wsl = True
+    if prose.get("os.wsl"):  # "在WSL2里", "Linux子系统": glued to Chinese, the reader misses them
+        wsl = True
     if system is None:
         if "wsl" in mentions or "linux" in mentions:
             system = "Linux"
@@ -459,6 +461,11 @@ def _derive_os(
             system = "Windows"
         elif "macos" in mentions:
             system = "Darwin"
+    if system is None:  # the prose reader's ASCII word rules: "win10系统", "centos7服务器"
+        if wsl or (prose.get("os.linux") and not prose.get("os.windows")):
+            system = "Linux"
+        elif prose.get("os.windows") and not prose.get("os.linux"):
+            system = "Windows"
     values["os.system"] = system
     values["os.wsl"] = True if wsl else None
     values["os.arch"] = os_facts.get("arch") or (text.get("arch") or None)
@@ -471,7 +478,9 @@ def _derive_os(
     values["opengl.software"] = opengl.get("software")
     virtualization = os_facts.get("virtualization")
     container = (
-        virtualization in ("docker", "podman", "kubernetes", "lxc") or "container" in mentions
+        virtualization in ("docker", "podman", "kubernetes", "lxc")
+        or "container" in mentions
+        or bool(prose.get("os.container"))  # "docker容器里", "容器内", a rented AutoDL instance
     )
     values["os.container"] = True if container else None
 

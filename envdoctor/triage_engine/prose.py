@@ -39,6 +39,13 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"(?:驱动|driver)\s*(?:支持的?|supports?)\s*(?:最高|up to)?的?\s*cuda\s*(?:版本|version)?"
             r"\s*(?:是|为|is)?\s*[:：]?\s*" + _V,
         ),
+        # "最高支持cuda12.2", "支持的最高CUDA版本为12.2", "CUDA Version显示12.2" (nvidia-smi's field)
+        (
+            "driver.cuda_max",
+            r"(?:最高(?:只|仅)?(?:能)?支持(?:到)?(?:的)?|支持(?:的)?最高(?:的)?)\s*cuda\s*(?:版本)?"
+            r"\s*(?:是|为|到)?\s*[:：]?\s*" + _V,
+        ),
+        ("driver.cuda_max", r"cuda version\s*(?:显示|显示的是|是|为)\s*[:：]?\s*" + _V),
         # "nvidia-smi shows CUDA Version 12.4", "nvidia-smi 显示的 CUDA 版本是 12.2"
         (
             "driver.cuda_max",
@@ -50,7 +57,8 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("driver.version", r"nvidia-smi\s+(?P<version>\d{3}\.\d+(?:\.\d+)?)(?!\.?\d)"),
         (
             "driver.version",
-            r"(?:驱动版本|显卡驱动|驱动程序版本|驱动)\s*(?:是|为|:|：)?\s*R?(?P<version>\d{3}(?:\.\d+){0,2})",
+            r"驱动(?:程序)?(?:的)?(?:版本)?(?:号)?\s*(?:是|为|:|：)?\s*[rv]?"
+            r"(?P<version>\d{3}(?:\.\d+){0,2})(?!\.?\d)",
         ),
         ("driver.version", r"nvidia-driver-(?P<version>\d{3})\b"),
         # a Windows driver file version (23.21.13.9135) carries NVIDIA's (391.35) in its tail
@@ -122,17 +130,56 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     )
 )
 
-# A GeForce model named by its number in prose ("显卡为4060", "两张3090", "GPU: 4060ti", "my 4090")
+# A GeForce model named by its number in prose ("显卡为4060", "两张3090", "用4块3090", "GPU:4060ti",
+# "my 4090", "我的是4090D", "N卡1050TI", "4090显卡"). The China-only "D" models (4090 D, 5090 D) are
+# their own rows of the GPU table.
 _GEFORCE = (
-    r"(?P<num>10[5-8]0|16[56]0|20[6-8]0|30[5-9]0|40[6-9]0|50[6-9]0)(?:\s?(?P<suffix>ti|super))?"
+    r"(?P<num>10[5-8]0|16[56]0|20[6-8]0|30[5-9]0|40[6-9]0|50[6-9]0)(?:\s?(?P<suffix>ti|super|d))?"
+)
+# what precedes a bare card number in a report: a noun, a classifier ("两张", "4块", "8卡"), a verb
+_GPU_LEAD = (
+    r"显卡|gpu|graphics card|card|my|an?|with|n卡|单卡|双卡|单张|"
+    r"我的(?:是)?|用的(?:是)?|租的|租了|买的|买了|换成了?|换了|"
+    r"(?:[一两二三四五六七八]|\d{1,2})\s?(?:张|块|台|片)|\b[1-8]\s?x\s"
+)
+# what follows one: "4090显卡", "3090 GPU", "3060笔记本", "3090*2", "在4090上跑" (not "卡住": stuck)
+_GPU_TAIL = (
+    r"显卡|卡(?![住死在顿])|gpus?\b|graphics card|笔记本|laptop|\s?[*×]\s?\d\b|"
+    r"上(?:跑|运行|训练|推理|部署|面)"
 )
 GPU_NUMBER = re.compile(
-    r"(?:(?<![a-z0-9_])(?:显卡|gpu|graphics card|card|my|an?|with|一张|两张|三张|四张|八张|\d\s?张|\b[1-8]\s?x\s)"
+    r"(?:(?<![a-z0-9_])(?:" + _GPU_LEAD + r")"
     r"\s*(?:是|为|型号|:|：)?\s*(?:nvidia\s*)?(?:geforce\s*)?(?:rtx\s*|gtx\s*)?"
     + _GEFORCE
     + r"(?![a-z0-9.])|(?<![a-z0-9.])"
     + _GEFORCE.replace("num", "num2").replace("suffix", "suffix2")
-    + r"\s*(?:显卡|gpus?\b|graphics card))",
+    + r"\s*(?:"
+    + _GPU_TAIL
+    + r"))",
+    FLAGS,
+)
+# Data-centre cards by their model ("A800机器", "特斯拉p40的显卡", "Telsa T4 16G", "8卡H20"); the
+# short names that are other things too (T4, A10, H20, L20, P4) only next to a GPU word
+_DC_CLEAR = r"a800|h800|p40|p100|k80|m40|a6000|a5000|a4000"
+_DC_SHORT = r"t4|a10|h20|l20|p4"
+DC_GPU = re.compile(
+    r"(?:(?:tesla|telsa|特斯拉|nvidia|显卡|gpu|卡|张|块|台|用的是?|我的是?)\s*(?P<short>"
+    + _DC_SHORT
+    + r"|"
+    + _DC_CLEAR
+    + r")(?![a-z0-9])|(?<![a-z0-9])(?P<short2>"
+    + _DC_SHORT
+    + r")\s*(?:显卡|卡|gpu|\d{2}\s?g\b)|(?<![a-z0-9-])(?P<clear>"
+    + _DC_CLEAR
+    + r")(?![a-z0-9]))",
+    FLAGS,
+)
+_TESLA = ("p40", "p100", "k80", "m40", "t4", "p4")
+_RTX_A = ("a6000", "a5000", "a4000")
+# AMD Radeon cards by their number ("RX 6600", "6700xt", "7900 XTX"): the vendor rules out CUDA
+AMD_GPU = re.compile(
+    r"(?<![a-z0-9])(?:(?:amd\s*)?(?:radeon\s*)?rx\s?(?P<rx>[4-9]\d{2,3})(?:\s?(?P<rxs>xtx|xt|gre))?"
+    r"|(?P<num>[5-9]\d{2}0)\s?(?P<sfx>xtx|xt|gre))(?![a-z0-9])",
     FLAGS,
 )
 
@@ -144,7 +191,16 @@ CONTEXT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("ctx.kubernetes", r"kubernetes|\bk8s\b|kubectl|kubelet|device-plugin|nvidia\.com/gpu"),
         ("ctx.conda", r"\bconda\b|anaconda|miniconda|mamba|site-packages.{0,40}envs/"),
         ("ctx.grace", r"\bgrace\b|\bgh200\b|\bgb200\b|aarch64|arm64|sbsa"),
-        ("os.wsl", r"\bwsl2?\b|microsoft-standard|/usr/lib/wsl"),
+        # "Windows的Linux子系统", "ubuntu子系统": how Chinese reports name WSL
+        ("os.wsl", r"\bwsl2?\b|microsoft-standard|/usr/lib/wsl|(?:linux|ubuntu|windows)\s*子系统"),
+        (
+            "os.linux",
+            r"\b(?:linux|ubuntu|debian|centos|fedora|rhel|rocky|opensuse|manjaro|deepin|openeuler|"
+            r"kylin)(?:\s?\d[\d.]*)?\b|统信|麒麟",
+        ),
+        # inside a container: "docker容器里", "容器内"; the rented GPU hosts (AutoDL, 恒源云
+        # gpushare, 矩池云 matpool) hand out containers whose driver is the host's
+        ("os.container", r"\bdocker\b|\bpodman\b|容器|autodl|恒源云|gpushare|矩池云|matpool"),
         ("jetson", r"\bjetson|jetpack|\bl4t\b|tegra"),
         ("os.windows", r"\bwindows\b|\bwin(?:dows)?\s?1[01]\b|[a-z]:\\\\|\.dll\b|\.exe\b"),
     )
@@ -207,6 +263,56 @@ ANCHORS = (
     "nvidia-smi",
     "显卡",
     "张",
+    "块",
+    "台",
+    "telsa",
+    "特斯拉",
+    "a800",
+    "h800",
+    "h20",
+    "l20",
+    "p40",
+    "p100",
+    "k80",
+    "m40",
+    "a6000",
+    "a5000",
+    "a4000",
+    "我的是",
+    "用的是",
+    "租的",
+    "租了",
+    "n卡",
+    "单卡",
+    "双卡",
+    *(f"{d}卡" for d in "0123456789"),
+    *(f"rx{s}{d}" for s in ("", " ") for d in "456789"),
+    "0xt",
+    "0 xt",
+    "0gre",
+    "子系统",
+    "容器",
+    "docker",
+    "podman",
+    "autodl",
+    "恒源云",
+    "gpushare",
+    "矩池云",
+    "matpool",
+    "linux",
+    "ubuntu",
+    "debian",
+    "centos",
+    "fedora",
+    "rocky",
+    "deepin",
+    "openeuler",
+    "kylin",
+    "统信",
+    "麒麟",
+    "windows",
+    "win1",
+    "最高",
 )
 
 
@@ -235,7 +341,7 @@ def prose_facts(lines: Iterable[str]) -> dict[str, object]:
                 continue
             facts[fact] = match.group("version")
         if "gpu.prose_name" not in facts:
-            name = geforce_name(line)
+            name = gpu_name(line)
             if name:
                 facts["gpu.prose_name"] = name
         for fact, regex in CONTEXT_PATTERNS:
@@ -251,9 +357,17 @@ def prose_facts(lines: Iterable[str]) -> dict[str, object]:
     return facts
 
 
+def gpu_name(line: str) -> str | None:
+    """The GPU a line names in words, as the GPU table spells it: a GeForce by its number, a
+    data-centre card by its model ("特斯拉p40" -> "Tesla P40", "A800" -> "NVIDIA A800"), an AMD
+    Radeon by its number ("6700xt" -> "AMD Radeon RX 6700 XT"); None when it names none."""
+    return geforce_name(line) or datacenter_name(line) or radeon_name(line)
+
+
 def geforce_name(line: str) -> str | None:
     """The GeForce product a line names by its number ("显卡为4060" -> "NVIDIA GeForce RTX 4060",
-    "1050ti" after "GPU:" -> "NVIDIA GeForce GTX 1050 Ti"), or None."""
+    "1050ti" after "GPU:" -> "NVIDIA GeForce GTX 1050 Ti", "4090D" -> "NVIDIA GeForce RTX 4090 D"),
+    or None."""
     found = GPU_NUMBER.search(line)
     if found is None:
         return None
@@ -261,4 +375,29 @@ def geforce_name(line: str) -> str | None:
     suffix = (found.group("suffix") or found.group("suffix2") or "").lower()
     family = "GTX" if number < 2000 else "RTX"
     tail = {"ti": " Ti", "super": " SUPER"}.get(suffix, "")
+    if suffix == "d" and number in (4090, 5090):
+        tail = " D"
     return f"NVIDIA GeForce {family} {number}{tail}"
+
+
+def datacenter_name(line: str) -> str | None:
+    """A data-centre card named by its model, as the GPU table spells it, or None."""
+    found = DC_GPU.search(line)
+    if found is None:
+        return None
+    model = (found.group("short") or found.group("short2") or found.group("clear")).lower()
+    if model in _TESLA:
+        return f"Tesla {model.upper()}"
+    if model in _RTX_A:
+        return f"NVIDIA RTX {model.upper()}"
+    return f"NVIDIA {model.upper()}"
+
+
+def radeon_name(line: str) -> str | None:
+    """An AMD Radeon card named by its number ("RX 6600", "6700xt"), or None."""
+    found = AMD_GPU.search(line)
+    if found is None:
+        return None
+    number = found.group("rx") or found.group("num")
+    suffix = (found.group("rxs") or found.group("sfx") or "").upper()
+    return f"AMD Radeon RX {number}{' ' + suffix if suffix else ''}"
