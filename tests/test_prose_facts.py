@@ -171,3 +171,89 @@ def test_torch_version_in_words_keeps_its_tags_and_drops_a_wheel_name() -> None:
 )
 def test_cuda_toolkit_version_in_words(line: str, version: str) -> None:
     assert prose_facts([line])["cuda.runtime"] == version
+
+
+@pytest.mark.parametrize(
+    ("case", "line", "name"),
+    [
+        # real lines of Chinese training reports: the card by number after a classifier, after
+        # "N卡", the China-only "D" model (the thread's title), data-centre cards by model
+        (
+            "train/zh-1018",
+            "按照readme，用4块3090跑3B模型，vllm加载时报显存不足。",
+            "NVIDIA GeForce RTX 3090",
+        ),
+        (
+            "train/zh-0031",
+            "由于显卡配置比较低，N卡1050TI,4G显存，但内存有32G",
+            "NVIDIA GeForce GTX 1050 Ti",
+        ),
+        (
+            "train/zh-0001 (title)",
+            "5090D显卡已经配置好环境，但是打开应用后提示兼容性问题",
+            "NVIDIA GeForce RTX 5090 D",
+        ),
+        ("train/zh-0051", "A800机器微调qwen2vl-7B", "NVIDIA A800"),
+        ("train/zh-1028", "使用的GPU是Telsa T4 16G，GPU相关的训练参数是：", "Tesla T4"),
+    ],
+)
+def test_gpu_named_in_chinese_prose(case: str, line: str, name: str) -> None:
+    assert prose_facts([line]).get("gpu.prose_name") == name, case
+
+
+def test_prose_gpu_names_resolve_in_the_gpu_table() -> None:
+    # the China-only 4090 D is an Ada card; an A800 gets the capability its family shares
+    facts = Facts(ingest_text("5090D显卡已经配置好环境\nCUDA error: no kernel image"))
+    assert facts.get("gpu.cc") == "12.0"
+    facts = Facts(
+        ingest_text("A800机器微调qwen2vl-7B\ntorch.OutOfMemoryError: CUDA out of memory.")
+    )
+    assert facts.get("gpu.cc") == "8.0"
+    facts = Facts(ingest_text("A卡 RX 6700 XT 只能CPU跑\nRuntimeError: No CUDA GPUs are available"))
+    assert facts.get("gpu.vendor") == "amd"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "训练到3060卡住了",  # a step number next to 卡住 (stuck)
+        "单卡10G是足够的",  # train/zh-0050: a memory size, not a card
+        "python app.py --port 4090",
+        "the T4 template",  # a bare short model name without a GPU word
+    ],
+)
+def test_numbers_in_chinese_prose_that_are_not_gpus(line: str) -> None:
+    assert "gpu.prose_name" not in prose_facts([line])
+
+
+@pytest.mark.parametrize(
+    ("case", "text", "fact", "value"),
+    [
+        # the free-text reader's Unicode word rules miss an OS glued to Chinese; prose reads it
+        ("train/zh-1034", "- 系统：Win10、Win11", "os.system", "Windows"),
+        (
+            "train/zh-1025",
+            "linux下的centos7, 8张A100的卡，有其他程序也在使用gpu，但是我的任务检测不到cuda",
+            "os.system",
+            "Linux",
+        ),
+        (
+            "train/zh-1017",
+            "当宿主机cuda版本为12.0，容器内为12.4时，运行模型会出现以下错误：",
+            "os.container",
+            True,
+        ),
+        ("train/zh-0078", "用的autodl上的镜像，然后就输入了python app.py", "os.container", True),
+    ],
+)
+def test_context_glued_to_chinese(case: str, text: str, fact: str, value: object) -> None:
+    assert Facts(ingest_text(text + "\nRuntimeError: CUDA error")).get(fact) == value, case
+
+
+def test_driver_facts_in_more_chinese_phrasings() -> None:
+    # "驱动版本号", "驱动的版本是", "最高支持 CUDA" (what nvidia-smi's corner reads to users)
+    assert prose_facts(["显卡驱动版本号：551.86"]).get("driver.version") == "551.86"
+    assert prose_facts(["驱动的版本是 535.104"]).get("driver.version") == "535.104"
+    assert prose_facts(["驱动版本太低，升级到 2024 年的版本"]).get("driver.version") is None
+    assert prose_facts(["我的显卡最高支持cuda12.2"]).get("driver.cuda_max") == "12.2"
+    assert prose_facts(["支持的最高CUDA版本为11.4"]).get("driver.cuda_max") == "11.4"

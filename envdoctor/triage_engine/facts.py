@@ -410,7 +410,7 @@ def _derive_gpu(
             if row and row.get("compute_capability"):
                 ccs.append(str(row["compute_capability"]))
             elif row is None:  # a family ("NVIDIA A100"): the models it starts, if they agree
-                shared = capability_by_name(ms, f"{name} ...")
+                shared = capability_by_name(ms, f"{name} ...") or _tesla_capability(ms, name)
                 if shared:
                     ccs.append(shared)
     vendor = "nvidia" if ctx.gpus else ("amd" if ctx.amd_gpus else None)
@@ -509,3 +509,17 @@ def _nvcc_targets(ms: Any, cuda: str) -> tuple[int, int] | None:
         if best is None or key > best[0]:
             best = (key, row)
     return (int(best[1]["min_sm"]), int(best[1]["max_sm"])) if best else None
+
+
+def _tesla_capability(ms: Any, name: str) -> str | None:
+    """The capability of a data-centre card named without its "Tesla" brand ("V100", "NVIDIA
+    P40"): the GPU table spells the Volta and older ones "Tesla V100-SXM2-16GB", "Tesla P40"."""
+    from envdoctor.queries.nvidia import capability_by_name, gpu_by_name
+
+    model = re.sub(r"^(?:nvidia\s+)?(?:tesla\s+)?", "", name.strip(), flags=re.IGNORECASE)
+    if not re.match(r"^[KMPTV]\d{1,3}\b", model, re.IGNORECASE):
+        return None
+    row = gpu_by_name(ms, f"Tesla {model}")
+    if row and row.get("compute_capability"):
+        return str(row["compute_capability"])
+    return capability_by_name(ms, f"Tesla {model} ...")

@@ -134,7 +134,8 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 # "my 4090", "我的是4090D", "N卡1050TI", "4090显卡"). The China-only "D" models (4090 D, 5090 D) are
 # their own rows of the GPU table.
 _GEFORCE = (
-    r"(?P<num>10[5-8]0|16[56]0|20[6-8]0|30[5-9]0|40[6-9]0|50[6-9]0)(?:\s?(?P<suffix>ti|super|d))?"
+    r"(?P<num>7[5-8]0|9[5-8]0|10[5-8]0|16[56]0|20[6-8]0|30[5-9]0|40[6-9]0|50[6-9]0)"
+    r"(?:\s?(?P<suffix>ti|super|d|m))?"
 )
 # what precedes a bare card number in a report: a noun, a classifier ("两张", "4块", "8卡"), a verb
 _GPU_LEAD = (
@@ -206,14 +207,22 @@ CONTEXT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     )
 )
 
-_ENV_ASSIGNMENT = re.compile(
-    r"(?:^|[\s;&(])(?:export\s+|set\s+|setx\s+|ENV\s+|\$env:)?"
+_ENV_NAME = (
     r"(?P<name>(?:CUDA|NCCL|TORCH|PYTORCH|HSA|HIP|ROCR|LD|TF|XLA|OLLAMA|NVIDIA|CUBLAS|"
     r"CUDNN|OMP|TRITON|VLLM|JAX|FLAGS|ZE|SYCL|BNB|OPENBLAS)_[A-Z0-9_]{2,40})"
-    r"\s*[= ]\s*['\"]?(?P<value>[^'\"\s;]{1,120})"
+)
+# NAME=value (after export/set/env or none), or NAME value only after setx / a Dockerfile's ENV:
+# "CUBLAS_STATUS_NOT_SUPPORTED when calling" and "CUDA_VISIBLE_DEVICES 没有设置" assign nothing
+_ENV_ASSIGNMENT = re.compile(
+    r"(?:^|[\s;&(])(?:(?:export\s+|set\s+|\$env:)?"
+    + _ENV_NAME
+    + r"\s*=|(?:setx|ENV)\s+"
+    + _ENV_NAME.replace("name", "name2")
+    + r"\s)\s*['\"]?(?P<value>[^'\"\s;]{1,120})"
 )
 _OS_ENVIRON = re.compile(
     r"os\.environ\[\s*['\"](?P<name>[A-Z][A-Z0-9_]{2,40})['\"]\s*\]\s*=\s*['\"](?P<value>[^'\"]{0,120})"
+    r"(?P<name2>)"
 )
 
 ANCHORS = (
@@ -349,7 +358,8 @@ def prose_facts(lines: Iterable[str]) -> dict[str, object]:
                 facts[fact] = True
         for regex in (_ENV_ASSIGNMENT, _OS_ENVIRON):
             for match in regex.finditer(line):
-                env.setdefault(match.group("name").upper(), match.group("value"))
+                name = match.group("name") or match.group("name2")
+                env.setdefault(name.upper(), match.group("value"))
     facts.pop("driver.cuda_code", None)
     facts.pop("driver.winfile", None)
     if env:
@@ -377,6 +387,8 @@ def geforce_name(line: str) -> str | None:
     tail = {"ti": " Ti", "super": " SUPER"}.get(suffix, "")
     if suffix == "d" and number in (4090, 5090):
         tail = " D"
+    if suffix == "m" and number < 1000:  # the Maxwell laptop chips: "GTX 960M"
+        tail = "M"
     return f"NVIDIA GeForce {family} {number}{tail}"
 
 
