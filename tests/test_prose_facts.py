@@ -257,3 +257,54 @@ def test_driver_facts_in_more_chinese_phrasings() -> None:
     assert prose_facts(["驱动版本太低，升级到 2024 年的版本"]).get("driver.version") is None
     assert prose_facts(["我的显卡最高支持cuda12.2"]).get("driver.cuda_max") == "12.2"
     assert prose_facts(["支持的最高CUDA版本为11.4"]).get("driver.cuda_max") == "11.4"
+
+
+@pytest.mark.parametrize(
+    ("case", "text", "fact", "value"),
+    [
+        # the distribution and the app, glued to Chinese (the reader's Unicode word rules miss them)
+        (
+            "train/zh-1011",
+            "我在ubuntu20.04的conda环境中安装了paddle-gpu2.3.0+cuda10.2版本",
+            "os.distro",
+            "ubuntu",
+        ),
+        (
+            "train/zh-1025",
+            "linux下的centos7, 8张A100的卡，有其他程序也在使用gpu，但是我的任务检测不到cuda",
+            "os.distro",
+            "centos",
+        ),
+        (
+            "train/zh-0022",
+            "我使用vllm启动Qwen2.5-32B-Instruct-INT8-W8A16模型，但是总是提示显存不足",
+            "app.vllm",
+            True,
+        ),
+    ],
+)
+def test_distro_and_app_glued_to_chinese(case: str, text: str, fact: str, value: object) -> None:
+    assert Facts(ingest_text(text + "\nRuntimeError: CUDA error")).get(fact) == value, case
+
+
+@pytest.mark.parametrize(
+    ("line", "env"),
+    [
+        ("export CUDA_VISIBLE_DEVICES=0,1", {"CUDA_VISIBLE_DEVICES": "0,1"}),
+        ("setx CUDA_VISIBLE_DEVICES 1", {"CUDA_VISIBLE_DEVICES": "1"}),
+        ("ENV NVIDIA_VISIBLE_DEVICES all", {"NVIDIA_VISIBLE_DEVICES": "all"}),
+        # a status name followed by words is no assignment
+        ("RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling cublasGemmEx", None),
+        ("CUDA_VISIBLE_DEVICES 没有设置", None),
+    ],
+)
+def test_environment_assignments_need_an_equals_sign(line: str, env: object) -> None:
+    assert prose_facts([line]).get("env") == env
+
+
+def test_a_tesla_card_named_without_its_brand_gets_its_capability() -> None:
+    # train/zh-0066: "V100" alone; the GPU table spells it "Tesla V100-SXM2-16GB"
+    facts = Facts(
+        ingest_text("V100不支持 BF16 之后是否会有FP16的版本呢？\nRuntimeError: CUDA error")
+    )
+    assert facts.get("gpu.cc") == "7.0"

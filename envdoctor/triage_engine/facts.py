@@ -201,7 +201,7 @@ def derive(
     if snap.has("apps.vllm"):
         apps.add("vllm")
     for app in ("comfyui", "a1111", "ollama", "vllm", "forge"):
-        values[f"app.{app}"] = True if app in apps else None
+        values[f"app.{app}"] = True if app in apps or prose.get(f"app.{app}") else None
     jetson = (
         snap.has("platform.jetson")
         or "jetson" in (text.get("platforms", []) or [])
@@ -469,7 +469,9 @@ def _derive_os(
     values["os.system"] = system
     values["os.wsl"] = True if wsl else None
     values["os.arch"] = os_facts.get("arch") or (text.get("arch") or None)
-    values["os.distro"] = os_facts.get("distro_id") or (text.get("distro") or None)
+    values["os.distro"] = (
+        os_facts.get("distro_id") or (text.get("distro") or None) or prose.get("os.distro")
+    )
     values["os.windows_build"] = os_facts.get("windows_build") or text.get("windows_build")
     opengl = snap.data("platform.opengl") or {}
     if opengl.get("d3d12"):

@@ -203,8 +203,17 @@ CONTEXT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         # gpushare, 矩池云 matpool) hand out containers whose driver is the host's
         ("os.container", r"\bdocker\b|\bpodman\b|容器|autodl|恒源云|gpushare|矩池云|matpool"),
         ("jetson", r"\bjetson|jetpack|\bl4t\b|tegra"),
+        # apps named glued to Chinese ("用vllm部署", "forge版本"): the reader's word rules miss them
+        ("app.vllm", r"\bvllm\b"),
+        ("app.forge", r"webui-forge|\bforge\b"),
         ("os.windows", r"\bwindows\b|\bwin(?:dows)?\s?1[01]\b|[a-z]:\\\\|\.dll\b|\.exe\b"),
     )
+)
+
+# the distribution by name, glued to Chinese or a version ("centos7服务器", "ubuntu22.04系统")
+DISTRO = re.compile(
+    r"(?<![a-z])(ubuntu|debian|centos|fedora|rocky|rhel|opensuse|manjaro|almalinux)(?![a-z])",
+    FLAGS,
 )
 
 _ENV_NAME = (
@@ -322,6 +331,12 @@ ANCHORS = (
     "windows",
     "win1",
     "最高",
+    "vllm",
+    "forge",
+    "rhel",
+    "almalinux",
+    "opensuse",
+    "manjaro",
 )
 
 
@@ -356,6 +371,10 @@ def prose_facts(lines: Iterable[str]) -> dict[str, object]:
         for fact, regex in CONTEXT_PATTERNS:
             if fact not in facts and regex.search(line):
                 facts[fact] = True
+        if "os.distro" not in facts:
+            distro = DISTRO.search(line)
+            if distro:
+                facts["os.distro"] = distro.group(1).lower()
         for regex in (_ENV_ASSIGNMENT, _OS_ENVIRON):
             for match in regex.finditer(line):
                 name = match.group("name") or match.group("name2")

@@ -1,0 +1,54 @@
+"""Chinese prose reaches the causes other families own (checks/signatures/r4_zh.toml): each entry's
+example phrasing ranks its cause, and the facts that rule it out do."""
+
+from __future__ import annotations
+
+import pytest
+
+from envdoctor.triage_engine import triage_text
+
+
+def ranked(text: str) -> list[str]:
+    return [f.id for f in triage_text(text).findings]
+
+
+@pytest.mark.parametrize(
+    ("text", "cause"),
+    [
+        (
+            "pycharm 里 torch.cuda.is_available() 返回 False，但是在终端里是 True",
+            "python.env-mismatch",
+        ),
+        ("用 jupyter notebook 跑的时候用不了 GPU，命令行里可以", "python.env-mismatch"),
+        ("重新建了一个虚拟环境就好了", "python.env-mismatch"),
+        ("虚拟机里装的 ubuntu，nvidia-smi 找不到显卡", "vm.no-gpu-passthrough"),
+        ("总线错误 (核心已转储)", "nccl.shm-too-small"),
+        ("在Docker下训练一段时间报共享内存不足的错", "nccl.shm-too-small"),
+        (
+            "服务器刚装好系统，还没装显卡驱动，torch.cuda.is_available() 返回 False",
+            "nvidia.no-driver-bound",
+        ),
+        (
+            "RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling cublasGemmEx\n"
+            "显卡是 V100，用的 bf16",
+            "fit.dtype-unsupported",
+        ),
+        (
+            "pip install flash-attn 一直卡在 Building wheel for flash-attn (setup.py) ...",
+            "flashattn.not-installable",
+        ),
+    ],
+)
+def test_chinese_phrasing_ranks_its_cause_first(text: str, cause: str) -> None:
+    assert ranked(text)[:1] == [cause]
+
+
+def test_bf16_is_no_cause_on_an_ampere_card() -> None:
+    text = "RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED\n显卡是 4090，用的 bf16"
+    assert "fit.dtype-unsupported" not in ranked(text)[:1]
+
+
+def test_no_driver_is_ruled_out_in_wsl() -> None:
+    # WSL gets the driver from Windows: "没装驱动" inside WSL is another cause
+    text = "在WSL2里还没装显卡驱动，torch.cuda.is_available() 返回 False"
+    assert "nvidia.no-driver-bound" not in ranked(text)
