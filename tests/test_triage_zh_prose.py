@@ -52,3 +52,20 @@ def test_no_driver_is_ruled_out_in_wsl() -> None:
     # WSL gets the driver from Windows: "没装驱动" inside WSL is another cause
     text = "在WSL2里还没装显卡驱动，torch.cuda.is_available() 返回 False"
     assert "nvidia.no-driver-bound" not in ranked(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "运行的时候CPU占用率100%，GPU完全没有进行推理",
+        "推理很慢，感觉根本没占用gpu",
+        "GPU负载最多3%，推理很慢，是不是没有调起来GPU",
+    ],
+)
+def test_gpu_left_idle_in_chinese_points_at_a_cpu_torch(text: str) -> None:
+    # the commonest cause of "GPU idle, CPU busy" in Chinese reports of torch apps
+    assert ranked(text)[:1] == ["torch.cpu-build-on-gpu-host"]
+
+
+def test_compute_capability_too_low_in_chinese() -> None:
+    assert ranked("torch 跑 demo 就报错算力不足")[:1] == ["torch.gpu-too-old-for-build"]
