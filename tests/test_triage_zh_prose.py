@@ -69,3 +69,21 @@ def test_gpu_left_idle_in_chinese_points_at_a_cpu_torch(text: str) -> None:
 
 def test_compute_capability_too_low_in_chinese() -> None:
     assert ranked("torch 跑 demo 就报错算力不足")[:1] == ["torch.gpu-too-old-for-build"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "训练一段时间后显存占用过高，随着训练显存占用一直在增长",
+        "我是6G显存，batch_size设为1还是跑不了",
+        "减小了batch_size 还是不行，训练报错",
+    ],
+)
+def test_gpu_memory_in_chinese_words(text: str) -> None:
+    assert ranked(text)[:1] == ["memory.out-of-memory"]
+
+
+def test_growing_memory_gets_the_leak_fix_first() -> None:
+    finding = triage_text("训练时显存占用一直在增长，最后报错").findings[0]
+    assert finding.id == "memory.out-of-memory"
+    assert "no_grad" in finding.fixes[0].summary
