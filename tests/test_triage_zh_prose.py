@@ -87,3 +87,13 @@ def test_growing_memory_gets_the_leak_fix_first() -> None:
     finding = triage_text("训练时显存占用一直在增长，最后报错").findings[0]
     assert finding.id == "memory.out-of-memory"
     assert "no_grad" in finding.fixes[0].summary
+
+
+def test_python_too_new_for_torch_in_chinese() -> None:
+    assert ranked("python 版本太高了，pip 装不了 torch")[:1] == ["torch.python-unsupported"]
+
+
+def test_paddle_gpu_package_still_on_the_cpu() -> None:
+    assert ranked("装了paddlepaddle-gpu，但是训练的时候还是用的cpu")[:1] == [
+        "paddle.cpu-package-installed"
+    ]
