@@ -308,3 +308,9 @@ def test_a_tesla_card_named_without_its_brand_gets_its_capability() -> None:
         ingest_text("V100不支持 BF16 之后是否会有FP16的版本呢？\nRuntimeError: CUDA error")
     )
     assert facts.get("gpu.cc") == "7.0"
+
+
+def test_card_number_after_its_brand_glued() -> None:
+    # "RTX4090D": the free-text reader's word rules stop at the D; the China-only model is its row
+    assert geforce_name("RTX4090D 跑不了") == "NVIDIA GeForce RTX 4090 D"
+    assert geforce_name("显卡是 GTX 960M") == "NVIDIA GeForce GTX 960M"

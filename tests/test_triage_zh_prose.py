@@ -97,3 +97,13 @@ def test_paddle_gpu_package_still_on_the_cpu() -> None:
     assert ranked("装了paddlepaddle-gpu，但是训练的时候还是用的cpu")[:1] == [
         "paddle.cpu-package-installed"
     ]
+
+
+def test_a_blackwell_card_named_in_chinese_prose() -> None:
+    assert ranked("我的是5070ti，comfyui 跑不起来")[:1] == ["torch.gpu-too-new-for-build"]
+    # a torch build that carries sm_120 rules it out
+    assert "torch.gpu-too-new-for-build" not in ranked(
+        "我的是5070ti，torch 2.7.0+cu128，comfyui 报错"
+    )
+    # an Ada card is no "too new" card
+    assert "torch.gpu-too-new-for-build" not in ranked("我的是4090，comfyui 跑不起来")
