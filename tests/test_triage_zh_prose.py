@@ -107,3 +107,12 @@ def test_a_blackwell_card_named_in_chinese_prose() -> None:
     )
     # an Ada card is no "too new" card
     assert "torch.gpu-too-new-for-build" not in ranked("我的是4090，comfyui 跑不起来")
+
+
+def test_cudnn_version_mismatch_in_chinese() -> None:
+    assert ranked("cudnn版本不匹配，torch 报错")[:1] == ["cuda.cudnn-mismatch"]
+
+
+def test_kernel_update_then_driver_gone_is_the_unbuilt_module() -> None:
+    text = "内核升级以后 nvidia-smi 就用不了了，重装驱动才好"
+    assert ranked(text)[:1] == ["nvidia.module-not-built-for-kernel"]
