@@ -314,3 +314,12 @@ def test_card_number_after_its_brand_glued() -> None:
     # "RTX4090D": the free-text reader's word rules stop at the D; the China-only model is its row
     assert geforce_name("RTX4090D 跑不了") == "NVIDIA GeForce RTX 4090 D"
     assert geforce_name("显卡是 GTX 960M") == "NVIDIA GeForce GTX 960M"
+
+
+def test_cuda_in_an_environment_listing() -> None:
+    # train/zh-0103 and train/en-0055: the toolkit in a hand-written environment list
+    assert prose_facts(["我的环境：GPU：3090 ubuntu22.04 CUDA：11.8"]).get("cuda.runtime") == "11.8"
+    assert prose_facts(["CUDA: 12.0.1"]).get("cuda.runtime") == "12.0"
+    # torch's own CUDA and nvidia-smi's banner are other facts
+    assert "cuda.runtime" not in prose_facts(["torch.version.cuda: 11.8"])
+    assert "cuda.runtime" not in prose_facts(["Driver Version: 535.54.03   CUDA Version: 12.2"])
