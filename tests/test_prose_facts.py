@@ -323,3 +323,19 @@ def test_cuda_in_an_environment_listing() -> None:
     # torch's own CUDA and nvidia-smi's banner are other facts
     assert "cuda.runtime" not in prose_facts(["torch.version.cuda: 11.8"])
     assert "cuda.runtime" not in prose_facts(["Driver Version: 535.54.03   CUDA Version: 12.2"])
+
+
+@pytest.mark.parametrize(
+    ("line", "cuda_max", "runtime"),
+    [
+        # what nvidia-smi shows is the driver's highest CUDA, not the toolkit's
+        ("`nvidia-smi` shows CUDA12.2 in the image", "12.2", None),
+        ("nvidia-smi 显示 CUDA 12.4，nvcc 是 11.8", "12.4", "11.8"),
+        ("nvidia-smi 表格右上角的 cuda 版本是 12.2", "12.2", None),
+        ("the driver has CUDA 12.2 as shown in nvidia-smi", "12.2", None),
+    ],
+)
+def test_nvidia_smi_cuda_is_the_drivers(line: str, cuda_max: str, runtime: object) -> None:
+    facts = prose_facts([line])
+    assert facts.get("driver.cuda_max") == cuda_max
+    assert facts.get("cuda.runtime") == runtime

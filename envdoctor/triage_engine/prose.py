@@ -46,6 +46,23 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"\s*(?:是|为|到)?\s*[:：]?\s*" + _V,
         ),
         ("driver.cuda_max", r"cuda version\s*(?:显示|显示的是|是|为)\s*[:：]?\s*" + _V),
+        # "`nvidia-smi` shows CUDA12.2", "nvidia-smi 显示 CUDA 12.4", "右上角的 CUDA 版本是 12.2" (its
+        # corner), "CUDA 12.2 as shown in nvidia-smi": the driver's highest, not the toolkit
+        (
+            "driver.cuda_max",
+            r"nvidia-smi\W{0,3}\s*(?:shows?|says|显示(?:的是|的)?|里(?:显示)?(?:的)?|中(?:显示)?(?:的)?|"
+            r"上(?:显示)?(?:的)?|看到(?:的)?)\s*(?:the\s*)?cuda\s*(?:版本|version)?\s*(?:是|为|is|:|：)?\s*"
+            + _V,
+        ),
+        (
+            "driver.cuda_max",
+            r"右上角(?:显示)?(?:的)?\s*cuda\s*(?:版本|version)?\s*(?:是|为|:|：)?\s*" + _V,
+        ),
+        (
+            "driver.cuda_max",
+            r"cuda\s*(?:version\s*)?v?(?P<version>1\d\.\d)\s*\(?(?:as shown (?:in|by)|from|in|per)\s*"
+            r"`?nvidia-smi",
+        ),
         # "nvidia-smi shows CUDA Version 12.4", "nvidia-smi 显示的 CUDA 版本是 12.2"
         (
             "driver.cuda_max",
@@ -92,7 +109,7 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         # "nvcc -V 显示 11.8", "nvcc --version says 12.1": the toolkit's version in words
         (
             "cuda.runtime",
-            r"nvcc(?: -v| --version)?\s*(?:显示|shows?|says|is|reports|:|：)\s*"
+            r"nvcc(?: -v| --version)?\s*(?:显示(?:的是)?|shows?|says|is|reports|是|为|:|：)\s*"
             r"v?(?P<version>1[0-3]\.\d)\b",
         ),
         (
@@ -333,6 +350,7 @@ ANCHORS = (
     "windows",
     "win1",
     "最高",
+    "右上角",
     "vllm",
     "rtx",
     "gtx",
@@ -352,11 +370,17 @@ def prose_facts(lines: Iterable[str]) -> dict[str, object]:
     for line in lines:
         if len(line) > 2000:
             line = line[:2000]
+        line_max = None  # the driver's CUDA this line names: the same number is no toolkit
         for fact, regex in VERSION_PATTERNS:
+            if fact == "driver.cuda_max" and line_max is None:
+                found = regex.search(line)
+                line_max = found.group("version") if found else None
             if fact in facts or (fact == "driver.cuda_code" and "driver.cuda_max" in facts):
                 continue
             match = regex.search(line)
             if match is None:
+                continue
+            if fact == "cuda.runtime" and line_max and match.group("version") == line_max:
                 continue
             if fact == "driver.cuda_code":
                 code = int(match.group("code"))
