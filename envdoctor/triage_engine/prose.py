@@ -216,7 +216,7 @@ CONTEXT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "os.linux",
             r"\b(?:linux|ubuntu|debian|centos|fedora|rhel|rocky|opensuse|manjaro|deepin|openeuler|"
-            r"kylin)(?:\s?\d[\d.]*)?\b|统信|麒麟",
+            r"kylin)(?:\s?\d[\d.]*)?\b|统信|麒麟|宝塔",
         ),
         # inside a container: "docker容器里", "容器内"; the rented GPU hosts (AutoDL, 恒源云
         # gpushare, 矩池云 matpool) hand out containers whose driver is the host's
@@ -347,6 +347,7 @@ ANCHORS = (
     "kylin",
     "统信",
     "麒麟",
+    "宝塔",
     "windows",
     "win1",
     "最高",
