@@ -339,3 +339,10 @@ def test_nvidia_smi_cuda_is_the_drivers(line: str, cuda_max: str, runtime: objec
     facts = prose_facts([line])
     assert facts.get("driver.cuda_max") == cuda_max
     assert facts.get("cuda.runtime") == runtime
+
+
+def test_intel_arc_model_numbers_are_no_geforce() -> None:
+    # train/en-1006 and train/en-0147: Intel Arc A750 / A770 are not a GTX 750 / 770
+    assert geforce_name("GPU : Intel Arc A750 8GB") is None
+    assert geforce_name("This is with an Intel Arc A770 card") is None
+    assert geforce_name("I have a 1080 in my server") == "NVIDIA GeForce GTX 1080"

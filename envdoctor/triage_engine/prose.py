@@ -158,7 +158,7 @@ _GEFORCE = (
 )
 # what precedes a bare card number in a report: a noun, a classifier ("两张", "4块", "8卡"), a verb
 _GPU_LEAD = (
-    r"显卡|gpu|graphics card|card|my|an?|with|rtx|gtx|geforce|n卡|单卡|双卡|单张|"
+    r"显卡|gpu|graphics card|card|my|an?(?=\s)|with|rtx|gtx|geforce|n卡|单卡|双卡|单张|"
     r"我的(?:是)?|用的(?:是)?|租的|租了|买的|买了|换成了?|换了|"
     r"(?:[一两二三四五六七八]|\d{1,2})\s?(?:张|块|台|片)|\b[1-8]\s?x\s"
 )
