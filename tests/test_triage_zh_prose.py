@@ -116,3 +116,18 @@ def test_cudnn_version_mismatch_in_chinese() -> None:
 def test_kernel_update_then_driver_gone_is_the_unbuilt_module() -> None:
     text = "内核升级以后 nvidia-smi 就用不了了，重装驱动才好"
     assert ranked(text)[:1] == ["nvidia.module-not-built-for-kernel"]
+
+
+@pytest.mark.parametrize(
+    ("text", "cause"),
+    [
+        ("安装路径里有中文，启动就报错，换成英文路径就好了", "windows.install-path-special-chars"),
+        ("训练的时候报错，虚拟内存不足，把虚拟内存调大就好了", "windows.pagefile-too-small"),
+        (
+            "jupyter 里 import torch 报错 No module named torch，但是 pip list 里有",
+            "python.env-mismatch",
+        ),
+    ],
+)
+def test_windows_and_environment_causes_in_chinese(text: str, cause: str) -> None:
+    assert ranked(text)[:1] == [cause]
