@@ -131,3 +131,13 @@ def test_kernel_update_then_driver_gone_is_the_unbuilt_module() -> None:
 )
 def test_windows_and_environment_causes_in_chinese(text: str, cause: str) -> None:
     assert ranked(text)[:1] == [cause]
+
+
+def test_paddle_multi_gpu_without_the_launcher() -> None:
+    text = (
+        "paddleocr 多卡训练只用了一张卡，export CUDA_VISIBLE_DEVICES=0,1 && python tools/train.py"
+    )
+    assert ranked(text)[:1] == ["paddle.distributed-launch-required"]
+    # with the launcher the cause is another one
+    launched = "多卡训练只用了一张卡，python -m paddle.distributed.launch --gpus 0,1 tools/train.py"
+    assert "paddle.distributed-launch-required" not in ranked(launched)[:1]
