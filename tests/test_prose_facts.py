@@ -346,3 +346,31 @@ def test_intel_arc_model_numbers_are_no_geforce() -> None:
     assert geforce_name("GPU : Intel Arc A750 8GB") is None
     assert geforce_name("This is with an Intel Arc A770 card") is None
     assert geforce_name("I have a 1080 in my server") == "NVIDIA GeForce GTX 1080"
+
+
+@pytest.mark.parametrize(
+    ("case", "line", "vendor"),
+    [
+        ("train/zh-0038", "不支持A卡吗？只能CPU跑？", "amd"),
+        ("train/zh-0039", "A卡提示没有发现显卡，是不是只支持N卡？", "amd"),
+        ("train/zh-0031", "由于显卡配置比较低，N卡1050TI,4G显存，但内存有32G", "nvidia"),
+        ("train/en-1006", "GPU : Intel Arc A750 8GB", "intel"),
+        # a maintainer's "A卡" for A100-class cards (train/zh-0109's confirmation) is no AMD card
+        (
+            "train/zh-0109",
+            "正常我们都是在80G的A卡或者H卡上运行，16G的这种消费级显卡是会爆显存的",
+            None,
+        ),
+    ],
+)
+def test_gpu_maker_in_chinese_words(case: str, line: str, vendor: object) -> None:
+    assert prose_facts([line]).get("gpu.prose_vendor") == vendor, case
+
+
+def test_the_maker_in_words_sets_the_gpu_vendor() -> None:
+    facts = Facts(
+        ingest_text(
+            "不支持A卡吗？只能CPU跑？\nAssertionError: Torch not compiled with CUDA enabled"
+        )
+    )
+    assert facts.get("gpu.vendor") == "amd"

@@ -155,6 +155,8 @@ def derive(
     )
     prose_gpu = prose.get("gpu.prose_name")
     _derive_gpu(ctx, text, ms, values, prose_gpu if isinstance(prose_gpu, str) else None)
+    if values.get("gpu.vendor") is None and prose.get("gpu.prose_vendor"):
+        values["gpu.vendor"] = prose["gpu.prose_vendor"]  # "A卡", "N卡": the maker in words
     values["driver.version"] = (
         ctx.driver_version or system_versions.get("driver") or prose.get("driver.version")
     )

@@ -235,6 +235,29 @@ DISTRO = re.compile(
     FLAGS,
 )
 
+# The GPU's maker in words: "A卡" (AMD, as users write it; "80G的A卡或者H卡" is an A100-class card),
+# "N卡"/"英伟达" (NVIDIA), "英特尔显卡"/"锐炫" (Intel Arc): it rules CUDA in or out
+_AMD_WORDS = re.compile(
+    r"(?<![0-9a-z])a卡|amd\s*(?:的)?\s*(?:显卡|gpu|card)|(?<![a-z])radeon", FLAGS
+)
+_A100_CLASS = re.compile(r"\d+\s*g\s*(?:的)?\s*a卡|a卡\s*(?:或者?|和|或是)\s*h卡", FLAGS)
+_INTEL_WORDS = re.compile(
+    r"(?:intel|英特尔)\s*(?:的)?\s*(?:显卡|独显|arc)|锐炫|(?<![a-z])arc\s?a[357]\d0(?![0-9])", FLAGS
+)
+_NVIDIA_WORDS = re.compile(r"(?<![0-9a-z])n卡|英伟达|nvidia\s*(?:的)?\s*显卡", FLAGS)
+
+
+def gpu_vendor(line: str) -> str | None:
+    """The GPU maker a line names in words ("A卡" -> amd, "N卡" -> nvidia), or None."""
+    if _AMD_WORDS.search(line) and not _A100_CLASS.search(line):
+        return "amd"
+    if _INTEL_WORDS.search(line):
+        return "intel"
+    if _NVIDIA_WORDS.search(line):
+        return "nvidia"
+    return None
+
+
 _ENV_NAME = (
     r"(?P<name>(?:CUDA|NCCL|TORCH|PYTORCH|HSA|HIP|ROCR|LD|TF|XLA|OLLAMA|NVIDIA|CUBLAS|"
     r"CUDNN|OMP|TRITON|VLLM|JAX|FLAGS|ZE|SYCL|BNB|OPENBLAS)_[A-Z0-9_]{2,40})"
@@ -351,6 +374,11 @@ ANCHORS = (
     "windows",
     "win1",
     "最高",
+    "a卡",
+    "英伟达",
+    "英特尔",
+    "锐炫",
+    "amd",
     "右上角",
     "vllm",
     "rtx",
@@ -397,6 +425,10 @@ def prose_facts(lines: Iterable[str]) -> dict[str, object]:
             name = gpu_name(line)
             if name:
                 facts["gpu.prose_name"] = name
+        if "gpu.prose_vendor" not in facts:
+            vendor = gpu_vendor(line)
+            if vendor:
+                facts["gpu.prose_vendor"] = vendor
         for fact, regex in CONTEXT_PATTERNS:
             if fact not in facts and regex.search(line):
                 facts[fact] = True
