@@ -141,3 +141,14 @@ def test_paddle_multi_gpu_without_the_launcher() -> None:
     # with the launcher the cause is another one
     launched = "多卡训练只用了一张卡，python -m paddle.distributed.launch --gpus 0,1 tools/train.py"
     assert "paddle.distributed-launch-required" not in ranked(launched)[:1]
+
+
+def test_paddle_cuda10_build_on_an_ampere_card() -> None:
+    text = (
+        "paddle.utils.run_check() 卡住没有反应，等了十几分钟\n"
+        "paddle with cuda: 10.2\n显卡是 RTX 3060"
+    )
+    assert ranked(text)[:1] == ["paddle.gpu-too-new-for-build"]
+    # a Pascal card is no "too new" card
+    older = "paddle.utils.run_check() 卡住没有反应\npaddle with cuda: 10.2\n显卡是 GTX 1060"
+    assert "paddle.gpu-too-new-for-build" not in ranked(older)
