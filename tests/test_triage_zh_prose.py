@@ -152,3 +152,8 @@ def test_paddle_cuda10_build_on_an_ampere_card() -> None:
     # a Pascal card is no "too new" card
     older = "paddle.utils.run_check() 卡住没有反应\npaddle with cuda: 10.2\n显卡是 GTX 1060"
     assert "paddle.gpu-too-new-for-build" not in ranked(older)
+
+
+def test_driver_needs_updating_in_chinese_with_the_drivers_cuda() -> None:
+    text = "torch 跑不起来，是不是显卡驱动需要更新？nvidia-smi 显示 CUDA Version: 11.4"
+    assert ranked(text)[:1] == ["torch.driver-too-old"]
