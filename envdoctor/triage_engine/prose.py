@@ -4,10 +4,14 @@ The free-text reader keeps the notable lines of a paste (`pasted.text`); this mo
 versions and context from them in the phrasings reports use: "found version 11040" (the CUDA the
 driver supports, CUDA's 1000*major + 10*minor), "source was compiled with 8.6.0" (cuDNN),
 "驱动版本 470", "CUDA Version: 12.2", "ROCm 6.1", "tensorflow 2.15", "jaxlib 0.4.30",
-"paddlepaddle-gpu 2.6"; the context (WSL, Docker Desktop, Slurm, Kubernetes, conda, Windows,
-Jetson, Grace); and environment assignments in scripts (`export NCCL_P2P_DISABLE=1`,
-`set CUDA_VISIBLE_DEVICES=0`, `ENV X=Y`, `os.environ["X"] = "Y"`). Each pattern holds a literal
-the reader keys on (`ANCHORS`), so the lines it needs are kept.
+"paddlepaddle-gpu 2.6"; the GPU by its number or model ("两张3090", "4090D", "特斯拉P40", "A800",
+"6700xt") and its maker in words ("A卡", "N卡"); the context (WSL and "Linux子系统", Docker Desktop,
+a container or a rented AutoDL/恒源云/矩池云 instance, Slurm, Kubernetes, conda, Windows and
+Linux with their distribution, Jetson, Grace, vLLM/Forge); and environment assignments in scripts
+(`export NCCL_P2P_DISABLE=1`, `set CUDA_VISIBLE_DEVICES=0`, `ENV X=Y`, `os.environ["X"] = "Y"`).
+The free-text reader's Unicode word rules miss words glued to Chinese ("win10系统", "在WSL2里");
+these patterns use ASCII ones. Each pattern holds a literal the reader keys on (`ANCHORS`), so the
+lines it needs are kept.
 """
 
 from __future__ import annotations
