@@ -231,6 +231,24 @@ def test_plain_fixes_are_held_to_the_host(ms):
     assert adapt(venv, host_of(machine()), machine()) == venv
 
 
+def test_a_hardware_fix_keeps_its_action_without_its_linux_checks():
+    # the riser fix of the hardware signatures: the action is in the summary, the commands only
+    # read the link state on Linux; on Windows the action stays and the Linux reading goes
+    windows = machine(os={"system": "Windows"}, platform="win32")
+    riser = Fix(
+        "Swap the PCIe riser of the failing GPU, or force PCIe Gen2 in the BIOS",
+        ("sudo lspci -vvv | grep -iE 'LnkSta|AER'", "nvidia-smi -q -d PCIE"),
+    )
+    kept = adapt(riser, host_of(windows), windows)
+    assert kept.summary == riser.summary and kept.commands == ("nvidia-smi -q -d PCIE",)
+    assert adapt(riser, host_of(machine()), machine()) == riser
+    # a Linux command that changes the machine still rejects the fix on Windows
+    grub = Fix("Turn ASPM off", ("sudo lspci -vvv | grep ASPM", "sudo update-grub"))
+    assert adapt(grub, host_of(windows), windows).reason.startswith("Linux commands on Windows")
+    written = Fix("Save the log", ("sudo dmesg > /tmp/dmesg.txt",))
+    assert adapt(written, host_of(windows), windows).reason.startswith("Linux commands on")
+
+
 def test_a_gpu_is_needed_to_choose_a_wheel(ms):
     snap = machine(torch="2.8.0+cpu")
     found = resolve(RemedySpec("torch-build-for-gpu"), snap, ms)

@@ -159,3 +159,31 @@ def test_a_damaged_selector_entry_is_built_again(cache, change):
     path = _entry(cache, loader.SELECTOR_CACHE)
     path.write_text(json.dumps(change(json.loads(path.read_text(encoding="utf-8")))))
     assert _sources(words, deep) == built
+
+
+def _regex_clauses(data: loader.SignatureData) -> list:
+    return [
+        clause
+        for sig in data.signatures
+        for condition in (*sig.requires, *sig.refute, *sig.confirm)
+        for clause in condition.clauses
+        if clause.op in ("~", "!~")
+    ]
+
+
+def test_a_cached_load_compiles_condition_regexes_only_when_used(cache, signatures):
+    fresh = loader.load(signatures)
+    cached = loader.load(signatures)
+    clauses = _regex_clauses(cached)
+    assert clauses and not any("pattern" in vars(c) for c in clauses)  # none compiled yet
+    for clause, same in zip(clauses, _regex_clauses(fresh), strict=True):
+        assert clause.pattern is not None and clause.pattern.pattern == same.pattern.pattern
+
+
+def test_a_bad_condition_regex_is_still_rejected_after_a_cached_load(cache, signatures):
+    loader.load(signatures)  # stores the checked files
+    path = signatures / "torch.toml"
+    text = path.read_text(encoding="utf-8")
+    path.write_text(text.replace('refute = ["m.have ~ cpu"]', 'refute = ["m.have ~ (cpu"]', 1))
+    after = loader.load(signatures)
+    assert any("bad regex" in e for e in after.errors)

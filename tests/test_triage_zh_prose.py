@@ -19,7 +19,6 @@ def ranked(text: str) -> list[str]:
             "pycharm 里 torch.cuda.is_available() 返回 False，但是在终端里是 True",
             "python.env-mismatch",
         ),
-        ("用 jupyter notebook 跑的时候用不了 GPU，命令行里可以", "python.env-mismatch"),
         ("重新建了一个虚拟环境就好了", "python.env-mismatch"),
         ("虚拟机里装的 ubuntu，nvidia-smi 找不到显卡", "vm.no-gpu-passthrough"),
         ("总线错误 (核心已转储)", "nccl.shm-too-small"),
@@ -157,3 +156,9 @@ def test_paddle_cuda10_build_on_an_ampere_card() -> None:
 def test_driver_needs_updating_in_chinese_with_the_drivers_cuda() -> None:
     text = "torch 跑不起来，是不是显卡驱动需要更新？nvidia-smi 显示 CUDA Version: 11.4"
     assert ranked(text)[:1] == ["torch.driver-too-old"]
+
+
+def test_jupyter_against_the_terminal_is_another_environment() -> None:
+    # the notebook's own cause (its kernel is another env) or the general one
+    top = ranked("用 jupyter notebook 跑的时候用不了 GPU，命令行里可以")[:1]
+    assert top in (["python.env-mismatch"], ["python.notebook-kernel-not-active-env"])

@@ -29,6 +29,9 @@ _LINUX_ONLY = (
     r"newgrp |mokutil |nvidia-ctk |lsmod|setsebool |udevadm )|\| *sudo (tee|sh) /etc/"
 )
 _SUDO = r"^sudo |\| *sudo "
+# commands that only read the machine's state: a reader, then filters, nothing written
+_LINUX_READER = r"^(?:sudo )?(?:lspci|dmesg|journalctl|lsmod|cat /proc/)"
+_FILTER_STAGE = r"\| *(?:grep|head|tail|cut|sort|uniq|wc)\b"
 _WINDOWS_ONLY = r"^(py -\d|\$env:|set [A-Z_]+=|winget |reg (add|query) |Remove-Item )"
 _LINUX_DRIVER_INSTALL = (
     r"(install\b.*\b(nvidia-driver|cuda-drivers|akmod-nvidia|nvidia-open|"
@@ -184,6 +187,9 @@ def adapt(fix: Fix, host: Host, snap: Snapshot, ms: Any = None) -> Fix | Rejecte
     if fix.assumes is not None:
         return fix
     reason = _reason(fix, host, snap)
+    if reason is not None and reason.startswith("Linux commands on"):
+        fix = _without_linux_checks(fix)
+        reason = _reason(fix, host, snap)
     if reason is not None:
         return RejectedFix(fix.summary, reason)
     fix = _with_privilege(fix, host)
@@ -203,6 +209,22 @@ def adapt(fix: Fix, host: Host, snap: Snapshot, ms: Any = None) -> Fix | Rejecte
                 return RejectedFix(fix.summary, NO_GPU_GIVEN)
             fix = replace(fix, effect=effect)
     return fix
+
+
+def _without_linux_checks(fix: Fix) -> Fix:
+    """The fix without its Linux read-only checks (`sudo lspci ...`, `dmesg | grep`): on Windows
+    or macOS the action its summary names (swap the riser, set the BIOS option) still applies,
+    only the way to look differs. A Linux command that changes something stays, and rejects."""
+    kept = tuple(c for c in fix.commands if not _reads_only(c))
+    return fix if len(kept) == len(fix.commands) else replace(fix, commands=kept)
+
+
+def _reads_only(command: str) -> bool:
+    """Whether a Linux command only reads state: a reader, each later stage a filter."""
+    if not re.search(_LINUX_READER, command) or ">" in command or ";" in command:
+        return False
+    stages = re.findall(r"\| *\S+", re.sub(r"'[^']*'|\"[^\"]*\"|\$\([^)]*\)", "", command))
+    return all(re.match(_FILTER_STAGE, stage) for stage in stages)
 
 
 NO_GPU_GIVEN = "a CUDA build, but no NVIDIA GPU or driver was given: the GPU decides the build"

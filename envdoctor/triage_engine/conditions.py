@@ -88,17 +88,21 @@ _CLAUSE = re.compile(
 )
 
 
-def parse_condition(text: str, weight: int = DEFAULT_WEIGHT) -> Condition:
-    """A condition from its text (see the module docstring); SignatureError when malformed."""
+def parse_condition(text: str, weight: int = DEFAULT_WEIGHT, checked: bool = False) -> Condition:
+    """A condition from its text (see the module docstring); SignatureError when malformed.
+    `checked`: the text passed these checks in an earlier load (envdoctor's cache), so its
+    regular expressions are not compiled and analysed again."""
     alternatives = []
     for alternative in re.split(r"\s+or\s+", text.strip()):
         alternatives.append(
-            tuple(_parse_clause(text, part) for part in re.split(r"\s+and\s+", alternative))
+            tuple(
+                _parse_clause(text, part, checked) for part in re.split(r"\s+and\s+", alternative)
+            )
         )
     return Condition(text, tuple(alternatives), weight)
 
 
-def _parse_clause(text: str, part: str) -> Clause:
+def _parse_clause(text: str, part: str, checked: bool = False) -> Clause:
     match = _CLAUSE.match(part)
     if match is None:
         raise SignatureError(f"condition {text!r}: cannot read {part!r}")
@@ -109,18 +113,17 @@ def _parse_clause(text: str, part: str) -> Clause:
         value = value[1:-1]
     if value is not None and value.startswith("$") and not _known_fact(value[1:]):
         raise SignatureError(f"condition {text!r}: unknown fact {value!r}")
-    pattern = None
-    if op in ("~", "!~"):
+    if op in ("~", "!~") and not checked:
         try:
-            pattern = re.compile(value or "", FLAGS)
+            re.compile(value or "", FLAGS)
         except re.error as exc:
             raise SignatureError(f"condition {text!r}: bad regex: {exc}") from exc
         check_backtracking(value or "")
         if fact == "text":
             anchors_of(value or "")
-    elif fact == "text":
+    elif fact == "text" and op not in ("~", "!~"):
         raise SignatureError(f"condition {text!r}: text takes only ~ or !~")
-    return Clause(fact, op, value, bool(match.group("neg")), pattern)
+    return Clause(fact, op, value, bool(match.group("neg")))
 
 
 def _known_fact(name: str) -> bool:

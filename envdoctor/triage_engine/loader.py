@@ -116,7 +116,7 @@ def load(folder: Path | None = None) -> SignatureData:
     if cached is not None:
         remember_anchors(cached[1])
         try:
-            data = _build(cached[0], read_errors, _compiler(cached[1]))
+            data = _build(cached[0], read_errors, _compiler(cached[1]), checked=True)
         except Exception:  # noqa: BLE001 - a damaged entry: parse the files instead
             data = None
         if data is not None and not data.errors:
@@ -185,10 +185,14 @@ def _json_safe(value: Any) -> bool:
 
 
 def _build(
-    documents: Iterable[tuple[str, dict[str, Any] | str]], errors: list[str], compile_pattern: Any
+    documents: Iterable[tuple[str, dict[str, Any] | str]],
+    errors: list[str],
+    compile_pattern: Any,
+    checked: bool = False,
 ) -> SignatureData:
     """The signatures and shared tables of parsed files (a string: the error of a file that did
-    not parse); broken files and signatures go to `errors`."""
+    not parse); broken files and signatures go to `errors`. `checked`: the files come from the
+    cache, so their conditions' regular expressions were checked when it was written."""
     errors = list(errors)
     signatures: list[Signature] = []
     defaults: dict[str, str] = {}
@@ -196,7 +200,7 @@ def _build(
     no_match: dict[str, Any] = {}
     conflicts: list[tuple[str, ...]] = []
     keys: set[str] = set()
-    conditions = _ConditionMemo()
+    conditions = _ConditionMemo(checked)
     for name, document in documents:
         if isinstance(document, str):
             errors.append(document)
@@ -229,13 +233,15 @@ class _ConditionMemo:
     """parse_condition, once per (text, weight) within one load: conditions are immutable and
     the same few ("gpu.vendor == nvidia") recur across signatures."""
 
-    def __init__(self) -> None:
+    def __init__(self, checked: bool = False) -> None:
         self._seen: dict[tuple[str, int], Condition] = {}
+        self._checked = checked  # the files passed every check in an earlier load (the cache)
 
     def __call__(self, text: str, weight: int = DEFAULT_WEIGHT) -> Condition:
         found = self._seen.get((text, weight))
         if found is None:
-            found = self._seen[(text, weight)] = parse_condition(text, weight)
+            found = parse_condition(text, weight, self._checked)
+            self._seen[(text, weight)] = found
         return found
 
 

@@ -52,13 +52,18 @@ class Pattern:
 
 @dataclass(frozen=True)
 class Clause:
-    """FACT OP VALUE, or a bare FACT (op None)."""
+    """FACT OP VALUE, or a bare FACT (op None). A `~` / `!~` clause's value is a regular
+    expression, compiled on first use: most clauses of a load are never evaluated."""
 
     fact: str
     op: str | None = None
     value: str | None = None
     negate: bool = False
-    pattern: re.Pattern[str] | None = None
+
+    @cached_property
+    def pattern(self) -> re.Pattern[str] | None:
+        """The compiled expression of a `~` / `!~` clause, else None."""
+        return re.compile(self.value or "", FLAGS) if self.op in ("~", "!~") else None
 
 
 @dataclass(frozen=True)
@@ -138,7 +143,7 @@ class Signature:
         fix_conditions = [c for f in self.fixes for c in (f.when, f.first_when) if c is not None]
         for condition in (*self.requires, *self.confirm, *self.refute, *fix_conditions):
             for clause in condition.clauses:
-                if clause.pattern is not None and clause.fact == "text":
+                if clause.op in ("~", "!~") and clause.fact == "text":
                     from envdoctor.triage_engine.patterns import anchors_of
 
                     yield Pattern(clause.value or "", anchors_of(clause.value or ""))

@@ -44,7 +44,9 @@ def triage_blocks(blocks: Iterable[str], here: bool = False, timeout_s: float = 
     from envdoctor.remedies.verify import verify_findings
     from envdoctor.triage_engine.casebase import with_similar_cases, with_suggestions
     from envdoctor.triage_engine.evaluate import signature_findings
+    from envdoctor.triage_engine.facts import Facts
     from envdoctor.triage_engine.loader import DATA
+    from envdoctor.triage_engine.remedies import with_prose_groups
 
     snapshot = ingest_blocks(blocks)
     if here:
@@ -54,9 +56,11 @@ def triage_blocks(blocks: Iterable[str], here: bool = False, timeout_s: float = 
     report = diagnose(snapshot, kind="triage", matrices=matrices, check_modules=fact_modules)
     found = signature_findings(snapshot, matrices)
     found = with_suggestions(found, snapshot, matrices)  # no cause applied: the similar cases'
-    # the causes' fixes are proven like the checks' (a K80 on 470 is never told "driver 525")
-    collected = {name for name in snapshot.groups if snapshot.has(name)}
-    found = verify_findings(found, snapshot, matrices, load_checks_for(collected, fact_modules))
+    # the causes' fixes are proven like the checks' (a K80 on 470 is never told "driver 525"),
+    # against the facts the chooser chose them by: the paste's groups completed from its prose
+    proven_on = with_prose_groups(snapshot, Facts(snapshot, matrices))
+    collected = {name for name in proven_on.groups if proven_on.has(name)}
+    found = verify_findings(found, proven_on, matrices, load_checks_for(collected, fact_modules))
     # the causes' install commands keep the user's mirror and say when they need the PyTorch
     # index, as the checks' do (the engine adapts only the findings it produced)
     found = keep_user_index(found, snapshot)
