@@ -171,3 +171,206 @@ def test_torch_version_in_words_keeps_its_tags_and_drops_a_wheel_name() -> None:
 )
 def test_cuda_toolkit_version_in_words(line: str, version: str) -> None:
     assert prose_facts([line])["cuda.runtime"] == version
+
+
+@pytest.mark.parametrize(
+    ("case", "line", "name"),
+    [
+        # real lines of Chinese training reports: the card by number after a classifier, after
+        # "N卡", the China-only "D" model (the thread's title), data-centre cards by model
+        (
+            "train/zh-1018",
+            "按照readme，用4块3090跑3B模型，vllm加载时报显存不足。",
+            "NVIDIA GeForce RTX 3090",
+        ),
+        (
+            "train/zh-0031",
+            "由于显卡配置比较低，N卡1050TI,4G显存，但内存有32G",
+            "NVIDIA GeForce GTX 1050 Ti",
+        ),
+        (
+            "train/zh-0001 (title)",
+            "5090D显卡已经配置好环境，但是打开应用后提示兼容性问题",
+            "NVIDIA GeForce RTX 5090 D",
+        ),
+        ("train/zh-0051", "A800机器微调qwen2vl-7B", "NVIDIA A800"),
+        ("train/zh-1028", "使用的GPU是Telsa T4 16G，GPU相关的训练参数是：", "Tesla T4"),
+    ],
+)
+def test_gpu_named_in_chinese_prose(case: str, line: str, name: str) -> None:
+    assert prose_facts([line]).get("gpu.prose_name") == name, case
+
+
+def test_prose_gpu_names_resolve_in_the_gpu_table() -> None:
+    # the China-only 4090 D is an Ada card; an A800 gets the capability its family shares
+    facts = Facts(ingest_text("5090D显卡已经配置好环境\nCUDA error: no kernel image"))
+    assert facts.get("gpu.cc") == "12.0"
+    facts = Facts(
+        ingest_text("A800机器微调qwen2vl-7B\ntorch.OutOfMemoryError: CUDA out of memory.")
+    )
+    assert facts.get("gpu.cc") == "8.0"
+    facts = Facts(ingest_text("A卡 RX 6700 XT 只能CPU跑\nRuntimeError: No CUDA GPUs are available"))
+    assert facts.get("gpu.vendor") == "amd"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "训练到3060卡住了",  # a step number next to 卡住 (stuck)
+        "单卡10G是足够的",  # train/zh-0050: a memory size, not a card
+        "python app.py --port 4090",
+        "the T4 template",  # a bare short model name without a GPU word
+    ],
+)
+def test_numbers_in_chinese_prose_that_are_not_gpus(line: str) -> None:
+    assert "gpu.prose_name" not in prose_facts([line])
+
+
+@pytest.mark.parametrize(
+    ("case", "text", "fact", "value"),
+    [
+        # the free-text reader's Unicode word rules miss an OS glued to Chinese; prose reads it
+        ("train/zh-1034", "- 系统：Win10、Win11", "os.system", "Windows"),
+        (
+            "train/zh-1025",
+            "linux下的centos7, 8张A100的卡，有其他程序也在使用gpu，但是我的任务检测不到cuda",
+            "os.system",
+            "Linux",
+        ),
+        (
+            "train/zh-1017",
+            "当宿主机cuda版本为12.0，容器内为12.4时，运行模型会出现以下错误：",
+            "os.container",
+            True,
+        ),
+        ("train/zh-0078", "用的autodl上的镜像，然后就输入了python app.py", "os.container", True),
+    ],
+)
+def test_context_glued_to_chinese(case: str, text: str, fact: str, value: object) -> None:
+    assert Facts(ingest_text(text + "\nRuntimeError: CUDA error")).get(fact) == value, case
+
+
+def test_driver_facts_in_more_chinese_phrasings() -> None:
+    # "驱动版本号", "驱动的版本是", "最高支持 CUDA" (what nvidia-smi's corner reads to users)
+    assert prose_facts(["显卡驱动版本号：551.86"]).get("driver.version") == "551.86"
+    assert prose_facts(["驱动的版本是 535.104"]).get("driver.version") == "535.104"
+    assert prose_facts(["驱动版本太低，升级到 2024 年的版本"]).get("driver.version") is None
+    assert prose_facts(["我的显卡最高支持cuda12.2"]).get("driver.cuda_max") == "12.2"
+    assert prose_facts(["支持的最高CUDA版本为11.4"]).get("driver.cuda_max") == "11.4"
+
+
+@pytest.mark.parametrize(
+    ("case", "text", "fact", "value"),
+    [
+        # the distribution and the app, glued to Chinese (the reader's Unicode word rules miss them)
+        (
+            "train/zh-1011",
+            "我在ubuntu20.04的conda环境中安装了paddle-gpu2.3.0+cuda10.2版本",
+            "os.distro",
+            "ubuntu",
+        ),
+        (
+            "train/zh-1025",
+            "linux下的centos7, 8张A100的卡，有其他程序也在使用gpu，但是我的任务检测不到cuda",
+            "os.distro",
+            "centos",
+        ),
+        (
+            "train/zh-0022",
+            "我使用vllm启动Qwen2.5-32B-Instruct-INT8-W8A16模型，但是总是提示显存不足",
+            "app.vllm",
+            True,
+        ),
+    ],
+)
+def test_distro_and_app_glued_to_chinese(case: str, text: str, fact: str, value: object) -> None:
+    assert Facts(ingest_text(text + "\nRuntimeError: CUDA error")).get(fact) == value, case
+
+
+@pytest.mark.parametrize(
+    ("line", "env"),
+    [
+        ("export CUDA_VISIBLE_DEVICES=0,1", {"CUDA_VISIBLE_DEVICES": "0,1"}),
+        ("setx CUDA_VISIBLE_DEVICES 1", {"CUDA_VISIBLE_DEVICES": "1"}),
+        ("ENV NVIDIA_VISIBLE_DEVICES all", {"NVIDIA_VISIBLE_DEVICES": "all"}),
+        # a status name followed by words is no assignment
+        ("RuntimeError: CUDA error: CUBLAS_STATUS_NOT_SUPPORTED when calling cublasGemmEx", None),
+        ("CUDA_VISIBLE_DEVICES 没有设置", None),
+    ],
+)
+def test_environment_assignments_need_an_equals_sign(line: str, env: object) -> None:
+    assert prose_facts([line]).get("env") == env
+
+
+def test_a_tesla_card_named_without_its_brand_gets_its_capability() -> None:
+    # train/zh-0066: "V100" alone; the GPU table spells it "Tesla V100-SXM2-16GB"
+    facts = Facts(
+        ingest_text("V100不支持 BF16 之后是否会有FP16的版本呢？\nRuntimeError: CUDA error")
+    )
+    assert facts.get("gpu.cc") == "7.0"
+
+
+def test_card_number_after_its_brand_glued() -> None:
+    # "RTX4090D": the free-text reader's word rules stop at the D; the China-only model is its row
+    assert geforce_name("RTX4090D 跑不了") == "NVIDIA GeForce RTX 4090 D"
+    assert geforce_name("显卡是 GTX 960M") == "NVIDIA GeForce GTX 960M"
+
+
+def test_cuda_in_an_environment_listing() -> None:
+    # train/zh-0103 and train/en-0055: the toolkit in a hand-written environment list
+    assert prose_facts(["我的环境：GPU：3090 ubuntu22.04 CUDA：11.8"]).get("cuda.runtime") == "11.8"
+    assert prose_facts(["CUDA: 12.0.1"]).get("cuda.runtime") == "12.0"
+    # torch's own CUDA and nvidia-smi's banner are other facts
+    assert "cuda.runtime" not in prose_facts(["torch.version.cuda: 11.8"])
+    assert "cuda.runtime" not in prose_facts(["Driver Version: 535.54.03   CUDA Version: 12.2"])
+
+
+@pytest.mark.parametrize(
+    ("line", "cuda_max", "runtime"),
+    [
+        # what nvidia-smi shows is the driver's highest CUDA, not the toolkit's
+        ("`nvidia-smi` shows CUDA12.2 in the image", "12.2", None),
+        ("nvidia-smi 显示 CUDA 12.4，nvcc 是 11.8", "12.4", "11.8"),
+        ("nvidia-smi 表格右上角的 cuda 版本是 12.2", "12.2", None),
+        ("the driver has CUDA 12.2 as shown in nvidia-smi", "12.2", None),
+    ],
+)
+def test_nvidia_smi_cuda_is_the_drivers(line: str, cuda_max: str, runtime: object) -> None:
+    facts = prose_facts([line])
+    assert facts.get("driver.cuda_max") == cuda_max
+    assert facts.get("cuda.runtime") == runtime
+
+
+def test_intel_arc_model_numbers_are_no_geforce() -> None:
+    # train/en-1006 and train/en-0147: Intel Arc A750 / A770 are not a GTX 750 / 770
+    assert geforce_name("GPU : Intel Arc A750 8GB") is None
+    assert geforce_name("This is with an Intel Arc A770 card") is None
+    assert geforce_name("I have a 1080 in my server") == "NVIDIA GeForce GTX 1080"
+
+
+@pytest.mark.parametrize(
+    ("case", "line", "vendor"),
+    [
+        ("train/zh-0038", "不支持A卡吗？只能CPU跑？", "amd"),
+        ("train/zh-0039", "A卡提示没有发现显卡，是不是只支持N卡？", "amd"),
+        ("train/zh-0031", "由于显卡配置比较低，N卡1050TI,4G显存，但内存有32G", "nvidia"),
+        ("train/en-1006", "GPU : Intel Arc A750 8GB", "intel"),
+        # a maintainer's "A卡" for A100-class cards (train/zh-0109's confirmation) is no AMD card
+        (
+            "train/zh-0109",
+            "正常我们都是在80G的A卡或者H卡上运行，16G的这种消费级显卡是会爆显存的",
+            None,
+        ),
+    ],
+)
+def test_gpu_maker_in_chinese_words(case: str, line: str, vendor: object) -> None:
+    assert prose_facts([line]).get("gpu.prose_vendor") == vendor, case
+
+
+def test_the_maker_in_words_sets_the_gpu_vendor() -> None:
+    facts = Facts(
+        ingest_text(
+            "不支持A卡吗？只能CPU跑？\nAssertionError: Torch not compiled with CUDA enabled"
+        )
+    )
+    assert facts.get("gpu.vendor") == "amd"

@@ -155,6 +155,8 @@ def derive(
     )
     prose_gpu = prose.get("gpu.prose_name")
     _derive_gpu(ctx, text, ms, values, prose_gpu if isinstance(prose_gpu, str) else None)
+    if values.get("gpu.vendor") is None and prose.get("gpu.prose_vendor"):
+        values["gpu.vendor"] = prose["gpu.prose_vendor"]  # "A卡", "N卡": the maker in words
     values["driver.version"] = (
         ctx.driver_version or system_versions.get("driver") or prose.get("driver.version")
     )
@@ -201,7 +203,7 @@ def derive(
     if snap.has("apps.vllm"):
         apps.add("vllm")
     for app in ("comfyui", "a1111", "ollama", "vllm", "forge"):
-        values[f"app.{app}"] = True if app in apps else None
+        values[f"app.{app}"] = True if app in apps or prose.get(f"app.{app}") else None
     jetson = (
         snap.has("platform.jetson")
         or "jetson" in (text.get("platforms", []) or [])
@@ -410,7 +412,7 @@ def _derive_gpu(
             if row and row.get("compute_capability"):
                 ccs.append(str(row["compute_capability"]))
             elif row is None:  # a family ("NVIDIA A100"): the models it starts, if they agree
-                shared = capability_by_name(ms, f"{name} ...")
+                shared = capability_by_name(ms, f"{name} ...") or _tesla_capability(ms, name)
                 if shared:
                     ccs.append(shared)
     vendor = "nvidia" if ctx.gpus else ("amd" if ctx.amd_gpus else None)
@@ -452,6 +454,8 @@ def _derive_os(
     wsl = os_facts.get("virtualization") == "wsl" if os_facts else None
     if "wsl" in mentions:
         wsl = True
+    if prose.get("os.wsl"):  # "在WSL2里", "Linux子系统": glued to Chinese, the reader misses them
+        wsl = True
     if system is None:
         if "wsl" in mentions or "linux" in mentions:
             system = "Linux"
@@ -459,10 +463,17 @@ def _derive_os(
             system = "Windows"
         elif "macos" in mentions:
             system = "Darwin"
+    if system is None:  # the prose reader's ASCII word rules: "win10系统", "centos7服务器"
+        if wsl or (prose.get("os.linux") and not prose.get("os.windows")):
+            system = "Linux"
+        elif prose.get("os.windows") and not prose.get("os.linux"):
+            system = "Windows"
     values["os.system"] = system
     values["os.wsl"] = True if wsl else None
     values["os.arch"] = os_facts.get("arch") or (text.get("arch") or None)
-    values["os.distro"] = os_facts.get("distro_id") or (text.get("distro") or None)
+    values["os.distro"] = (
+        os_facts.get("distro_id") or (text.get("distro") or None) or prose.get("os.distro")
+    )
     values["os.windows_build"] = os_facts.get("windows_build") or text.get("windows_build")
     opengl = snap.data("platform.opengl") or {}
     if opengl.get("d3d12"):
@@ -471,7 +482,9 @@ def _derive_os(
     values["opengl.software"] = opengl.get("software")
     virtualization = os_facts.get("virtualization")
     container = (
-        virtualization in ("docker", "podman", "kubernetes", "lxc") or "container" in mentions
+        virtualization in ("docker", "podman", "kubernetes", "lxc")
+        or "container" in mentions
+        or bool(prose.get("os.container"))  # "docker容器里", "容器内", a rented AutoDL instance
     )
     values["os.container"] = True if container else None
 
@@ -500,3 +513,17 @@ def _nvcc_targets(ms: Any, cuda: str) -> tuple[int, int] | None:
         if best is None or key > best[0]:
             best = (key, row)
     return (int(best[1]["min_sm"]), int(best[1]["max_sm"])) if best else None
+
+
+def _tesla_capability(ms: Any, name: str) -> str | None:
+    """The capability of a data-centre card named without its "Tesla" brand ("V100", "NVIDIA
+    P40"): the GPU table spells the Volta and older ones "Tesla V100-SXM2-16GB", "Tesla P40"."""
+    from envdoctor.queries.nvidia import capability_by_name, gpu_by_name
+
+    model = re.sub(r"^(?:nvidia\s+)?(?:tesla\s+)?", "", name.strip(), flags=re.IGNORECASE)
+    if not re.match(r"^[KMPTV]\d{1,3}\b", model, re.IGNORECASE):
+        return None
+    row = gpu_by_name(ms, f"Tesla {model}")
+    if row and row.get("compute_capability"):
+        return str(row["compute_capability"])
+    return capability_by_name(ms, f"Tesla {model} ...")

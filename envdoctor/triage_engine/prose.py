@@ -4,10 +4,14 @@ The free-text reader keeps the notable lines of a paste (`pasted.text`); this mo
 versions and context from them in the phrasings reports use: "found version 11040" (the CUDA the
 driver supports, CUDA's 1000*major + 10*minor), "source was compiled with 8.6.0" (cuDNN),
 "驱动版本 470", "CUDA Version: 12.2", "ROCm 6.1", "tensorflow 2.15", "jaxlib 0.4.30",
-"paddlepaddle-gpu 2.6"; the context (WSL, Docker Desktop, Slurm, Kubernetes, conda, Windows,
-Jetson, Grace); and environment assignments in scripts (`export NCCL_P2P_DISABLE=1`,
-`set CUDA_VISIBLE_DEVICES=0`, `ENV X=Y`, `os.environ["X"] = "Y"`). Each pattern holds a literal
-the reader keys on (`ANCHORS`), so the lines it needs are kept.
+"paddlepaddle-gpu 2.6"; the GPU by its number or model ("两张3090", "4090D", "特斯拉P40", "A800",
+"6700xt") and its maker in words ("A卡", "N卡"); the context (WSL and "Linux子系统", Docker Desktop,
+a container or a rented AutoDL/恒源云/矩池云 instance, Slurm, Kubernetes, conda, Windows and
+Linux with their distribution, Jetson, Grace, vLLM/Forge); and environment assignments in scripts
+(`export NCCL_P2P_DISABLE=1`, `set CUDA_VISIBLE_DEVICES=0`, `ENV X=Y`, `os.environ["X"] = "Y"`).
+The free-text reader's Unicode word rules miss words glued to Chinese ("win10系统", "在WSL2里");
+these patterns use ASCII ones. Each pattern holds a literal the reader keys on (`ANCHORS`), so the
+lines it needs are kept.
 """
 
 from __future__ import annotations
@@ -15,8 +19,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from envdoctor.triage_engine.prose_gpu import geforce_name, gpu_name, gpu_vendor
+
 # ASCII word rules: a Chinese character next to "WSL2" or "12.1" is a boundary, as a space is
 FLAGS = re.IGNORECASE | re.ASCII
+__all__ = ["ANCHORS", "geforce_name", "gpu_name", "gpu_vendor", "prose_facts"]
 _V = r"v?(?P<version>\d+(?:\.\d+){0,3})"
 
 # (fact, regex): the first match of each fact wins, in line order
@@ -39,6 +46,30 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"(?:驱动|driver)\s*(?:支持的?|supports?)\s*(?:最高|up to)?的?\s*cuda\s*(?:版本|version)?"
             r"\s*(?:是|为|is)?\s*[:：]?\s*" + _V,
         ),
+        # "最高支持cuda12.2", "支持的最高CUDA版本为12.2", "CUDA Version显示12.2" (nvidia-smi's field)
+        (
+            "driver.cuda_max",
+            r"(?:最高(?:只|仅)?(?:能)?支持(?:到)?(?:的)?|支持(?:的)?最高(?:的)?)\s*cuda\s*(?:版本)?"
+            r"\s*(?:是|为|到)?\s*[:：]?\s*" + _V,
+        ),
+        ("driver.cuda_max", r"cuda version\s*(?:显示|显示的是|是|为)\s*[:：]?\s*" + _V),
+        # "`nvidia-smi` shows CUDA12.2", "nvidia-smi 显示 CUDA 12.4", "右上角的 CUDA 版本是 12.2" (its
+        # corner), "CUDA 12.2 as shown in nvidia-smi": the driver's highest, not the toolkit
+        (
+            "driver.cuda_max",
+            r"nvidia-smi\W{0,3}\s*(?:shows?|says|显示(?:的是|的)?|里(?:显示)?(?:的)?|中(?:显示)?(?:的)?|"
+            r"上(?:显示)?(?:的)?|看到(?:的)?)\s*(?:the\s*)?cuda\s*(?:版本|version)?\s*(?:是|为|is|:|：)?\s*"
+            + _V,
+        ),
+        (
+            "driver.cuda_max",
+            r"右上角(?:显示)?(?:的)?\s*cuda\s*(?:版本|version)?\s*(?:是|为|:|：)?\s*" + _V,
+        ),
+        (
+            "driver.cuda_max",
+            r"cuda\s*(?:version\s*)?v?(?P<version>1\d\.\d)\s*\(?(?:as shown (?:in|by)|from|in|per)\s*"
+            r"`?nvidia-smi",
+        ),
         # "nvidia-smi shows CUDA Version 12.4", "nvidia-smi 显示的 CUDA 版本是 12.2"
         (
             "driver.cuda_max",
@@ -50,7 +81,8 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("driver.version", r"nvidia-smi\s+(?P<version>\d{3}\.\d+(?:\.\d+)?)(?!\.?\d)"),
         (
             "driver.version",
-            r"(?:驱动版本|显卡驱动|驱动程序版本|驱动)\s*(?:是|为|:|：)?\s*R?(?P<version>\d{3}(?:\.\d+){0,2})",
+            r"驱动(?:程序)?(?:的)?(?:版本)?(?:号)?\s*(?:是|为|:|：)?\s*[rv]?"
+            r"(?P<version>\d{3}(?:\.\d+){0,2})(?!\.?\d)",
         ),
         ("driver.version", r"nvidia-driver-(?P<version>\d{3})\b"),
         # a Windows driver file version (23.21.13.9135) carries NVIDIA's (391.35) in its tail
@@ -79,10 +111,12 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "cuda.runtime",
             r"cuda\s*(?:版本\s*(?:是|为|:|：)?|是|为|用的是)\s*v?(?P<version>1[0-3]\.\d)\b",
         ),
+        # an environment listing's "CUDA：11.8" / "CUDA: 12.0.1" (nvidia-smi's is "CUDA Version:")
+        ("cuda.runtime", r"(?<![a-z_.])cuda\s*[:：]\s*v?(?P<version>1[0-3]\.\d)(?!\d)"),
         # "nvcc -V 显示 11.8", "nvcc --version says 12.1": the toolkit's version in words
         (
             "cuda.runtime",
-            r"nvcc(?: -v| --version)?\s*(?:显示|shows?|says|is|reports|:|：)\s*"
+            r"nvcc(?: -v| --version)?\s*(?:显示(?:的是)?|shows?|says|is|reports|是|为|:|：)\s*"
             r"v?(?P<version>1[0-3]\.\d)\b",
         ),
         (
@@ -122,20 +156,6 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     )
 )
 
-# A GeForce model named by its number in prose ("显卡为4060", "两张3090", "GPU: 4060ti", "my 4090")
-_GEFORCE = (
-    r"(?P<num>10[5-8]0|16[56]0|20[6-8]0|30[5-9]0|40[6-9]0|50[6-9]0)(?:\s?(?P<suffix>ti|super))?"
-)
-GPU_NUMBER = re.compile(
-    r"(?:(?<![a-z0-9_])(?:显卡|gpu|graphics card|card|my|an?|with|一张|两张|三张|四张|八张|\d\s?张|\b[1-8]\s?x\s)"
-    r"\s*(?:是|为|型号|:|：)?\s*(?:nvidia\s*)?(?:geforce\s*)?(?:rtx\s*|gtx\s*)?"
-    + _GEFORCE
-    + r"(?![a-z0-9.])|(?<![a-z0-9.])"
-    + _GEFORCE.replace("num", "num2").replace("suffix", "suffix2")
-    + r"\s*(?:显卡|gpus?\b|graphics card))",
-    FLAGS,
-)
-
 CONTEXT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (fact, re.compile(text, FLAGS))
     for fact, text in (
@@ -144,20 +164,46 @@ CONTEXT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("ctx.kubernetes", r"kubernetes|\bk8s\b|kubectl|kubelet|device-plugin|nvidia\.com/gpu"),
         ("ctx.conda", r"\bconda\b|anaconda|miniconda|mamba|site-packages.{0,40}envs/"),
         ("ctx.grace", r"\bgrace\b|\bgh200\b|\bgb200\b|aarch64|arm64|sbsa"),
-        ("os.wsl", r"\bwsl2?\b|microsoft-standard|/usr/lib/wsl"),
+        # "Windows的Linux子系统", "ubuntu子系统": how Chinese reports name WSL
+        ("os.wsl", r"\bwsl2?\b|microsoft-standard|/usr/lib/wsl|(?:linux|ubuntu|windows)\s*子系统"),
+        (
+            "os.linux",
+            r"\b(?:linux|ubuntu|debian|centos|fedora|rhel|rocky|opensuse|manjaro|deepin|openeuler|"
+            r"kylin)(?:\s?\d[\d.]*)?\b|统信|麒麟|宝塔",
+        ),
+        # inside a container: "docker容器里", "容器内"; the rented GPU hosts (AutoDL, 恒源云
+        # gpushare, 矩池云 matpool) hand out containers whose driver is the host's
+        ("os.container", r"\bdocker\b|\bpodman\b|容器|autodl|恒源云|gpushare|矩池云|matpool"),
         ("jetson", r"\bjetson|jetpack|\bl4t\b|tegra"),
+        # apps named glued to Chinese ("用vllm部署", "forge版本"): the reader's word rules miss them
+        ("app.vllm", r"\bvllm\b"),
+        ("app.forge", r"webui-forge|\bforge\b"),
         ("os.windows", r"\bwindows\b|\bwin(?:dows)?\s?1[01]\b|[a-z]:\\\\|\.dll\b|\.exe\b"),
     )
 )
 
-_ENV_ASSIGNMENT = re.compile(
-    r"(?:^|[\s;&(])(?:export\s+|set\s+|setx\s+|ENV\s+|\$env:)?"
+# the distribution by name, glued to Chinese or a version ("centos7服务器", "ubuntu22.04系统")
+DISTRO = re.compile(
+    r"(?<![a-z])(ubuntu|debian|centos|fedora|rocky|rhel|opensuse|manjaro|almalinux)(?![a-z])",
+    FLAGS,
+)
+
+_ENV_NAME = (
     r"(?P<name>(?:CUDA|NCCL|TORCH|PYTORCH|HSA|HIP|ROCR|LD|TF|XLA|OLLAMA|NVIDIA|CUBLAS|"
     r"CUDNN|OMP|TRITON|VLLM|JAX|FLAGS|ZE|SYCL|BNB|OPENBLAS)_[A-Z0-9_]{2,40})"
-    r"\s*[= ]\s*['\"]?(?P<value>[^'\"\s;]{1,120})"
+)
+# NAME=value (after export/set/env or none), or NAME value only after setx / a Dockerfile's ENV:
+# "CUBLAS_STATUS_NOT_SUPPORTED when calling" and "CUDA_VISIBLE_DEVICES 没有设置" assign nothing
+_ENV_ASSIGNMENT = re.compile(
+    r"(?:^|[\s;&(])(?:(?:export\s+|set\s+|\$env:)?"
+    + _ENV_NAME
+    + r"\s*=|(?:setx|ENV)\s+"
+    + _ENV_NAME.replace("name", "name2")
+    + r"\s)\s*['\"]?(?P<value>[^'\"\s;]{1,120})"
 )
 _OS_ENVIRON = re.compile(
     r"os\.environ\[\s*['\"](?P<name>[A-Z][A-Z0-9_]{2,40})['\"]\s*\]\s*=\s*['\"](?P<value>[^'\"]{0,120})"
+    r"(?P<name2>)"
 )
 
 ANCHORS = (
@@ -207,6 +253,71 @@ ANCHORS = (
     "nvidia-smi",
     "显卡",
     "张",
+    "块",
+    "台",
+    "telsa",
+    "特斯拉",
+    "a800",
+    "h800",
+    "h20",
+    "l20",
+    "p40",
+    "p100",
+    "k80",
+    "m40",
+    "a6000",
+    "a5000",
+    "a4000",
+    "我的是",
+    "用的是",
+    "租的",
+    "租了",
+    "n卡",
+    "单卡",
+    "双卡",
+    *(f"{d}卡" for d in "0123456789"),
+    *(f"rx{s}{d}" for s in ("", " ") for d in "456789"),
+    "0xt",
+    "0 xt",
+    "0gre",
+    "子系统",
+    "容器",
+    "docker",
+    "podman",
+    "autodl",
+    "恒源云",
+    "gpushare",
+    "矩池云",
+    "matpool",
+    "linux",
+    "ubuntu",
+    "debian",
+    "centos",
+    "fedora",
+    "rocky",
+    "deepin",
+    "openeuler",
+    "kylin",
+    "统信",
+    "麒麟",
+    "宝塔",
+    "windows",
+    "win1",
+    "最高",
+    "a卡",
+    "英伟达",
+    "英特尔",
+    "锐炫",
+    "amd",
+    "右上角",
+    "vllm",
+    "rtx",
+    "gtx",
+    "forge",
+    "rhel",
+    "almalinux",
+    "opensuse",
+    "manjaro",
 )
 
 
@@ -218,11 +329,17 @@ def prose_facts(lines: Iterable[str]) -> dict[str, object]:
     for line in lines:
         if len(line) > 2000:
             line = line[:2000]
+        line_max = None  # the driver's CUDA this line names: the same number is no toolkit
         for fact, regex in VERSION_PATTERNS:
+            if fact == "driver.cuda_max" and line_max is None:
+                found = regex.search(line)
+                line_max = found.group("version") if found else None
             if fact in facts or (fact == "driver.cuda_code" and "driver.cuda_max" in facts):
                 continue
             match = regex.search(line)
             if match is None:
+                continue
+            if fact == "cuda.runtime" and line_max and match.group("version") == line_max:
                 continue
             if fact == "driver.cuda_code":
                 code = int(match.group("code"))
@@ -235,30 +352,26 @@ def prose_facts(lines: Iterable[str]) -> dict[str, object]:
                 continue
             facts[fact] = match.group("version")
         if "gpu.prose_name" not in facts:
-            name = geforce_name(line)
+            name = gpu_name(line)
             if name:
                 facts["gpu.prose_name"] = name
+        if "gpu.prose_vendor" not in facts:
+            vendor = gpu_vendor(line)
+            if vendor:
+                facts["gpu.prose_vendor"] = vendor
         for fact, regex in CONTEXT_PATTERNS:
             if fact not in facts and regex.search(line):
                 facts[fact] = True
+        if "os.distro" not in facts:
+            distro = DISTRO.search(line)
+            if distro:
+                facts["os.distro"] = distro.group(1).lower()
         for regex in (_ENV_ASSIGNMENT, _OS_ENVIRON):
             for match in regex.finditer(line):
-                env.setdefault(match.group("name").upper(), match.group("value"))
+                name = match.group("name") or match.group("name2")
+                env.setdefault(name.upper(), match.group("value"))
     facts.pop("driver.cuda_code", None)
     facts.pop("driver.winfile", None)
     if env:
         facts["env"] = env
     return facts
-
-
-def geforce_name(line: str) -> str | None:
-    """The GeForce product a line names by its number ("显卡为4060" -> "NVIDIA GeForce RTX 4060",
-    "1050ti" after "GPU:" -> "NVIDIA GeForce GTX 1050 Ti"), or None."""
-    found = GPU_NUMBER.search(line)
-    if found is None:
-        return None
-    number = int(found.group("num") or found.group("num2"))
-    suffix = (found.group("suffix") or found.group("suffix2") or "").lower()
-    family = "GTX" if number < 2000 else "RTX"
-    tail = {"ti": " Ti", "super": " SUPER"}.get(suffix, "")
-    return f"NVIDIA GeForce {family} {number}{tail}"

@@ -1,0 +1,135 @@
+"""GPUs named in prose, as reports write them: a GeForce by its number ("显卡为4060", "两张3090",
+"4090D", "N卡1050TI"), a data-centre card by its model ("特斯拉p40", "Telsa T4", "A800机器"), an
+AMD Radeon by its number ("RX 6600", "6700xt"), and the maker in words ("A卡", "N卡", "英伟达",
+"锐炫"). Names come out as the GPU table spells them, so the capability can be looked up. ASCII
+word rules: a Chinese character next to a number is a boundary, as a space is."""
+
+from __future__ import annotations
+
+import re
+
+FLAGS = re.IGNORECASE | re.ASCII
+
+# A GeForce model named by its number in prose ("显卡为4060", "两张3090", "用4块3090", "GPU:4060ti",
+# "my 4090", "我的是4090D", "N卡1050TI", "4090显卡"). The China-only "D" models (4090 D, 5090 D) are
+# their own rows of the GPU table.
+_GEFORCE = (
+    r"(?P<num>7[5-8]0|9[5-8]0|10[5-8]0|16[56]0|20[6-8]0|30[5-9]0|40[6-9]0|50[6-9]0)"
+    r"(?:\s?(?P<suffix>ti|super|d|m))?"
+)
+# what precedes a bare card number in a report: a noun, a classifier ("两张", "4块", "8卡"), a verb
+_GPU_LEAD = (
+    r"显卡|gpu|graphics card|card|my|an?(?=\s)|with|rtx|gtx|geforce|n卡|单卡|双卡|单张|"
+    r"我的(?:是)?|用的(?:是)?|租的|租了|买的|买了|换成了?|换了|"
+    r"(?:[一两二三四五六七八]|\d{1,2})\s?(?:张|块|台|片)|\b[1-8]\s?x\s"
+)
+# what follows one: "4090显卡", "3090 GPU", "3060笔记本", "3090*2", "在4090上跑" (not "卡住": stuck)
+_GPU_TAIL = (
+    r"显卡|卡(?![住死在顿])|gpus?\b|graphics card|笔记本|laptop|\s?[*×]\s?\d\b|"
+    r"上(?:跑|运行|训练|推理|部署|面)"
+)
+GPU_NUMBER = re.compile(
+    r"(?:(?<![a-z0-9_])(?:" + _GPU_LEAD + r")"
+    r"\s*(?:是|为|型号|:|：)?\s*(?:nvidia\s*)?(?:geforce\s*)?(?:rtx\s*|gtx\s*)?"
+    + _GEFORCE
+    + r"(?![a-z0-9.])|(?<![a-z0-9.])"
+    + _GEFORCE.replace("num", "num2").replace("suffix", "suffix2")
+    + r"\s*(?:"
+    + _GPU_TAIL
+    + r"))",
+    FLAGS,
+)
+# Data-centre cards by their model ("A800机器", "特斯拉p40的显卡", "Telsa T4 16G", "8卡H20"); the
+# short names that are other things too (T4, A10, H20, L20, P4) only next to a GPU word
+_DC_CLEAR = r"a800|h800|p40|p100|k80|m40|a6000|a5000|a4000"
+_DC_SHORT = r"t4|a10|h20|l20|p4"
+DC_GPU = re.compile(
+    r"(?:(?:tesla|telsa|特斯拉|nvidia|显卡|gpu|卡|张|块|台|用的是?|我的是?)\s*(?P<short>"
+    + _DC_SHORT
+    + r"|"
+    + _DC_CLEAR
+    + r")(?![a-z0-9])|(?<![a-z0-9])(?P<short2>"
+    + _DC_SHORT
+    + r")\s*(?:显卡|卡|gpu|\d{2}\s?g\b)|(?<![a-z0-9-])(?P<clear>"
+    + _DC_CLEAR
+    + r")(?![a-z0-9]))",
+    FLAGS,
+)
+_TESLA = ("p40", "p100", "k80", "m40", "t4", "p4")
+_RTX_A = ("a6000", "a5000", "a4000")
+# AMD Radeon cards by their number ("RX 6600", "6700xt", "7900 XTX"): the vendor rules out CUDA
+AMD_GPU = re.compile(
+    r"(?<![a-z0-9])(?:(?:amd\s*)?(?:radeon\s*)?rx\s?(?P<rx>[4-9]\d{2,3})(?:\s?(?P<rxs>xtx|xt|gre))?"
+    r"|(?P<num>[5-9]\d{2}0)\s?(?P<sfx>xtx|xt|gre))(?![a-z0-9])",
+    FLAGS,
+)
+
+# The GPU's maker in words: "A卡" (AMD, as users write it; "80G的A卡或者H卡" is an A100-class card),
+# "N卡"/"英伟达" (NVIDIA), "英特尔显卡"/"锐炫" (Intel Arc): it rules CUDA in or out
+_AMD_WORDS = re.compile(
+    r"(?<![0-9a-z])a卡|amd\s*(?:的)?\s*(?:显卡|gpu|card)|(?<![a-z])radeon", FLAGS
+)
+_A100_CLASS = re.compile(r"\d+\s*g\s*(?:的)?\s*a卡|a卡\s*(?:或者?|和|或是)\s*h卡", FLAGS)
+_INTEL_WORDS = re.compile(
+    r"(?:intel|英特尔)\s*(?:的)?\s*(?:显卡|独显|arc)|锐炫|(?<![a-z])arc\s?a[357]\d0(?![0-9])", FLAGS
+)
+_NVIDIA_WORDS = re.compile(r"(?<![0-9a-z])n卡|英伟达|nvidia\s*(?:的)?\s*显卡", FLAGS)
+
+
+def gpu_vendor(line: str) -> str | None:
+    """The GPU maker a line names in words ("A卡" -> amd, "N卡" -> nvidia), or None."""
+    if _AMD_WORDS.search(line) and not _A100_CLASS.search(line):
+        return "amd"
+    if _INTEL_WORDS.search(line):
+        return "intel"
+    if _NVIDIA_WORDS.search(line):
+        return "nvidia"
+    return None
+
+
+def gpu_name(line: str) -> str | None:
+    """The GPU a line names in words, as the GPU table spells it: a GeForce by its number, a
+    data-centre card by its model ("特斯拉p40" -> "Tesla P40", "A800" -> "NVIDIA A800"), an AMD
+    Radeon by its number ("6700xt" -> "AMD Radeon RX 6700 XT"); None when it names none."""
+    return geforce_name(line) or datacenter_name(line) or radeon_name(line)
+
+
+def geforce_name(line: str) -> str | None:
+    """The GeForce product a line names by its number ("显卡为4060" -> "NVIDIA GeForce RTX 4060",
+    "1050ti" after "GPU:" -> "NVIDIA GeForce GTX 1050 Ti", "4090D" -> "NVIDIA GeForce RTX 4090 D"),
+    or None."""
+    found = GPU_NUMBER.search(line)
+    if found is None:
+        return None
+    number = int(found.group("num") or found.group("num2"))
+    suffix = (found.group("suffix") or found.group("suffix2") or "").lower()
+    family = "GTX" if number < 2000 else "RTX"
+    tail = {"ti": " Ti", "super": " SUPER"}.get(suffix, "")
+    if suffix == "d" and number in (4090, 5090):
+        tail = " D"
+    if suffix == "m" and number < 1000:  # the Maxwell laptop chips: "GTX 960M"
+        tail = "M"
+    return f"NVIDIA GeForce {family} {number}{tail}"
+
+
+def datacenter_name(line: str) -> str | None:
+    """A data-centre card named by its model, as the GPU table spells it, or None."""
+    found = DC_GPU.search(line)
+    if found is None:
+        return None
+    model = (found.group("short") or found.group("short2") or found.group("clear")).lower()
+    if model in _TESLA:
+        return f"Tesla {model.upper()}"
+    if model in _RTX_A:
+        return f"NVIDIA RTX {model.upper()}"
+    return f"NVIDIA {model.upper()}"
+
+
+def radeon_name(line: str) -> str | None:
+    """An AMD Radeon card named by its number ("RX 6600", "6700xt"), or None."""
+    found = AMD_GPU.search(line)
+    if found is None:
+        return None
+    number = found.group("rx") or found.group("num")
+    suffix = (found.group("rxs") or found.group("sfx") or "").upper()
+    return f"AMD Radeon RX {number}{' ' + suffix if suffix else ''}"
