@@ -247,6 +247,13 @@ def test_a_hardware_fix_keeps_its_action_without_its_linux_checks():
     assert adapt(grub, host_of(windows), windows).reason.startswith("Linux commands on Windows")
     written = Fix("Save the log", ("sudo dmesg > /tmp/dmesg.txt",))
     assert adapt(written, host_of(windows), windows).reason.startswith("Linux commands on")
+    # a summary that says what to do on Windows keeps it there, without the Linux commands
+    both = Fix(
+        "Install the validated driver branch (580.65.06 on Linux, 580.88 on Windows)",
+        ("sudo apt-get install -y nvidia-driver-580", "nvidia-smi"),
+    )
+    assert adapt(both, host_of(windows), windows).commands == ("nvidia-smi",)
+    assert adapt(both, host_of(machine()), machine()) == both
 
 
 def test_a_gpu_is_needed_to_choose_a_wheel(ms):

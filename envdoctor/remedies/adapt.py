@@ -188,7 +188,7 @@ def adapt(fix: Fix, host: Host, snap: Snapshot, ms: Any = None) -> Fix | Rejecte
         return fix
     reason = _reason(fix, host, snap)
     if reason is not None and reason.startswith("Linux commands on"):
-        fix = _without_linux_checks(fix)
+        fix = _without_linux_checks(fix, host)
         reason = _reason(fix, host, snap)
     if reason is not None:
         return RejectedFix(fix.summary, reason)
@@ -211,11 +211,20 @@ def adapt(fix: Fix, host: Host, snap: Snapshot, ms: Any = None) -> Fix | Rejecte
     return fix
 
 
-def _without_linux_checks(fix: Fix) -> Fix:
-    """The fix without its Linux read-only checks (`sudo lspci ...`, `dmesg | grep`): on Windows
-    or macOS the action its summary names (swap the riser, set the BIOS option) still applies,
-    only the way to look differs. A Linux command that changes something stays, and rejects."""
-    kept = tuple(c for c in fix.commands if not _reads_only(c))
+def _without_linux_checks(fix: Fix, host: Host) -> Fix:
+    """The fix without the Linux commands that do not fit this Windows or macOS host, when its
+    action still holds there: commands that only read state (`sudo lspci ...`, `dmesg | grep`:
+    swap the riser, set the BIOS option), or any Linux command when the summary itself says
+    what to do on this OS ("580.65.06 on Linux, 580.88 on Windows"). Otherwise the Linux
+    command that changes something stays, and rejects the fix."""
+    where = "Windows" if host.os == "windows" else "macOS"
+    covers_host = re.search(rf"\b{where}\b", fix.summary) is not None
+    kept = tuple(
+        c
+        for c in fix.commands
+        if not _reads_only(c)
+        and not (covers_host and (re.search(_LINUX_ONLY, c) or re.search(_SUDO, c)))
+    )
     return fix if len(kept) == len(fix.commands) else replace(fix, commands=kept)
 
 
