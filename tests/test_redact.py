@@ -356,3 +356,13 @@ def test_windows_profile_with_a_space():
 def test_a_name_first_seen_late_is_replaced_early():
     out, _ = redact_document({"a": "owner carol7 ran it", "b": "/home/carol7/job"})
     assert out == {"a": "owner <user-1> ran it", "b": "/home/<user-1>/job"}
+
+
+def test_a_kubernetes_resource_name_under_a_key_is_not_a_secret():
+    # envdoctor's own Kubernetes fix (a toleration) and real pod specs say `key: nvidia.com/gpu`
+    redactor = Redactor()
+    text = "tolerations: [{key: nvidia.com/gpu, operator: Exists, effect: NoSchedule}]"
+    assert redactor.redact_text(text) == text
+    assert redactor.redact_text("nvidia.com/gpu", key="key") == "nvidia.com/gpu"
+    # a secret under the same key still goes
+    assert "sk-live-4f9a8b7c6d5e" not in redactor.redact_text("key: sk-live-4f9a8b7c6d5e")

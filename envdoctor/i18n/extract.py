@@ -440,6 +440,11 @@ def from_signatures(path: Path, ref: str) -> Iterator[Message]:
             yield from message(sig.get(name), f"{key}.{name}")
         for number, fix in enumerate(sig.get("fix", []), start=1):
             yield from message(fix.get("summary"), f"{key}.fix{number}")
+        # a remedy's reason and summary are shown inside the chooser's fix ("driver 570 or
+        # newer (Blackwell GPUs need the open kernel module)")
+        for number, remedy in enumerate(sig.get("remedy", []), start=1):
+            for name in ("reason", "summary"):
+                yield from message(remedy.get(name), f"{key}.remedy{number}.{name}")
         # a signature's own defaults fill its placeholders when the log does not say
         # ("the build needs driver {torch.min_driver}"), so they are words people read too
         for name, value in (sig.get("defaults") or {}).items():

@@ -94,24 +94,29 @@ def driver_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[
         if need is None and branch is None and known:
             need = None  # the distribution's current driver
         why = str(spec.param("reason") or "")
-        if need is None and branch is None and not why:
-            why = "the distribution's recommended driver"
     minimum = str(need).split(".")[0] if need else None
     label = f"{minimum} or newer" if minimum else (f"the {branch} branch" if branch else "")
+    if not label:  # no floor: the current driver (on Linux the distribution's recommended one)
+        native_linux = host.os == "linux" and not host.wsl
+        label = "the distribution's recommended one" if native_linux else "the current one"
     effect = Effect(
         driver_min=str(need) if need else None,
         driver_branch=f"R{branch}" if branch and not need else None,
     )
     # the open kernel modules start at Turing (7.5): older GPUs need the proprietary ones
     open_module = False if any(_cc(c) < (7, 5) for c in capabilities) else None
-    tail = f" ({why})" if why else ""
     if host.container:
         return []  # a driver is installed on the host, never inside a container
     if host.wsl:
         return [
             Fix(
-                f"Update the NVIDIA driver on Windows (not inside WSL) to {label}{tail}: WSL2 "
-                "uses the Windows driver; then run `wsl --shutdown`",
+                (
+                    f"Update the NVIDIA driver on Windows (not inside WSL) to {label} ({why}): "
+                    "WSL2 uses the Windows driver; then run `wsl --shutdown`"
+                    if why
+                    else f"Update the NVIDIA driver on Windows (not inside WSL) to {label}: WSL2 "
+                    "uses the Windows driver; then run `wsl --shutdown`"
+                ),
                 (),
                 Risk.NEEDS_RESTART,
                 WSL_CUDA_GUIDE,
@@ -124,8 +129,10 @@ def driver_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[
     if host.os != "linux":
         return [
             Fix(
-                f"Install NVIDIA driver {label}{tail} from NVIDIA's download page, then reboot".replace(
-                    "driver  ", "driver "
+                (
+                    f"Install NVIDIA driver {label} ({why}) from NVIDIA's download page, then reboot"
+                    if why
+                    else f"Install NVIDIA driver {label} from NVIDIA's download page, then reboot"
                 ),
                 (),
                 Risk.NEEDS_RESTART,
@@ -155,7 +162,11 @@ def driver_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[
         notes = (*notes, "your distribution was not recognised: use its driver page")
     return [
         Fix(
-            f"Install NVIDIA driver {label}{tail}, then reboot".replace("driver  ", "driver "),
+            (
+                f"Install NVIDIA driver {label} ({why}), then reboot"
+                if why
+                else f"Install NVIDIA driver {label}, then reboot"
+            ),
             cmds,
             Risk.NEEDS_RESTART,
             os_packages.driver_docs_url(host.distro),

@@ -197,6 +197,8 @@ class Redactor:
 
     def _note(self, kind: str, value: str) -> None:
         value = value.strip()
+        if kind == "secret" and shapes.OWN_VALUE.fullmatch(value):
+            return  # a device resource name under a secret-named key ("key: nvidia.com/gpu")
         if not value or shapes.PSEUDONYM.fullmatch(value):
             return
         if kind == "user" and (value.lower() in shapes.GENERIC_USERS or len(value) < 2):
@@ -253,7 +255,12 @@ class Redactor:
         if key is not None and shapes.meaningful(text) and "\n" not in text:
             if lowered in shapes.SERIAL_KEYS:
                 return self._token("serial", text)
-            if is_secret_name(key) and not shapes.EXEMPT_KEY.search(key) and not _is_path(text):
+            if (
+                is_secret_name(key)
+                and not shapes.EXEMPT_KEY.search(key)
+                and not _is_path(text)
+                and not shapes.OWN_VALUE.fullmatch(text.strip())
+            ):
                 return self._token("secret", text)
             if (
                 lowered in shapes.HOST_KEYS | shapes.USER_KEYS
@@ -319,6 +326,7 @@ class Redactor:
             or shapes.PSEUDONYM.fullmatch(value)
             or shapes.EXEMPT_KEY.search(name)
             or _is_path(value)
+            or shapes.OWN_VALUE.fullmatch(value.strip())
         ):
             return m.group(0)
         return f"{name}{m['sep']}{m['quote'] or ''}{self._token('secret', value)}"

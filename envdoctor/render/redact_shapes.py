@@ -285,6 +285,10 @@ URL_TOKEN = re.compile(r"[a-z][a-z0-9+.-]*://\S*$", re.I)
 # envdoctor's own words about a finding, never pasted text ("signature:memory.cuda-out-of-memory"
 # reads as a SIGNATURE: assignment)
 OWN_KEYS = frozenset({"origin"})
+# values that a secret-named key ("key:", "token=") holds in envdoctor's own fixes and in real
+# configs, and that are no secret: Kubernetes device resource names (a toleration's
+# `key: nvidia.com/gpu`)
+OWN_VALUE = re.compile(r"(?:nvidia\.com|amd\.com|gpu\.intel\.com|habana\.ai)/[\w.-]{1,40}")
 
 
 def is_secret_name(name: str) -> bool:

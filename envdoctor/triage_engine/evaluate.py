@@ -19,7 +19,7 @@ from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
 from envdoctor.model.snapshot import Confidence, Snapshot
 from envdoctor.triage_engine.conditions import evaluate_condition
 from envdoctor.triage_engine.facts import Facts
-from envdoctor.triage_engine.loader import DATA, cause_explains
+from envdoctor.triage_engine.loader import DATA
 from envdoctor.triage_engine.model import Match, Pattern, Signature
 
 NO_MATCH_ID = "triage.no-signature-matched"
@@ -199,11 +199,13 @@ def to_finding(
         rank = -1 if first else (1 if when is True else (2 if spec.when is None else 3))
         if any(unresolved(t, scoped, sig.defaults) for t in (spec.summary, *spec.commands)):
             continue  # a fact it names is unknown and has no default words: not shown
-        written = Fix(
-            fill(spec.summary), tuple(fill(c) for c in spec.commands), spec.risk, spec.url
-        )
+        # a command naming an unknown fact would run with its default words in it ("whl/its
+        # variant"): the summary says it in words, the command is left out
+        commands = tuple(fill(c) for c in spec.commands if not unknown_in(c, scoped))
+        written = Fix(fill(spec.summary), commands, spec.risk, spec.url)
         if chosen and is_canned_torch_index(written):  # the chooser's exact commands replace it
             written = replace(written, commands=())
+            rank = max(rank, 1)  # ... and its own words come after the chooser's
         ranked.append((rank, written))
     ranked.sort(key=lambda pair: pair[0])
     useful = [f for _, f in ranked if not installed_wheel_fix(f, scoped)] or [f for _, f in ranked]
@@ -216,7 +218,7 @@ def to_finding(
         confidence=Confidence.LOW,
         evidence=tuple(evidence),
         fixes=fixes,
-        explains=cause_explains(sig),
+        explains=sig.explains,
         score=match.score,
         origin=f"signature:{sig.key}",
     )
@@ -278,6 +280,15 @@ def template(text: str, facts: Facts, defaults: Mapping[str, str]) -> str:
         return show(value)
 
     return _PLACEHOLDER.sub(fill_one, text)
+
+
+def unknown_in(text: str, facts: Facts) -> bool:
+    """Whether `text` names a fact the paste does not give (default words or not)."""
+    for found in _PLACEHOLDER.finditer(text):
+        value = facts.get(found.group(1))
+        if value is None or value == [] or value == "":
+            return True
+    return False
 
 
 def unresolved(text: str, facts: Facts, defaults: Mapping[str, str]) -> bool:

@@ -464,25 +464,6 @@ def by_id() -> dict[str, list[Signature]]:
     return out
 
 
-def cause_explains(signature: Signature) -> tuple[str, ...]:
-    """The symptoms a cause explains, whichever of its signatures reached it: its own list, then
-    those of the other signatures of its finding id. That a cause explains a symptom is a fact
-    about the cause, not about the phrasing a report used ("显存被其他进程占用" folds the OOM
-    as the canonical line does)."""
-    if _EXPLAINS and _EXPLAINS[0] is not DATA:
-        _EXPLAINS.clear()
-    if not _EXPLAINS:
-        union: dict[str, dict[str, None]] = {}
-        for sig in DATA.signatures:
-            union.setdefault(sig.id, {}).update(dict.fromkeys(sig.explains))
-        _EXPLAINS[:] = [DATA, {k: tuple(v) for k, v in union.items()}]
-    others = _EXPLAINS[1].get(signature.id, ())
-    return tuple(dict.fromkeys((*signature.explains, *others)))
-
-
-_EXPLAINS: list[Any] = []  # [the SignatureData, finding id -> the symptoms its cause explains]
-
-
 def anchors() -> frozenset[str]:
     """Every literal a signature line can be recognised by, and the prose facts' key words: the
     free-text reader keeps a line holding any of them."""
