@@ -4,14 +4,14 @@ figures are computed and printed: no case of the split is named.
 
 Issue #20 asks, with the strict hit (the expected id in the top 3 AND its fixes naming the fix
 keywords), for at least 85% top 3 and 70% first, Chinese within five points of English, and "no
-signature matched" on at most 10% of the problem reports. Measured at the end of the work of
-2026-12-03 (README, "Triage accuracy"), on 144 cases: 47% strict top 3, 40% strict first, 3.5%
-no match; English 50%, Chinese 41% strict top 3 (a 9-point gap). So:
-
-- the no-match requirement is met and asserted as the issue states it;
-- the 85% / 70% / five-point requirements are asserted as the issue states them and marked as
-  expected failures (strict: the day one passes, pytest fails until the marker is removed);
-- the measured level is held as a floor (a ceiling for the gap), so no change slides back.
+signature matched" on at most 10% of the problem reports. Measured at the end of round 4 of that
+work (2026-12-03; README, "Triage accuracy"), on 186 cases: 53% strict top 3, 46% strict first,
+3.2% no match; English 54.5%, Chinese 50.0% strict top 3 (a 4.5-point gap). So:
+- the no-match and the five-point requirements are met and asserted as the issue states them
+  (the five-point one by a margin of about one Chinese case);
+- the 85% / 70% requirements are asserted as the issue states them and marked as expected
+  failures (strict: the day they pass, pytest fails until the marker is removed);
+- the measured level is held as a floor (a ceiling for no match), so no change slides back.
 """
 
 from __future__ import annotations
@@ -53,10 +53,9 @@ def _show(figures: dict[str, Any]) -> str:
 
 
 # the level measured at the end of the work (README), less a small margin for ties
-FLOOR_STRICT_TOP3 = 0.45
-FLOOR_STRICT_FIRST = 0.38
-CEILING_NO_MATCH = 0.06
-CEILING_CHINESE_GAP = 0.11
+FLOOR_STRICT_TOP3 = 0.51
+FLOOR_STRICT_FIRST = 0.44
+CEILING_NO_MATCH = 0.05
 NOT_MET = "issue #20's target is not met on the frozen split (README, Triage accuracy)"
 
 
@@ -76,8 +75,6 @@ def test_no_match_on_at_most_ten_percent_of_problem_reports(figures: dict[str, A
     assert figures["no_match_share"] <= CEILING_NO_MATCH, _show(figures)
 
 
-def test_chinese_gap_stays_at_the_measured_level(figures: dict[str, Any]) -> None:
-    assert _gap(figures) <= CEILING_CHINESE_GAP, _show(figures)
 
 
 @pytest.mark.xfail(strict=True, reason=NOT_MET)
@@ -86,7 +83,6 @@ def test_issue_target_strict_top3_85_and_first_70(figures: dict[str, Any]) -> No
     assert figures["strict_first_share"] >= 0.70, _show(figures)
 
 
-@pytest.mark.xfail(strict=True, reason=NOT_MET)
 def test_issue_target_chinese_within_five_points_of_english(figures: dict[str, Any]) -> None:
     assert _gap(figures) <= 0.05, _show(figures)
 

@@ -22,7 +22,7 @@ import math
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from envdoctor.model.findings import SEVERITY_ORDER, Evidence, Finding, Severity
@@ -225,10 +225,13 @@ def words_of(lines: Iterable[str]) -> set[str]:
 @dataclass(frozen=True)
 class Index:
     """The case base ready to compare: each word's weight (inverse document frequency) and each
-    row with its word set and the length of its weighted vector."""
+    row with its word set; the length of a row's weighted vector is computed the first time a
+    paste shares enough words with it (most rows share none: building them all was a fifth of a
+    short paste's triage)."""
 
     idf: Mapping[str, float]
-    rows: tuple[tuple[Mapping[str, Any], frozenset[str], float], ...] = ()
+    rows: tuple[tuple[Mapping[str, Any], frozenset[str]], ...] = ()
+    norms: dict[int, float] = field(default_factory=dict, compare=False)
 
     @classmethod
     def of(cls, rows: Iterable[Mapping[str, Any]]) -> Index:
@@ -250,14 +253,20 @@ class Index:
                 idf.update((w, int(x) / 100) for w, x in zip(words, weights, strict=True))
         frequency = Counter(w for words in sets for w in words if w not in idf)
         idf.update((w, math.log(1 + len(sets) / n)) for w, n in frequency.items())
-        bare = cls(idf)
-        index = cls(idf, tuple((r, w, bare.norm(w)) for r, w in zip(rows, sets, strict=True)))
+        index = cls(idf, tuple(zip(rows, sets, strict=True)))
         _LAST[:] = [key, index]
         return index
 
     def norm(self, words: Iterable[str]) -> float:
         """The length of a word set's weighted vector (words the case base lacks weigh 0)."""
         return math.sqrt(sum(self.idf.get(w, 0.0) ** 2 for w in words))
+
+    def row_norm(self, position: int) -> float:
+        """The length of row `position`'s weighted vector (computed once)."""
+        found = self.norms.get(position)
+        if found is None:
+            found = self.norms[position] = self.norm(self.rows[position][1])
+        return found
 
     def cosine(
         self, present: set[str], present_norm: float, words: Iterable[str], norm: float
@@ -292,11 +301,11 @@ def similar_cases(
     present = words_of(lines)
     present_norm = index.norm(present)
     found = []
-    for row, words, norm in index.rows:
+    for position, (row, words) in enumerate(index.rows):
         shared = present.intersection(words)
         if len(shared) < min_words or sum(index.idf.get(w, 0.0) for w in shared) < min_weight:
             continue
-        similarity = index.cosine(present, present_norm, words, norm)
+        similarity = index.cosine(present, present_norm, words, index.row_norm(position))
         if similarity >= min_similarity:
             found.append((similarity, row))
     return sorted(found, key=lambda pair: -pair[0])
