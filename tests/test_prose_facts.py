@@ -55,6 +55,27 @@ REAL_LINES = [
     ),
     ("041", "I am running windows 11, python 3.11. In an anaconda environment.", "ctx.conda", True),
     ("084", "windows11 tensorflow 2.12", "os.windows", True),
+    (
+        "train/en-1010",
+        "The platform I used is `Python 3.6` using Anaconda on CentOS and the PyTorch Version is "
+        "`1.1.0`.",
+        "torch.prose_version",
+        "1.1.0",
+    ),
+    (
+        "train/en-0122",
+        "Jul 01 22:55:07 gpu kernel: NVRM: GPU 0000:01:00.0: rm_init_adapter failed, device minor "
+        "number 0",
+        "os.linux",
+        True,
+    ),
+    (
+        "train/en-0055",
+        "ImportError: /usr/local/lib/python3.10/dist-packages/vllm/_C.cpython-310-x86_64-linux-gnu"
+        ".so: undefined symbol: _ZN2at4_ops15to_dtype_layout4call",
+        "os.linux",
+        True,
+    ),
 ]
 
 

@@ -75,8 +75,6 @@ def test_no_match_on_at_most_ten_percent_of_problem_reports(figures: dict[str, A
     assert figures["no_match_share"] <= CEILING_NO_MATCH, _show(figures)
 
 
-
-
 @pytest.mark.xfail(strict=True, reason=NOT_MET)
 def test_issue_target_strict_top3_85_and_first_70(figures: dict[str, Any]) -> None:
     assert figures["strict_top3_share"] >= 0.85, _show(figures)

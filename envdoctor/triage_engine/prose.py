@@ -140,10 +140,12 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"(?:paddle(?:paddle)?(?:-gpu)?|飞桨)\s*(?:version|版本)?\s*(?:是|为)?\s*[:：=]{0,2}\s*"
             + r"v?(?P<version>[23]\.\d+(?:\.\d+)?)",
         ),
-        # "PyTorch 2.1.0", "torch==2.5.1", "pytorch版本 2.3.1", "torch2.3.1" (not torchvision)
+        # "PyTorch 2.1.0", "torch==2.5.1", "pytorch版本 2.3.1", "torch2.3.1" (not torchvision),
+        # and an issue form's "PyTorch Version is `1.1.0`"
         (
             "torch.prose_version",
-            r"(?<![a-z0-9_-])(?:py)?torch(?![a-z_-])\s*(?:版本|version)?\s*(?:是|为|:|：|==?)?\s*"
+            r"(?<![a-z0-9_-])(?:py)?torch(?![a-z_-])\s*(?:版本|version)?\s*"
+            r"(?:是|为|:|：|==?|is\b)?\s*[`'\"]?"
             r"v?(?P<version>[12]\.\d{1,2}(?:\.\d+)?(?:(?:a|b|rc|\.dev)\d+)?"
             r"(?:\+(?:cpu|cu\d{2,3}|rocm[\d.]+))?)(?!\.?\d)",
         ),
@@ -169,7 +171,10 @@ CONTEXT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "os.linux",
             r"\b(?:linux|ubuntu|debian|centos|fedora|rhel|rocky|opensuse|manjaro|deepin|openeuler|"
-            r"kylin)(?:\s?\d[\d.]*)?\b|统信|麒麟|宝塔",
+            r"kylin)(?:\s?\d[\d.]*)?\b|统信|麒麟|宝塔|"
+            # what only a Linux host prints: the driver's kernel log, DKMS, module tools, apt
+            r"\bNVRM:|\bdkms\b|\bmodprobe\b|/lib/modules/|\bapt(?:-get)? install\b|"
+            r"x86_64-linux-gnu",
         ),
         # inside a container: "docker容器里", "容器内"; the rented GPU hosts (AutoDL, 恒源云
         # gpushare, 矩池云 matpool) hand out containers whose driver is the host's
