@@ -234,6 +234,6 @@ def test_suggestions_fill_the_places_prose_guesses_leave(monkeypatch: Any) -> No
         "torch.driver-too-old",
     ]
     assert [f.score for f in out] == [38, 31, 30]
-    # a canonical line (or any finding at GUESS_SCORE and above) is not completed by guesses
+    # a canonical line (or any finding at rank.CANONICAL_SCORE and above) is not completed by guesses
     line = Finding(id="memory.out-of-memory", severity=Severity.ERROR, title="c", score=60)
     assert casebase.with_suggestions([guess, line], snap) == [guess, line]

@@ -5,6 +5,7 @@ the knob the thread's fix turned (the env var, flag, package or version)."""
 from __future__ import annotations
 
 import pytest
+from triage_lines import assert_first_with_knob
 
 from envdoctor.triage_engine import triage_text
 
@@ -289,10 +290,7 @@ FIELD_LINES += [
 
 @pytest.mark.parametrize(("text", "finding_id", "knob"), FIELD_LINES)
 def test_field_line_names_its_cause_and_knob(text: str, finding_id: str, knob: str) -> None:
-    findings = triage_text(text).findings
-    assert findings and findings[0].id == finding_id, [f.id for f in findings[:3]]
-    fixes = " ".join(" ".join((f.summary, *f.commands)) for f in findings[0].fixes)
-    assert knob.lower() in fixes.lower(), fixes
+    assert_first_with_knob(text, finding_id, knob)
 
 
 def test_other_process_holding_gib_is_in_the_top_three_of_an_oom() -> None:

@@ -4,6 +4,7 @@ pastes reaches its cause first, and the fix names the knob the real fix turns.""
 from __future__ import annotations
 
 import pytest
+from triage_lines import assert_first_with_knob
 
 from envdoctor.triage_engine import triage_text
 
@@ -79,10 +80,7 @@ CASES = [
 
 @pytest.mark.parametrize(("text", "expected", "knob"), CASES, ids=[c[1] for c in CASES])
 def test_field_line_reaches_its_cause_with_the_knob(text: str, expected: str, knob: str) -> None:
-    findings = triage_text(text).findings
-    assert findings and findings[0].id == expected, [f.id for f in findings[:3]]
-    fixes = " ".join(" ".join((f.summary, *f.commands)) for f in findings[0].fixes).lower()
-    assert knob in fixes, fixes
+    assert_first_with_knob(text, expected, knob)
 
 
 def test_cublas_dll_fix_names_its_own_cuda_major_not_a_canned_one() -> None:

@@ -8,6 +8,7 @@ fix turns on (the flag, package or setting).
 from __future__ import annotations
 
 import pytest
+from triage_lines import assert_first_with_knob, fixes_text
 
 from envdoctor.triage_engine import triage_text
 
@@ -184,10 +185,7 @@ nvidia 0000:01:00.0:    [ 0] RxErr""",
 def test_cause_ranks_first_and_its_fix_names_the_keyword(
     name: str, paste: str, expected: str, keyword: str
 ) -> None:
-    findings = triage_text(paste).findings
-    assert findings and findings[0].id == expected, [f.id for f in findings[:3]]
-    fixes = " ".join(" ".join((f.summary, *f.commands)) for f in findings[0].fixes).lower()
-    assert keyword.lower() in fixes, fixes
+    assert_first_with_knob(paste, expected, keyword)
 
 
 ZH_CASES = [
@@ -226,7 +224,7 @@ Upgrade: libnvidia-compute-550:amd64 (550.120-0ubuntu0.22.04.1, 550.127.05-0ubun
 End-Date: 2025-03-02  06:13:10"""
     findings = triage_text(paste).findings
     assert findings[0].id == "nvidia.driver-library-mismatch"
-    fixes = " ".join(" ".join((f.summary, *f.commands)) for f in findings[0].fixes)
+    fixes = fixes_text(findings[0])
     assert "apt-mark hold" in fixes and "purge" in fixes
 
 

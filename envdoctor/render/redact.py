@@ -255,12 +255,7 @@ class Redactor:
         if key is not None and shapes.meaningful(text) and "\n" not in text:
             if lowered in shapes.SERIAL_KEYS:
                 return self._token("serial", text)
-            if (
-                is_secret_name(key)
-                and not shapes.EXEMPT_KEY.search(key)
-                and not _is_path(text)
-                and not shapes.OWN_VALUE.fullmatch(text.strip())
-            ):
+            if is_secret_name(key) and not shapes.EXEMPT_KEY.search(key) and not _is_path(text):
                 return self._token("secret", text)
             if (
                 lowered in shapes.HOST_KEYS | shapes.USER_KEYS
@@ -299,6 +294,8 @@ class Redactor:
     def _token(self, kind: str, value: str) -> str:
         if shapes.PSEUDONYM.fullmatch(value) or (self.kinds is not None and kind not in self.kinds):
             return value
+        if kind == "secret" and shapes.OWN_VALUE.fullmatch(value.strip()):
+            return value  # a device resource name under a secret-named key ("key: nvidia.com/gpu")
         canonical = (
             value.lower() if kind in ("host", "gpu-uuid", "mig-uuid", "mac", "ipv6") else value
         )
@@ -326,7 +323,6 @@ class Redactor:
             or shapes.PSEUDONYM.fullmatch(value)
             or shapes.EXEMPT_KEY.search(name)
             or _is_path(value)
-            or shapes.OWN_VALUE.fullmatch(value.strip())
         ):
             return m.group(0)
         return f"{name}{m['sep']}{m['quote'] or ''}{self._token('secret', value)}"

@@ -36,7 +36,6 @@ SUGGEST_SUPPORT = 0.10  # a cause this well supported is suggested when no signa
 SUGGEST_WEIGHT = 4.0  # the shared words' summed weight (inverse document frequencies)
 SUGGEST_SCORE = 20  # suggested causes score 20-40: below every signature's finding
 MAX_SUGGESTED = 3
-GUESS_SCORE = 45  # as rank.CANONICAL_SCORE: a signature finding below it was reached by prose
 PHRASING_WEIGHT = 0.25  # a cause's own phrasings in the paste add up to this to its support
 MAX_FIXES = 6  # as rank.MAX_FIXES
 ROW_EXP = 0.5
@@ -61,6 +60,7 @@ _PROBLEM = re.compile(
     r"为什么|怎么|如何|请问|吗\s*$",
     re.IGNORECASE | re.ASCII,  # a Chinese character next to an English word is a boundary
 )
+_APPLE = r"\bmps\b|apple|macos|mac ?os|macbook|\bmac\b|\bm[1-4]\b|metal|darwin|osx"
 # Causes that exist only in one setting (a Slurm job, a pod, WSL, Windows, a container, an AMD,
 # Apple, Intel or Jetson GPU, a virtual machine), by their ids' prefix, and the words a paste
 # about that setting holds. A similar case does not suggest such a cause for a paste that never
@@ -79,8 +79,8 @@ SETTINGS = {
         r"singularity|apptainer|nvcr\.io|\bimage\b|kubernetes|k8s|\bpods?\b|\bcdi\b|容器|镜像",
         "rocm.": r"rocm|\bhip|amdgpu|\bamd\b|radeon|gfx\d|\bhsa_|/dev/kfd|rocminfo|"
         r"\brx ?\d{3,4}|instinct|\bmi\d{2,3}",
-        "apple.": r"\bmps\b|apple|macos|mac ?os|macbook|\bmac\b|\bm[1-4]\b|metal|darwin|osx",
-        "macos.": r"\bmps\b|apple|macos|mac ?os|macbook|\bmac\b|\bm[1-4]\b|metal|darwin|osx",
+        "apple.": _APPLE,
+        "macos.": _APPLE,
         "jetson.": r"jetson|tegra|jetpack|\bl4t\b|xavier|orin|aarch64|\bnano\b",
         "vm.": r"\bvms?\b|virtual|vfio|qemu|\bkvm|proxmox|esxi|hyper-?v|passthrough|"
         r"pass-through|libvirt|unraid|vmware|virtualbox|\bwsl|虚拟机|直通",
@@ -370,15 +370,16 @@ def is_problem_report(snap: Snapshot) -> bool:
 def with_suggestions(found: list[Finding], snap: Snapshot, matrices: Any = None) -> list[Finding]:
     """The signature findings, completed with the causes that similar confirmed cases support
     when no signature applied ("no signature matched" stays only when none does) or when each
-    applied by prose alone (guesses, below GUESS_SCORE): then the suggestions rank below every
+    applied by prose alone (guesses, below rank.CANONICAL_SCORE): then the suggestions rank below every
     guess, filling the places a guess leaves (the family fallbacks "the GPU is not used in the
     container" apply to many causes; the similar cases name the one their threads confirmed)."""
     from envdoctor.triage_engine.evaluate import NO_MATCH_ID
+    from envdoctor.triage_engine.rank import CANONICAL_SCORE
 
     causes = [f for f in found if f.id != NO_MATCH_ID]
     if not causes:
         return suggested_by_cases(snap, matrices) or found
-    if any((f.score or 0) >= GUESS_SCORE for f in causes):
+    if any((f.score or 0) >= CANONICAL_SCORE for f in causes):
         return found
     floor = min(f.score or 0 for f in causes)
     have = {f.id for f in causes}

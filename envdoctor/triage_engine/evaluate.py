@@ -135,13 +135,17 @@ def match_all(
 
 
 def signature_findings(
-    snap: Snapshot, matrices: Any = None, signatures: Iterable[Signature] | None = None
+    snap: Snapshot,
+    matrices: Any = None,
+    signatures: Iterable[Signature] | None = None,
+    facts: Facts | None = None,
 ) -> list[Finding]:
     """One finding per finding id (its best-scoring signature), or the no-match finding when
-    the paste holds error lines and nothing applies. One pass: every signature evaluated once."""
+    the paste holds error lines and nothing applies. One pass: every signature evaluated once.
+    `facts`: the paste's facts when the caller has them (they are derived from `snap`)."""
     if not snap.has("pasted.text"):
         return []
-    facts = Facts(snap, matrices)
+    facts = facts if facts is not None else Facts(snap, matrices)
     best: dict[str, Match] = {}
     for match in match_all(snap, matrices, signatures, facts):
         best.setdefault(match.signature.id, match)
@@ -282,27 +286,24 @@ def template(text: str, facts: Facts, defaults: Mapping[str, str]) -> str:
     return _PLACEHOLDER.sub(fill_one, text)
 
 
-def unknown_in(text: str, facts: Facts) -> bool:
-    """Whether `text` names a fact the paste does not give (default words or not)."""
+def unknown_facts(text: str, facts: Facts) -> list[str]:
+    """The facts `text` names ({{fact}}) that the paste does not give."""
+    out = []
     for found in _PLACEHOLDER.finditer(text):
         value = facts.get(found.group(1))
         if value is None or value == [] or value == "":
-            return True
-    return False
+            out.append(found.group(1))
+    return out
+
+
+def unknown_in(text: str, facts: Facts) -> bool:
+    """Whether `text` names a fact the paste does not give (default words or not)."""
+    return bool(unknown_facts(text, facts))
 
 
 def unresolved(text: str, facts: Facts, defaults: Mapping[str, str]) -> bool:
     """Whether `text` names a fact that is unknown and has no default words."""
-    for found in _PLACEHOLDER.finditer(text):
-        name = found.group(1)
-        value = facts.get(name)
-        if (
-            (value is None or value == [] or value == "")
-            and name not in defaults
-            and (name not in DATA.defaults)
-        ):
-            return True
-    return False
+    return any(n not in defaults and n not in DATA.defaults for n in unknown_facts(text, facts))
 
 
 def help_text(signatures: list[Signature]) -> str:

@@ -54,11 +54,12 @@ def triage_blocks(blocks: Iterable[str], here: bool = False, timeout_s: float = 
     matrices = active_matrices()
     fact_modules = tuple(m for m in CHECK_MODULES if m != SIGNATURE_MODULE)
     report = diagnose(snapshot, kind="triage", matrices=matrices, check_modules=fact_modules)
-    found = signature_findings(snapshot, matrices)
+    facts = Facts(snapshot, matrices)
+    found = signature_findings(snapshot, matrices, facts=facts)
     found = with_suggestions(found, snapshot, matrices)  # no cause applied: the similar cases'
     # the causes' fixes are proven like the checks' (a K80 on 470 is never told "driver 525"),
     # against the facts the chooser chose them by: the paste's groups completed from its prose
-    proven_on = with_prose_groups(snapshot, Facts(snapshot, matrices))
+    proven_on = with_prose_groups(snapshot, facts)
     collected = {name for name in proven_on.groups if proven_on.has(name)}
     found = verify_findings(found, proven_on, matrices, load_checks_for(collected, fact_modules))
     # the causes' install commands keep the user's mirror and say when they need the PyTorch
