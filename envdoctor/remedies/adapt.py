@@ -217,13 +217,14 @@ def _without_linux_checks(fix: Fix, host: Host) -> Fix:
     swap the riser, set the BIOS option), or any Linux command when the summary itself says
     what to do on this OS ("580.65.06 on Linux, 580.88 on Windows"). Otherwise the Linux
     command that changes something stays, and rejects the fix."""
-    where = "Windows" if host.os == "windows" else "macOS"
-    covers_host = re.search(rf"\b{where}\b", fix.summary) is not None
+    windows = host.os == "windows"
+    covers_host = re.search(rf"\b{'Windows' if windows else 'macOS'}\b", fix.summary) is not None
+
+    def linux_only(command: str) -> bool:  # as _reason judges it: macOS has sudo, Windows not
+        return bool(re.search(_LINUX_ONLY, command) or (windows and re.search(_SUDO, command)))
+
     kept = tuple(
-        c
-        for c in fix.commands
-        if not _reads_only(c)
-        and not (covers_host and (re.search(_LINUX_ONLY, c) or re.search(_SUDO, c)))
+        c for c in fix.commands if not _reads_only(c) and not (covers_host and linux_only(c))
     )
     return fix if len(kept) == len(fix.commands) else replace(fix, commands=kept)
 
