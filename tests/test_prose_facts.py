@@ -395,3 +395,66 @@ def test_the_maker_in_words_sets_the_gpu_vendor() -> None:
         )
     )
     assert facts.get("gpu.vendor") == "amd"
+
+
+@pytest.mark.parametrize(
+    ("line", "name"),
+    [
+        # round 5: a card after "显卡型号是" or "笔记本", the SUPER models as Chinese reports shorten
+        # them, and data-centre cards glued to Chinese (the reader's Unicode word rules miss them)
+        ("显卡型号是3060", "NVIDIA GeForce RTX 3060"),
+        ("笔记本3060，win11", "NVIDIA GeForce RTX 3060"),
+        ("我的显卡是1660s", "NVIDIA GeForce GTX 1660 SUPER"),
+        ("v100显卡有测试部署成功的吗？", "Tesla V100"),
+        ("服务器是8张a100的", "NVIDIA A100"),
+    ],
+)
+def test_gpu_named_after_a_model_word_or_glued(line: str, name: str) -> None:
+    assert prose_facts([line]).get("gpu.prose_name") == name
+
+
+def test_an_s_after_a_card_without_a_super_model_is_a_plural() -> None:
+    assert geforce_name("我的显卡是两张3090s") == "NVIDIA GeForce RTX 3090"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "显卡：因特尔 A770m 显卡",  # the "因特尔" spelling, an Arc model by number
+        "显卡是A770，装了oneAPI",
+        "Intel Arc B580 12GB",
+    ],
+)
+def test_intel_arc_named_in_prose(line: str) -> None:
+    assert prose_facts([line]).get("gpu.prose_vendor") == "intel"
+
+
+@pytest.mark.parametrize("line", ["主板是B550", "A520主板", "华硕B450M"])
+def test_amd_chipsets_are_not_arc_gpus(line: str) -> None:
+    assert "gpu.prose_vendor" not in prose_facts([line])
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "NVIDIA Jetson AGX Xavier JetPack4.3",
+        "在 AGX Orin 上跑",
+        "Jetson TX2编译fastdeploy错误",
+        "我的nano盒子上运行就报错",
+        "nano开发板上装了pytorch",
+    ],
+)
+def test_jetson_boards_as_reports_name_them(line: str) -> None:
+    assert prose_facts([line]).get("jetson") is True
+
+
+@pytest.mark.parametrize("line", ["训练了一个nanoGPT", "耗时 3 nanoseconds", "orientation"])
+def test_words_that_are_not_jetson_boards(line: str) -> None:
+    assert "jetson" not in prose_facts([line])
+
+
+def test_a_server_or_rented_gpu_host_is_linux() -> None:
+    assert Facts(ingest_text("在服务器上跑的，报错如下\nCUDA error")).get("os.system") == "Linux"
+    assert Facts(ingest_text("autodl租的3090\nCUDA error")).get("os.system") == "Linux"
+    mixed = Facts(ingest_text("Windows Server 2019 服务器上跑\nCUDA error"))
+    assert mixed.get("os.system") != "Linux"

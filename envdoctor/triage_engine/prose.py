@@ -5,10 +5,12 @@ versions and context from them in the phrasings reports use: "found version 1104
 driver supports, CUDA's 1000*major + 10*minor), "source was compiled with 8.6.0" (cuDNN),
 "驱动版本 470", "CUDA Version: 12.2", "ROCm 6.1", "tensorflow 2.15", "jaxlib 0.4.30",
 "paddlepaddle-gpu 2.6"; the GPU by its number or model ("两张3090", "4090D", "特斯拉P40", "A800",
-"6700xt") and its maker in words ("A卡", "N卡"); the context (WSL and "Linux子系统", Docker Desktop,
-a container or a rented AutoDL/恒源云/矩池云 instance, Slurm, Kubernetes, conda, Windows and
-Linux with their distribution, Jetson, Grace, vLLM/Forge); and environment assignments in scripts
-(`export NCCL_P2P_DISABLE=1`, `set CUDA_VISIBLE_DEVICES=0`, `ENV X=Y`, `os.environ["X"] = "Y"`).
+"6700xt") and its maker in words ("A卡", "N卡", "因特尔 A770m"); the context (WSL and "Linux子系统",
+Docker Desktop, a container or a rented AutoDL/恒源云/矩池云 instance, Slurm, Kubernetes, conda,
+Windows and Linux with their distribution, a server ("在服务器上跑", "云服务器": Linux), Jetson by
+its boards' names ("Xavier NX", "AGX Orin", "TX2", "nano板子"), Grace, vLLM/Forge); and environment
+assignments in scripts (`export NCCL_P2P_DISABLE=1`, `set CUDA_VISIBLE_DEVICES=0`, `ENV X=Y`,
+`os.environ["X"] = "Y"`).
 The free-text reader's Unicode word rules miss words glued to Chinese ("win10系统", "在WSL2里");
 these patterns use ASCII ones. Each pattern holds a literal the reader keys on (`ANCHORS`), so the
 lines it needs are kept.
@@ -174,12 +176,21 @@ CONTEXT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"kylin)(?:\s?\d[\d.]*)?\b|统信|麒麟|宝塔|"
             # what only a Linux host prints: the driver's kernel log, DKMS, module tools, apt
             r"\bNVRM:|\bdkms\b|\bmodprobe\b|/lib/modules/|\bapt(?:-get)? install\b|"
-            r"x86_64-linux-gnu",
+            r"x86_64-linux-gnu|"
+            # a server or a rented GPU host: "在服务器上跑", "云服务器", "实验室的服务器", AutoDL
+            r"服务器\s*(?:上|里|端|中)|云服务器|云主机|(?:gpu|算力|租用?的?|实验室的?|学校的?|公司的?)\s*服务器|"
+            r"autodl|恒源云|gpushare|矩池云|matpool",
         ),
         # inside a container: "docker容器里", "容器内"; the rented GPU hosts (AutoDL, 恒源云
         # gpushare, 矩池云 matpool) hand out containers whose driver is the host's
         ("os.container", r"\bdocker\b|\bpodman\b|容器|autodl|恒源云|gpushare|矩池云|matpool"),
-        ("jetson", r"\bjetson|jetpack|\bl4t\b|tegra"),
+        # the boards by name ("Xavier NX", "AGX Orin", "TX2"), and the Nano as Chinese reports name
+        # it: "nano盒子", "nano板子", "nano开发板"
+        (
+            "jetson",
+            r"\bjetson|jetpack|\bl4t\b|tegra|\bxavier\b|\borin\b|\btx[12]\b|\bagx\b|"
+            r"\bnano\s*(?:盒子|板子|开发板|板卡|主板|b01\b)",
+        ),
         # apps named glued to Chinese ("用vllm部署", "forge版本"): the reader's word rules miss them
         ("app.vllm", r"\bvllm\b"),
         ("app.forge", r"webui-forge|\bforge\b"),
@@ -295,6 +306,24 @@ ANCHORS = (
     "矩池云",
     "matpool",
     "linux",
+    # specific words only: a common one ("服务器", "型号") would keep many lines of every report
+    "云服务器",
+    "云主机",
+    "gpu服务器",
+    "xavier",
+    *(f"orin{w}" for w in (" nx", " nano", "上", "板")),  # not "orin": "original", "orientation"
+    "agx",
+    "tx2",
+    *(f"nano{w}" for w in ("盒子", "板子", "开发板", "板卡", "主板")),
+    "因特尔",
+    "显卡型号",
+    *(f"{d}s" for d in ("1660", "2060", "2070", "2080")),
+    "v100",
+    "a100",
+    "h100",
+    "h200",
+    *(f"a{n}" for n in ("380", "580", "750", "770", "370m", "730m", "770m")),
+    "b580",
     "ubuntu",
     "debian",
     "centos",

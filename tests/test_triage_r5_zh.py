@@ -1,0 +1,80 @@
+"""Round 5's Chinese-ecosystem lines (checks/signatures/r5_zh.toml): each real line, as the source
+threads quote it, reaches its cause first with the knob the confirmed fix turned on; the lines
+that are noise in most logs do not."""
+
+from __future__ import annotations
+
+import pytest
+
+from envdoctor.triage_engine import triage_text
+from tests.triage_lines import assert_first_with_knob
+
+PADDLE_MAXWELL = (  # PaddlePaddle/Paddle#74088
+    "W0717 03:51:46.792800    14 gpu_resources.cc:96] The GPU architecture in your current machine "
+    "is Maxwell, which is not compatible with Paddle installation with arch: 60 61 70 75 80 86 , it "
+    "is recommended to install the corresponding wheel package according to the installation "
+    "information on the official Paddle website.\n"
+    "CUDA error 209 [/usr/local/cuda-11.8/include/cub/util_device.cuh, 375]: no kernel image is "
+    "available for execution on the device"
+)
+PADDLE_AMPERE = (  # PaddlePaddle/PaddleOCR#13701
+    "The GPU architecture in your current machine is Ampere, which is not compatible with Paddle "
+    "installation with arch: 60 61 70 75 , it is recommended to install the corresponding wheel "
+    "package according to the installation information on the official Paddle website."
+)
+
+
+@pytest.mark.parametrize(
+    ("text", "cause", "knob"),
+    [
+        (PADDLE_MAXWELL, "paddle.gpu-too-old-for-build", "paddlepaddle-gpu"),
+        (PADDLE_AMPERE, "paddle.gpu-too-new-for-build", "CUDA 11.2"),
+        (
+            # PaddlePaddle/Paddle#34689
+            "    predictor = inference.create_predictor(config)\n"
+            "RuntimeError: (Unavailable) Load tensorrt api getInferLibVersion failed\n"
+            "  [Hint: p_getInferLibVersion should not be null.] (at "
+            "/paddle/paddle/fluid/platform/dynload/tensorrt.h:114)",
+            "tensorrt.lib-not-on-loader-path",
+            "LD_LIBRARY_PATH",
+        ),
+        (
+            # PaddlePaddle/PaddleFormers#548
+            "RuntimeError: Attempt to use GPU for prediction, but environment variable "
+            "CUDA_VISIBLE_DEVICES was not set correctly.",
+            "cuda.env-not-inherited",
+            "CUDA_VISIBLE_DEVICES",
+        ),
+        (
+            # intel/intel-extension-for-pytorch#804
+            'OSError: [WinError 126] 找不到指定的模块。 Error loading "E:\\programs\\python\\Python312'
+            '\\Lib\\site-packages\\intel_extension_for_pytorch\\bin\\intel-ext-pt-gpu.dll" or one '
+            "of its dependencies.",
+            "intel.oneapi-not-sourced",
+            "setvars",
+        ),
+        (
+            "Jetson Xavier NX 上 import numpy 就报 Illegal instruction (core dumped)",
+            "jetson.numpy-openblas-illegal-instruction",
+            "OPENBLAS_CORETYPE",
+        ),
+    ],
+)
+def test_line_reaches_its_cause_with_the_knob(text: str, cause: str, knob: str) -> None:
+    assert_first_with_knob(text, cause, knob)
+
+
+def test_paddle_tensorrt_import_warning_does_not_outrank_the_real_error() -> None:
+    # Paddle#29362: every TensorRT build prints it; harmless when TensorRT is not used
+    text = (
+        "W0829 19:15:43.720268  3556 tensorrt.cc:56] You are using Paddle compiled with TensorRT, "
+        "but TensorRT dynamic library is not found. Ignore this if TensorRT is not needed.\n"
+        "RuntimeError: Attempt to use GPU for prediction, but environment variable "
+        "CUDA_VISIBLE_DEVICES was not set correctly."
+    )
+    assert triage_text(text).findings[0].id == "cuda.env-not-inherited"
+
+
+def test_illegal_instruction_off_a_jetson_is_not_the_jetson_cause() -> None:
+    ids = [f.id for f in triage_text("Illegal instruction (core dumped) on my Ryzen PC").findings]
+    assert "jetson.numpy-openblas-illegal-instruction" not in ids
