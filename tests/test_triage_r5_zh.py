@@ -78,3 +78,45 @@ def test_paddle_tensorrt_import_warning_does_not_outrank_the_real_error() -> Non
 def test_illegal_instruction_off_a_jetson_is_not_the_jetson_cause() -> None:
     ids = [f.id for f in triage_text("Illegal instruction (core dumped) on my Ryzen PC").findings]
     assert "jetson.numpy-openblas-illegal-instruction" not in ids
+
+
+@pytest.mark.parametrize(
+    ("text", "cause", "knob"),
+    [
+        # Diorser/LiteMonitor#499, AaronFeng753/Waifu2x-Extension-GUI#739
+        (
+            "为什么任务管理器独显占用为0，但软件一直显示显存占用",
+            "platform.gpu-load-misread",
+            "Cuda",
+        ),
+        (
+            "在工作状态下任务管理器不显示GPU工作，但是在GPU-Z中显示100%",
+            "platform.gpu-load-misread",
+            "nvidia-smi",
+        ),
+        # QwenLM/Qwen#835
+        (
+            "vLLM 部署时会占用整个显存，这个有办法限制吗？比如限制只占用 50 % 的显存",
+            "app.vllm.gpu-memory-utilization-too-high",
+            "gpu-memory-utilization",
+        ),
+    ],
+)
+def test_chinese_prose_reaches_its_cause(text: str, cause: str, knob: str) -> None:
+    assert_first_with_knob(text, cause, knob)
+
+
+def test_an_idle_gpu_with_a_cpu_build_is_not_a_misread_graph() -> None:
+    text = "CUDA完全不工作，torch.cuda.is_available() 返回 False，这正常吗"
+    assert "platform.gpu-load-misread" not in [f.id for f in triage_text(text).findings]
+
+
+def test_a_linux_server_has_no_task_manager() -> None:
+    text = "在服务器上跑的，GPU利用率一直是0%，这正常吗"
+    assert "platform.gpu-load-misread" not in [f.id for f in triage_text(text).findings]
+
+
+def test_a_framework_that_preallocates_by_its_own_knob_is_not_vllm() -> None:
+    text = "tensorflow 一启动就把显存吃满了，怎么限制显存占用"
+    # (a similar vLLM thread of the case base may still be suggested, below the prose causes)
+    assert triage_text(text).findings[0].id != "app.vllm.gpu-memory-utilization-too-high"
