@@ -458,3 +458,54 @@ def test_a_server_or_rented_gpu_host_is_linux() -> None:
     assert Facts(ingest_text("autodl租的3090\nCUDA error")).get("os.system") == "Linux"
     mixed = Facts(ingest_text("Windows Server 2019 服务器上跑\nCUDA error"))
     assert mixed.get("os.system") != "Linux"
+
+
+@pytest.mark.parametrize(
+    ("line", "name", "cc"),
+    [
+        # a card by its board maker, a Leadtek pro card, a generation in words ("30系显卡")
+        ("我电脑显卡是七彩虹3060，12G显存", "NVIDIA GeForce RTX 3060", "8.6"),
+        ("显卡为丽台t1000，显存4G", "NVIDIA T1000", "7.5"),
+        ("cuda10 在RTX30系列显卡上无法正常使用", "NVIDIA GeForce RTX 30 series", "8.6"),
+        ("我用的是40系的卡", "NVIDIA GeForce RTX 40 series", "8.9"),
+    ],
+)
+def test_gpu_in_chinese_words_gets_its_capability(line: str, name: str, cc: str) -> None:
+    facts = Facts(ingest_text(line + "\nCUDA error"))
+    assert (facts.get("gpu.name"), facts.get("gpu.cc")) == (name, cc)
+
+
+def test_win10_system_is_not_a_gpu_generation() -> None:
+    assert "gpu.prose_name" not in prose_facts(["win10系统，10系统更新后"])
+
+
+@pytest.mark.parametrize(
+    ("line", "version"),
+    [("装了535的驱动", "535"), ("470版本的显卡驱动", "470")],
+)
+def test_driver_version_before_the_word_driver(line: str, version: str) -> None:
+    assert prose_facts([line]).get("driver.version") == version
+
+
+def test_a_card_number_before_the_word_driver_is_not_a_driver_version() -> None:
+    assert "driver.version" not in prose_facts(["4090的驱动是最新的"])
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "我的torch装的是cpu版本",
+        "发现安装的是cpu版本的pytorch",
+        "但随后执行gui.py，torch识别的却是2.3.1的cpu版本（所以无法使用GPU）",
+    ],
+)
+def test_cpu_build_in_words(line: str) -> None:
+    assert Facts(ingest_text(line + "\nCUDA error")).get("torch.build") == "cpu"
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["torch不是cpu版本", "之前torch是cpu版，换成cuda版就好了", "paddle装的是cpu版本"],
+)
+def test_cpu_build_words_that_do_not_say_so(line: str) -> None:
+    assert "torch.prose_build" not in prose_facts([line])

@@ -87,6 +87,12 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"(?P<version>\d{3}(?:\.\d+){0,2})(?!\.?\d)",
         ),
         ("driver.version", r"nvidia-driver-(?P<version>\d{3})\b"),
+        # "470版本的驱动", "535的驱动", "装了550的显卡驱动" (not a card: "4090的驱动")
+        (
+            "driver.version",
+            r"(?<![\d.])(?P<version>[3-5]\d{2}(?:\.\d+){0,2})\s*(?:版本)?(?:的)?\s*"
+            r"(?:nvidia\s*|n卡\s*|显卡\s*)?驱动",
+        ),
         # a Windows driver file version (23.21.13.9135) carries NVIDIA's (391.35) in its tail
         (
             "driver.winfile",
@@ -198,6 +204,18 @@ CONTEXT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     )
 )
 
+# a CPU-only torch in words: "torch装的是cpu版本", "cpu版本的pytorch", "识别的却是2.3.1的cpu版本"
+# (with torch named on the line); not "不是cpu版", nor a past state fixed since ("之前是cpu版，换成了...")
+CPU_BUILD = re.compile(
+    r"(?:(?<!不)是|为|装成了?|装的|安装的|下载的|变成了?|成了|默认)\s*(?:[12]\.\d+(?:\.\d+)?\s*(?:的)?\s*)?"
+    r"cpu\s*(?:版|的版本)|cpu\s*版(?:本)?的\s*(?:py)?torch",
+    FLAGS,
+)
+_CPU_BUILD_NOT = re.compile(
+    r"不是\s*cpu|并非|而不是|之前|以前|原来|换成|改成|卸载|cuda版|gpu版", FLAGS
+)
+_TORCH_WORD = re.compile(r"(?<![a-z])(?:py)?torch(?![a-z])", FLAGS)
+
 # the distribution by name, glued to Chinese or a version ("centos7服务器", "ubuntu22.04系统")
 DISTRO = re.compile(
     r"(?<![a-z])(ubuntu|debian|centos|fedora|rocky|rhel|opensuse|manjaro|almalinux)(?![a-z])",
@@ -306,6 +324,8 @@ ANCHORS = (
     "矩池云",
     "matpool",
     "linux",
+    "cpu版",
+    "cpu 版",
     # specific words only: a common one ("服务器", "型号") would keep many lines of every report
     "云服务器",
     "云主机",
@@ -316,6 +336,20 @@ ANCHORS = (
     "tx2",
     *(f"nano{w}" for w in ("盒子", "板子", "开发板", "板卡", "主板")),
     "因特尔",
+    "丽台",
+    *("七彩虹", "技嘉", "华硕", "微星", "影驰", "索泰", "铭瑄", "映众", "耕升"),
+    *(
+        "系显卡",
+        "系列显卡",
+        "系的卡",
+        "系的显卡",
+        "rtx30",
+        "rtx40",
+        "rtx50",
+        "rtx 30",
+        "rtx 40",
+        "rtx 50",
+    ),
     "显卡型号",
     *(f"{d}s" for d in ("1660", "2060", "2070", "2080")),
     "v100",
@@ -353,6 +387,13 @@ ANCHORS = (
     "opensuse",
     "manjaro",
 )
+
+
+def _cpu_build_named(line: str) -> bool:
+    """Whether a line says the torch installed is the CPU-only build."""
+    return bool(
+        _TORCH_WORD.search(line) and CPU_BUILD.search(line) and not _CPU_BUILD_NOT.search(line)
+    )
 
 
 def prose_facts(lines: Iterable[str]) -> dict[str, object]:
@@ -396,6 +437,8 @@ def prose_facts(lines: Iterable[str]) -> dict[str, object]:
         for fact, regex in CONTEXT_PATTERNS:
             if fact not in facts and regex.search(line):
                 facts[fact] = True
+        if "torch.prose_build" not in facts and _cpu_build_named(line):
+            facts["torch.prose_build"] = "cpu"
         if "os.distro" not in facts:
             distro = DISTRO.search(line)
             if distro:

@@ -24,6 +24,8 @@ _SUPER_MODELS = (1650, 1660, 2060, 2070, 2080, 4070, 4080)
 _GPU_LEAD = (
     r"显卡|gpu|graphics card|card|my|an?(?=\s)|with|rtx|gtx|geforce|n卡|单卡|双卡|单张|笔记本(?:是|的)?|"
     r"我的(?:是)?|用的(?:是)?|租的|租了|买的|买了|换成了?|换了|"
+    # the board makers Chinese reports name a card by: "七彩虹3060", "技嘉4090", "华硕2080ti"
+    r"七彩虹|技嘉|华硕|微星|影驰|索泰|铭瑄|映众|耕升|映泰|"
     r"(?:[一两二三四五六七八]|\d{1,2})\s?(?:张|块|台|片)|\b[1-8]\s?x\s"
 )
 # what follows one: "4090显卡", "3090 GPU", "3060笔记本", "3090*2", "在4090上跑" (not "卡住": stuck)
@@ -45,10 +47,12 @@ GPU_NUMBER = re.compile(
 # Data-centre cards by their model ("A800机器", "特斯拉p40的显卡", "Telsa T4 16G", "8卡H20", "v100显卡":
 # the reader's Unicode word rules miss a model glued to Chinese); the short names that are other
 # things too (T4, A10, A30, H20, L20, P4) only next to a GPU word
-_DC_CLEAR = r"a800|h800|p40|p100|k80|m40|a6000|a5000|a4000|v100|a100|h100|h200|l40s|l40|a40"
+_DC_CLEAR = (
+    r"a800|h800|p40|p100|k80|m40|a6000|a5000|a4000|a2000|v100|a100|h100|h200|l40s|l40|a40|t1000|t600|t400"
+)
 _DC_SHORT = r"t4|a10|a30|h20|l20|p4"
 DC_GPU = re.compile(
-    r"(?:(?:tesla|telsa|特斯拉|nvidia|显卡|gpu|卡|张|块|台|用的是?|我的是?)\s*(?P<short>"
+    r"(?:(?:tesla|telsa|特斯拉|nvidia|丽台|显卡|gpu|卡|张|块|台|用的是?|我的是?)\s*(?P<short>"
     + _DC_SHORT
     + r"|"
     + _DC_CLEAR
@@ -59,8 +63,15 @@ DC_GPU = re.compile(
     + r")(?![a-z0-9]))",
     FLAGS,
 )
+SERIES = re.compile(
+    r"(?<![a-z0-9.])(?P<brand>rtx\s*|gtx\s*)?(?P<series>[2-5]0|16|10)\s*系(?!统)(?:列)?(?:的)?\s*"
+    r"(?P<noun>显卡|n卡|卡|gpu)?",
+    FLAGS,
+)
+# the compute capability every card of a generation shares (NVIDIA's CUDA GPUs page)
+SERIES_CAPABILITY = {"10": "6.1", "16": "7.5", "20": "7.5", "30": "8.6", "40": "8.9", "50": "12.0"}
 _TESLA = ("p40", "p100", "k80", "m40", "t4", "p4", "v100")
-_RTX_A = ("a6000", "a5000", "a4000")
+_RTX_A = ("a6000", "a5000", "a4000", "a2000")
 # AMD Radeon cards by their number ("RX 6600", "6700xt", "7900 XTX"): the vendor rules out CUDA
 AMD_GPU = re.compile(
     r"(?<![a-z0-9])(?:(?:amd\s*)?(?:radeon\s*)?rx\s?(?P<rx>[4-9]\d{2,3})(?:\s?(?P<rxs>xtx|xt|gre))?"
@@ -100,7 +111,7 @@ def gpu_name(line: str) -> str | None:
     """The GPU a line names in words, as the GPU table spells it: a GeForce by its number, a
     data-centre card by its model ("特斯拉p40" -> "Tesla P40", "A800" -> "NVIDIA A800"), an AMD
     Radeon by its number ("6700xt" -> "AMD Radeon RX 6700 XT"); None when it names none."""
-    return geforce_name(line) or datacenter_name(line) or radeon_name(line)
+    return geforce_name(line) or datacenter_name(line) or radeon_name(line) or series_name(line)
 
 
 def geforce_name(line: str) -> str | None:
@@ -121,6 +132,17 @@ def geforce_name(line: str) -> str | None:
     if suffix == "m" and number < 1000:  # the Maxwell laptop chips: "GTX 960M"
         tail = "M"
     return f"NVIDIA GeForce {family} {number}{tail}"
+
+
+def series_name(line: str) -> str | None:
+    """A GeForce generation named in words ("30系显卡" -> "NVIDIA GeForce RTX 30 series"), or None;
+    its capability is SERIES_CAPABILITY's."""
+    found = SERIES.search(line)
+    if found is None or not (found.group("brand") or found.group("noun")):
+        return None
+    series = found.group("series")
+    family = "GTX" if series in ("10", "16") else "RTX"
+    return f"NVIDIA GeForce {family} {series} series"
 
 
 def datacenter_name(line: str) -> str | None:
