@@ -121,3 +121,30 @@ def test_a_framework_that_preallocates_by_its_own_knob_is_not_vllm() -> None:
     text = "tensorflow 一启动就把显存吃满了，怎么限制显存占用"
     # (a similar vLLM thread of the case base may still be suggested, below the prose causes)
     assert triage_text(text).findings[0].id != "app.vllm.gpu-memory-utilization-too-high"
+
+
+@pytest.mark.parametrize(
+    ("text", "cause", "knob"),
+    [
+        (
+            # 2noise/ChatTTS#886 (the Chinese locale) and pytorch/pytorch#41585 (English)
+            "OSError: [WinError 193] %1 不是有效的 Win32 应用程序。 Error loading "
+            '"D:\\Program Files\\Python311\\Lib\\site-packages\\torch\\lib\\cublas64_12.dll" or one '
+            "of its dependencies.",
+            "windows.dll-dependency-missing",
+            "--force-reinstall",
+        ),
+        (
+            "OSError: [WinError 193] %1 is not a valid Win32 application",
+            "windows.dll-dependency-missing",
+            "64-bit",
+        ),
+        (
+            "ImportError: libnvinfer.so.8: 无法打开共享对象文件: 没有那个文件或目录",
+            "tensorrt.lib-not-on-loader-path",
+            "LD_LIBRARY_PATH",
+        ),
+    ],
+)
+def test_windows_and_locale_lines(text: str, cause: str, knob: str) -> None:
+    assert_first_with_knob(text, cause, knob)
