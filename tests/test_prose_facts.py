@@ -395,3 +395,117 @@ def test_the_maker_in_words_sets_the_gpu_vendor() -> None:
         )
     )
     assert facts.get("gpu.vendor") == "amd"
+
+
+@pytest.mark.parametrize(
+    ("line", "name"),
+    [
+        # round 5: a card after "显卡型号是" or "笔记本", the SUPER models as Chinese reports shorten
+        # them, and data-centre cards glued to Chinese (the reader's Unicode word rules miss them)
+        ("显卡型号是3060", "NVIDIA GeForce RTX 3060"),
+        ("笔记本3060，win11", "NVIDIA GeForce RTX 3060"),
+        ("我的显卡是1660s", "NVIDIA GeForce GTX 1660 SUPER"),
+        ("v100显卡有测试部署成功的吗？", "Tesla V100"),
+        ("服务器是8张a100的", "NVIDIA A100"),
+    ],
+)
+def test_gpu_named_after_a_model_word_or_glued(line: str, name: str) -> None:
+    assert prose_facts([line]).get("gpu.prose_name") == name
+
+
+def test_an_s_after_a_card_without_a_super_model_is_a_plural() -> None:
+    assert geforce_name("我的显卡是两张3090s") == "NVIDIA GeForce RTX 3090"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "显卡：因特尔 A770m 显卡",  # the "因特尔" spelling, an Arc model by number
+        "显卡是A770，装了oneAPI",
+        "Intel Arc B580 12GB",
+    ],
+)
+def test_intel_arc_named_in_prose(line: str) -> None:
+    assert prose_facts([line]).get("gpu.prose_vendor") == "intel"
+
+
+@pytest.mark.parametrize("line", ["主板是B550", "A520主板", "华硕B450M"])
+def test_amd_chipsets_are_not_arc_gpus(line: str) -> None:
+    assert "gpu.prose_vendor" not in prose_facts([line])
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "NVIDIA Jetson AGX Xavier JetPack4.3",
+        "在 AGX Orin 上跑",
+        "Jetson TX2编译fastdeploy错误",
+        "我的nano盒子上运行就报错",
+        "nano开发板上装了pytorch",
+    ],
+)
+def test_jetson_boards_as_reports_name_them(line: str) -> None:
+    assert prose_facts([line]).get("jetson") is True
+
+
+@pytest.mark.parametrize("line", ["训练了一个nanoGPT", "耗时 3 nanoseconds", "orientation"])
+def test_words_that_are_not_jetson_boards(line: str) -> None:
+    assert "jetson" not in prose_facts([line])
+
+
+def test_a_server_or_rented_gpu_host_is_linux() -> None:
+    assert Facts(ingest_text("在服务器上跑的，报错如下\nCUDA error")).get("os.system") == "Linux"
+    assert Facts(ingest_text("autodl租的3090\nCUDA error")).get("os.system") == "Linux"
+    mixed = Facts(ingest_text("Windows Server 2019 服务器上跑\nCUDA error"))
+    assert mixed.get("os.system") != "Linux"
+
+
+@pytest.mark.parametrize(
+    ("line", "name", "cc"),
+    [
+        # a card by its board maker, a Leadtek pro card, a generation in words ("30系显卡")
+        ("我电脑显卡是七彩虹3060，12G显存", "NVIDIA GeForce RTX 3060", "8.6"),
+        ("显卡为丽台t1000，显存4G", "NVIDIA T1000", "7.5"),
+        ("cuda10 在RTX30系列显卡上无法正常使用", "NVIDIA GeForce RTX 30 series", "8.6"),
+        ("我用的是40系的卡", "NVIDIA GeForce RTX 40 series", "8.9"),
+    ],
+)
+def test_gpu_in_chinese_words_gets_its_capability(line: str, name: str, cc: str) -> None:
+    facts = Facts(ingest_text(line + "\nCUDA error"))
+    assert (facts.get("gpu.name"), facts.get("gpu.cc")) == (name, cc)
+
+
+def test_win10_system_is_not_a_gpu_generation() -> None:
+    assert "gpu.prose_name" not in prose_facts(["win10系统，10系统更新后"])
+
+
+@pytest.mark.parametrize(
+    ("line", "version"),
+    [("装了535的驱动", "535"), ("470版本的显卡驱动", "470")],
+)
+def test_driver_version_before_the_word_driver(line: str, version: str) -> None:
+    assert prose_facts([line]).get("driver.version") == version
+
+
+def test_a_card_number_before_the_word_driver_is_not_a_driver_version() -> None:
+    assert "driver.version" not in prose_facts(["4090的驱动是最新的"])
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "我的torch装的是cpu版本",
+        "发现安装的是cpu版本的pytorch",
+        "但随后执行gui.py，torch识别的却是2.3.1的cpu版本（所以无法使用GPU）",
+    ],
+)
+def test_cpu_build_in_words(line: str) -> None:
+    assert Facts(ingest_text(line + "\nCUDA error")).get("torch.build") == "cpu"
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["torch不是cpu版本", "之前torch是cpu版，换成cuda版就好了", "paddle装的是cpu版本"],
+)
+def test_cpu_build_words_that_do_not_say_so(line: str) -> None:
+    assert "torch.prose_build" not in prose_facts([line])

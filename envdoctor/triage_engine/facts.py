@@ -124,6 +124,8 @@ def derive(
     if torch_version and not ctx.torch.get("version"):
         ctx.torch["version"] = torch_version
     variant = ctx.torch.get("variant") or variant_of(torch_version)
+    if variant is None and prose.get("torch.prose_build") == "cpu":  # "torch装的是cpu版本"
+        variant = "cpu"
     if variant and not ctx.torch.get("variant"):
         ctx.torch["variant"] = variant
     values["torch.version"] = torch_version
@@ -412,7 +414,11 @@ def _derive_gpu(
             if row and row.get("compute_capability"):
                 ccs.append(str(row["compute_capability"]))
             elif row is None:  # a family ("NVIDIA A100"): the models it starts, if they agree
-                shared = capability_by_name(ms, f"{name} ...") or _tesla_capability(ms, name)
+                shared = (
+                    capability_by_name(ms, f"{name} ...")
+                    or _tesla_capability(ms, name)
+                    or _series_capability(name)
+                )
                 if shared:
                     ccs.append(shared)
     vendor = "nvidia" if ctx.gpus else ("amd" if ctx.amd_gpus else None)
@@ -513,6 +519,15 @@ def _nvcc_targets(ms: Any, cuda: str) -> tuple[int, int] | None:
         if best is None or key > best[0]:
             best = (key, row)
     return (int(best[1]["min_sm"]), int(best[1]["max_sm"])) if best else None
+
+
+def _series_capability(name: str) -> str | None:
+    """The capability of a GeForce generation named in words ("NVIDIA GeForce RTX 30 series", from
+    "30系显卡"): every card of it shares one."""
+    from envdoctor.triage_engine.prose_gpu import SERIES_CAPABILITY
+
+    found = re.search(r"(\d+) series$", name)
+    return SERIES_CAPABILITY.get(found.group(1)) if found else None
 
 
 def _tesla_capability(ms: Any, name: str) -> str | None:

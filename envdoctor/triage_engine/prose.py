@@ -5,10 +5,12 @@ versions and context from them in the phrasings reports use: "found version 1104
 driver supports, CUDA's 1000*major + 10*minor), "source was compiled with 8.6.0" (cuDNN),
 "驱动版本 470", "CUDA Version: 12.2", "ROCm 6.1", "tensorflow 2.15", "jaxlib 0.4.30",
 "paddlepaddle-gpu 2.6"; the GPU by its number or model ("两张3090", "4090D", "特斯拉P40", "A800",
-"6700xt") and its maker in words ("A卡", "N卡"); the context (WSL and "Linux子系统", Docker Desktop,
-a container or a rented AutoDL/恒源云/矩池云 instance, Slurm, Kubernetes, conda, Windows and
-Linux with their distribution, Jetson, Grace, vLLM/Forge); and environment assignments in scripts
-(`export NCCL_P2P_DISABLE=1`, `set CUDA_VISIBLE_DEVICES=0`, `ENV X=Y`, `os.environ["X"] = "Y"`).
+"6700xt") and its maker in words ("A卡", "N卡", "因特尔 A770m"); the context (WSL and "Linux子系统",
+Docker Desktop, a container or a rented AutoDL/恒源云/矩池云 instance, Slurm, Kubernetes, conda,
+Windows and Linux with their distribution, a server ("在服务器上跑", "云服务器": Linux), Jetson by
+its boards' names ("Xavier NX", "AGX Orin", "TX2", "nano板子"), Grace, vLLM/Forge); and environment
+assignments in scripts (`export NCCL_P2P_DISABLE=1`, `set CUDA_VISIBLE_DEVICES=0`, `ENV X=Y`,
+`os.environ["X"] = "Y"`).
 The free-text reader's Unicode word rules miss words glued to Chinese ("win10系统", "在WSL2里");
 these patterns use ASCII ones. Each pattern holds a literal the reader keys on (`ANCHORS`), so the
 lines it needs are kept.
@@ -85,6 +87,12 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"(?P<version>\d{3}(?:\.\d+){0,2})(?!\.?\d)",
         ),
         ("driver.version", r"nvidia-driver-(?P<version>\d{3})\b"),
+        # "470版本的驱动", "535的驱动", "装了550的显卡驱动" (not a card: "4090的驱动")
+        (
+            "driver.version",
+            r"(?<![\d.])(?P<version>[3-5]\d{2}(?:\.\d+){0,2})\s*(?:版本)?(?:的)?\s*"
+            r"(?:nvidia\s*|n卡\s*|显卡\s*)?驱动",
+        ),
         # a Windows driver file version (23.21.13.9135) carries NVIDIA's (391.35) in its tail
         (
             "driver.winfile",
@@ -174,18 +182,39 @@ CONTEXT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"kylin)(?:\s?\d[\d.]*)?\b|统信|麒麟|宝塔|"
             # what only a Linux host prints: the driver's kernel log, DKMS, module tools, apt
             r"\bNVRM:|\bdkms\b|\bmodprobe\b|/lib/modules/|\bapt(?:-get)? install\b|"
-            r"x86_64-linux-gnu",
+            r"x86_64-linux-gnu|"
+            # a server or a rented GPU host: "在服务器上跑", "云服务器", "实验室的服务器", AutoDL
+            r"服务器\s*(?:上|里|端|中)|云服务器|云主机|(?:gpu|算力|租用?的?|实验室的?|学校的?|公司的?)\s*服务器|"
+            r"autodl|恒源云|gpushare|矩池云|matpool",
         ),
         # inside a container: "docker容器里", "容器内"; the rented GPU hosts (AutoDL, 恒源云
         # gpushare, 矩池云 matpool) hand out containers whose driver is the host's
         ("os.container", r"\bdocker\b|\bpodman\b|容器|autodl|恒源云|gpushare|矩池云|matpool"),
-        ("jetson", r"\bjetson|jetpack|\bl4t\b|tegra"),
+        # the boards by name ("Xavier NX", "AGX Orin", "TX2"), and the Nano as Chinese reports name
+        # it: "nano盒子", "nano板子", "nano开发板"
+        (
+            "jetson",
+            r"\bjetson|jetpack|\bl4t\b|tegra|\bxavier\b|\borin\b|\btx[12]\b|\bagx\b|"
+            r"\bnano\s*(?:盒子|板子|开发板|板卡|主板|b01\b)",
+        ),
         # apps named glued to Chinese ("用vllm部署", "forge版本"): the reader's word rules miss them
         ("app.vllm", r"\bvllm\b"),
         ("app.forge", r"webui-forge|\bforge\b"),
         ("os.windows", r"\bwindows\b|\bwin(?:dows)?\s?1[01]\b|[a-z]:\\\\|\.dll\b|\.exe\b"),
     )
 )
+
+# a CPU-only torch in words: "torch装的是cpu版本", "cpu版本的pytorch", "识别的却是2.3.1的cpu版本"
+# (with torch named on the line); not "不是cpu版", nor a past state fixed since ("之前是cpu版，换成了...")
+CPU_BUILD = re.compile(
+    r"(?:(?<!不)是|为|装成了?|装的|安装的|下载的|变成了?|成了|默认)\s*(?:[12]\.\d+(?:\.\d+)?\s*(?:的)?\s*)?"
+    r"cpu\s*(?:版|的版本)|cpu\s*版(?:本)?的\s*(?:py)?torch",
+    FLAGS,
+)
+_CPU_BUILD_NOT = re.compile(
+    r"不是\s*cpu|并非|而不是|之前|以前|原来|换成|改成|卸载|cuda版|gpu版", FLAGS
+)
+_TORCH_WORD = re.compile(r"(?<![a-z])(?:py)?torch(?![a-z])", FLAGS)
 
 # the distribution by name, glued to Chinese or a version ("centos7服务器", "ubuntu22.04系统")
 DISTRO = re.compile(
@@ -295,6 +324,40 @@ ANCHORS = (
     "矩池云",
     "matpool",
     "linux",
+    "cpu版",
+    "cpu 版",
+    # specific words only: a common one ("服务器", "型号") would keep many lines of every report
+    "云服务器",
+    "云主机",
+    "gpu服务器",
+    "xavier",
+    *(f"orin{w}" for w in (" nx", " nano", "上", "板")),  # not "orin": "original", "orientation"
+    "agx",
+    "tx2",
+    *(f"nano{w}" for w in ("盒子", "板子", "开发板", "板卡", "主板")),
+    "因特尔",
+    "丽台",
+    *("七彩虹", "技嘉", "华硕", "微星", "影驰", "索泰", "铭瑄", "映众", "耕升"),
+    *(
+        "系显卡",
+        "系列显卡",
+        "系的卡",
+        "系的显卡",
+        "rtx30",
+        "rtx40",
+        "rtx50",
+        "rtx 30",
+        "rtx 40",
+        "rtx 50",
+    ),
+    "显卡型号",
+    *(f"{d}s" for d in ("1660", "2060", "2070", "2080")),
+    "v100",
+    "a100",
+    "h100",
+    "h200",
+    *(f"a{n}" for n in ("380", "580", "750", "770", "370m", "730m", "770m")),
+    "b580",
     "ubuntu",
     "debian",
     "centos",
@@ -324,6 +387,13 @@ ANCHORS = (
     "opensuse",
     "manjaro",
 )
+
+
+def _cpu_build_named(line: str) -> bool:
+    """Whether a line says the torch installed is the CPU-only build."""
+    return bool(
+        _TORCH_WORD.search(line) and CPU_BUILD.search(line) and not _CPU_BUILD_NOT.search(line)
+    )
 
 
 def prose_facts(lines: Iterable[str]) -> dict[str, object]:
@@ -367,6 +437,8 @@ def prose_facts(lines: Iterable[str]) -> dict[str, object]:
         for fact, regex in CONTEXT_PATTERNS:
             if fact not in facts and regex.search(line):
                 facts[fact] = True
+        if "torch.prose_build" not in facts and _cpu_build_named(line):
+            facts["torch.prose_build"] = "cpu"
         if "os.distro" not in facts:
             distro = DISTRO.search(line)
             if distro:

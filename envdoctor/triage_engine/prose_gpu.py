@@ -11,16 +11,21 @@ import re
 FLAGS = re.IGNORECASE | re.ASCII
 
 # A GeForce model named by its number in prose ("显卡为4060", "两张3090", "用4块3090", "GPU:4060ti",
-# "my 4090", "我的是4090D", "N卡1050TI", "4090显卡"). The China-only "D" models (4090 D, 5090 D) are
-# their own rows of the GPU table.
+# "my 4090", "我的是4090D", "N卡1050TI", "4090显卡", "显卡型号是3060", "笔记本3060"). The China-only "D"
+# models (4090 D, 5090 D) are their own rows of the GPU table; "1660s", "2070s" are how Chinese
+# reports shorten the SUPER models.
 _GEFORCE = (
     r"(?P<num>7[5-8]0|9[5-8]0|10[5-8]0|16[56]0|20[6-8]0|30[5-9]0|40[6-9]0|50[6-9]0)"
-    r"(?:\s?(?P<suffix>ti|super|d|m))?"
+    r"(?:\s?(?P<suffix>ti|super|d|m|s))?"
 )
+# the GeForce numbers with a SUPER model, the only ones whose "s" suffix means SUPER
+_SUPER_MODELS = (1650, 1660, 2060, 2070, 2080, 4070, 4080)
 # what precedes a bare card number in a report: a noun, a classifier ("两张", "4块", "8卡"), a verb
 _GPU_LEAD = (
-    r"显卡|gpu|graphics card|card|my|an?(?=\s)|with|rtx|gtx|geforce|n卡|单卡|双卡|单张|"
+    r"显卡|gpu|graphics card|card|my|an?(?=\s)|with|rtx|gtx|geforce|n卡|单卡|双卡|单张|笔记本(?:是|的)?|"
     r"我的(?:是)?|用的(?:是)?|租的|租了|买的|买了|换成了?|换了|"
+    # the board makers Chinese reports name a card by: "七彩虹3060", "技嘉4090", "华硕2080ti"
+    r"七彩虹|技嘉|华硕|微星|影驰|索泰|铭瑄|映众|耕升|映泰|"
     r"(?:[一两二三四五六七八]|\d{1,2})\s?(?:张|块|台|片)|\b[1-8]\s?x\s"
 )
 # what follows one: "4090显卡", "3090 GPU", "3060笔记本", "3090*2", "在4090上跑" (not "卡住": stuck)
@@ -30,7 +35,7 @@ _GPU_TAIL = (
 )
 GPU_NUMBER = re.compile(
     r"(?:(?<![a-z0-9_])(?:" + _GPU_LEAD + r")"
-    r"\s*(?:是|为|型号|:|：)?\s*(?:nvidia\s*)?(?:geforce\s*)?(?:rtx\s*|gtx\s*)?"
+    r"\s*(?:型号)?\s*(?:是|为|:|：)?\s*(?:nvidia\s*)?(?:geforce\s*)?(?:rtx\s*|gtx\s*)?"
     + _GEFORCE
     + r"(?![a-z0-9.])|(?<![a-z0-9.])"
     + _GEFORCE.replace("num", "num2").replace("suffix", "suffix2")
@@ -39,12 +44,15 @@ GPU_NUMBER = re.compile(
     + r"))",
     FLAGS,
 )
-# Data-centre cards by their model ("A800机器", "特斯拉p40的显卡", "Telsa T4 16G", "8卡H20"); the
-# short names that are other things too (T4, A10, H20, L20, P4) only next to a GPU word
-_DC_CLEAR = r"a800|h800|p40|p100|k80|m40|a6000|a5000|a4000"
-_DC_SHORT = r"t4|a10|h20|l20|p4"
+# Data-centre cards by their model ("A800机器", "特斯拉p40的显卡", "Telsa T4 16G", "8卡H20", "v100显卡":
+# the reader's Unicode word rules miss a model glued to Chinese); the short names that are other
+# things too (T4, A10, A30, H20, L20, P4) only next to a GPU word
+_DC_CLEAR = (
+    r"a800|h800|p40|p100|k80|m40|a6000|a5000|a4000|a2000|v100|a100|h100|h200|l40s|l40|a40|t1000|t600|t400"
+)
+_DC_SHORT = r"t4|a10|a30|h20|l20|p4"
 DC_GPU = re.compile(
-    r"(?:(?:tesla|telsa|特斯拉|nvidia|显卡|gpu|卡|张|块|台|用的是?|我的是?)\s*(?P<short>"
+    r"(?:(?:tesla|telsa|特斯拉|nvidia|丽台|显卡|gpu|卡|张|块|台|用的是?|我的是?)\s*(?P<short>"
     + _DC_SHORT
     + r"|"
     + _DC_CLEAR
@@ -55,8 +63,15 @@ DC_GPU = re.compile(
     + r")(?![a-z0-9]))",
     FLAGS,
 )
-_TESLA = ("p40", "p100", "k80", "m40", "t4", "p4")
-_RTX_A = ("a6000", "a5000", "a4000")
+SERIES = re.compile(
+    r"(?<![a-z0-9.])(?P<brand>rtx\s*|gtx\s*)?(?P<series>[2-5]0|16|10)\s*系(?!统)(?:列)?(?:的)?\s*"
+    r"(?P<noun>显卡|n卡|卡|gpu)?",
+    FLAGS,
+)
+# the compute capability every card of a generation shares (NVIDIA's CUDA GPUs page)
+SERIES_CAPABILITY = {"10": "6.1", "16": "7.5", "20": "7.5", "30": "8.6", "40": "8.9", "50": "12.0"}
+_TESLA = ("p40", "p100", "k80", "m40", "t4", "p4", "v100")
+_RTX_A = ("a6000", "a5000", "a4000", "a2000")
 # AMD Radeon cards by their number ("RX 6600", "6700xt", "7900 XTX"): the vendor rules out CUDA
 AMD_GPU = re.compile(
     r"(?<![a-z0-9])(?:(?:amd\s*)?(?:radeon\s*)?rx\s?(?P<rx>[4-9]\d{2,3})(?:\s?(?P<rxs>xtx|xt|gre))?"
@@ -70,8 +85,13 @@ _AMD_WORDS = re.compile(
     r"(?<![0-9a-z])a卡|amd\s*(?:的)?\s*(?:显卡|gpu|card)|(?<![a-z])radeon", FLAGS
 )
 _A100_CLASS = re.compile(r"\d+\s*g\s*(?:的)?\s*a卡|a卡\s*(?:或者?|和|或是)\s*h卡", FLAGS)
+# Arc models by number: "A770", "A770M", "B580" (not the AMD chipsets A320/A520/B450/B550 of
+# motherboards); "因特尔" is a common spelling of 英特尔
+_ARC_MODELS = r"a310|a380|a580|a750|a770|a350m|a370m|a530m|a550m|a570m|a730m|a770m|b570|b580"
 _INTEL_WORDS = re.compile(
-    r"(?:intel|英特尔)\s*(?:的)?\s*(?:显卡|独显|arc)|锐炫|(?<![a-z])arc\s?a[357]\d0(?![0-9])", FLAGS
+    r"(?:intel|英特尔|因特尔)\s*(?:的)?\s*(?:显卡|独显|arc|锐炫)|锐炫|"
+    r"(?<![a-z0-9])(?:arc\s?)?(?:" + _ARC_MODELS + r")(?![a-z0-9])",
+    FLAGS,
 )
 _NVIDIA_WORDS = re.compile(r"(?<![0-9a-z])n卡|英伟达|nvidia\s*(?:的)?\s*显卡", FLAGS)
 
@@ -91,7 +111,7 @@ def gpu_name(line: str) -> str | None:
     """The GPU a line names in words, as the GPU table spells it: a GeForce by its number, a
     data-centre card by its model ("特斯拉p40" -> "Tesla P40", "A800" -> "NVIDIA A800"), an AMD
     Radeon by its number ("6700xt" -> "AMD Radeon RX 6700 XT"); None when it names none."""
-    return geforce_name(line) or datacenter_name(line) or radeon_name(line)
+    return geforce_name(line) or datacenter_name(line) or radeon_name(line) or series_name(line)
 
 
 def geforce_name(line: str) -> str | None:
@@ -105,11 +125,24 @@ def geforce_name(line: str) -> str | None:
     suffix = (found.group("suffix") or found.group("suffix2") or "").lower()
     family = "GTX" if number < 2000 else "RTX"
     tail = {"ti": " Ti", "super": " SUPER"}.get(suffix, "")
+    if suffix == "s" and number in _SUPER_MODELS:  # "1660s"; elsewhere a plural: "two 3090s"
+        tail = " SUPER"
     if suffix == "d" and number in (4090, 5090):
         tail = " D"
     if suffix == "m" and number < 1000:  # the Maxwell laptop chips: "GTX 960M"
         tail = "M"
     return f"NVIDIA GeForce {family} {number}{tail}"
+
+
+def series_name(line: str) -> str | None:
+    """A GeForce generation named in words ("30系显卡" -> "NVIDIA GeForce RTX 30 series"), or None;
+    its capability is SERIES_CAPABILITY's."""
+    found = SERIES.search(line)
+    if found is None or not (found.group("brand") or found.group("noun")):
+        return None
+    series = found.group("series")
+    family = "GTX" if series in ("10", "16") else "RTX"
+    return f"NVIDIA GeForce {family} {series} series"
 
 
 def datacenter_name(line: str) -> str | None:
