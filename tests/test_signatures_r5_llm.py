@@ -1,0 +1,167 @@
+"""Round 5 canonical lines of local LLM runtimes (Ollama, llama.cpp and its bindings, vLLM,
+bitsandbytes, Intel XPU, Apple silicon): each real line reaches its cause first, and the fix
+names the knob the field's fix turns on. Each line is quoted from the thread or source file named
+above it."""
+
+from __future__ import annotations
+
+import pytest
+from triage_lines import assert_first_with_knob
+
+from envdoctor.triage_engine import triage_text
+
+LINES = [
+    # https://github.com/ollama/ollama/issues/6647 (after suspend; docs: reload nvidia_uvm)
+    (
+        'time=2024-09-05T09:20:35.624+08:00 level=DEBUG source=gpu.go:533 msg="Unable to load '
+        'cudart" library=/opt/cuda/lib64/libcudart.so.12.6.37 error="cudart init failure: 999"',
+        "nvidia.uvm-stale-after-suspend",
+        "modprobe nvidia_uvm",
+    ),
+    # https://github.com/ollama/ollama/issues/8638
+    (
+        'time=2025-01-28T17:02:55.661+03:00 level=WARN source=gpu.go:623 msg="unknown error '
+        "initializing cuda driver library /usr/lib/x86_64-linux-gnu/libcuda.so.550.144.03: cuda "
+        'driver library init failure: 999."',
+        "nvidia.uvm-stale-after-suspend",
+        "nvidia_uvm",
+    ),
+    # Ollama's own format string (discover/gpu.go, 2024 releases); docs/gpu.mdx: CC 5.0+
+    (
+        'time=2024-07-01T10:00:00.000Z level=INFO source=gpu.go:203 msg="[0] CUDA GPU is too '
+        'old. Compute Capability detected: 3.5"',
+        "app.llamacpp.gpu-arch-dropped",
+        "CMAKE_CUDA_ARCHITECTURES",
+    ),
+    # https://github.com/ollama/ollama/issues/10920
+    (
+        "Error: model requires more system memory (164.8 GiB) than is available (13.4 GiB)",
+        "memory.host-ram-exhausted",
+        "num_ctx",
+    ),
+    # https://github.com/ollama/ollama/issues/707
+    (
+        "Error: listen tcp 127.0.0.1:11434: bind: address already in use",
+        "app.ollama.server-already-running",
+        "systemctl stop ollama",
+    ),
+    # https://github.com/ollama/ollama/issues/3575
+    (
+        "Error: listen tcp 127.0.0.1:11434: bind: Only one usage of each socket address "
+        "(protocol/network address/port) is normally permitted.",
+        "app.ollama.server-already-running",
+        "OLLAMA_HOST",
+    ),
+    # Ollama's troubleshooting page: "signal: illegal instruction (core dumped)" = no AVX
+    (
+        "Error: llama runner process has terminated: signal: illegal instruction (core dumped)",
+        "app.llamacpp.cpu-instruction-unsupported",
+        "avx",
+    ),
+    # https://github.com/ggml-org/llama.cpp/issues/3905
+    (
+        "gguf_init_from_file: invalid magic characters tjgg9.\n"
+        "llama_model_quantize: failed to quantize: llama_model_loader: failed to load model from "
+        ".\\models\\7B\\ggml-model-f16.bin",
+        "app.llamacpp.model-file-format",
+        "gguf",
+    ),
+    # https://github.com/abetlen/llama-cpp-python/issues/1191 (a GGUF in an old loader)
+    (
+        "error loading model: unknown (magic, version) combination: 46554747, 00000003; is this "
+        "really a GGML file?",
+        "app.llamacpp.model-file-format",
+        "upgrade llama-cpp-python",
+    ),
+    # https://github.com/lmstudio-ai/lmstudio-bug-tracker/issues/350
+    (
+        "llama.cpp error: 'error loading model vocabulary: unknown pre-tokenizer type: "
+        "'deepseek-r1-qwen''",
+        "app.llamacpp.unknown-architecture",
+        "runtime",
+    ),
+    # vLLM's own log line and an OOM raised in capture_model (docs: conserving memory)
+    (
+        "INFO 07-23 20:49:35 model_runner.py:1415] If out-of-memory error occurs during "
+        "cudagraph capture, consider decreasing `gpu_memory_utilization` or switching to eager "
+        "mode.\n"
+        '  File "/usr/local/lib/python3.10/dist-packages/vllm/worker/model_runner.py", line 1519,'
+        " in capture_model\n"
+        "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 20.00 MiB.",
+        "vllm.cuda-graph-capture-oom",
+        "--enforce-eager",
+    ),
+    # vLLM's sampler warm-up message
+    (
+        "RuntimeError: CUDA out of memory occurred when warming up sampler with 1024 dummy "
+        "requests. Please try lowering `max_num_seqs` or `gpu_memory_utilization` when "
+        "initializing the engine.",
+        "app.vllm.kv-cache-insufficient",
+        "--max-num-seqs",
+    ),
+    # vLLM's config check (vllm/config), as users paste it
+    (
+        "ValueError: User-specified max_model_len (131072) is greater than the derived "
+        "max_model_len (max_position_embeddings=32768 or model_max_length=None in model's "
+        "config.json).",
+        "vllm.max-model-len-exceeds-model",
+        "VLLM_ALLOW_LONG_MAX_MODEL_LEN",
+    ),
+    # https://github.com/vllm-project/vllm/issues/2416
+    (
+        "ValueError: The number of required GPUs exceeds the total number of available GPUs in "
+        "the placement group.",
+        "vllm.tensor-parallel-exceeds-gpus",
+        "--tensor-parallel-size",
+    ),
+    # vLLM 0.5's flash_attn backend
+    (
+        "ValueError: Please use Flashinfer backend for models with logits_soft_cap (i.e., "
+        "Gemma-2). Otherwise, the output might be wrong. Set Flashinfer backend by export "
+        "VLLM_ATTENTION_BACKEND=FLASHINFER.",
+        "vllm.attention-backend-unsupported",
+        "VLLM_ATTENTION_BACKEND=FLASHINFER",
+    ),
+    # pip's resolver line (https://github.com/vllm-project/vllm/issues/3147: torch 2.1.2 fixed it)
+    (
+        "vllm 0.3.2 requires torch==2.1.2, but you have torch 2.2.1 which is incompatible.",
+        "torch.extension-abi-mismatch",
+        "torch==2.1.2",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "expected", "knob"), LINES)
+def test_cause_ranks_first_and_names_its_knob(text: str, expected: str, knob: str) -> None:
+    assert_first_with_knob(text, expected, knob)
+
+
+def test_ollama_driver_floor_is_the_one_its_log_names() -> None:
+    line = (
+        'time=2025-10-01T10:00:00.000Z level=WARN source=cuda_compat.go:65 msg="NVIDIA driver '
+        'too old" device="NVIDIA GeForce GTX 1080" compute=6.1 driver=535 '
+        'required_driver="570 or newer"'
+    )
+    assert_first_with_knob(line, "cuda.toolkit-newer-than-driver", "570")
+
+
+def test_ggml_cuda_init_failure_is_not_read_as_a_cpu_only_build() -> None:
+    """ "ggml_cuda_init: failed to initialize CUDA" comes from a CUDA build that found no usable
+    GPU: rebuilding with -DGGML_CUDA=on is not its fix."""
+    ids = [
+        f.id
+        for f in triage_text(
+            "ggml_cuda_init: failed to initialize CUDA: no CUDA-capable device is detected"
+        ).findings
+    ]
+    assert "app.llamacpp.cpu-build-on-gpu-host" not in ids[:2], ids
+
+
+def test_illegal_instruction_on_a_jetson_stays_jetson() -> None:
+    ids = [
+        f.id
+        for f in triage_text(
+            "Jetson Orin, llama.cpp python bindings\nIllegal instruction (core dumped)"
+        ).findings
+    ]
+    assert ids and ids[0] != "app.llamacpp.cpu-instruction-unsupported", ids
