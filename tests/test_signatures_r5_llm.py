@@ -128,6 +128,91 @@ LINES = [
         "torch.extension-abi-mismatch",
         "torch==2.1.2",
     ),
+    # bitsandbytes' loader (bitsandbytes/cextension.py): no binary for torch's CUDA
+    (
+        "RuntimeError: Configured CUDA binary not found at /usr/local/lib/python3.12/"
+        "dist-packages/bitsandbytes/libbitsandbytes_cuda131.so",
+        "bitsandbytes.cudart-not-found",
+        "pip install -U bitsandbytes",
+    ),
+    # https://github.com/bitsandbytes-foundation/bitsandbytes/issues/529 (author: use 4-bit)
+    (
+        "UserWarning: WARNING: Compute capability < 7.5 detected! Only slow 8-bit matmul is "
+        "supported for your GPU!",
+        "bitsandbytes.gpu-too-old-for-int8",
+        "load_in_4bit",
+    ),
+    # transformers' bitsandbytes quantizer check
+    (
+        "RuntimeError: No GPU found. A GPU is needed for quantization.",
+        "torch.cpu-build-on-gpu-host",
+        "torch.cuda.is_available()",
+    ),
+    # ipex-llm's FAQ
+    (
+        "RuntimeError: PyTorch is not linked with support for xpu devices",
+        "intel.ipex-cpu-only-build",
+        "download.pytorch.org/whl/xpu",
+    ),
+    # https://github.com/lllyasviel/Fooocus/issues/2531
+    (
+        "RuntimeError: Current platform can NOT allocate memory block with size larger than 4GB!",
+        "memory.out-of-memory",
+        "enable_vae_tiling",
+    ),
+    # https://github.com/intel/intel-extension-for-pytorch/issues/394
+    (
+        "OSError: [WinError 126] The specified module could not be found. Error loading "
+        '"C:\\venv\\lib\\site-packages\\intel_extension_for_pytorch\\bin\\'
+        'intel-ext-pt-gpu.dll" or one of its dependencies.',
+        "intel.oneapi-not-sourced",
+        "setvars.bat",
+    ),
+    # https://github.com/vladmandic/sdnext/issues/2601 (2023.2 runtime packages restored it)
+    (
+        "after updating Intel libraries to 2024:\n"
+        "    import intel_extension_for_pytorch._C\n"
+        "ImportError: libmkl_sycl.so.3: cannot open shared object file: No such file or directory",
+        "intel.oneapi-runtime-mismatch",
+        "intel-oneapi-runtime-mkl",
+    ),
+    # ipex-llm's FAQ: 'could not create a primitive' with several GPUs
+    (
+        "RuntimeError: could not create a primitive\nintel_extension_for_pytorch on xpu, Arc A770",
+        "intel.multi-gpu-device-selection",
+        "ONEAPI_DEVICE_SELECTOR",
+    ),
+    # https://github.com/tensorflow/tensorflow/issues/44999
+    (
+        "zsh: illegal hardware instruction  python\nimport tensorflow on my M1 MacBook",
+        "macos.rosetta-python",
+        "arm64",
+    ),
+    # https://github.com/tensorflow/tensorflow/issues/58988 (downgrading fixed it)
+    (
+        "NOT_FOUND: could not find registered platform with id",
+        "apple.tensorflow-metal-mismatch",
+        "tensorflow-metal",
+    ),
+    # Ollama's scripts/install.sh; https://github.com/ollama/ollama/issues/4679
+    (
+        "WARNING: No NVIDIA/AMD GPU detected. Ollama will run in CPU-only mode.",
+        "app.ollama-cpu-fallback",
+        "install.sh",
+    ),
+    # zh-CN Windows' text of WSAEADDRINUSE for a second `ollama serve`
+    (
+        "Error: listen tcp 127.0.0.1:11434: bind: 通常每个套接字地址(协议/网络地址/端口)只允许使用一次。",
+        "app.ollama.server-already-running",
+        "systemctl stop ollama",
+    ),
+    # https://github.com/lmstudio-ai/lmstudio-bug-tracker/issues/1221 (the app's log line)
+    (
+        "[2025-11-12 10:06:11.994] [error] [LMSInternal][Client=LM Studio][Endpoint=loadModel] "
+        "Error in channel handler: Error: No LM Runtime found for model format 'gguf'!",
+        "app.lmstudio.no-runtime-for-format",
+        "Ctrl+Shift+R",
+    ),
 ]
 
 
