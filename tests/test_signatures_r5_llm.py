@@ -213,6 +213,26 @@ LINES = [
         "app.lmstudio.no-runtime-for-format",
         "Ctrl+Shift+R",
     ),
+    # Ollama's registry refusal, as pasted in many threads
+    (
+        "Error: pull model manifest: 412: The model you are attempting to pull requires a newer "
+        "version of Ollama.",
+        "app.llamacpp.unknown-architecture",
+        "install.sh",
+    ),
+    # Chinese prose (bitsandbytes before 0.43 searched for libcudart itself)
+    (
+        "加载模型时 bitsandbytes 报错，提示找不到 CUDA，load_in_8bit 用不了",
+        "bitsandbytes.cuda-setup-failed",
+        "python -m bitsandbytes",
+    ),
+    # https://github.com/vllm-project/vllm/issues/4229 (run from outside the source checkout)
+    (
+        '  File "/home/user/vllm/vllm/_custom_ops.py", line 176, in reshape_and_cache\n'
+        "ModuleNotFoundError: No module named 'vllm._C'",
+        "vllm.compiled-ops-not-built",
+        "VLLM_USE_PRECOMPILED",
+    ),
 ]
 
 
