@@ -233,6 +233,40 @@ LINES = [
         "vllm.compiled-ops-not-built",
         "VLLM_USE_PRECOMPILED",
     ),
+    # https://github.com/lmstudio-ai/lmstudio-bug-tracker/issues/77 (newer LM Studio fixed it)
+    (
+        "llama_model_load: error loading model: done_getting_tensors: wrong number of tensors; "
+        "expected 292, got 291",
+        "app.llamacpp.unknown-architecture",
+        "Ctrl+Shift+R",
+    ),
+    # ggml's CUDA init with a driver older than the build's CUDA runtime
+    (
+        "ggml_cuda_init: failed to initialize CUDA: CUDA driver version is insufficient for CUDA "
+        "runtime version",
+        "cuda.toolkit-newer-than-driver",
+        "CUDA Version",
+    ),
+    # Ollama's discover/runner.go (Windows)
+    (
+        'level=WARN source=runner.go:739 msg="potentially incompatible library detected in PATH" '
+        "location=C:\\llama.cpp\\ggml-base.dll",
+        "app.ollama-cpu-fallback",
+        "PATH",
+    ),
+    # Ollama's discover/runner.go
+    (
+        'level=WARN source=runner.go:722 msg="user overrode visible devices" CUDA_VISIBLE_DEVICES=1',
+        "cuda.visible-devices-hide-gpus",
+        "nvidia-smi -L",
+    ),
+    # ipex-llm's FAQ: first runs compile the kernels
+    (
+        "On my Arc A770 with ipex-llm the first run takes several minutes before the first token, "
+        "later runs are fast",
+        "intel.first-run-jit-compile",
+        "SYCL_CACHE_PERSISTENT=1",
+    ),
 ]
 
 
