@@ -267,6 +267,25 @@ LINES = [
         "intel.first-run-jit-compile",
         "SYCL_CACHE_PERSISTENT=1",
     ),
+    # Chinese prose as users write it (vLLM's KV-cache check)
+    (
+        "vllm 启动时 max_model_len 太大 报错 KV cache 放不下",
+        "app.vllm.kv-cache-insufficient",
+        "--max-model-len",
+    ),
+    # llama-cpp-python's macOS notes: x86_64 Python builds without Metal
+    (
+        "On my M2 MacBook llama-cpp-python is very slow, it only uses the CPU",
+        "app.llamacpp.cpu-build-on-gpu-host",
+        "GGML_METAL",
+    ),
+    ("mac m2 上跑 llama.cpp 很慢 metal 没有用上", "app.llamacpp.cpu-build-on-gpu-host", "arm64"),
+    ("用 ipex 跑模型 报错 找不到 libmkl_sycl.so.4", "intel.oneapi-not-sourced", "setvars.sh"),
+    (
+        "2080ti 上 vllm 报 FlashAttention 不支持",
+        "flashattn.gpu-arch-unsupported",
+        "VLLM_ATTENTION_BACKEND",
+    ),
 ]
 
 
