@@ -146,13 +146,33 @@ def signature_findings(
     if not snap.has("pasted.text"):
         return []
     facts = facts if facts is not None else Facts(snap, matrices)
-    best: dict[str, Match] = {}
+    per_id: dict[str, list[Match]] = {}
     for match in match_all(snap, matrices, signatures, facts):
-        best.setdefault(match.signature.id, match)
-    if not best:
+        per_id.setdefault(match.signature.id, []).append(match)
+    if not per_id:
         no_match = no_match_finding(snap)
         return [] if no_match is None else [no_match]
-    return [to_finding(m, facts, snap, matrices) for m in best.values()]
+    return [_one_finding(matches, facts, snap, matrices) for matches in per_id.values()]
+
+
+MAX_FIXES = 6  # as rank.MAX_FIXES
+
+
+def _one_finding(matches: list[Match], facts: Facts, snap: Snapshot, matrices: Any) -> Finding:
+    """The finding of one id: its best-scoring signature's, its fixes completed (up to
+    MAX_FIXES) with those of the id's other signatures that applied. Two entries of one cause
+    that both apply are two ways the field knows it (a canonical line's entry and a phrasing's,
+    a generic entry and one per package), and each names the knobs its threads turned: the
+    weaker one's fixes are alternatives, listed after the stronger one's."""
+    finding = to_finding(matches[0], facts, snap, matrices)
+    if len(matches) == 1 or len(finding.fixes) >= MAX_FIXES:
+        return finding
+    fixes = list(finding.fixes)
+    for match in matches[1:]:
+        for fix in to_finding(match, facts, snap, matrices).fixes:
+            if len(fixes) < MAX_FIXES and all(fix.summary != f.summary for f in fixes):
+                fixes.append(fix)
+    return replace(finding, fixes=tuple(fixes))
 
 
 def to_finding(
