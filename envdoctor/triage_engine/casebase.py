@@ -37,6 +37,15 @@ SUGGEST_WEIGHT = 4.0  # the shared words' summed weight (inverse document freque
 SUGGEST_SCORE = 20  # suggested causes score 20-40: below every signature's finding
 MAX_SUGGESTED = 3
 PHRASING_WEIGHT = 0.25  # a cause's own phrasings in the paste add up to this to its support
+# When is a suggestion's evidence real (each chosen with every thread, and every repository, left
+# out of the case base: bench/casebase_cv.py)? Most words a paste shares with a case are general
+# ("such", "tesla", "codes", "安装"), and most causes' cues include the topic ("cuda", "torch") or
+# the family's symptom ("the GPU is not used"): both let the causes with many cases through as
+# filler. So a suggestion needs words that tell its cause, or a phrasing of its own:
+GUESS_PHRASING = 0.6  # below a prose guess: the paste's phrasings went this far toward the cause
+TELLING_SHARE = 0.5  # a shared word tells a cause when this share of the cases holding it are its
+TELLING_WEIGHT = 4.0  # ... and the telling words shared weigh this much (one rare word is enough)
+GENERAL_CUE_CAUSES = 8  # a cue phrasing the entries of this many causes share names none of them
 MAX_FIXES = 6  # as rank.MAX_FIXES
 ROW_EXP = 0.5
 ROW_REF = 23.0
@@ -232,6 +241,7 @@ class Index:
     idf: Mapping[str, float]
     rows: tuple[tuple[Mapping[str, Any], frozenset[str]], ...] = ()
     norms: dict[int, float] = field(default_factory=dict, compare=False)
+    causes: dict[str, Counter[str]] = field(default_factory=dict, compare=False)
 
     @classmethod
     def of(cls, rows: Iterable[Mapping[str, Any]]) -> Index:
@@ -267,6 +277,21 @@ class Index:
         if found is None:
             found = self.norms[position] = self.norm(self.rows[position][1])
         return found
+
+    def telling(self, present: Iterable[str], cause: str) -> float:
+        """The summed weight of the words of `present` that tell `cause`: at least TELLING_SHARE
+        of the cases holding the word confirmed it ("fbgemm.dll" tells a Windows DLL cause; "such"
+        and "tesla" are in cases of every cause). The word counts per cause are built once."""
+        if not self.causes:
+            for row, words in self.rows:
+                for word in words:
+                    self.causes.setdefault(word, Counter())[str(row.get("cause"))] += 1
+        total = 0.0
+        for word in present:
+            counts = self.causes.get(word)
+            if counts and counts[cause] and counts[cause] >= TELLING_SHARE * counts.total():
+                total += self.idf.get(word, 0.0)
+        return total
 
     def cosine(
         self, present: set[str], present_norm: float, words: Iterable[str], norm: float
@@ -383,16 +408,19 @@ def with_suggestions(found: list[Finding], snap: Snapshot, matrices: Any = None)
         return found
     floor = min(f.score or 0 for f in causes)
     have = {f.id for f in causes}
-    extra = [f for f in suggested_by_cases(snap, matrices) if f.id not in have]
+    extra = [f for f in suggested_by_cases(snap, matrices, below_guesses=True) if f.id not in have]
     below = [replace(f, score=min(f.score or 0, floor - 1 - n)) for n, f in enumerate(extra)]
     return causes + below
 
 
-def suggested_by_cases(snap: Snapshot, matrices: Any = None) -> list[Finding]:
+def suggested_by_cases(
+    snap: Snapshot, matrices: Any = None, below_guesses: bool = False
+) -> list[Finding]:
     """When no cause matched a problem report, the causes its closest confirmed cases support
     (at least SUGGEST_SUPPORT, raised by the paste's own phrasings of each cause), as findings
     with a low score and the closest case as evidence: a report worded like known ones gets
-    their diagnosis, unless its facts rule it out."""
+    their diagnosis, unless its facts rule it out, or its evidence is only general words
+    (`real_evidence`; `below_guesses`: they would be listed below prose guesses)."""
     from envdoctor.triage_engine.evaluate import to_finding
     from envdoctor.triage_engine.facts import Facts
     from envdoctor.triage_engine.loader import by_id
@@ -406,10 +434,13 @@ def suggested_by_cases(snap: Snapshot, matrices: Any = None) -> list[Finding]:
     shown = [str(x) for x in text.get("errors", [])] or lines  # the paste's own words first
     causes = by_id()
     facts = Facts(snap, matrices)
+    present = words_of(lines)
     out: list[Finding] = []
     for weight, support, cause, row in _weighed(cause_support(lines, rows), causes, facts, lines):
         if weight < SUGGEST_SUPPORT:
             break
+        if not real_evidence(cause, causes[cause], facts, present, rows, below_guesses):
+            continue
         score = SUGGEST_SCORE + round(20 * min(1.0, weight / 2))
         if out:  # the better supported cause ranks first even when both round alike
             score = max(SUGGEST_SCORE - MAX_SUGGESTED, min(score, (out[-1].score or 0) - 1))
@@ -464,6 +495,52 @@ def _weighed(
         progress = max(cue_progress(sig, facts) for sig in causes[cause])
         out.append((support + PHRASING_WEIGHT * progress, support, cause, row))
     return sorted(out, key=lambda item: (-item[0], item[2]))
+
+
+def real_evidence(
+    cause: str,
+    signatures: list[Any],
+    facts: Any,
+    present: set[str],
+    rows: Iterable[Mapping[str, Any]],
+    below_guesses: bool = False,
+) -> bool:
+    """Whether a supported cause has evidence of its own beyond the general words any report
+    shares with its cases. Below prose guesses (which already name the paste's family): the
+    paste's phrasings went GUESS_PHRASING toward it. Otherwise: a phrasing of its own that the
+    entries of fewer than GENERAL_CUE_CAUSES causes share, or shared words that tell it
+    (`Index.telling`)."""
+    from envdoctor.triage_engine.evaluate import cue_progress
+
+    if below_guesses:
+        return max(cue_progress(sig, facts) for sig in signatures) >= GUESS_PHRASING
+    general = general_cues()
+    if any(cue_progress(sig, facts, general) > 0 for sig in signatures):
+        return True
+    return Index.of(rows).telling(present, cause) >= TELLING_WEIGHT
+
+
+_GENERAL: list[Any] = []  # [the signatures' identity, their general cue patterns]
+
+
+def general_cues() -> frozenset[str]:
+    """The positive cue patterns (their text) that the entries of GENERAL_CUE_CAUSES causes or
+    more share: the topic ("cuda", "torch", "显卡") or a family's symptom ("falls back to the
+    CPU"). They say what a paste is about, not which cause it is."""
+    from envdoctor.triage_engine.loader import DATA
+
+    key = (id(DATA.signatures), len(DATA.signatures))
+    if _GENERAL and _GENERAL[0] == key:
+        return _GENERAL[1]
+    ids: dict[str, set[str]] = {}
+    for sig in DATA.signatures:
+        for cue in sig.cues:
+            if cue.weight > 0:
+                for pattern in cue.patterns:
+                    ids.setdefault(pattern.text, set()).add(sig.id)
+    found = frozenset(text for text, named in ids.items() if len(named) >= GENERAL_CUE_CAUSES)
+    _GENERAL[:] = [key, found]
+    return found
 
 
 def in_its_setting(cause: str, lines: Iterable[str]) -> bool:

@@ -11,7 +11,7 @@ canonical lines, which score 45 and more).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -68,11 +68,15 @@ def evaluate(signature: Signature, facts: Facts) -> Match | None:
     return Match(signature, score, line, captures, confirmed, cue_lines)
 
 
-def _cues(signature: Signature, facts: Facts) -> tuple[int, list[str]]:
-    """(the summed weight of the cues present, the lines of the positive ones)."""
+def _cues(
+    signature: Signature, facts: Facts, general: Collection[str] = frozenset()
+) -> tuple[int, list[str]]:
+    """(the summed weight of the cues present, the lines of the positive ones); a cue found
+    only by a pattern in `general` does not count."""
     total, lines = 0, []
     for cue in signature.cues:
-        line, _ = _find(cue.patterns, facts)
+        patterns = [p for p in cue.patterns if p.text not in general] if general else cue.patterns
+        line, _ = _find(patterns, facts)
         if line is not None:
             total += cue.weight
             if cue.weight > 0:
@@ -80,18 +84,21 @@ def _cues(signature: Signature, facts: Facts) -> tuple[int, list[str]]:
     return total, lines
 
 
-def cue_progress(signature: Signature, facts: Facts) -> float:
+def cue_progress(
+    signature: Signature, facts: Facts, general: Collection[str] = frozenset()
+) -> float:
     """How far the paste's own phrasings went toward a cause that did not apply: the sum of its
     cues present over its `prose_min`, from 0 to 1. Weak on its own (below the threshold the
     cause was written with), it tells apart the causes similar cases suggest: a paste that names
     triton leans to the triton cause among them. 0 when no positive cue is present, a `none`
     line is, or a fact it `requires` is not known to hold (its cues then only say what the
-    paste is about: "cuda" for a driver-floor cause that needs the versions)."""
+    paste is about: "cuda" for a driver-floor cause that needs the versions). `general`: cue
+    patterns (their text) not counted, because they name no cause in particular."""
     if not signature.cues or any(_find((p,), facts)[0] is not None for p in signature.none):
         return 0.0
     if any(evaluate_condition(c, facts)[0] is not True for c in signature.requires):
         return 0.0
-    total, lines = _cues(signature, facts)
+    total, lines = _cues(signature, facts, general)
     if not lines or total <= 0:
         return 0.0
     return min(1.0, total / max(1, signature.prose_min))
