@@ -323,3 +323,24 @@ def test_below_prose_guesses_a_suggestion_needs_the_paste_s_own_phrasing() -> No
     assert not casebase.real_evidence(
         cause, by_id()[cause], facts, present, rows, below_guesses=True
     )
+
+
+def test_a_suggestion_lists_first_the_fixes_closest_to_the_similar_thread_s_fix() -> None:
+    from envdoctor.model.findings import Finding, Fix, Severity
+
+    def finding(*summaries: str) -> Finding:
+        fixes = tuple(Fix(s) for s in summaries)
+        return Finding(
+            id="app.ollama-cpu-fallback", severity=Severity.WARNING, title="t", fixes=fixes
+        )
+
+    entries = [
+        finding("Start the container with --gpus=all", "Add the ROCm bundle next to Ollama"),
+        finding("Delete the old install folder and reinstall Ollama fresh"),
+    ]
+    # en-1102's closest thread: an in-place update left only the CPU runner; a fresh install fixed it
+    confirmed = "After an in-place update Ollama had only its CPU runner; deleting the install folder and reinstalling fixed it"
+    merged = casebase._with_all_fixes(entries, confirmed)
+    assert merged.fixes[0].summary.startswith("Delete the old install folder")
+    # without a confirmed fix: the entries' own order
+    assert [f.summary for f in casebase._with_all_fixes(entries).fixes][0].startswith("Start")

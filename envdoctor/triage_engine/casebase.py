@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from envdoctor.model.findings import SEVERITY_ORDER, Evidence, Finding, Severity
+from envdoctor.model.findings import SEVERITY_ORDER, Evidence, Finding, Fix, Severity
 from envdoctor.model.snapshot import Snapshot
 
 TABLE = "triage_cases"
@@ -449,7 +449,9 @@ def suggested_by_cases(
             [
                 to_finding(Match(sig, score, line, {}, [], shown[:3]), facts, snap, matrices)
                 for sig in causes[cause]
-            ]
+            ],
+            str(row.get("fix") or ""),
+            Index.of(rows).idf,
         )
         evidence = (Evidence("similar.case", _case_text(row, support)), *finding.evidence)
         severity = min(finding.severity, Severity.WARNING, key=lambda s: -SEVERITY_ORDER[s])
@@ -550,17 +552,28 @@ def in_its_setting(cause: str, lines: Iterable[str]) -> bool:
     return setting is None or any(setting.search(line) for line in lines)
 
 
-def _with_all_fixes(findings: list[Finding]) -> Finding:
+def _with_all_fixes(
+    findings: list[Finding], confirmed: str = "", idf: Mapping[str, float] | None = None
+) -> Finding:
     """One cause's findings, one per signature, as one: the one with the most fixes, completed
-    with the others' (at most MAX_FIXES). A suggestion has no matched line to pick a signature,
-    so it offers the fixes its cause is known by."""
+    with the others'. A suggestion has no matched line to pick a signature, so it offers the
+    fixes its cause is known by: those closest to the fix the similar thread `confirmed` first
+    (the words they share, each weighing its rarity), at most MAX_FIXES."""
     base = max(findings, key=lambda f: len(f.fixes))
     fixes = list(base.fixes)
     for finding in findings:
         for fix in finding.fixes:
-            if len(fixes) < MAX_FIXES and all(fix.summary != f.summary for f in fixes):
+            if all(fix.summary != f.summary for f in fixes):
                 fixes.append(fix)
-    return replace(base, fixes=tuple(fixes))
+    if confirmed and len(fixes) > 1:
+        wanted, weights = words_of([confirmed]), idf or {}
+
+        def closeness(fix: Fix) -> float:
+            shared = wanted & words_of([fix.summary, *fix.commands])
+            return sum(weights.get(w, 1.0) for w in shared)
+
+        fixes.sort(key=lambda fix: -closeness(fix))  # stable: the entries' order among equals
+    return replace(base, fixes=tuple(fixes[:MAX_FIXES]))
 
 
 def _ruled_out(signature: Any, facts: Any) -> bool:
