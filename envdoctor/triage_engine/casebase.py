@@ -241,7 +241,7 @@ class Index:
     idf: Mapping[str, float]
     rows: tuple[tuple[Mapping[str, Any], frozenset[str]], ...] = ()
     norms: dict[int, float] = field(default_factory=dict, compare=False)
-    causes: dict[str, Counter[str]] = field(default_factory=dict, compare=False)
+    causes: list[Any] = field(default_factory=list, compare=False)  # [words, their counts]
 
     @classmethod
     def of(cls, rows: Iterable[Mapping[str, Any]]) -> Index:
@@ -281,14 +281,19 @@ class Index:
     def telling(self, present: Iterable[str], cause: str) -> float:
         """The summed weight of the words of `present` that tell `cause`: at least TELLING_SHARE
         of the cases holding the word confirmed it ("fbgemm.dll" tells a Windows DLL cause; "such"
-        and "tesla" are in cases of every cause). The word counts per cause are built once."""
-        if not self.causes:
+        and "tesla" are in cases of every cause). The counts are of the paste's words only, made
+        once per paste (one set intersection per row: all words' counts took a tenth of a short
+        paste's triage)."""
+        present = frozenset(present)
+        if not self.causes or self.causes[0] != present:
+            found: dict[str, Counter[str]] = {}
             for row, words in self.rows:
-                for word in words:
-                    self.causes.setdefault(word, Counter())[str(row.get("cause"))] += 1
+                for word in present.intersection(words):
+                    found.setdefault(word, Counter())[str(row.get("cause"))] += 1
+            self.causes[:] = [present, found]
         total = 0.0
         for word in present:
-            counts = self.causes.get(word)
+            counts = self.causes[1].get(word)
             if counts and counts[cause] and counts[cause] >= TELLING_SHARE * counts.total():
                 total += self.idf.get(word, 0.0)
         return total
