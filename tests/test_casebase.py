@@ -278,6 +278,8 @@ def test_topic_and_family_cues_are_general() -> None:
     general = casebase.general_cues()
     # the topic every cause's prose entries name, and the "GPU is not used" family's phrasings
     assert {"cuda", "torch"} <= general
+    # ... and a word every error report holds, however the entries spell it
+    assert "error" in general
     assert any("cpu" in text for text in general)
     # a package's or a cause's own words are not
     assert not any("bitsandbytes" in text for text in general)

@@ -12,8 +12,11 @@ Chinese report are compared on the same footing. Each word weighs its inverse do
 over the case base (a word most cases share, "https" or "可以", weighs little; "bitsandbytes" or
 "shmutils" much), and a case's closeness to a paste is the cosine of the two weighted word sets.
 A cause's support is the sum of its two closest cases (two similar threads agreeing say more than
-one). The thresholds were chosen on the training corpus with each thread, and each repository,
-left out of the case base (`bench/casebase_cv.py`).
+one). A supported cause is suggested only on evidence of its own (`real_evidence`): words that
+tell it (most cases holding them confirmed it) or a phrasing of its own that is not every cause's
+("cuda", "the GPU is not used"); general words let the causes with many cases through as filler.
+The thresholds were chosen on the training corpus with each thread, and each repository, left out
+of the case base (`bench/casebase_cv.py`, which also counts the suggestions shown and right).
 """
 
 from __future__ import annotations
@@ -531,21 +534,31 @@ _GENERAL: list[Any] = []  # [the signatures' identity, their general cue pattern
 
 
 def general_cues() -> frozenset[str]:
-    """The positive cue patterns (their text) that the entries of GENERAL_CUE_CAUSES causes or
-    more share: the topic ("cuda", "torch", "显卡") or a family's symptom ("falls back to the
-    CPU"). They say what a paste is about, not which cause it is."""
+    """The positive cue patterns (their text) that name no cause in particular: each literal
+    the pattern is found by (its anchors) is one the cues of GENERAL_CUE_CAUSES causes or more
+    are found by: the topic ("cuda", "driver", "docker", "显存"), a word of every report
+    ("error") or a family's symptom ("falls back to the CPU"). They say what a paste is about,
+    not which cause it is. (Chosen over the patterns' exact texts: "error" and "driver" are
+    spelled in many ways, and let the causes with many cases through as filler.)"""
     from envdoctor.triage_engine.loader import DATA
 
-    key = (id(DATA.signatures), len(DATA.signatures))
+    key = (id(DATA.signatures), len(DATA.signatures), GENERAL_CUE_CAUSES)
     if _GENERAL and _GENERAL[0] == key:
         return _GENERAL[1]
-    ids: dict[str, set[str]] = {}
+    named: dict[str, set[str]] = {}
+    patterns = {}
     for sig in DATA.signatures:
         for cue in sig.cues:
             if cue.weight > 0:
                 for pattern in cue.patterns:
-                    ids.setdefault(pattern.text, set()).add(sig.id)
-    found = frozenset(text for text, named in ids.items() if len(named) >= GENERAL_CUE_CAUSES)
+                    patterns[pattern.text] = pattern
+                    for anchor in pattern.anchors:
+                        named.setdefault(anchor, set()).add(sig.id)
+    found = frozenset(
+        text
+        for text, pattern in patterns.items()
+        if pattern.anchors and all(len(named[a]) >= GENERAL_CUE_CAUSES for a in pattern.anchors)
+    )
     _GENERAL[:] = [key, found]
     return found
 
