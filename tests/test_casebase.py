@@ -346,3 +346,19 @@ def test_a_suggestion_lists_first_the_fixes_closest_to_the_similar_thread_s_fix(
     assert merged.fixes[0].summary.startswith("Delete the old install folder")
     # without a confirmed fix: the entries' own order
     assert [f.summary for f in casebase._with_all_fixes(entries).fixes][0].startswith("Start")
+
+
+def test_a_chinese_pair_one_case_holds_tells_nothing() -> None:
+    # zh-1208: "的环" (the seam of "我的环境") was in one bitsandbytes case only; "多机" (multi-node)
+    # in two NCCL cases tells their cause
+    rows = [
+        {"cause": "bitsandbytes.cudart-not-found", "words": ["的环", "thing0x"], "source": "a"},
+        {"cause": "nccl.socket-interface-wrong", "words": ["多机", "thing1x"], "source": "b"},
+        {"cause": "nccl.socket-interface-wrong", "words": ["多机", "thing2x"], "source": "c"},
+        {"cause": "other.cause", "words": ["thing3x", "thing4x"], "source": "d"},
+    ]
+    index = Index.of(rows)
+    assert index.telling({"的环"}, "bitsandbytes.cudart-not-found") == 0.0
+    assert index.telling({"多机"}, "nccl.socket-interface-wrong") > 0.0
+    # an English word one case holds still counts ("fbgemm.dll" may be in one thread only)
+    assert index.telling({"thing0x"}, "bitsandbytes.cudart-not-found") > 0.0

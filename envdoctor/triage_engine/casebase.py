@@ -48,7 +48,10 @@ PHRASING_WEIGHT = 0.25  # a cause's own phrasings in the paste add up to this to
 GUESS_PHRASING = 0.6  # below a prose guess: the paste's phrasings went this far toward the cause
 TELLING_SHARE = 0.5  # a shared word tells a cause when this share of the cases holding it are its
 TELLING_WEIGHT = 4.0  # ... and the telling words shared weigh this much (one rare word is enough)
-GENERAL_CUE_CAUSES = 8  # a cue phrasing the entries of this many causes share names none of them
+GENERAL_CUE_CAUSES = 8
+# a Chinese character pair only one case holds is mostly the seam of two words ("的环" of "我的
+# 环境"): it tells a cause when this many of its cases hold it
+TELLING_PAIR_CASES = 2  # a cue phrasing the entries of this many causes share names none of them
 MAX_FIXES = 6  # as rank.MAX_FIXES
 ROW_EXP = 0.5
 ROW_REF = 23.0
@@ -298,6 +301,8 @@ class Index:
         for word in present:
             counts = self.causes[1].get(word)
             if counts and counts[cause] and counts[cause] >= TELLING_SHARE * counts.total():
+                if counts[cause] < TELLING_PAIR_CASES and _CJK_RUN.match(word):
+                    continue
                 total += self.idf.get(word, 0.0)
         return total
 
