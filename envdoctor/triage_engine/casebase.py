@@ -45,7 +45,7 @@ PHRASING_WEIGHT = 0.25  # a cause's own phrasings in the paste add up to this to
 # ("such", "tesla", "codes", "安装"), and most causes' cues include the topic ("cuda", "torch") or
 # the family's symptom ("the GPU is not used"): both let the causes with many cases through as
 # filler. So a suggestion needs words that tell its cause, or a phrasing of its own:
-GUESS_PHRASING = 0.6  # below a prose guess: the paste's phrasings went this far toward the cause
+GUESS_PHRASING = 0.75  # below a prose guess: the paste's phrasings went this far toward the cause
 TELLING_SHARE = 0.5  # a shared word tells a cause when this share of the cases holding it are its
 TELLING_WEIGHT = 4.0  # ... and the telling words shared weigh this much (one rare word is enough)
 GENERAL_CUE_CAUSES = 8
