@@ -8,8 +8,11 @@ opened): k-fold cross-validation where each fold's case base is rebuilt from the
   owner/name, else the host), so no project's threads are on both sides: the stricter view, close
   to a fresh sample from projects the corpus has never met.
 - Figures: the scorer's (strict / loose first and top 3, "no signature matched") with each fold's
-  case base, and the case base alone: how often the cause it supports best (top 3) is the
-  confirmed one.
+  case base; the case base alone: how often the cause it supports best (top 3) is the
+  confirmed one; and the suggestions triage showed in its top 3 (causes similar cases suggested,
+  `origin` "case:..."): how many, and how many of them were the confirmed cause. A suggestion
+  that is wrong costs nothing in the hit rates but is noise on the user's screen: the
+  thresholds are chosen to cut those without losing hits.
 
     python bench/casebase_cv.py [--folds 5] [--by thread|repo] [--json]
 """
@@ -72,6 +75,22 @@ def case_base_only(cases: list[Any], rows: list[dict[str, Any]]) -> dict[str, li
     return counts
 
 
+def _recording_suggestions(shown: list[list[str]]) -> Any:
+    """`casebase.with_similar_cases` (the last step of a triage, on the ranked findings) that
+    also appends the ids of the similar cases' suggestions in the top 3 to `shown`."""
+    from envdoctor.triage_engine import casebase
+
+    original = casebase.with_similar_cases
+
+    def recording(findings: list[Any], *args: Any, **kwargs: Any) -> list[Any]:
+        shown.append(
+            [f.id for f in findings[:3] if str(getattr(f, "origin", "")).startswith("case:")]
+        )
+        return original(findings, *args, **kwargs)
+
+    return recording
+
+
 def cross_validate(folds: int, by: str) -> dict[str, Any]:
     """The scorer's figures over all folds (each case triaged once, with the case base of the
     other folds) and the case base's own hit rates."""
@@ -83,7 +102,9 @@ def cross_validate(folds: int, by: str) -> dict[str, Any]:
         parts[fold_of(group_of(case.header.get("url", ""), by), folds)].append(case)
     results: list[Any] = []
     counts: dict[str, list[int]] = {}
-    original = casebase._rows
+    shown: list[list[str]] = []
+    original, showing = casebase._rows, casebase.with_similar_cases
+    casebase.with_similar_cases = _recording_suggestions(shown)  # type: ignore[assignment]
     try:
         for number, held_out in enumerate(parts):
             if not held_out:
@@ -96,7 +117,17 @@ def cross_validate(folds: int, by: str) -> dict[str, Any]:
                 counts[key] = [a + b for a, b in zip(counts.get(key, [0] * 4), hit, strict=True)]
     finally:
         casebase._rows = original  # type: ignore[assignment]
+        casebase.with_similar_cases = showing  # type: ignore[assignment]
     figures = scorer.summary(results)
+    pairs = list(zip(results, shown, strict=True))  # one triage per case, in order
+    figures["suggestions"] = {
+        "shown": sum(len(ids) for _, ids in pairs),
+        "right": sum(1 for r, ids in pairs for i in ids if i in r.case.accepted),
+        "cases_with": sum(1 for _, ids in pairs if ids),
+        "cases_all_wrong": sum(
+            1 for r, ids in pairs if ids and not any(i in r.case.accepted for i in ids)
+        ),
+    }
     figures["case_base_only"] = {
         key: {
             "cases": n,
@@ -125,6 +156,12 @@ def main(argv: list[str] | None = None) -> int:
     for name, part in figures["languages"].items():
         print(f"language {name:<8} {scorer._line(part)}")
     print(f"{args.folds}-fold by {args.by:<6} {scorer._line(figures)}")
+    shown = figures["suggestions"]
+    print(
+        f"suggestions in the top 3: {shown['shown']} in {shown['cases_with']} cases, "
+        f"{shown['right']} of them the confirmed cause; {shown['cases_all_wrong']} cases with "
+        "only wrong ones"
+    )
     for key, only in figures["case_base_only"].items():
         print(
             f"case base alone, {key:<4} {only['cases']:>4} cases: confirmed cause first "

@@ -222,7 +222,7 @@ def test_suggestions_fill_the_places_prose_guesses_leave(monkeypatch: Any) -> No
         ),
         Finding(id="torch.driver-too-old", severity=Severity.WARNING, title="s", score=30),
     ]
-    monkeypatch.setattr(casebase, "suggested_by_cases", lambda snap, matrices=None: suggested)
+    monkeypatch.setattr(casebase, "suggested_by_cases", lambda snap, matrices=None, **_: suggested)
     guess = Finding(
         id="container.no-nvidia-runtime", severity=Severity.WARNING, title="g", score=38
     )
@@ -237,3 +237,128 @@ def test_suggestions_fill_the_places_prose_guesses_leave(monkeypatch: Any) -> No
     # a canonical line (or any finding at rank.CANONICAL_SCORE and above) is not completed by guesses
     line = Finding(id="memory.out-of-memory", severity=Severity.ERROR, title="c", score=60)
     assert casebase.with_suggestions([guess, line], snap) == [guess, line]
+
+
+def _cause_rows() -> list[dict[str, Any]]:
+    """Rows as the builder writes them (weights: 100 x inverse document frequency): general
+    words in the cases of many causes, and a rare word the cases of one cause share."""
+    general = {"such": 440, "codes": 520, "tesla": 440, "version": 250}
+    rows = [
+        {
+            "cause": f"other.cause-{i}",
+            "words": [*general, f"thing{i}x"],
+            "weights": [*general.values(), 600],
+            "source": f"s{i}",
+        }
+        for i in range(8)
+    ]
+    for n, word in enumerate(("such", "codes")):
+        rows.append(
+            {
+                "cause": "windows.dll-dependency-missing",
+                "words": ["fbgemm.dll", word],
+                "weights": [530, general[word]],
+                "source": f"w{n}",
+            }
+        )
+    return rows
+
+
+def test_general_words_do_not_tell_a_cause() -> None:
+    # en-1235 (a Lua torch demo's "invalid device ordinal") shared "codes" and "such" with a
+    # cuDNN thread: words that cases of every cause hold tell none of them
+    index = Index.of(_cause_rows())
+    assert index.telling({"such", "codes", "tesla"}, "other.cause-1") == 0.0
+    assert index.telling({"such", "codes"}, "windows.dll-dependency-missing") == 0.0
+    # "fbgemm.dll" is in the cases of one cause only (en-1002, en-1152)
+    assert index.telling({"fbgemm.dll", "such"}, "windows.dll-dependency-missing") > 0.0
+
+
+def test_topic_and_family_cues_are_general() -> None:
+    general = casebase.general_cues()
+    # the topic every cause's prose entries name, and the "GPU is not used" family's phrasings
+    assert {"cuda", "torch"} <= general
+    # ... and a word every error report holds, however the entries spell it
+    assert "error" in general
+    assert any("cpu" in text for text in general)
+    # a package's or a cause's own words are not
+    assert not any("bitsandbytes" in text for text in general)
+
+
+def test_a_suggestion_needs_evidence_beyond_general_words() -> None:
+    from envdoctor.diagnosis.pipeline import active_matrices
+    from envdoctor.triage_engine.facts import Facts
+    from envdoctor.triage_engine.loader import by_id
+
+    rows = _cause_rows()
+    # en-1235's words: "cuda" and "torch" are cues of dozens of causes, "codes" and "such" are in
+    # cases of every cause: no evidence for the cuDNN cause the closest case confirmed
+    lines = [
+        "cuda runtime error (10) : invalid device ordinal at /home/u/torch/extra/cutorch/init.c",
+        "However, I run other codes with no such problem.",
+    ]
+    facts = Facts(ingest_text("\n".join(lines)), active_matrices())
+    present = words_of(lines)
+    cause = "cuda.cudnn-missing"
+    assert not casebase.real_evidence(cause, by_id()[cause], facts, present, rows)
+    # a word only that cause's cases hold is evidence
+    dll = ["OSError: [WinError 126] Error loading fbgemm.dll or one of its dependencies."]
+    dll_facts = Facts(ingest_text(dll[0]), active_matrices())
+    cause = "windows.dll-dependency-missing"
+    assert casebase.real_evidence(cause, by_id()[cause], dll_facts, words_of(dll), rows)
+
+
+def test_below_prose_guesses_a_suggestion_needs_the_paste_s_own_phrasing() -> None:
+    from envdoctor.diagnosis.pipeline import active_matrices
+    from envdoctor.triage_engine.facts import Facts
+    from envdoctor.triage_engine.loader import by_id
+
+    rows = _cause_rows()
+    cause = "windows.dll-dependency-missing"
+    # telling words alone do not place a suggestion under a prose guess (which already names
+    # the paste's family): in the training cases, 3 of 177 such suggestions were right, each
+    # with the paste describing its cause
+    lines = ["my GPU is not used, fbgemm.dll"]
+    facts = Facts(ingest_text(lines[0]), active_matrices())
+    present = words_of(lines)
+    assert casebase.real_evidence(cause, by_id()[cause], facts, present, rows)
+    assert not casebase.real_evidence(
+        cause, by_id()[cause], facts, present, rows, below_guesses=True
+    )
+
+
+def test_a_suggestion_lists_first_the_fixes_closest_to_the_similar_thread_s_fix() -> None:
+    from envdoctor.model.findings import Finding, Fix, Severity
+
+    def finding(*summaries: str) -> Finding:
+        fixes = tuple(Fix(s) for s in summaries)
+        return Finding(
+            id="app.ollama-cpu-fallback", severity=Severity.WARNING, title="t", fixes=fixes
+        )
+
+    entries = [
+        finding("Start the container with --gpus=all", "Add the ROCm bundle next to Ollama"),
+        finding("Delete the old install folder and reinstall Ollama fresh"),
+    ]
+    # en-1102's closest thread: an in-place update left only the CPU runner; a fresh install fixed it
+    confirmed = "After an in-place update Ollama had only its CPU runner; deleting the install folder and reinstalling fixed it"
+    merged = casebase._with_all_fixes(entries, confirmed)
+    assert merged.fixes[0].summary.startswith("Delete the old install folder")
+    # without a confirmed fix: the entries' own order
+    assert [f.summary for f in casebase._with_all_fixes(entries).fixes][0].startswith("Start")
+
+
+def test_a_chinese_pair_one_case_holds_tells_nothing() -> None:
+    # zh-1208: "的环" (the seam of "我的环境") was in one bitsandbytes case only; "多机" (multi-node)
+    # in two NCCL cases tells their cause
+    rows = [
+        {"cause": "bitsandbytes.cudart-not-found", "words": ["的环", "thing0x"], "source": "a"},
+        {"cause": "nccl.socket-interface-wrong", "words": ["多机", "thing1x"], "source": "b"},
+        {"cause": "nccl.socket-interface-wrong", "words": ["多机", "thing2x"], "source": "c"},
+        {"cause": "other.cause", "words": ["thing3x", "thing4x"], "source": "d"},
+    ]
+    index = Index.of(rows)
+    assert index.telling({"的环"}, "bitsandbytes.cudart-not-found") == 0.0
+    assert index.telling({"多机"}, "nccl.socket-interface-wrong") > 0.0
+    # an English word one case holds still counts ("fbgemm.dll" may be in one thread only)
+    assert index.telling({"thing0x"}, "bitsandbytes.cudart-not-found") > 0.0

@@ -192,3 +192,56 @@ def test_a_signature_folds_only_the_symptoms_its_own_entry_lists() -> None:
     report = triage_text("内核升级以后 nvidia-smi 就用不了了，重装驱动才好")
     module = next(f for f in report.findings if f.id == "nvidia.module-not-built-for-kernel")
     assert module.explained_by is None
+
+
+_TWO_ENTRIES = """schema_version = 1
+
+[[signature]]
+id = "test.widget-broken"
+key = "test.widget-broken.line"
+severity = "error"
+score = 60
+title = "The widget is broken"
+detail = "A test cause, by its canonical line."
+match = ["widget frobnication failed"]
+example = "ERROR: widget frobnication failed"
+sources = ["https://example.org/a"]
+[[signature.fix]]
+summary = "Reinstall the widget"
+commands = ["pip install --force-reinstall widget"]
+
+[[signature]]
+id = "test.widget-broken"
+key = "test.widget-broken.prose"
+severity = "error"
+title = "The widget is broken"
+detail = "A test cause, in words."
+cues = [{ any = ["widget (?:stopped|broke)"], weight = 40 }]
+prose_min = 30
+example = "my widget stopped after the update"
+sources = ["https://example.org/b"]
+[[signature.fix]]
+summary = "Pin the widget release that worked: widget==1.2"
+commands = ["pip install 'widget==1.2'"]
+"""
+
+
+def test_a_cause_lists_the_fixes_of_each_of_its_entries_that_applied(tmp_path: Path) -> None:
+    from envdoctor.triage_engine import loader
+
+    (tmp_path / "t.toml").write_text(_TWO_ENTRIES, encoding="utf-8")
+    data = loader.load(tmp_path)
+    assert not data.errors
+    snap = ingest_text("my widget stopped after the update\nERROR: widget frobnication failed")
+    (finding,) = evaluate.signature_findings(snap, signatures=data.signatures)
+    # the canonical line's entry ranks the finding; the phrasing's entry adds the knob its
+    # threads turned (en-1076: the torch release the extension was built for)
+    assert finding.origin == "signature:test.widget-broken.line"
+    assert [f.summary for f in finding.fixes] == [
+        "Reinstall the widget",
+        "Pin the widget release that worked: widget==1.2",
+    ]
+    # only the entries that applied
+    snap = ingest_text("ERROR: widget frobnication failed")
+    (finding,) = evaluate.signature_findings(snap, signatures=data.signatures)
+    assert [f.summary for f in finding.fixes] == ["Reinstall the widget"]

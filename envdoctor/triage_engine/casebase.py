@@ -12,8 +12,11 @@ Chinese report are compared on the same footing. Each word weighs its inverse do
 over the case base (a word most cases share, "https" or "可以", weighs little; "bitsandbytes" or
 "shmutils" much), and a case's closeness to a paste is the cosine of the two weighted word sets.
 A cause's support is the sum of its two closest cases (two similar threads agreeing say more than
-one). The thresholds were chosen on the training corpus with each thread, and each repository,
-left out of the case base (`bench/casebase_cv.py`).
+one). A supported cause is suggested only on evidence of its own (`real_evidence`): words that
+tell it (most cases holding them confirmed it) or a phrasing of its own that is not every cause's
+("cuda", "the GPU is not used"); general words let the causes with many cases through as filler.
+The thresholds were chosen on the training corpus with each thread, and each repository, left out
+of the case base (`bench/casebase_cv.py`, which also counts the suggestions shown and right).
 """
 
 from __future__ import annotations
@@ -25,7 +28,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from envdoctor.model.findings import SEVERITY_ORDER, Evidence, Finding, Severity
+from envdoctor.model.findings import SEVERITY_ORDER, Evidence, Finding, Fix, Severity
 from envdoctor.model.snapshot import Snapshot
 
 TABLE = "triage_cases"
@@ -37,6 +40,18 @@ SUGGEST_WEIGHT = 4.0  # the shared words' summed weight (inverse document freque
 SUGGEST_SCORE = 20  # suggested causes score 20-40: below every signature's finding
 MAX_SUGGESTED = 3
 PHRASING_WEIGHT = 0.25  # a cause's own phrasings in the paste add up to this to its support
+# When is a suggestion's evidence real (each chosen with every thread, and every repository, left
+# out of the case base: bench/casebase_cv.py)? Most words a paste shares with a case are general
+# ("such", "tesla", "codes", "安装"), and most causes' cues include the topic ("cuda", "torch") or
+# the family's symptom ("the GPU is not used"): both let the causes with many cases through as
+# filler. So a suggestion needs words that tell its cause, or a phrasing of its own:
+GUESS_PHRASING = 0.75  # below a prose guess: the paste's phrasings went this far toward the cause
+TELLING_SHARE = 0.5  # a shared word tells a cause when this share of the cases holding it are its
+TELLING_WEIGHT = 4.0  # ... and the telling words shared weigh this much (one rare word is enough)
+GENERAL_CUE_CAUSES = 8
+# a Chinese character pair only one case holds is mostly the seam of two words ("的环" of "我的
+# 环境"): it tells a cause when this many of its cases hold it
+TELLING_PAIR_CASES = 2  # a cue phrasing the entries of this many causes share names none of them
 MAX_FIXES = 6  # as rank.MAX_FIXES
 ROW_EXP = 0.5
 ROW_REF = 23.0
@@ -232,6 +247,7 @@ class Index:
     idf: Mapping[str, float]
     rows: tuple[tuple[Mapping[str, Any], frozenset[str]], ...] = ()
     norms: dict[int, float] = field(default_factory=dict, compare=False)
+    causes: list[Any] = field(default_factory=list, compare=False)  # [words, their counts]
 
     @classmethod
     def of(cls, rows: Iterable[Mapping[str, Any]]) -> Index:
@@ -267,6 +283,28 @@ class Index:
         if found is None:
             found = self.norms[position] = self.norm(self.rows[position][1])
         return found
+
+    def telling(self, present: Iterable[str], cause: str) -> float:
+        """The summed weight of the words of `present` that tell `cause`: at least TELLING_SHARE
+        of the cases holding the word confirmed it ("fbgemm.dll" tells a Windows DLL cause; "such"
+        and "tesla" are in cases of every cause). The counts are of the paste's words only, made
+        once per paste (one set intersection per row: all words' counts took a tenth of a short
+        paste's triage)."""
+        present = frozenset(present)
+        if not self.causes or self.causes[0] != present:
+            found: dict[str, Counter[str]] = {}
+            for row, words in self.rows:
+                for word in present.intersection(words):
+                    found.setdefault(word, Counter())[str(row.get("cause"))] += 1
+            self.causes[:] = [present, found]
+        total = 0.0
+        for word in present:
+            counts = self.causes[1].get(word)
+            if counts and counts[cause] and counts[cause] >= TELLING_SHARE * counts.total():
+                if counts[cause] < TELLING_PAIR_CASES and _CJK_RUN.match(word):
+                    continue
+                total += self.idf.get(word, 0.0)
+        return total
 
     def cosine(
         self, present: set[str], present_norm: float, words: Iterable[str], norm: float
@@ -383,16 +421,19 @@ def with_suggestions(found: list[Finding], snap: Snapshot, matrices: Any = None)
         return found
     floor = min(f.score or 0 for f in causes)
     have = {f.id for f in causes}
-    extra = [f for f in suggested_by_cases(snap, matrices) if f.id not in have]
+    extra = [f for f in suggested_by_cases(snap, matrices, below_guesses=True) if f.id not in have]
     below = [replace(f, score=min(f.score or 0, floor - 1 - n)) for n, f in enumerate(extra)]
     return causes + below
 
 
-def suggested_by_cases(snap: Snapshot, matrices: Any = None) -> list[Finding]:
+def suggested_by_cases(
+    snap: Snapshot, matrices: Any = None, below_guesses: bool = False
+) -> list[Finding]:
     """When no cause matched a problem report, the causes its closest confirmed cases support
     (at least SUGGEST_SUPPORT, raised by the paste's own phrasings of each cause), as findings
     with a low score and the closest case as evidence: a report worded like known ones gets
-    their diagnosis, unless its facts rule it out."""
+    their diagnosis, unless its facts rule it out, or its evidence is only general words
+    (`real_evidence`; `below_guesses`: they would be listed below prose guesses)."""
     from envdoctor.triage_engine.evaluate import to_finding
     from envdoctor.triage_engine.facts import Facts
     from envdoctor.triage_engine.loader import by_id
@@ -406,10 +447,13 @@ def suggested_by_cases(snap: Snapshot, matrices: Any = None) -> list[Finding]:
     shown = [str(x) for x in text.get("errors", [])] or lines  # the paste's own words first
     causes = by_id()
     facts = Facts(snap, matrices)
+    present = words_of(lines)
     out: list[Finding] = []
     for weight, support, cause, row in _weighed(cause_support(lines, rows), causes, facts, lines):
         if weight < SUGGEST_SUPPORT:
             break
+        if not real_evidence(cause, causes[cause], facts, present, rows, below_guesses):
+            continue
         score = SUGGEST_SCORE + round(20 * min(1.0, weight / 2))
         if out:  # the better supported cause ranks first even when both round alike
             score = max(SUGGEST_SCORE - MAX_SUGGESTED, min(score, (out[-1].score or 0) - 1))
@@ -418,7 +462,9 @@ def suggested_by_cases(snap: Snapshot, matrices: Any = None) -> list[Finding]:
             [
                 to_finding(Match(sig, score, line, {}, [], shown[:3]), facts, snap, matrices)
                 for sig in causes[cause]
-            ]
+            ],
+            str(row.get("fix") or ""),
+            Index.of(rows).idf,
         )
         evidence = (Evidence("similar.case", _case_text(row, support)), *finding.evidence)
         severity = min(finding.severity, Severity.WARNING, key=lambda s: -SEVERITY_ORDER[s])
@@ -466,6 +512,62 @@ def _weighed(
     return sorted(out, key=lambda item: (-item[0], item[2]))
 
 
+def real_evidence(
+    cause: str,
+    signatures: list[Any],
+    facts: Any,
+    present: set[str],
+    rows: Iterable[Mapping[str, Any]],
+    below_guesses: bool = False,
+) -> bool:
+    """Whether a supported cause has evidence of its own beyond the general words any report
+    shares with its cases. Below prose guesses (which already name the paste's family): the
+    paste's phrasings went GUESS_PHRASING toward it. Otherwise: a phrasing of its own that the
+    entries of fewer than GENERAL_CUE_CAUSES causes share, or shared words that tell it
+    (`Index.telling`)."""
+    from envdoctor.triage_engine.evaluate import cue_progress
+
+    if below_guesses:
+        return max(cue_progress(sig, facts) for sig in signatures) >= GUESS_PHRASING
+    general = general_cues()
+    if any(cue_progress(sig, facts, general) > 0 for sig in signatures):
+        return True
+    return Index.of(rows).telling(present, cause) >= TELLING_WEIGHT
+
+
+_GENERAL: list[Any] = []  # [the signatures' identity, their general cue patterns]
+
+
+def general_cues() -> frozenset[str]:
+    """The positive cue patterns (their text) that name no cause in particular: each literal
+    the pattern is found by (its anchors) is one the cues of GENERAL_CUE_CAUSES causes or more
+    are found by: the topic ("cuda", "driver", "docker", "显存"), a word of every report
+    ("error") or a family's symptom ("falls back to the CPU"). They say what a paste is about,
+    not which cause it is. (Chosen over the patterns' exact texts: "error" and "driver" are
+    spelled in many ways, and let the causes with many cases through as filler.)"""
+    from envdoctor.triage_engine.loader import DATA
+
+    key = (id(DATA.signatures), len(DATA.signatures), GENERAL_CUE_CAUSES)
+    if _GENERAL and _GENERAL[0] == key:
+        return _GENERAL[1]
+    named: dict[str, set[str]] = {}
+    patterns = {}
+    for sig in DATA.signatures:
+        for cue in sig.cues:
+            if cue.weight > 0:
+                for pattern in cue.patterns:
+                    patterns[pattern.text] = pattern
+                    for anchor in pattern.anchors:
+                        named.setdefault(anchor, set()).add(sig.id)
+    found = frozenset(
+        text
+        for text, pattern in patterns.items()
+        if pattern.anchors and all(len(named[a]) >= GENERAL_CUE_CAUSES for a in pattern.anchors)
+    )
+    _GENERAL[:] = [key, found]
+    return found
+
+
 def in_its_setting(cause: str, lines: Iterable[str]) -> bool:
     """Whether the paste names the setting a cause exists in (SETTINGS; True for a cause that
     exists anywhere)."""
@@ -473,17 +575,28 @@ def in_its_setting(cause: str, lines: Iterable[str]) -> bool:
     return setting is None or any(setting.search(line) for line in lines)
 
 
-def _with_all_fixes(findings: list[Finding]) -> Finding:
+def _with_all_fixes(
+    findings: list[Finding], confirmed: str = "", idf: Mapping[str, float] | None = None
+) -> Finding:
     """One cause's findings, one per signature, as one: the one with the most fixes, completed
-    with the others' (at most MAX_FIXES). A suggestion has no matched line to pick a signature,
-    so it offers the fixes its cause is known by."""
+    with the others'. A suggestion has no matched line to pick a signature, so it offers the
+    fixes its cause is known by: those closest to the fix the similar thread `confirmed` first
+    (the words they share, each weighing its rarity), at most MAX_FIXES."""
     base = max(findings, key=lambda f: len(f.fixes))
     fixes = list(base.fixes)
     for finding in findings:
         for fix in finding.fixes:
-            if len(fixes) < MAX_FIXES and all(fix.summary != f.summary for f in fixes):
+            if all(fix.summary != f.summary for f in fixes):
                 fixes.append(fix)
-    return replace(base, fixes=tuple(fixes))
+    if confirmed and len(fixes) > 1:
+        wanted, weights = words_of([confirmed]), idf or {}
+
+        def closeness(fix: Fix) -> float:
+            shared = wanted & words_of([fix.summary, *fix.commands])
+            return sum(weights.get(w, 1.0) for w in shared)
+
+        fixes.sort(key=lambda fix: -closeness(fix))  # stable: the entries' order among equals
+    return replace(base, fixes=tuple(fixes[:MAX_FIXES]))
 
 
 def _ruled_out(signature: Any, facts: Any) -> bool:

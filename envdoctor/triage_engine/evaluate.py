@@ -11,7 +11,7 @@ canonical lines, which score 45 and more).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -68,11 +68,15 @@ def evaluate(signature: Signature, facts: Facts) -> Match | None:
     return Match(signature, score, line, captures, confirmed, cue_lines)
 
 
-def _cues(signature: Signature, facts: Facts) -> tuple[int, list[str]]:
-    """(the summed weight of the cues present, the lines of the positive ones)."""
+def _cues(
+    signature: Signature, facts: Facts, general: Collection[str] = frozenset()
+) -> tuple[int, list[str]]:
+    """(the summed weight of the cues present, the lines of the positive ones); a cue found
+    only by a pattern in `general` does not count."""
     total, lines = 0, []
     for cue in signature.cues:
-        line, _ = _find(cue.patterns, facts)
+        patterns = [p for p in cue.patterns if p.text not in general] if general else cue.patterns
+        line, _ = _find(patterns, facts)
         if line is not None:
             total += cue.weight
             if cue.weight > 0:
@@ -80,18 +84,21 @@ def _cues(signature: Signature, facts: Facts) -> tuple[int, list[str]]:
     return total, lines
 
 
-def cue_progress(signature: Signature, facts: Facts) -> float:
+def cue_progress(
+    signature: Signature, facts: Facts, general: Collection[str] = frozenset()
+) -> float:
     """How far the paste's own phrasings went toward a cause that did not apply: the sum of its
     cues present over its `prose_min`, from 0 to 1. Weak on its own (below the threshold the
     cause was written with), it tells apart the causes similar cases suggest: a paste that names
     triton leans to the triton cause among them. 0 when no positive cue is present, a `none`
     line is, or a fact it `requires` is not known to hold (its cues then only say what the
-    paste is about: "cuda" for a driver-floor cause that needs the versions)."""
+    paste is about: "cuda" for a driver-floor cause that needs the versions). `general`: cue
+    patterns (their text) not counted, because they name no cause in particular."""
     if not signature.cues or any(_find((p,), facts)[0] is not None for p in signature.none):
         return 0.0
     if any(evaluate_condition(c, facts)[0] is not True for c in signature.requires):
         return 0.0
-    total, lines = _cues(signature, facts)
+    total, lines = _cues(signature, facts, general)
     if not lines or total <= 0:
         return 0.0
     return min(1.0, total / max(1, signature.prose_min))
@@ -146,13 +153,33 @@ def signature_findings(
     if not snap.has("pasted.text"):
         return []
     facts = facts if facts is not None else Facts(snap, matrices)
-    best: dict[str, Match] = {}
+    per_id: dict[str, list[Match]] = {}
     for match in match_all(snap, matrices, signatures, facts):
-        best.setdefault(match.signature.id, match)
-    if not best:
+        per_id.setdefault(match.signature.id, []).append(match)
+    if not per_id:
         no_match = no_match_finding(snap)
         return [] if no_match is None else [no_match]
-    return [to_finding(m, facts, snap, matrices) for m in best.values()]
+    return [_one_finding(matches, facts, snap, matrices) for matches in per_id.values()]
+
+
+MAX_FIXES = 6  # as rank.MAX_FIXES
+
+
+def _one_finding(matches: list[Match], facts: Facts, snap: Snapshot, matrices: Any) -> Finding:
+    """The finding of one id: its best-scoring signature's, its fixes completed (up to
+    MAX_FIXES) with those of the id's other signatures that applied. Two entries of one cause
+    that both apply are two ways the field knows it (a canonical line's entry and a phrasing's,
+    a generic entry and one per package), and each names the knobs its threads turned: the
+    weaker one's fixes are alternatives, listed after the stronger one's."""
+    finding = to_finding(matches[0], facts, snap, matrices)
+    if len(matches) == 1 or len(finding.fixes) >= MAX_FIXES:
+        return finding
+    fixes = list(finding.fixes)
+    for match in matches[1:]:
+        for fix in to_finding(match, facts, snap, matrices).fixes:
+            if len(fixes) < MAX_FIXES and all(fix.summary != f.summary for f in fixes):
+                fixes.append(fix)
+    return replace(finding, fixes=tuple(fixes))
 
 
 def to_finding(
