@@ -1,0 +1,79 @@
+"""Round 5's hardware / driver / NCCL causes reach the paste that shows them, with the knob.
+
+Each paste is written for this test in the form DKMS, make, the kernel or the tool prints it (not
+taken from the triage corpus): the expected finding ranks first and its fixes name what the real
+fix turns on (the package, flag or environment variable).
+"""
+
+from __future__ import annotations
+
+import pytest
+from triage_lines import assert_first_with_knob
+
+CASES = [
+    (
+        "DKMS make.log only",
+        """make[2]: *** [scripts/Makefile.build:243: /var/lib/dkms/nvidia/550.120/build/nvidia/nv.o] Error 1
+make[1]: *** [Makefile:1945: /var/lib/dkms/nvidia/550.120/build] Error 2
+make: *** [Makefile:82: modules] Error 2""",
+        "nvidia.module-not-built-for-kernel",
+        "linux-headers",
+    ),
+    (
+        "DKMS build of a legacy branch on a new kernel",
+        """Building module:
+Cleaning build area...
+'make' -j8 NV_EXCLUDE_BUILD_MODULES='' KERNEL_UNAME=6.11.2-arch1-1 modules....(bad exit status: 2)
+Consult /var/lib/dkms/nvidia/470.256.02/build/make.log for more information.""",
+        "nvidia.module-not-built-for-kernel",
+        "LTS kernel",
+    ),
+    (
+        "kernel built with gcc-12, make cannot find it",
+        """DKMS make.log for nvidia-535.183.01 for kernel 6.8.0-45-generic (x86_64)
+make[1]: Entering directory '/usr/src/linux-headers-6.8.0-45-generic'
+/bin/sh: 1: x86_64-linux-gnu-gcc-12: not found
+make[1]: *** [Makefile:2038: /var/lib/dkms/nvidia/535.183.01/build] Error 2""",
+        "nvidia.dkms-compiler-mismatch",
+        "gcc-12",
+    ),
+    (
+        "installer's compiler check",
+        """Compiler version check failed:
+
+The major and minor number of the compiler used to
+compile the kernel:
+
+gcc version 13.2.1
+
+does not match the compiler used here:
+
+cc (GCC) 14.1.1""",
+        "nvidia.dkms-compiler-mismatch",
+        "same gcc",
+    ),
+    (
+        "incomplete headers",
+        """  CC [M]  /var/lib/dkms/nvidia/560.35.03/build/nvidia/nv.o
+././include/linux/kconfig.h:5:10: fatal error: generated/autoconf.h: No such file or directory
+compilation terminated.""",
+        "nvidia.dkms-headers-missing",
+        "linux-headers",
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "paste", "expected", "knob"), CASES, ids=[c[0] for c in CASES])
+def test_cause_ranks_first_and_its_fix_names_the_knob(
+    name: str, paste: str, expected: str, knob: str
+) -> None:
+    assert_first_with_knob(paste, expected, knob)
+
+
+def test_a_gcc_missing_outside_a_kernel_build_is_not_the_kernel_compiler() -> None:
+    """`gcc-12: not found` while building a Python extension is not the DKMS compiler cause."""
+    from envdoctor.triage_engine import triage_text
+
+    paste = "error: command 'gcc-12' failed\n/bin/sh: 1: gcc-12: not found\nbuilding 'mypkg._ext'"
+    ids = [f.id for f in triage_text(paste).findings]
+    assert "nvidia.dkms-compiler-mismatch" not in ids
