@@ -60,6 +60,38 @@ compilation terminated.""",
         "nvidia.dkms-headers-missing",
         "linux-headers",
     ),
+    (
+        "PaddlePaddle on the system libnccl",
+        "OSError: (External) NCCL error(1), unhandled cuda error.\n"
+        "  [Hint: 'ncclUnhandledCudaError'. A call to a CUDA function failed.] "
+        "(at /paddle/paddle/fluid/platform/collective_helper.cc:100)",
+        "nccl.version-too-old",
+        "libnccl2",
+    ),
+    (
+        "PyTorch's bundled NCCL, unhandled cuda error",
+        "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/"
+        "ProcessGroupNCCL.cpp:1970, unhandled cuda error (run with NCCL_DEBUG=INFO for details), "
+        "NCCL version 2.21.5\nncclUnhandledCudaError: Call to CUDA function failed.",
+        "nccl.p2p-broken-acs-iommu",
+        "NCCL_P2P_DISABLE=1",
+    ),
+    (
+        "accelerate on RTX 40xx",
+        "NotImplementedError: Using RTX 4000 series doesn't support faster communication "
+        'broadband via P2P or IB. Please set `NCCL_P2P_DISABLE="1"` and `NCCL_IB_DISABLE="1" or '
+        "use `accelerate launch` which will do this automatically.",
+        "nccl.p2p-broken-acs-iommu",
+        "NCCL_IB_DISABLE=1",
+    ),
+    (
+        "NCCL 2.18 internal error",
+        "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/"
+        "ProcessGroupNCCL.cpp:1333, internal error - please report this issue to the NCCL "
+        "developers, NCCL version 2.18.1\nncclInternalError: Internal check failed.",
+        "nccl.socket-interface-wrong",
+        "NCCL_SOCKET_IFNAME",
+    ),
 ]
 
 
