@@ -92,6 +92,27 @@ compilation terminated.""",
         "nccl.socket-interface-wrong",
         "NCCL_SOCKET_IFNAME",
     ),
+    (
+        "TensorRT 7 headers on a Jetson",
+        "/usr/include/aarch64-linux-gnu/NvInfer.h:5340:13: note: declared protected here\n"
+        "     virtual ~INetworkDefinition() {}\n"
+        "make[2]: *** [CMakeFiles/app.dir/src/trt.cc.o] Error 1",
+        "jetson.jetpack-too-old",
+        "JetPack 4.6",
+    ),
+    (
+        "numpy's OpenBLAS on a Jetson Nano, Chinese",
+        "jetson nano 上 import numpy 就报 非法指令 (核心已转储)",
+        "jetson.numpy-openblas-illegal-instruction",
+        "numpy==1.19.4",
+    ),
+    (
+        "PyPI torch on a Jetson",
+        "Jetson Orin Nano, JetPack 6.0 (L4T R36.3.0), pip install torch\n"
+        ">>> torch.cuda.is_available()\nFalse",
+        "jetson.pypi-wheel",
+        "l4t-pytorch",
+    ),
 ]
 
 
