@@ -113,6 +113,28 @@ compilation terminated.""",
         "jetson.pypi-wheel",
         "l4t-pytorch",
     ),
+    (
+        "slurmd rejects gres.conf",
+        "slurmd[2210]: fatal: gres.conf duplicate records for gpu\n$ cat /etc/slurm/gres.conf\n"
+        "AutoDetect=nvml\nName=gpu File=/dev/nvidia0",
+        "cluster.gres-conf-invalid",
+        "AutoDetect=nvml",
+    ),
+    (
+        "cloud instance without a GPU",
+        "$ sudo modprobe nvidia\nmodprobe: ERROR: could not insert 'nvidia': No such device\n"
+        "$ dmesg | tail -2\n[  41.2] NVRM: No NVIDIA graphics adapter found!\n"
+        "[  41.2] NVRM: NVIDIA init module failed!",
+        "vm.no-gpu-passthrough",
+        "GPU instance",
+    ),
+    (
+        "nvidia-smi ERR! readings",
+        "| 41%   ERR!    P2   ERR! / 250W |  10240MiB / 11264MiB |    ERR!      Default |\n"
+        "training hangs after a few minutes",
+        "hardware.power-insufficient",
+        "nvidia-smi -pl",
+    ),
 ]
 
 
