@@ -152,3 +152,24 @@ def test_a_gcc_missing_outside_a_kernel_build_is_not_the_kernel_compiler() -> No
     paste = "error: command 'gcc-12' failed\n/bin/sh: 1: gcc-12: not found\nbuilding 'mypkg._ext'"
     ids = [f.id for f in triage_text(paste).findings]
     assert "nvidia.dkms-compiler-mismatch" not in ids
+
+
+PROSE = [
+    ("nvidia470 dkms fails to build on kernel 6.12", "nvidia.driver-too-old-for-kernel", "LTS"),
+    (
+        "安装 nvidia 驱动时 dkms 编译失败，内核是 6.8",
+        "nvidia.module-not-built-for-kernel",
+        "headers",
+    ),
+    (
+        "内核是用 gcc-12 编译的，系统 gcc 版本不一致，nvidia 驱动 dkms 编译失败",
+        "nvidia.dkms-compiler-mismatch",
+        "gcc-12",
+    ),
+    ("Ubuntu 升级内核后 nvidia-smi 用不了", "nvidia.module-not-built-for-kernel", "dkms"),
+]
+
+
+@pytest.mark.parametrize(("paste", "expected", "knob"), PROSE, ids=[p[0] for p in PROSE])
+def test_prose_reaches_the_cause_with_its_knob(paste: str, expected: str, knob: str) -> None:
+    assert_first_with_knob(paste, expected, knob)
