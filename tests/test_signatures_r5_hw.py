@@ -167,6 +167,11 @@ PROSE = [
         "gcc-12",
     ),
     ("Ubuntu 升级内核后 nvidia-smi 用不了", "nvidia.module-not-built-for-kernel", "dkms"),
+    (
+        "training slows down over time, nvidia-smi shows the GPU at 90C",
+        "hardware.gpu-overheating",
+        "nvidia-smi -pl",
+    ),
 ]
 
 
