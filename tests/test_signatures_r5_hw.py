@@ -135,6 +135,20 @@ compilation terminated.""",
         "hardware.power-insufficient",
         "nvidia-smi -pl",
     ),
+    (
+        "RmInitAdapter in a Proxmox guest",
+        "Proxmox VM, RTX A4000 passed through (hostpci0)\n"
+        "NVRM: GPU 0000:01:00.0: RmInitAdapter failed! (0x22:0xffff:667)",
+        "vm.mmio-space-too-small",
+        "ovmf",
+    ),
+    (
+        "IOMMU group shared with the host",
+        "vfio 0000:0b:00.0: error getting device from group 14: Invalid argument\n"
+        "Verify all devices in group 14 are bound to vfio-<bus> or pci-stub and not already in use",
+        "vm.gpu-not-bound-to-vfio",
+        "vfio-pci",
+    ),
 ]
 
 
