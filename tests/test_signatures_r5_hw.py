@@ -149,6 +149,14 @@ compilation terminated.""",
         "vm.gpu-not-bound-to-vfio",
         "vfio-pci",
     ),
+    (
+        "a real-time kernel",
+        "make -f ./scripts/Makefile.build obj=/var/lib/dkms/nvidia/550.90.07/build\n"
+        "The kernel you are installing for is a PREEMPT_RT kernel!\n\n"
+        "*** Failed PREEMPT_RT sanity check. Bailing out! ***",
+        "nvidia.preempt-rt-kernel",
+        "IGNORE_PREEMPT_RT_PRESENCE=1",
+    ),
 ]
 
 
@@ -192,3 +200,18 @@ PROSE = [
 @pytest.mark.parametrize(("paste", "expected", "knob"), PROSE, ids=[p[0] for p in PROSE])
 def test_prose_reaches_the_cause_with_its_knob(paste: str, expected: str, knob: str) -> None:
     assert_first_with_knob(paste, expected, knob)
+
+
+def test_the_headers_path_in_make_output_is_not_missing_headers() -> None:
+    """make echoes its Makefile ("... auto.conf are missing.") and enters /usr/src/linux-headers-*
+    on every DKMS build: neither says the headers are missing."""
+    from envdoctor.triage_engine import triage_text
+
+    paste = (
+        "make[1]: Entering directory '/usr/src/linux-headers-6.8.0-45-generic'\n"
+        'echo >&2 "         include/generated/autoconf.h or include/config/auto.conf are missing.";\\\n'
+        "make[1]: *** [Makefile:1945: /var/lib/dkms/nvidia/550.120/build] Error 2"
+    )
+    ids = [f.id for f in triage_text(paste).findings]
+    assert ids[:1] == ["nvidia.module-not-built-for-kernel"]
+    assert "nvidia.dkms-headers-missing" not in ids
