@@ -157,6 +157,13 @@ compilation terminated.""",
         "nvidia.preempt-rt-kernel",
         "IGNORE_PREEMPT_RT_PRESENCE=1",
     ),
+    (
+        "cuDNN of another JetPack",
+        "Jetson Orin NX, JetPack 5.1.2 (L4T R35.4.1)\nRuntimeError: cuDNN version incompatibility: "
+        "PyTorch was compiled  against (8, 9, 4) but found runtime version (8, 6, 0).",
+        "jetson.pypi-wheel",
+        "l4t-pytorch",
+    ),
 ]
 
 
