@@ -201,6 +201,19 @@ PROSE = [
         "hardware.gpu-overheating",
         "nvidia-smi -pl",
     ),
+    ("训练到一半 NCCL 超时退出了", "nccl.collective-timeout", "timeout="),
+    ("训练的时候电脑突然断电重启，没有任何报错", "hardware.power-insufficient", "nvidia-smi -pl"),
+    ("nvidia-smi 里风扇和功耗都显示 ERR!", "hardware.power-insufficient", "nvidia-smi -pl"),
+    (
+        "nvidia-smi 很慢，每次要等十几秒才出结果",
+        "nvidia.persistence-mode-off",
+        "nvidia-persistenced",
+    ),
+    (
+        "云服务器上装了 nvidia 驱动，modprobe nvidia 报 No such device",
+        "vm.no-gpu-passthrough",
+        "GPU instance",
+    ),
 ]
 
 
