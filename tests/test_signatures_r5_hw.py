@@ -214,6 +214,22 @@ PROSE = [
         "vm.no-gpu-passthrough",
         "GPU instance",
     ),
+    (
+        "nvidia-smi shows only 3 of my 4 GPUs after a reboot, the fourth is missing",
+        "hardware.gpu-reseat",
+        "lspci",
+    ),
+    (
+        "the whole machine freezes during training and I have to hard reset it, 2x RTX 3090 "
+        "on a 850W PSU",
+        "hardware.power-insufficient",
+        "nvidia-smi -pl",
+    ),
+    (
+        "GPU clocks stay at 300 MHz under load, nvidia-smi -q shows HW Slowdown: Active",
+        "hardware.gpu-overheating",
+        "PERFORMANCE",
+    ),
 ]
 
 
