@@ -150,6 +150,12 @@ compilation terminated.""",
         "vfio-pci",
     ),
     (
+        "NVML permissions",
+        "$ nvidia-smi\nFailed to initialize NVML: Insufficient Permissions",
+        "nvidia.device-node-permission",
+        "NVreg_DeviceFileMode",
+    ),
+    (
         "a real-time kernel",
         "make -f ./scripts/Makefile.build obj=/var/lib/dkms/nvidia/550.90.07/build\n"
         "The kernel you are installing for is a PREEMPT_RT kernel!\n\n"
@@ -230,6 +236,12 @@ PROSE = [
         "hardware.gpu-overheating",
         "PERFORMANCE",
     ),
+    (
+        "torch works only with sudo, as normal user torch.cuda.is_available() is False",
+        "nvidia.device-node-permission",
+        "usermod -aG video",
+    ),
+    ("nvidia-smi shows MIG mode Enabled and torch sees no GPU", "nvidia.mig-no-instances", "-cgi"),
 ]
 
 
