@@ -125,3 +125,14 @@ def test_runtimeclass_cause_no_longer_claims_the_scheduler_line() -> None:
 def test_wsl2_nvidia_smi_not_found_is_the_path_cause_not_wsl1() -> None:
     top = triage_text("WSL2 Ubuntu: nvidia-smi: command not found").findings[0]
     assert top.id == "wsl.lib-not-on-loader-path"
+
+
+def test_gpus_only_with_sudo_is_the_docker_desktop_context() -> None:
+    """--gpus failing only for the user (root works) means the user's CLI talks to another daemon."""
+    text = (
+        "ubuntu 22.04, docker run --gpus all works with sudo but without sudo I get: could not"
+        ' select device driver "" with capabilities: [[gpu]]'
+    )
+    assert_first_with_knob(
+        text, "container.docker-desktop-linux-no-gpu", "docker context use default"
+    )
