@@ -175,6 +175,21 @@ def test_a_kepler_gpu_without_a_driver_gets_its_last_branch(ms):
     assert "sudo apt-get install -y nvidia-driver-470" in fix.commands  # proprietary modules
 
 
+def test_a_driver_without_a_floor_reads_as_a_sentence(ms):
+    """No floor and no ended branch: the distribution's (or the current) driver, said in words
+    of their own, never "Install NVIDIA driver the distribution's recommended one"."""
+    [linux] = fixes(
+        resolve(RemedySpec("driver"), machine(gpu=("NVIDIA GeForce RTX 3090", "8.6")), ms)
+    )
+    assert linux.summary.startswith("Install the NVIDIA driver your distribution recommends")
+    assert linux.effect.driver_min is None and linux.commands
+    wsl = machine(gpu=("NVIDIA GeForce RTX 3090", "8.6"), platform__wsl={"wsl_version": 2})
+    [windows] = fixes(resolve(RemedySpec("driver"), wsl, ms))
+    assert "(not inside WSL) to the current one" in windows.summary
+    for fix in (linux, windows):
+        assert "driver the" not in fix.summary and "to :" not in fix.summary
+
+
 def test_container_toolkit_for_amd_passes_the_rocm_devices(ms):
     snap = machine(amd__gpus={"gpus": [{"name": "AMD Instinct MI300X", "gfx_target": "gfx942"}]})
     [fix] = fixes(resolve(RemedySpec("container-toolkit"), snap, ms))

@@ -95,10 +95,9 @@ def driver_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[
             need = None  # the distribution's current driver
         why = str(spec.param("reason") or "")
     minimum = str(need).split(".")[0] if need else None
+    # no floor and no branch: the current driver (on Linux the one the distribution recommends),
+    # said in sentences of its own ("Install NVIDIA driver the current one" reads as a glitch)
     label = f"{minimum} or newer" if minimum else (f"the {branch} branch" if branch else "")
-    if not label:  # no floor: the current driver (on Linux the distribution's recommended one)
-        native_linux = host.os == "linux" and not host.wsl
-        label = "the distribution's recommended one" if native_linux else "the current one"
     effect = Effect(
         driver_min=str(need) if need else None,
         driver_branch=f"R{branch}" if branch and not need else None,
@@ -113,9 +112,15 @@ def driver_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[
                 (
                     f"Update the NVIDIA driver on Windows (not inside WSL) to {label} ({why}): "
                     "WSL2 uses the Windows driver; then run `wsl --shutdown`"
-                    if why
+                    if why and label
                     else f"Update the NVIDIA driver on Windows (not inside WSL) to {label}: WSL2 "
                     "uses the Windows driver; then run `wsl --shutdown`"
+                    if label
+                    else "Update the NVIDIA driver on Windows (not inside WSL) to the current one "
+                    f"({why}): WSL2 uses the Windows driver; then run `wsl --shutdown`"
+                    if why
+                    else "Update the NVIDIA driver on Windows (not inside WSL) to the current one: "
+                    "WSL2 uses the Windows driver; then run `wsl --shutdown`"
                 ),
                 (),
                 Risk.NEEDS_RESTART,
@@ -131,8 +136,13 @@ def driver_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[
             Fix(
                 (
                     f"Install NVIDIA driver {label} ({why}) from NVIDIA's download page, then reboot"
-                    if why
+                    if why and label
                     else f"Install NVIDIA driver {label} from NVIDIA's download page, then reboot"
+                    if label
+                    else f"Install the current NVIDIA driver ({why}) from NVIDIA's download page, "
+                    "then reboot"
+                    if why
+                    else "Install the current NVIDIA driver from NVIDIA's download page, then reboot"
                 ),
                 (),
                 Risk.NEEDS_RESTART,
@@ -164,8 +174,12 @@ def driver_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[
         Fix(
             (
                 f"Install NVIDIA driver {label} ({why}), then reboot"
-                if why
+                if why and label
                 else f"Install NVIDIA driver {label}, then reboot"
+                if label
+                else f"Install the NVIDIA driver your distribution recommends ({why}), then reboot"
+                if why
+                else "Install the NVIDIA driver your distribution recommends, then reboot"
             ),
             cmds,
             Risk.NEEDS_RESTART,
