@@ -1,0 +1,105 @@
+"""The framework-stack causes of round 5 (checks/signatures/r5_stack.toml), each on lines users
+pasted in the issue threads its signature cites: the right cause comes first and its fix names
+the knob the thread's fix turned (the flag, env var, function argument or command)."""
+
+from __future__ import annotations
+
+import pytest
+from triage_lines import assert_first_with_knob
+
+from envdoctor.triage_engine import triage_text
+
+FIELD_LINES = [
+    # (pasted text, expected finding id, a word the fixes must name)
+    (  # NVIDIA/TensorRT#564
+        "[TensorRT] ERROR: INVALID_CONFIG: The engine plan file is generated on an incompatible "
+        "device, expecting compute 6.1 got compute 7.5, please rebuild.\n"
+        "[TensorRT] ERROR: engine.cpp (1407) - Serialization Error in deserialize: 0 (Core engine "
+        "deserialization failure)",
+        "tensorrt.engine-built-on-other-gpu",
+        "--saveEngine",
+    ),
+    (  # LuyaooChen/uninformed-students-pytorch#3
+        "    return t.to(device, dtype if t.is_floating_point() else None, non_blocking)\n"
+        "RuntimeError: CUDA error: invalid device ordinal",
+        "cuda.device-ordinal-exceeds-gpu-count",
+        "cuda:0",
+    ),
+    (  # ZQPei/deep_sort_pytorch#51
+        "RuntimeError: Attempting to deserialize object on CUDA device 2 but "
+        "torch.cuda.device_count() is 1. Please use torch.load with map_location to map your "
+        "storages to an existing device.",
+        "cuda.device-ordinal-exceeds-gpu-count",
+        "map_location",
+    ),
+    (  # XLA's backend check, as TensorFlow prints it
+        "tensorflow.python.framework.errors_impl.InvalidArgumentError: Invalid device ordinal "
+        "value (1). Valid range is [0, 0].\n\twhile setting up XLA_GPU_JIT device number 1",
+        "cuda.device-ordinal-exceeds-gpu-count",
+        "CUDA_VISIBLE_DEVICES",
+    ),
+    (  # colmap/colmap#1905
+        "ERROR: Dense stereo reconstruction requires CUDA, which is not available on your system.",
+        "colmap.built-without-cuda",
+        "CMAKE_CUDA_ARCHITECTURES",
+    ),
+    (  # colmap/colmap#1485
+        "Exhaustive feature matching\nShader not supported by your hardware!\n"
+        "ERROR: SiftGPU not fully supported",
+        "colmap.built-without-cuda",
+        "SiftMatching.use_gpu",
+    ),
+    (  # stereolabs/zed-sdk#175
+        "ERROR : Found CUDA 10.1 but the ZED SDK requires 10.0\n"
+        "The ZED will NOT work with this CUDA version (10.1), Continue  [Y/n] ?",
+        "cuda.sdk-requires-other-toolkit",
+        "cuda-10.0",
+    ),
+    (  # inducer/pycuda#440
+        "[command: nvcc --cubin -arch sm_89 -m64 kernel.cu]\n"
+        "nvcc fatal   : Value 'sm_89' is not defined for option 'gpu-architecture'",
+        "cuda.nvcc-too-old-for-gpu",
+        "11.8",
+    ),
+    (  # NVIDIA/warp#219
+        "Warp CUDA error: Failed to get driver entry point 'cuDriverGetVersion' (CUDA error 34)\n"
+        "Warp CUDA warning: Unable to determine CUDA driver version",
+        "cuda.stub-libcuda-loaded",
+        "stubs",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "finding_id", "knob"), FIELD_LINES)
+def test_field_line_reaches_its_cause_with_the_knob(text: str, finding_id: str, knob: str) -> None:
+    assert_first_with_knob(text, finding_id, knob)
+
+
+def test_a_specific_ordinal_story_still_outranks_the_generic_one() -> None:
+    """MIG and Slurm explain an invalid ordinal better than a hard-coded index: they stay first."""
+    mig = (
+        "RuntimeError: CUDA error: invalid device ordinal\n"
+        "GPU 0: NVIDIA A100-SXM4-80GB (UUID: GPU-5f1c3a2e)\n"
+        "  MIG 3g.40gb     Device  0: (UUID: MIG-7a2b9c1d)"
+    )
+    assert triage_text(mig).findings[0].id != "cuda.device-ordinal-exceeds-gpu-count"
+    slurm = (
+        "#SBATCH --gpus-per-task=1\nsrun -n 4 python train.py\n"
+        "RuntimeError: CUDA error: invalid device ordinal"
+    )
+    assert triage_text(slurm).findings[0].id == "cluster.slurm-per-task-gpu-binding"
+
+
+def test_an_old_architecture_the_toolkit_dropped_is_not_called_too_old() -> None:
+    """sm_30 with CUDA 11 is an architecture the toolkit dropped, not a toolkit older than the GPU."""
+    found = triage_text(
+        "nvcc fatal   : Value 'sm_30' is not defined for option 'gpu-architecture'"
+    ).findings
+    assert not any("does not know sm_30" in f.title for f in found), [f.title for f in found]
+
+
+def test_titles_read_well_without_captures() -> None:
+    """A case-base suggestion renders the signature with its defaults only: no stray phrasing."""
+    found = triage_text("Use repo's trt model on Tesla P4 leads to the error above").findings
+    assert found and found[0].id == "tensorrt.engine-built-on-other-gpu"
+    assert "{{" not in found[0].title and "another GPU" not in found[0].title
