@@ -67,6 +67,31 @@ FIELD_LINES = [
         "cuda.stub-libcuda-loaded",
         "stubs",
     ),
+    (  # Purfview/whisper-standalone-win#50
+        'File "faster_whisper\\transcribe.py", line 125, in __init__\n'
+        "RuntimeError: CUDA failed with error out of memory",
+        "memory.workload-does-not-fit",
+        "int8_float16",
+    ),
+    (  # microsoft/WSL#8447: the pinned-memory thread of a DataLoader
+        '  File "torch/utils/data/_utils/pin_memory.py", line 31, in _pin_memory_loop\n'
+        "RuntimeError: CUDA error: out of memory",
+        "memory.out-of-memory",
+        "pin_memory=False",
+    ),
+    (  # diffusers' memory guide: offload and VAE tiling are the knobs
+        "pipe = StableDiffusionXLPipeline.from_pretrained(MODEL)\n"
+        "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.50 GiB (GPU 0; "
+        "7.79 GiB total capacity; 5.00 GiB already allocated)",
+        "memory.out-of-memory",
+        "enable_model_cpu_offload",
+    ),
+    (  # modelscope/FunASR#755: batches counted in tokens
+        "funasr 0.7.0\ntorch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 336.00 "
+        "MiB (GPU 0; 11.77 GiB total capacity; 10.46 GiB already allocated)",
+        "memory.out-of-memory",
+        "batch_size_token",
+    ),
 ]
 
 
@@ -103,3 +128,19 @@ def test_titles_read_well_without_captures() -> None:
     found = triage_text("Use repo's trt model on Tesla P4 leads to the error above").findings
     assert found and found[0].id == "tensorrt.engine-built-on-other-gpu"
     assert "{{" not in found[0].title and "another GPU" not in found[0].title
+
+
+def test_a_diffusion_pipeline_gets_its_own_lever_first() -> None:
+    """from_pretrained loads diffusion pipelines too: the LLM quantisation fix does not lead there."""
+    found = triage_text(
+        "pipe = StableDiffusionXLPipeline.from_pretrained(MODEL)\n"
+        "torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 1.50 GiB"
+    ).findings
+    assert found[0].id == "memory.out-of-memory"
+    assert "enable_model_cpu_offload" in found[0].fixes[0].summary
+
+
+def test_oom_title_reads_well_without_the_card_size() -> None:
+    found = triage_text("torch.cuda.OutOfMemoryError: CUDA out of memory.").findings
+    assert found[0].id == "memory.out-of-memory"
+    assert "GiB card" not in found[0].title and "not shown" in found[0].title
