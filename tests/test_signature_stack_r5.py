@@ -92,6 +92,44 @@ FIELD_LINES = [
         "memory.out-of-memory",
         "batch_size_token",
     ),
+    (  # PaddlePaddle/Paddle#74088: a Maxwell card under Paddle 3.0's cu118 wheel
+        "W0717 03:51:46.792800    14 gpu_resources.cc:96] The GPU architecture in your current "
+        "machine is Maxwell, which is not compatible with Paddle installation with arch: 60 61 70 "
+        "75 80 86 , it is recommended to install the corresponding wheel package according to the "
+        "installation information on the official Paddle website.\n"
+        "CUDA error 209 [util_device.cuh, 375]: no kernel image is available for execution on the "
+        "device",
+        "paddle.gpu-too-old-for-build",
+        "cu118",
+    ),
+    (  # PaddlePaddle/PaddleOCR#13701: an Ampere card under a wheel built up to sm_75
+        "The GPU architecture in your current machine is Ampere, which is not compatible with "
+        "Paddle installation with arch: 60 61 70 75 , it is recommended to install the "
+        "corresponding wheel package according to the installation information on the official "
+        "Paddle website.",
+        "paddle.gpu-too-new-for-build",
+        "paddle.utils.run_check",
+    ),
+    (  # PaddlePaddle/PaddleX#844: no 'paddle' on the failing line, a post101 build in the prose
+        "安装的 paddlepaddle-gpu 2.1.0.post101，系统ubuntu18.04\n"
+        "gaussian_random raises an exception thrust::system::system_error, parallel_for failed: "
+        "no kernel image is available for execution on the device",
+        "paddle.gpu-too-new-for-build",
+        "post112",
+    ),
+    (  # PaddlePaddle/PaddleOCR#300
+        "Error: Cannot load cudnn shared library. Cannot invoke method cudnnGetVersion at "
+        "(/paddle/paddle/fluid/platform/dynload/cudnn.cc:63)",
+        "cuda.cudnn-missing",
+        "LD_LIBRARY_PATH",
+    ),
+    (  # Paddle 2.x wording of the same
+        "OSError: (PreconditionNotMet) The third-party dynamic library (libcudnn.so) that Paddle "
+        "depends on is not configured correctly. (error code is libcudnn.so: cannot open shared "
+        "object file: No such file or directory)",
+        "cuda.cudnn-missing",
+        "LD_LIBRARY_PATH",
+    ),
 ]
 
 
