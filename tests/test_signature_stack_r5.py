@@ -130,6 +130,19 @@ FIELD_LINES = [
         "cuda.cudnn-missing",
         "LD_LIBRARY_PATH",
     ),
+    (  # AUTOMATIC1111/stable-diffusion-webui#3157: a CPU torch in the web UI's venv
+        "NVIDIA GeForce RTX 3060, driver 552.22\n"
+        "RuntimeError: Torch is not able to use GPU; add --skip-torch-cuda-test to "
+        "COMMANDLINE_ARGS variable to disable this check",
+        "torch.cpu-build-on-gpu-host",
+        "venv",
+    ),
+    (  # fo40225's TensorFlow 1.15 Windows wheel built for CUDA 10.1
+        "W tensorflow/stream_executor/platform/default/dso_loader.cc:55] Could not load dynamic "
+        "library 'cudart64_101.dll'; dlerror: cudart64_101.dll not found",
+        "tensorflow.cuda-libs-not-found",
+        "CUDA 10.1",
+    ),
 ]
 
 
@@ -182,3 +195,19 @@ def test_oom_title_reads_well_without_the_card_size() -> None:
     found = triage_text("torch.cuda.OutOfMemoryError: CUDA out of memory.").findings
     assert found[0].id == "memory.out-of-memory"
     assert "GiB card" not in found[0].title and "not shown" in found[0].title
+
+
+def test_the_a1111_check_on_an_amd_gpu_is_the_amd_story() -> None:
+    found = triage_text(
+        "GPU: AMD Radeon RX 6800\nRuntimeError: Torch is not able to use GPU; add "
+        "--skip-torch-cuda-test to COMMANDLINE_ARGS variable to disable this check"
+    ).findings
+    assert found[0].id == "rocm.cuda-torch-on-amd"
+
+
+def test_the_tf_216_fix_stays_with_216() -> None:
+    """The 2.16.1 and-cuda regression fix is not offered for a TensorFlow 1.x Windows paste."""
+    found = triage_text(
+        "Could not load dynamic library 'cudart64_101.dll'; dlerror: cudart64_101.dll not found"
+    ).findings
+    assert not any("2.16" in f.summary for f in found[0].fixes)
