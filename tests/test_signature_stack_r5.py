@@ -143,6 +143,18 @@ FIELD_LINES = [
         "tensorflow.cuda-libs-not-found",
         "CUDA 10.1",
     ),
+    (  # PaddlePaddle/PaddleFormers#993 (PaddleHub's lac module)
+        "RuntimeError: Environment Variable CUDA_VISIBLE_DEVICES is not set correctly. If you "
+        "wanna use gpu, please set CUDA_VISIBLE_DEVICES as cuda_device_id.",
+        "cuda.env-not-inherited",
+        "export CUDA_VISIBLE_DEVICES=0",
+    ),
+    (  # PaddlePaddle/PaddleClas#1215
+        "You are using Paddle compiled with TensorRT, but TensorRT dynamic library is not found.\n"
+        "RuntimeError: (Unavailable) Load tensorrt api getInferLibVersion failed",
+        "tensorrt.lib-not-on-loader-path",
+        "LD_LIBRARY_PATH",
+    ),
 ]
 
 
