@@ -155,6 +155,14 @@ FIELD_LINES = [
         "tensorrt.lib-not-on-loader-path",
         "LD_LIBRARY_PATH",
     ),
+    (  # microsoft/onnxruntime#26221: onnxruntime-gpu 1.23.0 on an RTX 5090
+        "RTX 5090, onnxruntime-gpu==1.23.0\n"
+        "[E:onnxruntime:, sequential_executor.cc:572 onnxruntime::ExecuteKernel] Non-zero status "
+        "code returned while running Relu node. Name:'Relu_2' Status Message: CUDA error "
+        "cudaErrorNoKernelImageForDevice:no kernel image is available for execution on the device",
+        "torch.gpu-too-new-for-build",
+        "onnxruntime-gpu==1.22.0",
+    ),
 ]
 
 
