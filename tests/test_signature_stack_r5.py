@@ -163,6 +163,18 @@ FIELD_LINES = [
         "torch.gpu-too-new-for-build",
         "onnxruntime-gpu==1.22.0",
     ),
+    (  # PaddlePaddle/PaddleSeg#1723
+        "Out of memory error on GPU 0. Cannot allocate 400.000244MB memory on GPU 0, 7.288696GB "
+        "memory has been allocated and available memory is only 155.187500MB.",
+        "memory.out-of-memory",
+        "batch_size_per_card",
+    ),
+    (  # PaddlePaddle/PaddleOCR#1505 wording of Paddle 1.x / 2.0
+        "Error: Cannot load cublas shared library. Cannot invoke method cublasCreate_v2 at "
+        "(/paddle/paddle/fluid/platform/dynload/cublas.h:45)",
+        "paddle.wheel-cuda-mismatch",
+        "paddlepaddle-gpu",
+    ),
 ]
 
 
