@@ -243,3 +243,13 @@ def test_the_tf_216_fix_stays_with_216() -> None:
         "Could not load dynamic library 'cudart64_101.dll'; dlerror: cudart64_101.dll not found"
     ).findings
     assert not any("2.16" in f.summary for f in found[0].fixes)
+
+
+def test_a_new_gpu_with_an_old_toolkit_described_in_prose() -> None:
+    """NVlabs/tiny-cuda-nn#239 in the reporter's words: the toolkit, not torch, is too old."""
+    found = triage_text(
+        "Graphics card: rtx4090\nCUDA Version: 11.3\npytorch: 1.10\nwhen installing tiny_cuda_nn, "
+        "I checked online and found that the calculation power does not match."
+    ).findings
+    assert found and found[0].id == "cuda.nvcc-too-old-for-gpu"
+    assert "TCNN_CUDA_ARCHITECTURES" in " ".join(f.summary for f in found[0].fixes)
