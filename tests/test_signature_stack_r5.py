@@ -175,6 +175,11 @@ FIELD_LINES = [
         "paddle.wheel-cuda-mismatch",
         "paddlepaddle-gpu",
     ),
+    (  # QwenLM/Qwen#120, EleutherAI/lm-evaluation-harness#1689
+        "RuntimeError: CUDA error: CUBLAS_STATUS_NOT_INITIALIZED when calling `cublasCreate(handle)`",
+        "memory.out-of-memory",
+        "CUDA_LAUNCH_BLOCKING=1",
+    ),
 ]
 
 
