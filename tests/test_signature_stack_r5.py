@@ -258,3 +258,15 @@ def test_a_new_gpu_with_an_old_toolkit_described_in_prose() -> None:
     ).findings
     assert found and found[0].id == "cuda.nvcc-too-old-for-gpu"
     assert "TCNN_CUDA_ARCHITECTURES" in " ".join(f.summary for f in found[0].fixes)
+
+
+def test_pip_names_the_python_range_it_skipped() -> None:
+    """pip's 'Requires-Python' note is the knob: the fix names the range."""
+    found = triage_text(
+        "ERROR: Ignored the following versions that require a different python version: 1.21.2 "
+        "Requires-Python >=3.7,<3.11; 1.21.3 Requires-Python >=3.7,<3.11\n"
+        "ERROR: Could not find a version that satisfies the requirement numpy==1.21.3 (from "
+        "versions: 1.26.0, 1.26.1)\nERROR: No matching distribution found for numpy==1.21.3"
+    ).findings
+    assert found[0].id == "python.no-matching-wheel"
+    assert ">=3.7,<3.11" in found[0].fixes[0].summary
