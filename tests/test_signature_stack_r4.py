@@ -134,7 +134,7 @@ FIELD_LINES += [
         "RuntimeError: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions "
         "before calling NumCudaDevices() that might have already set an error? Error 34: CUDA "
         "driver is a stub library",
-        "cuda.ld-library-path-shadows-wheel",
+        "cuda.stub-libcuda-loaded",
         "stubs",
     ),
     (
