@@ -245,24 +245,3 @@ def test_a_cause_lists_the_fixes_of_each_of_its_entries_that_applied(tmp_path: P
     snap = ingest_text("ERROR: widget frobnication failed")
     (finding,) = evaluate.signature_findings(snap, signatures=data.signatures)
     assert [f.summary for f in finding.fixes] == ["Reinstall the widget"]
-
-
-def test_default_words_take_the_place_of_the_words_they_repeat() -> None:
-    """A fact the paste does not give is said in default words; they replace the words before
-    the placeholder that they repeat, so a fix never reads "for CUDA an older CUDA" or
-    "compute capability its compute capability is below the the minimum"."""
-    from envdoctor.model.snapshot import Snapshot
-    from envdoctor.triage_engine.evaluate import template
-
-    none = Facts(Snapshot(origin="pasted"), None)
-    defaults = {"m.cc": "its compute capability", "m.min": "the minimum", "m.gpu": "this GPU"}
-    title = "TensorFlow ignores {{m.gpu}}: compute capability {{m.cc}} is below the {{m.min}}"
-    assert template(title, none, defaults) == (
-        "TensorFlow ignores this GPU: its compute capability is below the minimum"
-    )
-    fix = "Or use a build of the software for CUDA {{driver.cuda_max}} or older"
-    assert template(fix, none, {}) == "Or use a build of the software for an older CUDA or older"
-    assert template("(driver {{driver.version}} supports", none, {}) == (
-        "(the installed driver supports"
-    )
-    assert template("on the GPU {{gpu.name}}", none, {}) == "on this GPU"

@@ -301,46 +301,16 @@ _PLACEHOLDER = re.compile(r"\{\{\s*([a-z][a-z0-9_.-]*)\s*\}\}")
 
 def template(text: str, facts: Facts, defaults: Mapping[str, str]) -> str:
     """`text` with each {{fact}} filled in (the signature's or the shared default words when the
-    fact is unknown; default words take the place of the words before them that they repeat)."""
-    out: list[str] = []
-    end = 0
-    for found in _PLACEHOLDER.finditer(text):
-        before = text[end : found.start()]
+    fact is unknown)."""
+
+    def fill_one(found: re.Match[str]) -> str:
         name = found.group(1)
         value = facts.get(name)
         if value is None or value == [] or value == "":
-            words = str(defaults.get(name, DATA.defaults.get(name, name)))
-            before = _without_repeat("".join(out) + before, words)
-            out = [before, words]
-        else:
-            out.extend((before, show(value)))
-        end = found.end()
-    out.append(text[end:])
-    return "".join(out)
+            value = defaults.get(name, DATA.defaults.get(name, name))
+        return show(value)
 
-
-def _without_repeat(before: str, words: str) -> str:
-    """`before` less its last words when default `words` repeat them: "for CUDA " + "an older
-    CUDA", "compute capability " + "its compute capability", "below the " + "the minimum"."""
-    parts = words.split()
-    if not parts or not before.endswith(" "):
-        return before
-    stripped = before.rstrip()
-    low = stripped.lower()
-    for k in range(len(parts), 0, -1):
-        for tail in (" ".join(parts[-k:]), " ".join(parts[:k])):
-            tail = tail.lower()
-            cut = len(stripped) - len(tail)
-            if low.endswith(tail) and (cut == 0 or not low[cut - 1].isalnum()):
-                kept = stripped[:cut]
-                if parts[0].lower() in _DETERMINERS:  # "the GPU " + "this GPU": no "the this"
-                    kept = _LAST_ARTICLE.sub("", kept)
-                return kept
-    return before
-
-
-_DETERMINERS = frozenset(("the", "this", "its", "an", "a", "these", "their"))
-_LAST_ARTICLE = re.compile(r"(?:(?<=\s)|^)(?:the|an?) $", re.IGNORECASE)
+    return _PLACEHOLDER.sub(fill_one, text)
 
 
 def unknown_facts(text: str, facts: Facts) -> list[str]:
