@@ -167,15 +167,18 @@ MAX_FIXES = 6  # as rank.MAX_FIXES
 
 def _one_finding(matches: list[Match], facts: Facts, snap: Snapshot, matrices: Any) -> Finding:
     """The finding of one id: its best-scoring signature's, its fixes completed (up to
-    MAX_FIXES) with those of the id's other signatures that applied. Two entries of one cause
-    that both apply are two ways the field knows it (a canonical line's entry and a phrasing's,
-    a generic entry and one per package), and each names the knobs its threads turned: the
-    weaker one's fixes are alternatives, listed after the stronger one's."""
+    MAX_FIXES) with those of the id's phrasing entries that applied. A canonical line's entry
+    and a phrasing's entry of one cause are two ways the field knows it, and the phrasing names
+    knobs its threads turned: its fixes are alternatives, listed after the stronger entry's. A
+    weaker entry with canonical lines of its own adds nothing: the stronger one is the more
+    specific reading of the same lines (an inference OOM's fixes leave out the training levers
+    of the generic OOM entry on purpose)."""
     finding = to_finding(matches[0], facts, snap, matrices)
-    if len(matches) == 1 or len(finding.fixes) >= MAX_FIXES:
+    phrasings = [m for m in matches[1:] if not m.signature.match]
+    if not phrasings or len(finding.fixes) >= MAX_FIXES:
         return finding
     fixes = list(finding.fixes)
-    for match in matches[1:]:
+    for match in phrasings:
         for fix in to_finding(match, facts, snap, matrices).fixes:
             if len(fixes) < MAX_FIXES and all(fix.summary != f.summary for f in fixes):
                 fixes.append(fix)
