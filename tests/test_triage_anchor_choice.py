@@ -52,3 +52,37 @@ def test_no_notable_anchor_is_a_bare_short_number() -> None:
 
     short_numbers = [a for a in loader.anchors() if re.fullmatch(r"[\d .]{1,5}", a)]
     assert short_numbers == []
+
+
+def test_the_other_required_literals_spare_compiling_a_pattern() -> None:
+    """Besides its anchors, a pattern keeps its other required literal sets: a line with an
+    anchor but none of another set cannot match, so the expression is never compiled for it."""
+    text = r"(?:can't|cannot|unable to) use (?:the )?gpu\b.{0,40}(?:not used|on the cpu)"
+    pattern = patterns.compile_pattern(text)
+    assert pattern.also and all(pattern.also)
+    assert "regex" not in pattern.__dict__
+    assert pattern.search("I use the GPU every day", "i use the gpu every day") is None
+    assert "regex" not in pattern.__dict__  # a common word alone: nothing compiled
+    line = "I cannot use the GPU: it runs on the CPU"
+    assert pattern.search(line, line.lower()) is not None
+
+
+@pytest.mark.parametrize(
+    "text, line",
+    [
+        (
+            r"CUDA error: no kernel image is available",
+            "RuntimeError: CUDA error: no kernel image is available",
+        ),
+        (
+            r"(?:nvidia|nvrm).{0,40}(?:xid|fallen off)",
+            "NVRM: Xid (PCI:0000:01:00): 79, GPU has fallen off the bus",
+        ),
+        (r"驱动(?:版本)?(?:太低|过低|太旧)", "显卡驱动版本太低了"),
+        (r"[Kk]ernel (?:module|driver) (?:not loaded|missing)", "nvidia kernel module not loaded"),
+    ],
+)
+def test_the_literal_sets_never_refuse_a_line_the_expression_matches(text: str, line: str) -> None:
+    pattern = patterns.compile_pattern(text)
+    assert pattern.regex.search(line) is not None
+    assert pattern.search(line, line.lower()) is not None

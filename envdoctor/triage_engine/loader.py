@@ -114,9 +114,9 @@ def load(folder: Path | None = None) -> SignatureData:
     )
     cached = _from_cache(matrix_cache.load(CACHE_NAME, cache_key), [n for n, _ in texts])
     if cached is not None:
-        remember_anchors(cached[1])
+        remember_anchors(cached[1], cached[2])
         try:
-            data = _build(cached[0], read_errors, _compiler(cached[1]), checked=True)
+            data = _build(cached[0], read_errors, _compiler(cached[1], cached[2]), checked=True)
         except Exception:  # noqa: BLE001 - a damaged entry: parse the files instead
             data = None
         if data is not None and not data.errors:
@@ -125,8 +125,14 @@ def load(folder: Path | None = None) -> SignatureData:
     parsed = _parse(texts)
     data = _build(parsed, read_errors, _compile_checked)
     if not data.errors:
-        analysed = {p.text: list(p.anchors) for sig in data.signatures for p in _analysed(sig)}
-        entry = {"documents": [[name, doc] for name, doc in parsed], "anchors": analysed}
+        patterns = [p for sig in data.signatures for p in _analysed(sig)]
+        analysed = {p.text: list(p.anchors) for p in patterns}
+        also = {p.text: [list(group) for group in p.also] for p in patterns if p.also}
+        entry = {
+            "documents": [[name, doc] for name, doc in parsed],
+            "anchors": analysed,
+            "also": also,
+        }
         if _json_safe(entry):
             matrix_cache.store(CACHE_NAME, cache_key, entry)
     return data
@@ -151,8 +157,9 @@ def _parse(texts: list[tuple[str, str]]) -> list[tuple[str, dict[str, Any] | str
 
 def _from_cache(
     entry: Mapping[str, Any] | None, names: list[str]
-) -> tuple[list[tuple[str, dict[str, Any]]], dict[str, list[str]]] | None:
-    """(documents, anchors by pattern text) of a cache entry of exactly these files, else None."""
+) -> tuple[list[tuple[str, dict[str, Any]]], dict[str, list[str]], dict[str, Any]] | None:
+    """(documents, anchors by pattern text, other literal sets by pattern text) of a cache entry
+    of exactly these files, else None."""
     if not entry:
         return None
     documents, known = entry.get("documents"), entry.get("anchors")
@@ -167,7 +174,14 @@ def _from_cache(
         for v in known.values()
     ):
         return None
-    return [(str(d[0]), d[1]) for d in documents], known
+    also = entry.get("also")
+    if not isinstance(also, dict) or not all(
+        isinstance(v, list)
+        and all(isinstance(g, list) and g and all(isinstance(a, str) and a for a in g) for g in v)
+        for v in also.values()
+    ):
+        return None
+    return [(str(d[0]), d[1]) for d in documents], known, also
 
 
 def _json_safe(value: Any) -> bool:
@@ -288,7 +302,7 @@ _FIX_ALLOWED = {"summary", "commands", "risk", "url", "when", "first_when"}
 
 
 CACHE_NAME = "triage-signatures"  # the cache entry: parsed files and patterns' anchors
-CACHE_FORMAT = 2  # of that entry; bump when what it holds changes
+CACHE_FORMAT = 3  # of that entry; bump when what it holds changes
 
 
 def _analysis_digest() -> str:
@@ -307,14 +321,16 @@ def _analysis_digest() -> str:
     return digest.hexdigest()[:16]
 
 
-def _compiler(known: Mapping[str, list[str]]) -> Any:
-    """compile_pattern, taking a pattern's anchors from `known` (patterns checked and analysed by
-    an earlier load of the same files) instead of parsing it again."""
+def _compiler(known: Mapping[str, list[str]], also: Mapping[str, Any]) -> Any:
+    """compile_pattern, taking a pattern's anchors and other literal sets from `known` and
+    `also` (patterns checked and analysed by an earlier load of the same files) instead of
+    parsing it again."""
 
     def compile_pattern(text: str) -> Pattern:
         anchors = known.get(text)
         if anchors:
-            return Pattern(text, tuple(anchors))
+            groups = tuple(tuple(group) for group in also.get(text, ()))
+            return Pattern(text, tuple(anchors), groups)
         return _compile_checked(text)
 
     return compile_pattern

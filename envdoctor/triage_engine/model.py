@@ -25,11 +25,13 @@ FLAGS = re.IGNORECASE | re.ASCII  # how every pattern of the engine is compiled
 
 @dataclass(frozen=True)
 class Pattern:
-    """One pattern and the lowercase literals one of which any match contains. The regular
-    expression is compiled on first use: most patterns never meet a line holding an anchor."""
+    """One pattern, the lowercase literals one of which any match contains (its anchors), and
+    other such sets (`also`: a match holds one literal of each). The regular expression is
+    compiled on first use: most patterns never meet a line holding all of them."""
 
     text: str
     anchors: tuple[str, ...]
+    also: tuple[tuple[str, ...], ...] = ()
 
     @cached_property
     def regex(self) -> re.Pattern[str]:
@@ -44,8 +46,10 @@ class Pattern:
 
     def search(self, line: str, lowered: str) -> re.Match[str] | None:
         """The match in `line` (its lowercase form `lowered`), trying the regex only when an
-        anchor is present."""
+        anchor and one literal of each other set are present."""
         if not any(a in lowered for a in self.anchors):
+            return None
+        if any(not any(a in lowered for a in group) for group in self.also):
             return None
         return self.regex.search(line)
 

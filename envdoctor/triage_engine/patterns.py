@@ -33,46 +33,61 @@ _POSSESSIVE = getattr(sre_constants, "POSSESSIVE_REPEAT", None)
 # in this process, or read back from the loader's cache (`remember_anchors`). Anchors depend on
 # the text alone, and parsing a pattern again for them is most of what `anchors()` would cost.
 _ANCHORS: dict[str, tuple[str, ...]] = {}
+# ... and the other sets of literals each match holds one of (`also_of`)
+_ALSO: dict[str, tuple[tuple[str, ...], ...]] = {}
 
 
 # Likewise the pattern texts that passed `check_backtracking`.
 _CHECKED: set[str] = set()
 
 
-def remember_anchors(known: Mapping[str, Iterable[str]]) -> None:
+def remember_anchors(
+    known: Mapping[str, Iterable[str]], also: Mapping[str, Iterable[Iterable[str]]] | None = None
+) -> None:
     """Seed the memos with patterns analysed (and checked) by an earlier load of the same
     signature files."""
     for text, found in known.items():
         _ANCHORS.setdefault(text, tuple(found))
+        _ALSO.setdefault(text, tuple(tuple(group) for group in (also or {}).get(text, ())))
         _CHECKED.add(text)
 
 
 def forget_anchors() -> None:
     """Empty the memos (after seeding them from a cache entry that turned out to be damaged)."""
     _ANCHORS.clear()
+    _ALSO.clear()
     _CHECKED.clear()
 
 
 def _required_literals(parsed: Any) -> set[str] | None:
-    """A set of lowercase strings one of which every match contains, or None."""
+    """A set of lowercase strings one of which every match contains, or None: the one of
+    `_required_sets` that anchors best (the first of equals)."""
     best: set[str] | None = None
-    run = ""
-
-    def consider(candidate: set[str] | None) -> None:
-        nonlocal best
-        if not candidate:
-            return
+    for candidate in _required_sets(parsed):
         if best is None or _strength(candidate) > _strength(best):
             best = candidate
+    return best
+
+
+def _required_sets(parsed: Any) -> list[set[str]]:
+    """Every set of lowercase strings, one of which every match contains, that the pattern's
+    top-level sequence gives: its literal runs, and the best set of each group, alternation and
+    repeat it cannot skip. A match holds one string of EACH set."""
+    sets: list[set[str]] = []
+    run = ""
+
+    def add(candidate: set[str] | None) -> None:
+        if candidate:
+            sets.append(candidate)
 
     for op, av in parsed:
         if op is sre_constants.LITERAL:
             run += chr(av).lower()
             continue
-        consider({run} if run else None)
+        add({run} if run else None)
         run = ""
         if op is sre_constants.SUBPATTERN:
-            consider(_required_literals(av[-1]))
+            add(_required_literals(av[-1]))
         elif op is sre_constants.BRANCH:
             options: set[str] = set()
             for branch in av[1]:
@@ -81,17 +96,17 @@ def _required_literals(parsed: Any) -> set[str] | None:
                     options = set()
                     break
                 options |= found
-            consider(options or None)
+            add(options or None)
         elif op in (_MAX_REPEAT, _MIN_REPEAT, _POSSESSIVE) and av[0] >= 1:
-            consider(_required_literals(av[2]))
+            add(_required_literals(av[2]))
         elif op is sre_constants.IN:
             # a one-character class of case variants only ("[Kk]") continues a run
             chars = {chr(v).lower() for kind, v in av if kind is sre_constants.LITERAL}
             if len(chars) == 1 and all(kind is sre_constants.LITERAL for kind, _ in av):
                 run += chars.pop()
                 continue
-    consider({run} if run else None)
-    return best
+    add({run} if run else None)
+    return sets
 
 
 # Words that any log line may hold ("retry 3 failed", "fan speed 40%"): a literal of these is a
@@ -130,6 +145,27 @@ def anchors_of(pattern: str, parsed: Any = None) -> tuple[str, ...]:
     return result
 
 
+MAX_ALSO = 3  # the other literal sets a pattern keeps (each one more `in` test per line)
+
+
+def also_of(pattern: str, parsed: Any = None) -> tuple[tuple[str, ...], ...]:
+    """The sets of literals besides the anchors of which every match of `pattern` holds one
+    each (3+ characters, strongest first): a line holding an anchor ("gpu") but none of another
+    set ("not used") cannot match, and the expression need not be compiled to say so."""
+    known = _ALSO.get(pattern)
+    if known is not None:
+        return known
+    parsed = parsed if parsed is not None else sre_parse.parse(pattern, re.IGNORECASE)
+    anchors = set(anchors_of(pattern, parsed))
+    groups: list[tuple[str, ...]] = []
+    for found in sorted(_required_sets(parsed), key=_strength, reverse=True):
+        group = tuple(sorted(found))
+        if found != anchors and min(map(_literal_length, found)) >= 3 and group not in groups:
+            groups.append(group)
+    _ALSO[pattern] = result = tuple(groups[:MAX_ALSO])
+    return result
+
+
 def check_backtracking(pattern: str, parsed: Any = None) -> None:
     """Refuse an unbounded repeat inside another one, such as (a+)+ or (\\w*\\s?)*, which can
     backtrack exponentially; bound the outer one instead ({1,40})."""
@@ -161,7 +197,7 @@ def compile_pattern(text: str) -> Pattern:
     except re.error as exc:
         raise SignatureError(f"pattern {text!r} is not a valid regular expression: {exc}") from exc
     check_backtracking(text, parsed)
-    return Pattern(text, anchors_of(text, parsed))
+    return Pattern(text, anchors_of(text, parsed), also_of(text, parsed))
 
 
 class LineIndex:

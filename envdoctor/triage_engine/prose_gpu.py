@@ -47,9 +47,7 @@ GPU_NUMBER = re.compile(
 # Data-centre cards by their model ("A800机器", "特斯拉p40的显卡", "Telsa T4 16G", "8卡H20", "v100显卡":
 # the reader's Unicode word rules miss a model glued to Chinese); the short names that are other
 # things too (T4, A10, A30, H20, L20, P4) only next to a GPU word
-_DC_CLEAR = (
-    r"a800|h800|p40|p100|k80|m40|a6000|a5000|a4000|a2000|v100|a100|h100|h200|l40s|l40|a40|t1000|t600|t400"
-)
+_DC_CLEAR = r"a800|h800|p40|p100|k80|m40|a6000|a5000|a4000|a2000|v100|a100|h100|h200|l40s|l40|a40|t1000|t600|t400"
 _DC_SHORT = r"t4|a10|a30|h20|l20|p4"
 DC_GPU = re.compile(
     r"(?:(?:tesla|telsa|特斯拉|nvidia|丽台|显卡|gpu|卡|张|块|台|用的是?|我的是?)\s*(?P<short>"
