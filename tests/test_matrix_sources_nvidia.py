@@ -127,3 +127,18 @@ def test_nvidia_gpu_cells_are_well_formed():
             assert re.fullmatch(r"0x[0-9A-F]{4}", pci), (row["name"], pci)
         for size in row.get("memory_gib", []):
             assert isinstance(size, int) and size > 0, row["name"]
+
+
+def test_an_old_geforce_with_no_kernel_image_reads_as_too_old() -> None:
+    """A Kepler GeForce (GTX 770, sm_30) in NVIDIA's pre-split table: "no kernel image" on it
+    is a build that dropped it, never "install a build for a newer CUDA"."""
+    from envdoctor.triage_engine import triage_text
+
+    text = (
+        "My GPU is a GeForce GTX 770, torch 2.1.0+cu121\n"
+        "RuntimeError: CUDA error: no kernel image is available for execution on the device\n"
+    )
+    findings = triage_text(text).findings
+    assert findings[0].id == "torch.gpu-too-old-for-build", [f.id for f in findings]
+    fixes = " ".join(f.summary for f in findings[0].fixes)
+    assert 'TORCH_CUDA_ARCH_LIST="3.0"' in fixes and "newer CUDA" not in findings[0].title
