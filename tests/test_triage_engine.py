@@ -250,7 +250,9 @@ def test_a_cause_lists_the_fixes_of_each_of_its_entries_that_applied(tmp_path: P
 def test_unknown_cuda_versions_read_as_a_version_to_look_up() -> None:
     """Without the driver, "CUDA {{driver.cuda_max}} or older" names where to read the version
     (nvidia-smi's CUDA Version), never "for CUDA an older CUDA or older"."""
-    report = triage_text("CUDA error: the provided PTX was compiled with an unsupported toolchain\n")
+    report = triage_text(
+        "CUDA error: the provided PTX was compiled with an unsupported toolchain\n"
+    )
     texts = " ".join(fix.summary for f in report.findings for fix in f.fixes)
     assert "CUDA X.Y (nvidia-smi's CUDA Version) or older" in texts
     assert "CUDA an older CUDA" not in texts
