@@ -30,6 +30,7 @@ from typing import Any
 
 from envdoctor.model.findings import SEVERITY_ORDER, Evidence, Finding, Fix, Severity
 from envdoctor.model.snapshot import Snapshot
+from envdoctor.triage_engine.rank import MAX_FIXES, with_fixes
 
 TABLE = "triage_cases"
 MIN_SIMILARITY = 0.30  # a case this close (cosine) is shown as evidence
@@ -48,11 +49,10 @@ PHRASING_WEIGHT = 0.25  # a cause's own phrasings in the paste add up to this to
 GUESS_PHRASING = 0.75  # below a prose guess: the paste's phrasings went this far toward the cause
 TELLING_SHARE = 0.5  # a shared word tells a cause when this share of the cases holding it are its
 TELLING_WEIGHT = 4.0  # ... and the telling words shared weigh this much (one rare word is enough)
-GENERAL_CUE_CAUSES = 8
+GENERAL_CUE_CAUSES = 8  # a cue phrasing the entries of this many causes share names none of them
 # a Chinese character pair only one case holds is mostly the seam of two words ("的环" of "我的
 # 环境"): it tells a cause when this many of its cases hold it
-TELLING_PAIR_CASES = 2  # a cue phrasing the entries of this many causes share names none of them
-MAX_FIXES = 6  # as rank.MAX_FIXES
+TELLING_PAIR_CASES = 2
 ROW_EXP = 0.5
 ROW_REF = 23.0
 _WORD = re.compile(r"[a-z_][a-z0-9_.+-]{3,40}")
@@ -583,11 +583,7 @@ def _with_all_fixes(
     fixes its cause is known by: those closest to the fix the similar thread `confirmed` first
     (the words they share, each weighing its rarity), at most MAX_FIXES."""
     base = max(findings, key=lambda f: len(f.fixes))
-    fixes = list(base.fixes)
-    for finding in findings:
-        for fix in finding.fixes:
-            if all(fix.summary != f.summary for f in fixes):
-                fixes.append(fix)
+    fixes = with_fixes(base.fixes, (fix for f in findings for fix in f.fixes), limit=None)
     if confirmed and len(fixes) > 1:
         wanted, weights = words_of([confirmed]), idf or {}
 

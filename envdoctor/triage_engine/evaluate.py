@@ -21,6 +21,7 @@ from envdoctor.triage_engine.conditions import evaluate_condition
 from envdoctor.triage_engine.facts import Facts
 from envdoctor.triage_engine.loader import DATA
 from envdoctor.triage_engine.model import Match, Pattern, Signature
+from envdoctor.triage_engine.rank import MAX_FIXES, with_fixes
 
 NO_MATCH_ID = "triage.no-signature-matched"
 MAX_EVIDENCE_CHARS = 300
@@ -162,9 +163,6 @@ def signature_findings(
     return [_one_finding(matches, facts, snap, matrices) for matches in per_id.values()]
 
 
-MAX_FIXES = 6  # as rank.MAX_FIXES
-
-
 def _one_finding(matches: list[Match], facts: Facts, snap: Snapshot, matrices: Any) -> Finding:
     """The finding of one id: its best-scoring signature's, its fixes completed (up to
     MAX_FIXES) with those of the id's phrasing entries that applied. A canonical line's entry
@@ -177,12 +175,8 @@ def _one_finding(matches: list[Match], facts: Facts, snap: Snapshot, matrices: A
     phrasings = [m for m in matches[1:] if not m.signature.match]
     if not phrasings or len(finding.fixes) >= MAX_FIXES:
         return finding
-    fixes = list(finding.fixes)
-    for match in phrasings:
-        for fix in to_finding(match, facts, snap, matrices).fixes:
-            if len(fixes) < MAX_FIXES and all(fix.summary != f.summary for f in fixes):
-                fixes.append(fix)
-    return replace(finding, fixes=tuple(fixes))
+    more = (fix for m in phrasings for fix in to_finding(m, facts, snap, matrices).fixes)
+    return replace(finding, fixes=tuple(with_fixes(finding.fixes, more)))
 
 
 def to_finding(

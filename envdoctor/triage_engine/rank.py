@@ -14,13 +14,30 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import replace
 
-from envdoctor.model.findings import SEVERITY_ORDER, Finding, order
+from envdoctor.model.findings import SEVERITY_ORDER, Finding, Fix, order
 from envdoctor.model.snapshot import CONFIDENCE_ORDER
 
 MAX_FIXES = 6
+
+
+def with_fixes(
+    fixes: Iterable[Fix],
+    more: Iterable[Fix],
+    skip: Collection[str] = (),
+    limit: int | None = MAX_FIXES,
+) -> list[Fix]:
+    """`fixes`, then the fixes of `more` whose summary is new and not in `skip`, `limit` in all
+    (None: no limit). The one way findings of one cause pool their fixes."""
+    out = list(fixes)
+    for fix in more:
+        if limit is not None and len(out) >= limit:
+            break
+        if fix.summary not in skip and all(fix.summary != f.summary for f in out):
+            out.append(fix)
+    return out
 
 
 def merge_duplicates(findings: Iterable[Finding]) -> list[Finding]:
@@ -44,14 +61,8 @@ def _merge(a: Finding, b: Finding) -> Finding:
     for gone in other.rejected_fixes:
         if all(gone.summary != r.summary for r in rejected):
             rejected.append(gone)
-    refused = {r.summary for r in rejected}
-    fixes = list(base.fixes)
-    for fix in other.fixes:
-        # a fix one side's verifier rejected is not brought back by the other side
-        if fix.summary in refused:
-            continue
-        if len(fixes) < MAX_FIXES and all(fix.summary != f.summary for f in fixes):
-            fixes.append(fix)
+    # a fix one side's verifier rejected is not brought back by the other side
+    fixes = with_fixes(base.fixes, other.fixes, skip={r.summary for r in rejected})
     severity = min((base.severity, other.severity), key=lambda s: SEVERITY_ORDER[s])
     confidence = min((base.confidence, other.confidence), key=lambda c: CONFIDENCE_ORDER[c])
     explains = tuple(dict.fromkeys(base.explains + other.explains))
