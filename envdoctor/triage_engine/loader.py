@@ -326,12 +326,20 @@ def _compiler(known: Mapping[str, list[str]], also: Mapping[str, Any]) -> Any:
     `also` (patterns checked and analysed by an earlier load of the same files) instead of
     parsing it again."""
 
+    made: dict[str, Pattern] = {}  # a third of the patterns recur (shared cue phrasings)
+
     def compile_pattern(text: str) -> Pattern:
+        pattern = made.get(text)
+        if pattern is not None:
+            return pattern
         anchors = known.get(text)
         if anchors:
             groups = tuple(tuple(group) for group in also.get(text, ()))
-            return Pattern(text, tuple(anchors), groups)
-        return _compile_checked(text)
+            pattern = Pattern(text, tuple(anchors), groups)
+        else:
+            pattern = _compile_checked(text)
+        made[text] = pattern
+        return pattern
 
     return compile_pattern
 
