@@ -551,6 +551,8 @@ def test_cpu_build_words_that_do_not_say_so(line: str) -> None:
         ("train (zh)", "- cuDNN版本：9.5", "cudnn.version", "9.5"),
         ("train (zh)", "> cudnn版本：7.6.5", "cudnn.version", "7.6.5"),
         ("train (zh)", "- Python版本：3.12.7", "python.version", "3.12.7"),
+        ("025", "jaxlib                       0.4.26+cuda12.cudnn89", "jax.version", "0.4.26"),
+        ("field", "jax版本是0.4.30", "jax.version", "0.4.30"),
     ],
 )
 def test_framework_versions_in_forms_and_rows(

@@ -75,3 +75,21 @@ def test_windows_native_gpu_by_the_tensorflow_release() -> None:
     old = new.replace("2.12.0", "2.10.0")
     ids = [f.id for f in triage_text(old).findings[:3]]
     assert "tensorflow.windows-native-no-gpu" not in ids, ids
+
+
+def test_no_tensorflow_wheel_names_the_pythons_of_that_release() -> None:
+    # tensorflow-gpu 1.15 on Python 3.8: the tested build configurations list 2.7, 3.3-3.7
+    text = (
+        "ERROR: Could not find a version that satisfies the requirement tensorflow-gpu==1.15 "
+        "(from versions: 2.2.0, 2.2.1)\n"
+        "ERROR: No matching distribution found for tensorflow-gpu==1.15"
+    )
+    assert_first_with_knob(text, "python.no-matching-wheel", "Python 2.7, 3.3-3.7")
+
+
+def test_python_lists_read_as_their_source_writes_them() -> None:
+    from envdoctor.triage_engine.facts import python_span
+
+    assert python_span(["2.7", "3.3", "3.4", "3.5"]) == "2.7, 3.3-3.5"
+    assert python_span(["3.9", "3.10", "3.11", "3.12"]) == "3.9-3.12"
+    assert python_span([]) is None

@@ -59,6 +59,7 @@ FACT_NAMES = (
     "tf.cuda",
     "tf.cudnn",
     "tf.windows_gpu",
+    "tf.python",
     "tf.for_cuda",
     "tf.for_cudnn",
     "ort.version",

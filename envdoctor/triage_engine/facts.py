@@ -253,12 +253,13 @@ def framework_row(ms: Any, package: str, version: Any) -> dict[str, Any] | None:
 def _derive_framework_builds(ms: Any, values: dict[str, Any]) -> None:
     """What TensorFlow's tested build configurations and onnxruntime-gpu's requirements table
     say for the release the paste names: the CUDA and cuDNN it was built with (`tf.cuda`,
-    `tf.cudnn`, `ort.cuda`, `ort.cudnn`), whether it has a native-Windows GPU build
+    `tf.cudnn`, `ort.cuda`, `ort.cudnn`), the Pythons it has wheels for (`tf.python`), whether it has a native-Windows GPU build
     (`tf.windows_gpu`), and the newest TensorFlow built for the CUDA / cuDNN installed
     (`tf.for_cuda`, `tf.for_cudnn`)."""
     tf = framework_row(ms, "tensorflow", values.get("tf.version"))
     values["tf.cuda"] = str(tf["cuda"]) if tf and tf.get("cuda") else None
     values["tf.cudnn"] = str(tf["cudnn"]) if tf and tf.get("cudnn") else None
+    values["tf.python"] = python_span(tf.get("python")) if tf else None
     windows = tf.get("windows_native_gpu") if tf else None
     values["tf.windows_gpu"] = windows if isinstance(windows, bool) else None
     ort = framework_row(ms, "onnxruntime-gpu", values.get("ort.version"))
@@ -266,6 +267,21 @@ def _derive_framework_builds(ms: Any, values: dict[str, Any]) -> None:
     values["ort.cudnn"] = str(ort["cudnn"]) if ort and ort.get("cudnn") else None
     values["tf.for_cuda"] = _newest_tf_for(ms, "cuda", values.get("cuda.runtime"))
     values["tf.for_cudnn"] = _newest_tf_for(ms, "cudnn", values.get("cudnn.version"))
+
+
+def python_span(pythons: Any) -> str | None:
+    """A table row's Python list as its source writes it: ["2.7", "3.3", "3.4", "3.5"] ->
+    "2.7, 3.3-3.5"."""
+    runs: list[list[str]] = []
+    for python in [str(p) for p in pythons or []]:
+        last_major, _, last_minor = (runs[-1][-1] if runs else "").partition(".")
+        major, _, minor = python.partition(".")
+        follows = last_major == major and last_minor.isdigit() and minor.isdigit()
+        if follows and int(last_minor) + 1 == int(minor):
+            runs[-1].append(python)
+        else:
+            runs.append([python])
+    return ", ".join(r[0] if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs) or None
 
 
 def _newest_tf_for(ms: Any, column: str, installed: Any) -> str | None:

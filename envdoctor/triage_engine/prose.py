@@ -159,7 +159,8 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         (
             "jax.version",
-            r"jax(?:lib)?\s*(?:version)?\s*[:：=]{0,2}\s*" + r"v?(?P<version>0\.\d+(?:\.\d+)?)",
+            r"jax(?:lib)?\s*(?:version|版本)?\s*(?:是|为|is\b)?\s*[:：=]{0,2}\s*[`'\"]?"
+            r"v?(?P<version>0\.\d+(?:\.\d+)?)",
         ),
         # the CUDA of a paddlepaddle-gpu wheel: "paddlepaddle-gpu==2.4.2.post117" (facts.py reads it)
         (
