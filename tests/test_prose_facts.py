@@ -624,3 +624,15 @@ def test_onnxruntime_and_paddle_builds_from_their_versions() -> None:
     # Paddle 1.x: postXY = CUDA X with cuDNN Y (post107 = CUDA 10, cuDNN 7)
     old = Facts(ingest_text("python3 -m pip install paddlepaddle-gpu==1.7.2.post107"))
     assert old.get("paddle.cuda") == "10"
+
+
+def test_conda_list_rows_name_the_environment_s_cuda_and_tensorflow() -> None:
+    facts = Facts(
+        ingest_text(
+            "cudatoolkit               11.2.2              hbe64b41_10    conda-forge\n"
+            "tensorflow-intel          2.12.0                   pypi_0    pypi\n"
+            "tf.config.list_physical_devices('GPU') returns []"
+        )
+    )
+    assert facts.get("cuda.runtime") == "11.2"
+    assert facts.get("tf.version") == "2.12.0"

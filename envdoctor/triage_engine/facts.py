@@ -186,6 +186,8 @@ def derive(
         packages.get("tensorflow")
         or packages.get("tensorflow-gpu")
         or packages.get("tensorflow-cpu")
+        or packages.get("tensorflow-intel")  # what `pip list` shows on Windows from 2.12 on
+        or packages.get("tensorflow-macos")
         or prose.get("tf.version")
     )
     values["jax.version"] = (
