@@ -47,7 +47,7 @@ FIELD_LINES = [
         "load library libonnxruntime_providers_cuda.so with error: libcudnn.so.9: cannot open "
         "shared object file: No such file or directory",
         "onnxruntime.cuda-deps-mismatch",
-        "onnxruntime-gpu 1.18.1 is built for CUDA 11.8",
+        "onnxruntime-gpu 1.18.1 from PyPI is built for CUDA 11.8",
     ),
     (  # a paddlepaddle-gpu wheel names its CUDA in its .postNNN suffix
         "python -m pip install paddlepaddle-gpu==2.4.2.post117\n"
