@@ -41,6 +41,13 @@ FIELD_LINES = [
         "tensorflow.cuda-libs-not-found",
         "cuDNN 6",
     ),
+    (  # TensorFlow 1.x on Linux, CUDA 9.0 by soname (tensorflow.org/install/errors)
+        ">>> import tensorflow as tf\n"
+        "ImportError: libcublas.so.9.0: cannot open shared object file: No such file or directory\n"
+        "Failed to load the native TensorFlow runtime.",
+        "tensorflow.cuda-libs-not-found",
+        "CUDA 9.0",
+    ),
     (  # an onnxruntime-gpu release of the requirements table
         "pip install onnxruntime-gpu==1.18.1\n"
         "[E:onnxruntime:Default, provider_bridge_ort.cc:1548 TryGetProviderInfo_CUDA] Failed to "
