@@ -509,3 +509,130 @@ def test_cpu_build_in_words(line: str) -> None:
 )
 def test_cpu_build_words_that_do_not_say_so(line: str) -> None:
     assert "torch.prose_build" not in prose_facts([line])
+
+
+@pytest.mark.parametrize(
+    ("case", "line", "fact", "value"),
+    [
+        # issue forms, pip and conda rows, prose: the framework versions as reports write them
+        ("train/en-1332", "- TensorFlow version (use command below): 2.1.0", "tf.version", "2.1.0"),
+        ("train/en-1332", "- CUDA/cuDNN version: 10.2.89", "cuda.runtime", "10.2"),
+        ("field", "- CUDA/cuDNN version: 10.1 / 7.6.5", "cudnn.version", "7.6.5"),
+        ("field", "CUDA/cuDNN version: CUDA 11.0, cuDNN 8.0.4", "cuda.runtime", "11.0"),
+        ("field", "CUDA/cuDNN version: CUDA 11.0, cuDNN 8.0.4", "cudnn.version", "8.0.4"),
+        ("train/en-0187 (fix)", "pip install tensorflow-gpu==1.3.0", "tf.version", "1.3.0"),
+        ("field", "TensorFlow版本：2.6.0", "tf.version", "2.6.0"),
+        ("field", "tf version 2.1.0", "tf.version", "2.1.0"),
+        (
+            "field",
+            "tensorflow-gpu            2.10.0          pypi_0    pypi",
+            "tf.version",
+            "2.10.0",
+        ),
+        (
+            "train (fix of the onnxruntime 1.17 case)",
+            "onnxruntime-gpu==1.15",
+            "ort.version",
+            "1.15",
+        ),
+        ("field", "ONNX Runtime version: 1.17.1", "ort.version", "1.17.1"),
+        (
+            "train (zh paddlex 3090)",
+            "显卡GTX3090 现在支持了吗，安装的 paddlepaddle-gpu 2.1.0.post101，系统ubuntu18.04",
+            "paddle.post",
+            "2.1.0.post101",
+        ),
+        (
+            "train/zh-0033",
+            "python3 -m pip install paddlepaddle-gpu==1.7.2.post107 -i https://pypi.tuna.tsinghua.edu.cn/simple",
+            "paddle.version",
+            "1.7.2",
+        ),
+        ("train (zh)", "- cuDNN版本：9.5", "cudnn.version", "9.5"),
+        ("train (zh)", "> cudnn版本：7.6.5", "cudnn.version", "7.6.5"),
+        ("train (zh)", "- Python版本：3.12.7", "python.version", "3.12.7"),
+        ("025", "jaxlib                       0.4.26+cuda12.cudnn89", "jax.version", "0.4.26"),
+        ("field", "jax版本是0.4.30", "jax.version", "0.4.30"),
+    ],
+)
+def test_framework_versions_in_forms_and_rows(
+    case: str, line: str, fact: str, value: object
+) -> None:
+    assert prose_facts([line]).get(fact) == value, case
+
+
+def test_tensorflow_1x_prints_cudnn_version_codes() -> None:
+    # train/en-0187: TensorFlow 1.x logs cuDNN's CUDNN_VERSION code (major*1000 + minor*100 + patch)
+    line = (
+        "E tensorflow/stream_executor/cuda/cuda_dnn.cc:378] Loaded runtime CuDNN library: 6021 "
+        "(compatibility version 6000) but source was compiled with 5105 (compatibility version "
+        "5100)."
+    )
+    facts = prose_facts([line])
+    assert facts["cudnn.version"] == "6.0.21"
+    assert facts["cudnn.compiled"] == "5.1.5"
+    # XLA's own line already prints releases
+    xla = "Loaded runtime CuDNN library: 8.5.0 but source was compiled with: 8.6.0."
+    assert prose_facts([xla])["cudnn.version"] == "8.5.0"
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "tensorflow-metal 1.1.0",  # the plugin's own version, not TensorFlow's
+        "tensorflow-hub 0.16.1",
+        "W tensorflow/core/common_runtime/gpu/gpu_device.cc:1960] Cannot dlopen some GPU libraries.",
+    ],
+)
+def test_other_tensorflow_packages_are_no_tensorflow_version(line: str) -> None:
+    assert "tf.version" not in prose_facts([line])
+
+
+def test_the_table_names_what_a_framework_release_was_built_with() -> None:
+    # train/en-1332: TensorFlow 2.1.0 with CUDA 10.2 installed; 2.1 was built with CUDA 10.1
+    facts = Facts(
+        ingest_text(
+            "- TensorFlow version (use command below): 2.1.0\n"
+            "- CUDA/cuDNN version: 10.2.89\n"
+            "tf.config.list_physical_devices(None) lists only the CPU"
+        )
+    )
+    assert (facts.get("tf.cuda"), facts.get("tf.cudnn")) == ("10.1", "7.6")
+    assert facts.get("tf.windows_gpu") is True
+    assert facts.get("tf.for_cuda") is None  # no TensorFlow was built with CUDA 10.2
+    # TensorFlow 1.x rows (tensorflow_gpu-1.x of the tested build configurations)
+    old = Facts(
+        ingest_text("pip3 install --upgrade tensorflow-gpu==1.4\nImportError: libcudnn.so.6")
+    )
+    assert (old.get("tf.cuda"), old.get("tf.cudnn")) == ("8", "6")
+    # the newest TensorFlow built for the cuDNN loaded (6.0.21: cuDNN 6)
+    loaded = Facts(ingest_text("Loaded runtime CuDNN library: 6021 (compatibility version 6000)"))
+    assert loaded.get("tf.for_cudnn") == "1.4.0"
+    windows = Facts(ingest_text("tensorflow==2.16 on Windows 11 does not use the GPU"))
+    assert windows.get("tf.windows_gpu") is False
+
+
+def test_onnxruntime_and_paddle_builds_from_their_versions() -> None:
+    ort = Facts(ingest_text("onnxruntime-gpu==1.18.1\nFailed to create CUDAExecutionProvider"))
+    assert (ort.get("ort.version"), ort.get("ort.cuda"), ort.get("ort.cudnn")) == (
+        "1.18.1",
+        "11.8",
+        "8.x",
+    )
+    paddle = Facts(ingest_text("pip install paddlepaddle-gpu==2.4.2.post117\nimport paddle"))
+    assert paddle.get("paddle.cuda") == "11.7"
+    # Paddle 1.x: postXY = CUDA X with cuDNN Y (post107 = CUDA 10, cuDNN 7)
+    old = Facts(ingest_text("python3 -m pip install paddlepaddle-gpu==1.7.2.post107"))
+    assert old.get("paddle.cuda") == "10"
+
+
+def test_conda_list_rows_name_the_environment_s_cuda_and_tensorflow() -> None:
+    facts = Facts(
+        ingest_text(
+            "cudatoolkit               11.2.2              hbe64b41_10    conda-forge\n"
+            "tensorflow-intel          2.12.0                   pypi_0    pypi\n"
+            "tf.config.list_physical_devices('GPU') returns []"
+        )
+    )
+    assert facts.get("cuda.runtime") == "11.2"
+    assert facts.get("tf.version") == "2.12.0"

@@ -182,15 +182,24 @@ def derive(
     _derive_extension_pins(ms, values, packages, lines)
     for fact in ("cudnn.version", "cudnn.compiled", "rocm.version"):
         values[fact] = prose.get(fact)
-    values["tf.version"] = packages.get("tensorflow") or prose.get("tf.version")
+    values["tf.version"] = (
+        packages.get("tensorflow")
+        or packages.get("tensorflow-gpu")
+        or packages.get("tensorflow-cpu")
+        or packages.get("tensorflow-intel")  # what `pip list` shows on Windows from 2.12 on
+        or packages.get("tensorflow-macos")
+        or prose.get("tf.version")
+    )
     values["jax.version"] = (
         packages.get("jaxlib") or packages.get("jax") or prose.get("jax.version")
     )
-    values["paddle.version"] = (
-        packages.get("paddlepaddle-gpu")
-        or packages.get("paddlepaddle")
-        or prose.get("paddle.version")
+    paddle = packages.get("paddlepaddle-gpu") or packages.get("paddlepaddle")
+    values["paddle.version"] = paddle or prose.get("paddle.version")
+    values["paddle.cuda"] = paddle_cuda(paddle) or paddle_cuda(prose.get("paddle.post"))
+    values["ort.version"] = (
+        packages.get("onnxruntime-gpu") or packages.get("onnxruntime") or prose.get("ort.version")
     )
+    _derive_framework_builds(ms, values)
     for fact in ("ctx.docker_desktop", "ctx.slurm", "ctx.kubernetes", "ctx.conda", "ctx.grace"):
         values[fact] = prose.get(fact)
     values["env"] = prose.get("env") or {}
@@ -213,6 +222,93 @@ def derive(
     )
     values["jetson"] = True if jetson else None
     return values
+
+
+def paddle_cuda(version: Any) -> str | None:
+    """The CUDA a paddlepaddle-gpu release is built for, from its `.postNNN` suffix
+    ("2.4.2.post117"): from Paddle 2 on the digits are CUDA's major and minor (post117 = CUDA 11.7,
+    post120 = 12.0); Paddle 1.x's postXY named CUDA's major and cuDNN's (post97 = CUDA 9 with
+    cuDNN 7, post107 = CUDA 10). None without a suffix."""
+    found = re.match(r"\s*v?(\d+)\.\d+(?:\.\d+)?\.post(\d{2,3})\b", str(version or ""))
+    if found is None:
+        return None
+    major, digits = found.group(1), found.group(2)
+    return digits[:-1] if major == "1" else f"{digits[:-1]}.{digits[-1]}"
+
+
+def framework_row(ms: Any, package: str, version: Any) -> dict[str, Any] | None:
+    """The python_frameworks row of `package` for the release `version` names (its major.minor;
+    a row's version may be a wildcard, "1.17.*"), or None."""
+    wanted = parse_version(str(version or "").split("+")[0])
+    if wanted is None or not ms.has("python_frameworks"):
+        return None
+    key = tuple((list(wanted.release) + [0])[:2])
+    for row in ms.table("python_frameworks").rows:
+        if normalize(str(row.get("package"))) != package:
+            continue
+        have = parse_version(str(row.get("version") or "").replace(".*", ""))
+        if have is not None and tuple((list(have.release) + [0])[:2]) == key:
+            return dict(row)
+    return None
+
+
+def _derive_framework_builds(ms: Any, values: dict[str, Any]) -> None:
+    """What TensorFlow's tested build configurations and onnxruntime-gpu's requirements table
+    say for the release the paste names: the CUDA and cuDNN it was built with (`tf.cuda`,
+    `tf.cudnn`, `ort.cuda`, `ort.cudnn`), the Pythons it has wheels for (`tf.python`), whether it has a native-Windows GPU build
+    (`tf.windows_gpu`), and the newest TensorFlow built for the CUDA / cuDNN installed
+    (`tf.for_cuda`, `tf.for_cudnn`)."""
+    tf = framework_row(ms, "tensorflow", values.get("tf.version"))
+    values["tf.cuda"] = str(tf["cuda"]) if tf and tf.get("cuda") else None
+    values["tf.cudnn"] = str(tf["cudnn"]) if tf and tf.get("cudnn") else None
+    values["tf.python"] = python_span(tf.get("python")) if tf else None
+    windows = tf.get("windows_native_gpu") if tf else None
+    values["tf.windows_gpu"] = windows if isinstance(windows, bool) else None
+    ort = framework_row(ms, "onnxruntime-gpu", values.get("ort.version"))
+    values["ort.cuda"] = str(ort["cuda"]) if ort and ort.get("cuda") else None
+    values["ort.cudnn"] = str(ort["cudnn"]) if ort and ort.get("cudnn") else None
+    values["tf.for_cuda"] = _newest_tf_for(ms, "cuda", values.get("cuda.runtime"))
+    values["tf.for_cudnn"] = _newest_tf_for(ms, "cudnn", values.get("cudnn.version"))
+
+
+def python_span(pythons: Any) -> str | None:
+    """A table row's Python list as its source writes it: ["2.7", "3.3", "3.4", "3.5"] ->
+    "2.7, 3.3-3.5"."""
+    runs: list[list[str]] = []
+    for python in [str(p) for p in pythons or []]:
+        last_major, _, last_minor = (runs[-1][-1] if runs else "").partition(".")
+        major, _, minor = python.partition(".")
+        follows = last_major == major and last_minor.isdigit() and minor.isdigit()
+        if follows and int(last_minor) + 1 == int(minor):
+            runs[-1].append(python)
+        else:
+            runs.append([python])
+    return ", ".join(r[0] if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in runs) or None
+
+
+def _newest_tf_for(ms: Any, column: str, installed: Any) -> str | None:
+    """The newest TensorFlow release whose tested `column` (cuda / cudnn) the installed version
+    satisfies: the same major, and a minor at least the tested one where the table names it."""
+    have = parse_version(str(installed or ""))
+    if have is None or not ms.has("python_frameworks"):
+        return None
+    major, minor = (list(have.release) + [0])[:2]
+    best = None
+    for row in ms.table("python_frameworks").rows:
+        if normalize(str(row.get("package"))) != "tensorflow":
+            continue
+        tested = parse_version(str(row.get(column) or ""))
+        release = parse_version(str(row.get("version") or ""))
+        if tested is None or release is None:
+            continue
+        parts = list(tested.release)
+        if parts[0] != major or (len(parts) > 1 and parts[1] > minor):
+            continue
+        if column == "cuda" and len(parts) > 1 and parts[1] != minor:
+            continue  # a CUDA minor other than the tested one: not its build
+        if best is None or release > best:
+            best = release
+    return str(best) if best is not None else None
 
 
 def _derive_driver_floors(ms: Any, values: dict[str, Any]) -> None:

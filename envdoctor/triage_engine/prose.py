@@ -109,6 +109,17 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"(?<!with )cudnn\s*(?:version|版本)?(?: in your machine)?\s*(?:is\s|是|为)?\s*[:：=]?\s*"
             + r"v?(?P<version>[5-9]\.\d+(?:\.\d+){0,3})(?!\.?\d)",
         ),
+        # TensorFlow's issue form "CUDA/cuDNN version: 10.2.89 / 7.6" ("11.2/8.1", "CUDA 11.0,
+        # cuDNN 8.0.4"): the toolkit first, then cuDNN
+        (
+            "cuda.runtime",
+            r"cuda\s*/\s*cudnn\s*(?:version|版本)?\s*[:：]?\s*(?:cuda\s*)?v?(?P<version>(?:[89]|1[0-3])\.\d)",
+        ),
+        (
+            "cudnn.version",
+            r"cuda\s*/\s*cudnn\s*(?:version|版本)?\s*[:：]?\s*(?:cuda\s*)?v?(?:[89]|1[0-3])(?:\.\d+){1,2}"
+            r"\s*(?:/|,|;|\+|and|&)?\s*(?:cudnn\s*)?(?:v|version\s*)?(?P<version>[5-9](?:\.\d+){1,3})(?!\.?\d)",
+        ),
         (
             "cuda.pinned",
             r"(?:cudatoolkit|pytorch-cuda|cuda-version)\s*[=:]{1,2}\s*(?P<version>1\d\.\d)\b",
@@ -119,6 +130,8 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "cuda.runtime",
             r"cuda\s*(?:版本\s*(?:是|为|:|：)?|是|为|用的是)\s*v?(?P<version>1[0-3]\.\d)\b",
         ),
+        # a `conda list` row "cudatoolkit               11.3.1     h2bc3f7f_2": the env's CUDA runtime
+        ("cuda.runtime", r"^\s*cudatoolkit\s{2,}(?P<version>1[0-3]\.\d)\.\d"),
         # an environment listing's "CUDA：11.8" / "CUDA: 12.0.1" (nvidia-smi's is "CUDA Version:")
         ("cuda.runtime", r"(?<![a-z_.])cuda\s*[:：]\s*v?(?P<version>1[0-3]\.\d)(?!\d)"),
         # "nvcc -V 显示 11.8", "nvcc --version says 12.1": the toolkit's version in words
@@ -133,20 +146,41 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         # HIP's version is the ROCm release's ("HIP version: 6.0.32830" is ROCm 6.0)
         ("rocm.version", r"hip version\s*[:：]?\s*(?P<version>[3-7]\.\d+)"),
+        # "tensorflow-gpu==1.3.0", "tensorflow_gpu-1.15.0" (a wheel), an issue form's "TensorFlow
+        # version (use command below): 2.1.0", "TensorFlow版本：2.6.0", a `pip list` / `conda list`
+        # row "tensorflow-gpu  2.10.0  pypi_0" (not tensorflow-metal's, tensorflow-hub's own)
         (
             "tf.version",
-            r"tensorflow(?:-gpu)?\s*(?:version)?\s*[:：=]{0,2}\s*"
-            + r"v?(?P<version>[12]\.\d+(?:\.\d+)?)",
+            r"tensorflow(?:[-_](?:gpu|cpu|intel|macos))?\s*(?:version|版本)?\s*(?:\([^)\n]{0,40}\))?"
+            r"\s*(?:是|为|is\b)?\s*[:：=-]{0,2}\s*[`'\"]?v?(?P<version>[12]\.\d+(?:\.\d+)?)(?!\.?\d)",
         ),
-        ("tf.version", r"\btf\s*(?:==?)?\s*v?(?P<version>[12]\.\d{1,2}(?:\.\d+)?)(?!\.?\d)"),
+        (
+            "tf.version",
+            r"\btf\s*(?:version|版本|\.__version__)?\s*(?:是|为|is\b|:|：|==?)?\s*[`'\"]?"
+            r"v?(?P<version>[12]\.\d{1,2}(?:\.\d+)?)(?!\.?\d)",
+        ),
         (
             "jax.version",
-            r"jax(?:lib)?\s*(?:version)?\s*[:：=]{0,2}\s*" + r"v?(?P<version>0\.\d+(?:\.\d+)?)",
+            r"jax(?:lib)?\s*(?:version|版本)?\s*(?:是|为|is\b)?\s*[:：=]{0,2}\s*[`'\"]?"
+            r"v?(?P<version>0\.\d+(?:\.\d+)?)",
+        ),
+        # the CUDA of a paddlepaddle-gpu wheel: "paddlepaddle-gpu==2.4.2.post117" (facts.py reads it)
+        (
+            "paddle.post",
+            r"paddle(?:paddle)?[-_]gpu\s*(?:版本|version)?\s*[:：=]{0,2}\s*"
+            r"v?(?P<version>[123]\.\d+(?:\.\d+)?\.post\d{2,3})\b",
+        ),
+        # "onnxruntime-gpu 1.17.1", "onnxruntime-gpu==1.16.2", ONNX Runtime's issue form "ONNX Runtime
+        # version: 1.17.1", a `pip list` row
+        (
+            "ort.version",
+            r"onnx\s*runtime(?:[-_](?:gpu|directml|openvino|training|silicon))?\s*(?:version|版本)?\s*"
+            r"(?:是|为|is\b)?\s*[:：=]{0,2}\s*[`'\"]?v?(?P<version>1\.\d{1,2}(?:\.\d+)?)(?!\.?\d)",
         ),
         (
             "paddle.version",
             r"(?:paddle(?:paddle)?(?:-gpu)?|飞桨)\s*(?:version|版本)?\s*(?:是|为)?\s*[:：=]{0,2}\s*"
-            + r"v?(?P<version>[23]\.\d+(?:\.\d+)?)",
+            + r"v?(?P<version>[123]\.\d+(?:\.\d+)?)",
         ),
         # "PyTorch 2.1.0", "torch==2.5.1", "pytorch版本 2.3.1", "torch2.3.1" (not torchvision),
         # and an issue form's "PyTorch Version is `1.1.0`"
@@ -278,6 +312,11 @@ ANCHORS = (
     "nccl_",
     "python",
     "torch",
+    "tf version",
+    "tf版本",
+    "tf.__version__",
+    "onnxruntime",
+    "onnx runtime",
     "tf2.",
     "tf 2.",
     "tf1.",
@@ -389,6 +428,17 @@ ANCHORS = (
 )
 
 
+def cudnn_release(version: str) -> str:
+    """A cuDNN version as a release: TensorFlow 1.x prints cuDNN's version code ("Loaded runtime
+    CuDNN library: 6021 ... compiled with 5105"), CUDNN_VERSION = major*1000 + minor*100 + patch
+    before cuDNN 9 (6021 = 6.0.21) and major*10000 + minor*100 + patch from 9 on (90100 = 9.1.0)."""
+    if re.fullmatch(r"[5-8]\d{3}", version):
+        return f"{version[0]}.{version[1]}.{int(version[2:])}"
+    if re.fullmatch(r"9\d{4}", version):
+        return f"9.{int(version[1:3])}.{int(version[3:])}"
+    return version
+
+
 def _cpu_build_named(line: str) -> bool:
     """Whether a line says the torch installed is the CPU-only build."""
     return bool(
@@ -449,6 +499,9 @@ def prose_facts(lines: Iterable[str]) -> dict[str, object]:
                 env.setdefault(name.upper(), match.group("value"))
     facts.pop("driver.cuda_code", None)
     facts.pop("driver.winfile", None)
+    for fact in ("cudnn.version", "cudnn.compiled"):
+        if fact in facts:
+            facts[fact] = cudnn_release(str(facts[fact]))
     if env:
         facts["env"] = env
     return facts
