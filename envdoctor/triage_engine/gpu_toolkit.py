@@ -59,7 +59,9 @@ def _nvcc_rows(ms: Any) -> list[tuple[tuple[int, ...], int, int]]:
         release = parse_version(str(row.get("cuda")))
         if release is None:
             continue
-        rows.append((tuple((list(release.release) + [0])[:2]), int(row["min_sm"]), int(row["max_sm"])))
+        rows.append(
+            (tuple((list(release.release) + [0])[:2]), int(row["min_sm"]), int(row["max_sm"]))
+        )
     return sorted(rows)
 
 
