@@ -161,3 +161,17 @@ def test_launch_failure_only_with_all_gpus_is_power() -> None:
 def test_a_launch_failure_alone_is_not_put_on_the_hardware() -> None:
     ids = [f.id for f in _top("RuntimeError: CUDA error: unspecified launch failure\n", 5)]
     assert "hardware.power-insufficient" not in ids
+
+
+def test_a_launch_timeout_on_linux_is_the_display_watchdog() -> None:
+    top = _top(
+        "RuntimeError: CUDA error: the launch timed out and was terminated\n"
+        "Ubuntu 22.04, the GTX 1080 also drives my monitor (Xorg)\n"
+    )
+    assert top[0].id == "nvidia.display-watchdog-timeout"
+    assert any('"Interactive" "False"' in f.summary for f in top[0].fixes)
+
+
+def test_a_launch_timeout_on_windows_stays_tdr() -> None:
+    top = _top("RuntimeError: CUDA error: the launch timed out and was terminated\nWindows 10\n")
+    assert top[0].id == "windows.device-removed-tdr"

@@ -46,14 +46,15 @@ FACT_NAMES = (
     "torch.driver_runs",
     "torch.cu_tag",
     "cuda.pinned",
-    *(
-        "cuda.toolkit",
-        "cuda.sm_min",
-        "cuda.sm_max",
-        "gpu.cuda_first",
-        "gpu.cuda_last",
-    ),  # gpu_toolkit
-    *("gpu.newest", "gpu.oldest", "gpu.cc_min"),
+    # the GPU against the toolkit (triage_engine.gpu_toolkit)
+    "cuda.toolkit",
+    "cuda.sm_min",
+    "cuda.sm_max",
+    "gpu.cuda_first",
+    "gpu.cuda_last",
+    "gpu.newest",
+    "gpu.oldest",
+    "gpu.cc_min",
     "ext.name",
     "ext.torch_needed",
     "ext.for_torch",
