@@ -175,3 +175,22 @@ def test_a_launch_timeout_on_linux_is_the_display_watchdog() -> None:
 def test_a_launch_timeout_on_windows_stays_tdr() -> None:
     top = _top("RuntimeError: CUDA error: the launch timed out and was terminated\nWindows 10\n")
     assert top[0].id == "windows.device-removed-tdr"
+
+
+def test_free_text_reads_tesla_board_names() -> None:
+    for line, name in (
+        ("Tesla K20Xm", "NVIDIA Tesla K20Xm"),
+        ("Tesla C2075", "NVIDIA Tesla C2075"),
+    ):
+        text = ingest_blocks([clean_block(line)]).data("pasted.text") or {}
+        assert text.get("gpus") == [name]
+
+
+def test_paddle_no_kernel_image_names_the_first_cuda_for_the_gpu() -> None:
+    top = _top(
+        "ExternalError: CUDA error(209), no kernel image is available for execution on the device."
+        " (at /paddle/paddle/phi/backends/gpu/cuda/cuda_info.cc:256)\n"
+        "GPU: NVIDIA GeForce RTX 3080, paddlepaddle-gpu with cuda 10.2\n"
+    )
+    assert top[0].id == "paddle.gpu-too-new-for-build"
+    assert any("CUDA 11.1 or newer" in f.summary for f in top[0].fixes)

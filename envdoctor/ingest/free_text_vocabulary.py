@@ -206,7 +206,7 @@ GPU_PATTERNS = (
     re.compile(r"\b(?:NVIDIA\s+)?(?:RTX\s+)?(?:PRO\s+)?(?:A|RTX\s)?\d{4}\s+Ada\b", WORDS_ASCII),
     re.compile(r"\bNVIDIA\s+RTX\s+A\d{3,4}\b|\bRTX\s+A\d{4}\b", WORDS_ASCII),
     re.compile(r"\b(?:NVIDIA\s+)?Quadro\s+(?:RTX\s+)?[A-Z]{0,2}\d{2,4}[A-Z]?\b", WORDS_ASCII),
-    re.compile(r"\b(?:NVIDIA\s+)?Tesla\s+[A-Z]\d{1,3}[A-Z]?\b", WORDS_ASCII),
+    re.compile(r"\b(?:NVIDIA\s+)?Tesla\s+[A-Z]\d{1,4}[A-Z]{0,2}\b", WORDS_ASCII),
     re.compile(
         r"\bNVIDIA\s+(?:[AHBLTV]\d{1,3}[A-Z]?|GH200|GB200|GB10)(?:[- ](?:SXM\d?|PCIe|NVL))?"
         r"(?:[- ]\d{2,3}GB)?(?:\s+HBM\d\w?)?\b",
