@@ -195,7 +195,10 @@ EXTENSION_PACKAGES = (
 WORDS_ASCII = re.IGNORECASE | re.ASCII
 GPU_PATTERNS = (
     re.compile(
-        r"\b(?:NVIDIA\s+)?GeForce\s+(?:RTX|GTX|GT|MX)\s?\d{3,4}(?:\s?(?:Ti|SUPER))?"
+        # notebook chips keep their M / MX ("GeForce GT 625M", "GeForce 940M", "GT 640M LE"):
+        # a GTX 960M is sm_50, a GTX 960 sm_52
+        r"\b(?:NVIDIA\s+)?GeForce\s+(?:(?:RTX|GTX|GTS|GT|MX)\s?\d{3,4}|\d{3}(?=M))"
+        r"(?:MX\b|M\b)?(?:\s?(?:Ti|SUPER))?(?:\s(?:LE|BOOST)\b)?"
         r"(?:\s(?:Laptop GPU|Mobile))?(?:\s?D\b)?",
         WORDS_ASCII,
     ),
@@ -203,7 +206,7 @@ GPU_PATTERNS = (
     re.compile(r"\b(?:NVIDIA\s+)?(?:RTX\s+)?(?:PRO\s+)?(?:A|RTX\s)?\d{4}\s+Ada\b", WORDS_ASCII),
     re.compile(r"\bNVIDIA\s+RTX\s+A\d{3,4}\b|\bRTX\s+A\d{4}\b", WORDS_ASCII),
     re.compile(r"\b(?:NVIDIA\s+)?Quadro\s+(?:RTX\s+)?[A-Z]{0,2}\d{2,4}[A-Z]?\b", WORDS_ASCII),
-    re.compile(r"\b(?:NVIDIA\s+)?Tesla\s+[A-Z]\d{1,3}[A-Z]?\b", WORDS_ASCII),
+    re.compile(r"\b(?:NVIDIA\s+)?Tesla\s+[A-Z]\d{1,4}[A-Z]{0,2}\b", WORDS_ASCII),
     re.compile(
         r"\bNVIDIA\s+(?:[AHBLTV]\d{1,3}[A-Z]?|GH200|GB200|GB10)(?:[- ](?:SXM\d?|PCIe|NVL))?"
         r"(?:[- ]\d{2,3}GB)?(?:\s+HBM\d\w?)?\b",
@@ -402,8 +405,11 @@ def canonical_gpu(match: re.Match) -> str:
     text = " ".join(match.group(0).split())
     low = text.lower()
     text = re.sub(
-        r"(?i)\b(rtx|gtx|gt|mx)\s?-?(\d)", lambda m: f"{m.group(1).upper()} {m.group(2)}", text
+        r"(?i)\b(rtx|gtx|gts|gt|mx)\s?-?(\d)", lambda m: f"{m.group(1).upper()} {m.group(2)}", text
     )
+    if "geforce" in low:  # "GeForce GT 625m" -> "GT 625M", "640m le" -> "640M LE"
+        text = re.sub(r"(?i)(\d)(mx|m)\b", lambda m: m.group(1) + m.group(2).upper(), text)
+        text = re.sub(r"(?i)\s(le|boost)\b", lambda m: " " + m.group(1).upper(), text)
     text = re.sub(r"(?i)(\d)\s?(ti)\b", r"\1 Ti", text)
     text = re.sub(r"(?i)(\d)\s?(super)\b", r"\1 SUPER", text)
     if re.match(r"(?i)^(?:rtx|gtx)\s", text) and "geforce" not in low:

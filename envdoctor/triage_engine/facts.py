@@ -14,6 +14,7 @@ from typing import Any
 
 from envdoctor.model.snapshot import Snapshot
 from envdoctor.model.versions import parse as parse_version
+from envdoctor.triage_engine.gpu_toolkit import derive_gpu_toolkit
 from envdoctor.triage_engine.patterns import LineIndex
 from envdoctor.triage_engine.prose import prose_facts
 
@@ -174,6 +175,7 @@ def derive(
     values["cuda.nvcc"] = toolkits.get("nvcc_version") or system_versions.get("nvcc")
     values["cuda.runtime"] = prose.get("cuda.runtime") or values["cuda.nvcc"]
     _derive_driver_floors(ms, values)
+    derive_gpu_toolkit(ms, values, lines)  # the GPU against the toolkit's sm range (gpu_toolkit)
     from envdoctor.triage_engine.wheel_tags import cuda_wheel_tag
 
     pinned = prose.get("cuda.pinned")

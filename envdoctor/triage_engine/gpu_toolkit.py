@@ -1,0 +1,146 @@
+"""The GPU's generation against the CUDA toolkit a report names, from the tables.
+
+"no kernel image is available" / "invalid device function" turn on one pairing: the GPU's compute
+capability against the architectures the program's toolkit could build for. A GeForce GT 625M
+(sm_21) with CUDA 9.1 (sm_30 and up) is too old for it; an RTX 2080 Ti (sm_75) under a CUDA 8
+build (up to sm_62) is too new. These facts let signatures decide which, and let their fixes name
+the toolkit that fits:
+
+- `cuda.toolkit`: the CUDA toolkit in use (nvcc's, the runtime's, else the release the prose names:
+  "cuda 9.1", "CUDA 8", "Cuda release 8.0", "CUDA版本9.0");
+- `cuda.sm_min` / `cuda.sm_max`: the sm range that toolkit's nvcc builds for (nvcc_arch);
+- `gpu.newest` / `gpu.oldest`: the named GPUs of highest and lowest capability (a report that
+  names the old card and the new one: "worked on my GTX 1060, fails on the RTX 2080 Ti");
+- `gpu.cuda_first`: the first CUDA release whose nvcc builds for the newest GPU (nvcc_arch);
+- `gpu.cc_min`: the oldest GPU's compute capability as TORCH_CUDA_ARCH_LIST writes it ("3.5");
+- `gpu.cuda_last`: the last CUDA release whose nvcc still builds for the oldest GPU (nvcc_arch,
+  refined by nvidia_arch_support's last_cuda), None while the newest toolkit still does.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from envdoctor.model.versions import parse as parse_version
+
+# A CUDA toolkit release in prose. Not nvidia-smi's "CUDA Version" (the driver's highest), not a
+# "CUDA capability", not a device ("cuda:0"); a bare major only up to 10 ("CUDA 8" is 8.0; "CUDA
+# 11" names no minor, and 11.0 and 11.1 build for different GPUs).
+_TOOLKIT = re.compile(
+    r"(?<![a-z0-9_.-])cuda(?:[\s_-]*(?:toolkit|tool\s*kit|sdk))?\s*(?:release|版本(?:是|为)?|"
+    r"version(?!\s*[:：])|v)?\s*[:：=]?\s*v?"
+    r"(?P<version>(?:[7-9]|1[0-3])\.\d(?!\d)|[7-9](?!\d|\.\d)|10(?!\d|\.\d))(?!\s*(?:\.\d|capab|cap\b))",
+    re.IGNORECASE,
+)
+_NOT_TOOLKIT = re.compile(r"driver version|cuda version\s*[:：]|capability|compute cap", re.I)
+
+
+def named_toolkit(lines: Iterable[str]) -> str | None:
+    """The CUDA toolkit release the report names in words ("cuda 9.1" -> "9.1", "CUDA 8" ->
+    "8.0"), or None."""
+    for line in lines:
+        if _NOT_TOOLKIT.search(line):
+            continue
+        found = _TOOLKIT.search(line)
+        if found:
+            version = found.group("version")
+            return version if "." in version else f"{version}.0"
+    return None
+
+
+def _nvcc_rows(ms: Any) -> list[tuple[tuple[int, ...], int, int]]:
+    """nvcc_arch's rows as (release, min_sm, max_sm), oldest first."""
+    if ms is None or not ms.has("nvcc_arch"):
+        return []
+    rows = []
+    for row in ms.table("nvcc_arch").rows:
+        release = parse_version(str(row.get("cuda")))
+        if release is None:
+            continue
+        rows.append(
+            (tuple((list(release.release) + [0])[:2]), int(row["min_sm"]), int(row["max_sm"]))
+        )
+    return sorted(rows)
+
+
+def _text(release: tuple[int, ...]) -> str:
+    return f"{release[0]}.{release[1]}"
+
+
+def first_toolkit_for(ms: Any, sm: int) -> str | None:
+    """The first CUDA release whose nvcc builds for sm_`sm` (75 -> "10.0", 86 -> "11.1")."""
+    for release, low, high in _nvcc_rows(ms):
+        if low <= sm <= high:
+            return _text(release)
+    return None
+
+
+def last_toolkit_for(ms: Any, sm: int) -> str | None:
+    """The last CUDA release whose nvcc still builds for sm_`sm` (21 -> "8.0", 35 -> "11.8",
+    30 -> "10.2"), or None while the newest toolkit in the table still does."""
+    rows = _nvcc_rows(ms)
+    covering = [r for r in rows if r[1] <= sm <= r[2]]
+    if not covering or covering[-1] == rows[-1]:
+        return None
+    last = _text(covering[-1][0])
+    # nvcc_arch lists only the releases where the range changed: NVIDIA's matrix names the last
+    # release of that major ("10.2" for sm_30, where nvcc_arch's row is 10.0)
+    printed = _arch_last_cuda(ms, sm)
+    if printed and printed.split(".")[0] == last.split(".")[0]:
+        printed_v, last_v = parse_version(printed), parse_version(last)
+        if printed_v is not None and last_v is not None and printed_v > last_v:
+            return printed
+    return last
+
+
+def _arch_last_cuda(ms: Any, sm: int) -> str | None:
+    """nvidia_arch_support's last_cuda for sm_`sm` when it prints one release ("10.2")."""
+    try:
+        from envdoctor.queries.nvidia_arch import _support_rows
+    except ImportError:  # pragma: no cover - the queries module is part of the package
+        return None
+    for row in _support_rows(ms, f"{sm // 10}.{sm % 10}"):
+        value = str(row.get("last_cuda") or "")
+        if re.fullmatch(r"\d+\.\d+", value):
+            return value
+    return None
+
+
+def toolkit_range(ms: Any, cuda: str) -> tuple[int, int] | None:
+    """(min_sm, max_sm) the nvcc of CUDA `cuda` builds for (nvcc_arch)."""
+    from envdoctor.queries.nvidia import nvcc_targets
+
+    try:
+        return nvcc_targets(ms, cuda)
+    except (TypeError, ValueError):
+        return None
+
+
+def _named_gpus(ms: Any, values: dict[str, Any]) -> list[tuple[int, str]]:
+    """(sm, name) of each named GPU the GPU table knows."""
+    from envdoctor.queries.nvidia import capability_by_name
+    from envdoctor.triage_engine.facts import sm_of
+
+    out = []
+    for name in values.get("gpu.names") or []:
+        sm = sm_of(capability_by_name(ms, str(name)))
+        if sm is not None:
+            out.append((sm, str(name)))
+    return out
+
+
+def derive_gpu_toolkit(ms: Any, values: dict[str, Any], lines: list[str]) -> None:
+    """Add the facts of the module docstring to `values` (facts.derive's)."""
+    toolkit = values.get("cuda.nvcc") or values.get("cuda.runtime") or named_toolkit(lines)
+    values["cuda.toolkit"] = str(toolkit) if toolkit else None
+    targets = toolkit_range(ms, str(toolkit)) if toolkit else None
+    values["cuda.sm_min"], values["cuda.sm_max"] = targets if targets else (None, None)
+    named = sorted(_named_gpus(ms, values))
+    values["gpu.oldest"] = named[0][1] if named else values.get("gpu.name")
+    values["gpu.newest"] = named[-1][1] if named else values.get("gpu.name")
+    newest, oldest = values.get("gpu.sm"), values.get("gpu.sm_min")
+    values["gpu.cuda_first"] = first_toolkit_for(ms, int(newest)) if newest else None
+    values["gpu.cuda_last"] = last_toolkit_for(ms, int(oldest)) if oldest else None
+    values["gpu.cc_min"] = f"{int(oldest) // 10}.{int(oldest) % 10}" if oldest else None
