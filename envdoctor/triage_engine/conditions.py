@@ -12,6 +12,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from envdoctor.model.versions import parse as parse_version
+from envdoctor.triage_engine.libraries import FACT_NAMES as LIBRARY_FACTS
 from envdoctor.triage_engine.model import DEFAULT_WEIGHT, FLAGS, Clause, Condition, SignatureError
 from envdoctor.triage_engine.patterns import anchors_of, check_backtracking
 
@@ -77,6 +78,7 @@ FACT_NAMES = (
     "app.ollama",
     "app.vllm",
     "app.forge",
+    *LIBRARY_FACTS,  # libraries.py
     "pkg.*",
     "m.*",
     "env.*",
