@@ -213,7 +213,7 @@ def derive(
         or prose.get("jetson")
     )
     values["jetson"] = True if jetson else None
-    values.update(library_facts(lines, text, packages, ms))  # libraries.py: lib.*, cuda.required
+    values.update(library_facts(lines, text, values, ms))  # libraries.py: lib.*, cuda.required
     return values
 
 

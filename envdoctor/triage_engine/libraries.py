@@ -37,6 +37,8 @@ FACT_NAMES = (
     "cuda.required_driver",
     "cuda.required_driver_windows",
     "ext.package",
+    "ext.install",
+    "ext.torch",
 )
 
 _FAILED = re.compile(
@@ -144,11 +146,32 @@ EXTENSION_PIP: dict[str, str] = {
     "torchao": "torchao",
 }
 
+# what `pip install` takes to rebuild one against the installed torch, where the project documents
+# it (apex, mmcv, vLLM and the PyG packages have their own fixes: a clone, mim, a pinned release,
+# a wheel page)
+EXTENSION_INSTALL: dict[str, str] = {
+    "flash-attn": "flash-attn",  # github.com/Dao-AILab/flash-attention#installation-and-features
+    "xformers": "xformers",
+    "deepspeed": "deepspeed",
+    "bitsandbytes": "bitsandbytes",
+    "causal-conv1d": "causal-conv1d",
+    "mamba-ssm": "mamba-ssm",
+    "auto-gptq": "auto-gptq",
+    "exllamav2": "exllamav2",
+    "sageattention": "sageattention",
+    # https://detectron2.readthedocs.io/en/latest/tutorials/install.html
+    "detectron2": "'git+https://github.com/facebookresearch/detectron2.git'",
+    # https://github.com/facebookresearch/pytorch3d/blob/main/INSTALL.md
+    "pytorch3d": "'git+https://github.com/facebookresearch/pytorch3d.git@stable'",
+}
+
 
 def library_facts(
-    lines: list[str], text: Mapping[str, Any], packages: Mapping[str, Any], ms: Any
+    lines: list[str], text: Mapping[str, Any], known: Mapping[str, Any], ms: Any
 ) -> dict[str, Any]:
-    """The facts of `FACT_NAMES` that the paste's lines, frames and packages tell."""
+    """The facts of `FACT_NAMES` that the paste's lines, frames and packages tell; `known`: the
+    facts derived before (`packages`, `torch.version`)."""
+    packages: Mapping[str, Any] = known.get("packages") or {}
     values: dict[str, Any] = dict.fromkeys(FACT_NAMES)
     failing = [line for line in lines if _FAILED.search(line)]
     _cudnn(failing or lines, values)
@@ -159,7 +182,9 @@ def library_facts(
     _dll([*failing, *lines], values)
     _required(lines, ms, values)
     extensions = [str(e) for e in text.get("extensions", []) or []]
-    values["ext.package"] = extension_package(extensions)
+    values["ext.package"] = package = extension_package(extensions)
+    values["ext.install"] = EXTENSION_INSTALL.get(package or "")
+    values["ext.torch"] = known.get("torch.version") if package else None
     return values
 
 
