@@ -308,13 +308,16 @@ def _loader_builds(ms: Any, values: dict[str, Any]) -> None:
     ]
     if not rows:
         return
-    from envdoctor.model.versions import parse
-
-    ordered = sorted(rows, key=lambda r: parse(str(r.get("version")).rstrip(".*")) or parse("0"))
+    ordered = sorted(rows, key=lambda r: _release_key(str(r.get("version"))))
     low, high = str(ordered[0]["version"]), str(ordered[-1]["version"])
     values["lib.loader_builds"] = (
         f"{package} {low}" if low == high else f"{package} {low} to {high}"
     )
+
+
+def _release_key(version: str) -> tuple[int, ...]:
+    """A table version ("2.16.1", "1.19.*") as numbers, for ordering."""
+    return tuple(int(n) for n in re.findall(r"\d+", version))
 
 
 def dll_provider(dll: str) -> str | None:
