@@ -36,6 +36,8 @@ FACT_NAMES = (
     "cuda.required",
     "cuda.required_driver",
     "cuda.required_driver_windows",
+    "lib.conda_lib",
+    "lib.conda_dir",
     "ext.package",
     "ext.install",
     "ext.torch",
@@ -59,6 +61,15 @@ _CUDA_SO = re.compile(
 )
 _CUDA_DLL = re.compile(
     r"(?P<file>(?:cudart|cublasLt|cublas|nvrtc)64_(?P<digits>\d{2,3})(?:_\d)?\.dll)", re.I | re.A
+)
+# a CUDA library file under a conda environment's own library folder (Linux: <env>/lib, Windows:
+# <env>\\Library\\bin): conda's cudatoolkit / cuda-* packages put them there, pip wheels never do
+_CONDA_LIB = re.compile(
+    r"(?P<path>(?:[A-Za-z]:)?[\\/][^\s'\"]{0,240}?(?:conda|mamba|miniforge)[^\s'\"]{0,240}?[\\/]"
+    r"(?P<lib>lib(?:cublas\w{0,4}|cudart|cudnn\w{0,20}|cusparse|cufft|curand|cusolver|nvrtc|nvJitLink)"
+    r"\.so[\d.]{0,12}|(?:cublas\w{0,4}|cudart|cudnn\w{0,20}|cusparse|cufft|curand|cusolver|nvrtc)64_\d{1,3}"
+    r"(?:_\d)?\.dll))",
+    re.I | re.A,
 )
 _SITE = re.compile(r"(?:site|dist)-packages[\\/]+(?P<pkg>[A-Za-z_][A-Za-z0-9_]{1,40})", re.I | re.A)
 _REQUIRED = (
@@ -181,6 +192,7 @@ def library_facts(
     _loader_builds(ms, values)
     _dll([*failing, *lines], values)
     _required(lines, ms, values)
+    _conda(lines, values)
     extensions = [str(e) for e in text.get("extensions", []) or []]
     values["ext.package"] = package = extension_package(extensions)
     values["ext.install"] = EXTENSION_INSTALL.get(package or "")
@@ -318,6 +330,28 @@ def _loader_builds(ms: Any, values: dict[str, Any]) -> None:
 def _release_key(version: str) -> tuple[int, ...]:
     """A table version ("2.16.1", "1.19.*") as numbers, for ordering."""
     return tuple(int(n) for n in re.findall(r"\d+", version))
+
+
+def _conda(lines: list[str], values: dict[str, Any]) -> None:
+    """A CUDA library loaded from a conda environment's own folder (the path resolved: torch's
+    "torch/lib/../../../../libcublas.so.11" is the environment's lib), not from a pip wheel."""
+    import ntpath
+    import posixpath
+
+    for line in lines:
+        for found in _CONDA_LIB.finditer(line):
+            path = found.group("path")
+            windows = "\\" in path
+            folder = (ntpath if windows else posixpath).dirname(
+                (ntpath if windows else posixpath).normpath(path)
+            )
+            tail = folder.replace("\\", "/").lower()
+            if "site-packages" in tail or not (
+                tail.endswith("/lib") or tail.endswith("/library/bin")
+            ):
+                continue
+            values["lib.conda_lib"], values["lib.conda_dir"] = found.group("lib"), folder
+            return
 
 
 def dll_provider(dll: str) -> str | None:
