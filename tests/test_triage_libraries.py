@@ -200,3 +200,18 @@ def test_extension_fix_names_the_package_and_the_torch() -> None:
     )
     assert "flash-attn" in text
     assert "2.3.0" in text
+
+
+def test_cannot_load_a_cuda_dll_reaches_the_runtime_dll_cause() -> None:
+    report = triage_text("cannot load cudart64_110.dll")
+    assert report.findings[0].id == "windows.cuda-runtime-dll-missing"
+    assert "CUDA 11 runtime" in fix_text("cannot load cudart64_110.dll", report.findings[0].id)
+
+
+def test_insufficient_driver_names_the_floor_of_the_runtime_library() -> None:
+    text = fix_text(
+        "RuntimeError: CUDA driver version is insufficient for CUDA runtime version\n"
+        "OSError: libcudart.so.12: cannot open shared object file",
+        "cuda.toolkit-newer-than-driver",
+    )
+    assert "525" in text  # cuda_compat: the CUDA 12 minor-version-compatibility floor

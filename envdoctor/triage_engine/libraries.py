@@ -26,6 +26,7 @@ FACT_NAMES = (
     "lib.cuda",
     "lib.cuda_major",
     "lib.cuda_file",
+    "lib.cuda_min_driver",
     "lib.loader",
     "lib.loader_version",
     "lib.loader_named",
@@ -187,6 +188,7 @@ def library_facts(
     failing = [line for line in lines if _FAILED.search(line)]
     _cudnn(failing or lines, values)
     _cuda(failing or lines, values)
+    _cuda_floor(ms, values)
     paths = [str(f.get("file") or "") for f in text.get("frames", []) or [] if isinstance(f, dict)]
     _loader(lines, paths, packages, values)
     _loader_builds(ms, values)
@@ -252,6 +254,20 @@ def _cuda(lines: list[str], values: dict[str, Any]) -> None:
         values["lib.cuda"] = cuda_release(major, minor_n)
         values["lib.cuda_major"] = str(major)
         return
+
+
+def _cuda_floor(ms: Any, values: dict[str, Any]) -> None:
+    """The oldest driver that runs the CUDA runtime named: from CUDA 11 on the major's
+    minor-version-compatibility floor (cuda_compat), before it the release's own (cuda_driver)."""
+    if ms is None or not values.get("lib.cuda_major"):
+        return
+    from envdoctor.queries.nvidia import compat_floor, min_driver_for_cuda
+
+    major = int(values["lib.cuda_major"])
+    if major >= 11:
+        values["lib.cuda_min_driver"] = compat_floor(ms, major, "linux")
+    elif "." in str(values.get("lib.cuda")):
+        values["lib.cuda_min_driver"] = min_driver_for_cuda(ms, str(values["lib.cuda"]), "linux")
 
 
 def _loader(
