@@ -215,3 +215,24 @@ def test_insufficient_driver_names_the_floor_of_the_runtime_library() -> None:
         "cuda.toolkit-newer-than-driver",
     )
     assert "525" in text  # cuda_compat: the CUDA 12 minor-version-compatibility floor
+
+
+def test_error_35_in_a_container_with_a_new_driver_is_the_runtime_not_injecting_it() -> None:
+    text = (
+        "$ docker run --rm myimage python train.py\n"
+        "| NVIDIA-SMI 550.78        Driver Version: 550.78        CUDA Version: 12.4     |\n"
+        "RuntimeError: CUDA error: CUDA driver version is insufficient for CUDA runtime version"
+    )
+    assert triage_text(text).findings[0].id == "container.driver-libs-not-injected"
+    assert "NVIDIA_DRIVER_CAPABILITIES" in fix_text(text, "container.driver-libs-not-injected")
+
+
+def test_error_35_with_an_image_newer_than_the_driver_stays_a_driver_update() -> None:
+    text = (
+        "$ docker run --rm --gpus all nvidia/cuda:12.8.0-runtime-ubuntu22.04 ./deviceQuery\n"
+        "| NVIDIA-SMI 470.82        Driver Version: 470.82        CUDA Version: 11.4     |\n"
+        "cudaGetDeviceCount returned 35 -> CUDA driver version is insufficient for CUDA runtime version"
+    )
+    ids = [f.id for f in triage_text(text).findings]
+    assert "container.driver-libs-not-injected" not in ids
+    assert "570.26" in fix_text(text, "container.image-needs-newer-driver")  # CUDA 12.8.0 GA
