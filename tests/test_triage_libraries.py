@@ -236,3 +236,11 @@ def test_error_35_with_an_image_newer_than_the_driver_stays_a_driver_update() ->
     ids = [f.id for f in triage_text(text).findings]
     assert "container.driver-libs-not-injected" not in ids
     assert "570.26" in fix_text(text, "container.image-needs-newer-driver")  # CUDA 12.8.0 GA
+
+
+def test_extension_package_from_a_source_build_path() -> None:
+    line = (
+        "ImportError: /home/u/detectron2/detectron2/_C.cpython-39-x86_64-linux-gnu.so: "
+        "undefined symbol: _ZNK2at6Tensor7reshapeEN3c108ArrayRefIlEE"
+    )
+    assert facts(line)["ext.package"] == "detectron2"

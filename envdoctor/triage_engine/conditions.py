@@ -167,8 +167,10 @@ def _clause_value(
         return outcome if clause.op == "~" else not outcome
     actual = facts.get(clause.fact)
     if clause.op is None:
-        if actual is None and clause.fact.startswith("m."):
-            actual = False  # the patterns ran: a capture that is not there is known to be absent
+        if actual is None and clause.fact.startswith(("m.", "lib.")):
+            # the patterns ran: a capture (or a library name, libraries.py) that is not there is
+            # known to be absent
+            actual = False
         if actual is None:
             return None
         truth = bool(actual)

@@ -23,6 +23,8 @@ from typing import Any
 FACT_NAMES = (
     "lib.cudnn",
     "lib.cudnn_file",
+    "lib.cudnn_cudas",
+    "lib.cudnn_wheel",
     "lib.cuda",
     "lib.cuda_major",
     "lib.cuda_file",
@@ -189,6 +191,7 @@ def library_facts(
     _cudnn(failing or lines, values)
     _cuda(failing or lines, values)
     _cuda_floor(ms, values)
+    _cudnn_pairs(ms, values)
     paths = [str(f.get("file") or "") for f in text.get("frames", []) or [] if isinstance(f, dict)]
     _loader(lines, paths, packages, values)
     _loader_builds(ms, values)
@@ -196,7 +199,7 @@ def library_facts(
     _required(lines, ms, values)
     _conda(lines, values)
     extensions = [str(e) for e in text.get("extensions", []) or []]
-    values["ext.package"] = package = extension_package(extensions)
+    values["ext.package"] = package = extension_package(extensions) or _extension_in_path(lines)
     values["ext.install"] = EXTENSION_INSTALL.get(package or "")
     values["ext.torch"] = known.get("torch.version") if package else None
     return values
@@ -268,6 +271,25 @@ def _cuda_floor(ms: Any, values: dict[str, Any]) -> None:
         values["lib.cuda_min_driver"] = compat_floor(ms, major, "linux")
     elif "." in str(values.get("lib.cuda")):
         values["lib.cuda_min_driver"] = min_driver_for_cuda(ms, str(values["lib.cuda"]), "linux")
+
+
+def _cudnn_pairs(ms: Any, values: dict[str, Any]) -> None:
+    """The CUDA majors NVIDIA publishes cuDNN `lib.cudnn` for (the cudnn table), and with the CUDA
+    major of a runtime library the same paste names, the pip wheel of that pair (CUDA 11 on)."""
+    cudnn = values.get("lib.cudnn")
+    if ms is None or not cudnn or not ms.has("cudnn"):
+        return
+    majors = sorted(
+        int(r["cuda_major"])
+        for r in ms.table("cudnn").rows
+        if str(r.get("cudnn_major")) == str(cudnn) and r.get("cuda_major") is not None
+    )
+    if not majors:
+        return
+    values["lib.cudnn_cudas"] = "CUDA " + ", ".join(str(m) for m in majors)
+    cuda = values.get("lib.cuda_major")
+    if cuda and int(cuda) in majors and int(cuda) >= 11:
+        values["lib.cudnn_wheel"] = f"nvidia-cudnn-cu{cuda}=={cudnn}.*"
 
 
 def _loader(
@@ -420,6 +442,23 @@ def _required(lines: list[str], ms: Any, values: dict[str, Any]) -> None:
 
     values["cuda.required_driver"] = min_driver_for_cuda(ms, cuda, "linux")
     values["cuda.required_driver_windows"] = min_driver_for_cuda(ms, cuda, "windows")
+
+
+_EXT_PATH = re.compile(
+    r"[\\/](?P<pkg>[A-Za-z_]\w{1,40})[\\/]\w{1,40}(?:\.cpython[\w.-]{0,40}|\.abi3)?\.(?:so|pyd)\b",
+    re.A,
+)
+
+
+def _extension_in_path(lines: Iterable[str]) -> str | None:
+    """The pip package of a known extension whose binary a path names inside its package folder
+    (a source build outside site-packages: ~/detectron2/detectron2/_C.cpython-39-...so)."""
+    for line in lines:
+        for found in _EXT_PATH.finditer(line):
+            pip = EXTENSION_PIP.get(found.group("pkg").lower())
+            if pip:
+                return pip
+    return None
 
 
 def extension_package(extensions: Iterable[str]) -> str | None:
