@@ -244,3 +244,12 @@ def test_extension_package_from_a_source_build_path() -> None:
         "undefined symbol: _ZNK2at6Tensor7reshapeEN3c108ArrayRefIlEE"
     )
     assert facts(line)["ext.package"] == "detectron2"
+
+
+def test_flash_attn_on_a_turing_gpu_names_its_capability_and_flash_attn_1() -> None:
+    text = fix_text(
+        "GPU 0: Tesla T4\nRuntimeError: FlashAttention only supports Ampere GPUs or newer.",
+        "flashattn.gpu-arch-unsupported",
+    )
+    assert "7.5" in text
+    assert "flash-attn<2" in text
