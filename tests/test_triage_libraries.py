@@ -253,3 +253,23 @@ def test_flash_attn_on_a_turing_gpu_names_its_capability_and_flash_attn_1() -> N
     )
     assert "7.5" in text
     assert "flash-attn<2" in text
+
+
+def test_a_cuda_9_runtime_library_reaches_its_cause_and_names_the_loader() -> None:
+    text = (
+        '  File "/usr/local/lib/python3.6/dist-packages/mxnet/base.py", line 52, in _load_lib\n'
+        "OSError: libcudart.so.9.0: cannot open shared object file: No such file or directory"
+    )
+    assert triage_text(text).findings[0].id == "cuda.runtime-lib-major-missing"
+    fixes = fix_text(text, "cuda.runtime-lib-major-missing")
+    assert "mxnet" in fixes
+    assert "CUDA 9.0" in fixes
+
+
+def test_cudnn_failing_on_libcuda_points_at_the_driver_library() -> None:
+    text = fix_text(
+        "Could not load library libcudnn_cnn_infer.so.8. Error: libcuda.so: cannot open shared "
+        "object file: No such file or directory",
+        "cuda.cudnn-missing",
+    )
+    assert text.startswith("The cuDNN library loads")
