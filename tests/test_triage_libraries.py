@@ -273,3 +273,9 @@ def test_cudnn_failing_on_libcuda_points_at_the_driver_library() -> None:
         "cuda.cudnn-missing",
     )
     assert text.startswith("The cuDNN library loads")
+
+
+def test_a_required_cuda_major_gives_the_compatibility_floor() -> None:
+    found = facts("Error: this build requires CUDA 12.x, please update your driver")
+    assert found["cuda.required"] == "12.x"
+    assert found["cuda.required_driver"] == "525"  # cuda_compat: CUDA 12 minor-version floor

@@ -83,6 +83,11 @@ _REQUIRED = (
         re.I | re.A,
     ),
     re.compile(r"\bcuda\s*(?P<v>1[0-3]\.\d)\s+or\s+(?:later|newer|higher|above)\b", re.I | re.A),
+    # a major only ("requires CUDA 12.x"): the major's minor-version-compatibility floor
+    re.compile(
+        r"(?:requires?|needs?|need at least|requiring)\s+(?:a\s+)?(?:nvidia\s+)?cuda\s*(?P<v>1[1-3]\.x)\b",
+        re.I | re.A,
+    ),
 )
 
 # The module a path or line names -> the pip package that loads CUDA libraries through it.
@@ -440,6 +445,13 @@ def _required(lines: list[str], ms: Any, values: dict[str, Any]) -> None:
         return
     from envdoctor.queries.nvidia import min_driver_for_cuda
 
+    if cuda.lower().endswith(".x"):
+        from envdoctor.queries.nvidia import compat_floor
+
+        major = int(cuda.split(".")[0])
+        values["cuda.required_driver"] = compat_floor(ms, major, "linux")
+        values["cuda.required_driver_windows"] = compat_floor(ms, major, "windows")
+        return
     values["cuda.required_driver"] = min_driver_for_cuda(ms, cuda, "linux")
     values["cuda.required_driver_windows"] = min_driver_for_cuda(ms, cuda, "windows")
 
