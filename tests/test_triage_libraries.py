@@ -279,3 +279,13 @@ def test_a_required_cuda_major_gives_the_compatibility_floor() -> None:
     found = facts("Error: this build requires CUDA 12.x, please update your driver")
     assert found["cuda.required"] == "12.x"
     assert found["cuda.required_driver"] == "525"  # cuda_compat: CUDA 12 minor-version floor
+
+
+def test_cudnns_own_loader_asking_for_another_cublaslt_is_a_cudnn_for_another_cuda() -> None:
+    text = (
+        "Could not load library libcublasLt.so.12. Error: libcublasLt.so.12: cannot open shared "
+        "object file: No such file or directory\nAborted (core dumped)"
+    )
+    ids = [f.id for f in triage_text(text).findings]
+    assert ids[0] == "cuda.cudnn-mismatch"
+    assert "cuda.runtime-lib-major-missing" not in ids
