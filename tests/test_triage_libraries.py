@@ -289,3 +289,18 @@ def test_cudnns_own_loader_asking_for_another_cublaslt_is_a_cudnn_for_another_cu
     ids = [f.id for f in triage_text(text).findings]
     assert ids[0] == "cuda.cudnn-mismatch"
     assert "cuda.runtime-lib-major-missing" not in ids
+
+
+def test_extension_fix_kept_for_a_package_without_a_documented_install_target() -> None:
+    text = fix_text(
+        "torch 2.1.0\n"
+        "OSError: /x/site-packages/torch_scatter/_version.so: undefined symbol: "
+        "_ZN5torch3jit17parseSchemaOrNameERKSs",
+        "torch.extension-abi-mismatch",
+    )
+    assert "Reinstall torch-scatter built for the installed torch 2.1.0" in text
+
+
+def test_ext_torch_is_the_release_not_what_followed_it() -> None:
+    found = facts("undefined symbol", extensions=["torch_scatter"], torch="1.4.0+cu101.html")
+    assert found["ext.torch"] == "1.4.0+cu101"

@@ -206,7 +206,8 @@ def library_facts(
     extensions = [str(e) for e in text.get("extensions", []) or []]
     values["ext.package"] = package = extension_package(extensions) or _extension_in_path(lines)
     values["ext.install"] = EXTENSION_INSTALL.get(package or "")
-    values["ext.torch"] = known.get("torch.version") if package else None
+    torch = re.match(r"\d+(?:\.\d+){1,3}(?:\+[a-z]+\d*)?", str(known.get("torch.version") or ""))
+    values["ext.torch"] = torch.group(0) if package and torch else None  # not "+cu101.html"
     return values
 
 
