@@ -12,6 +12,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from envdoctor.model.versions import parse as parse_version
+from envdoctor.triage_engine.libraries import FACT_NAMES as LIBRARY_FACTS
 from envdoctor.triage_engine.model import DEFAULT_WEIGHT, FLAGS, Clause, Condition, SignatureError
 from envdoctor.triage_engine.patterns import anchors_of, check_backtracking
 
@@ -96,6 +97,7 @@ FACT_NAMES = (
     "app.ollama",
     "app.vllm",
     "app.forge",
+    *LIBRARY_FACTS,  # libraries.py
     "pkg.*",
     "m.*",
     "env.*",
@@ -184,8 +186,10 @@ def _clause_value(
         return outcome if clause.op == "~" else not outcome
     actual = facts.get(clause.fact)
     if clause.op is None:
-        if actual is None and clause.fact.startswith("m."):
-            actual = False  # the patterns ran: a capture that is not there is known to be absent
+        if actual is None and clause.fact.startswith(("m.", "lib.")):
+            # the patterns ran: a capture (or a library name, libraries.py) that is not there is
+            # known to be absent
+            actual = False
         if actual is None:
             return None
         truth = bool(actual)

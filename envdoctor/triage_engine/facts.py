@@ -15,6 +15,7 @@ from typing import Any
 from envdoctor.model.snapshot import Snapshot
 from envdoctor.model.versions import parse as parse_version
 from envdoctor.triage_engine.gpu_toolkit import derive_gpu_toolkit
+from envdoctor.triage_engine.libraries import library_facts
 from envdoctor.triage_engine.patterns import LineIndex
 from envdoctor.triage_engine.prose import prose_facts
 
@@ -223,6 +224,7 @@ def derive(
         or prose.get("jetson")
     )
     values["jetson"] = True if jetson else None
+    values.update(library_facts(lines, text, values, ms))  # libraries.py: lib.*, cuda.required
     return values
 
 
