@@ -128,3 +128,29 @@ def test_triage_names_the_llama_cpp_python_flag_of_the_installed_release() -> No
     assert '-DLLAMA_CUBLAS=on" FORCE_CMAKE=1' in fixes_of(
         text, "app.llamacpp.cpu-build-on-gpu-host"
     )
+
+
+def test_triage_bitsandbytes_047_mismatch_names_the_release_for_torchs_cuda() -> None:
+    text = (
+        "🚨 CUDA VERSION MISMATCH 🚨\n"
+        "Requested CUDA version:          13.0\n"
+        "Detected PyTorch CUDA version:   13.0\n"
+        "Available pre-compiled versions: \n  - 11.8\n  - 12.8\n"
+    )
+    assert ">=0.48.0" in fixes_of(text, "bitsandbytes.cudart-not-found")
+
+
+def test_triage_ollama_on_an_amd_gpu_in_words_names_the_override() -> None:
+    for text in (
+        "ollama 识别不到我的 A卡 6600xt，一直用CPU",
+        "Ollama doesn't use my AMD Radeon RX 6700 XT, it runs on the CPU only",
+    ):
+        assert "HSA_OVERRIDE_GFX_VERSION=10.3.0" in fixes_of(text, "app.ollama-amd-unsupported-gfx")
+
+
+def test_triage_llama_cpp_windows_runtime_dlls_name_the_cudart_archive() -> None:
+    text = (
+        "The code execution cannot proceed because cudart64_12.dll was not found. "
+        "Reinstalling the program may fix this problem. (llama-server.exe)\n"
+    )
+    assert "cudart-llama-bin-win-cuda-" in fixes_of(text, "app.llamacpp.cuda-runtime-missing")
