@@ -68,6 +68,10 @@ def test_bitsandbytes_first_release_with_a_binary_for_the_cuda(ms: Any) -> None:
     assert "12.8" in fix and ">=0.45.3" in fix
     (fix,) = summaries(ms, app="bitsandbytes", need="cuda", value="12.4.1", version="0.43.0")
     assert ">=0.43.1" in fix
+    # Windows binaries start later than Linux ones
+    (linux,) = summaries(ms, app="bitsandbytes", need="cuda", value="117")
+    (windows,) = summaries(ms, host(os="windows"), app="bitsandbytes", need="cuda", value="117")
+    assert ">=0.42.0" in linux and ">=0.43.0" in windows
     # the installed release ships it: the cause is elsewhere, no upgrade proposed
     assert summaries(ms, app="bitsandbytes", need="cuda", value="12.8", version="0.46.0") == []
     # a CUDA without a binary of its own: the same-major fallback of later releases

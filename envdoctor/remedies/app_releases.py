@@ -1,5 +1,5 @@
 """The release of an application package that has what a report lacks, from the app_releases
-table: "bitsandbytes ships a binary for CUDA 12.8 from 0.45.3 on", "vLLM 0.3.2 requires
+table: "bitsandbytes 0.45.3 and later ship a binary for CUDA 12.8", "vLLM 0.3.2 requires
 torch==2.1.2", "llama-cpp-python 0.2.70 builds CUDA with -DLLAMA_CUDA=on".
 
 A fix that says "upgrade bitsandbytes" or "match torch to vLLM" leaves the reader to find the
@@ -88,7 +88,7 @@ def app_release_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> 
     if need == "torch":
         return _torch_pin(app, rows, installed, _version(spec.param("torch")))
     if need == "cuda":
-        return _cuda_binary(app, rows, installed, _cuda(spec.param("value")))
+        return _cuda_binary(app, rows, installed, _cuda(spec.param("value")), host.os)
     if need == "feature":
         return _feature(app, rows, installed, given(spec.param("value")) or "")
     if need == "host":  # the wheels this host's OS or GPU maker needs
@@ -151,24 +151,34 @@ def _holds(spec: str, version: Version, exact: bool) -> bool:
 
 
 def _cuda_binary(
-    app: str, rows: list[Mapping[str, Any]], installed: Version | None, cuda: str | None
+    app: str,
+    rows: list[Mapping[str, Any]],
+    installed: Version | None,
+    cuda: str | None,
+    os_name: str | None,
 ) -> list[Fix]:
-    """The first release with a prebuilt binary for `cuda` (bitsandbytes loads the library named
-    for torch's CUDA: libbitsandbytes_cuda128 for CUDA 12.8)."""
+    """The first release with a prebuilt binary for `cuda` on this OS (bitsandbytes loads the
+    library named for torch's CUDA: libbitsandbytes_cuda128 for CUDA 12.8). The table's first
+    row is not the project's first release, so the fix says "X and later", never "from X on"."""
     if cuda is None:
         return []
     name = NAMES.get(app, app)
-    first = first_with(rows, "cuda_binaries", cuda)
+    built = [
+        r
+        for r in rows
+        if r.get("cuda_binaries") and (not os_name or os_name in (r.get("platforms") or [os_name]))
+    ]
+    first = first_with(built, "cuda_binaries", cuda)
     if first is None:
         return _no_binary(app, rows, cuda)
     since = Version(str(first.get("version")))
     if installed is not None and installed >= since:
-        current = row_for(rows, installed)
+        current = row_for(built, installed)
         if current and cuda in [str(c) for c in current.get("cuda_binaries") or ()]:
             return []  # the installed release has it: the cause is elsewhere
     return [
         Fix(
-            f"{name} ships a binary for CUDA {cuda} from {since} on: pip install -U "
+            f"{name} {since} and later ship a binary for CUDA {cuda}: pip install -U "
             f"'{app}>={since}' (then python -m {app} checks that it loads)",
             (f"pip install -U '{app}>={since}'", f"python -m {app}"),
             url=_url(first),
