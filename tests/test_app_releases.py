@@ -56,8 +56,15 @@ def test_every_row_is_sourced_and_rows_are_ordered_per_app(ms: Any) -> None:
 def test_vllm_release_names_the_torch_its_wheel_requires(ms: Any) -> None:
     (fix,) = summaries(ms, app="vllm", need="torch", version="0.3.2")
     assert "torch==2.1.2" in fix and "vllm==0.3.2" in fix
+    # the installed torch is the pinned one: not the cause, nothing said
+    assert summaries(ms, app="vllm", need="torch", version="0.3.2", torch="2.1.2+cu121") == []
+    (fix,) = summaries(ms, app="vllm", need="torch", version="0.6.3", torch="2.5.1+cu124")
+    assert "torch==2.4.0" in fix
     # no installed release known: the releases made for the installed torch
-    (fix,) = summaries(ms, app="vllm", need="torch", version="pkg.vllm", torch="2.2.1")
+    assert summaries(ms, app="vllm", need="torch", version="pkg.vllm", torch="2.2.1") == []
+    (fix,) = summaries(
+        ms, app="vllm", need="torch", version="pkg.vllm", torch="2.2.1", reverse="yes"
+    )
     assert "0.4.1" in fix
     # an unfilled placeholder and no torch: nothing claimed
     assert summaries(ms, app="vllm", need="torch", version="pkg.vllm", torch="torch.version") == []

@@ -11,7 +11,8 @@ the torch the release pins; `cuda` a binary for the CUDA in `value`; `feature` t
 with the feature in `value`: windows-wheel, rocm-wheel, xpu-wheel, int8-all-gpus; `cuda-flag`
 the CMake option that turns CUDA on; `host` the first release with wheels for this host's OS or
 GPU maker: Windows, AMD ROCm, Intel XPU), version (the installed release), value, torch (the
-installed torch, for `need = torch` without a version).
+installed torch: with `need = torch` the pin is named only when this torch is not it), reverse
+(with `need = torch` and no version: name the releases made for the installed torch).
 """
 
 from __future__ import annotations
@@ -86,7 +87,8 @@ def app_release_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> 
     need = given(spec.param("need")) or ""
     installed = _version(spec.param("version"))
     if need == "torch":
-        return _torch_pin(app, rows, installed, _version(spec.param("torch")))
+        reverse = bool(spec.param("reverse"))
+        return _torch_pin(app, rows, installed, _version(spec.param("torch")), reverse)
     if need == "cuda":
         return _cuda_binary(app, rows, installed, _cuda(spec.param("value")), host.os)
     if need == "feature":
@@ -100,16 +102,23 @@ def app_release_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> 
 
 
 def _torch_pin(
-    app: str, rows: list[Mapping[str, Any]], installed: Version | None, torch: Version | None
+    app: str,
+    rows: list[Mapping[str, Any]],
+    installed: Version | None,
+    torch: Version | None,
+    reverse: bool,
 ) -> list[Fix]:
-    """The torch the installed release's wheel requires; without a release, the releases whose
-    wheels require the installed torch."""
+    """The torch the installed release's wheel requires, unless the installed torch (when known)
+    is that one; without a release and with `reverse`, the releases whose wheels require the
+    installed torch."""
     name = NAMES.get(app, app)
     if installed is not None:
         row = next((r for r in rows if Version(str(r.get("version"))) == installed), None)
         spec = str(row.get("torch") or "") if row else ""
         if not row or not spec:
             return []
+        if torch is not None and _holds(spec, torch, exact=False):
+            return []  # the installed torch is the one it requires: not the cause
         return [
             Fix(
                 f"{name} {installed} requires torch{spec} (its wheel's requirements): install that "
@@ -122,7 +131,7 @@ def _torch_pin(
                 url=_url(row),
             )
         ]
-    if torch is None:
+    if torch is None or not reverse:
         return []
     made_for = [r for r in rows if _holds(str(r.get("torch") or ""), torch, exact=True)]
     if not made_for:
