@@ -116,6 +116,14 @@ def test_llama_cpp_python_flag_of_the_installed_release(ms: Any) -> None:
     )
 
 
+def test_llama_cpp_python_prebuilt_wheel_index_for_the_drivers_cuda(ms: Any) -> None:
+    (fix,) = summaries(ms, app="llama-cpp-python", need="cuda-wheel", value="12.4")
+    assert "whl/cu124" in fix
+    (fix,) = summaries(ms, app="llama-cpp-python", need="cuda-wheel", value="12.9")
+    assert "whl/cu125" in fix  # the newest index this driver runs
+    assert summaries(ms, app="llama-cpp-python", need="cuda-wheel", value="11.4") == []
+
+
 def fixes_of(text: str, finding: str) -> str:
     report = triage_text(text)
     found = [f for f in report.findings if f.id == finding]

@@ -9,7 +9,8 @@ live in a table with a source per row instead of in each signature's words.
 Remedy kind `app-release`; params: app* (the PyPI name), need* (what the report lacks: `torch`
 the torch the release pins; `cuda` a binary for the CUDA in `value`; `feature` the first release
 with the feature in `value`: windows-wheel, rocm-wheel, xpu-wheel, int8-all-gpus; `cuda-flag`
-the CMake option that turns CUDA on; `host` the first release with wheels for this host's OS or
+the CMake option that turns CUDA on; `cuda-wheel` the prebuilt CUDA wheel index for the driver's
+CUDA in `value`; `host` the first release with wheels for this host's OS or
 GPU maker: Windows, AMD ROCm, Intel XPU), version (the installed release), value, torch (the
 installed torch: with `need = torch` the pin is named only when this torch is not it), reverse
 (with `need = torch` and no version: name the releases made for the installed torch).
@@ -96,6 +97,8 @@ def app_release_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> 
     if need == "host":  # the wheels this host's OS or GPU maker needs
         wanted = HOST_FEATURES.get(host.vendor or "") or HOST_FEATURES.get(host.os or "")
         return _feature(app, rows, installed, wanted) if wanted else []
+    if need == "cuda-wheel":
+        return _cuda_wheel(app, rows, _cuda(spec.param("value")))
     if need == "cuda-flag":
         return _cuda_flag(app, rows, installed, host.os == "windows")
     return []
@@ -291,5 +294,38 @@ def _cuda_flag(
             "that option, without pip's cached CPU wheel (--no-cache-dir --force-reinstall)",
             commands,
             url=_url(row),
+        )
+    ]
+
+
+WHEEL_INDEX = {"llama-cpp-python": "https://abetlen.github.io/llama-cpp-python/whl/cu{tag}"}
+
+
+def _cuda_wheel(app: str, rows: list[Mapping[str, Any]], cuda: str | None) -> list[Fix]:
+    """The prebuilt CUDA wheel index for the newest CUDA the driver runs (`cuda`: nvidia-smi's
+    CUDA Version), among those the newest row lists: no build needed."""
+    index = WHEEL_INDEX.get(app)
+    built = [r for r in rows if r.get("cuda_binaries")]
+    if index is None or cuda is None or not built:
+        return []
+    newest = built[-1]
+    fits = [
+        Version(str(c))
+        for c in newest.get("cuda_binaries") or ()
+        if Version(str(c)) <= Version(cuda)
+    ]
+    if not fits:
+        return []
+    best = max(fits)
+    url = index.format(tag=f"{best.major}{best.minor}")
+    listed = ", ".join(str(c) for c in newest.get("cuda_binaries") or ())
+    return [
+        Fix(
+            f"Install {app}'s prebuilt CUDA {best} wheel (its index has wheels for CUDA "
+            f"{listed}; this driver runs CUDA {cuda}), without building",
+            (
+                f"pip install --upgrade --force-reinstall --no-cache-dir {app} --extra-index-url {url}",
+            ),
+            url=_url(newest),
         )
     ]

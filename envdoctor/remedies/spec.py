@@ -58,7 +58,7 @@ KINDS: dict[str, str] = {
         "the release of an application package that has what the report lacks (app_releases "
         "table: the torch a vLLM release pins, the first bitsandbytes release with a binary for a "
         "CUDA or with Windows / ROCm / XPU wheels, llama-cpp-python's CUDA CMake option); params: "
-        "app*, need* (torch | cuda | feature | cuda-flag | host), version (installed), value, torch, reverse"
+        "app*, need* (torch | cuda | feature | cuda-flag | cuda-wheel | host), version (installed), value, torch, reverse"
     ),
     "package": "install or upgrade a package; params: name*, spec ('>=2.4'), reason",
     "remove-package": "uninstall a package; params: name*",
