@@ -91,6 +91,12 @@ def _framework_libs(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> li
     return framework_lib_fixes(spec, snap, ms, host)
 
 
+def _app_release(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[Fix] | NeedsFact:
+    from envdoctor.remedies.app_releases import app_release_fixes
+
+    return app_release_fixes(spec, snap, ms, host)
+
+
 def _platform_release(
     spec: RemedySpec, snap: Snapshot, ms: Any, host: Host
 ) -> list[Fix] | NeedsFact:
@@ -149,6 +155,7 @@ _RESOLVERS: dict[str, Resolver] = {
     "python-for-package": _package_python,
     "cuda-libs-for-package": _framework_libs,
     "torch-release-for-platform": _platform_release,
+    "app-release": _app_release,
     "package": _package,
     "remove-package": _package,
     "env-set": _system("env_fixes"),

@@ -54,6 +54,12 @@ KINDS: dict[str, str] = {
         "the newest torch release with an official wheel for this OS and machine (an Intel Mac "
         "ends at 2.2), for this Python or in a new venv; params: torch (the release asked for)"
     ),
+    "app-release": (
+        "the release of an application package that has what the report lacks (app_releases "
+        "table: the torch a vLLM release pins, the first bitsandbytes release with a binary for a "
+        "CUDA or with Windows / ROCm / XPU wheels, llama-cpp-python's CUDA CMake option); params: "
+        "app*, need* (torch | cuda | feature | cuda-flag | cuda-wheel | host), version (installed), value, torch, reverse"
+    ),
     "package": "install or upgrade a package; params: name*, spec ('>=2.4'), reason",
     "remove-package": "uninstall a package; params: name*",
     "env-set": "set an environment variable; params: name*, value*",
