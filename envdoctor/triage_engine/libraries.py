@@ -29,6 +29,7 @@ FACT_NAMES = (
     "lib.cuda_major",
     "lib.cuda_file",
     "lib.cuda_min_driver",
+    "lib.cuda_min_driver_windows",
     "lib.loader",
     "lib.loader_version",
     "lib.loader_named",
@@ -273,10 +274,14 @@ def _cuda_floor(ms: Any, values: dict[str, Any]) -> None:
     from envdoctor.queries.nvidia import compat_floor, min_driver_for_cuda
 
     major = int(values["lib.cuda_major"])
-    if major >= 11:
-        values["lib.cuda_min_driver"] = compat_floor(ms, major, "linux")
-    elif "." in str(values.get("lib.cuda")):
-        values["lib.cuda_min_driver"] = min_driver_for_cuda(ms, str(values["lib.cuda"]), "linux")
+    for name, system in (
+        ("lib.cuda_min_driver", "linux"),
+        ("lib.cuda_min_driver_windows", "windows"),
+    ):
+        if major >= 11:
+            values[name] = compat_floor(ms, major, system)
+        elif "." in str(values.get("lib.cuda")):
+            values[name] = min_driver_for_cuda(ms, str(values["lib.cuda"]), system)
 
 
 def _cudnn_pairs(ms: Any, values: dict[str, Any]) -> None:
