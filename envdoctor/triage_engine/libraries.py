@@ -332,21 +332,22 @@ def _loader(
         values["lib.loader_named"] = f"{loader} {version}" if version else loader
 
 
+# a package named in the paste -> the package that loads the CUDA libraries for it
+_LOADER_PREFIXES = (
+    (("faster-whisper", "whisperx"), "ctranslate2"),
+    (("onnxruntime",), "onnxruntime-gpu"),
+    (("tensorflow",), "tensorflow"),
+    (("paddle",), "paddlepaddle-gpu"),
+    (("mxnet",), "mxnet"),
+    (("cupy",), "cupy"),
+    (("llama",), "llama-cpp-python"),
+)
+
+
 def _mentioned(name: str) -> str | None:
-    if name.startswith(("faster-whisper", "whisperx")):
-        return "ctranslate2"
-    if name.startswith("onnxruntime"):
-        return "onnxruntime-gpu"
-    if name.startswith("tensorflow"):
-        return "tensorflow"
-    if name.startswith("paddle"):
-        return "paddlepaddle-gpu"
-    if name.startswith("mxnet"):
-        return "mxnet"
-    if name.startswith("cupy"):
-        return "cupy"
-    if name.startswith("llama"):
-        return "llama-cpp-python"
+    for prefixes, loader in _LOADER_PREFIXES:
+        if name.startswith(prefixes):
+            return loader
     return LOADERS.get(name)
 
 
