@@ -98,7 +98,12 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "driver.winfile",
             r"\b[23]\d\.\d{2}\.1(?P<major1>\d)\.(?P<major2>\d{2})(?P<minor>\d{2})\b",
         ),
-        ("driver.version", r"nvidia(?:-| )?(?:driver|驱动)\s*(?P<version>\d{3}(?:\.\d+){0,2})\b"),
+        # "NVIDIA driver 535.104.05", "Nvidia Driver: v550.78", "NVIDIA驱动版本：470"
+        (
+            "driver.version",
+            r"nvidia(?:-| )?(?:driver|驱动)\s*(?:version|版本)?\s*(?:是|为|is\b|:|：)?\s*[rv]?"
+            r"(?P<version>\d{3}(?:\.\d+){0,2})\b",
+        ),
         (
             "cudnn.compiled",
             r"(?:source was compiled with|compiled (?:against|with) cudnn)[^\n]{0,20}?" + _V,
@@ -172,6 +177,11 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         # "onnxruntime-gpu 1.17.1", "onnxruntime-gpu==1.16.2", ONNX Runtime's issue form "ONNX Runtime
         # version: 1.17.1", a `pip list` row
+        # a release archive's name: "onnxruntime-win-x64-cuda12-1.17.1", "onnxruntime-linux-x64-gpu-1.16.3.tgz"
+        (
+            "ort.version",
+            r"onnxruntime-(?:win|linux|osx)-[a-z0-9_-]*?-(?P<version>1\.\d{1,2}\.\d+)(?!\.?\d)",
+        ),
         (
             "ort.version",
             r"onnx\s*runtime(?:[-_](?:gpu|directml|openvino|training|silicon))?\s*(?:version|版本)?\s*"
@@ -183,10 +193,12 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             + r"v?(?P<version>[123]\.\d+(?:\.\d+)?)",
         ),
         # "PyTorch 2.1.0", "torch==2.5.1", "pytorch版本 2.3.1", "torch2.3.1" (not torchvision),
-        # and an issue form's "PyTorch Version is `1.1.0`"
+        # and an issue form's "PyTorch Version is `1.1.0`"; not the torch a package was built for
+        # ("vllm is built with torch 2.1.0")
         (
             "torch.prose_version",
-            r"(?<![a-z0-9_-])(?:py)?torch(?![a-z_-])\s*(?:版本|version)?\s*"
+            r"(?<![a-z0-9_-])(?<!built with )(?<!built for )(?<!built against )(?<!compiled with )"
+            r"(?<!compiled for )(?:py)?torch(?![a-z_-])\s*(?:版本|version)?\s*"
             r"(?:是|为|:|：|==?|is\b)?\s*[`'\"]?"
             r"v?(?P<version>[12]\.\d{1,2}(?:\.\d+)?(?:(?:a|b|rc|\.dev)\d+)?"
             r"(?:\+(?:cpu|cu\d{2,3}|rocm[\d.]+))?)(?!\.?\d)",
@@ -420,6 +432,7 @@ ANCHORS = (
     "vllm",
     "rtx",
     "gtx",
+    *(f"gt{s}{d}" for s in ("", " ") for d in "67"),  # GeForce GT models: "gt 625m", "gt740"
     "forge",
     "rhel",
     "almalinux",
