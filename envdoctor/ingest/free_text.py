@@ -18,10 +18,13 @@ the notable lines it extracts, without guessing:
   `gfx_targets`;
 - `versions`: {package: version} mentioned (pip list / freeze / conda list lines, "PyTorch: 2.8.0",
   "(you have 2.1.2+cpu)", an issue form's "### Tensorflow Version" heading with the version under
-  it), the most explicit mention winning; `system_versions`: driver,
+  it, pip's "Successfully installed ..." / "Requirement already satisfied: ..." lines and the pins of
+  a `pip install` line), the most explicit mention winning; `system_versions`: driver,
   cuda_driver (nvidia-smi's "CUDA Version"), nvcc, python;
 - `os_mentions` (windows, wsl, macos, linux, container), `distro`, `windows_build`, `arch`;
   `apps` (comfyui, a1111, forge, ollama, vllm); `platforms` (jetson); `languages` (zh);
+- `heading_answers`: each issue-form heading with its one-line answer below it, as the inline
+  "heading: answer" it stands for ("CUDA/cuDNN version: 11.8/8.6"), for the prose facts;
 - `ollama`: Ollama server log lines (`level=… source=… msg=…`) and what they say about the GPU.
 
 Memory stays bounded whatever the input size: only notable lines are examined, at most

@@ -259,7 +259,10 @@ MIN_CC = re.compile(
     r"minimum cuda capability (?:supported by this library )?is (?P<cc>\d{1,2}\.\d)", re.IGNORECASE
 )
 GFX = re.compile(r"\bgfx(?:\d{3,4}|90a|90c)\b", re.IGNORECASE)
-VERSION = r"v?(?P<version>\d{1,4}(?:\.\d{1,8}){1,3}(?:[a-z]{1,5}\d{0,12})?(?:\+[\w.-]{1,40})?)"
+VERSION = (
+    r"v?(?P<version>\d{1,4}(?:\.\d{1,8}){1,3}(?:\.(?:post|dev)\d{1,12}|[a-z]{1,5}\d{0,12})?"
+    r"(?:\+[\w.-]{1,40})?)"
+)
 NAME = r"(?P<name>[A-Za-z][\w.-]{0,60})"
 PIP_LIST = re.compile(r"^\s*" + NAME + r"\s{2,}" + VERSION + r"(?:\s+\S+)?\s*$")
 PIP_FREEZE = re.compile(r"^\s*" + NAME + r"\s*==\s*" + VERSION + r"\s*$")

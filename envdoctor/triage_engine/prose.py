@@ -109,6 +109,11 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"(?:source was compiled with|compiled (?:against|with) cudnn)[^\n]{0,20}?" + _V,
         ),
         ("cudnn.version", r"loaded runtime cudnn library[^\n]{0,10}?" + _V),
+        # NVIDIA's archive names: "cudnn-windows-x86_64-8.6.0.163_cuda11", "cudnn-linux-x86_64-8.9.7.29_cuda12-archive"
+        (
+            "cudnn.version",
+            r"cudnn-(?:windows|linux)-(?:x86_64|sbsa|aarch64|ppc64le)-(?P<version>[5-9]\.\d+\.\d+)",
+        ),
         (
             "cudnn.version",
             r"(?<!with )cudnn\s*(?:version|版本)?(?: in your machine)?\s*(?:is\s|是|为)?\s*[:：=]?\s*"
@@ -130,7 +135,8 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"(?:cudatoolkit|pytorch-cuda|cuda-version)\s*[=:]{1,2}\s*(?P<version>1\d\.\d)\b",
         ),
         ("cuda.runtime", r"cuda (?:runtime|toolkit)\s*(?:version)?\s*[:：]?\s*" + _V),
-        ("cuda.runtime", r"cuda(?:-toolkit)?[- ]?(?P<version>1[0-3]\.\d)\b"),
+        # also the installer's name: "cuda_11.8.0_522.06_windows"
+        ("cuda.runtime", r"cuda(?:-toolkit)?[-_ ]?(?P<version>1[0-3]\.\d)(?:\.\d+)?\b"),
         (
             "cuda.runtime",
             r"cuda\s*(?:版本\s*(?:是|为|:|：)?|是|为|用的是)\s*v?(?P<version>1[0-3]\.\d)\b",

@@ -22,7 +22,7 @@ _GEFORCE = (
 _SUPER_MODELS = (1650, 1660, 2060, 2070, 2080, 4070, 4080)
 # what precedes a bare card number in a report: a noun, a classifier ("两张", "4块", "8卡"), a verb
 _GPU_LEAD = (
-    r"显卡|gpu|graphics card|card|my|an?(?=\s)|with|rtx|gtx|geforce|n卡|单卡|双卡|单张|笔记本(?:是|的)?|"
+    r"显卡|gpu(?:\s+model(?:\s+and\s+memory)?)?|graphics card|card|my|an?(?=\s)|with|rtx|gtx|geforce|n卡|单卡|双卡|单张|笔记本(?:是|的)?|"
     r"我的(?:是)?|用的(?:是)?|租的|租了|买的|买了|换成了?|换了|"
     # the board makers Chinese reports name a card by: "七彩虹3060", "技嘉4090", "华硕2080ti"
     r"七彩虹|技嘉|华硕|微星|影驰|索泰|铭瑄|映众|耕升|映泰|"
