@@ -203,8 +203,8 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         # ("vllm is built with torch 2.1.0")
         (
             "torch.prose_version",
-            r"(?<![a-z0-9_-])(?<!built with )(?<!built for )(?<!built against )(?<!compiled with )"
-            r"(?<!compiled for )(?:py)?torch(?![a-z_-])\s*(?:版本|version)?\s*"
+            r"(?<![a-z0-9_-])(?<!built\swith\s)(?<!built\sfor\s)(?<!built\sagainst\s)"
+            r"(?<!compiled\swith\s)(?<!compiled\sfor\s)(?:py)?torch(?![a-z_-])\s*(?:版本|version)?\s*"
             r"(?:是|为|:|：|==?|is\b)?\s*[`'\"]?"
             r"v?(?P<version>[12]\.\d{1,2}(?:\.\d+)?(?:(?:a|b|rc|\.dev)\d+)?"
             r"(?:\+(?:cpu|cu\d{2,3}|rocm[\d.]+))?)(?!\.?\d)",
