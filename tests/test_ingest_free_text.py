@@ -144,3 +144,15 @@ def test_versions_under_issue_form_headings() -> None:
     assert data["system_versions"]["python"] == "3.9.10"
     assert facts(body("084"))["versions"]["tensorflow"] == "2.12.0"  # "tf2.12.0"
     assert "tensorflow" not in facts("### Tensorflow Version\n\nsee below\n\n2.11.0\n")["versions"]
+
+
+def test_issue_form_answers_read_as_inline_lines() -> None:
+    # 083: "### CUDA/cuDNN version" / blank / "11.6r11.6/8.6"; a bilingual heading's second half and
+    # ONNX Runtime's "or Commit ID" are dropped from the name
+    answers = facts(body("083"))["heading_answers"]
+    assert "CUDA/cuDNN version: 11.6r11.6/8.6" in answers
+    form = "### Python version | Python 版本\n\n3.10\n\n### ONNX Runtime Version or Commit ID\n\n1.16.3\n"
+    assert facts(form)["heading_answers"] == [
+        "Python version: 3.10",
+        "ONNX Runtime Version: 1.16.3",
+    ]

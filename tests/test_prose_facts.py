@@ -636,3 +636,150 @@ def test_conda_list_rows_name_the_environment_s_cuda_and_tensorflow() -> None:
     )
     assert facts.get("cuda.runtime") == "11.2"
     assert facts.get("tf.version") == "2.12.0"
+
+
+def _case(name: str) -> str:
+    """A corpus report's text (below its header), as the triage reads it."""
+    from pathlib import Path
+
+    corpus = Path(__file__).parent / "triage_corpus"
+    path = next(corpus.glob(f"{name}-*.txt"))
+    return path.read_text(encoding="utf-8").split("#! ---\n", 1)[1]
+
+
+def test_issue_form_answers_under_headings_give_the_inline_facts() -> None:
+    # TensorFlow's form: "### CUDA/cuDNN version" / installer names; "### GPU model and memory"
+    tf = Facts(ingest_text(_case("023")))
+    assert (tf.get("cuda.runtime"), tf.get("cudnn.version")) == ("11.8", "8.6.0")
+    assert (tf.get("gpu.name"), tf.get("gpu.cc")) == ("NVIDIA GeForce GTX 1050 Ti", "6.1")
+    # ONNX Runtime's form: "### ONNX Runtime Version or Commit ID" / "1.16.3", a release archive
+    assert Facts(ingest_text(_case("train/en-1014"))).get("ort.version") == "1.16.3"
+    assert Facts(ingest_text(_case("train/en-1144"))).get("ort.version") == "1.17.1"
+    assert Facts(ingest_text(_case("train/en-0018"))).get("cuda.runtime") == "11.8"
+    form = "### Paddle version\n\n2.5.1\n\n### Driver version\n\n535.104.05\n\n### GPU\n\nNVIDIA A100\n"
+    facts = Facts(ingest_text(form + "\nRuntimeError: CUDA error"))
+    assert facts.get("paddle.version") == "2.5.1"
+    assert facts.get("driver.version") == "535.104.05"
+    assert facts.get("gpu.cc") == "8.0"
+
+
+@pytest.mark.parametrize(
+    "form",
+    [
+        "### Driver version\n\n_No response_\n\n535.104.05\n",  # not this heading's answer
+        "### Driver version\n\n- see nvidia-smi below\n",  # a list, not an answer
+        "#! ---\nDriver 535.104.05 is fine\n",  # no heading: a corpus header's line
+    ],
+)
+def test_heading_answers_only_from_the_next_plain_line(form: str) -> None:
+    answers = ingest_text(form).data("pasted.text")["heading_answers"]
+    assert not any("535" in a for a in answers)
+
+
+@pytest.mark.parametrize(
+    ("line", "version"),
+    [
+        # train/en-1307 (an Unraid container report), the nvidia-smi header, zh, an installer's name
+        ("Nvidia Driver: v550.78 (Quadro RTX 4000 should fine for CUDA 12)", "550.78"),
+        ("Driver Version: 550.78", "550.78"),
+        ("驱动版本 470", "470"),
+        ("NVIDIA driver 535.104.05", "535.104.05"),
+    ],
+)
+def test_driver_version_in_any_phrasing(line: str, version: str) -> None:
+    assert Facts(ingest_text(line + "\nCUDA error")).get("driver.version") == version
+    assert prose_facts([line]).get("driver.version") == version
+
+
+def test_no_web_page_or_wheel_suffix_in_a_torch_version() -> None:
+    # train/en-1027: PyG's wheel index page for torch 1.4.0+cu101
+    facts = Facts(ingest_text(_case("train/en-1027")))
+    assert facts.get("torch.version") == "1.4.0+cu101"
+    assert facts.get("torch.cuda") == "10.1"
+
+
+@pytest.mark.parametrize(
+    ("text", "package", "version"),
+    [
+        ("Successfully installed ms-swift-1.2.0 torch-2.1.0", "ms-swift", "1.2.0"),  # train
+        (
+            "Successfully installed llama-cpp-python-0.2.55 torch-2.1.0",
+            "llama_cpp_python",
+            "0.2.55",
+        ),
+        ("pip install vllm==0.2.2", "vllm", "0.2.2"),
+        # train/en-0056: "the latest vllm (0.2.2) for cuda11.8 is built with torch 2.1.0"
+        ("Since the latest vllm (0.2.2) for cuda11.8 is built with torch 2.1.0", "vllm", "0.2.2"),
+        (
+            "Requirement already satisfied: bitsandbytes==0.41.1 in ./venv/lib",
+            "bitsandbytes",
+            "0.41.1",
+        ),
+        (
+            "Requirement already satisfied: bitsandbytes in ./venv/lib/python3.10/site-packages "
+            "(from -r requirements.txt (line 3)) (0.41.1)",
+            "bitsandbytes",
+            "0.41.1",
+        ),
+        # train: a pin on a pip command line
+        (
+            "python -m pip install paddlepaddle-gpu==2.2.0.post112 -f "
+            "https://www.paddlepaddle.org.cn/whl/windows/mkl/avx/stable.html",
+            "paddlepaddle-gpu",
+            "2.2.0.post112",
+        ),
+    ],
+)
+def test_installed_packages_from_pip_s_own_lines(text: str, package: str, version: str) -> None:
+    assert Facts(ingest_text(text + "\nImportError")).get(f"pkg.{package}") == version
+
+
+def test_the_torch_a_package_was_built_with_is_not_the_installed_one() -> None:
+    facts = Facts(ingest_text(_case("train/en-0056")))  # vLLM built with 2.1.0; torch2.0.1 here
+    assert (facts.get("pkg.vllm"), facts.get("torch.version")) == ("0.2.2", "2.0.1")
+    # "compiled with PyTorch (11.7)" names a CUDA, not a torch release
+    compiled = "The detected CUDA version (9.2) mismatches the version that was used to compile PyTorch (11.7)"
+    assert Facts(ingest_text(compiled)).get("torch.version") is None
+
+
+@pytest.mark.parametrize(
+    ("line", "name", "cc"),
+    [
+        (
+            "请问paddle支持30显卡和cuda11吗？",
+            "NVIDIA GeForce RTX 30 series",
+            "8.6",
+        ),  # train/zh-1307
+        ("i have cuda 9.1 ( GeForce GT 625M ).", "NVIDIA GeForce GT 625M", "2.1"),  # train/en-1316
+        ("my laptop has a gt 625m", "NVIDIA GeForce GT 625M", "2.1"),
+        ("GT740 on linux", "NVIDIA GeForce GT 740", "3.0"),
+        ("760显卡", "NVIDIA GeForce GTX 760", "3.0"),
+        ("I have a gtx760", "NVIDIA GeForce GTX 760", "3.0"),
+        ("my 660显卡 is old", "NVIDIA GeForce GTX 660", "3.0"),
+        ("my 1050ti laptop", "NVIDIA GeForce GTX 1050 Ti", "6.1"),
+    ],
+)
+def test_gpu_names_in_more_spellings(line: str, name: str, cc: str) -> None:
+    facts = Facts(ingest_text(line + "\nCUDA error: no kernel image"))
+    assert (facts.get("gpu.name"), facts.get("gpu.cc")) == (name, cc)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "my gt730 does not work",  # GT 730: two capabilities by variant, left out of the table
+        "10显卡",  # a count as likely as the GTX 10 generation
+    ],
+)
+def test_gpu_spellings_the_table_cannot_resolve(line: str) -> None:
+    assert "gpu.prose_name" not in prose_facts([line])
+
+
+def test_prose_gt_models_resolve_in_the_gpu_table() -> None:
+    from envdoctor.matrix.loader import load_bundled
+    from envdoctor.queries.nvidia import gpu_by_name
+    from envdoctor.triage_engine.prose_gpu import _GT_MODELS
+
+    ms = load_bundled()
+    for model in _GT_MODELS:
+        assert gpu_by_name(ms, f"NVIDIA GeForce GT {model}") is not None, model

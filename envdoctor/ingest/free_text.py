@@ -18,10 +18,13 @@ the notable lines it extracts, without guessing:
   `gfx_targets`;
 - `versions`: {package: version} mentioned (pip list / freeze / conda list lines, "PyTorch: 2.8.0",
   "(you have 2.1.2+cpu)", an issue form's "### Tensorflow Version" heading with the version under
-  it), the most explicit mention winning; `system_versions`: driver,
+  it, pip's "Successfully installed ..." / "Requirement already satisfied: ..." lines and the pins of
+  a `pip install` line), the most explicit mention winning; `system_versions`: driver,
   cuda_driver (nvidia-smi's "CUDA Version"), nvcc, python;
 - `os_mentions` (windows, wsl, macos, linux, container), `distro`, `windows_build`, `arch`;
   `apps` (comfyui, a1111, forge, ollama, vllm); `platforms` (jetson); `languages` (zh);
+- `heading_answers`: each issue-form heading with its one-line answer below it, as the inline
+  "heading: answer" it stands for ("CUDA/cuDNN version: 11.8/8.6"), for the prose facts;
 - `ollama`: Ollama server log lines (`level=… source=… msg=…`) and what they say about the GPU.
 
 Memory stays bounded whatever the input size: only notable lines are examined, at most
@@ -52,11 +55,21 @@ from envdoctor.ingest.free_text_vocabulary import (
     FACT_KEYWORDS,
     GENERIC_KEYWORDS,
     GPU_HINT_REST_GATE,
+    HEADING_ANSWER,
+    HEADING_NOISE,
     HEADING_SCAN_CHARS,
     KEY_VALUE_GATE,
+    MAX_HEADING_ANSWERS,
     MENTION_GATE,
     NVCC_GATE,
+    PAREN_MENTION,
+    PIP_COMMAND,
+    PIP_INSTALLED,
+    PIP_INSTALLED_ITEM,
+    PIP_PIN,
+    PIP_SATISFIED,
     canonical_gpu,
+    clean_version,
 )
 from envdoctor.ingest.free_text_vocabulary import CONDA_LIST as _CONDA_LIST
 from envdoctor.ingest.free_text_vocabulary import CPP_EXTENSION as _CPP_EXTENSION
@@ -282,6 +295,7 @@ class Collector:
         self.platforms: list[str] = []
         self.languages: list[str] = []
         self.ollama_lines: list[str] = []
+        self.heading_answers: list[str] = []
 
     def feed(self, text: str) -> None:
         """Consume one part of the input."""
@@ -295,6 +309,7 @@ class Collector:
             self.recent.popleft()
         if "#" in text[:HEADING_SCAN_CHARS]:
             self._heading_versions(text[:HEADING_SCAN_CHARS])
+            self._heading_answers(text[:HEADING_SCAN_CHARS])
         lowered = text.lower()
         if len(lowered) != len(text):  # a few characters change length when lowercased
             number = self.line_no
@@ -588,6 +603,11 @@ class Collector:
         if _gate(line, lowered, MENTION_GATE, folds=True):
             for match in _MENTION.finditer(line):
                 self._version(match.group("name"), match.group("version"), 4)
+        if " (" in line:
+            for match in PAREN_MENTION.finditer(line):
+                self._version(match.group("name"), match.group("version"), 4)
+        if "pip" in lowered or "installed" in lowered or "satisfied" in lowered:
+            self._pip_versions(line)
         if "driver" in lowered:
             match = _DRIVER.search(line)
             if match:
@@ -613,7 +633,34 @@ class Collector:
             else:
                 self._version(name, version, 3)
 
+    def _heading_answers(self, text: str) -> None:
+        """Each issue-form heading with its one-line answer, as the inline "heading: answer" it
+        stands for (the prose facts read these as they read any line)."""
+        for match in HEADING_ANSWER.finditer(text):
+            if len(self.heading_answers) >= MAX_HEADING_ANSWERS:
+                return
+            heading = HEADING_NOISE.sub("", match.group("heading")).strip(" \t:：")
+            answer = match.group("answer").strip()
+            if heading and answer and not answer.lower().startswith(("_no response_", "n/a")):
+                self.heading_answers.append(f"{heading}: {answer}")
+
+    def _pip_versions(self, line: str) -> None:
+        """What pip's own lines say is installed ("Successfully installed ...", "Requirement
+        already satisfied: ..."), and the versions a `pip install` line pins."""
+        installed = PIP_INSTALLED.search(line) if "uccessfully installed" in line else None
+        if installed:
+            for item in PIP_INSTALLED_ITEM.finditer(installed.group("list")):
+                self._version(item.group("name"), item.group("version"), 2)
+        satisfied = PIP_SATISFIED.search(line) if "already satisfied" in line else None
+        if satisfied:
+            version = satisfied.group("version") or satisfied.group("version2")
+            self._version(satisfied.group("name"), version, 2)
+        if "==" in line and PIP_COMMAND.search(line):
+            for pin in PIP_PIN.finditer(line):
+                self._version(pin.group("name"), pin.group("version"), 4)
+
     def _version(self, name: str, version: str, priority: int) -> None:
+        version = clean_version(version)
         key = _package_key(name)
         have = self.versions.get(key)
         more_specific = (
@@ -683,6 +730,7 @@ class Collector:
             "platforms": self.platforms,
             "languages": self.languages,
             "ollama": {"lines": self.ollama_lines},
+            "heading_answers": self.heading_answers,
             "line_count": self.line_no,
             "char_count": self.total_chars,
             "notable_lines_seen": self.processed,

@@ -117,6 +117,9 @@ FACT_KEYWORDS = (
     "dist-packages",
     "level=",
     "version",
+    "successfully installed",  # pip's lines: what it installed, the versions a command pins
+    "pip install",
+    "pip3 install",
     "aarch64",
     "arm64",
     "x86_64",
@@ -256,7 +259,10 @@ MIN_CC = re.compile(
     r"minimum cuda capability (?:supported by this library )?is (?P<cc>\d{1,2}\.\d)", re.IGNORECASE
 )
 GFX = re.compile(r"\bgfx(?:\d{3,4}|90a|90c)\b", re.IGNORECASE)
-VERSION = r"v?(?P<version>\d{1,4}(?:\.\d{1,8}){1,3}(?:[a-z]{1,5}\d{0,12})?(?:\+[\w.-]{1,40})?)"
+VERSION = (
+    r"v?(?P<version>\d{1,4}(?:\.\d{1,8}){1,3}(?:\.(?:post|dev)\d{1,12}|[a-z]{1,5}\d{0,12})?"
+    r"(?:\+[\w.-]{1,40})?)"
+)
 NAME = r"(?P<name>[A-Za-z][\w.-]{0,60})"
 PIP_LIST = re.compile(r"^\s*" + NAME + r"\s{2,}" + VERSION + r"(?:\s+\S+)?\s*$")
 PIP_FREEZE = re.compile(r"^\s*" + NAME + r"\s*==\s*" + VERSION + r"\s*$")
@@ -272,14 +278,27 @@ KEY_VALUE = re.compile(
     r"torchvision|torchaudio|vllm|ollama)(?:\s+version)?\s*[:=]=?\s*" + VERSION + r"\b",
     re.IGNORECASE,
 )
+# the torch a package was built for names no installed torch ("vllm 0.2.2 is built with torch 2.1.0")
+BUILT_FOR = (
+    r"(?<!built with )(?<!built for )(?<!built against )(?<!compiled with )(?<!compiled for )"
+)
 MENTION = re.compile(
-    r"\b(?P<name>pytorch|torch|tensorflow|tensor flow|jaxlib|jax|xformers|flash[-_]attn|bitsandbytes|"
+    BUILT_FOR
+    + r"\b(?P<name>pytorch|torch|tensorflow|tensor flow|jaxlib|jax|xformers|flash[-_]attn|bitsandbytes|"
     r"torchvision|torchaudio|vllm|ollama|onnxruntime(?:-gpu)?|cupy(?:-cuda\w+)?)"
     r"(?:\s+version)?(?:\s+is)?(?:\s*[:=]=?\s*|\s*-\s*|\s+)" + VERSION + r"\b",
     re.IGNORECASE,
 )
+# a package named with its version in brackets: "the latest vllm (0.2.2)", pip's old list rows
+# "torch (1.4.0)"; not the CUDA a build names so ("the version used to compile PyTorch (11.7)")
+PAREN_MENTION = re.compile(
+    r"(?<!compile )(?<!compiled )(?<!built )\b(?P<name>pytorch|torch|tensorflow|jaxlib|jax|xformers|"
+    r"flash[-_]attn|bitsandbytes|torchvision|torchaudio|vllm|ollama|onnxruntime(?:-gpu)?|"
+    r"triton|transformers|llama[-_]cpp[-_]python|paddlepaddle(?:-gpu)?)\s+\(" + VERSION + r"\)",
+    re.IGNORECASE,
+)
 DRIVER = re.compile(
-    r"\b(?:driver(?:\s+version)?|nvidia-drivers?|host driver)\s*[:=-]?\s*(?:is\s+)?"
+    r"\b(?:driver(?:\s+version)?|nvidia-drivers?|host driver)\s*[:=-]?\s*(?:is\s+)?[vr]?"
     r"(?P<version>\d{3}\.\d{1,3}(?:\.\d{1,3})?)\b",
     re.IGNORECASE,
 )
@@ -298,6 +317,60 @@ HEADING_VERSION = re.compile(
     re.IGNORECASE | re.MULTILINE,
 )
 HEADING_SCAN_CHARS = 200_000
+# Any issue form's heading with its answer on one of the next lines ("### CUDA/cuDNN version" /
+# blank / "11.8/8.6"; "### ONNX Runtime Version or Commit ID" / "1.16.3"; "### Driver version" /
+# "535.104.05"; "### GPU" / "RTX 3060"): the pair is read as the inline "heading: answer" it
+# stands for, so every prose phrasing of a fact ("CUDA/cuDNN version: 11.8/8.6") applies to it.
+# A short heading and a one-line answer (not a heading, a quote, a list, a fence or a table).
+HEADING_ANSWER = re.compile(
+    r"^#{1,4}[ \t]*(?P<heading>[^\W\d_][^\n#]{1,79}?)[ \t]*\r?\n(?:[ \t]*\r?\n){0,3}"
+    r"[ \t]*(?P<answer>[^\s#>`|*-][^\n]{0,150}?)[ \t]*\r?$",
+    re.MULTILINE,
+)
+# what a heading says beside the fact's name: "(use command below)", "| Python 版本" (a form's
+# second language), "or Commit ID" (ONNX Runtime's), "if applicable"
+HEADING_NOISE = re.compile(
+    r"\([^)\n]*\)|（[^）\n]*）|\s+(?:\||/)\s+.*$|\s+or\s+(?:git\s+)?commit(?:\s+(?:id|hash))?\b.*$|"
+    r"[,;]?\s*if\s+(?:applicable|any|relevant)\b.*$",
+    re.IGNORECASE,
+)
+MAX_HEADING_ANSWERS = 40
+# pip's own lines: what it installed ("Successfully installed llama-cpp-python-0.2.55 torch-2.1.0")
+# and what it found installed ("Requirement already satisfied: bitsandbytes==0.41.1 in ...",
+# "Requirement already satisfied: bitsandbytes in ./venv/... (0.41.1)")
+PIP_INSTALLED = re.compile(r"\bSuccessfully installed\s+(?P<list>[^\n]{1,4000})")
+PIP_INSTALLED_ITEM = re.compile(
+    r"(?<!\S)(?P<name>[A-Za-z][\w.]*(?:-[A-Za-z_][\w.]*)*)-"
+    + VERSION.replace("v?", "", 1)
+    + r"(?!\S)"
+)
+PIP_SATISFIED = re.compile(
+    r"\bRequirement already satisfied:\s*" + NAME + r"(?:\[[\w,.-]{1,80}\])?"
+    r"(?:\s*==\s*"
+    + VERSION
+    + r"|[^\n]{0,400}?\("
+    + VERSION.replace("version", "version2")
+    + r"\)\s*$)",
+)
+# a pin on a pip command line ("pip install vllm==0.2.2 torch==2.1.0"): the version asked for
+PIP_PIN = re.compile(r"(?<![\w.=-])" + NAME + r"(?:\[[\w,.-]{1,80}\])?==" + VERSION)
+PIP_COMMAND = re.compile(r"\bpip3?(?:\.exe)?\s+install\b", re.IGNORECASE)
+# A version's end that is a file's name or a web page, not the version: "torch-1.4.0+cu101.html"
+# (PyG's wheel index page), "torch-2.1.0+cu121-cp310-cp310-linux_x86_64.whl" (a wheel's tags)
+FILE_SUFFIX = re.compile(
+    r"(?:\.(?:html?|whl|tar\.gz|tgz|zip|egg|txt|json|ya?ml|toml|exe|msi))+$|[.-]+$", re.IGNORECASE
+)
+
+
+def clean_version(version: str) -> str:
+    """A version as the package reports it: a local label ends at a wheel's tags ("+cu121-cp310"),
+    and no file suffix follows ("1.4.0+cu101.html" -> "1.4.0+cu101")."""
+    base, plus, local = version.partition("+")
+    if plus:
+        local = re.split(r"[-_]", local, maxsplit=1)[0]
+    return FILE_SUFFIX.sub("", base + plus + local) or version
+
+
 # Mentions of the environment, one named group per mention (one pass per line).
 ENVIRONMENT = re.compile(
     r"(?P<wsl>\bwsl\s?[12]?\b|microsoft-standard)"

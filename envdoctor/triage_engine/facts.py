@@ -107,7 +107,9 @@ def derive(
 
     ms = _matrices(matrices)
     ctx = torch_context(snap, ms)
-    prose = prose_facts(lines)
+    # an issue form's "### Heading" / answer pairs read as the inline "Heading: answer"
+    answers = [str(a) for a in text.get("heading_answers", []) or []]
+    prose = prose_facts([*lines, *answers])
     values: dict[str, Any] = {}
     mentioned = text.get("versions", {}) or {}
     system_versions = text.get("system_versions", {}) or {}
@@ -409,11 +411,14 @@ _RELEASE = re.compile(
 
 def _release_of(version: Any) -> Any:
     """A version as the package reports it, without what followed it in a wheel file name
-    ("2.1.0+cu121-cp310-cp310-linux_x86_64.whl" -> "2.1.0+cu121"); other values unchanged."""
+    ("2.1.0+cu121-cp310-cp310-linux_x86_64.whl" -> "2.1.0+cu121") or a web page's
+    ("1.4.0+cu101.html" -> "1.4.0+cu101"); other values unchanged."""
     if not isinstance(version, str):
         return version
+    from envdoctor.ingest.free_text_vocabulary import clean_version
+
     found = _RELEASE.match(version)
-    return found.group(1).rstrip(".") if found else version
+    return clean_version(found.group(1)) if found else version
 
 
 def _build_of_variant(variant: str | None) -> str | None:

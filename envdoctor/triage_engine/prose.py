@@ -98,12 +98,22 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "driver.winfile",
             r"\b[23]\d\.\d{2}\.1(?P<major1>\d)\.(?P<major2>\d{2})(?P<minor>\d{2})\b",
         ),
-        ("driver.version", r"nvidia(?:-| )?(?:driver|驱动)\s*(?P<version>\d{3}(?:\.\d+){0,2})\b"),
+        # "NVIDIA driver 535.104.05", "Nvidia Driver: v550.78", "NVIDIA驱动版本：470"
+        (
+            "driver.version",
+            r"nvidia(?:-| )?(?:driver|驱动)\s*(?:version|版本)?\s*(?:是|为|is\b|:|：)?\s*[rv]?"
+            r"(?P<version>\d{3}(?:\.\d+){0,2})\b",
+        ),
         (
             "cudnn.compiled",
             r"(?:source was compiled with|compiled (?:against|with) cudnn)[^\n]{0,20}?" + _V,
         ),
         ("cudnn.version", r"loaded runtime cudnn library[^\n]{0,10}?" + _V),
+        # NVIDIA's archive names: "cudnn-windows-x86_64-8.6.0.163_cuda11", "cudnn-linux-x86_64-8.9.7.29_cuda12-archive"
+        (
+            "cudnn.version",
+            r"cudnn-(?:windows|linux)-(?:x86_64|sbsa|aarch64|ppc64le)-(?P<version>[5-9]\.\d+\.\d+)",
+        ),
         (
             "cudnn.version",
             r"(?<!with )cudnn\s*(?:version|版本)?(?: in your machine)?\s*(?:is\s|是|为)?\s*[:：=]?\s*"
@@ -125,7 +135,8 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"(?:cudatoolkit|pytorch-cuda|cuda-version)\s*[=:]{1,2}\s*(?P<version>1\d\.\d)\b",
         ),
         ("cuda.runtime", r"cuda (?:runtime|toolkit)\s*(?:version)?\s*[:：]?\s*" + _V),
-        ("cuda.runtime", r"cuda(?:-toolkit)?[- ]?(?P<version>1[0-3]\.\d)\b"),
+        # also the installer's name: "cuda_11.8.0_522.06_windows"
+        ("cuda.runtime", r"cuda(?:-toolkit)?[-_ ]?(?P<version>1[0-3]\.\d)(?:\.\d+)?\b"),
         (
             "cuda.runtime",
             r"cuda\s*(?:版本\s*(?:是|为|:|：)?|是|为|用的是)\s*v?(?P<version>1[0-3]\.\d)\b",
@@ -172,6 +183,11 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         # "onnxruntime-gpu 1.17.1", "onnxruntime-gpu==1.16.2", ONNX Runtime's issue form "ONNX Runtime
         # version: 1.17.1", a `pip list` row
+        # a release archive's name: "onnxruntime-win-x64-cuda12-1.17.1", "onnxruntime-linux-x64-gpu-1.16.3.tgz"
+        (
+            "ort.version",
+            r"onnxruntime-(?:win|linux|osx)-[a-z0-9_-]*?-(?P<version>1\.\d{1,2}\.\d+)(?!\.?\d)",
+        ),
         (
             "ort.version",
             r"onnx\s*runtime(?:[-_](?:gpu|directml|openvino|training|silicon))?\s*(?:version|版本)?\s*"
@@ -183,10 +199,12 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             + r"v?(?P<version>[123]\.\d+(?:\.\d+)?)",
         ),
         # "PyTorch 2.1.0", "torch==2.5.1", "pytorch版本 2.3.1", "torch2.3.1" (not torchvision),
-        # and an issue form's "PyTorch Version is `1.1.0`"
+        # and an issue form's "PyTorch Version is `1.1.0`"; not the torch a package was built for
+        # ("vllm is built with torch 2.1.0")
         (
             "torch.prose_version",
-            r"(?<![a-z0-9_-])(?:py)?torch(?![a-z_-])\s*(?:版本|version)?\s*"
+            r"(?<![a-z0-9_-])(?<!built\swith\s)(?<!built\sfor\s)(?<!built\sagainst\s)"
+            r"(?<!compiled\swith\s)(?<!compiled\sfor\s)(?:py)?torch(?![a-z_-])\s*(?:版本|version)?\s*"
             r"(?:是|为|:|：|==?|is\b)?\s*[`'\"]?"
             r"v?(?P<version>[12]\.\d{1,2}(?:\.\d+)?(?:(?:a|b|rc|\.dev)\d+)?"
             r"(?:\+(?:cpu|cu\d{2,3}|rocm[\d.]+))?)(?!\.?\d)",
@@ -420,6 +438,7 @@ ANCHORS = (
     "vllm",
     "rtx",
     "gtx",
+    *(f"gt{s}{d}" for s in ("", " ") for d in "67"),  # GeForce GT models: "gt 625m", "gt740"
     "forge",
     "rhel",
     "almalinux",

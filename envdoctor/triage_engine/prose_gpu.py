@@ -1,5 +1,5 @@
 """GPUs named in prose, as reports write them: a GeForce by its number ("显卡为4060", "两张3090",
-"4090D", "N卡1050TI"), a data-centre card by its model ("特斯拉p40", "Telsa T4", "A800机器"), an
+"4090D", "N卡1050TI", "gtx760", "gt 625m"), a generation ("30系", "30显卡"), a data-centre card by its model ("特斯拉p40", "Telsa T4", "A800机器"), an
 AMD Radeon by its number ("RX 6600", "6700xt"), and the maker in words ("A卡", "N卡", "英伟达",
 "锐炫"). Names come out as the GPU table spells them, so the capability can be looked up. ASCII
 word rules: a Chinese character next to a number is a boundary, as a space is."""
@@ -15,14 +15,14 @@ FLAGS = re.IGNORECASE | re.ASCII
 # models (4090 D, 5090 D) are their own rows of the GPU table; "1660s", "2070s" are how Chinese
 # reports shorten the SUPER models.
 _GEFORCE = (
-    r"(?P<num>7[5-8]0|9[5-8]0|10[5-8]0|16[56]0|20[6-8]0|30[5-9]0|40[6-9]0|50[6-9]0)"
+    r"(?P<num>6[5-9]0|7[5-8]0|9[5-8]0|10[5-8]0|16[56]0|20[6-8]0|30[5-9]0|40[6-9]0|50[6-9]0)"
     r"(?:\s?(?P<suffix>ti|super|d|m|s))?"
 )
 # the GeForce numbers with a SUPER model, the only ones whose "s" suffix means SUPER
 _SUPER_MODELS = (1650, 1660, 2060, 2070, 2080, 4070, 4080)
 # what precedes a bare card number in a report: a noun, a classifier ("两张", "4块", "8卡"), a verb
 _GPU_LEAD = (
-    r"显卡|gpu|graphics card|card|my|an?(?=\s)|with|rtx|gtx|geforce|n卡|单卡|双卡|单张|笔记本(?:是|的)?|"
+    r"显卡|gpu(?:\s+model(?:\s+and\s+memory)?)?|graphics card|card|my|an?(?=\s)|with|rtx|gtx|geforce|n卡|单卡|双卡|单张|笔记本(?:是|的)?|"
     r"我的(?:是)?|用的(?:是)?|租的|租了|买的|买了|换成了?|换了|"
     # the board makers Chinese reports name a card by: "七彩虹3060", "技嘉4090", "华硕2080ti"
     r"七彩虹|技嘉|华硕|微星|影驰|索泰|铭瑄|映众|耕升|映泰|"
@@ -62,8 +62,19 @@ DC_GPU = re.compile(
     FLAGS,
 )
 SERIES = re.compile(
-    r"(?<![a-z0-9.])(?P<brand>rtx\s*|gtx\s*)?(?P<series>[2-5]0|16|10)\s*系(?!统)(?:列)?(?:的)?\s*"
-    r"(?P<noun>显卡|n卡|卡|gpu)?",
+    r"(?<![a-z0-9.])(?P<brand>rtx\s*|gtx\s*)?(?P<series>[2-5]0|16|10)\s*(?:系(?!统)(?:列)?(?:的)?\s*"
+    r"(?P<noun>显卡|n卡|卡|gpu)?|(?P<bare>显卡))",
+    FLAGS,
+)
+# The GeForce GT models the GPU table lists ("gt 625m", "GT740", "GT 640M LE"); GT 730 is not
+# one: NVIDIA lists it under two capabilities, one per variant
+_GT_MODELS = frozenset(
+    ("620M", "625M", "630M", "635M", "640M", "640M LE", "645M", "650M")
+    + ("720", "720M", "730M", "735M", "740", "740M", "745M", "750M", "755M")
+)
+GT_GPU = re.compile(
+    r"(?<![a-z0-9])(?:geforce\s*)?gt\s?(?P<num>[67][2-5][05])\s?(?P<m>m)?(?:\s?(?P<le>le))?"
+    r"(?![a-z0-9])",
     FLAGS,
 )
 # the compute capability every card of a generation shares (NVIDIA's CUDA GPUs page)
@@ -109,7 +120,23 @@ def gpu_name(line: str) -> str | None:
     """The GPU a line names in words, as the GPU table spells it: a GeForce by its number, a
     data-centre card by its model ("特斯拉p40" -> "Tesla P40", "A800" -> "NVIDIA A800"), an AMD
     Radeon by its number ("6700xt" -> "AMD Radeon RX 6700 XT"); None when it names none."""
-    return geforce_name(line) or datacenter_name(line) or radeon_name(line) or series_name(line)
+    return (
+        geforce_name(line)
+        or gt_name(line)
+        or datacenter_name(line)
+        or radeon_name(line)
+        or series_name(line)
+    )
+
+
+def gt_name(line: str) -> str | None:
+    """A GeForce GT model ("gt 625m" -> "NVIDIA GeForce GT 625M") the GPU table lists, or None."""
+    for found in GT_GPU.finditer(line):
+        model = found.group("num") + ("M" if found.group("m") else "")
+        model += " LE" if found.group("le") and found.group("m") else ""
+        if model in _GT_MODELS:
+            return f"NVIDIA GeForce GT {model}"
+    return None
 
 
 def geforce_name(line: str) -> str | None:
@@ -136,9 +163,11 @@ def series_name(line: str) -> str | None:
     """A GeForce generation named in words ("30系显卡" -> "NVIDIA GeForce RTX 30 series"), or None;
     its capability is SERIES_CAPABILITY's."""
     found = SERIES.search(line)
-    if found is None or not (found.group("brand") or found.group("noun")):
+    if found is None or not (found.group("brand") or found.group("noun") or found.group("bare")):
         return None
     series = found.group("series")
+    if found.group("bare") and series in ("10", "16"):  # "10显卡", "16显卡": a count as likely
+        return None
     family = "GTX" if series in ("10", "16") else "RTX"
     return f"NVIDIA GeForce {family} {series} series"
 
