@@ -307,6 +307,19 @@ def test_nvcc_targets(ms, cuda, expected):
     assert q.nvcc_targets(ms, cuda) == expected
 
 
-@pytest.mark.parametrize("cuda", ["9.2", "14.0", "junk"])
+@pytest.mark.parametrize(
+    "cuda, expected",
+    [
+        # the pre-10 rows (CMake's table, unverified): Fermi until 8.0, dropped at 9.0
+        ("7.0", (20, 53)),
+        ("8.0", (20, 62)),
+        ("9.2", (30, 72)),  # 9.1 and 9.2 are 9.0's range in that table
+    ],
+)
+def test_nvcc_targets_before_cuda_10(ms, cuda, expected):
+    assert q.nvcc_targets(ms, cuda) == expected
+
+
+@pytest.mark.parametrize("cuda", ["6.5", "14.0", "junk"])
 def test_nvcc_targets_unknown(ms, cuda):
     assert q.nvcc_targets(ms, cuda) is None
