@@ -69,7 +69,6 @@ from envdoctor.ingest.free_text_vocabulary import (
     PIP_PIN,
     PIP_SATISFIED,
     canonical_gpu,
-    clean_version,
 )
 from envdoctor.ingest.free_text_vocabulary import CONDA_LIST as _CONDA_LIST
 from envdoctor.ingest.free_text_vocabulary import CPP_EXTENSION as _CPP_EXTENSION
@@ -107,6 +106,7 @@ from envdoctor.ingest.free_text_vocabulary import interesting_package as _intere
 from envdoctor.ingest.free_text_vocabulary import package_in_path as _package_in_path
 from envdoctor.ingest.free_text_vocabulary import package_key as _package_key
 from envdoctor.model.snapshot import Confidence, FactGroup, collected
+from envdoctor.model.versions import clean_version
 
 NAME = "free-text"
 SOURCE = "pasted:free-text"

@@ -355,20 +355,6 @@ PIP_SATISFIED = re.compile(
 # a pin on a pip command line ("pip install vllm==0.2.2 torch==2.1.0"): the version asked for
 PIP_PIN = re.compile(r"(?<![\w.=-])" + NAME + r"(?:\[[\w,.-]{1,80}\])?==" + VERSION)
 PIP_COMMAND = re.compile(r"\bpip3?(?:\.exe)?\s+install\b", re.IGNORECASE)
-# A version's end that is a file's name or a web page, not the version: "torch-1.4.0+cu101.html"
-# (PyG's wheel index page), "torch-2.1.0+cu121-cp310-cp310-linux_x86_64.whl" (a wheel's tags)
-FILE_SUFFIX = re.compile(
-    r"(?:\.(?:html?|whl|tar\.gz|tgz|zip|egg|txt|json|ya?ml|toml|exe|msi))+$|[.-]+$", re.IGNORECASE
-)
-
-
-def clean_version(version: str) -> str:
-    """A version as the package reports it: a local label ends at a wheel's tags ("+cu121-cp310"),
-    and no file suffix follows ("1.4.0+cu101.html" -> "1.4.0+cu101")."""
-    base, plus, local = version.partition("+")
-    if plus:
-        local = re.split(r"[-_]", local, maxsplit=1)[0]
-    return FILE_SUFFIX.sub("", base + plus + local) or version
 
 
 # Mentions of the environment, one named group per mention (one pass per line).

@@ -90,3 +90,19 @@ def release_major(text: str | None) -> int | None:
     """The first release number: "12.4.1" -> 12, "2.7.1+cu128" -> 2; None when not a version."""
     version = parse(text)
     return version.release[0] if version is not None else None
+
+
+# A version's end that is a file's name or a web page, not the version: "torch-1.4.0+cu101.html"
+# (PyG's wheel index page), "torch-2.1.0+cu121-cp310-cp310-linux_x86_64.whl" (a wheel's tags)
+_FILE_SUFFIX = re.compile(
+    r"(?:\.(?:html?|whl|tar\.gz|tgz|zip|egg|txt|json|ya?ml|toml|exe|msi))+$|[.-]+$", re.IGNORECASE
+)
+
+
+def clean_version(version: str) -> str:
+    """A version as the package reports it: a local label ends at a wheel's tags ("+cu121-cp310"),
+    and no file suffix follows ("1.4.0+cu101.html" -> "1.4.0+cu101")."""
+    base, plus, local = version.partition("+")
+    if plus:
+        local = re.split(r"[-_]", local, maxsplit=1)[0]
+    return _FILE_SUFFIX.sub("", base + plus + local) or version

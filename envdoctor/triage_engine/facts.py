@@ -415,7 +415,7 @@ def _release_of(version: Any) -> Any:
     ("1.4.0+cu101.html" -> "1.4.0+cu101"); other values unchanged."""
     if not isinstance(version, str):
         return version
-    from envdoctor.ingest.free_text_vocabulary import clean_version
+    from envdoctor.model.versions import clean_version
 
     found = _RELEASE.match(version)
     return clean_version(found.group(1)) if found else version
