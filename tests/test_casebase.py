@@ -4,6 +4,7 @@ problem report, and the shipped table is what bench/build_case_base.py writes.""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -362,3 +363,30 @@ def test_a_chinese_pair_one_case_holds_tells_nothing() -> None:
     assert index.telling({"多机"}, "nccl.socket-interface-wrong") > 0.0
     # an English word one case holds still counts ("fbgemm.dll" may be in one thread only)
     assert index.telling({"thing0x"}, "bitsandbytes.cudart-not-found") > 0.0
+
+
+def test_triage_is_the_same_whatever_the_string_hash_seed(tmp_path: Path) -> None:
+    # a real report whose suggested cause's fixes tie on closeness to the similar case's fix:
+    # summing word weights in set order made the order of those fixes change with PYTHONHASHSEED
+    import os
+    import subprocess
+    import sys
+
+    corpus = Path(__file__).parent / "triage_corpus" / "train"
+    (case,) = corpus.glob("en-1507-*.txt")
+    body = case.read_text(encoding="utf-8").split("#! ---\n", 1)[1]
+    outputs = set()
+    for seed in ("1", "4", "7"):
+        env = {**os.environ, "PYTHONHASHSEED": seed, "ENVDOCTOR_CACHE_DIR": str(tmp_path)}
+        done = subprocess.run(
+            [sys.executable, "-m", "envdoctor", "triage", "-", "--json"],
+            input=body,
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=120,
+            check=False,
+        )
+        assert done.returncode in (0, 1), done.stderr
+        outputs.add(json.dumps(json.loads(done.stdout)["findings"], sort_keys=True))
+    assert len(outputs) == 1

@@ -17,6 +17,9 @@ tell it (most cases holding them confirmed it) or a phrasing of its own that is 
 ("cuda", "the GPU is not used"); general words let the causes with many cases through as filler.
 The thresholds were chosen on the training corpus with each thread, and each repository, left out
 of the case base (`bench/casebase_cv.py`, which also counts the suggestions shown and right).
+Weights over word sets are summed with `math.fsum`: a plain sum depends on the order a set is
+walked, which changes with each interpreter's string hashing, and ties at a threshold or between
+fixes then fell differently from run to run.
 """
 
 from __future__ import annotations
@@ -275,7 +278,7 @@ class Index:
 
     def norm(self, words: Iterable[str]) -> float:
         """The length of a word set's weighted vector (words the case base lacks weigh 0)."""
-        return math.sqrt(sum(self.idf.get(w, 0.0) ** 2 for w in words))
+        return math.sqrt(math.fsum(self.idf.get(w, 0.0) ** 2 for w in words))
 
     def row_norm(self, position: int) -> float:
         """The length of row `position`'s weighted vector (computed once)."""
@@ -297,20 +300,20 @@ class Index:
                 for word in present.intersection(words):
                     found.setdefault(word, Counter())[str(row.get("cause"))] += 1
             self.causes[:] = [present, found]
-        total = 0.0
+        weights = []
         for word in present:
             counts = self.causes[1].get(word)
             if counts and counts[cause] and counts[cause] >= TELLING_SHARE * counts.total():
                 if counts[cause] < TELLING_PAIR_CASES and _CJK_RUN.match(word):
                     continue
-                total += self.idf.get(word, 0.0)
-        return total
+                weights.append(self.idf.get(word, 0.0))
+        return math.fsum(weights)
 
     def cosine(
         self, present: set[str], present_norm: float, words: Iterable[str], norm: float
     ) -> float:
         """How alike a paste's words and a case's words (`norm` long) are: 0 to 1."""
-        shared = sum(self.idf.get(w, 0.0) ** 2 for w in present.intersection(words))
+        shared = math.fsum(self.idf.get(w, 0.0) ** 2 for w in present.intersection(words))
         denominator = present_norm * (norm**ROW_EXP) * (ROW_REF ** (1 - ROW_EXP))
         return min(1.0, shared / denominator) if denominator else 0.0
 
@@ -341,7 +344,7 @@ def similar_cases(
     found = []
     for position, (row, words) in enumerate(index.rows):
         shared = present.intersection(words)
-        if len(shared) < min_words or sum(index.idf.get(w, 0.0) for w in shared) < min_weight:
+        if len(shared) < min_words or math.fsum(index.idf.get(w, 0.0) for w in shared) < min_weight:
             continue
         similarity = index.cosine(present, present_norm, words, index.row_norm(position))
         if similarity >= min_similarity:
@@ -589,7 +592,7 @@ def _with_all_fixes(
 
         def closeness(fix: Fix) -> float:
             shared = wanted & words_of([fix.summary, *fix.commands])
-            return sum(weights.get(w, 1.0) for w in shared)
+            return math.fsum(weights.get(w, 1.0) for w in shared)
 
         fixes.sort(key=lambda fix: -closeness(fix))  # stable: the entries' order among equals
     return replace(base, fixes=tuple(fixes[:MAX_FIXES]))
