@@ -9,14 +9,10 @@ import pytest
 
 from envdoctor.ingest import clean_block, ingest_blocks
 from envdoctor.matrix.loader import load_bundled
-from envdoctor.queries.nvidia import capability_by_name
+from envdoctor.queries.nvidia import capability_by_name, first_cuda_for_sm, nvcc_targets
+from envdoctor.queries.nvidia_arch import last_toolkit_for_sm
 from envdoctor.triage_engine.facts import Facts
-from envdoctor.triage_engine.gpu_toolkit import (
-    first_toolkit_for,
-    last_toolkit_for,
-    named_toolkit,
-    toolkit_range,
-)
+from envdoctor.triage_engine.gpu_toolkit import named_toolkit
 from envdoctor.triage_engine.run import triage_text
 
 MS = load_bundled()
@@ -80,14 +76,14 @@ def test_named_toolkit(line: str, version: str | None) -> None:
 
 
 def test_toolkit_tables() -> None:
-    assert toolkit_range(MS, "9.1") == (30, 72)
-    assert toolkit_range(MS, "8.0") == (20, 62)
-    assert first_toolkit_for(MS, 75) == "10.0"
-    assert first_toolkit_for(MS, 86) == "11.1"
-    assert last_toolkit_for(MS, 21) == "8.0"  # Fermi
-    assert last_toolkit_for(MS, 30) == "10.2"  # nvidia_arch_support names the last 10.x
-    assert last_toolkit_for(MS, 35) == "11.8"
-    assert last_toolkit_for(MS, 89) is None  # still built by the newest toolkit
+    assert nvcc_targets(MS, "9.1") == (30, 72)
+    assert nvcc_targets(MS, "8.0") == (20, 62)
+    assert first_cuda_for_sm(MS, 75) == "10.0"
+    assert first_cuda_for_sm(MS, 86) == "11.1"
+    assert last_toolkit_for_sm(MS, 21) == "8.0"  # Fermi
+    assert last_toolkit_for_sm(MS, 30) == "10.2"  # nvidia_arch_support names the last 10.x
+    assert last_toolkit_for_sm(MS, 35) == "11.8"
+    assert last_toolkit_for_sm(MS, 89) is None  # still built by the newest toolkit
 
 
 def _facts(text: str) -> Facts:

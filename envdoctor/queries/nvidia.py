@@ -253,3 +253,34 @@ def nvcc_targets(ms: MatrixSet, cuda: str) -> tuple[int, int] | None:
     if not isinstance(row.get("min_sm"), int) or not isinstance(row.get("max_sm"), int):
         return None
     return row["min_sm"], row["max_sm"]
+
+
+def _nvcc_ranges(ms: MatrixSet) -> list[tuple[tuple[int, int], int, int]]:
+    """nvcc_arch's rows as ((major, minor), min_sm, max_sm), oldest release first."""
+    out = []
+    for row in _rows(ms, "nvcc_arch"):
+        have = _version(row.get("cuda"))
+        low, high = row.get("min_sm"), row.get("max_sm")
+        if have is not None and isinstance(low, int) and isinstance(high, int):
+            out.append((_major_minor(have), low, high))
+    return sorted(out)
+
+
+def first_cuda_for_sm(ms: MatrixSet, sm: int) -> str | None:
+    """The first CUDA release (major.minor) whose nvcc builds for sm_`sm` (75 -> "10.0")."""
+    for (major, minor), low, high in _nvcc_ranges(ms):
+        if low <= sm <= high:
+            return f"{major}.{minor}"
+    return None
+
+
+def last_nvcc_cuda_for_sm(ms: MatrixSet, sm: int) -> str | None:
+    """The last nvcc_arch row (major.minor) whose nvcc still builds for sm_`sm` (21 -> "8.0"), or
+    None while the table's newest row still does. The table lists only the releases where the
+    range changed, so a later minor of that major may still build for it."""
+    ranges = _nvcc_ranges(ms)
+    covering = [r for r in ranges if r[1] <= sm <= r[2]]
+    if not covering or covering[-1] == ranges[-1]:
+        return None
+    major, minor = covering[-1][0]
+    return f"{major}.{minor}"

@@ -267,3 +267,20 @@ def newest_cuda_for_arch(ms: Any, arch_or_cc: Any) -> str | None:
     if best is None:
         return None
     return ".".join(str(p) for p in (best.release + (0,))[:2])
+
+
+def last_toolkit_for_sm(ms: Any, sm: int) -> str | None:
+    """The last CUDA release whose nvcc still builds for sm_`sm` (21 -> "8.0", 30 -> "10.2",
+    35 -> "11.8"), or None while the newest toolkit still does: nvcc_arch's last row for it,
+    refined by nvidia_arch_support's last_cuda where that names a later release of the same major
+    (nvcc_arch lists only the releases where the range changed: "10.0" for sm_30, whose last
+    toolkit NVIDIA prints as "10.2")."""
+    last = nvidia.last_nvcc_cuda_for_sm(ms, sm)
+    if last is None:
+        return None
+    for row in _support_rows(ms, f"{sm // 10}.{sm % 10}"):
+        printed = str(row.get("last_cuda") or "")
+        same_major = printed.split(".")[0] == last.split(".")[0]
+        if re.fullmatch(r"\d+\.\d+", printed) and same_major and Version(printed) > Version(last):
+            return printed
+    return last

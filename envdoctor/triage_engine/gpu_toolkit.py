@@ -23,8 +23,6 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from envdoctor.model.versions import parse as parse_version
-
 # A CUDA toolkit release in prose. Not nvidia-smi's "CUDA Version" (the driver's highest), not a
 # "CUDA capability", not a device ("cuda:0"); a bare major only up to 10 ("CUDA 8" is 8.0; "CUDA
 # 11" names no minor, and 11.0 and 11.1 build for different GPUs).
@@ -50,74 +48,6 @@ def named_toolkit(lines: Iterable[str]) -> str | None:
     return None
 
 
-def _nvcc_rows(ms: Any) -> list[tuple[tuple[int, ...], int, int]]:
-    """nvcc_arch's rows as (release, min_sm, max_sm), oldest first."""
-    if ms is None or not ms.has("nvcc_arch"):
-        return []
-    rows = []
-    for row in ms.table("nvcc_arch").rows:
-        release = parse_version(str(row.get("cuda")))
-        if release is None:
-            continue
-        rows.append(
-            (tuple((list(release.release) + [0])[:2]), int(row["min_sm"]), int(row["max_sm"]))
-        )
-    return sorted(rows)
-
-
-def _text(release: tuple[int, ...]) -> str:
-    return f"{release[0]}.{release[1]}"
-
-
-def first_toolkit_for(ms: Any, sm: int) -> str | None:
-    """The first CUDA release whose nvcc builds for sm_`sm` (75 -> "10.0", 86 -> "11.1")."""
-    for release, low, high in _nvcc_rows(ms):
-        if low <= sm <= high:
-            return _text(release)
-    return None
-
-
-def last_toolkit_for(ms: Any, sm: int) -> str | None:
-    """The last CUDA release whose nvcc still builds for sm_`sm` (21 -> "8.0", 35 -> "11.8",
-    30 -> "10.2"), or None while the newest toolkit in the table still does."""
-    rows = _nvcc_rows(ms)
-    covering = [r for r in rows if r[1] <= sm <= r[2]]
-    if not covering or covering[-1] == rows[-1]:
-        return None
-    last = _text(covering[-1][0])
-    # nvcc_arch lists only the releases where the range changed: NVIDIA's matrix names the last
-    # release of that major ("10.2" for sm_30, where nvcc_arch's row is 10.0)
-    printed = _arch_last_cuda(ms, sm)
-    if printed and printed.split(".")[0] == last.split(".")[0]:
-        printed_v, last_v = parse_version(printed), parse_version(last)
-        if printed_v is not None and last_v is not None and printed_v > last_v:
-            return printed
-    return last
-
-
-def _arch_last_cuda(ms: Any, sm: int) -> str | None:
-    """nvidia_arch_support's last_cuda for sm_`sm` when it prints one release ("10.2")."""
-    try:
-        from envdoctor.queries.nvidia_arch import _support_rows
-    except ImportError:  # pragma: no cover - the queries module is part of the package
-        return None
-    for row in _support_rows(ms, f"{sm // 10}.{sm % 10}"):
-        value = str(row.get("last_cuda") or "")
-        if re.fullmatch(r"\d+\.\d+", value):
-            return value
-    return None
-
-
-def toolkit_range(ms: Any, cuda: str) -> tuple[int, int] | None:
-    """(min_sm, max_sm) the nvcc of CUDA `cuda` builds for (nvcc_arch)."""
-    from envdoctor.queries.nvidia import nvcc_targets
-
-    try:
-        return nvcc_targets(ms, cuda)
-    except (TypeError, ValueError):
-        return None
-
-
 def _named_gpus(ms: Any, values: dict[str, Any]) -> list[tuple[int, str]]:
     """(sm, name) of each named GPU the GPU table knows."""
     from envdoctor.queries.nvidia import capability_by_name
@@ -133,14 +63,17 @@ def _named_gpus(ms: Any, values: dict[str, Any]) -> list[tuple[int, str]]:
 
 def derive_gpu_toolkit(ms: Any, values: dict[str, Any], lines: list[str]) -> None:
     """Add the facts of the module docstring to `values` (facts.derive's)."""
+    from envdoctor.queries.nvidia import first_cuda_for_sm, nvcc_targets
+    from envdoctor.queries.nvidia_arch import last_toolkit_for_sm
+
     toolkit = values.get("cuda.nvcc") or values.get("cuda.runtime") or named_toolkit(lines)
     values["cuda.toolkit"] = str(toolkit) if toolkit else None
-    targets = toolkit_range(ms, str(toolkit)) if toolkit else None
+    targets = nvcc_targets(ms, str(toolkit)) if toolkit else None
     values["cuda.sm_min"], values["cuda.sm_max"] = targets if targets else (None, None)
     named = sorted(_named_gpus(ms, values))
     values["gpu.oldest"] = named[0][1] if named else values.get("gpu.name")
     values["gpu.newest"] = named[-1][1] if named else values.get("gpu.name")
     newest, oldest = values.get("gpu.sm"), values.get("gpu.sm_min")
-    values["gpu.cuda_first"] = first_toolkit_for(ms, int(newest)) if newest else None
-    values["gpu.cuda_last"] = last_toolkit_for(ms, int(oldest)) if oldest else None
+    values["gpu.cuda_first"] = first_cuda_for_sm(ms, int(newest)) if newest else None
+    values["gpu.cuda_last"] = last_toolkit_for_sm(ms, int(oldest)) if oldest else None
     values["gpu.cc_min"] = f"{int(oldest) // 10}.{int(oldest) % 10}" if oldest else None
