@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from envdoctor.model.extensions import EXTENSION_MODULES
 from envdoctor.model.names import canonical_name
 
 GENERIC_KEYWORDS = (
@@ -152,46 +153,7 @@ TORCH_LIBS = re.compile(
 )
 COMPANIONS = ("torchvision", "torchaudio", "torchtext", "_torch_sox", "torchdata")
 # CUDA-extension packages: compiled against one torch build, broken by another.
-EXTENSION_PACKAGES = (
-    "xformers",
-    "flash_attn",
-    "flash_attn_2_cuda",
-    "flash_attn_cuda",
-    "apex",
-    "mmcv",
-    "mmcv_full",
-    "detectron2",
-    "bitsandbytes",
-    "vllm",
-    "deepspeed",
-    "torch_scatter",
-    "torch_sparse",
-    "torch_cluster",
-    "torch_spline_conv",
-    "pytorch3d",
-    "causal_conv1d",
-    "mamba_ssm",
-    "auto_gptq",
-    "exllamav2",
-    "llama_cpp",
-    "sageattention",
-    "nunchaku",
-    "spconv",
-    "diff_gaussian_rasterization",
-    "simple_knn",
-    "tinycudann",
-    "nvdiffrast",
-    "natten",
-    "fused_layer_norm_cuda",
-    "transformer_engine",
-    "groundingdino",
-    "gsplat",
-    "kaolin",
-    "torchsparse",
-    "MinkowskiEngine",
-    "dgl",
-    "xformers_C",
-)
+EXTENSION_PACKAGES = EXTENSION_MODULES
 
 # ASCII word rules: "显卡是RTX 4090", "在A100上" name a GPU although Chinese characters touch
 # its name (in Unicode mode they are word characters and `\b` would not hold there)

@@ -20,6 +20,8 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from envdoctor.model.extensions import extension_pip
+
 FACT_NAMES = (
     "lib.cudnn",
     "lib.cudnn_file",
@@ -131,40 +133,6 @@ _DLL = re.compile(r"(?P<dll>[A-Za-z][A-Za-z0-9_]{1,40}\.dll)\b", re.I | re.A)
 _VC_RUNTIME = re.compile(
     r"^(?:msvcp1[34]0\w*|vcruntime1[34]0\w*|concrt140|vcomp140\w*)\.dll$", re.I | re.A
 )
-
-# compiled extension module (as a traceback or a .so path names it) -> its pip package
-EXTENSION_PIP: dict[str, str] = {
-    "flash_attn": "flash-attn",
-    "flash_attn_2_cuda": "flash-attn",
-    "flash_attn_cuda": "flash-attn",
-    "flash_attn_3": "flash-attn",
-    "vllm": "vllm",
-    "vllm_flash_attn": "vllm",
-    "xformers": "xformers",
-    "apex": "apex",
-    "amp_c": "apex",
-    "fused_layer_norm_cuda": "apex",
-    "mmcv": "mmcv",
-    "detectron2": "detectron2",
-    "torch_scatter": "torch-scatter",
-    "torch_sparse": "torch-sparse",
-    "torch_cluster": "torch-cluster",
-    "torch_spline_conv": "torch-spline-conv",
-    "pyg_lib": "pyg-lib",
-    "deepspeed": "deepspeed",
-    "bitsandbytes": "bitsandbytes",
-    "causal_conv1d": "causal-conv1d",
-    "causal_conv1d_cuda": "causal-conv1d",
-    "mamba_ssm": "mamba-ssm",
-    "selective_scan_cuda": "mamba-ssm",
-    "pytorch3d": "pytorch3d",
-    "auto_gptq": "auto-gptq",
-    "exllamav2": "exllamav2",
-    "exllamav2_ext": "exllamav2",
-    "transformer_engine": "transformer-engine",
-    "sageattention": "sageattention",
-    "torchao": "torchao",
-}
 
 # what `pip install` takes to rebuild one against the installed torch, where the project documents
 # it (apex, mmcv, vLLM and the PyG packages have their own fixes: a clone, mim, a pinned release,
@@ -474,7 +442,7 @@ def _extension_in_path(lines: Iterable[str]) -> str | None:
     (a source build outside site-packages: ~/detectron2/detectron2/_C.cpython-39-...so)."""
     for line in lines:
         for found in _EXT_PATH.finditer(line):
-            pip = EXTENSION_PIP.get(found.group("pkg").lower())
+            pip = extension_pip(found.group("pkg"))
             if pip:
                 return pip
     return None
@@ -485,7 +453,7 @@ def extension_package(extensions: Iterable[str]) -> str | None:
     for name in extensions:
         module = re.split(r"[./\\]", str(name).lower())[0]
         base = re.sub(r"\.cpython.*$|\.so$|\.pyd$", "", module)
-        pip = EXTENSION_PIP.get(base) or EXTENSION_PIP.get(base.split("-")[0])
+        pip = extension_pip(base) or extension_pip(base.split("-")[0])
         if pip:
             return pip
     return None
