@@ -783,3 +783,68 @@ def test_prose_gt_models_resolve_in_the_gpu_table() -> None:
     ms = load_bundled()
     for model in _GT_MODELS:
         assert gpu_by_name(ms, f"NVIDIA GeForce GT {model}") is not None, model
+
+
+@pytest.mark.parametrize(
+    ("case", "line", "version"),
+    [
+        # English forms and prose name the installed driver as "驱动版本 470" does in Chinese
+        ("003", "- Driver: 550.163.01", "550.163.01"),
+        ("039", "**Reproduced on:** RTX 3060, host driver 570.211.01, CUDA 12.8.", "570.211.01"),
+        ("048", "Our driver level is `418.87.01`", "418.87.01"),
+        ("train/en-0178", "* NVIDIA driver: `595.71.05`", "595.71.05"),
+        ("train/en-1044", "RTX 2070, driver 440.44", "440.44"),
+        ("train/en-1202", "Driver: nvidia (560.35.03)", "560.35.03"),
+        (
+            "train/en-1220",
+            "After updating the NVIDIA driver to **595.79**, Isaac Sim fails",
+            "595.79",
+        ),
+        ("train/en-1405", "570.183 drivers didn't build on new kernel 6.17.1.", "570.183"),
+        (
+            "train/en-1404",
+            "2. Install nvidia580 driver or reconfigure nvidia580-dkms package",
+            "580",
+        ),
+        ("constructed", "the machine has the 525 driver", "525"),
+        ("constructed", "driver 470", "470"),
+    ],
+)
+def test_driver_in_english_words(case: str, line: str, version: str) -> None:
+    assert prose_facts([line]).get("driver.version") == version
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # a requirement, a card's model number, a size, a longer number: no installed driver
+        "[hevc_nvenc @ 0x55defbb87c00] The minimum required Nvidia driver for nvenc is 470.57.02 or newer",
+        "needs driver 525 or newer",
+        "GTX 470 driver crashes",
+        "the driver uses 500 MB",
+        "driver 4700",
+    ],
+)
+def test_driver_words_that_name_no_installed_driver(line: str) -> None:
+    assert "driver.version" not in prose_facts([line])
+
+
+def test_a_branch_in_english_gives_the_drivers_cuda_as_in_chinese() -> None:
+    english = Facts(ingest_text("the machine has the 470 driver\nCUDA error"))
+    chinese = Facts(ingest_text("驱动版本 470\nCUDA error"))
+    assert english.get("driver.cuda_max") == chinese.get("driver.cuda_max") == "11.4"
+
+
+@pytest.mark.parametrize(
+    ("case", "line", "version"),
+    [
+        (
+            "train/en-1043",
+            "It seems like this toolkit was incompatible with my GPUs CUDA (11.6).",
+            "11.6",
+        ),
+        ("constructed", "my GPU's CUDA version is 12.2", "12.2"),
+    ],
+)
+def test_my_gpus_cuda_is_the_drivers(case: str, line: str, version: str) -> None:
+    assert prose_facts([line]).get("driver.cuda_max") == version
