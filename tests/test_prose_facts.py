@@ -848,3 +848,51 @@ def test_a_branch_in_english_gives_the_drivers_cuda_as_in_chinese() -> None:
 )
 def test_my_gpus_cuda_is_the_drivers(case: str, line: str, version: str) -> None:
     assert prose_facts([line]).get("driver.cuda_max") == version
+
+
+@pytest.mark.parametrize(
+    ("source", "line", "name", "cc"),
+    [
+        # the workstation RTX cards are no GeForce, and their number is no GeForce's
+        (
+            "train/en-0178",
+            "communication on a workstation with two RTX PRO 6000 Blackwell GPUs.",
+            "NVIDIA RTX PRO 6000 Blackwell",
+            "12.0",
+        ),
+        ("constructed", "training on an RTX A6000", "NVIDIA RTX A6000", "8.6"),
+        ("constructed", "my card is an rtx a5000", "NVIDIA RTX A5000", "8.6"),
+        ("constructed", "RTX 4000 Ada, 20GB", "NVIDIA RTX 4000 Ada", "8.9"),
+        ("constructed", "RTX 6000 Ada Generation", "NVIDIA RTX 6000 Ada", "8.9"),
+    ],
+)
+def test_workstation_rtx_cards_get_their_capability(
+    source: str, line: str, name: str, cc: str
+) -> None:
+    facts = Facts(ingest_text(line + "\nCUDA error"))
+    assert (facts.get("gpu.name"), facts.get("gpu.cc")) == (name, cc)
+
+
+def test_a_workstation_number_alone_is_no_geforce_capability() -> None:
+    # "RTX 6000" alone is a Quadro RTX 6000 (Turing) or an RTX 6000 Ada: no capability is guessed
+    assert Facts(ingest_text("RTX 6000\nCUDA error")).get("gpu.cc") is None
+
+
+def test_a_blackwell_card_failing_in_ollama_is_no_torch_kernel_guess() -> None:
+    # train/zh-1405: once "NVIDIA RTX PRO 6000" reads as sm_120, "报错" and nvidia-smi's "CUDA
+    # Version" made the prose guess that PyTorch lacks its kernels; Ollama runs its own CUDA build
+    from envdoctor.triage_engine import triage_text
+
+    paste = (
+        "环境：\nNVIDIA-SMI 580.105.08\nDriver Version: 580.105.08\nCUDA Version: 13.0\n"
+        "GPU: NVIDIA RTX PRO 6000\n\n运行：\nollama run glm-ocr:latest\n\n报错：\n"
+        "Error: 500 Internal Server Error: model failed to load, \n"
+        "this may be due to resource limitations or an internal error, \n"
+        "check ollama server logs for details\n"
+    )
+    ids = [finding.id for finding in triage_text(paste).findings]
+    assert "torch.gpu-too-new-for-build" not in ids
+    same_without_ollama = paste.replace("ollama run glm-ocr:latest", "python app.py")
+    same_without_ollama = same_without_ollama.replace("check ollama server", "check the server")
+    ids = [finding.id for finding in triage_text(same_without_ollama).findings]
+    assert "torch.gpu-too-new-for-build" in ids  # the guess itself still stands
