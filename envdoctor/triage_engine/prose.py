@@ -277,8 +277,14 @@ CONTEXT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"autodl|恒源云|gpushare|矩池云|matpool",
         ),
         # inside a container: "docker容器里", "容器内"; the rented GPU hosts (AutoDL, 恒源云
-        # gpushare, 矩池云 matpool) hand out containers whose driver is the host's
-        ("os.container", r"\bdocker\b|\bpodman\b|容器|autodl|恒源云|gpushare|矩池云|matpool"),
+        # gpushare, 矩池云 matpool) hand out containers whose driver is the host's; the HPC
+        # runtimes (Apptainer / Singularity, Enroot with pyxis' srun --container-image) and
+        # Kubernetes pods are containers too
+        (
+            "os.container",
+            r"\bdocker\b|\bpodman\b|容器|autodl|恒源云|gpushare|矩池云|matpool|\bapptainer\b|"
+            r"\bsingularity\b|\benroot\b|\bpyxis\b|--container-image|\bkubectl\b|\bk8s\b|kubernetes",
+        ),
         # the boards by name ("Xavier NX", "AGX Orin", "TX2"), and the Nano as Chinese reports name
         # it: "nano盒子", "nano板子", "nano开发板"
         (
