@@ -35,3 +35,35 @@ def test_docker_users_get_only_dockers_fixes() -> None:
     fixes = _fixes(f"docker run -it myimage python train.py\n{WARNING}\n")
     assert fixes[0].startswith("docker run")
     assert not any(word in " ".join(fixes) for word in ("apptainer", "podman", "srun", "kubectl"))
+
+
+NO_DRIVER = 'docker: Error response from daemon: could not select device driver "" with capabilities: [[gpu]].'
+
+
+def _runtime_fixes(paste: str) -> list[str]:
+    findings = [f for f in triage_text(paste).findings if f.id == "container.no-nvidia-runtime"]
+    assert findings, "the missing NVIDIA runtime is found"
+    return [fix.summary for fix in findings[0].fixes]
+
+
+def test_jetson_gets_jetpacks_runtime_and_the_default_runtime_first() -> None:
+    fixes = _runtime_fixes(f"Jetson AGX Orin, JetPack 6.0, docker compose up\n{NO_DRIVER}\n")
+    assert fixes[0].startswith("Jetson:") and "default-runtime" in fixes[0]
+
+
+def test_docker_build_gets_the_default_runtime_first() -> None:
+    fixes = _runtime_fixes(f"docker build -t trainer .\n{NO_DRIVER}\n")
+    assert fixes[0].startswith("docker build:") and "default-runtime" in fixes[0]
+
+
+def test_a_plain_report_gets_the_toolkit_first_and_no_jetson_or_build_fix() -> None:
+    fixes = _runtime_fixes(f"docker run --gpus all trainer\n{NO_DRIVER}\n")
+    assert fixes[0].startswith("Install the NVIDIA Container Toolkit")
+    assert not any(f.startswith(("Jetson:", "docker build:")) for f in fixes)
+
+
+def test_the_snap_fix_comes_first_only_where_snap_is_named() -> None:
+    snap = _runtime_fixes(f"sudo snap install docker\ndocker run --gpus all trainer\n{NO_DRIVER}\n")
+    assert snap[0].startswith("Docker installed as a snap")
+    fedora = _runtime_fixes(f"Fedora 39\ndocker run --gpus all trainer\n{NO_DRIVER}\n")
+    assert not any("snap" in f for f in fedora)  # the snap Docker is Ubuntu's
