@@ -67,3 +67,15 @@ def test_the_snap_fix_comes_first_only_where_snap_is_named() -> None:
     assert snap[0].startswith("Docker installed as a snap")
     fedora = _runtime_fixes(f"Fedora 39\ndocker run --gpus all trainer\n{NO_DRIVER}\n")
     assert not any("snap" in f for f in fedora)  # the snap Docker is Ubuntu's
+
+
+def test_a_paddle_source_build_gets_paddles_arch_switch_first() -> None:
+    paste = (
+        "cmake .. -DWITH_GPU=ON  (Paddle 2.4 source build)\n"
+        "nvcc fatal   : Unsupported gpu architecture 'compute_86'\n"
+    )
+    found = [f for f in triage_text(paste).findings if f.id == "cuda.nvcc-too-old-for-gpu"]
+    assert found and "CUDA_ARCH_NAME" in found[0].fixes[0].summary
+    other = "python setup.py install\nnvcc fatal   : Unsupported gpu architecture 'compute_86'\n"
+    found = [f for f in triage_text(other).findings if f.id == "cuda.nvcc-too-old-for-gpu"]
+    assert found and not any("CUDA_ARCH_NAME" in fix.summary for fix in found[0].fixes)
