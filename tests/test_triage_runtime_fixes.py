@@ -79,3 +79,18 @@ def test_a_paddle_source_build_gets_paddles_arch_switch_first() -> None:
     other = "python setup.py install\nnvcc fatal   : Unsupported gpu architecture 'compute_86'\n"
     found = [f for f in triage_text(other).findings if f.id == "cuda.nvcc-too-old-for-gpu"]
     assert found and not any("CUDA_ARCH_NAME" in fix.summary for fix in found[0].fixes)
+
+
+def test_an_apu_beside_a_radeon_card_is_named_from_words() -> None:
+    # train/en-1501's lines: both GPUs listed, "errors related to rocm and HIP", no error line
+    paste = (
+        "I am trying to train a neural network model using my gpu but it is showing errors "
+        "related to rocm and HIP.\n"
+        "CPU: AMD Ryzen 5 3400G with Radeon Vega Graphics\n"
+        "GPU: AMD Radeon RX 6600 (amdgcn-amd-amdhsa--gfx1032\n"
+    )
+    found = {f.id: f for f in triage_text(paste).findings}
+    assert "rocm.igpu-enumerated-first" in found
+    assert "ROCR_VISIBLE_DEVICES" in found["rocm.igpu-enumerated-first"].fixes[0].summary
+    alone = paste.replace("CPU: AMD Ryzen 5 3400G with Radeon Vega Graphics\n", "")
+    assert "rocm.igpu-enumerated-first" not in {f.id for f in triage_text(alone).findings}
