@@ -783,3 +783,116 @@ def test_prose_gt_models_resolve_in_the_gpu_table() -> None:
     ms = load_bundled()
     for model in _GT_MODELS:
         assert gpu_by_name(ms, f"NVIDIA GeForce GT {model}") is not None, model
+
+
+@pytest.mark.parametrize(
+    ("case", "line", "version"),
+    [
+        # English forms and prose name the installed driver as "驱动版本 470" does in Chinese
+        ("003", "- Driver: 550.163.01", "550.163.01"),
+        ("039", "**Reproduced on:** RTX 3060, host driver 570.211.01, CUDA 12.8.", "570.211.01"),
+        ("048", "Our driver level is `418.87.01`", "418.87.01"),
+        ("train/en-0178", "* NVIDIA driver: `595.71.05`", "595.71.05"),
+        ("train/en-1044", "RTX 2070, driver 440.44", "440.44"),
+        ("train/en-1202", "Driver: nvidia (560.35.03)", "560.35.03"),
+        (
+            "train/en-1220",
+            "After updating the NVIDIA driver to **595.79**, Isaac Sim fails",
+            "595.79",
+        ),
+        ("train/en-1405", "570.183 drivers didn't build on new kernel 6.17.1.", "570.183"),
+        (
+            "train/en-1404",
+            "2. Install nvidia580 driver or reconfigure nvidia580-dkms package",
+            "580",
+        ),
+        ("constructed", "the machine has the 525 driver", "525"),
+        ("constructed", "driver 470", "470"),
+    ],
+)
+def test_driver_in_english_words(case: str, line: str, version: str) -> None:
+    assert prose_facts([line]).get("driver.version") == version
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        # a requirement, a card's model number, a size, a longer number: no installed driver
+        "[hevc_nvenc @ 0x55defbb87c00] The minimum required Nvidia driver for nvenc is 470.57.02 or newer",
+        "needs driver 525 or newer",
+        "GTX 470 driver crashes",
+        "the driver uses 500 MB",
+        "driver 4700",
+    ],
+)
+def test_driver_words_that_name_no_installed_driver(line: str) -> None:
+    assert "driver.version" not in prose_facts([line])
+
+
+def test_a_branch_in_english_gives_the_drivers_cuda_as_in_chinese() -> None:
+    english = Facts(ingest_text("the machine has the 470 driver\nCUDA error"))
+    chinese = Facts(ingest_text("驱动版本 470\nCUDA error"))
+    assert english.get("driver.cuda_max") == chinese.get("driver.cuda_max") == "11.4"
+
+
+@pytest.mark.parametrize(
+    ("case", "line", "version"),
+    [
+        (
+            "train/en-1043",
+            "It seems like this toolkit was incompatible with my GPUs CUDA (11.6).",
+            "11.6",
+        ),
+        ("constructed", "my GPU's CUDA version is 12.2", "12.2"),
+    ],
+)
+def test_my_gpus_cuda_is_the_drivers(case: str, line: str, version: str) -> None:
+    assert prose_facts([line]).get("driver.cuda_max") == version
+
+
+@pytest.mark.parametrize(
+    ("source", "line", "name", "cc"),
+    [
+        # the workstation RTX cards are no GeForce, and their number is no GeForce's
+        (
+            "train/en-0178",
+            "communication on a workstation with two RTX PRO 6000 Blackwell GPUs.",
+            "NVIDIA RTX PRO 6000 Blackwell",
+            "12.0",
+        ),
+        ("constructed", "training on an RTX A6000", "NVIDIA RTX A6000", "8.6"),
+        ("constructed", "my card is an rtx a5000", "NVIDIA RTX A5000", "8.6"),
+        ("constructed", "RTX 4000 Ada, 20GB", "NVIDIA RTX 4000 Ada", "8.9"),
+        ("constructed", "RTX 6000 Ada Generation", "NVIDIA RTX 6000 Ada", "8.9"),
+    ],
+)
+def test_workstation_rtx_cards_get_their_capability(
+    source: str, line: str, name: str, cc: str
+) -> None:
+    facts = Facts(ingest_text(line + "\nCUDA error"))
+    assert (facts.get("gpu.name"), facts.get("gpu.cc")) == (name, cc)
+
+
+def test_a_workstation_number_alone_is_no_geforce_capability() -> None:
+    # "RTX 6000" alone is a Quadro RTX 6000 (Turing) or an RTX 6000 Ada: no capability is guessed
+    assert Facts(ingest_text("RTX 6000\nCUDA error")).get("gpu.cc") is None
+
+
+def test_a_blackwell_card_failing_in_ollama_is_no_torch_kernel_guess() -> None:
+    # train/zh-1405: once "NVIDIA RTX PRO 6000" reads as sm_120, "报错" and nvidia-smi's "CUDA
+    # Version" made the prose guess that PyTorch lacks its kernels; Ollama runs its own CUDA build
+    from envdoctor.triage_engine import triage_text
+
+    paste = (
+        "环境：\nNVIDIA-SMI 580.105.08\nDriver Version: 580.105.08\nCUDA Version: 13.0\n"
+        "GPU: NVIDIA RTX PRO 6000\n\n运行：\nollama run glm-ocr:latest\n\n报错：\n"
+        "Error: 500 Internal Server Error: model failed to load, \n"
+        "this may be due to resource limitations or an internal error, \n"
+        "check ollama server logs for details\n"
+    )
+    ids = [finding.id for finding in triage_text(paste).findings]
+    assert "torch.gpu-too-new-for-build" not in ids
+    same_without_ollama = paste.replace("ollama run glm-ocr:latest", "python app.py")
+    same_without_ollama = same_without_ollama.replace("check ollama server", "check the server")
+    ids = [finding.id for finding in triage_text(same_without_ollama).findings]
+    assert "torch.gpu-too-new-for-build" in ids  # the guess itself still stands

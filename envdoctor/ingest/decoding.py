@@ -13,6 +13,8 @@ import re
 from collections.abc import Iterator
 from typing import BinaryIO
 
+from envdoctor.ingest.hant import to_simplified
+
 MAX_INPUT_BYTES = 50 * 1024 * 1024  # larger pastes are refused (the triage command exits 2)
 READ_CHUNK_BYTES = 1024 * 1024
 MAX_LINE_CHARS = 1024 * 1024  # a longer line is cut here (the rest of it is dropped)
@@ -111,7 +113,8 @@ _LONG_LINE = re.compile(rf"[^\n]{{{MAX_LINE_CHARS}}}")
 
 def clean_block(text: str) -> str:
     """Text with "\n" line ends only (CRLF and lone CR become "\n"), without NULs and ANSI
-    escapes, lines cut at MAX_LINE_CHARS, and no final line end."""
+    escapes, lines cut at MAX_LINE_CHARS, Traditional Chinese characters in their Simplified form
+    (`envdoctor.ingest.hant`), and no final line end."""
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     if "\x00" in text:
@@ -120,6 +123,7 @@ def clean_block(text: str) -> str:
         text = _ANSI.sub("", text)
     if len(text) > MAX_LINE_CHARS and _LONG_LINE.search(text):
         text = "\n".join(line[:MAX_LINE_CHARS] for line in text.split("\n"))
+    text = to_simplified(text)  # Traditional Chinese is read as the Simplified the cues are in
     return text[:-1] if text.endswith("\n") else text
 
 
@@ -132,4 +136,4 @@ def clean_line(line: str) -> str:
         line = line.replace("\x00", "")
     if "\x1b" in line:
         line = _ANSI.sub("", line)
-    return line
+    return to_simplified(line)

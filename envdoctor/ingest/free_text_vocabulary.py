@@ -167,9 +167,11 @@ GPU_PATTERNS = (
         r"(?:\s(?:Laptop GPU|Mobile))?(?:\s?D\b)?",
         WORDS_ASCII,
     ),
-    re.compile(r"\b(?:NVIDIA\s+)?(?:RTX|GTX)\s?-?\d{3,4}(?:\s?(?:Ti|SUPER))?\b", WORDS_ASCII),
+    # the workstation cards before a GeForce's number ("RTX 4000 Ada" is no "RTX 4000")
     re.compile(r"\b(?:NVIDIA\s+)?(?:RTX\s+)?(?:PRO\s+)?(?:A|RTX\s)?\d{4}\s+Ada\b", WORDS_ASCII),
     re.compile(r"\bNVIDIA\s+RTX\s+A\d{3,4}\b|\bRTX\s+A\d{4}\b", WORDS_ASCII),
+    re.compile(r"\b(?:NVIDIA\s+)?RTX\s+PRO\s+\d{4}(?:\s+Blackwell)?\b", WORDS_ASCII),
+    re.compile(r"\b(?:NVIDIA\s+)?(?:RTX|GTX)\s?-?\d{3,4}(?:\s?(?:Ti|SUPER))?\b", WORDS_ASCII),
     re.compile(r"\b(?:NVIDIA\s+)?Quadro\s+(?:RTX\s+)?[A-Z]{0,2}\d{2,4}[A-Z]?\b", WORDS_ASCII),
     re.compile(r"\b(?:NVIDIA\s+)?Tesla\s+[A-Z]\d{1,4}[A-Z]{0,2}\b", WORDS_ASCII),
     re.compile(
@@ -433,9 +435,16 @@ def canonical_gpu(match: re.Match) -> str:
         text = re.sub(r"(?i)\s(le|boost)\b", lambda m: " " + m.group(1).upper(), text)
     text = re.sub(r"(?i)(\d)\s?(ti)\b", r"\1 Ti", text)
     text = re.sub(r"(?i)(\d)\s?(super)\b", r"\1 SUPER", text)
-    if re.match(r"(?i)^(?:rtx|gtx)\s", text) and "geforce" not in low:
+    # the workstation RTX cards are no GeForce: "RTX A6000", "RTX 6000 Ada", "RTX PRO 6000"
+    workstation = re.match(r"(?i)^rtx\s(?:a\d|pro\b|\d{4}\s+ada\b)", text)
+    if re.match(r"(?i)^(?:rtx|gtx)\s", text) and "geforce" not in low and not workstation:
         text = "GeForce " + text
-    if re.match(r"(?i)^geforce|^quadro|^tesla|^titan|^jetson|^rtx a|^[ahblv]\d", text):
+    if workstation:
+        text = re.sub(
+            r"(?i)^rtx\s+(?:(pro)\b|a(?=\d))", lambda m: "RTX PRO" if m.group(1) else "RTX A", text
+        )
+        text = re.sub(r"(?i)\b(ada|blackwell)\b", lambda m: m.group(1).title(), text)
+    if workstation or re.match(r"(?i)^geforce|^quadro|^tesla|^titan|^jetson|^[ahblv]\d", text):
         text = "NVIDIA " + text
     if re.match(r"(?i)^rx\s?\d", text):
         text = "AMD Radeon " + re.sub(r"(?i)^rx\s?", "RX ", text)

@@ -28,6 +28,17 @@ FLAGS = re.IGNORECASE | re.ASCII
 __all__ = ["ANCHORS", "geforce_name", "gpu_name", "gpu_vendor", "prose_facts"]
 _V = r"v?(?P<version>\d+(?:\.\d+){0,3})"
 
+# a driver release (a branch "470", or "535.104.05"), not the start of a longer number or a size
+_DRIVER = r"(?P<version>[3-5]\d{2}(?:\.\d+){0,2})(?![\d.]*\d)(?!\s*(?:mb|gb|mhz|w\b|watts?\b))"
+# a line that states what a driver must be says nothing of the one installed
+_NOT_A_REQUIREMENT = (
+    r"^(?!.*(?:minimum|required|requires?\b|at least|or newer|or later|>=|needs?\b))"
+)
+# the model numbers of old cards read like a driver branch ("GTX 470", "GT 430", "Quadro 600")
+_NOT_A_CARD = "".join(
+    f"(?<!{name} )" for name in ("gtx", "gt", "gts", "quadro", "nvs", "tesla", "rx", "hd", "mx")
+)
+
 # (fact, regex): the first match of each fact wins, in line order
 VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (fact, re.compile(text, FLAGS))
@@ -77,6 +88,13 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "driver.cuda_max",
             r"nvidia-smi[^\n]{0,40}?cuda\s*(?:版本|version)\s*(?:is|是|为|of)?\s*[:：]?\s*" + _V,
         ),
+        # "incompatible with my GPUs CUDA (11.6)", "my GPU's CUDA version is 12.2": what nvidia-smi
+        # prints beside the driver, as users name it
+        (
+            "driver.cuda_max",
+            r"\bmy\s+(?:gpu|graphics card|card)(?:'s|s'?)\s+cuda\s*(?:version)?\s*(?:is|=|:|\()?\s*"
+            r"v?(?P<version>1\d\.\d)\b",
+        ),
         ("driver.version", r"driver version\s*[:：]?\s*(?P<version>\d{3}(?:\.\d+){1,2})"),
         # "The driver version is 470", "NVIDIA-SMI 525.60.13" (nvidia-smi's version is the driver's)
         ("driver.version", r"driver version is\s*R?(?P<version>\d{3}(?:\.\d+){0,2})(?!\.?\d)"),
@@ -92,6 +110,25 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "driver.version",
             r"(?<![\d.])(?P<version>[3-5]\d{2}(?:\.\d+){0,2})\s*(?:版本)?(?:的)?\s*"
             r"(?:nvidia\s*|n卡\s*|显卡\s*)?驱动",
+        ),
+        # English forms and prose: "- Driver: 550.163.01", "host driver 570.211.01", "Our driver
+        # level is `418.87.01`", "NVIDIA driver: `595.71.05`", "updating the NVIDIA driver to
+        # **595.79**", "driver 470" (a branch, as "驱动版本 470"); never a requirement ("The
+        # minimum required Nvidia driver for nvenc is 470.57.02 or newer", "needs driver 525+")
+        (
+            "driver.version",
+            _NOT_A_REQUIREMENT + r".*?\bdrivers?(?:\s+(?:level|version))?\s*(?:is|was|to|=|:|：)?"
+            r"\s*(?:nvidia\s*)?[(`*\s]*[rv]?" + _DRIVER,
+        ),
+        # "the 525 driver", "470 drivers", "nvidia580 driver", "570.183 drivers didn't build" (not
+        # a card's number: "GTX 470 driver")
+        (
+            "driver.version",
+            _NOT_A_REQUIREMENT
+            + r".*?(?<![\w.])(?:nvidia-?)?"
+            + _NOT_A_CARD
+            + _DRIVER
+            + r"\s*(?:series\s+|branch\s+)?(?:nvidia\s+|gpu\s+|graphics\s+)?drivers?\b",
         ),
         # a Windows driver file version (23.21.13.9135) carries NVIDIA's (391.35) in its tail
         (
@@ -240,8 +277,14 @@ CONTEXT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"autodl|恒源云|gpushare|矩池云|matpool",
         ),
         # inside a container: "docker容器里", "容器内"; the rented GPU hosts (AutoDL, 恒源云
-        # gpushare, 矩池云 matpool) hand out containers whose driver is the host's
-        ("os.container", r"\bdocker\b|\bpodman\b|容器|autodl|恒源云|gpushare|矩池云|matpool"),
+        # gpushare, 矩池云 matpool) hand out containers whose driver is the host's; the HPC
+        # runtimes (Apptainer / Singularity, Enroot with pyxis' srun --container-image) and
+        # Kubernetes pods are containers too
+        (
+            "os.container",
+            r"\bdocker\b|\bpodman\b|容器|autodl|恒源云|gpushare|矩池云|matpool|\bapptainer\b|"
+            r"\bsingularity\b|\benroot\b|\bpyxis\b|--container-image|\bkubectl\b|\bk8s\b|kubernetes",
+        ),
         # the boards by name ("Xavier NX", "AGX Orin", "TX2"), and the Nano as Chinese reports name
         # it: "nano盒子", "nano板子", "nano开发板"
         (
