@@ -1,0 +1,426 @@
+"""Round 7 field survey (sig7-hw): canonical lines users paste for hardware, GPU memory, NCCL and
+Jetson causes reach the right cause.
+
+Every line below is copied from the public page named beside it (issue threads, NVIDIA's
+documentation), not from the triage corpus. For each, the expected finding must be among the
+first two findings of `triage_text(line)`; where the cause has a knob (a flag, a provider option,
+an environment variable, a command), the fixes of that finding must name it.
+"""
+
+from __future__ import annotations
+
+import pytest
+from triage_lines import fixes_text
+
+from envdoctor.triage_engine import triage_text
+
+# (line, expected ids (any), source URL, knob the fixes must name or None)
+HARDWARE = [
+    (
+        "May 18 19:02:39 kernel: NVRM: Xid (PCI:0000:2b:00): 79, GPU has fallen off the bus.",
+        ("nvidia.xid-fallen-off-bus",),
+        "https://github.com/NVIDIA/open-gpu-kernel-modules/issues/1151",
+        None,
+    ),
+    (
+        "May 18 19:02:39 kernel: NVRM: GPU 0000:2b:00.0: GPU has fallen off the bus.",
+        ("nvidia.xid-fallen-off-bus",),
+        "https://github.com/NVIDIA/open-gpu-kernel-modules/issues/1151",
+        None,
+    ),
+    (
+        "Jan 18 11:38:05 localhost kernel: [ 269.516977] NVRM: GPU at 0000:01:00.0 has fallen off the bus.",
+        ("nvidia.xid-fallen-off-bus",),
+        "https://pastebin.com/xJaypMZt",
+        None,
+    ),
+    (
+        "[gpu-health] [CRITICAL] GPU-1234: XID: NVRM: Xid (PCI:0000:c6:00): 79, pid=1101234, "
+        "name=nvc:[driver], GPU has fallen off the bus.",
+        ("nvidia.xid-fallen-off-bus",),
+        "https://modal.com/docs/guide/gpu-health",
+        None,
+    ),
+    (
+        "NVRM: Xid (PCI:0000:10:1c): 63, pid=1896, Row Remapper: New row marked for remapping, "
+        "reset gpu to activate.",
+        ("nvidia.row-remap-pending", "nvidia.xid-error"),
+        "https://raw.githubusercontent.com/stas00/ml-engineering/7bc7c3054eb93c277a4755c597ae0864d77a63f1/compute/accelerator/nvidia/debug.md",
+        None,
+    ),
+    (
+        "NVRM: Xid (PCI:0000:9b:00): 94, pid=1234, name=python3, Contained ECC error",
+        ("nvidia.ecc-uncorrected",),
+        "https://github.com/leptonai/gpud/pull/1174",
+        None,
+    ),
+    (
+        "[Fri Aug 30 11:43:09 2024] NVRM: Xid (PCI:0000:cb:00): 13, pid='<unknown>', name=<unknown>, "
+        "Graphics SM Warp Exception on (GPC 7, TPC 7, SM 0): Illegal Instruction Parameter",
+        ("nvidia.xid-error",),
+        "https://github.com/leptonai/gpud/pull/46",
+        "compute-sanitizer",
+    ),
+    (
+        "[24128.834365] NVRM: Xid (PCI:0000:01:00): 31, Ch 00000003, engmask 00000101, intr 10000000",
+        ("nvidia.xid-error",),
+        "https://github.com/Bumblebee-Project/Bumblebee/issues/677",
+        None,
+    ),
+    (
+        "kernel: NVRM: Xid (PCI:0000:dc:00): 45, pid=1818990, name=python3, Ch 00000001 caused by previous Xid 149",
+        ("nvidia.xid-error",),
+        "https://github.com/NVIDIA/open-gpu-kernel-modules/issues/1150",
+        None,
+    ),
+    (
+        "PCIe Bus Error: severity=Uncorrected (Fatal), type=Transaction Layer, (Receiver ID)",
+        ("hardware.pcie-riser-link", "hardware.gpu-reseat"),
+        "https://github.com/DualCoder/vgpu_unlock/issues/114",
+        None,
+    ),
+    (
+        "XID 48 An uncorrectable double bit error (DBE) has been detected on GPU (<id>)",
+        ("nvidia.ecc-uncorrected",),
+        "https://docs.nvidia.com/deploy/dynamic-page-retirement/visibility.html",
+        None,
+    ),
+    (
+        "XID 63 Dynamic Page Retirement: New retired page, reload the driver to activate. (<address>)",
+        ("nvidia.ecc-uncorrected",),
+        "https://docs.nvidia.com/deploy/dynamic-page-retirement/visibility.html",
+        "PAGE_RETIREMENT",
+    ),
+    (
+        "XID 64 Dynamic Page Retirement: Fatal error, unable to retire page (<address>)",
+        ("nvidia.ecc-uncorrected",),
+        "https://docs.nvidia.com/deploy/dynamic-page-retirement/visibility.html",
+        "RMA",
+    ),
+    (
+        "Timeout waiting for RPC from GSP!",
+        ("nvidia.gsp-rpc-timeout",),
+        "https://github.com/NVIDIA/open-gpu-kernel-modules/issues/446",
+        None,
+    ),
+]
+
+MEMORY = [
+    (
+        "llama_model_load: error loading model: unable to allocate backend buffer",
+        ("memory.out-of-memory",),
+        "https://github.com/ggml-org/llama.cpp/issues/7366",
+        "--n-gpu-layers",
+    ),
+    (
+        "Error: llama runner process has terminated: error loading model: unable to allocate backend buffer",
+        ("memory.out-of-memory",),
+        "https://github.com/likelovewant/ollama-for-amd/issues/17",
+        "num_gpu",
+    ),
+    (
+        "alloc_tensor_range: failed to allocate CUDA0 buffer of size 151851674624",
+        ("memory.out-of-memory",),
+        "https://github.com/ggml-org/llama.cpp/issues/20431",
+        "--n-gpu-layers",
+    ),
+    (
+        "llama_model_load: error loading model: unable to allocate CUDA0 buffer",
+        ("memory.out-of-memory",),
+        "https://github.com/ggml-org/llama.cpp/issues/20431",
+        None,
+    ),
+    (
+        "ggml_backend_cuda_buffer_type_alloc_buffer: allocating 144817.04 MiB on device 0: cudaMalloc failed: out of memory",
+        ("memory.out-of-memory",),
+        "https://github.com/ggml-org/llama.cpp/issues/20431",
+        None,
+    ),
+    (
+        "ggml_backend_cuda_buffer_type_alloc_buffer: allocating 279356.51 MiB on device 0: cudaMalloc failed: out of memory",
+        ("memory.out-of-memory",),
+        "https://github.com/ikawrakow/ik_llama.cpp/issues/749",
+        None,
+    ),
+    (
+        "ollama  | llama_model_load: error loading model: unable to allocate CUDA0 buffer",
+        ("memory.out-of-memory",),
+        "https://github.com/ollama/ollama/issues/8447",
+        "OLLAMA_CONTEXT_LENGTH",
+    ),
+    (
+        "ggml_gallocr_reserve_n: failed to allocate CUDA4 buffer of size 150995968",
+        ("memory.out-of-memory",),
+        "https://github.com/ollama/ollama/issues/6860",
+        None,
+    ),
+    (
+        "llama_new_context_with_model: failed to allocate compute buffers",
+        ("memory.out-of-memory",),
+        "https://github.com/ollama/ollama/issues/6860",
+        "--ctx-size",
+    ),
+    (
+        "Error: llama runner process has terminated: CUDA error: out of memory",
+        ("memory.out-of-memory",),
+        "https://github.com/ollama/ollama/issues/9782",
+        None,
+    ),
+    (
+        "ggml_backend_cpu_buffer_type_alloc_buffer: failed to allocate buffer of size 437944320",
+        ("memory.host-ram-exhausted",),
+        "https://github.com/ollama/ollama/issues/12634",
+        "mmap",
+    ),
+    (
+        "llama_model_load: error loading model: unable to allocate CPU buffer",
+        ("memory.host-ram-exhausted",),
+        "https://github.com/ollama/ollama/issues/12634",
+        "mmap",
+    ),
+    (
+        "Non-zero status code returned while running ReduceSum node. onnxruntime::BFCArena::AllocateRawInternal "
+        "Failed to allocate memory for requested buffer of size 939524096",
+        ("memory.out-of-memory",),
+        "https://github.com/microsoft/onnxruntime/issues/16307",
+        "arena_extend_strategy",
+    ),
+    (
+        "2024-09-05 15:15:49.9522079 [E:onnxruntime:, sequential_executor.cc:514 onnxruntime::ExecuteKernel] "
+        "Non-zero status code returned while running FusedConv node. Name:'Conv_3' Status Message: "
+        "D:\\a\\_work\\1\\s\\onnxruntime\\core\\framework\\bfc_arena.cc:376 onnxruntime::BFCArena::AllocateRawInternal "
+        "Failed to allocate memory for requested buffer of size 643840",
+        ("memory.out-of-memory",),
+        "https://github.com/hacksider/Deep-Live-Cam/issues/547",
+        "gpu_mem_limit",
+    ),
+    (
+        "/workspace/onnxruntime/onnxruntime/core/framework/bfc_arena.cc:368 void* onnxruntime::BFCArena::AllocateRawInternal"
+        "(size_t, bool, onnxruntime::Stream*, bool, onnxruntime::WaitNotificationFn) Failed to allocate memory for "
+        "requested buffer of size 2830172160",
+        ("memory.out-of-memory",),
+        "https://github.com/microsoft/onnxruntime/issues/20038",
+        "arena_extend_strategy",
+    ),
+    (
+        "/onnxruntime_src/onnxruntime/core/framework/bfc_arena.cc:376 void* onnxruntime::BFCArena::AllocateRawInternal"
+        "(size_t, bool, onnxruntime::Stream*, bool, onnxruntime::WaitNotificationFn) Failed to allocate memory for "
+        "requested buffer of size 4585490524328388608",
+        ("memory.out-of-memory",),
+        "https://github.com/microsoft/onnxruntime/issues/22702",
+        "shape",
+    ),
+]
+
+NCCL = [
+    (
+        "a100-st-p4d24xlarge-22:183006:183220 [1] misc/socket.cc:518 NCCL WARN Net : Call to recv from "
+        "10.200.84.247<58355> failed : Broken pipe",
+        ("nccl.collective-timeout",),
+        "https://github.com/NVIDIA/nccl/issues/795",
+        "TORCH_NCCL_ASYNC_ERROR_HANDLING",
+    ),
+    (
+        "a100-st-p4d24xlarge-22:183006:183181 [1] misc/socket.cc:538 NCCL WARN Net : Connection closed by remote peer "
+        "a100-st-p4d24xlarge-22.luciodelelis-92732890-0458-4f76-8369-c4fee80b23e7.pcluster<47861>",
+        ("nccl.collective-timeout",),
+        "https://github.com/NVIDIA/nccl/issues/795",
+        None,
+    ),
+    (
+        "torch.distributed.DistBackendError: NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1347, "
+        "remote process exited or there was a network error, NCCL version 2.18.5\n"
+        "ncclRemoteError: A call failed possibly due to a network error or a remote process exiting prematurely.",
+        ("nccl.collective-timeout",),
+        "https://github.com/NVIDIA/nccl/issues/934",
+        "TORCH_NCCL_ASYNC_ERROR_HANDLING",
+    ),
+    (
+        "torch.distributed.DistBackendError: NCCL error in: /pytorch/torch/csrc/distributed/c10d/NCCLUtils.hpp:268, "
+        "remote process exited or there was a network error, NCCL version 2.21.5\n"
+        "ncclRemoteError: A call failed possibly due to a network error or a remote process exiting prematurely.\n"
+        "Last error:\n"
+        "socketProgressOpt: Call to recv from 172....<33759> failed : Connection reset by peer",
+        ("nccl.collective-timeout",),
+        "https://github.com/NVIDIA/nccl/issues/2076",
+        None,
+    ),
+    (
+        "kolyoz2:25146:25854 [0] ib_plugin.c:1105 NCCL WARN NET/IB : Got completion from peer 10.0.35.1<49189> "
+        "with error 4, opcode 5327, len 5327, vendor err 81 (Send)",
+        ("nccl.ib-roce-connection-fails",),
+        "https://github.com/NVIDIA/nccl-tests/issues/252",
+        None,
+    ),
+    (
+        "NCCL error: remote process exited or there was a network error, NCCL version 2.20.5  ncclRemoteError: A call "
+        "failed possibly due to a network error or a remote process exiting prematurely.  Last error:  NET/IB : Got "
+        "completion from peer 172.21.17.89<38536> with error 5, opcode 48, len 32710, vendor err 249",
+        ("nccl.ib-roce-connection-fails",),
+        "https://github.com/deepseek-ai/DeepEP/issues/106",
+        None,
+    ),
+    (
+        "ubuntu:39964:40075 [0] misc/socket.cc:483 NCCL WARN socketStartConnect: Connect to 10.0.0.2<45763> failed : "
+        "Software caused connection abort",
+        ("nccl.socket-interface-wrong", "nccl.container-network-isolated"),
+        "https://github.com/NVIDIA/nccl-tests/issues/166",
+        "NCCL_SOCKET_IFNAME",
+    ),
+    (
+        "ubuntu:39964:40044 [0] misc/socket.cc:49 NCCL WARN socketProgress: Connection closed by remote peer node1<57557>",
+        ("nccl.collective-timeout",),
+        "https://github.com/NVIDIA/nccl-tests/issues/166",
+        None,
+    ),
+    (
+        "[80746] [rank0]:[E321 02:07:08.408271257 ProcessGroupNCCL.cpp:607] [Rank 0] Watchdog caught collective "
+        "operation timeout: WorkNCCL(SeqNum=1580, OpType=ALLREDUCE, NumelIn=466119168, NumelOut=466119168, "
+        "Timeout(ms)=600000) ran for 600060 milliseconds before timing out.",
+        ("nccl.collective-timeout",),
+        "https://github.com/hiyouga/LlamaFactory/issues/7396",
+        None,
+    ),
+    (
+        "[rank1]:[E626 06:24:44.906457629 ProcessGroupNCCL.cpp:1785] [PG ID 0 PG GUID 0(default_pg) Rank 1] Exception "
+        "(either an error or timeout) detected by watchdog at work: 808, last enqueued NCCL work: 811, last completed "
+        "NCCL work: 807.",
+        ("nccl.collective-timeout",),
+        "https://github.com/XPixelGroup/BasicSR/issues/737",
+        None,
+    ),
+    (
+        "[E ProcessGroupNCCL.cpp:737] [Rank 1] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=469508, "
+        "OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 1802212 milliseconds before timing out.",
+        ("nccl.collective-timeout",),
+        "https://github.com/OFA-Sys/OFA/issues/271",
+        None,
+    ),
+    (
+        "[E ProcessGroupNCCL.cpp:458] [Rank 0] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=96120, "
+        "OpType=ALLREDUCE, Timeout(ms)=1800000) ran for 25624887 milliseconds before timing out.",
+        ("nccl.collective-timeout",),
+        "https://github.com/pytorch/pytorch/issues/118369",
+        None,
+    ),
+    (
+        "Watchdog caught collective operation timeout: WorkNCCL(SeqNum=49, OpType=ALLREDUCE, Timeout(ms)=18000000) "
+        "ran for 18005607 milliseconds before timing out.",
+        ("nccl.collective-timeout",),
+        "https://github.com/agiresearch/InstructGLM/issues/3",
+        None,
+    ),
+    (
+        "include/shm.h:28 NCCL WARN Call to posix_fallocate failed : No space left on device",
+        ("nccl.shm-too-small",),
+        "https://github.com/NVIDIA/nccl/issues/290",
+        "shm-size",
+    ),
+    (
+        "Error while creating shared memory segment /dev/shm/nccl-CsYXMW (size 9637888)",
+        ("nccl.shm-too-small",),
+        "https://github.com/WangRongsheng/XrayGLM/issues/83",
+        "shm-size",
+    ),
+    (
+        "RuntimeError: NCCL error in: ../torch/lib/c10d/ProcessGroupNCCL.cpp:839, unhandled system error, NCCL version "
+        "2.8.3\nncclSystemError: System call (socket, malloc, munmap, etc) failed.",
+        ("nccl.shm-too-small",),
+        "https://github.com/NVIDIA/Megatron-LM/issues/71",
+        None,
+    ),
+    (
+        "[Usage]: ncclSystemError: System call (e.g. socket, malloc) or external library call failed or device error.",
+        ("nccl.shm-too-small",),
+        "https://github.com/vllm-project/vllm/issues/6574",
+        None,
+    ),
+]
+
+JETSON = [
+    (
+        "ERROR: torch-2.0.0+nv23.05-cp38-cp38-linux_aarch64.whl is not a supported wheel on this platform.",
+        ("jetson.pypi-wheel",),
+        "https://github.com/JuliaPy/CondaPkg.jl/issues/97",
+        "python3.8 -m pip",
+    ),
+    (
+        "ERROR: tensorflow-2.3.1-cp36-cp36m-linux_aarch64.whl is not a supported wheel on this platform.",
+        ("jetson.pypi-wheel",),
+        "https://github.com/Qengineering/TensorFlow-JetsonNano/issues/2",
+        "-m pip install",
+    ),
+    (
+        "ERROR: torch-1.6.0-cp36-cp36m-linux_aarch64.whl is not a supported wheel on this platform.",
+        ("jetson.pypi-wheel",),
+        "https://github.com/NVIDIA-AI-IOT/jetcard/issues/47",
+        None,
+    ),
+    (
+        "nvidia@tegra-ubuntu:~/tensorflow$ pip install /tmp/tensorflow_pkg/tensorflow-1.6.0rc0-cp27-cp27mu-linux_aarch64.whl \n"
+        "tensorflow-1.6.0rc0-cp27-cp27mu-linux_aarch64.whl is not a supported wheel on this platform.",
+        ("jetson.pypi-wheel",),
+        "https://github.com/jetsonhacks/installTensorFlowJetsonTX/issues/9",
+        None,
+    ),
+    (
+        "ERROR: onnxruntime_gpu-1.16.0-cp38-cp38m-linux_aarch64.whl is not a supported wheel on this platform.",
+        ("jetson.pypi-wheel",),
+        "https://github.com/microsoft/onnxruntime/issues/18951",
+        "rename it to cp38-cp38",
+    ),
+    (
+        "ERROR: onnxruntime_gpu-1.22.0-cp312-cp312-manylinux2014_aarch64.whl is not a supported wheel on this platform.",
+        ("jetson.pypi-wheel",),
+        "https://github.com/microsoft/onnxruntime/issues/24380",
+        None,
+    ),
+    (
+        "ImportError: libcufft.so.10.0: cannot open shared object file: No such file or directory\n"
+        "My device is Jetson Nano, using JetPack4.3.",
+        ("jetson.pypi-wheel",),
+        "https://github.com/pytorch/pytorch/issues/41975",
+        "nv_tegra_release",
+    ),
+    (
+        "OSError: libcurand.so.10: cannot open shared object file: No such file or directory\nJetson Nano, Jetpack 4.6",
+        ("jetson.pypi-wheel",),
+        "https://github.com/Qengineering/PyTorch-Jetson-Nano/issues/5",
+        None,
+    ),
+    (
+        "max@jetson-tx2-0:~$ sudo docker run -it --rm --runtime nvidia --network host "
+        "nvcr.io/nvidia/l4t-pytorch:r32.4.2-pth1.5-py3\n"
+        "OSError: libnvToolsExt.so.1: cannot open shared object file: No such file or directory",
+        ("jetson.pypi-wheel", "jetson.container-l4t-mismatch"),
+        "https://github.com/dusty-nv/jetson-containers/issues/9",
+        None,
+    ),
+    (
+        "Installing PyTorch -> ImportError: libcudart.so.10.0: cannot open shared object file: No such file or directory\n"
+        "Jetson Nano",
+        ("jetson.pypi-wheel",),
+        "https://github.com/dusty-nv/jetson-inference/issues/559",
+        None,
+    ),
+]
+
+CASES = [
+    pytest.param(line, ids, url, knob, id=f"{family}-{n}")
+    for family, rows in (("hw", HARDWARE), ("mem", MEMORY), ("nccl", NCCL), ("jetson", JETSON))
+    for n, (line, ids, url, knob) in enumerate(rows)
+]
+
+
+@pytest.mark.parametrize(("line", "expected", "url", "knob"), CASES)
+def test_field_line_reaches_its_cause(
+    line: str, expected: tuple[str, ...], url: str, knob: str | None
+) -> None:
+    """The expected cause is among the first two findings, and its fixes name the knob."""
+    assert url.startswith("https://")
+    findings = triage_text(line).findings[:2]
+    hits = [f for f in findings if f.id in expected]
+    assert hits, (url, [f.id for f in findings])
+    if knob:
+        fixes = fixes_text(hits[0])
+        assert knob.lower() in fixes.lower(), (url, fixes)
