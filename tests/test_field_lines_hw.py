@@ -103,6 +103,30 @@ HARDWARE = [
         "https://github.com/NVIDIA/open-gpu-kernel-modules/issues/446",
         None,
     ),
+    (
+        "训练显卡用不了Unable to determine the device handle for GPU0000:05:00.0: Unknown Error 需要重启显卡",
+        ("hardware.gpu-reseat", "nvidia.xid-fallen-off-bus"),
+        "https://github.com/liucongg/ChatGLM-Finetuning/issues/95",
+        None,
+    ),
+    (
+        "miller上 nvidia-smi 报错 Unable to determine the device handle for GPU0000:20:00.0: Unknown Error",
+        ("hardware.gpu-reseat", "nvidia.xid-fallen-off-bus"),
+        "https://github.com/cihlab/fics-cluster-guide/issues/53",
+        None,
+    ),
+    (
+        "Unable to determine the device handle for GPU 0000:02:00.0: GPU is lost. Reboot the system to recover this GPU",
+        ("hardware.gpu-reseat", "nvidia.xid-fallen-off-bus"),
+        "https://github.com/JosephKJ/OWOD/issues/81",
+        "reseat",
+    ),
+    (
+        "Unable to determine the device handle for GPU0000:4F:00.0: Unknown Error",
+        ("hardware.gpu-reseat", "nvidia.xid-fallen-off-bus"),
+        "https://github.com/haotian-liu/LLaVA/issues/1466",
+        None,
+    ),
 ]
 
 MEMORY = [
@@ -209,6 +233,61 @@ MEMORY = [
         ("memory.out-of-memory",),
         "https://github.com/microsoft/onnxruntime/issues/22702",
         "shape",
+    ),
+    (
+        "2025-05-13 09:18:55.172253: W external/xla/xla/tsl/framework/bfc_allocator.cc:501] Allocator (GPU_0_bfc) "
+        "ran out of memory trying to allocate 95.40GiB (rounded to 102432004352)requested by op",
+        ("memory.out-of-memory",),
+        "https://github.com/openxla/xla/issues/27322",
+        "XLA_PYTHON_CLIENT_PREALLOCATE",
+    ),
+    (
+        "2025-05-13 09:18:45.074199: W external/xla/xla/hlo/transforms/simplifiers/hlo_rematerialization.cc:3021] "
+        "Can't reduce memory use below 67.69GiB (72678595712 bytes) by rematerialization; only reduced to 95.40GiB "
+        "(102432320060 bytes), down from 95.40GiB (102432320060 bytes) originally",
+        ("memory.out-of-memory",),
+        "https://github.com/openxla/xla/issues/27322",
+        "batch",
+    ),
+    (
+        "E0513 09:18:55.172311 1808266 pjrt_stream_executor_client.cc:2908] Execution of replica 0 failed: RESOURCE_EXHAUSTED:",
+        ("memory.out-of-memory",),
+        "https://github.com/openxla/xla/issues/27322",
+        "XLA_PYTHON_CLIENT_MEM_FRACTION",
+    ),
+    (
+        "2025-05-27 11:26:29.427895: W external/xla/xla/service/hlo_rematerialization.cc:3005] Can't reduce memory use "
+        "below -20.61GiB (-22125470549 bytes) by rematerialization; only reduced to 28.35GiB (30443270400 bytes), "
+        "down from 28.35GiB (30443270400 bytes) originally",
+        ("memory.out-of-memory",),
+        "https://github.com/google-deepmind/alphafold3/issues/432",
+        None,
+    ),
+    (
+        "2020-09-24 21:35:23.363348: W tensorflow/core/common_runtime/bfc_allocator.cc:246] Allocator (GPU_0_bfc) ran "
+        "out of memory trying to allocate 1.02GiB with freed_by_count=0. The caller indicates that this is not a "
+        "failure, but may mean that there could be performance gains if more memory were available.",
+        ("memory.out-of-memory",),
+        "https://github.com/tensorflow/tensorflow/issues/43546",
+        "nothing is broken",
+    ),
+    (
+        "2025-03-17 17:48:09.854267: I tensorflow/stream_executor/cuda/cuda_driver.cc:739] failed to allocate 2.12G "
+        "(2282521344 bytes) from device: CUDA_ERROR_OUT_OF_MEMORY: out of memory",
+        ("memory.out-of-memory",),
+        "https://github.com/talmolab/sleap/issues/2142",
+        None,
+    ),
+    (
+        "2025-03-17 17:48:09.854399: W tensorflow/core/common_runtime/bfc_allocator.cc:343] Garbage collection: "
+        "deallocate free memory regions (i.e., allocations) so that we can re-allocate a larger region to avoid OOM "
+        "due to memory fragmentation. If you see this message frequently, you are running near the threshold of the "
+        "available device memory and re-allocation may incur great performance overhead. You may try smaller batch "
+        "sizes to observe the performance impact. Set TF_ENABLE_GPU_GARBAGE_COLLECTION=false if you'd like to "
+        "disable this feature.",
+        ("memory.out-of-memory", "memory.allocator-fragmentation"),
+        "https://github.com/talmolab/sleap/issues/2142",
+        None,
     ),
 ]
 
