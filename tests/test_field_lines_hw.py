@@ -289,6 +289,40 @@ MEMORY = [
         "https://github.com/talmolab/sleap/issues/2142",
         None,
     ),
+    (
+        "CUDA error 2 at /data/llama.cpp/ggml-cuda.cu:5509: out of memory",
+        ("memory.out-of-memory",),
+        "https://github.com/ggml-org/llama.cpp/issues/3199",
+        "--n-gpu-layers",
+    ),
+    (
+        "WSL: CUDA error 2 at ggml-cuda.cu:359: out of memory",
+        ("memory.out-of-memory",),
+        "https://github.com/ggml-org/llama.cpp/issues/1230",
+        None,
+    ),
+    (
+        "CUDA error: out of memory\n"
+        "  current device: 0, in function ggml_cuda_pool_malloc_vmm at "
+        "C:\\Users\\jmorg\\git\\ollama\\llm\\llama.cpp\\ggml-cuda.cu:8583\n"
+        "  cuMemCreate(&handle, reserve_size, &prop, 0)\n"
+        'GGML_ASSERT: C:\\Users\\jmorg\\git\\ollama\\llm\\llama.cpp\\ggml-cuda.cu:256: !"CUDA error"',
+        ("memory.out-of-memory",),
+        "https://github.com/ollama/ollama/issues/3237",
+        "OLLAMA_CONTEXT_LENGTH",
+    ),
+    (
+        "Processing...\n100%|██████████████████████████████████| 205944/205944 [18:54<00:00, 181.58it/s]\nKilled",
+        ("memory.host-ram-exhausted",),
+        "https://github.com/xk-huang/yet-another-vectornet/issues/37",
+        "swap",
+    ),
+    (
+        "[2021-02-12 03:31:37,319] [train] [INFO] Training Started.\n2021-02-12 03:31:37,319 INFO Training Started.\nKilled",
+        ("memory.host-ram-exhausted",),
+        "https://github.com/ildoonet/tf-pose-estimation/issues/674",
+        None,
+    ),
 ]
 
 NCCL = [
@@ -480,6 +514,19 @@ JETSON = [
         "Jetson Nano",
         ("jetson.pypi-wheel",),
         "https://github.com/dusty-nv/jetson-inference/issues/559",
+        None,
+    ),
+    (
+        "Package manager install on Nvidia Grace Hopper does not make cuda available",
+        ("jetson.pypi-wheel", "torch.cpu-build-on-gpu-host"),
+        "https://github.com/pytorch/pytorch/issues/123835",
+        None,
+    ),
+    (
+        "PyTorch version: 2.2.2\nIs debug build: False\nCUDA used to build PyTorch: Could not collect\n"
+        "OS: Ubuntu 22.04.4 LTS (aarch64)\nIs CUDA available: False\nGPU models and configuration: GPU 0: NVIDIA GH200 480GB",
+        ("jetson.pypi-wheel", "torch.cpu-build-on-gpu-host"),
+        "https://github.com/pytorch/pytorch/issues/123835",
         None,
     ),
 ]
