@@ -529,6 +529,31 @@ JETSON = [
         "https://github.com/pytorch/pytorch/issues/123835",
         None,
     ),
+    (
+        "Errors were encountered while processing:\n nvidia-l4t-bootloader\nE: Sub-process /usr/bin/dpkg returned an error code (1)",
+        ("jetson.l4t-package-upgrade-fails",),
+        "https://github.com/NVIDIA-AI-IOT/jetcard/issues/46",
+        "dpkg --configure -a",
+    ),
+    (
+        "dpkg: error processing package avt-nvidia-l4t-bootloader (--configure):\n"
+        " installed avt-nvidia-l4t-bootloader package post-installation script subprocess returned error exit status 1",
+        ("jetson.l4t-package-upgrade-fails",),
+        "https://github.com/alliedvision/linux_nvidia_jetson/issues/59",
+        "BSP",
+    ),
+    (
+        "ERROR. Procedure for bl_update_payload update FAILED.",
+        ("jetson.l4t-package-upgrade-fails",),
+        "https://github.com/alliedvision/linux_nvidia_jetson/issues/59",
+        None,
+    ),
+    (
+        "Setting up nvidia-l4t-bootloader (36.4.4-20250616085344) ...\nWarning: Cannot get compatible board name.",
+        ("jetson.l4t-package-upgrade-fails",),
+        "https://github.com/Seeed-Studio/Linux_for_Tegra/issues/41",
+        "nv_tegra_release",
+    ),
 ]
 
 CASES = [
