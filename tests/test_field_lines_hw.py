@@ -127,6 +127,20 @@ HARDWARE = [
         "https://github.com/haotian-liu/LLaVA/issues/1466",
         None,
     ),
+    (
+        "[Fri Mar  3 04:27:08 2023] NVRM: Xid (PCI:0000:61:00): 119, pid=1346198, name=nvidia-smi, Timeout waiting "
+        "for RPC from GSP! Expected function 103 (GSP_RM_ALLOC) (0x80 0x38).",
+        ("nvidia.gsp-rpc-timeout",),
+        "https://github.com/NVIDIA/open-gpu-kernel-modules/issues/446",
+        None,
+    ),
+    (
+        "[Mon Mar  6 21:37:31 2023] NVRM: Xid (PCI:0000:61:00): 119, pid=905052, name=python, Timeout waiting for RPC "
+        "from GSP! Expected function 76 (GSP_RM_CONTROL) (0x20801702 0x4).",
+        ("nvidia.gsp-rpc-timeout",),
+        "https://github.com/NVIDIA/nvidia-docker/issues/1648",
+        None,
+    ),
 ]
 
 MEMORY = [
@@ -447,6 +461,26 @@ NCCL = [
         ("nccl.shm-too-small",),
         "https://github.com/vllm-project/vllm/issues/6574",
         None,
+    ),
+    (
+        "72bf7b08-26f3-4ebc-8b9d-85df3e4414c0:76786:77145 [3] misc/ibvwrap.cc:284 NCCL WARN Call to ibv_modify_qp "
+        "failed with error No such device",
+        ("nccl.ib-roce-connection-fails",),
+        "https://github.com/NVIDIA/nccl/issues/799",
+        "NCCL_IB_GID_INDEX",
+    ),
+    (
+        "misc/ibvwrap.cc:187 NCCL WARN Call to ibv_modify_qp failed with error Network is unreachable",
+        ("nccl.ib-roce-connection-fails", "nccl.roce-gid-index-wrong"),
+        "https://github.com/NVIDIA/nccl-tests/issues/185",
+        "NCCL_IB_GID_INDEX",
+    ),
+    (
+        "I ran torch based multi-machine multi-card model training in docker container, nccl 2.7.8,cuda 11.1.\n"
+        "misc/ibvwrap.cc:280 NCCL WARN Call to ibv_create_qp failed",
+        ("nccl.ib-roce-connection-fails",),
+        "https://github.com/NVIDIA/nccl/issues/1129",
+        "--device=/dev/infiniband",
     ),
 ]
 
