@@ -337,6 +337,27 @@ MEMORY = [
         "https://github.com/ildoonet/tf-pose-estimation/issues/674",
         None,
     ),
+    (
+        "报错信息：Out of memory error on GPU 0. Cannot allocate 1.531250GB memory on GPU 0, available memory is only \n"
+        "                   416.625000MB.",
+        ("memory.out-of-memory",),
+        "https://github.com/PaddlePaddle/Paddle/issues/26892",
+        None,
+    ),
+    (
+        "W0713 16:34:31.576385   221 operator.cc:242] roi_align raises an exception "
+        "paddle::memory::allocation::BadAlloc, ResourceExhaustedError: ",
+        ("memory.out-of-memory",),
+        "https://github.com/PaddlePaddle/PaddleDetection/issues/3679",
+        None,
+    ),
+    (
+        "Out of memory error on GPU 0. Cannot allocate 400.000244MB memory on GPU 0, 7.288696GB memory has been "
+        "allocated and available memory is only 155.187500MB.",
+        ("memory.out-of-memory",),
+        "https://github.com/PaddlePaddle/PaddleSeg/issues/1723",
+        None,
+    ),
 ]
 
 NCCL = [
