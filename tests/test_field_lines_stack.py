@@ -1,0 +1,202 @@
+"""Round 7 field survey of the stack families (CPU-only builds, Windows DLL dependencies,
+PaddlePaddle, conda environments): each canonical line, as users pasted it in the cited thread,
+reaches its cause among the first two findings, and where the cause has fixes they name the
+thing the real fix turns on (the package, flag, env var or command)."""
+
+from __future__ import annotations
+
+import pytest
+from triage_lines import fixes_text
+
+from envdoctor.triage_engine import triage_text
+
+# (pasted text, accepted finding ids, a word the cause's fixes must name or None, source URL)
+FIELD_LINES: list[tuple[str, tuple[str, ...], str | None, str]] = [
+    # ---------------------------------------------------------------- CPU-only builds
+    (
+        "    self.model = ctranslate2.models.Whisper(\n"
+        "ValueError: This CTranslate2 package was not compiled with CUDA support",
+        ("ctranslate2.built-without-cuda",),
+        'device="cpu"',
+        "https://github.com/m-bain/whisperX/issues/575",
+    ),
+    (
+        "fastapi.exceptions.HTTPException: 400: [ERROR: 500: Error transcribing chunk: "
+        "This CTranslate2 package was not compiled with CUDA support]",
+        ("ctranslate2.built-without-cuda",),
+        "WITH_CUDA=ON",
+        "https://github.com/open-webui/open-webui/issues/18858",
+    ),
+    (
+        "AttributeError: module 'faiss' has no attribute 'StandardGpuResources'",
+        ("faiss.cpu-package-installed",),
+        "faiss-cpu",
+        "https://github.com/facebookresearch/faiss/issues/3656",
+    ),
+    (
+        "AttributeError: 'module' object has no attribute 'StandardGpuResources'\n\n"
+        "faiss-cpu                 1.6.1            py27h6bb024c_0    pytorch",
+        ("faiss.cpu-package-installed",),
+        "faiss-gpu",
+        "https://github.com/facebookresearch/deepcluster/issues/56",
+    ),
+    (
+        "    return faiss.GpuIndexFlatL2(\n"
+        "AttributeError: module 'faiss' has no attribute 'GpuIndexFlatL2'",
+        ("faiss.cpu-package-installed",),
+        "faiss-cpu",
+        "https://github.com/amazon-science/patchcore-inspection/issues/30",
+    ),
+    (
+        "xgboost.core.XGBoostError: [07:02:59] /workspace/src/c_api/../common/common.h:174: "
+        "XGBoost version not compiled with GPU support.",
+        ("xgboost.built-without-gpu",),
+        "xgboost-cpu",
+        "https://github.com/dmlc/xgboost/issues/11394",
+    ),
+    (
+        "XGBoostError: [12:54:26] /home/lly2014/xgboost/src/learner.cc:180: XGBoost version not "
+        "compiled with GPU support.",
+        ("xgboost.built-without-gpu",),
+        "USE_CUDA",
+        "https://github.com/dmlc/xgboost/issues/4355",
+    ),
+    (
+        "[LightGBM] [Fatal] GPU Tree Learner was not enabled in this build.\n"
+        "Please recompile with CMake option -DUSE_GPU=1",
+        ("lightgbm.built-without-gpu",),
+        "cmake.define.USE_GPU=ON",
+        "https://github.com/lightgbm-org/LightGBM/issues/3696",
+    ),
+    (
+        "LightGBMError: b'GPU Tree Learner was not enabled in this build. Recompile with CMake "
+        "option -DUSE_GPU=1'",
+        ("lightgbm.built-without-gpu",),
+        "pip install --upgrade lightgbm",
+        "https://github.com/lightgbm-org/LightGBM/issues/2070",
+    ),
+    (
+        '    raise ValueError("GPU is not accessible. Was the library installed correctly?")\n'
+        "ValueError: GPU is not accessible. Was the library installed correctly?",
+        ("spacy.cupy-missing",),
+        "spacy[cuda12x]",
+        "https://github.com/explosion/thinc/issues/467",
+    ),
+    (
+        "Error: Cannot use GPU, Cupy is not installed",
+        ("spacy.cupy-missing",),
+        "cupy",
+        "https://github.com/explosion/spaCy/issues/13700",
+    ),
+    (
+        "mxnet.base.MXNetError: [11:28:30] src/storage/storage.cc:78: Compile with USE_CUDA=1 to "
+        "enable GPU usage",
+        ("mxnet.cpu-package-installed",),
+        "mxnet-cu",
+        "https://github.com/apache/mxnet/issues/3739",
+    ),
+    (
+        "mxnet.base.MXNetError: [16:53:11] src/storage/storage.cc:43: Please compile with CUDA "
+        "enabled",
+        ("mxnet.cpu-package-installed",),
+        "USE_CUDA=1",
+        "https://github.com/apache/mxnet/issues/260",
+    ),
+    # ---------------------------------------------------------------- Windows DLL dependencies
+    (
+        "OSError: [WinError 126] The specified module could not be found. Error loading "
+        '"C:\\Users\\username\\AppData\\Local\\Programs\\Python\\Python312\\Lib\\site-packages'
+        '\\torch\\lib\\fbgemm.dll" or one of its dependencies.',
+        ("windows.dll-dependency-missing",),
+        "libomp140",
+        "https://github.com/modelscope/FunClip/issues/105",
+    ),
+    (
+        "Error running job: [WinError 126] 找不到指定的模块。 Error loading "
+        '"C:\\Users\\daizh\\Documents\\LORA Traning\\ai-toolkit\\venv\\Lib\\site-packages\\torch'
+        '\\lib\\fbgemm.dll" or one of its dependencies.',
+        ("windows.dll-dependency-missing",),
+        "libomp140",
+        "https://github.com/ostris/ai-toolkit/issues/91",
+    ),
+    (
+        "OSError: [WinError 193] %1 不是有效的 Win32 应用程序。 Error loading "
+        '"D:\\Program Files\\Python311\\Lib\\site-packages\\torch\\lib\\cublas64_12.dll" or one of '
+        "its dependencies.",
+        ("windows.dll-dependency-missing",),
+        "--force-reinstall",
+        "https://github.com/2noise/ChatTTS/issues/886",
+    ),
+    (
+        "OSError: [WinError 193] %1 is not a valid Win32 application. Error loading "
+        '"C:\\Users\\lukky\\AppData\\Local\\Programs\\Python\\Python39\\lib\\site-packages\\torch'
+        '\\lib\\caffe2_detectron_ops.dll" or one of its dependencies.',
+        ("windows.dll-dependency-missing",),
+        "64-bit",
+        "https://github.com/patrickloeber/pytorch-chatbot/issues/10",
+    ),
+    (
+        "    self._handle = _dlopen(self._name, mode)\n"
+        "OSError: [WinError 193] %1 is not a valid Win32 application",
+        ("windows.dll-dependency-missing",),
+        None,
+        "https://github.com/pytorch/pytorch/issues/41585",
+    ),
+    (
+        "OSError: [WinError 1114] 动态链接库(DLL)初始化例程失败。 Error loading "
+        '"C:\\Program Files\\Python311\\Lib\\site-packages\\torch\\lib\\c10.dll" or one of its '
+        "dependencies.",
+        ("windows.dll-dependency-missing",),
+        "vc_redist",
+        "https://github.com/666ghj/BettaFish/issues/428",
+    ),
+    (
+        "OSError: [WinError 1114] 动态链接库(DLL)初始化例程失败。 Error loading "
+        '"D:\\miniconda\\envs\\cosyvoice\\lib\\site-packages\\torch\\lib\\c10.dll" or one of its '
+        "dependencies.",
+        ("windows.dll-dependency-missing",),
+        "VCRedist",
+        "https://github.com/QwenAudio/CosyVoice/issues/1836",
+    ),
+    (
+        "ppocr WARNING: When args.layout is false, args.ocr is automatically set to false\n"
+        "Could not locate zlibwapi.dll. Please make sure it is in your library path!",
+        ("windows.cudnn-zlibwapi-missing",),
+        "zlibwapi.dll",
+        "https://github.com/PaddlePaddle/PaddleOCR/issues/8400",
+    ),
+    (
+        "CUDA-version: 11070 (11070), cuDNN: 8.4.1, GPU count: 1\n"
+        "Could not locate zlibwapi.dll. Please make sure it is in your library path!",
+        ("windows.cudnn-zlibwapi-missing",),
+        "CUDA_PATH",
+        "https://github.com/AlexeyAB/darknet/issues/8551",
+    ),
+    (
+        "Could not load library zlibwapi.dll. Error code 193. Please verify that the library is "
+        "built correctly for your processor architecture (32-bit, 64-bit)",
+        ("windows.cudnn-zlibwapi-missing",),
+        "where zlibwapi.dll",
+        "https://github.com/lightvector/KataGo/issues/828",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected", "knob", "source"), FIELD_LINES, ids=[row[3] for row in FIELD_LINES]
+)
+def test_field_line_reaches_its_cause(
+    text: str, expected: tuple[str, ...], knob: str | None, source: str
+) -> None:
+    findings = triage_text(text).findings
+    top = [f.id for f in findings[:2]]
+    hits = [f for f in findings[:2] if f.id in expected]
+    assert hits, f"{source}: expected one of {expected} in the first two, got {top}"
+    if knob is not None:
+        fixes = fixes_text(hits[0])
+        assert knob.lower() in fixes.lower(), f"{source}: fixes lack {knob!r}: {fixes}"
+
+
+def test_every_line_cites_a_thread_or_doc() -> None:
+    sources = [row[3] for row in FIELD_LINES]
+    assert all(s.startswith("https://") for s in sources)
