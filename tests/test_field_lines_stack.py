@@ -179,6 +179,106 @@ FIELD_LINES: list[tuple[str, tuple[str, ...], str | None, str]] = [
         "where zlibwapi.dll",
         "https://github.com/lightvector/KataGo/issues/828",
     ),
+    # ---------------------------------------------------------------- PaddlePaddle
+    (
+        "PreconditionNotMetError: Cannot load cudnn shared library. Cannot invoke method "
+        "cudnnGetVersion.\n  [Hint: cudnn_dso_handle should not be null.] (at /home/fastdeploy/develop/"
+        "paddle_build/v0.0.0/Paddle/paddle/phi/backends/dynload/cudnn.cc:64)",
+        ("cuda.cudnn-missing", "paddle.wheel-cuda-mismatch"),
+        "LD_LIBRARY_PATH",
+        "https://github.com/multimodal-art-projection/MAP-NEO/issues/3",
+    ),
+    (
+        "RuntimeError: (PreconditionNotMet) Cannot load cudnn shared library. Cannot invoke method "
+        "cudnnGetVersion.\n  [Hint: cudnn_dso_handle should not be null.] (at "
+        "/paddle/paddle/fluid/platform/dynload/cudnn.cc:76)",
+        ("cuda.cudnn-missing", "paddle.wheel-cuda-mismatch"),
+        "paddlepaddle-gpu",
+        "https://github.com/PaddlePaddle/Paddle/issues/36238",
+    ),
+    (
+        "RuntimeError: (PreconditionNotMet) The third-party dynamic library (libcublas.so) that "
+        "Paddle depends on is not configured correctly. (error code is libcublas.so: cannot open "
+        "shared object file: No such file or directory)",
+        ("paddle.wheel-cuda-mismatch", "cuda.cudnn-missing"),
+        "LD_LIBRARY_PATH",
+        "https://github.com/PaddlePaddle/PaddleNLP/issues/2980",
+    ),
+    (
+        "PreconditionNotMetError: The third-party dynamic library (cudnn64_7.dll) that Paddle "
+        "depends on is not configured correctly. (error code is 126)",
+        ("cuda.cudnn-missing", "paddle.wheel-cuda-mismatch"),
+        "PATH",
+        "https://github.com/PaddlePaddle/PaddleOCR/issues/1081",
+    ),
+    (
+        "W0608 17:24:55.806937 14489 device_context.h:360] WARNING: device: 0. The installed Paddle "
+        "is compiled with CUDNN 7.6, but CUDNN version in your machine is 7.4, which may cause "
+        "serious incompatible bug. Please recompile or reinstall Paddle with compatible CUDNN "
+        "version.",
+        ("cuda.cudnn-mismatch",),
+        "7.6",
+        "https://github.com/PaddlePaddle/PaddleDetection/issues/3331",
+    ),
+    (
+        "Error: Can not import avx core while this file exists: "
+        "/opt/conda/lib/python3.10/site-packages/paddle/fluid/core_avx.so",
+        ("paddle.core-import-failed",),
+        "paddlepaddle-gpu",
+        "https://github.com/PaddlePaddle/PaddleOCR/issues/10218",
+    ),
+    (
+        "Error: Can not import avx core while this file exists: "
+        "D:\\..........\\Python39\\lib\\site-packages\\paddle\\fluid\\core_avx.pyd\n"
+        "    from .core_avx import *\n"
+        "ImportError: DLL load failed while importing core_avx: 找不到指定的模块。",
+        ("paddle.core-import-failed",),
+        "VCRedist",
+        "https://github.com/PaddlePaddle/Paddle/issues/35570",
+    ),
+    (
+        "Error: Can not import noavx core while this file exists: "
+        "/usr/local/lib/python3.7/dist-packages/paddle/fluid/core_noavx.so\n"
+        "ImportError: libgfortran.so.4: cannot open shared object file: No such file or directory",
+        ("paddle.core-import-failed",),
+        "ImportError",
+        "https://github.com/PaddlePaddle/Paddle/issues/56609",
+    ),
+    (
+        "Error: AVX is not support on your machine, but you have installed paddlepaddle with avx "
+        "core, you should reinstall paddlepaddle by 'python -m pip install -U "
+        "paddlepaddle-gpu[==version] -f https://paddlepaddle.org.cn/whl/stable_noavx.html'",
+        ("paddle.core-import-failed",),
+        "noavx",
+        "https://github.com/PaddlePaddle/Paddle/pull/30413",
+    ),
+    (
+        "The conflict is caused by:\n"
+        '    torch 2.5.1 depends on nvidia-cuda-runtime-cu12==12.4.127; platform_system == "Linux" '
+        'and platform_machine == "x86_64"\n'
+        "    paddlepaddle-gpu 3.1.0 depends on nvidia-cuda-runtime-cu12==12.3.101; platform_system "
+        '== "Linux" and platform_machine == "x86_64"',
+        ("paddle.nvidia-wheel-pin-conflict",),
+        "nvidia-cuda-runtime-cu12",
+        "https://github.com/PaddlePaddle/Paddle/issues/74894",
+    ),
+    (
+        "paddlepaddle_gpu-3.0.0 对应的预编译whl能提供pytorch版本清单吗\n"
+        'torch 2.3.0 requires nvidia-cudnn-cu12==8.9.2.26; platform_system == "Linux" and '
+        'platform_machine == "x86_64", but you have nvidia-cudnn-cu12 9.1.1.17 which is '
+        "incompatible.",
+        ("paddle.nvidia-wheel-pin-conflict",),
+        "nvidia-cudnn-cu12",
+        "https://github.com/PaddlePaddle/Paddle/issues/71867",
+    ),
+    (
+        'torch 2.4.0+cu118 requires nvidia-cudnn-cu11==9.1.0.70; platform_system == "Linux" and '
+        'platform_machine == "x86_64", but you have nvidia-cudnn-cu11 8.9.6.50 which is '
+        "incompatible.",
+        ("python.nvidia-wheel-pin-conflict",),
+        "pip check",
+        "https://github.com/Yuliang-Liu/MonkeyOCR/issues/211",
+    ),
 ]
 
 
