@@ -279,6 +279,86 @@ FIELD_LINES: list[tuple[str, tuple[str, ...], str | None, str]] = [
         "pip check",
         "https://github.com/Yuliang-Liu/MonkeyOCR/issues/211",
     ),
+    # ---------------------------------------------------------------- conda environments
+    (
+        "UnsatisfiableError: The following specifications were found to be incompatible with your "
+        "system:\n\n  - feature:/linux-64::__glibc==2.31=0\n"
+        "  - oneclient -> nss -> __glibc[version='>=2.17|>=2.17,<3.0.a0']\n\n"
+        "Your installed version is: 2.31",
+        ("conda.glibc-unsatisfiable",),
+        "libmamba",
+        "https://github.com/conda/conda/issues/12912",
+    ),
+    (
+        "conda install pytorch-cuda=11.8\n"
+        "UnsatisfiableError: The following specifications were found to be incompatible with your "
+        "system:\n\n  - feature:/linux-64::__glibc==2.31=0\n"
+        "  - python=3.10 -> libgcc-ng[version='>=11.2.0'] -> __glibc[version='>=2.17']\n\n"
+        "Your installed version is: 2.31",
+        ("conda.glibc-unsatisfiable", "cuda.conda-pip-cuda-mixed"),
+        None,
+        "https://github.com/conda/conda/issues/12489",
+    ),
+    (
+        "Found conflicts! Looking for incompatible packages.\n"
+        "UnsatisfiableError: The following specifications were found to be incompatible with each "
+        "other:\n\n  - feature:/linux-64::__glibc==2.31=0\n"
+        "  - feature:|@/linux-64::__glibc==2.31=0\n\nYour installed version is: 2.31",
+        ("conda.glibc-unsatisfiable",),
+        "channel_priority strict",
+        "https://github.com/malonge/RagTag/issues/126",
+    ),
+    (
+        "  - feature:/linux-64::__glibc==2.12=0\n"
+        "  - feature:|@/linux-64::__glibc==2.12=0\n"
+        "  - libgcc-ng==9.3.0=h5101ec6_17 -> __glibc[version='>=2.17']",
+        ("conda.glibc-unsatisfiable",),
+        "ldd --version",
+        "https://github.com/conda/conda/issues/10934",
+    ),
+    (
+        "ImportError: /home/liut61/miniforge3/envs/open-mmlab/lib/python3.8/site-packages/torch/lib/"
+        "libtorch_cpu.so: undefined symbol: iJIT_NotifyEvent",
+        ("torch.conda-mkl-incompatible",),
+        "mkl==2024.0",
+        "https://github.com/open-mmlab/mmpretrain/issues/1900",
+    ),
+    (
+        "ImportError: /root/anaconda3/envs/pikv/lib/python3.11/site-packages/torch/lib/"
+        "libtorch_cpu.so: undefined symbol: iJIT_NotifyEvent",
+        ("torch.conda-mkl-incompatible",),
+        "install torch with pip",
+        "https://github.com/NoakLiu/PiKV/issues/2",
+    ),
+    (
+        "OSError: .../anaconda3/bin/../lib/libstdc++.so.6: version `GLIBCXX_3.4.29' not found "
+        "(required by ..../anaconda3/lib/python3.6/site-packages/selm_lammps/lammps/liblammps.so)",
+        ("python.libstdcxx-too-old",),
+        "conda-forge",
+        "https://github.com/atzberg/mango-selm/issues/25",
+    ),
+    (
+        "Error while loading conda entry point: conda-libmamba-solver (/lib64/libstdc++.so.6: "
+        "version `GLIBCXX_3.4.20' not found (required by /data3/lgb_data_softwear/miniconda/lib/"
+        "python3.10/site-packages/libmambapy/bindings.cpython-310-x86_64-linux-gnu.so))",
+        ("python.libstdcxx-too-old",),
+        "LD_LIBRARY_PATH",
+        "https://github.com/conda/conda-libmamba-solver/issues/544",
+    ),
+    (
+        "No action taken.\n\nCondaError: Run 'conda init' before 'conda activate'",
+        ("python.env-mismatch",),
+        "conda.sh",
+        "https://github.com/nagadit/DeepFaceLab_Linux/issues/84",
+    ),
+    (
+        "conda create -n wiseflow python=3.10\nconda activate wiseflow\n"
+        "在执行第二行时，提示如标题内容“CondaError: Run 'conda init' before 'conda activate'”，"
+        "但是执行 conda  init 之后，依然无效。",
+        ("python.env-mismatch",),
+        "conda shell.bash hook",
+        "https://github.com/TeamWiseFlow/xiaobei/issues/57",
+    ),
 ]
 
 
