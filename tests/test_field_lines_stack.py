@@ -102,6 +102,46 @@ FIELD_LINES: list[tuple[str, tuple[str, ...], str | None, str]] = [
         "USE_CUDA=1",
         "https://github.com/apache/mxnet/issues/260",
     ),
+    (
+        "So I have a 3060 and a core i9-12900kf and when im using decipher im getting the error:  "
+        "UserWarning: FP16 is not supported on CPU; using FP32 instead\n"
+        '  warnings.warn("FP16 is not supported on CPU; using FP32 instead")',
+        ("torch.cpu-build-on-gpu-host",),
+        "+cpu",
+        "https://github.com/dsymbol/decipher/issues/8",
+    ),
+    (
+        "Ultralytics YOLOv8.1.3 🚀 Python-3.10.11 torch-2.1.0+cpu\n"
+        "An Error occurred: Invalid CUDA 'device=0' requested. Use 'device=cpu' or pass valid CUDA "
+        "device(s) if available, i.e. 'device=0' or 'device=0,1,2,3' for Multi-GPU.",
+        ("torch.cpu-build-on-gpu-host",),
+        "cu121",
+        "https://github.com/ogkalu2/comic-translate/issues/17",
+    ),
+    (
+        "ValueError: Invalid CUDA 'device=0' requested. Use 'device=cpu' or pass valid CUDA "
+        "device(s) if available, i.e. 'device=0' or 'device=0,1,2,3' for Multi-GPU.\n\n"
+        "torch.cuda.is_available(): False\ntorch.cuda.device_count(): 0\n"
+        "os.environ['CUDA_VISIBLE_DEVICES']: None",
+        ("torch.cpu-build-on-gpu-host",),
+        "torch.version.cuda",
+        "https://github.com/ogkalu2/comic-translate/issues/224",
+    ),
+    (
+        "    assert torch.cuda.is_available(), 'CUDA unavailable, invalid device %s requested' % "
+        "device  # check availablity\nAssertionError: CUDA unavailable, invalid device 0 requested",
+        ("torch.cpu-build-on-gpu-host",),
+        "+cpu",
+        "https://github.com/ultralytics/yolov5/issues/474",
+    ),
+    (
+        "Ultralytics YOLOv8.2.54 🚀 Python-3.9.13 torch-2.2.0+cpu \n"
+        "    results = model.predict(frame, save=False, conf=confidence, half=True, "
+        "agnostic_nms=True, iou=0.7",
+        ("torch.cpu-build-on-gpu-host",),
+        "2.2.0+cpu",
+        "https://github.com/Passer1072/RookieAI_yolov8/issues/33",
+    ),
     # ---------------------------------------------------------------- Windows DLL dependencies
     (
         "OSError: [WinError 126] The specified module could not be found. Error loading "
@@ -380,3 +420,19 @@ def test_field_line_reaches_its_cause(
 def test_every_line_cites_a_thread_or_doc() -> None:
     sources = [row[3] for row in FIELD_LINES]
     assert all(s.startswith("https://") for s in sources)
+
+
+# lines that name the CPU but no GPU: the warning is expected there, not a wrong build
+NO_GPU_LINES = [
+    (
+        "/whisper-dictation/venv/lib/python3.8/site-packages/whisper/transcribe.py:114: "
+        "UserWarning: FP16 is not supported on CPU; using FP32 instead",
+        "https://github.com/foges/whisper-dictation/issues/9",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "source"), NO_GPU_LINES, ids=[row[1] for row in NO_GPU_LINES])
+def test_cpu_warning_without_a_gpu_is_not_a_cpu_build(text: str, source: str) -> None:
+    ids = [f.id for f in triage_text(text).findings[:2]]
+    assert "torch.cpu-build-on-gpu-host" not in ids, f"{source}: {ids}"
