@@ -103,14 +103,6 @@ FIELD_LINES: list[tuple[str, tuple[str, ...], str | None, str]] = [
         "https://github.com/apache/mxnet/issues/260",
     ),
     (
-        "So I have a 3060 and a core i9-12900kf and when im using decipher im getting the error:  "
-        "UserWarning: FP16 is not supported on CPU; using FP32 instead\n"
-        '  warnings.warn("FP16 is not supported on CPU; using FP32 instead")',
-        ("torch.cpu-build-on-gpu-host",),
-        "+cpu",
-        "https://github.com/dsymbol/decipher/issues/8",
-    ),
-    (
         "Ultralytics YOLOv8.1.3 🚀 Python-3.10.11 torch-2.1.0+cpu\n"
         "An Error occurred: Invalid CUDA 'device=0' requested. Use 'device=cpu' or pass valid CUDA "
         "device(s) if available, i.e. 'device=0' or 'device=0,1,2,3' for Multi-GPU.",
