@@ -311,6 +311,24 @@ FIELD_LINES: list[tuple[str, tuple[str, ...], str | None, str]] = [
         "pip check",
         "https://github.com/Yuliang-Liu/MonkeyOCR/issues/211",
     ),
+    (
+        "W1010 12:46:29.989503  7242 dynamic_loader.cc:305] The third-party dynamic library "
+        "(libcuda.so) that Paddle depends on is not configured correctly. (error code is "
+        "libcuda.so: cannot open shared object file: No such file or directory)",
+        ("paddle.unversioned-libcuda-missing",),
+        "libcuda.so.1",
+        "https://github.com/PaddlePaddle/PaddleDetection/issues/7089",
+    ),
+    (
+        "WSL2Ubuntu报警告The third-party dynamic library (libcuda.so) that Paddle depends on is not "
+        "configured correctly.\n"
+        "W0508 21:40:15.979074  1551 dynamic_loader.cc:412] The third-party dynamic library "
+        "(libcuda.so) that Paddle depends on is not configured correctly. (error code is "
+        "libcuda.so: cannot open shared object file: No such file or directory)",
+        ("paddle.unversioned-libcuda-missing",),
+        "/usr/lib/wsl/lib",
+        "https://github.com/PaddlePaddle/Paddle/issues/78917",
+    ),
     # ---------------------------------------------------------------- conda environments
     (
         "UnsatisfiableError: The following specifications were found to be incompatible with your "
@@ -390,6 +408,24 @@ FIELD_LINES: list[tuple[str, tuple[str, ...], str | None, str]] = [
         ("python.env-mismatch",),
         "conda shell.bash hook",
         "https://github.com/TeamWiseFlow/xiaobei/issues/57",
+    ),
+    (
+        "conda env create -f environment.yml\n\nCollecting package metadata (repodata.json): "
+        "done\nSolving environment: failed\n\nResolvePackageNotFound:\n  - icc_rt=2019.0.0\n"
+        "  - intel-openmp=2019.5\n  - wincertstore=0.2\n  - vs2015_runtime=14.16.27012\n"
+        "  - vc=14.1",
+        ("conda.env-file-other-platform",),
+        "--from-history",
+        "https://github.com/EliasNehme/Deep-STORM/issues/2",
+    ),
+    (
+        "D:\\Git\\Neural-Template>conda env create -f environment.yml\n"
+        "Solving environment: failed\n\nResolvePackageNotFound:\n"
+        "  - pip==22.1.2=py38h06a4308_0\n  - ld_impl_linux-64==2.38=h1181459_1\n"
+        "  - lame==3.100=h7b6447c_0",
+        ("conda.env-file-other-platform",),
+        "ld_impl_linux-64",
+        "https://github.com/edward1997104/Neural-Template/issues/9",
     ),
 ]
 
