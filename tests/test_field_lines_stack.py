@@ -427,6 +427,46 @@ FIELD_LINES: list[tuple[str, tuple[str, ...], str | None, str]] = [
         "ld_impl_linux-64",
         "https://github.com/edward1997104/Neural-Template/issues/9",
     ),
+    (
+        "ImportError: DLL load failed while importing _ctypes: Can't find specified module.",
+        ("conda.env-not-activated",),
+        "conda run -n",
+        "https://github.com/conda/conda/issues/12531",
+    ),
+    (
+        "    import _ssl             # if we can't import it, let the error pro\n"
+        "ImportError: DLL load failed while importing _ssl: 找不到指定的模块。",
+        ("conda.env-not-activated",),
+        "libssl",
+        "https://github.com/nalexandru/api-ms-win-core-path-HACK/issues/10",
+    ),
+    (
+        "`conda search conda` gives an error message:\n"
+        "Can't connect to HTTPS URL because the SSL module is not available",
+        ("conda.env-not-activated",),
+        "System32",
+        "https://github.com/conda/conda/issues/8273",
+    ),
+    (
+        "Verifying transaction: failed\n\n"
+        "CondaVerificationError: The package for pytorch located at "
+        "/home/admin/anaconda3/pkgs/pytorch-1.11.0-py3.8_cuda11.3_cudnn8.2.0_0\n"
+        "appears to be corrupted. The path "
+        "'lib/python3.8/site-packages/torch-1.11.0-py3.8.egg-info/SOURCES.txt'\n"
+        "specified in the package manifest cannot be found.",
+        ("conda.package-cache-corrupted",),
+        "conda clean",
+        "https://github.com/CompVis/stable-diffusion/issues/825",
+    ),
+    (
+        "CondaVerificationError: The package for pytorch located at "
+        "C:\\Users\\x\\Anaconda3\\pkgs\\pytorch-1.3.1-py3.7_cuda101_cudnn7_0\n"
+        "appears to be corrupted. The path 'Scripts/convert-onnx-to-caffe2.exe'\n"
+        "specified in the package manifest cannot be found.",
+        ("conda.package-cache-corrupted",),
+        "disk",
+        "https://github.com/facebookresearch/demucs/issues/62",
+    ),
 ]
 
 
