@@ -211,6 +211,19 @@ FIELD_LINES: list[tuple[str, tuple[str, ...], str | None, str]] = [
         "where zlibwapi.dll",
         "https://github.com/lightvector/KataGo/issues/828",
     ),
+    (
+        "OSError: cannot load library 'D:/Work/produce/HuiHua25/tests/libapi.dll': error 0x7e",
+        ("windows.dll-dependency-missing",),
+        "add_dll_directory",
+        "https://github.com/python-cffi/cffi/issues/154",
+    ),
+    (
+        "2023-01-30 14:28:27,145 - device.myo_listener - ERROR - cannot load library "
+        "'D:/myo/stark-demo/MyoFeaturePlotter/dll/myo64.dll': error 0xc1",
+        ("windows.dll-dependency-missing",),
+        "64-bit",
+        "https://github.com/NiklasRosenstein/myo-python/issues/84",
+    ),
     # ---------------------------------------------------------------- PaddlePaddle
     (
         "PreconditionNotMetError: Cannot load cudnn shared library. Cannot invoke method "
