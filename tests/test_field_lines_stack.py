@@ -134,6 +134,29 @@ FIELD_LINES: list[tuple[str, tuple[str, ...], str | None, str]] = [
         "2.2.0+cpu",
         "https://github.com/Passer1072/RookieAI_yolov8/issues/33",
     ),
+    (
+        "onnxruntime_inference_collection.py:69: UserWarning: Specified provider "
+        "'CUDAExecutionProvider' is not in available provider\nnames.Available providers: "
+        "'AzureExecutionProvider, CPUExecutionProvider'",
+        ("onnxruntime.cpu-package-shadows-gpu",),
+        "onnxruntime-gpu",
+        "https://github.com/s9roll7/animatediff-cli-prompt-travel/issues/206",
+    ),
+    (
+        "UserWarning: Specified provider 'CUDAExecutionProvider' is not in available provider "
+        "names.Available providers: 'AzureExecutionProvider, CPUExecutionProvider'",
+        ("onnxruntime.cpu-package-shadows-gpu",),
+        "pip uninstall",
+        "https://github.com/microsoft/onnxruntime/issues/23736",
+    ),
+    (
+        "Applied providers: ['CPUExecutionProvider'], with options: {'CPUExecutionProvider': {}}\n"
+        "find model: checkpoints/auxiliary/models/buffalo_l/2d106det.onnx landmark_2d_106 "
+        "['None', 3, 192, 192] 0.0 1.0",
+        ("onnxruntime.cpu-package-shadows-gpu",),
+        "onnxruntime-gpu",
+        "https://github.com/bytedance/LatentSync/issues/225",
+    ),
     # ---------------------------------------------------------------- Windows DLL dependencies
     (
         "OSError: [WinError 126] The specified module could not be found. Error loading "
@@ -341,6 +364,36 @@ FIELD_LINES: list[tuple[str, tuple[str, ...], str | None, str]] = [
         ("paddle.unversioned-libcuda-missing",),
         "/usr/lib/wsl/lib",
         "https://github.com/PaddlePaddle/Paddle/issues/78917",
+    ),
+    (
+        "E0714 16:34:40.972663 31948 pybind.cc:1277] Cannot use GPU because you have installed CPU "
+        "version PaddlePaddle.\nIf you want to use GPU, please try to install GPU version "
+        "PaddlePaddle by: pip install paddlepaddle-gpu\nIf you only have CPU, please change "
+        "CUDAPlace(0) to be CPUPlace().",
+        ("paddle.cpu-package-installed",),
+        "paddlepaddle-gpu",
+        "https://github.com/PaddlePaddle/PARL/issues/929",
+    ),
+    (
+        "2020-09-08 09:14:59 ERROR: You are using paddlepaddle cpu version! Please try to install "
+        "paddlepaddle-gpu to run model on GPU.",
+        ("paddle.cpu-package-installed",),
+        "pip uninstall",
+        "https://github.com/PaddlePaddle/PaddleClas/issues/268",
+    ),
+    (
+        "2020-07-23 09:22:17,124-ERROR: Config use_gpu cannot be set as true while you are using "
+        "paddlepaddle cpu version !",
+        ("paddle.cpu-package-installed",),
+        "use_gpu=False",
+        "https://github.com/PaddlePaddle/PaddleDetection/issues/1091",
+    ),
+    (
+        "E0224 15:37:10.817626 18616 place.cc:359] Cannot use GPU because you have installed CPU "
+        "version PaddlePaddle.",
+        ("paddle.cpu-package-installed",),
+        "set_device('cpu')",
+        "https://github.com/PaddlePaddle/Paddle/issues/50873",
     ),
     # ---------------------------------------------------------------- conda environments
     (
