@@ -157,6 +157,50 @@ FIELD_LINES: list[tuple[str, tuple[str, ...], str | None, str]] = [
         "onnxruntime-gpu",
         "https://github.com/bytedance/LatentSync/issues/225",
     ),
+    (
+        "    cpp_module = torch._C.import_ir_module(cu, str(f), map_location, _extra_files, "
+        "_restore_shapes)  # type: ignore[call-arg]\nNotImplementedError: Could not run "
+        "'aten::empty_strided' with arguments from the 'CUDA' backend. This could be because the "
+        "operator doesn't exist for this backend, or was omitted during the selective/custom "
+        "build process (if using custom build).",
+        ("torch.cpu-build-on-gpu-host",),
+        "+cpu",
+        "https://github.com/enesmsahin/simple-lama-inpainting/issues/10",
+    ),
+    (
+        "called `Result::unwrap()` on an `Err` value: Torch(\"Could not run 'aten::empty_strided' "
+        "with arguments from the 'CUDA' backend. This could be because the operator doesn't exist "
+        "for this backend, or was omitted during the selective/custom build process (if using "
+        "custom build).",
+        ("torch.cpu-build-on-gpu-host",),
+        "LIBTORCH",
+        "https://github.com/LaurentMazare/tch-rs/issues/923",
+    ),
+    (
+        "RuntimeError: Could not run 'torchvision::nms' with arguments from the 'CUDA' backend. "
+        "'torchvision::nms' is only available for these backends: [CPU, BackendSelect, Named, "
+        "AutogradOther, AutogradCPU, AutogradCUDA, AutogradXLA, Tracer, Autocast, Batched, "
+        "VmapMode].",
+        ("torch.companion-mismatch",),
+        "torchvision",
+        "https://github.com/mikel-brostrom/boxmot/issues/42",
+    ),
+    (
+        "Could not run 'torchvision::nms' with arguments from the 'CUDA' backend. This could be "
+        "because the operator doesn't exist for this backend, or was omitted during the "
+        "selective/custom build process (if using custom build).",
+        ("torch.companion-mismatch",),
+        "download.pytorch.org",
+        "https://github.com/ltdrdata/ComfyUI-Impact-Pack/issues/915",
+    ),
+    (
+        "RuntimeError: Attempting to deserialize object on CUDA device 0 but "
+        "torch.cuda.device_count() is 0. Please use torch.load with map_location to map your "
+        "storages to an existing device.",
+        ("torch.cpu-build-on-gpu-host", "cuda.device-ordinal-exceeds-gpu-count"),
+        "map_location",
+        "https://pytorch.org/docs/stable/generated/torch.load.html",
+    ),
     # ---------------------------------------------------------------- Windows DLL dependencies
     (
         "OSError: [WinError 126] The specified module could not be found. Error loading "
@@ -556,8 +600,16 @@ def test_every_line_cites_a_thread_or_doc() -> None:
     assert all(s.startswith("https://") for s in sources)
 
 
-# lines that name the CPU but no GPU: the warning is expected there, not a wrong build
+# lines from machines without an NVIDIA GPU (a CPU-only box, a Mac): not a wrong torch build
 NO_GPU_LINES = [
+    (
+        "NotImplementedError: Could not run 'aten::empty_strided' with arguments from the 'CUDA' "
+        "backend. This could be because the operator doesn't exist for this backend, or was "
+        "omitted during the selective/custom build process (if using custom build). "
+        "'aten::empty_strided' is only available for these backends: [CPU, MPS, Meta, "
+        "QuantizedCPU, BackendSelect, Python, FuncTorchDynamicLayerBackMode, Functionalize,",
+        "https://github.com/kijai/ComfyUI-WanVideoWrapper/issues/1987",
+    ),
     (
         "/whisper-dictation/venv/lib/python3.8/site-packages/whisper/transcribe.py:114: "
         "UserWarning: FP16 is not supported on CPU; using FP32 instead",
@@ -567,6 +619,6 @@ NO_GPU_LINES = [
 
 
 @pytest.mark.parametrize(("text", "source"), NO_GPU_LINES, ids=[row[1] for row in NO_GPU_LINES])
-def test_cpu_warning_without_a_gpu_is_not_a_cpu_build(text: str, source: str) -> None:
+def test_lines_without_an_nvidia_gpu_are_not_a_cpu_build(text: str, source: str) -> None:
     ids = [f.id for f in triage_text(text).findings[:2]]
     assert "torch.cpu-build-on-gpu-host" not in ids, f"{source}: {ids}"
