@@ -439,6 +439,21 @@ FIELD_LINES: list[tuple[str, tuple[str, ...], str | None, str]] = [
         "set_device('cpu')",
         "https://github.com/PaddlePaddle/Paddle/issues/50873",
     ),
+    (
+        "Error: Can not import paddle core while this file exists: "
+        "/usr/local/lib/python3.10/dist-packages/paddle/fluid/libpaddle.so\n"
+        "ImportError: libssl.so.1.1: cannot open shared object file: No such file or directory",
+        ("paddle.core-import-failed",),
+        "#56452",
+        "https://github.com/PaddlePaddle/Paddle/issues/55597",
+    ),
+    (
+        "from paddlenlp import Taskflow报错ImportError: libssl.so.1.1: cannot open shared object "
+        "file: No such file or directory",
+        ("paddle.core-import-failed",),
+        "openssl1.1",
+        "https://github.com/PaddlePaddle/PaddleNLP/issues/7228",
+    ),
     # ---------------------------------------------------------------- conda environments
     (
         "UnsatisfiableError: The following specifications were found to be incompatible with your "
