@@ -291,6 +291,25 @@ FIELD_LINES: list[tuple[str, tuple[str, ...], str | None, str]] = [
         "64-bit",
         "https://github.com/NiklasRosenstein/myo-python/issues/84",
     ),
+    (
+        "      building '_driver' extension\n"
+        '      error: Microsoft Visual C++ 14.0 or greater is required. Get it with "Microsoft C++ '
+        'Build Tools": https://visualstudio.microsoft.com/visual-cpp-build-tools/\n'
+        "      [end of output]\n\n"
+        "  note: This error originates from a subprocess, and is likely not a problem with pip.\n"
+        "  ERROR: Failed building wheel for pycuda",
+        ("windows.msvc-build-tools-missing",),
+        "pip install --only-binary=:all: pycuda",
+        "https://github.com/GVCLab/PersonaLive/issues/30",
+    ),
+    (
+        "`Building wheel for aiohttp` stops with the error \n\n"
+        '>  error: Microsoft Visual C++ 14.0 or greater is required. Get it with "Microsoft C++ '
+        'Build Tools": https://visualstudio.microsoft.com/visual-cpp-build-tools/',
+        ("windows.msvc-build-tools-missing",),
+        "Desktop development with C++",
+        "https://github.com/microsoft/Codex-CLI/issues/128",
+    ),
     # ---------------------------------------------------------------- PaddlePaddle
     (
         "PreconditionNotMetError: Cannot load cudnn shared library. Cannot invoke method "
