@@ -611,6 +611,28 @@ FIELD_LINES: list[tuple[str, tuple[str, ...], str | None, str]] = [
         "disk",
         "https://github.com/facebookresearch/demucs/issues/62",
     ),
+    (
+        "'conda' is not recognized as an internal or external command,\n"
+        "operable program or batch file.\n\n"
+        '"Error activating conda for Easy Diffusion. Sorry about that, please try to:"',
+        ("conda.not-on-path",),
+        "conda init",
+        "https://github.com/easydiffusion/easydiffusion/issues/978",
+    ),
+    (
+        "运行程序时出现：无法将“conda”项识别为cmdlet、函数、脚本文件或可运行程序的名称。请检查……",
+        ("conda.not-on-path",),
+        "init powershell",
+        "https://github.com/selfteaching/selfteaching-python-camp/issues/372",
+    ),
+    (
+        "C:\\Users\\sagar>conda.bat activate\n"
+        "'conda.bat' is not recognized as an internal or external command,\n"
+        "operable program or batch file.",
+        ("conda.not-on-path",),
+        "condabin",
+        "https://github.com/conda/conda/issues/7230",
+    ),
 ]
 
 
