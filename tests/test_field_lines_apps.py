@@ -12,6 +12,7 @@ from triage_lines import fixes_text
 from envdoctor.triage_engine import triage_text
 
 BNB = "https://github.com/bitsandbytes-foundation/bitsandbytes/issues/"
+OLLAMA = "https://github.com/ollama/ollama/issues/"
 
 # (line, expected id, knob the fix names or "" when none is asserted, source URL)
 LINES: list[tuple[str, str, str, str]] = [
@@ -92,6 +93,120 @@ LINES: list[tuple[str, str, str, str]] = [
         "bitsandbytes.triton-ops-removed",
         "pip install -U",
         "https://github.com/lamikr/rocm_sdk_builder/issues/202",
+    ),
+    # ---------------------------------------------------------------- llama.cpp / Ollama
+    (
+        'Error: pull model manifest: Get "https://registry.ollama.ai/v2/library/llama3/manifests/'
+        '8b": dial tcp 104.21.75.227:443: i/o timeout',
+        "app.ollama.registry-unreachable",
+        "HTTPS_PROXY",
+        OLLAMA + "3816",
+    ),
+    (
+        'Error: pull model manifest: Get "https://registry.ollama.ai/v2/library/codellama/'
+        'manifests/34b-code": dial tcp: lookup registry.ollama.ai: no such host',
+        "app.ollama.registry-unreachable",
+        "HTTPS_PROXY",
+        OLLAMA + "769",
+    ),
+    (
+        'Error: pull model manifest: Get "https://registry.ollama.ai/v2/library/llama2/manifests/'
+        'latest": dial tcp 34.120.132.20:443: connect: connection timed out',
+        "app.ollama.registry-unreachable",
+        "systemctl",
+        OLLAMA + "1417",
+    ),
+    (
+        'Error: pull model manifest: Get "https://ollama.com/token?nonce=pa9U-g8eXWKfTiK3NN_FdQ&'
+        "scope=repository%!A(MISSING)library%!F(MISSING)qwen%!A(MISSING)pull&service=ollama.com&"
+        'ts=1712324131": net/http: TLS handshake timeout',
+        "app.ollama.registry-unreachable",
+        "HTTPS_PROXY",
+        OLLAMA + "3504",
+    ),
+    (
+        'Error: pull model manifest: Get "https://registry.ollama.ai/v2/library/deepseek-coder/'
+        'manifests/33b": dial tcp: lookup registry.ollama.ai on 8.8.8.8:53: read udp '
+        "172.17.0.2:48307->8.8.8.8:53: i/o timeout",
+        "app.ollama.registry-unreachable",
+        "nslookup",
+        OLLAMA + "9030",
+    ),
+    (
+        "ollama._types.ResponseError: timed out waiting for llama runner to start - progress 0.00 -",
+        "app.ollama.runner-start-timeout",
+        "OLLAMA_LOAD_TIMEOUT",
+        OLLAMA + "8470",
+    ),
+    (
+        "Error: timed out waiting for llama runner to start:",
+        "app.ollama.runner-start-timeout",
+        "OLLAMA_LOAD_TIMEOUT",
+        OLLAMA + "4131",
+    ),
+    (
+        "      CMake Error at C:/Program Files (x86)/Microsoft Visual Studio/2022/BuildTools/Common7/"
+        "IDE/CommonExtensions/Microsoft/CMake/CMake/share/cmake-3.29/Modules/"
+        "CMakeDetermineCompilerId.cmake:563 (message):\n"
+        "        No CUDA toolset found.",
+        "app.llamacpp.cuda-vs-integration-missing",
+        "visual_studio_integration",
+        "https://github.com/abetlen/llama-cpp-python/issues/1917",
+    ),
+    (
+        "ggml_cuda_compute_forward: RMS_NORM failed\n"
+        "CUDA error: invalid device function\n"
+        "  current device: 0, in function ggml_cuda_compute_forward at ggml/src/ggml-cuda.cu:2288",
+        "app.llamacpp.gpu-arch-dropped",
+        "HSA_OVERRIDE_GFX_VERSION",
+        "https://github.com/ggml-org/llama.cpp/issues/8504",
+    ),
+    (
+        "ggml_gallocr_reserve_n: failed to allocate ROCm0 buffer of size 18035509504\n"
+        "llama_new_context_with_model: failed to allocate compute buffers",
+        "memory.out-of-memory",
+        "ctx-size",
+        "https://github.com/ggml-org/llama.cpp/issues/9352",
+    ),
+    (
+        "llama_new_context_with_model: failed to allocate compute buffers",
+        "memory.out-of-memory",
+        "-c 8192",
+        "https://github.com/oobabooga/textgen/issues/6309",
+    ),
+    (
+        "llama_init_from_model: failed to initialize the context: failed to allocate compute pp "
+        "buffers",
+        "memory.out-of-memory",
+        "n_ctx",
+        "https://github.com/ggml-org/llama.cpp/issues/16725",
+    ),
+    (
+        "ggml_backend_cpu_buffer_type_alloc_buffer: failed to allocate buffer of size 137438953504\n"
+        "llama_kv_cache_init: failed to allocate buffer for kv cache",
+        "memory.out-of-memory",
+        "ctx-size",
+        "https://github.com/ggml-org/llama.cpp/issues/8101",
+    ),
+    (
+        "Error: llama runner process has terminated: CUDA error: out of memory",
+        "memory.out-of-memory",
+        "num_ctx",
+        OLLAMA + "9782",
+    ),
+    (
+        "Error: llama runner process has terminated: exit status 0xc000001d",
+        "app.llamacpp.cpu-instruction-unsupported",
+        "avx",
+        OLLAMA + "4793",
+    ),
+    (
+        "CUDA error: the provided PTX was compiled with an unsupported toolchain.\n"
+        "  current device: 0, in function ggml_cuda_compute_forward at "
+        "F:\\LLM\\llama.cpp\\ggml-cuda.cu:2392",
+        "cuda.toolkit-newer-than-driver",
+        "driver",
+        "https://github.com/ggml-org/llama.cpp/issues/6433",
     ),
 ]
 
