@@ -13,6 +13,7 @@ from envdoctor.triage_engine import triage_text
 
 BNB = "https://github.com/bitsandbytes-foundation/bitsandbytes/issues/"
 OLLAMA = "https://github.com/ollama/ollama/issues/"
+VLLM = "https://github.com/vllm-project/vllm/issues/"
 
 # (line, expected id, knob the fix names or "" when none is asserted, source URL)
 LINES: list[tuple[str, str, str, str]] = [
@@ -207,6 +208,61 @@ LINES: list[tuple[str, str, str, str]] = [
         "cuda.toolkit-newer-than-driver",
         "driver",
         "https://github.com/ggml-org/llama.cpp/issues/6433",
+    ),
+    # ---------------------------------------------------------------- vLLM
+    (
+        "(VllmWorkerProcess pid=422094) ERROR 02-22 00:31:14 multiproc_worker_utils.py:242] "
+        "RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with "
+        "multiprocessing, you must use the 'spawn' start method",
+        "vllm.fork-after-cuda-init",
+        "VLLM_WORKER_MULTIPROC_METHOD=spawn",
+        VLLM + "13677",
+    ),
+    (
+        "你好，用vllm启动，遇到过： \nRuntimeError: Cannot re-initialize CUDA in forked subprocess. "
+        "To use CUDA with multiprocessing, you must use the 'spawn' start method，不。",
+        "vllm.fork-after-cuda-init",
+        "spawn",
+        "https://github.com/liunian-Jay/MU-GOT/issues/2",
+    ),
+    (
+        "ValueError: No available memory for the cache blocks. Try increasing "
+        "`gpu_memory_utilization` when initializing the engine.",
+        "app.vllm.kv-cache-insufficient",
+        "gpu-memory-utilization",
+        VLLM + "2248",
+    ),
+    (
+        "[BUG] 4张A100-40G使用vllm进行推理遇上ValueError: No available memory for the cache blocks.",
+        "app.vllm.kv-cache-insufficient",
+        "max-model-len",
+        "https://github.com/QwenLM/Qwen/issues/853",
+    ),
+    (
+        "A100 vllm部署Qwen2.5-VL-3B-Instruct，load模型之后报错No available memory for the cache "
+        "blocks",
+        "app.vllm.kv-cache-insufficient",
+        "gpu_memory_utilization",
+        VLLM + "18124",
+    ),
+    (
+        "ValueError: XFormers does not support attention logits soft capping.",
+        "vllm.attention-backend-unsupported",
+        "VLLM_ATTENTION_BACKEND=FLASHINFER",
+        VLLM + "8929",
+    ),
+    (
+        "RuntimeError: Error in model execution: FlashAttention only supports Ampere GPUs or newer.",
+        "flashattn.gpu-arch-unsupported",
+        "sdpa",
+        VLLM + "9922",
+    ),
+    # vLLM's setup.py raise, quoted in the title of the issue
+    (
+        "RuntimeError: GPUs with compute capability below 7.0 are not supported.",
+        "vllm.gpu-too-old",
+        "TORCH_CUDA_ARCH_LIST",
+        VLLM + "1431",
     ),
 ]
 
