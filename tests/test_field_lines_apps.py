@@ -264,6 +264,85 @@ LINES: list[tuple[str, str, str, str]] = [
         "TORCH_CUDA_ARCH_LIST",
         VLLM + "1431",
     ),
+    # ---------------------------------------------------------------- Intel XPU / Arc
+    (
+        "C:\\Users\\PC\\AppData\\Local\\Programs\\AI Playground\\resources\\ai-backend-env\\Lib\\"
+        "site-packages\\torch\\xpu\\__init__.py:60: UserWarning: Failed to initialize XPU devices. "
+        "The driver may not be installed, installed incorrectly, or incompatible with the current "
+        "setup. Please refer to the guideline "
+        "(https://github.com/pytorch/pytorch?tab=readme-ov-file#intel-gpu-support) for proper "
+        "installation and configuration. (Triggered internally at "
+        "C:\\actions-runner\\_work\\pytorch\\pytorch\\pytorch\\c10\\xpu\\XPUFunctions.cpp:111.)\n"
+        "  return torch._C._xpu_getDeviceCount()",
+        "intel.xpu-without-runtime",
+        "sycl-ls",
+        "https://github.com/intel/AI-Playground/issues/342",
+    ),
+    (
+        "geti-action-1  | /app/application/backend/.venv/lib/python3.12/site-packages/torch/xpu/"
+        "__init__.py:60: UserWarning: Failed to initialize XPU devices. The driver may not be "
+        "installed, installed incorrectly, or incompatible with the current setup. Please refer "
+        "to the guideline (https://github.com/pytorch/pytorch?tab=readme-ov-file#intel-gpu-support) "
+        "for proper installation and configuration. (Triggered internally at "
+        "/pytorch/c10/xpu/XPUFunctions.cpp:109.)",
+        "intel.xpu-without-runtime",
+        "/dev/dri",
+        "https://github.com/open-edge-platform/physical-ai-studio/issues/261",
+    ),
+    (
+        "error: Double type is not supported on this platform.\n"
+        "error: backend compiler failed build.",
+        "intel.arc-no-fp64",
+        "IGC_EnableDPEmulation",
+        "https://github.com/intel/intel-extension-for-pytorch/issues/303",
+    ),
+    (
+        "error: Double type is not supported on this platform.",
+        "intel.arc-no-fp64",
+        "float32",
+        "https://github.com/intel/hdk/issues/322",
+    ),
+    (
+        "RuntimeError: Required aspect fp64 is not supported on the device on Arc A770",
+        "intel.arc-no-fp64",
+        "OverrideDefaultFP64Settings",
+        "https://github.com/intel/torch-xpu-ops/issues/1742",
+    ),
+    (
+        "FAILED test_cast_matmul.py::test_cast_matmul[128-128-128-float32-float64-float16] - "
+        "RuntimeError: FP64 data type is unsupported on current platform.",
+        "intel.arc-no-fp64",
+        "float32",
+        "https://github.com/intel/intel-xpu-backend-for-triton/issues/1084",
+    ),
+    (
+        "RuntimeError: The GPU device does not support Double (Float64) operations!",
+        "intel.arc-no-fp64",
+        "float32",
+        "https://github.com/vladmandic/sdnext/issues/2011",
+    ),
+    (
+        "RuntimeError: Current platform can NOT allocate memory block with size larger than 4GB! "
+        "Tried to allocate 7.62 GiB (GPU  0; 15.11 GiB total capacity; 334.79 MiB already "
+        "allocated; 474.00 MiB reserved in total by PyTorch)",
+        "memory.out-of-memory",
+        "4 GB",
+        "https://github.com/intel/intel-extension-for-pytorch/issues/492",
+    ),
+    (
+        "Exception: Native API failed. Native API returns: -1 (PI_ERROR_DEVICE_NOT_FOUND) -1 "
+        "(PI_ERROR_DEVICE_NOT_FOUND)",
+        "intel.xpu-without-runtime",
+        "libze",
+        "https://github.com/intel/intel-extension-for-pytorch/issues/359",
+    ),
+    (
+        "RuntimeError: Native API failed. Native API returns: -5 (PI_ERROR_OUT_OF_RESOURCES) -5 "
+        "(PI_ERROR_OUT_OF_RESOURCES)",
+        "memory.out-of-memory",
+        "batch size",
+        "https://github.com/intel/intel-extension-for-pytorch/issues/359",
+    ),
 ]
 
 
