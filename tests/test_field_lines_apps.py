@@ -343,6 +343,43 @@ LINES: list[tuple[str, str, str, str]] = [
         "batch size",
         "https://github.com/intel/intel-extension-for-pytorch/issues/359",
     ),
+    # ---------------------------------------------------------------- second pass
+    (
+        "Error: listen tcp 127.0.0.1:11434: bind: An attempt was made to access a socket in a way "
+        "forbidden by its access permissions.",
+        "app.ollama.port-reserved-windows",
+        "excludedportrange",
+        OLLAMA + "9444",
+    ),
+    (
+        'When I type "ollama serve", it shows "Error: listen tcp 127.0.0.1:11434: bind: An attempt '
+        'was made to access a socket in a way forbidden by its access permissions."',
+        "app.ollama.port-reserved-windows",
+        "winnat",
+        OLLAMA + "8396",
+    ),
+    (
+        "Error: listen tcp 127.0.0.1:11434: bind: Only one usage of each socket address "
+        "(protocol/network address/port) is normally permitted.",
+        "app.ollama.server-already-running",
+        "11434",
+        OLLAMA + "3575",
+    ),
+    (
+        "ValueError: Model architectures ['Qwen2ForCausalLM'] failed to be inspected. Please check "
+        "the logs for more details.",
+        "vllm.model-architecture-not-supported",
+        "vllm.model_executor.models.registry",
+        VLLM + "13216",
+    ),
+    (
+        "INFO 02-16 18:30:09 __init__.py:190] Automatically detected platform cpu.\n"
+        "ValueError: Model architectures ['LlamaForCausalLM'] failed to be inspected. Please check "
+        "the logs for more details",
+        "vllm.model-architecture-not-supported",
+        "torch.cuda.is_available()",
+        VLLM + "13332",
+    ),
 ]
 
 
