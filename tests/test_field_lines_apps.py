@@ -380,6 +380,69 @@ LINES: list[tuple[str, str, str, str]] = [
         "torch.cuda.is_available()",
         VLLM + "13332",
     ),
+    (
+        "Error: selecting model: failed to pull gemma4: write /usr/share/ollama/.ollama/models/"
+        "blobs/sha256-4c27e0f5b5adf02ac956c7322bd2ee7636fe3f45a8512c9aba5385242cb6e09a-partial: "
+        "no space left on device",
+        "app.ollama.models-disk-full",
+        "OLLAMA_MODELS",
+        OLLAMA + "15547",
+    ),
+    (
+        "2023-10-26T04:20:50.961 app[48ed663be33558] ord [info] 2023/10/26 04:20:50 "
+        "download.go:164: 29fdb92e57cf part 24 attempt 1 failed: write /root/.ollama/models/blobs/"
+        "sha256:29fdb92e57cf0827ded04ae6461b5931d01fa595843f55d36f5b275a52087dd2-partial: no space "
+        "left on device, retrying",
+        "app.ollama.models-disk-full",
+        "/root/.ollama",
+        OLLAMA + "911",
+    ),
+    (
+        "Error: write /usr/share/ollama/.ollama/models/blobs/3649787503/fp164117961266: no space "
+        "left on device",
+        "app.ollama.models-disk-full",
+        "df -h",
+        OLLAMA + "6628",
+    ),
+    (
+        "Sep 28 08:46:26 orangepi5 ollama[2563639]: time=2024-09-28T08:46:26.830+08:00 "
+        'level=ERROR source=common.go:214 msg="failed to extract files" error="copy payload '
+        "linux/arm64/cuda_v12/libggml.so: write /tmp/ollama2127264499/runners/cuda_v12/libggml.so: "
+        'no space left on device"',
+        "app.ollama.models-disk-full",
+        "OLLAMA_TMPDIR",
+        OLLAMA + "7012",
+    ),
+    (
+        "Error: max retries exceeded: EOF",
+        "app.ollama.registry-unreachable",
+        "ollama pull",
+        OLLAMA + "8167",
+    ),
+    (
+        "Error: max retries exceeded: unexpected EOF",
+        "app.ollama.registry-unreachable",
+        "resumes",
+        OLLAMA + "1770",
+    ),
+    (
+        'Error: max retries exceeded: Get "https://dd20bb891979d25aebc8bec07b2b3bbc.r2.'
+        "cloudflarestorage.com/ollama/docker/registry/v2/blobs/sha256/3a/"
+        "3a43f93b78ec50f7c4e4dc8bd1cb3fff5a900e7d574c51a6f7495e48486e0dac/data?X-Amz-Algorithm="
+        'AWS4-HMAC-SHA256": dial tcp: lookup dd20bb891979d25aebc8bec07b2b3bbc.r2.'
+        "cloudflarestorage.com: no such host",
+        "app.ollama.registry-unreachable",
+        "HTTPS_PROXY",
+        OLLAMA + "3504",
+    ),
+    (
+        "[   14.737010] i915 0000:03:00.0: Your graphics device 56c0 is not properly supported by "
+        "i915 in this\n"
+        "               kernel version. To force driver probe anyway, use i915.force_probe=56c0",
+        "intel.gpu-not-supported-by-kernel",
+        "i915.force_probe=56c0",
+        "https://github.com/strongtz/i915-sriov-dkms/issues/293",
+    ),
 ]
 
 
