@@ -443,6 +443,38 @@ LINES: list[tuple[str, str, str, str]] = [
         "i915.force_probe=56c0",
         "https://github.com/strongtz/i915-sriov-dkms/issues/293",
     ),
+    (
+        "RuntimeError: Configured ROCm binary not found at /opt/app-root/lib64/python3.12/"
+        "site-packages/bitsandbytes/libbitsandbytes_rocm84.so",
+        "bitsandbytes.cudart-not-found",
+        "torch.version.hip",
+        BNB + "2014",
+    ),
+    (
+        "[2026-02-26 22:41:34.464] [error] bitsandbytes library load error: Configured ROCm binary "
+        "not found at D:\\apps\\ComfyDesktop\\.venv\\Lib\\site-packages\\bitsandbytes\\"
+        "libbitsandbytes_rocm72.dll",
+        "bitsandbytes.cudart-not-found",
+        "COMPUTE_BACKEND=hip",
+        "https://github.com/Comfy-Org/desktop/issues/1630",
+    ),
+    (
+        "Could not find the bitsandbytes ROCm binary at PosixPath('/home/USER/ROCm/Almalinux/"
+        "bitsandbytes/bitsandbytes/libbitsandbytes_rocm63.so')\n"
+        "Could not load bitsandbytes native library: /home/USER/ROCm/Almalinux/bitsandbytes/"
+        "bitsandbytes/libbitsandbytes_cpu.so: cannot open shared object file: No such file or "
+        "directory",
+        "bitsandbytes.cudart-not-found",
+        "libbitsandbytes_rocm",
+        "https://github.com/ROCm/bitsandbytes/issues/82",
+    ),
+    (
+        "Could not find the bitsandbytes CUDA binary at PosixPath('/opt/conda/envs/diff/lib/"
+        "python3.10/site-packages/bitsandbytes/libbitsandbytes_hip_nohipblaslt.so')",
+        "bitsandbytes.cudart-not-found",
+        "torch.version.hip",
+        "https://github.com/ROCm/bitsandbytes/issues/30",
+    ),
 ]
 
 
