@@ -475,6 +475,27 @@ LINES: list[tuple[str, str, str, str]] = [
         "torch.version.hip",
         "https://github.com/ROCm/bitsandbytes/issues/30",
     ),
+    (
+        "Error: mkdir /home/grima/ollama: permission denied",
+        "app.ollama.models-dir-permission",
+        "chown -R ollama:ollama",
+        OLLAMA + "9337",
+    ),
+    (
+        "Jan 22 21:25:41 airig sh[301002]: Error: mkdir /home/lasse/model_drive: permission denied\n"
+        "Jan 22 21:25:41 airig systemd[1]: ollama.service: Main process exited, code=exited, "
+        "status=1/FAILURE",
+        "app.ollama.models-dir-permission",
+        "sudo -u ollama",
+        OLLAMA + "2147",
+    ),
+    (
+        "Error: mkdir /usr/share/ollama/.ollama/models/manifests/registry.ollama.ai/library/"
+        "mistral: permission denied",
+        "app.ollama.models-dir-permission",
+        "chown",
+        OLLAMA + "1066",
+    ),
 ]
 
 
