@@ -496,6 +496,19 @@ LINES: list[tuple[str, str, str, str]] = [
         "chown",
         OLLAMA + "1066",
     ),
+    (
+        "      vLLM only supports Linux platform (including WSL) and MacOS.Building on win32, so "
+        "vLLM may not be able to run correctly",
+        "vllm.windows-native-unsupported",
+        "WSL",
+        VLLM + "13518",
+    ),
+    (
+        "[Installation]: 是否支持在windows操作系统上安装vllm",
+        "vllm.windows-native-unsupported",
+        "wsl",
+        VLLM + "5631",
+    ),
 ]
 
 
