@@ -509,6 +509,22 @@ LINES: list[tuple[str, str, str, str]] = [
         "wsl",
         VLLM + "5631",
     ),
+    (
+        "RuntimeError: Exception from src/inference/src/cpp/core.cpp:214:\n"
+        "Check '!m_device_map.empty()' failed at src/plugins/intel_gpu/src/plugin/plugin.cpp:419:\n"
+        "[GPU] Can't get FULL_DEVICE_NAME property as no supported devices found or an error "
+        "happened during devices query.",
+        "intel.xpu-without-runtime",
+        "intel-opencl-icd",
+        "https://github.com/openvinotoolkit/openvino/issues/29074",
+    ),
+    (
+        "[GPU] No supported OCL devices found or unexpected error happened during devices query.\n"
+        "[GPU] Please check OpenVINO documentation for GPU drivers setup guide.",
+        "intel.xpu-without-runtime",
+        "clinfo",
+        "https://github.com/openvinotoolkit/openvino/issues/17290",
+    ),
 ]
 
 
