@@ -525,6 +525,38 @@ LINES: list[tuple[str, str, str, str]] = [
         "clinfo",
         "https://github.com/openvinotoolkit/openvino/issues/17290",
     ),
+    (
+        '18:38:54-407569 INFO     Loading "LLama-3-Dolphin-2.9.1-120b.Q5_K_M.gguf.part1of2"\n'
+        "llama_model_load: error loading model: tensor 'blk.81.attn_q.weight' data is not within "
+        "the file bounds, model is corrupted or incomplete\n"
+        "llama_load_model_from_file: failed to load model",
+        "app.llamacpp.model-file-format",
+        "cat model.gguf.part1of2",
+        "https://github.com/oobabooga/textgen/issues/6080",
+    ),
+    (
+        "ValueError: GGUF magic invalid",
+        "app.llamacpp.model-file-format",
+        "sha256sum",
+        "https://github.com/city96/ComfyUI-GGUF/issues/43",
+    ),
+    (
+        "Error: digest mismatch, file must be downloaded again: want "
+        "sha256:1a640cd4d69a5260bcc807a531f82ddb3890ebf49bc2a323e60a9290547135c1, got "
+        "sha256:5eef5d8ec5ce977b74f91524c0002f9a7adeb61606cdbdad6460e25d58d0f454",
+        "app.ollama.download-corrupted",
+        "ollama rm",
+        OLLAMA + "941",
+    ),
+    (
+        "verifying sha256 digest\n"
+        "Error: digest mismatch, file must be downloaded again: want "
+        "sha256:a92c55b71e45d620cee84ed774eef6113d41c39a28bb2da562a871b288f411cf, got "
+        "sha256:c4780c4fd08ee1a8fb359941c87834d1ec566598224a5a199c2c978059b69350",
+        "app.ollama.download-corrupted",
+        "-partial",
+        OLLAMA + "9430",
+    ),
 ]
 
 
