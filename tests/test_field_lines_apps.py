@@ -557,6 +557,33 @@ LINES: list[tuple[str, str, str, str]] = [
         "-partial",
         OLLAMA + "9430",
     ),
+    (
+        "/opt/homebrew/lib/python3.11/site-packages/bitsandbytes/cextension.py:34: UserWarning: The "
+        "installed version of bitsandbytes was compiled without GPU support. 8-bit optimizers, "
+        "8-bit multiplication, and GPU quantization are unavailable.\n"
+        "'NoneType' object has no attribute 'cadam32bit_grad_fp32'",
+        "bitsandbytes.apple-silicon-unsupported",
+        "mlx",
+        "https://github.com/haotian-liu/LLaVA/issues/704",
+    ),
+    (
+        "CUDA SETUP: Loading binary /Users/phdykd/miniconda3/envs/Guanaco/lib/python3.10/"
+        "site-packages/bitsandbytes/libbitsandbytes_cpu.so...\n"
+        "dlopen(/Users/phdykd/miniconda3/envs/Guanaco/lib/python3.10/site-packages/bitsandbytes/"
+        "libbitsandbytes_cpu.so, 0x0006): tried: '/Users/phdykd/miniconda3/envs/Guanaco/lib/"
+        "python3.10/site-packages/bitsandbytes/libbitsandbytes_cpu.so' (not a mach-o file)",
+        "bitsandbytes.apple-silicon-unsupported",
+        "mps",
+        BNB + "485",
+    ),
+    (
+        "[bug]: Flux models doesnt work on Mac M2 device. Gets an error like this -> ImportError: "
+        "The bnb modules are not available. Please install bitsandbytes if available on your "
+        "platform.",
+        "bitsandbytes.apple-silicon-unsupported",
+        "gguf",
+        "https://github.com/invoke-ai/InvokeAI/issues/6965",
+    ),
 ]
 
 
