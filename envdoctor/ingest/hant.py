@@ -108,5 +108,8 @@ _HAN_RUN = re.compile(r"[\u4e00-\u9fff]+")
 
 def to_simplified(text: str) -> str:
     """`text` with its Traditional characters in their Simplified form (only runs of Chinese
-    characters are translated: an English log passes through at the speed of one search)."""
+    characters are translated; an ASCII log passes through with one `isascii`, the rest with one
+    search)."""
+    if text.isascii():
+        return text
     return _HAN_RUN.sub(lambda run: run.group().translate(TABLE), text)
