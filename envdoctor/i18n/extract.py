@@ -453,10 +453,12 @@ def from_signatures(path: Path, ref: str) -> Iterator[Message]:
         yield from message(value, f"defaults.{name}")
     for section in ("no_match", "no-match"):
         table = data.get(section) or {}
-        for name in ("title", "detail"):
-            yield from message(table.get(name), f"{section}.{name}")
-        for number, fix in enumerate(table.get("fix", []) or [], start=1):
-            yield from message(fix.get("summary"), f"{section}.fix{number}")
+        # its own words, and those for a report in prose without an error line
+        for label, words in ((section, table), (f"{section}.prose", table.get("prose") or {})):
+            for name in ("title", "detail"):
+                yield from message(words.get(name), f"{label}.{name}")
+            for number, fix in enumerate(words.get("fix", []) or [], start=1):
+                yield from message(fix.get("summary"), f"{label}.fix{number}")
 
 
 def from_matrix(path: Path, ref: str, fields: tuple[str, ...]) -> Iterator[Message]:

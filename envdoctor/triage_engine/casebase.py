@@ -402,10 +402,20 @@ def is_problem_report(snap: Snapshot) -> bool:
     text = snap.data("pasted.text") or {}
     if any(not _BOILERPLATE.search(str(line)) for line in text.get("errors") or ()):
         return True
-    return any(
-        _PROBLEM.search(str(line)) and not _BOILERPLATE.search(str(line))
-        for line in text.get("lines", [])
-    )
+    return bool(problem_lines(snap, 1))
+
+
+def problem_lines(snap: Snapshot, most: int = 3) -> list[str]:
+    """The paste's lines that say in words that something is wrong ("does not run on the GPU",
+    "训练很慢"), at most `most`."""
+    text = snap.data("pasted.text") or {}
+    found: list[str] = []
+    for line in text.get("lines", []):
+        if _PROBLEM.search(str(line)) and not _BOILERPLATE.search(str(line)):
+            found.append(str(line))
+            if len(found) >= most:
+                break
+    return found
 
 
 def with_suggestions(found: list[Finding], snap: Snapshot, matrices: Any = None) -> list[Finding]:

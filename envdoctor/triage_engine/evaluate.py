@@ -149,7 +149,7 @@ def signature_findings(
     facts: Facts | None = None,
 ) -> list[Finding]:
     """One finding per finding id (its best-scoring signature), or the no-match finding when
-    the paste holds error lines and nothing applies. One pass: every signature evaluated once.
+    the paste holds error lines (or says in words that something is wrong) and nothing applies. One pass: every signature evaluated once.
     `facts`: the paste's facts when the caller has them (they are derived from `snap`)."""
     if not snap.has("pasted.text"):
         return []
@@ -253,13 +253,19 @@ def to_finding(
 
 
 def no_match_finding(snap: Snapshot) -> Finding | None:
-    """ "No known error signature matched", with the error lines the paste holds (None when it
-    holds none)."""
+    """ "No known error signature matched", with the error lines the paste holds; for a paste
+    that only says in words that something is wrong, what to paste to get a diagnosis (None
+    when the paste reads as no problem at all)."""
+    from envdoctor.triage_engine.casebase import problem_lines
+
     text = snap.data("pasted.text") or {}
     errors = [str(e) for e in text.get("errors", [])][:5]
+    words: Mapping[str, Any] = DATA.no_match
     if not errors:
-        return None
-    words = DATA.no_match
+        errors = problem_lines(snap)
+        if not errors:
+            return None
+        words = words.get("prose") or {}  # no error line: the words for a report in prose
     return Finding(
         id=NO_MATCH_ID,
         severity=Severity.INFO,
