@@ -33,6 +33,7 @@ from typing import Any
 
 from envdoctor.model.findings import SEVERITY_ORDER, Evidence, Finding, Fix, Severity
 from envdoctor.model.snapshot import Snapshot
+from envdoctor.triage_engine.problem_words import is_problem_report
 from envdoctor.triage_engine.rank import MAX_FIXES, with_fixes
 
 TABLE = "triage_cases"
@@ -61,23 +62,6 @@ ROW_REF = 23.0
 _WORD = re.compile(r"[a-z_][a-z0-9_.+-]{3,40}")
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]{2,}")
 _PARTS = re.compile(r"[-_.+]+")
-# a paste without error lines is read as a problem report only when a sentence says something
-# is wrong (not a table's "Not Supported" or nvidia-smi's "No running processes found")
-_PROBLEM = re.compile(
-    r"\b(?:(?:does|do|did|is|are|was|were|can|could|will|would)\s+not|cannot|fails?|failed|"
-    r"failing|error|issue|problem|wrong|crash\w*|hang\w*|stall\w*|stuck|freez\w*|timed out|"
-    r"kill\w*|slow\w*|instead of|unable|broken|stops|stopped|"
-    # "no CUDA devices visible", "GPU not detected" (not nvidia-smi's "No running processes
-    # found": the missing thing is a GPU or a device)
-    r"no (?:\w+ ){0,2}(?:gpus?|devices?)(?: \w+)? (?:found|detected|visible|available|recogni[sz]ed)|"
-    r"not (?:found|detected|visible|available|recogni[sz]ed|used|utili[sz]ed|showing))\b|n't\b|"
-    r"不(?:能|行|了|到|会|支持|知道|动|起作用)|无法|没(?:有|法|反应)|(?<![a-z])kill|杀掉|被杀|卡死|掉了|"
-    r"错误|报错|失败|问题|崩溃|卡住|异常|"
-    # a question is a request for help: "how do I ...?", "为什么...", "怎么办"
-    r"\?\s*$|？|\b(?:how (?:do|can|to)|why (?:does|is|do)|is there a way|any idea)\b|"
-    r"为什么|怎么|如何|请问|吗\s*$",
-    re.IGNORECASE | re.ASCII,  # a Chinese character next to an English word is a boundary
-)
 _APPLE = r"\bmps\b|apple|macos|mac ?os|macbook|\bmac\b|\bm[1-4]\b|metal|darwin|osx"
 # Causes that exist only in one setting (a Slurm job, a pod, WSL, Windows, a container, an AMD,
 # Apple, Intel or Jetson GPU, a virtual machine), by their ids' prefix, and the words a paste
@@ -105,9 +89,6 @@ SETTINGS = {
         "intel.": r"intel|\bxpu|ipex|oneapi|sycl|level.?zero|\barc\b|iris|openvino",
     }.items()
 }
-# lines that read like errors in every healthy report: collect_env's "Clang version: Could not
-# collect" for a tool it did not find
-_BOILERPLATE = re.compile(r":\s*could not collect\s*$", re.IGNORECASE)
 # Words and Chinese pairs any report uses, whatever its cause: kept out of the comparison so a
 # paste's distinctive word ("bitsandbytes", "显存") is what decides
 STOP = frozenset(
@@ -394,28 +375,6 @@ def with_similar_cases(
 
 def _case_text(row: Mapping[str, Any], similarity: float) -> str:
     return f"{row.get('source')} ({similarity:.0%} alike): {row.get('cause')}: {row.get('fix')}"
-
-
-def is_problem_report(snap: Snapshot) -> bool:
-    """Whether the paste reads as a problem: it holds error lines, or says in words that
-    something is wrong (a healthy log, `nvidia-smi` or `collect_env` gets no suggested cause)."""
-    text = snap.data("pasted.text") or {}
-    if any(not _BOILERPLATE.search(str(line)) for line in text.get("errors") or ()):
-        return True
-    return bool(problem_lines(snap, 1))
-
-
-def problem_lines(snap: Snapshot, most: int = 3) -> list[str]:
-    """The paste's lines that say in words that something is wrong ("does not run on the GPU",
-    "训练很慢"), at most `most`."""
-    text = snap.data("pasted.text") or {}
-    found: list[str] = []
-    for line in text.get("lines", []):
-        if _PROBLEM.search(str(line)) and not _BOILERPLATE.search(str(line)):
-            found.append(str(line))
-            if len(found) >= most:
-                break
-    return found
 
 
 def with_suggestions(found: list[Finding], snap: Snapshot, matrices: Any = None) -> list[Finding]:

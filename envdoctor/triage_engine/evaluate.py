@@ -256,7 +256,7 @@ def no_match_finding(snap: Snapshot) -> Finding | None:
     """ "No known error signature matched", with the error lines the paste holds; for a paste
     that only says in words that something is wrong, what to paste to get a diagnosis (None
     when the paste reads as no problem at all)."""
-    from envdoctor.triage_engine.casebase import problem_lines
+    from envdoctor.triage_engine.problem_words import problem_lines
 
     text = snap.data("pasted.text") or {}
     errors = [str(e) for e in text.get("errors", [])][:5]
