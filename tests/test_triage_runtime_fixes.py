@@ -94,3 +94,16 @@ def test_an_apu_beside_a_radeon_card_is_named_from_words() -> None:
     assert "ROCR_VISIBLE_DEVICES" in found["rocm.igpu-enumerated-first"].fixes[0].summary
     alone = paste.replace("CPU: AMD Ryzen 5 3400G with Radeon Vega Graphics\n", "")
     assert "rocm.igpu-enumerated-first" not in {f.id for f in triage_text(alone).findings}
+
+
+@pytest.mark.parametrize(
+    "launch",
+    [
+        "srun --container-image=nvcr.io/nvidia/pytorch:24.01-py3 python train.py",
+        "apptainer exec pytorch.sif python train.py",
+    ],
+)
+def test_runtimes_without_docker_do_not_get_dockers_runtime_first(launch: str) -> None:
+    ids = [f.id for f in triage_text(f"{launch}\n{WARNING}\n").findings]
+    assert ids[0] == "container.no-gpus-injected"
+    assert "container.no-nvidia-runtime" not in ids
