@@ -860,10 +860,24 @@ def test_my_gpus_cuda_is_the_drivers(case: str, line: str, version: str) -> None
             "NVIDIA RTX PRO 6000 Blackwell",
             "12.0",
         ),
-        ("constructed", "training on an RTX A6000", "NVIDIA RTX A6000", "8.6"),
-        ("constructed", "my card is an rtx a5000", "NVIDIA RTX A5000", "8.6"),
-        ("constructed", "RTX 4000 Ada, 20GB", "NVIDIA RTX 4000 Ada", "8.9"),
-        ("constructed", "RTX 6000 Ada Generation", "NVIDIA RTX 6000 Ada", "8.9"),
+        (
+            "https://github.com/MCG-NJU/CamLiFlow/issues/9",
+            "Since RTX A6000 belongs to the 30-series, CUDA 11 is required:",
+            "NVIDIA RTX A6000",
+            "8.6",
+        ),
+        (
+            "https://github.com/NVlabs/alpasim/issues/37",
+            "My SensorSim crashes with CUDA error: no kernel image on RTX 4000 Ada (Arch 8.9).",
+            "NVIDIA RTX 4000 Ada",
+            "8.9",
+        ),
+        (
+            "https://github.com/dongdongbh/RCQL/issues/8",
+            "I tried running the repository on an NVIDIA RTX 6000 Ada GPU.",
+            "NVIDIA RTX 6000 Ada",
+            "8.9",
+        ),
     ],
 )
 def test_workstation_rtx_cards_get_their_capability(

@@ -79,6 +79,12 @@ def _url(row: Mapping[str, Any]) -> str | None:
     return str(row.get("source")) if row.get("source") else None
 
 
+def _upgrade(app: str, since: Any, summary: str, row: Mapping[str, Any]) -> Fix:
+    """The fix "install `app` `since` or later": its summary (one sentence, so it is translated
+    whole), the install command, the import check that it loads, and the release's source."""
+    return Fix(summary, (f"pip install -U '{app}>={since}'", f"python -m {app}"), url=_url(row))
+
+
 def app_release_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[Fix]:
     """ "app-release": the fix naming the release (or the torch, or the flag) the table gives."""
     app = (given(spec.param("app")) or "").lower()
@@ -188,14 +194,11 @@ def _cuda_binary(
         current = row_for(built, installed)
         if current and cuda in [str(c) for c in current.get("cuda_binaries") or ()]:
             return []  # the installed release has it: the cause is elsewhere
-    return [
-        Fix(
-            f"{name} {since} and later ship a binary for CUDA {cuda}: pip install -U "
-            f"'{app}>={since}' (then python -m {app} checks that it loads)",
-            (f"pip install -U '{app}>={since}'", f"python -m {app}"),
-            url=_url(first),
-        )
-    ]
+    summary = (
+        f"{name} {since} and later ship a binary for CUDA {cuda}: pip install -U "
+        f"'{app}>={since}' (then python -m {app} checks that it loads)"
+    )
+    return [_upgrade(app, since, summary, first)]
 
 
 def _no_binary(app: str, rows: list[Mapping[str, Any]], cuda: str) -> list[Fix]:
@@ -212,14 +215,11 @@ def _no_binary(app: str, rows: list[Mapping[str, Any]], cuda: str) -> list[Fix]:
         ]
         if near:
             since = fallback.get("version")
-            return [
-                Fix(
-                    f"{name} ships no binary for CUDA {cuda}; from {since} on it loads the closest "
-                    f"one of CUDA {wanted.major} ({max(near)}): pip install -U '{app}>={since}'",
-                    (f"pip install -U '{app}>={since}'", f"python -m {app}"),
-                    url=_url(fallback),
-                )
-            ]
+            summary = (
+                f"{name} ships no binary for CUDA {cuda}; from {since} on it loads the closest "
+                f"one of CUDA {wanted.major} ({max(near)}): pip install -U '{app}>={since}'"
+            )
+            return [_upgrade(app, since, summary, fallback)]
     shipped = sorted({str(c) for r in rows for c in r.get("cuda_binaries") or ()}, key=Version)
     return [
         Fix(
@@ -256,13 +256,8 @@ def _feature(
     if installed is not None and installed >= since:
         return []
     name = NAMES.get(app, app)
-    return [
-        Fix(
-            f"{name} {FEATURES[feature]} from {since} on: pip install -U '{app}>={since}'",
-            (f"pip install -U '{app}>={since}'", f"python -m {app}"),
-            url=_url(first),
-        )
-    ]
+    summary = f"{name} {FEATURES[feature]} from {since} on: pip install -U '{app}>={since}'"
+    return [_upgrade(app, since, summary, first)]
 
 
 def _cuda_flag(

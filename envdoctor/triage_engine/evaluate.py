@@ -149,8 +149,9 @@ def signature_findings(
     facts: Facts | None = None,
 ) -> list[Finding]:
     """One finding per finding id (its best-scoring signature), or the no-match finding when
-    the paste holds error lines (or says in words that something is wrong) and nothing applies. One pass: every signature evaluated once.
-    `facts`: the paste's facts when the caller has them (they are derived from `snap`)."""
+    the paste holds error lines (or says in words that something is wrong) and nothing applies.
+    One pass: every signature evaluated once. `facts`: the paste's facts when the caller has
+    them (they are derived from `snap`)."""
     if not snap.has("pasted.text"):
         return []
     facts = facts if facts is not None else Facts(snap, matrices)

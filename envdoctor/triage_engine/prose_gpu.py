@@ -147,9 +147,8 @@ def geforce_name(line: str) -> str | None:
     if found is None:
         return None
     number = int(found.group("num") or found.group("num2"))
-    if (
-        number >= 2000 and number % 100 == 0
-    ):  # no GeForce: "RTX 4000 Ada", "RTX 6000" workstation cards
+    # no GeForce number ends in 00: "RTX 4000 Ada", "RTX 6000" are workstation cards
+    if number >= 2000 and number % 100 == 0:
         return None
     suffix = (found.group("suffix") or found.group("suffix2") or "").lower()
     family = "GTX" if number < 2000 else "RTX"
