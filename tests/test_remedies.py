@@ -384,6 +384,49 @@ def test_no_python_fix_when_the_python_in_use_is_supported_or_the_release_unknow
     assert "tensorflow==" in fix.commands[1]
 
 
+def test_a_package_release_gets_a_python_its_pypi_wheels_cover(ms):
+    # faiss-gpu 1.7.2's wheels on PyPI are cp36-cp310 (matrices/package_wheels): on 3.11, a 3.10 venv
+    spec = RemedySpec("python-for-package", {"package": "faiss-gpu", "version": "1.7.2"})
+    [fix] = fixes(resolve(spec, machine(python="3.11.4"), ms))
+    assert "Python 3.6-3.10, not 3.11" in fix.summary
+    assert fix.effect.python == "3.10" and "faiss-gpu==1.7.2" in fix.commands[1]
+    assert fix.url == "https://pypi.org/project/faiss-gpu/1.7.2/#files"
+    assert fixes(resolve(spec, machine(python="3.10.12"), ms)) == []  # a Python it has
+
+
+def test_a_release_without_a_wheel_for_this_os_says_where_its_wheels_are(ms):
+    # triton publishes Linux wheels only: on Windows the way is WSL2, never another Python
+    windows = machine(os={"system": "Windows"}, platform="win32", python="3.12.1")
+    [fix] = fixes(resolve(RemedySpec("python-for-package", {"package": "triton"}), windows, ms))
+    assert "none for Windows" in fix.summary and "WSL2" in fix.summary
+    assert fix.effect is None or fix.effect.python is None
+    # tensorflow-metal's wheels are macOS-only: on Linux, no WSL advice
+    linux = machine(python="3.11.4")
+    [mac] = fixes(
+        resolve(RemedySpec("python-for-package", {"package": "tensorflow-metal"}), linux, ms)
+    )
+    assert "none for Linux" in mac.summary and "macOS" in mac.summary and "WSL" not in mac.summary
+
+
+def test_source_only_releases_and_abi3_wheels_get_no_python_change(ms):
+    rows = {(r["package"], r["version"]): r for r in ms.table("package_wheels").rows}
+    abi3 = next(r for r in rows.values() if r.get("python_min") and not r.get("python"))
+    floor = str(abi3["python_min"])
+    spec = RemedySpec(
+        "python-for-package", {"package": abi3["package"], "version": abi3["version"]}
+    )
+    newer = f"3.{int(floor.split('.')[1]) + 1}.0"
+    assert fixes(resolve(spec, machine(python=newer), ms)) == []  # abi3: every newer Python
+    older = f"3.{int(floor.split('.')[1]) - 1}.0"
+    [fix] = fixes(resolve(spec, machine(python=older), ms))
+    assert fix.effect.python == floor
+    sdist = next(r for r in rows.values() if r.get("sdist_only"))
+    only_source = RemedySpec(
+        "python-for-package", {"package": sdist["package"], "version": sdist["version"]}
+    )
+    assert fixes(resolve(only_source, machine(python="3.12.1"), ms)) == []
+
+
 def test_a_printed_torch_version_stands_in_for_the_missing_fact(ms):
     # a paste that printed "2.3.1+cpu" and named no GPU: keep 2.3.1, take its default CUDA build
     spec = RemedySpec("torch-build-for-gpu", {"installed": "2.3.1+cpu"})
