@@ -140,6 +140,11 @@ def test_suggested_causes_stay_warnings_below_canonical_lines() -> None:
         assert finding.severity != Severity.ERROR
         assert (finding.score or 0) < 45
         assert finding.evidence[0].fact == "similar.case"
+        # a guess says so on every fix it offers: no line of the paste names the cause
+        source = finding.origin.removeprefix("case:")
+        assert finding.fixes and all(
+            fix.assumptions and source in fix.assumptions[0] for fix in finding.fixes
+        )
 
 
 def test_the_shipped_case_base_is_what_the_builder_writes() -> None:

@@ -443,6 +443,7 @@ def suggested_by_cases(
         out.append(
             replace(
                 finding,
+                fixes=_as_guessed(finding.fixes, str(row.get("source") or "")),
                 evidence=evidence,
                 severity=severity,  # a guess from similar reports, never an error on its own
                 origin=f"case:{row.get('source')}",
@@ -451,6 +452,16 @@ def suggested_by_cases(
         if len(out) >= MAX_SUGGESTED:
             break
     return out
+
+
+def _as_guessed(fixes: Iterable[Fix], source: str) -> tuple[Fix, ...]:
+    """A suggestion's fixes, each stating what it rests on: the paste names nothing of the cause,
+    a similar confirmed report does (a fix is a claim; this one is a guess, so it says so)."""
+    note = (
+        f"assumes the cause of similar confirmed reports (closest: {source}): "
+        "no line of the paste names it; check that it fits before running this"
+    )
+    return tuple(replace(fix, assumptions=(note, *fix.assumptions)) for fix in fixes)
 
 
 def _weighed(
