@@ -68,7 +68,6 @@ python = "list[string]"
 python_min = "string"
 platforms = "list[string]"
 sdist_only = "bool"
-note = "string"
 '''
 
 
