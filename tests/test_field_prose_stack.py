@@ -43,6 +43,12 @@ DESCRIPTIONS: list[tuple[str, tuple[str, ...], str, str | None]] = [
         "https://github.com/lllyasviel/Fooocus/issues/1372",
         None,
     ),
+    (
+        "Environment.yml installs the cpu version of pytorch",
+        ("torch.cpu-build-on-gpu-host",),
+        "https://github.com/UlrikFriisJensen/CHILI/issues/16",
+        None,
+    ),
     # ---------------------------------------------------------------- GPU too new for the build
     (
         "[Bug] RTX 5090 (sm_120) Not Yet Supported by Official PyTorch Builds – CUDA Error",
@@ -207,6 +213,44 @@ DESCRIPTIONS: list[tuple[str, tuple[str, ...], str, str | None]] = [
         "https://github.com/TaterTotterson/microWakeWord-Trainer-Nvidia-Docker/issues/1",
         "onnxruntime-gpu",
     ),
+    (
+        "Install onnxruntime gpu version\nHi all, \nI am trying to install onnxruntime gpu version. As I got "
+        "error, I have some questions about these.\nI already install onnxruntime cpu version before.\n\n1. I "
+        "used `pip` to install onnxruntime-gpu, and when I run the it and use `get_provider()` that I got the "
+        "`CPUExecutionProvider` so I wanna switch to cuda and then I used "
+        "`sess.set_providers(['CUDAExecutionProvider'])`.",
+        ("onnxruntime.cpu-package-shadows-gpu",),
+        "https://github.com/microsoft/onnxruntime/issues/3326",
+        "pip uninstall -y onnxruntime onnxruntime-gpu",
+    ),
+    (
+        "Onnxruntime-gpu always runs on CPU and never on GPU, [yolo v5]\nCould not execute yolov5 small with "
+        "CUDAExecutionProvider but always fall back to CPUExecutorProvider while I verified the "
+        "CUDAExxecutionProvider is available.",
+        ("onnxruntime.cpu-package-shadows-gpu",),
+        "https://github.com/microsoft/onnxruntime/issues/9302",
+        "onnxruntime-gpu",
+    ),
+    (
+        "onnxruntime-gpu 1.27 silently falls back to CPU on CUDA 12.4/cuDNN mismatch",
+        ("onnxruntime.cuda-deps-mismatch",),
+        "https://github.com/dudarenok-maker/Castwright/issues/2534",
+        "requirements table",
+    ),
+    (
+        "[trusty-search] GPU reindex silently falls back to CPU — ONNX Runtime CUDA build vs instance CUDA "
+        "toolkit mismatch",
+        ("onnxruntime.cuda-deps-mismatch",),
+        "https://github.com/bobmatnyc/trusty-tools/issues/695",
+        "onnxruntime-gpu",
+    ),
+    (
+        "[Bug]: GPU silent fallback to CPU on RTX 50 series (Blackwell sm_120) — onnxruntime cu12 vs torch "
+        "cu13 mismatch",
+        ("onnxruntime.cuda-deps-mismatch",),
+        "https://github.com/infiniflow/ragflow/issues/14565",
+        "onnxruntime-gpu",
+    ),
     # ---------------------------------------------------------------- PaddlePaddle
     (
         "安装paddle-gpu无法识别gpu\npaddle团队你们好。我最近购置一台新电脑，win10系统，配置了3070ti独立显卡。"
@@ -362,6 +406,21 @@ DESCRIPTIONS: list[tuple[str, tuple[str, ...], str, str | None]] = [
         "https://github.com/conda/conda/issues/9277",
         "conda activate",
     ),
+    (
+        "ModuleNotFoundError: No module named 'torch'\n i installed CUDA drivers 13.1\nwhen i do `pip list'\n"
+        "I can see the below packages installed \n```\ntorch                    2.9.1+cu130\n"
+        "torchvision              0.24.1+cu130\n\n```\n\nBut when i do `import torch` it says No module .",
+        ("python.env-mismatch",),
+        "https://github.com/pytorch/pytorch/issues/172808",
+        "python -m pip",
+    ),
+    (
+        "Unable to import module\nHi, this is embarrassing but I did install with pip3 but I cant import in "
+        "python3.",
+        ("python.env-mismatch",),
+        "https://github.com/pytorch/pytorch/issues/7472",
+        "python -m pip",
+    ),
     # ---------------------------------------------------------------- launch context
     (
         "I can not use CUDA in vscode jupyter notebook\nI can not use CUDA in vscode jupyter notebook. "
@@ -501,6 +560,30 @@ OTHER_CAUSES: list[tuple[str, str, str, str]] = [
         "python.env-mismatch",
         "windows.dll-dependency-missing",
         "https://github.com/pytorch/pytorch/issues/126507",
+    ),
+    (  # an onnxruntime build for another CUDA major next to a torch for CUDA 13: not a torch wheel
+        "[Bug]: GPU silent fallback to CPU on RTX 50 series (Blackwell sm_120) — onnxruntime cu12 vs torch "
+        "cu13 mismatch",
+        "torch.gpu-too-new-for-build",
+        "onnxruntime.cuda-deps-mismatch",
+        "https://github.com/infiniflow/ragflow/issues/14565",
+    ),
+    (  # both ORT packages installed: not a CUDA mismatch of onnxruntime-gpu
+        "Install onnxruntime gpu version\nHi all, \nI am trying to install onnxruntime gpu version. As I got "
+        "error, I have some questions about these.\nI already install onnxruntime cpu version before.\n\n1. I "
+        "used `pip` to install onnxruntime-gpu, and when I run the it and use `get_provider()` that I got the "
+        "`CPUExecutionProvider` so I wanna switch to cuda and then I used "
+        "`sess.set_providers(['CUDAExecutionProvider'])`.",
+        "onnxruntime.cuda-deps-mismatch",
+        "onnxruntime.cpu-package-shadows-gpu",
+        "https://github.com/microsoft/onnxruntime/issues/3326",
+    ),
+    (  # an ONNX Runtime CUDA mismatch: not a CPU-only torch
+        "[trusty-search] GPU reindex silently falls back to CPU — ONNX Runtime CUDA build vs instance CUDA "
+        "toolkit mismatch",
+        "torch.cpu-build-on-gpu-host",
+        "onnxruntime.cuda-deps-mismatch",
+        "https://github.com/bobmatnyc/trusty-tools/issues/695",
     ),
     (  # the driver's CUDA version in nvidia-smi is not a toolkit: no driver to update
         "CUDA version in nvcc -V and nvidia-smi different\nI'm using the lab's server from my school. The "
