@@ -354,6 +354,37 @@ DESCRIPTIONS: list[tuple[str, tuple[str, ...], str, str | None]] = [
         "https://github.com/tdrussell/diffusion-pipe/issues/241",
         None,
     ),
+    (
+        "No module named 'mmcv._ext'\nI did exactly follow the installation process but each time I got the "
+        "same error no matter what version do I use.",
+        ("mmcv.ops-not-built",),
+        "https://github.com/CarDD-USTC/CarDD-USTC.github.io/issues/4",
+        "mmcv-full",
+    ),
+    # ---------------------------------------------------------------- cuDNN / CUDA libraries
+    (
+        "Please make sure cudnn_ops_infer64_8.dll is in your library path!\nGetting this error when trying "
+        'whisper-faster.exe "....mp4" --language=English --model=medium\n\nAny ideas?\n\nI have already '
+        "installed cuda_12.2.1_536.67_windows.exe",
+        ("cuda.cudnn-missing", "windows.cuda-runtime-dll-missing"),
+        "https://github.com/Purfview/whisper-standalone-win/issues/54",
+        None,
+    ),
+    (
+        "Could not locate cudnn_ops_infer64_8.dll\nHello,\nI'm encountering an error \"Could not locate "
+        'cudnn_ops_infer64_8.dll. Please make sure it is in your library path!" \nwhen running the model '
+        "with CUDA. Using CPU works fine.",
+        ("cuda.cudnn-missing", "cuda.cudnn-mismatch"),
+        "https://github.com/reriiasu/speech-to-text/issues/12",
+        "nvidia-cudnn",
+    ),
+    (
+        "🙋 聊天模式 faster_whisper报错：Could not locate cudnn_ops_infer64_8.dll. Please make sure it is in your "
+        "library path!",
+        ("cuda.cudnn-missing",),
+        "https://github.com/Ikaros-521/AI-Vtuber/issues/775",
+        "nvidia-cudnn",
+    ),
     # ---------------------------------------------------------------- conda environments
     (
         "Conda activate does not activate environment\nWhen I activate an env, it is not activated. I have "
