@@ -49,6 +49,18 @@ DESCRIPTIONS: list[tuple[str, tuple[str, ...], str, str | None]] = [
         "https://github.com/UlrikFriisJensen/CHILI/issues/16",
         None,
     ),
+    (
+        "自动安装的torch选择的是cpu版，对于有显卡的电脑来说有点浪费性能",
+        ("torch.cpu-build-on-gpu-host",),
+        "https://github.com/MarcelLeon/key-face-frame/issues/2",
+        None,
+    ),
+    (
+        "PyTorch pip installation command for CUDA 10.2 installs CPU-only version",
+        ("torch.cpu-build-on-gpu-host",),
+        "https://github.com/pytorch/pytorch/issues/43493",
+        None,
+    ),
     # ---------------------------------------------------------------- GPU too new for the build
     (
         "[Bug] RTX 5090 (sm_120) Not Yet Supported by Official PyTorch Builds – CUDA Error",
@@ -157,6 +169,24 @@ DESCRIPTIONS: list[tuple[str, tuple[str, ...], str, str | None]] = [
         ("tensorflow.windows-native-no-gpu",),
         "https://github.com/tensorflow/tensorflow/issues/62322",
         "WSL2",
+    ),
+    (
+        "GPU not found after 2.10\nHi there, I am new at Tensorflow and AI programming. So forgive me if this "
+        "is a dumb question.\n\n2.10 is the last GPU special version. I read that newer versions have GPU "
+        "support included without a special gpu version, but no GPU is found under these new versions",
+        ("tensorflow.windows-native-no-gpu",),
+        "https://github.com/tensorflow/tensorflow/issues/60650",
+        "WSL2",
+    ),
+    (
+        "TensorFlow 2.12.0 WSL2 GPU support\nI had a TensorFlow 2.11 environment in WSL that works fine. It is "
+        "installed using the conda-forge packages. For TensorFlow 2.12 I swapped to using the pip packages for "
+        "tensorflow, keras, keras-tuner, tensorflow-hub, tensorflow-datasets, and tensorboard.\n\nAfter "
+        "installation the conda environment for 2.12 can't find the GPU anymore. Swapping back over to my 2.11 "
+        "environment, it still finds it fine.",
+        ("tensorflow.cuda-libs-not-found",),
+        "https://github.com/tensorflow/tensorflow/issues/60101",
+        None,
     ),
     (
         "Install the TensorFlow-GPU and CUDA and CUDnn, but GPU not work when test.",
@@ -615,6 +645,16 @@ OTHER_CAUSES: list[tuple[str, str, str, str]] = [
         "torch.cpu-build-on-gpu-host",
         "onnxruntime.cuda-deps-mismatch",
         "https://github.com/bobmatnyc/trusty-tools/issues/695",
+    ),
+    (  # TensorFlow under WSL2 that lost the GPU: its CUDA libraries, not native Windows
+        "TensorFlow 2.12.0 WSL2 GPU support\nI had a TensorFlow 2.11 environment in WSL that works fine. It is "
+        "installed using the conda-forge packages. For TensorFlow 2.12 I swapped to using the pip packages for "
+        "tensorflow, keras, keras-tuner, tensorflow-hub, tensorflow-datasets, and tensorboard.\n\nAfter "
+        "installation the conda environment for 2.12 can't find the GPU anymore. Swapping back over to my 2.11 "
+        "environment, it still finds it fine.",
+        "tensorflow.windows-native-no-gpu",
+        "tensorflow.cuda-libs-not-found",
+        "https://github.com/tensorflow/tensorflow/issues/60101",
     ),
     (  # the driver's CUDA version in nvidia-smi is not a toolkit: no driver to update
         "CUDA version in nvcc -V and nvidia-smi different\nI'm using the lab's server from my school. The "
