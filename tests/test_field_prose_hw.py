@@ -1,0 +1,446 @@
+"""Round 8 prose survey (prose8-hw): how users DESCRIBE hardware, GPU memory, NCCL, driver,
+container, Kubernetes, Slurm, WSL and VM causes in words reaches the right cause.
+
+Every text below is copied verbatim from the public page named beside it (an issue title, its
+first sentences, or the sentence of the thread that names the setup), not from the triage corpus.
+The expected finding must be among the first three findings of `triage_text(text)`; where the text
+gives the facts the fix turns on, that finding's fixes must name the knob. The second table holds
+descriptions whose cause is something ELSE: the cause a cue could be tempted by must not rank first.
+"""
+
+from __future__ import annotations
+
+import pytest
+from triage_lines import fixes_text
+
+from envdoctor.triage_engine import triage_text
+
+POWER = ("hardware.power-insufficient",)
+DROPPED = (
+    "hardware.gpu-reseat",
+    "nvidia.xid-fallen-off-bus",
+    "hardware.pcie-riser-link",
+    "hardware.gpu-faulty",
+)
+CONTAINER = (
+    "container.no-gpus-injected",
+    "container.no-nvidia-runtime",
+    "container.nvidia-runtime-not-configured",
+    "container.driver-libs-not-injected",
+)
+K8S = (
+    "k8s.runtimeclass-not-set",
+    "container.nvidia-runtime-not-configured",
+    "k8s.device-plugin-node-label-missing",
+    "k8s.insufficient-gpus",
+)
+DKMS = ("nvidia.module-not-built-for-kernel", "nvidia.dkms-headers-missing")
+WSL_OLD = ("wsl.wsl1-no-gpu", "wsl.windows-too-old", "wsl.platform-not-ready")
+VM43 = ("vm.passthrough-code-43", "vm.hypervisor-not-hidden")
+
+# (text, accepted ids, source URL, knob the fixes must name or None)
+HARDWARE = [
+    (
+        "some GPUs missed in `nvidia-smi`\nHi, my device is `ubuntu1~18.04`, which has 7 Tesla T4 GPUs. "
+        "It has worked well for over 2 years.\nHowever, in this morning, 2 GPUs disappeared in "
+        "`nvidia-smi`.\nThen I reboot the device, and they reappeared.\nBut now, only after a few "
+        "hours, 1 GPU disappears again, then another GPU disappears too.",
+        DROPPED,
+        "https://github.com/NVIDIA/gpu-operator/issues/643",
+        "lspci",
+    ),
+    (
+        "Nvidia Titan V in stout keeps disappearing\nOnly reboots help.",
+        DROPPED,
+        "https://github.com/illinois-scicomp/machine-shop-maintenance/issues/76",
+        None,
+    ),
+    (
+        "Machine restarts when running TensorFlow with GPU",
+        POWER,
+        "https://github.com/tensorflow/tensorflow/issues/8858",
+        "nvidia-smi -pl",
+    ),
+    (
+        "[BUG/Discussion] Single RTX 3080 shutdowns computer during training after a few epochs",
+        POWER,
+        "https://github.com/huggingface/pytorch-image-models/issues/965",
+        "nvidia-smi -pl",
+    ),
+    (
+        "PC restarts without warning while Multi-GPU training",
+        POWER,
+        "https://github.com/AlexeyAB/darknet/issues/2731",
+        None,
+    ),
+    (
+        "[bug:] PC shuts down during an iteration\nDuring an outpainting iteration, pc just shutdown "
+        "(hard), i suspect its temperature issue, but it never happened before prior with InvokeAI.",
+        POWER,
+        "https://github.com/invoke-ai/InvokeAI/issues/1737",
+        None,
+    ),
+    (
+        "[Bug]: PC shuts down unceremoniously when trying to generate images",
+        (*POWER, "hardware.gpu-overheating"),
+        "https://github.com/AUTOMATIC1111/stable-diffusion-webui/issues/15226",
+        None,
+    ),
+    (
+        "reboot during training faster-rcnn with ubuntu 14.04 cuda-8.0 nvidia-driver:367.48",
+        POWER,
+        "https://github.com/rbgirshick/py-faster-rcnn/issues/404",
+        None,
+    ),
+    (
+        "Titan X thermo behavior might cause performance fluctuation",
+        ("hardware.gpu-overheating",),
+        "https://github.com/soumith/convnet-benchmarks/issues/71",
+        "nvidia-smi -q -d TEMPERATURE",
+    ),
+]
+
+MEMORY = [
+    (
+        "Memory error for batch size greater than 3\nHi, when I run the code for batch size greater "
+        "than 3 I get CUDA out of memory error although memory is available.",
+        ("memory.out-of-memory", "memory.workload-does-not-fit"),
+        "https://github.com/nianticlabs/monodepth2/issues/236",
+        "batch",
+    ),
+]
+
+NCCL = [
+    (
+        "hungging up and the occupytion of some gpu is 100%\nI'm training a model with multi 3090 GPUs. "
+        "It normally starts initially. But the program hangs up at the end of the training of an epoch, "
+        "there is no more output, and some GPUs are 100% occupied, while others are 0%. The program "
+        "ends when NCCL timeout.",
+        ("nccl.collective-timeout",),
+        "https://github.com/NVIDIA/nccl/issues/1033",
+        "TORCH_DISTRIBUTED_DEBUG",
+    ),
+    (
+        "有人知道为什么使用多卡训练会卡在Epoch 0的第30个iterations不动了",
+        ("nccl.collective-timeout",),
+        "https://github.com/Intellindust-AI-Lab/DEIMv2/issues/113",
+        "find_unused_parameters",
+    ),
+    (
+        "多卡做ernie语言模型任务的fine tune的时候，经常遇到，运行到一定步数就卡住的情况，卡住的时候，"
+        "多卡中的部分卡依旧100%，部分卡0%。并且卡的步数没有规律。同步并不报错，怀疑是nccl的问题。",
+        ("nccl.collective-timeout",),
+        "https://github.com/PaddlePaddle/ERNIE/issues/129",
+        None,
+    ),
+    (
+        "训练到第26个epoch卡死，10分钟后报NCCL超时错误，这是什么原因啊，我就是把输入尺寸改成了[416, 768]",
+        ("nccl.collective-timeout",),
+        "https://github.com/Peterande/D-FINE/issues/316",
+        None,
+    ),
+]
+
+DRIVER = [
+    (
+        "Pytorch does not see GPUs\nI installed a local anaconda version and installed pytorch via:\n"
+        "```\nconda install pytorch torchvision cudatoolkit=10.2 -c pytorch\n```\n"
+        "| NVIDIA-SMI 418.67       Driver Version: 418.67       CUDA Version: 10.1     |",
+        ("torch.driver-too-old", "cuda.toolkit-newer-than-driver"),
+        "https://github.com/ai4d-iasc/trixie/issues/6",
+        None,
+    ),
+    (
+        "After I update the pytorch version from 1.0 to 1.2 and cuda.is_available return FALSE\n"
+        "when i run my program，the msg is that my Nvidia version is too old.",
+        ("torch.driver-too-old",),
+        "https://github.com/pytorch/pytorch/issues/28195",
+        None,
+    ),
+    (
+        # the old collect_env form ("PyTorch version 1.5.0", no colon) is not read as torch's build
+        # yet, so the driver floor (440.33 for CUDA 10.2) is not asserted here
+        "torch.cuda.is_available() get false on cuda10\nPyTorch version 1.5.0\nIs debug build: No\n"
+        "CUDA used to build PyTorch: 10.2\n\nOs: Ubuntu 18.04.3 LTS\nIs CUDA available: No\n"
+        "Nvidia driver version: 410.104",
+        ("torch.driver-too-old",),
+        "https://github.com/pytorch/pytorch/issues/37320",
+        None,
+    ),
+    (
+        "CUDA unavailable when pytorch 1.3.0. installed with cudatoolkit 10.1\ntorch.cuda.is_available "
+        "returns false\nPyTorch version: 1.3.0\nIs debug build: No\nCUDA used to build PyTorch: 10.1.243\n"
+        "Is CUDA available: No\nNvidia driver version: 410.104",
+        ("torch.driver-too-old",),
+        "https://github.com/pytorch/pytorch/issues/28321",
+        "418.39",
+    ),
+    (
+        "19.10: Nvidia driver stops working after installing updates\nAfter installing system updates, "
+        "some DKMS stuff gets rebuilt. After a reboot, my external monitor cannot be enabled and "
+        "`nvidia-smi` reports that the nvidia driver is not running.",
+        DKMS,
+        "https://github.com/pop-os/pop/issues/690",
+        None,
+    ),
+]
+
+CONTAINERS = [
+    (
+        "CUDA not found in docker image\nI pulled the official docker image but after installing all "
+        "the dependencies, I'm getting torch.cuda.is_available() = False.",
+        CONTAINER,
+        "https://github.com/zzzyuqing/DreamMat/issues/14",
+        "--gpus",
+    ),
+    (
+        "Using docker build makes torch cuda is_available to False!\nI've GPU attached in my system. I "
+        "tried to run [Dockerfile](https://github.com/openvinotoolkit/anomalib/blob/main/Dockerfile), "
+        "and expected that the image will be built with GPU support. But it isn't.",
+        CONTAINER,
+        "https://github.com/open-edge-platform/anomalib/issues/584",
+        "--gpus",
+    ),
+    (
+        "nvidia/cuda:11.5.1-base-ubuntu20.04, torch.cuda.is_available() false\nI pulled the image named "
+        "nvidia/cuda:11.5.1-base-ubuntu20.04 and I expected that if I do torch.cuda.is_available(), the "
+        "result has to be true. However it was not. When I enter the container cli and input "
+        "nvidia-smi, it answered that nvidia-smi is not supported. \nDo I have to install gpu driver "
+        "in the image?",
+        CONTAINER,
+        "https://github.com/NVIDIA/nvidia-docker/issues/1679",
+        "--gpus",
+    ),
+    (
+        "GPUs are not visible from the container",
+        CONTAINER,
+        "https://github.com/jhj0517/Whisper-WebUI/issues/293",
+        "--gpus",
+    ),
+    (
+        "Cuda not found after pulling docker image at docker pull anibali/pytorch:1.4.0-cuda10.1\n"
+        "I've run command  `docker pull anibali/pytorch:1.4.0-cuda10.1`\nafter connected to container "
+        "with command  `docker run -it anibali/pytorch:1.4.0-cuda10.1 sh` \nboth nvcc and nvidia-smi "
+        "not found.",
+        CONTAINER,
+        "https://github.com/anibali/docker-pytorch/issues/27",
+        "--gpus",
+    ),
+    (
+        "docker 镜像内无法检测到GPU\n提供的 registry.baidubce.com/paddlepaddle/serving:0.5.0-devel "
+        "这个镜像进去之后nvidia-smi ，bash: nvidia-smi: command not found，宿主机执行nvidia-smi是可以检测到的",
+        CONTAINER,
+        "https://github.com/PaddlePaddle/Serving/issues/1220",
+        "--gpus",
+    ),
+    (
+        'could not select device driver "" with capabilities: [[gpu]].\n我是在Ubuntu下docker运行的：\n'
+        "docker run --gpus all -it --volume=/home/moss-moon-003-sft-plugin-int4:/mnt/llm -d "
+        "linonetwo/moss:int4\n提示报错，请问如何解决？",
+        CONTAINER,
+        "https://github.com/linonetwo/MOSS-DockerFile/issues/2",
+        "nvidia-ctk",
+    ),
+    (
+        "我已经在容器里装了PyTorch为什么CUDA还是不可用",
+        CONTAINER,
+        "http://www.scrxy.com/dcac/iutec1x1.html",
+        None,
+    ),
+    (
+        "我明明安装了CUDA Toolkit为什么nvidia-smi在容器里看不到GPU",
+        CONTAINER,
+        "http://www.scrxy.com/dcac/iutec1x1.html",
+        None,
+    ),
+    (
+        "docker run -it --rm --gpus all ubuntu nvidia-smi does not compute\n@p1-0tr thank you for your "
+        "reply, I do indeed use Docker Desktop.\nE.G. I start it by running `systemctl --user start "
+        "docker-desktop`",
+        ("container.docker-desktop-linux-no-gpu",),
+        "https://github.com/docker/docs/issues/19366",
+        "docker context use default",
+    ),
+]
+
+CLUSTERS = [
+    (
+        "Locally-created containers have access to GPUs, but Kubernetes-created containers do not",
+        K8S,
+        "https://github.com/NVIDIA/k8s-device-plugin/issues/250",
+        "runtimeClassName",
+    ),
+    (
+        "Why there is no GPU resource allocatable on a GPU cloud instance\nwhen i describe node, there "
+        "is no gpu resource, why?",
+        K8S,
+        "https://github.com/NVIDIA/k8s-device-plugin/issues/834",
+        "device plugin",
+    ),
+    (
+        "Following the QuickStart but my pod is stuck in pending state\nI had modified the .yaml to set "
+        "`nvidia.com/gpu: 1` because I only have one gpu on each of my nodes.  However my pod stays in "
+        "the pending state:",
+        K8S,
+        "https://github.com/NVIDIA/k8s-device-plugin/issues/176",
+        None,
+    ),
+    (
+        "GPU's suddenly unavailable when deploying on Kubernetes due to Insufficient nvidia.com/gpu [question]",
+        K8S,
+        "https://github.com/determined-ai/determined/issues/7044",
+        None,
+    ),
+]
+
+WSL = [
+    (
+        "[GPU and pytorch related]: after cuda installation, 'nvcc -V' works fine but 'nvidia-smi' returns "
+        "errors. While using pytorch (python), 'torch.cuda.is_available()' always returns 'false' in wsl.\n"
+        "Microsoft Windows [Version 10.0.19042.1052]",
+        WSL_OLD,
+        "https://github.com/microsoft/WSL/issues/7056",
+        "19044",
+    ),
+    (
+        "In WSL, the default user can execute `nvidia-smi`, but the root user does not have the "
+        "environment variable set.",
+        ("wsl.lib-not-on-loader-path",),
+        "https://github.com/gpustack/gpustack/issues/1297",
+        "/usr/lib/wsl/lib",
+    ),
+    (
+        "In WSL+ubuntu, “sudo nvidia-smi” could not find the file nvidia-smi.",
+        ("wsl.lib-not-on-loader-path",),
+        "https://github.com/gpustack/gpustack/issues/1297",
+        "/usr/lib/wsl/lib",
+    ),
+]
+
+VMS = [
+    (
+        "GPU doesn't seem to work\nI managed to complete the whole process, my 1080ti is visible inside "
+        "the VM, I installed the Nvidia drivers, but still, under device manager, GPU has an exclamation "
+        "mark and does not work.",
+        VM43,
+        "https://github.com/vanities/GPU-Passthrough-Arch-Linux-to-Windows10/issues/1",
+        "hidden state='on'",
+    ),
+    (
+        "Code43\nHi i always get code43 ..i tried everything\nmake hyperv to off and also kvm hidden and "
+        "the rom in the pace but nothing .\nmy card is NVIDIA GT710",
+        VM43,
+        "https://github.com/joeknock90/Single-GPU-Passthrough/issues/5",
+        None,
+    ),
+    (
+        "Code 43 in guest when passing through NVIDIA GPU",
+        VM43,
+        "https://github.com/cyberus-technology/virtualbox-kvm/issues/34",
+        "R465",
+    ),
+]
+
+# (text, the cause a cue could be tempted by, source URL): the real cause is another one
+OTHER_CAUSE = [
+    (
+        # DKMS rebuilt the module for the updated kernel: not a library left behind by an upgrade
+        "19.10: Nvidia driver stops working after installing updates\nAfter installing system updates, "
+        "some DKMS stuff gets rebuilt. After a reboot, my external monitor cannot be enabled and "
+        "`nvidia-smi` reports that the nvidia driver is not running.",
+        "nvidia.driver-library-mismatch",
+        "https://github.com/pop-os/pop/issues/690",
+    ),
+    (
+        # Docker Desktop's VM has no GPU: the toolkit on the host is not what is missing
+        "docker run -it --rm --gpus all ubuntu nvidia-smi does not compute\n@p1-0tr thank you for your "
+        "reply, I do indeed use Docker Desktop.\nE.G. I start it by running `systemctl --user start "
+        "docker-desktop`",
+        "container.no-nvidia-runtime",
+        "https://github.com/docker/docs/issues/19366",
+    ),
+    (
+        # root's PATH lacks /usr/lib/wsl/lib: WSL itself reaches the GPU
+        "In WSL, the default user can execute `nvidia-smi`, but the root user does not have the "
+        "environment variable set.",
+        "wsl.wsl1-no-gpu",
+        "https://github.com/gpustack/gpustack/issues/1297",
+    ),
+    (
+        # docker run works on the node: the pods' runtime, not Docker's
+        "Locally-created containers have access to GPUs, but Kubernetes-created containers do not",
+        "container.no-nvidia-runtime",
+        "https://github.com/NVIDIA/k8s-device-plugin/issues/250",
+    ),
+    (
+        # a hang at the end of an epoch with some GPUs busy: ranks out of step, not the P2P transport
+        "hungging up and the occupytion of some gpu is 100%\nI'm training a model with multi 3090 GPUs. "
+        "It normally starts initially. But the program hangs up at the end of the training of an epoch, "
+        "there is no more output, and some GPUs are 100% occupied, while others are 0%. The program "
+        "ends when NCCL timeout.",
+        "nccl.p2p-broken-acs-iommu",
+        "https://github.com/NVIDIA/nccl/issues/1033",
+    ),
+    (
+        "多卡做ernie语言模型任务的fine tune的时候，经常遇到，运行到一定步数就卡住的情况，卡住的时候，"
+        "多卡中的部分卡依旧100%，部分卡0%。并且卡的步数没有规律。同步并不报错，怀疑是nccl的问题。",
+        "nccl.p2p-broken-acs-iommu",
+        "https://github.com/PaddlePaddle/ERNIE/issues/129",
+    ),
+    (
+        # the GPU is passed through (Code 43 in the guest): not a VM without passthrough
+        "Code43\nHi i always get code43 ..i tried everything\nmake hyperv to off and also kvm hidden and "
+        "the rom in the pace but nothing .\nmy card is NVIDIA GT710",
+        "vm.no-gpu-passthrough",
+        "https://github.com/joeknock90/Single-GPU-Passthrough/issues/5",
+    ),
+    (
+        # the thread's cause was the power supply (replaced), though heat is what users suspect first
+        "Machine restarts when running TensorFlow with GPU",
+        "hardware.gpu-overheating",
+        "https://github.com/tensorflow/tensorflow/issues/8858",
+    ),
+]
+
+CASES = [
+    pytest.param(text, ids, url, knob, id=f"{family}-{n}")
+    for family, rows in (
+        ("hw", HARDWARE),
+        ("mem", MEMORY),
+        ("nccl", NCCL),
+        ("driver", DRIVER),
+        ("container", CONTAINERS),
+        ("cluster", CLUSTERS),
+        ("wsl", WSL),
+        ("vm", VMS),
+    )
+    for n, (text, ids, url, knob) in enumerate(rows)
+]
+
+
+@pytest.mark.parametrize(("text", "expected", "url", "knob"), CASES)
+def test_description_reaches_its_cause(
+    text: str, expected: tuple[str, ...], url: str, knob: str | None
+) -> None:
+    """The described cause is among the first three findings, and its fixes name the knob."""
+    assert url.startswith(("https://", "http://"))
+    findings = triage_text(text).findings[:3]
+    hits = [f for f in findings if f.id in expected]
+    assert hits, (url, [f.id for f in findings])
+    if knob:
+        fixes = fixes_text(hits[0])
+        assert knob.lower() in fixes.lower(), (url, fixes)
+
+
+@pytest.mark.parametrize(
+    ("text", "tempted", "url"),
+    [pytest.param(t, c, u, id=f"other-{n}") for n, (t, c, u) in enumerate(OTHER_CAUSE)],
+)
+def test_description_of_another_cause_does_not_lead_with_the_tempting_one(
+    text: str, tempted: str, url: str
+) -> None:
+    """A description whose cause is another one does not rank the tempting cause first."""
+    assert url.startswith("https://")
+    findings = triage_text(text).findings
+    assert findings, url
+    assert findings[0].id != tempted, (url, [f.id for f in findings[:3]])
