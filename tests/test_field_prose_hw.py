@@ -98,6 +98,47 @@ HARDWARE = [
         "https://github.com/soumith/convnet-benchmarks/issues/71",
         "nvidia-smi -q -d TEMPERATURE",
     ),
+    (
+        "系统电源不够\n你好，在训练extremenet时候出现服务器重启，显示电源功率不够！我的是4快1080TI的显卡，"
+        "怎么修改代码只使用2个显卡来训练",
+        POWER,
+        "https://github.com/xingyizhou/ExtremeNet/issues/31",
+        "nvidia-smi -pl",
+    ),
+    (
+        "The power keeps cutting off during training.\nI am using 2 x 3060oc 12gb for training.\n"
+        "The power is cut off after 20 training sessions.",
+        POWER,
+        "https://github.com/IAHispano/Applio/issues/1016",
+        None,
+    ),
+    (
+        "Nnet3 training chrashing and rebooting server\nAll goes perfectly until it gets to the nnet3 "
+        "training phase. It runs for a few iterations until it crashes and reboots the server.",
+        POWER,
+        "https://github.com/kaldi-asr/kaldi/issues/3111",
+        None,
+    ),
+    (
+        "Reboot dagobah make its slurmd can not run.\nAfter reboot, dagobah can not run its slurmd daemon. "
+        "I think the reason is one GPU is loss after reboot.",
+        (*DROPPED, "cluster.gres-config-mismatch"),
+        "https://github.com/lyulyul/shine-cluster/issues/172",
+        None,
+    ),
+    (
+        "gpu-2-5 has lost a GPU\nThe node may need to be rebooted or the GPU reseated, @csirving.",
+        DROPPED,
+        "https://github.com/cBio/cbio-cluster/issues/24",
+        "reseat",
+    ),
+    (
+        "how to reboot computer after lost an nvidia gpu ?\nIs there a way to reboot the whole system when "
+        "a gpu is lost ?\nI got 3 gpu's on my system and one is lost from time to time.",
+        DROPPED,
+        "https://github.com/MultiPoolMiner/MultiPoolMiner/issues/622",
+        None,
+    ),
 ]
 
 MEMORY = [
@@ -106,6 +147,19 @@ MEMORY = [
         "than 3 I get CUDA out of memory error although memory is available.",
         ("memory.out-of-memory", "memory.workload-does-not-fit"),
         "https://github.com/nianticlabs/monodepth2/issues/236",
+        "batch",
+    ),
+    (
+        'CUDA out of memory 怎么办？\nUsing demo，when executing "python train.py configs/path_to_your_config"，'
+        'my computer cannot run the code normally with an error "CUDA out of memory"，mine is 2G.',
+        ("memory.workload-does-not-fit", "memory.out-of-memory"),
+        "https://github.com/cfzd/Ultra-Fast-Lane-Detection/issues/175",
+        None,
+    ),
+    (
+        "请问Training的时候如何调整batch_size呢，我A4000的显卡，一直报CUDA out of memory",
+        ("memory.out-of-memory", "memory.workload-does-not-fit"),
+        "https://github.com/sstzal/DFRF/issues/29",
         "batch",
     ),
 ]
@@ -182,6 +236,27 @@ DRIVER = [
         DKMS,
         "https://github.com/pop-os/pop/issues/690",
         None,
+    ),
+    (
+        "NVIDIA GPU driver stops working after Ubuntu kernel update\nFrom time to time the NVIDIA GPU "
+        "driver stops working. I found out that this error relates to kernel updates.",
+        DKMS,
+        "https://github.com/ai2ys/Deep-Learning-Workstation-Setup/issues/1",
+        "dkms",
+    ),
+    (
+        "Nvidia drivers not working after Pop OS 22.04 update that resulted in installing kernel 5.17.5 "
+        "instead of 5.16.19",
+        DKMS,
+        "https://github.com/pop-os/pop/issues/2369",
+        None,
+    ),
+    (
+        "NVIDIA driver lost after os upgrade and reboot\nNVIDIA driver is lost after rebooting the "
+        "machine (as required by os upgrade).",
+        DKMS,
+        "https://github.com/NVIDIA/nvidia-docker/issues/804",
+        "dkms",
     ),
 ]
 
@@ -291,6 +366,53 @@ CLUSTERS = [
         "https://github.com/determined-ai/determined/issues/7044",
         None,
     ),
+    (
+        "Kubernetes 环境下 Pod 无法使用 GPU\n部署k8s-device-plugin过程没问题，但是无法获取到nvidia.com/gpu",
+        K8S,
+        "https://github.com/NascentCore/3k/issues/1",
+        "device plugin",
+    ),
+    (
+        'When booting a container on k8s (via k3s) I notice my container doesn\'t contain "nvidia-smi" in '
+        "/usr/bin or elsewhere. When I launch the same image/container not via k8s I do get the command.",
+        K8S,
+        "https://github.com/NVIDIA/k8s-device-plugin/issues/346",
+        "runtimeClassName",
+    ),
+    (
+        "k8s pod ,After running for a while, the GPU cannot be found in the pod",
+        ("container.nvml-unknown-error-cgroup",),
+        "https://github.com/NVIDIA/k8s-device-plugin/issues/981",
+        "create-dev-char-symlinks",
+    ),
+    (
+        "pod fail to find gpu some time after created\nAt first, pod was able to get gpu resource, and "
+        "some time after, pod cannot find gpu with error:",
+        ("container.nvml-unknown-error-cgroup",),
+        "https://github.com/NVIDIA/k8s-device-plugin/issues/289",
+        "compatWithCPUManager",
+    ),
+    (
+        "Only one GPU is being used on SLURM cluster",
+        ("cluster.launch-not-via-srun", "cluster.slurm-per-task-gpu-binding"),
+        "https://github.com/Lightning-AI/pytorch-lightning/issues/18950",
+        "srun",
+    ),
+    (
+        "[Bug] 查找服务器GPU宕机原因并修复\n当前服务器运行一段时间后，会出现掉gpu的情况，具体体现如下\n```\n"
+        "root@239f910629d5:/workspace# nvidia-smi\nFailed to initialize NVML: Unknown Error\n```\n\n"
+        "可能是installation的容器配置问题",
+        ("container.nvml-unknown-error-cgroup",),
+        "https://github.com/RIDE-Lab/SAGE/issues/185",
+        "create-dev-char-symlinks",
+    ),
+    (
+        "申请了gpu的pod在运行一段时间之后 容器内会出现找不到显卡\npod一开始是可以的，但是运行一段时间之后，"
+        "有概率出现掉显卡的现象。\n进入容器内执行nvidia-smi也会提示显卡错误",
+        ("container.nvml-unknown-error-cgroup",),
+        "https://github.com/AliyunContainerService/gpushare-scheduler-extender/issues/230",
+        "create-dev-char-symlinks",
+    ),
 ]
 
 WSL = [
@@ -399,6 +521,40 @@ OTHER_CAUSE = [
         "Machine restarts when running TensorFlow with GPU",
         "hardware.gpu-overheating",
         "https://github.com/tensorflow/tensorflow/issues/8858",
+    ),
+    (
+        # the pod had the GPU at first: its device cgroup lost it, not a pod started under runc
+        "k8s pod ,After running for a while, the GPU cannot be found in the pod",
+        "k8s.runtimeclass-not-set",
+        "https://github.com/NVIDIA/k8s-device-plugin/issues/981",
+    ),
+    (
+        # a server that reboots under a training load: power, not a driver left behind by an upgrade
+        "Nnet3 training chrashing and rebooting server\nAll goes perfectly until it gets to the nnet3 "
+        "training phase. It runs for a few iterations until it crashes and reboots the server.",
+        "nvidia.driver-library-mismatch",
+        "https://github.com/kaldi-asr/kaldi/issues/3111",
+    ),
+    (
+        # the node advertises no nvidia.com/gpu: not a CPU-only torch
+        "Kubernetes 环境下 Pod 无法使用 GPU\n部署k8s-device-plugin过程没问题，但是无法获取到nvidia.com/gpu",
+        "torch.cpu-build-on-gpu-host",
+        "https://github.com/NascentCore/3k/issues/1",
+    ),
+    (
+        # "掉gpu" inside a container with NVML's Unknown Error: the device cgroup, not a card off the bus
+        "[Bug] 查找服务器GPU宕机原因并修复\n当前服务器运行一段时间后，会出现掉gpu的情况，具体体现如下\n```\n"
+        "root@239f910629d5:/workspace# nvidia-smi\nFailed to initialize NVML: Unknown Error\n```\n\n"
+        "可能是installation的容器配置问题",
+        "hardware.gpu-reseat",
+        "https://github.com/RIDE-Lab/SAGE/issues/185",
+    ),
+    (
+        # the pod had the GPU at first: not a container started without the NVIDIA runtime
+        "申请了gpu的pod在运行一段时间之后 容器内会出现找不到显卡\npod一开始是可以的，但是运行一段时间之后，"
+        "有概率出现掉显卡的现象。\n进入容器内执行nvidia-smi也会提示显卡错误",
+        "container.no-nvidia-runtime",
+        "https://github.com/AliyunContainerService/gpushare-scheduler-extender/issues/230",
     ),
 ]
 
