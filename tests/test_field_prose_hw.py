@@ -258,6 +258,14 @@ DRIVER = [
         "https://github.com/NVIDIA/nvidia-docker/issues/804",
         "dkms",
     ),
+    (
+        "NVIDIA Driver Update\nEric and I were dismayed to find our program crashing on startup during "
+        "OpenGL function calls. It looks like the NVIDIA drivers were updated, but not reloaded onto the "
+        "graphics cards, so a reboot fixed it.",
+        ("nvidia.driver-library-mismatch",),
+        "https://github.com/wyegelwel/snow/issues/13",
+        "rmmod",
+    ),
 ]
 
 CONTAINERS = [
@@ -334,6 +342,30 @@ CONTAINERS = [
         "docker-desktop`",
         ("container.docker-desktop-linux-no-gpu",),
         "https://github.com/docker/docs/issues/19366",
+        "docker context use default",
+    ),
+    (
+        "Nvidia-CTK can't be configured for Docker-Desktop\nSo I had to revert to the Docker standard "
+        "engine, losing the benefits of Docker-Desktop, because I can't configure Nvidia-CTK with it.",
+        ("container.docker-desktop-linux-no-gpu",),
+        "https://github.com/docker/roadmap/issues/693",
+        "docker context use default",
+    ),
+    (
+        "Cannot get nvidia-docker2 to run\nAfter following the steps [here](https://docs.nvidia.com/"
+        "datacenter/cloud-native/container-toolkit/install-guide.html#docker), I'm not able to run my "
+        "NVIDIA Container Toolkit properly\nAt first, I got my Docker Desktop running on `Ubuntu 22.04` "
+        "then I did the following:",
+        ("container.docker-desktop-linux-no-gpu",),
+        "https://github.com/NVIDIA/nvidia-docker/issues/1742",
+        "docker context use default",
+    ),
+    (
+        "Docker Desktop and Nvidia Runtime inoperable across multiple distros\nOn Arch (EndeavourOS) and "
+        "Ubuntu (20.04 and 22.04), attempts to utilize nvidia runtime through any image via Docker Desktop "
+        "fail with this error:",
+        ("container.docker-desktop-linux-no-gpu",),
+        "https://github.com/NVIDIA/nvidia-docker/issues/1717",
         "docker context use default",
     ),
 ]
@@ -555,6 +587,14 @@ OTHER_CAUSE = [
         "有概率出现掉显卡的现象。\n进入容器内执行nvidia-smi也会提示显卡错误",
         "container.no-nvidia-runtime",
         "https://github.com/AliyunContainerService/gpushare-scheduler-extender/issues/230",
+    ),
+    (
+        # drivers updated but the old module still loaded: not a toolkit newer than the driver
+        "NVIDIA Driver Update\nEric and I were dismayed to find our program crashing on startup during "
+        "OpenGL function calls. It looks like the NVIDIA drivers were updated, but not reloaded onto the "
+        "graphics cards, so a reboot fixed it.",
+        "cuda.toolkit-newer-than-driver",
+        "https://github.com/wyegelwel/snow/issues/13",
     ),
 ]
 
