@@ -162,6 +162,44 @@ MEMORY = [
         "https://github.com/sstzal/DFRF/issues/29",
         "batch",
     ),
+    (
+        "GPU memory not release after interrupted the training script",
+        ("memory.held-by-other-process",),
+        "https://github.com/bharatsingh430/py-R-FCN-multiGPU/issues/15",
+        "kill",
+    ),
+    (
+        "NVIDIA memory not deallocated after interupt\nWhen I interrupt my Pytorch script using Ctrl-C "
+        "occasionally GPU memory is not deallocated.",
+        ("memory.held-by-other-process",),
+        "https://github.com/pytorch/pytorch/issues/4031",
+        "kill",
+    ),
+    (
+        "GPU memory is not released after training process is stopped",
+        ("memory.held-by-other-process",),
+        "https://github.com/OpenDriveLab/UniAD/issues/180",
+        "kill",
+    ),
+    (
+        "ctrl+c stopped, gpu memory still using one",
+        ("memory.held-by-other-process",),
+        "https://github.com/Megvii-BaseDetection/YOLOX/issues/958",
+        None,
+    ),
+    (
+        "GPU memory doesn't release\nI used RT-DETR for training on my custom datasets. However, it "
+        "doesn't release gpu memory when I interrupt training process.",
+        ("memory.held-by-other-process",),
+        "https://github.com/lyuwenyu/RT-DETR/issues/36",
+        "kill",
+    ),
+    (
+        "training process becomes zombie process and keeps occupying GPU memory",
+        ("memory.held-by-other-process",),
+        "https://github.com/apache/mxnet/issues/4242",
+        "kill",
+    ),
 ]
 
 NCCL = [
