@@ -139,6 +139,18 @@ HARDWARE = [
         "https://github.com/MultiPoolMiner/MultiPoolMiner/issues/622",
         None,
     ),
+    (
+        "他熟练地登录服务器,运行nvidia-smi命令,却发现昨天还正常工作的A100显卡突然消失了",
+        DROPPED,
+        "https://www.67wa.com/145834.html",
+        "reseat",
+    ),
+    (
+        "当你正在运行一个深度学习训练任务时,突然发现终端不再输出新的日志,nvidia-smi命令显示某块GPU神秘消失",
+        DROPPED,
+        "https://www.67wa.com/141809.html",
+        None,
+    ),
 ]
 
 MEMORY = [
@@ -200,6 +212,12 @@ MEMORY = [
         "https://github.com/apache/mxnet/issues/4242",
         "kill",
     ),
+    (
+        "显存占用却不释放:虽然进程已经关闭,但通过nvidia-smi命令查看时,GPU显存仍然显示被占用",
+        ("memory.held-by-other-process",),
+        "https://www.67wa.com/140490.html",
+        "fuser",
+    ),
 ]
 
 NCCL = [
@@ -230,6 +248,12 @@ NCCL = [
         ("nccl.collective-timeout",),
         "https://github.com/Peterande/D-FINE/issues/316",
         None,
+    ),
+    (
+        "NCCL all_reduce_perf test hangs with multiple RTX 4090 GPUs, works fine when I swap in 2080tis",
+        ("nccl.p2p-broken-acs-iommu",),
+        "https://github.com/NVIDIA/nccl-tests/issues/117",
+        "NCCL_P2P_DISABLE",
     ),
 ]
 
@@ -303,6 +327,18 @@ DRIVER = [
         ("nvidia.driver-library-mismatch",),
         "https://github.com/wyegelwel/snow/issues/13",
         "rmmod",
+    ),
+    (
+        "GeForce GT 330M - CUDA driver version is insufficient for CUDA runtime version\nI have an Nvidia "
+        "GeForce GT 330M and am trying to run EWBF's Zcash CUDA miner 0.3.4b. I know it's old and not the "
+        "most powerful GPU for mining, but I have an old laptop that I figured I'd try to get some use out of.",
+        (
+            "nvidia.gpu-needs-legacy-driver",
+            "cuda.toolkit-newer-than-driver",
+            "cuda.gpu-too-old-for-binary",
+        ),
+        "https://github.com/Creepsky/creepMiner/issues/225",
+        None,
     ),
 ]
 
