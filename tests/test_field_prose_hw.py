@@ -151,6 +151,14 @@ HARDWARE = [
         "https://www.67wa.com/141809.html",
         None,
     ),
+    (
+        "temperature will be higher when I using two different cards in the same machine\nHey, guys, I am "
+        "trying to train a CNN model. My machine has 2 K40. When I run my model in the second card, the "
+        "temperature  will be higher than running in the first card, and the training will be slower and slower.",
+        ("hardware.gpu-overheating",),
+        "https://github.com/tensorflow/tensorflow/issues/8741",
+        "nvidia-smi -q -d TEMPERATURE",
+    ),
 ]
 
 MEMORY = [
@@ -338,6 +346,14 @@ DRIVER = [
             "cuda.gpu-too-old-for-binary",
         ),
         "https://github.com/Creepsky/creepMiner/issues/225",
+        None,
+    ),
+    (
+        "Pytorch 1.3.0 cuda not detected\nTo reproduce :\n\n1. Create venv and install dependencies\n2. "
+        "`python -c 'import torch;print(torch.cuda.is_available())'` gives `False`\n\nPossibly a driver "
+        "version and not CUDA version issue?",
+        ("torch.driver-too-old",),
+        "https://github.com/ivadomed/ivadomed/issues/69",
         None,
     ),
 ]
