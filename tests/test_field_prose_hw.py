@@ -535,6 +535,13 @@ CLUSTERS = [
         "https://github.com/AliyunContainerService/gpushare-scheduler-extender/issues/230",
         "create-dev-char-symlinks",
     ),
+    (
+        "When submitting a job using GPU, I am required to add ```--gres=gpu```.\n\nUnfortunately, when I use "
+        "PySlurm I do not get GPU, whereas when I use a bash script I get it.",
+        ("cluster.no-gpu-allocated",),
+        "https://github.com/PySlurm/pyslurm/issues/337",
+        "--gres",
+    ),
 ]
 
 WSL = [
