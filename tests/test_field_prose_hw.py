@@ -566,6 +566,12 @@ WSL = [
         "https://github.com/gpustack/gpustack/issues/1297",
         "/usr/lib/wsl/lib",
     ),
+    (
+        'Ubuntu18.04 running on WSL2: "libcuda.so.1" does not exist. How to create that?',
+        ("wsl.lib-not-on-loader-path", "wsl.libcuda-not-symlink"),
+        "https://github.com/tensorflow/tensorflow/issues/45882",
+        "/usr/lib/wsl/lib",
+    ),
 ]
 
 VMS = [
@@ -589,6 +595,14 @@ VMS = [
         VM43,
         "https://github.com/cyberus-technology/virtualbox-kvm/issues/34",
         "R465",
+    ),
+    (
+        "The preparation for the Passthrough is not working - vfio-pc not showing on gpu kernel\nI have "
+        "followed the preparation of the GPU to be used in passthrough that you provided on your README.\n"
+        "But for some reason the vfio-pc is not added to the kernel driver from the GPU.",
+        ("vm.gpu-not-bound-to-vfio",),
+        "https://github.com/NVIDIA/kubevirt-gpu-device-plugin/issues/45",
+        "vfio-pci ids",
     ),
 ]
 
