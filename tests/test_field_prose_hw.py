@@ -356,6 +356,21 @@ DRIVER = [
         "https://github.com/ivadomed/ivadomed/issues/69",
         None,
     ),
+    (
+        "Modules missing after a couple of kernel upgrades\nThis guide has been very useful for me. However, "
+        "after a couple of months, i always end up in situation where a kernel upgrade breaks havoc in the "
+        "system. Booting gets stuck on loading graphics.",
+        (*DKMS, "nvidia.driver-too-old-for-kernel"),
+        "https://github.com/korvahannu/arch-nvidia-drivers-installation-guide/issues/37",
+        None,
+    ),
+    (
+        "Updating from kernel 5.15 to 5.19 doesn't work. Nvidia driver DKMS make fails (`Kernel "
+        "configuration is invalid`)\n* GPU: GeForce GTX 650. Driver `470.103.01-0ubuntu2`.",
+        (*DKMS, "nvidia.driver-too-old-for-kernel"),
+        "https://github.com/linuxmint/cinnamon/issues/11589",
+        None,
+    ),
 ]
 
 CONTAINERS = [
@@ -456,6 +471,13 @@ CONTAINERS = [
         "fail with this error:",
         ("container.docker-desktop-linux-no-gpu",),
         "https://github.com/NVIDIA/nvidia-docker/issues/1717",
+        "docker context use default",
+    ),
+    (
+        "Update docs, don't use docker desktop\nDocker desktop doesn't work well out of the box for Nvidia "
+        "GPU. Use Nvidia's recommended way instead",
+        ("container.docker-desktop-linux-no-gpu",),
+        "https://github.com/castacks/AirStack/issues/149",
         "docker context use default",
     ),
 ]
