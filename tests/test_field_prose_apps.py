@@ -302,6 +302,53 @@ DESCRIPTIONS: list[tuple[str, tuple[str, ...], str, str | None]] = [
         GH + "deepseek-ai/DeepSeek-Coder/issues/97",
         "bitsandbytes",
     ),
+    # ---------------------------------------------------------------- Ollama on AMD GPUs
+    (
+        "Does ollama support Amd Radeon r7 360 gpu?\nOllama doesn't use gpu. What i need to do?",
+        ("app.ollama-amd-unsupported-gfx",),
+        GH + "ollama/ollama/issues/9651",
+        None,
+    ),
+    (
+        "Ollama doesn't use Radeon RX 6600",
+        ("app.ollama-amd-unsupported-gfx", "rocm.gfx-unsupported"),
+        GH + "ollama/ollama/issues/2869",
+        None,
+    ),
+    (
+        "找不到显卡的样子,\n缺失\nOllama\\rocm\\rocblas\\library 目录\nKernels.so-000-gfx1031.hsaco\n"
+        "TensileLibrary_lazy_gfx1031.dat",
+        ("app.ollama-amd-unsupported-gfx", "rocm.gfx-unsupported"),
+        GH + "likelovewant/ollama-for-amd/issues/14",
+        None,
+    ),
+    (
+        "amd 6800h 680m gfxgfx1035 don't work\nthe cpu is very high,but the gpu no use",
+        ("app.ollama-amd-unsupported-gfx", "rocm.gfx-unsupported"),
+        GH + "likelovewant/ollama-for-amd/issues/50",
+        None,
+    ),
+    (
+        "I read that ollama now supports AMD GPUs but it's not using it\nI installed ollama on "
+        "ubuntu 22.04 with AMD ROCm installed. The 6700M GPU with 10GB RAM runs fine and is used "
+        "by simulation programs and stable diffusion. Ollama uses only the CPU and requires 9GB RAM.",
+        ("app.ollama-amd-unsupported-gfx", "rocm.gfx-unsupported"),
+        GH + "ollama/ollama/issues/6152",
+        "HSA_OVERRIDE_GFX_VERSION",
+    ),
+    # ---------------------------------------------------------------- ComfyUI: a requirements file replaced torch
+    (
+        "requirements changes torch to cpu style .can't run comfy ui",
+        ("torch.cpu-build-on-gpu-host",),
+        GH + "AIGODLIKE/ComfyUI-ToonCrafter/issues/15",
+        "download.pytorch.org",
+    ),
+    (
+        "因为需要安装torch的版本是2.3.0，所以自动给升级装了个2.3.0的cpu版本",
+        ("torch.cpu-build-on-gpu-host",),
+        GH + "AIGODLIKE/ComfyUI-ToonCrafter/issues/15",
+        "download.pytorch.org",
+    ),
 ]
 
 # (verbatim text, the tempting cause that must NOT rank first, source URL)
