@@ -349,6 +349,54 @@ DESCRIPTIONS: list[tuple[str, tuple[str, ...], str, str | None]] = [
         GH + "AIGODLIKE/ComfyUI-ToonCrafter/issues/15",
         "download.pytorch.org",
     ),
+    # ---------------------------------------------------------------- more: Apple MPS, faster-whisper
+    (
+        "PyTorch 2.5.1 cannot find MPS device on a MacOS 12.7.6 arm64\nIs there a way to run the "
+        "recently released PyTorch 2.5.1 with MPS enabled without upgrading the MacOS?",
+        ("macos.mps-unavailable", "apple.mps-not-available"),
+        GH + "pytorch/pytorch/issues/139425",
+        None,
+    ),
+    (
+        "MPS backend unavailable on macOS 13.7.4, error says 13.0+ required",
+        ("macos.mps-unavailable", "apple.mps-not-available"),
+        GH + "pytorch/pytorch/issues/164943",
+        None,
+    ),
+    (
+        "issue with GPU utilization, RTX 3060 mobile, CUDA 12.\nFaster whisper does not seem to "
+        "utilize my RTX 3060 mobile GPU.  I have CUDA 12 installed and I have installed the "
+        "libraries as per instructions.  But it still only uses the CPU.",
+        ("torch.cpu-build-on-gpu-host",),
+        GH + "SYSTRAN/faster-whisper/issues/871",
+        None,
+    ),
+    # ---------------------------------------------------------------- vLLM memory, in Chinese
+    (
+        "[vllm] - 一张A10，vllm api方式启动，报显存不足",
+        ("app.vllm.gpu-memory-utilization-too-high", "app.vllm.kv-cache-insufficient"),
+        GH + "OpenBMB/MiniCPM-V/issues/640",
+        "gpu_memory_utilization",
+    ),
+    (
+        "3B用4块GPU3090训练时，vllm报显存不足",
+        ("app.vllm.gpu-memory-utilization-too-high",),
+        GH + "dhcode-cpp/X-R1/issues/38",
+        "gpu_memory_utilization",
+    ),
+    (
+        "怎么在启动的时候设置vllm的显存占用率？\n启动qwen-1.5-7b-chat默认就把显存给吃满了，我还要部署其他模型服务，"
+        "怎么设置？",
+        ("app.vllm.gpu-memory-utilization-too-high",),
+        GH + "xorbitsai/inference/issues/1413",
+        "gpu_memory_utilization",
+    ),
+    (
+        "[Usage]:两张3090使用vllm部署Qwen2.5-32B-Instruct-INT8-W8A16， 显存共48g无法启动",
+        ("app.vllm.kv-cache-insufficient", "app.vllm.gpu-memory-utilization-too-high"),
+        GH + "vllm-project/vllm/issues/17238",
+        None,
+    ),
 ]
 
 # (verbatim text, the tempting cause that must NOT rank first, source URL)
