@@ -273,6 +273,8 @@ DESCRIPTIONS: list[tuple[str, tuple[str, ...], str, str | None]] = [
         GH + "pytorch/pytorch/issues/139498",
         None,
     ),
+    # the cause shows in the reporter's own device list (xpu:0 = UHD 770, xpu:1 = A770); the
+    # thread's XPU_VISIBLE_DEVICES suggestion did not work, the documented selector is another
     (
         "Can not use Intel Arc GPU\nWhen I run `python -m fastchat.serve.model_worker "
         "--model-path lmsys/vicuna-7b-v1.5 --device xpu --gpus X`, whatever the X is, or without "
@@ -397,6 +399,25 @@ DESCRIPTIONS: list[tuple[str, tuple[str, ...], str, str | None]] = [
         GH + "vllm-project/vllm/issues/17238",
         None,
     ),
+    (
+        "Using the GPU is slower than the CPU\nI installed llamacpp using the instructions below:\n"
+        'CMAKE_ARGS="-DLLAMA_CUBLAS=on" pip install llama-cpp-python',
+        ("app.llamacpp.gpu-layers-not-set",),
+        GH + "abetlen/llama-cpp-python/issues/1123",
+        "n_gpu_layers",
+    ),
+    (
+        "fix: Windows 上 FastSAC 训练因缺少 triton 导致 torch.compile 必现失败",
+        ("torch.triton-missing",),
+        GH + "Motphys/MotrixLab/issues/28",
+        "triton",
+    ),
+    (
+        "[Bug] torch.compile on Windows causes TTS OOM due to missing Triton",
+        ("torch.triton-missing",),
+        GH + "debpalash/VoiceStudio/issues/65",
+        "triton",
+    ),
 ]
 
 # (verbatim text, the tempting cause that must NOT rank first, source URL)
@@ -464,6 +485,18 @@ NOT_FIRST: list[tuple[str, str, str]] = [
         "Mac M1 GPU slower than CPU mode?",
         "torch.cpu-build-on-gpu-host",
         GH + "bmaltais/kohya_ss/issues/1111",
+    ),
+    (
+        "Run on GPU\nI compiled the main file according to the instructions on the official "
+        "website below\nBut I found that the inference speed is 40t/s when using the following "
+        "instructions\nWhen I add -ngl 33, the speed is 10t/s",
+        "app.llamacpp.gpu-layers-not-set",
+        GH + "ggml-org/llama.cpp/issues/5134",
+    ),
+    (
+        "[Bug] torch.compile on Windows causes TTS OOM due to missing Triton",
+        "memory.out-of-memory",
+        GH + "debpalash/VoiceStudio/issues/65",
     ),
 ]
 
