@@ -418,6 +418,45 @@ DESCRIPTIONS: list[tuple[str, tuple[str, ...], str, str | None]] = [
         GH + "debpalash/VoiceStudio/issues/65",
         "triton",
     ),
+    # ---------------------------------------------------------------- bitsandbytes on a Mac; Ollama after an update
+    (
+        "Unable to use bitsandbytes in mac m1",
+        ("bitsandbytes.apple-silicon-unsupported",),
+        GH + "rickardp/bitsandbytes/issues/3",
+        None,
+    ),
+    (
+        "bitsandbytes for macos M1,M2,M3 chips\nHi, I am trying to fine-tune Llava 1.5 7B model "
+        "using QLoRa and for that I need `bitsandbytes` module. However, I am working on macos and "
+        "pytorch doesn't support cuda on macos due to its integrated unified memory.",
+        ("bitsandbytes.apple-silicon-unsupported",),
+        GH + "bitsandbytes-foundation/bitsandbytes/issues/1460",
+        None,
+    ),
+    (
+        "Mac quantization\nIs there a way to quantize on macos ?\nbitsandbytes is not supported on "
+        "Apple sillicon.\nCan we you GGUF Models ?",
+        ("bitsandbytes.apple-silicon-unsupported",),
+        GH + "lyogavin/airllm/issues/88",
+        "GGUF",
+    ),
+    (
+        "[bug]: BNB not supported on apple silicon, don't download the t5xxxl bnb even for "
+        "quantized FLUX",
+        ("bitsandbytes.apple-silicon-unsupported",),
+        GH + "invoke-ai/InvokeAI/issues/7886",
+        None,
+    ),
+    (
+        "Updated Ollama, now it won't use my GPU\nToday, Ollama prompted me to update when I tried "
+        "to run Qwen3:14b. I ran the oneline install command (`curl -fsSL "
+        'https://ollama.com/install.sh | sh`), and during the install, it said "Nvidia GPU '
+        'installed.", even though I run an AMD card. Now, whenever I try to run a model, it won\'t '
+        "use my gfx card.",
+        ("app.ollama-cpu-fallback",),
+        GH + "ollama/ollama/issues/10883",
+        None,
+    ),
 ]
 
 # (verbatim text, the tempting cause that must NOT rank first, source URL)
