@@ -451,10 +451,33 @@ DESCRIPTIONS: list[tuple[str, tuple[str, ...], str, str | None]] = [
         "Updated Ollama, now it won't use my GPU\nToday, Ollama prompted me to update when I tried "
         "to run Qwen3:14b. I ran the oneline install command (`curl -fsSL "
         'https://ollama.com/install.sh | sh`), and during the install, it said "Nvidia GPU '
-        'installed.", even though I run an AMD card. Now, whenever I try to run a model, it won\'t '
+        "installed.\", even though I run an AMD card. Now, whenever I try to run a model, it won't "
         "use my gfx card.",
         ("app.ollama-cpu-fallback",),
         GH + "ollama/ollama/issues/10883",
+        None,
+    ),
+    # ---------------------------------------------------------------- Intel XPU: the first run compiles kernels
+    (
+        "[IPEX][XPU][Windows 11] It takes forever to run the first pass\nTitle. Once the first "
+        "pass is complete, subsequent passes can be run faster. Seem to only happen when the "
+        "device is set to XPU.",
+        ("intel.first-run-jit-compile",),
+        GH + "intel/intel-extension-for-pytorch/issues/399",
+        None,
+    ),
+    (
+        "Arc B580 arch do not have precompiled kernels: AOT\nCalling ipex init quant_linear code "
+        "is extremely slow 5-10 minutes depending on cpu for the first time.",
+        ("intel.first-run-jit-compile",),
+        GH + "intel/intel-extension-for-pytorch/issues/767",
+        None,
+    ),
+    # ---------------------------------------------------------------- AMD with a CUDA-only app, Chinese
+    (
+        "实测AMD卡可以用Zluda跑起来 希望增加一下对AMD的处理",
+        ("rocm.cuda-torch-on-amd",),
+        GH + "Passer1072/RookieAI_yolov8/issues/58",
         None,
     ),
 ]
