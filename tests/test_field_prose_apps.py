@@ -482,6 +482,14 @@ DESCRIPTIONS: list[tuple[str, tuple[str, ...], str, str | None]] = [
         GH + "Passer1072/RookieAI_yolov8/issues/58",
         None,
     ),
+    # ---------------------------------------------------------------- vLLM on a Pascal GPU
+    (
+        "[Installation]: CUDA kernel image not available for GTX 1080 Ti (Compute 6.1) using "
+        "pip-installed vLLM 0.9.1",
+        ("vllm.gpu-too-old",),
+        GH + "vllm-project/vllm/issues/19542",
+        "TORCH_CUDA_ARCH_LIST",
+    ),
 ]
 
 # (verbatim text, the tempting cause that must NOT rank first, source URL)
