@@ -260,6 +260,64 @@ DESCRIPTIONS: list[tuple[str, tuple[str, ...], str, str | None]] = [
         "https://github.com/tensorflow/tensorflow/issues/45072",
         "PATH",
     ),
+    (
+        "为什么设置了set CUDA_VISIBLE_DEVICES=1 ，但并没有选择，标号为1的gpu进行训练",
+        ("cuda.visible-devices-renumbered",),
+        "https://github.com/hiyouga/LlamaFactory/issues/2430",
+        "CUDA_VISIBLE_DEVICES",
+    ),
+    (
+        '脚本里的export CUDA_VISIBLE_DEVICES不起作用\n脚本里的export CUDA_VISIBLE_DEVICES不起作用，main函数里的os.environ["CUDA_VISIBLE_DEVICES"] = "1"也没有作用，不论设置多少值都会默认在0号卡上运行。',
+        ("cuda.visible-devices-renumbered",),
+        "https://github.com/alibaba/EasyNLP/issues/35",
+        "import torch",
+    ),
+    (
+        "非常感谢贵团队共享的代码。有一个疑问想请教贵团队\n我在configurator文件中指定了3号显卡，但是报错却是0号显卡内存不足，请问这种情况我还怎么处理，感谢。",
+        ("cuda.visible-devices-renumbered",),
+        "https://github.com/HKUDS/SSLRec/issues/23",
+        "cuda:0",
+    ),
+    (
+        "指定特殊GPU出现错误,\n设置CUDA_VISIBLE_DEVICES=1后，出出错的Log看依然使用的是GPU0 (cuda:0)",
+        ("cuda.visible-devices-renumbered",),
+        "https://github.com/airockchip/rknn-llm/issues/349",
+        "cuda:0",
+    ),
+    (
+        "CUDA_VISIBLE_DEVICES not working?\ngpu0 is used by other guys, So I want to use another gpu to run cifar10_train(cifar10_multi_gpu_train).\nBut it seems that tensorflow still try to use gpu0 even I specify CUDA_VISIBLE_DEVICES=2",
+        ("cuda.visible-devices-renumbered",),
+        "https://github.com/tensorflow/tensorflow/issues/2653",
+        "CUDA_DEVICE_ORDER",
+    ),
+    (
+        'CUDA_VISIBLE_DEVICE makes CUDA Error : invalid device ordinal\nI think models from smp **use first GPU (CUDA 0) Unconditionally**\nwhen i write `os.environ["CUDA_VISIBLE_DEVICES"]="5"` at first row, it reproduces error that "RuntimeError : CUDA Error : invalid device ordinal"',
+        (
+            "cuda.visible-devices-renumbered",
+            "cuda.visible-devices-hide-gpus",
+            "cuda.device-ordinal-exceeds-gpu-count",
+        ),
+        "https://github.com/qubvel-org/segmentation_models.pytorch/issues/289",
+        None,
+    ),
+    (
+        "problems running htmd on crontab\nI'm running an adaptive simulation, but fails to do the analysis because it can't find the natsort package, but seems to be installed and importable (tried with python command line)",
+        (
+            "cuda.env-not-inherited",
+            "python.env-mismatch",
+        ),
+        "https://github.com/Acellera/htmd/issues/104",
+        "crontab",
+    ),
+    (
+        "Module not found with cron\nHi,\n\nI installed hampel on my computer and then on a server. It's called by a single python script using `import hampel`\nwhen I run it manually or on a notebook it works perfect, however when it passes through a crontab I get this execution message",
+        (
+            "cuda.env-not-inherited",
+            "python.env-mismatch",
+        ),
+        "https://github.com/MichaelisTrofficus/hampel_filter/issues/2",
+        "full path",
+    ),
 ]
 
 # (text, the tempting cause that must not rank first, the thread's cause, source URL)
@@ -329,6 +387,18 @@ OTHER_CAUSES: list[tuple[str, str, str, str]] = [
         "torch.cpu-build-on-gpu-host",
         "onnxruntime-gpu against the installed CUDA, not a CPU-only torch",
         "https://github.com/Zeyi-Lin/HivisionIDPhotos/pull/113",
+    ),
+    (  # cron runs another environment; the word notebook names where it worked
+        "Module not found with cron\nHi,\n\nI installed hampel on my computer and then on a server. It's called by a single python script using `import hampel`\nwhen I run it manually or on a notebook it works perfect, however when it passes through a crontab I get this execution message",
+        "python.notebook-kernel-not-active-env",
+        "cron does not read the shell's profile, not a notebook kernel",
+        "https://github.com/MichaelisTrofficus/hampel_filter/issues/2",
+    ),
+    (  # renumbered visible GPUs: the error names card 0, not memory held by another process
+        "非常感谢贵团队共享的代码。有一个疑问想请教贵团队\n我在configurator文件中指定了3号显卡，但是报错却是0号显卡内存不足，请问这种情况我还怎么处理，感谢。",
+        "memory.held-by-other-process",
+        "CUDA_VISIBLE_DEVICES renumbers GPU 3 as cuda:0",
+        "https://github.com/HKUDS/SSLRec/issues/23",
     ),
 ]
 
