@@ -318,6 +318,48 @@ DESCRIPTIONS: list[tuple[str, tuple[str, ...], str, str | None]] = [
         "https://github.com/MichaelisTrofficus/hampel_filter/issues/2",
         "full path",
     ),
+    (
+        "Xformers安装一直失败\n我在安装xformers时，每次安装到最后面，他就卸载我的torch和cuda，然后自动就失败，导致我cuda不可用，下面是安装信息，我的依赖也在下面给出。",
+        ("torch.extension-abi-mismatch",),
+        "https://github.com/baichuan-inc/Baichuan2/issues/307",
+        "--no-deps",
+    ),
+    (
+        "执行 preprocess_hubert_f0.py 环节找不到 caffe2_nvrtc.dll\n顺着提示的路径找了，caffe2_nvrtc.dll 存在",
+        (
+            "windows.dll-dependency-missing",
+            "windows.cuda-runtime-dll-missing",
+        ),
+        "https://github.com/innnky/so-vits-svc/issues/162",
+        None,
+    ),
+    (
+        "Looks like xformers brought in old pytorch\nInstalling the existing xformers wheel replaced our PyTorch with 2.7.1 - drop it for now, will have to build it from source.",
+        ("torch.extension-abi-mismatch",),
+        "https://github.com/radiatingreverberations/comfyui-docker/pull/32",
+        "--no-deps",
+    ),
+    (
+        "xformers installs overwrites torch with 2.2.1\nThe current instructions may need to be updated. This particular set of code results in xformers replacing torch with the latest version:",
+        ("torch.extension-abi-mismatch",),
+        "https://github.com/Stability-AI/stablediffusion/issues/363",
+        "xformers",
+    ),
+    (
+        "install xformers alway re-install torch with cuda-11.7\nHi,  when I use pip install xformers, it will re-install the torch==2.0.1 with cuda-11.x, even if I have the torch=2.1.0 with cuda 12.1 in nvcr.io/nvidia/pytorch:23.06-py3.  Does it support the latest cuda and torch?",
+        ("torch.extension-abi-mismatch",),
+        "https://github.com/facebookresearch/xformers/issues/802",
+        "xformers",
+    ),
+    (
+        "Error run_windows.bat FileNotFoundError: Could not find module\nHi in step **run_windows.bat** there is a error;\n\nFileNotFoundError: Could not find module 'C:\\Users\\junpa\\.conda\\envs\\avatarify\\lib\\site-packages\\torch\\lib\\caffe2_nvrtc.dll' (or one of its dependencies). Try using the full path with constructor syntax.",
+        (
+            "windows.dll-dependency-missing",
+            "windows.cuda-runtime-dll-missing",
+        ),
+        "https://github.com/alievk/avatarify-python/issues/116",
+        "nvcuda.dll",
+    ),
 ]
 
 # (text, the tempting cause that must not rank first, the thread's cause, source URL)
@@ -399,6 +441,12 @@ OTHER_CAUSES: list[tuple[str, str, str, str]] = [
         "memory.held-by-other-process",
         "CUDA_VISIBLE_DEVICES renumbers GPU 3 as cuda:0",
         "https://github.com/HKUDS/SSLRec/issues/23",
+    ),
+    (  # xformers' torch pin replaced the CUDA torch: the pin, not a CPU wheel chosen by the user
+        "Xformers安装一直失败\n我在安装xformers时，每次安装到最后面，他就卸载我的torch和cuda，然后自动就失败，导致我cuda不可用，下面是安装信息，我的依赖也在下面给出。",
+        "torch.cpu-build-on-gpu-host",
+        "installing xformers uninstalled the CUDA torch it does not pin",
+        "https://github.com/baichuan-inc/Baichuan2/issues/307",
     ),
 ]
 
