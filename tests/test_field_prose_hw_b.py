@@ -119,6 +119,21 @@ MEMORY = [
 
 NCCL = [
     (
+        "报错：NCCL error in: ../torch/csrc/distributed/c10d/ProcessGroupNCCL.cpp:1169, unhandled system error, "
+        "NCCL version 21.0.3 ncclSystemError: System call (socket, malloc, munmap, etc) failed.\n"
+        "似乎是多卡训练NCCL通信的问题，哪位大神解答一下，十分感谢",
+        ("nccl.shm-too-small",),
+        "https://github.com/LianjiaTech/BELLE/issues/136",
+        "--ipc=host",
+    ),
+    (
+        "在尝试进行多卡微调的时候报错，这是因为nccl版本的问题吗？\n"
+        "Error while creating shared memory segment /dev/shm/nccl-CsYXMW (size 9637888)",
+        ("nccl.shm-too-small",),
+        "https://github.com/WangRongsheng/XrayGLM/issues/83",
+        "--shm-size",
+    ),
+    (
         "Submitit puts all tasks on a single GPU",
         ("nccl.duplicate-gpu-rank",),
         "https://github.com/facebookincubator/submitit/issues/1704",
@@ -138,7 +153,7 @@ DRIVER = [
         "pip ,ups the error\n ```\n$ pip install torch===1.3.0 torchvision===0.4.1 -f "
         "https://download.pytorch.org/whl/torch_stable.html\n$ python3\nPython 3.7.5 (default, Oct 25 2019, 15:51:11) \n"
         "[GCC 7.3.0] :: Anaconda, Inc. on linux\n"
-        'Type "help", "copyright", "credits" or "license" for more information.\n>>> import torch\n"
+        'Type "help", "copyright", "credits" or "license" for more information.\n>>> import torch\n'
         ">>> torch.cuda.is_available()\nFalse",
         ("torch.driver-too-old",),
         "https://github.com/pytorch/pytorch/issues/31243",
@@ -219,6 +234,13 @@ CLUSTERS = [
 
 WSL = [
     (
+        "I can't access GPU after installing NVIDIA drivers\nI just installed Windows Preview and WSL 2 and I did "
+        "\n\n```\nsudo apt install nvidia-driver-440\nsudo apt install nvidia-utils-440\n```",
+        ("wsl.linux-driver-inside-wsl",),
+        "https://github.com/microsoft/WSL/issues/5265",
+        "wsl --shutdown",
+    ),
+    (
         '"Found no NVIDIA driver on your system"\nI\'m trying to install the webui on wsl but no luck. I get the '
         'error "RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU '
         'and installed a driver from http://www.nvidia.com/Download/index.aspx" \nI tried reinstalling '
@@ -229,8 +251,24 @@ WSL = [
     ),
 ]
 
+VMS = [
+    (
+        "testing NVIDIA GPU passthrough , driver error code 43 . kubevirt not support set features.kvm.hidden = on",
+        ("vm.passthrough-code-43", "vm.hypervisor-not-hidden"),
+        "https://github.com/kubevirt/kubevirt/issues/3285",
+        "hidden state='on'",
+    ),
+]
+
 # (text, the cause a cue could be tempted by, source URL): the description's own cause is another
 OTHER_CAUSE = [
+    (
+        # the user suspects the NCCL version; the log names /dev/shm: the container's shared memory is too small
+        "在尝试进行多卡微调的时候报错，这是因为nccl版本的问题吗？\n"
+        "Error while creating shared memory segment /dev/shm/nccl-CsYXMW (size 9637888)",
+        "nccl.version-too-old",
+        "https://github.com/WangRongsheng/XrayGLM/issues/83",
+    ),
     (
         # the memory grows inside the training run (a loss kept without .item()): no other process holds it
         "复现\n为什么我在训练的时候显存会一直增加到爆了",
@@ -306,6 +344,7 @@ CASES = [
         ("container", CONTAINERS),
         ("cluster", CLUSTERS),
         ("wsl", WSL),
+        ("vm", VMS),
     )
     for n, (text, ids, url, knob) in enumerate(rows)
 ]
