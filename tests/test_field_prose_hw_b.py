@@ -24,7 +24,7 @@ DROPPED = (
 )
 OOM = ("memory.out-of-memory", "memory.workload-does-not-fit")
 HELD = ("memory.held-by-other-process",)
-GROWS = ("memory.grows-across-steps",)
+GROWS = ("memory.out-of-memory",)  # its prose form for memory that grows step after step
 NO_GPUS = ("container.no-gpus-injected",)
 NO_RUNTIME = ("container.no-nvidia-runtime",)
 K8S_NODE = ("k8s.insufficient-gpus", "k8s.kubelet-stale-gpu-allocation")
@@ -202,6 +202,22 @@ CONTAINERS = [
         "reservations",
     ),
     (
+        # nvidia-smi is mounted from the host by the NVIDIA runtime when the GPUs are requested
+        "[bug] nvidia-smi not available on GPU inference images",
+        NO_GPUS,
+        "https://github.com/aws/deep-learning-containers/issues/598",
+        "--gpus all",
+    ),
+    (
+        "Can't find `nvidia-smi` in 2.1.4-py3-tf-gpu\n```\n$ docker run --runtime=nvidia -it --rm "
+        "gw000/keras:2.1.4-py3-tf-gpu nvidia-smi \ndocker: Error response from daemon: OCI runtime create failed: "
+        'container_linux.go:296: starting container process caused "exec: \\"nvidia-smi\\": executable file '
+        'not found in $PATH": unknown.\n```',
+        NO_GPUS,
+        "https://github.com/gw0/docker-keras/issues/7",
+        "NVIDIA_DRIVER_CAPABILITIES",
+    ),
+    (
         'Docker option "--gpus all" causes an error',
         NO_RUNTIME,
         "https://github.com/isri-aist/BaselineWalkingController/issues/21",
@@ -285,13 +301,13 @@ OTHER_CAUSE = [
     (
         # memory left behind after the program failed: not growth step after step
         "代码报错之后显存得不到释放\n1. 运行一个代码后报错，然后显存就被占满，得不到释放。我目前不知道怎么解决，只能重启。",
-        "memory.grows-across-steps",
+        "memory.out-of-memory",
         "https://github.com/Oneflow-Inc/oneflow/issues/6967",
     ),
     (
         # a zombie process keeps the memory: not growth inside the run
         "训练进程意外中止时有僵尸进程，无法释放占用显存",
-        "memory.grows-across-steps",
+        "memory.out-of-memory",
         "https://github.com/VankouF/FreeMotion-Codes/issues/6",
     ),
     (
