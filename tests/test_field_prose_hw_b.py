@@ -234,6 +234,28 @@ CONTAINERS = [
 
 CLUSTERS = [
     (
+        "Insufficient GPUs during pod creation connected to 8-GPU node\nI'm having an issue getting a GPU-connected "
+        "pod running. It appears there are a lot of issues related to this one in the repository, though the "
+        "resolutions presented in those were unsuccessful here.",
+        K8S_NODE,
+        "https://github.com/NVIDIA/k8s-device-plugin/issues/102",
+        "nvidia-device-plugin",
+    ),
+    (
+        # the cluster's nodes are CPU instances: no node offers nvidia.com/gpu
+        "ComfyUI pod in pending state\nThe two nodes created in the cluster is running on t3x.large instance type. "
+        "Is this expected or it should be running on a gpu instance type like g4dn??",
+        K8S_NODE,
+        "https://github.com/aws-samples/comfyui-on-eks/issues/16",
+        "Allocatable",
+    ),
+    (
+        "Insufficient GPU on Node: xxx\nlog总是报这个，GPU数量设为0就正常。。。。",
+        K8S_NODE,
+        "https://github.com/pokerfaceSad/GPUMounter/issues/18",
+        None,
+    ),
+    (
         "The resource nvidia.com/gpu is 0, but the device plugin pod is running normally",
         K8S_NODE,
         "https://github.com/NVIDIA/k8s-device-plugin/issues/1228",
