@@ -52,6 +52,24 @@ HARDWARE = [
         "https://github.com/junxnone/tio/issues/303",
         "nvidia-smi -q -d TEMPERATURE",
     ),
+    (
+        "每次 nvidia-smi 输出结果慢，怎么办？",
+        ("nvidia.persistence-mode-off",),
+        "https://github.com/qixuema/envs/issues/10",
+        "nvidia-smi -pm 1",
+    ),
+    (
+        "enable nvidia persistence daemon\nnvidia-smi takes forever without it.",
+        ("nvidia.persistence-mode-off",),
+        "https://github.com/GoogleCloudPlatform/ai-infra-cluster-provisioning/issues/227",
+        "nvidia-persistenced",
+    ),
+    (
+        "nnvidia-container-cli: driver error: timed out when persistence mode is disabled | Azure N-nvidiaSeries VMs",
+        ("nvidia.persistence-mode-off",),
+        "https://github.com/NVIDIA/nvidia-docker/issues/723",
+        "nvidia-smi -pm 1",
+    ),
 ]
 
 MEMORY = [
@@ -167,6 +185,20 @@ DRIVER = [
         "restarting linux.",
         ("nvidia.secure-boot-blocks-module",),
         "https://github.com/floydhub/dl-setup/issues/10",
+        "mokutil",
+    ),
+    (
+        "[BUG] Nvidia driver install on secureboot\nwhen installing NVIDIA drivers from discover does not install or "
+        "prompt to setup and sign secureboot keys bricks system (black screen) after reboot and unable to use TTY",
+        ("nvidia.secure-boot-blocks-module",),
+        "https://github.com/Ultramarine-Linux/triage/issues/108",
+        "mokutil",
+    ),
+    (
+        "I don't have a solid opinion on secure boot, if it's worth it or not, but at least on my system, if it's "
+        "enabled, nvidia drivers don't work (iiuc because it needs signing which according to #100 might be broken).",
+        ("nvidia.secure-boot-blocks-module",),
+        "https://github.com/linuxmint/mintdrivers/issues/103",
         "mokutil",
     ),
 ]
