@@ -130,6 +130,42 @@ def test_a_gpu_family_gets_the_capability_its_models_share() -> None:
     assert facts.get("gpu.cc") == "8.0"
 
 
+@pytest.mark.parametrize(
+    ("line", "name", "cc"),
+    [
+        # Comfy-Org/desktop#1300's title: a GTX 10 / Pascal card dropped by a newer build
+        ("Pytorch support for Pascal GPUs", "NVIDIA Pascal GPU", "6.0"),
+        ("显卡架构是Turing，torch用不了GPU", "NVIDIA Turing GPU", "7.5"),
+        ("our Ampere cards run out of memory", "NVIDIA Ampere GPU", "8.0"),
+        # Blackwell spans 10.0 (B200) and 12.0 (RTX 50): no one capability chooses a build
+        ("Blackwell GPUs not supported by PyTorch", "NVIDIA Blackwell GPU", None),
+    ],
+)
+def test_an_architecture_named_next_to_a_gpu_word(line: str, name: str, cc: str | None) -> None:
+    facts = Facts(ingest_text(line))
+    assert facts.get("gpu.name") == name
+    assert facts.get("gpu.cc") == cc
+
+
+@pytest.mark.parametrize(
+    "line",
+    ["Ampere is the unit of electric current", "a Turing test for the chatbot", "old Kepler GPUs"],
+)
+def test_architecture_words_that_choose_no_build(line: str) -> None:
+    # not a GPU word beside it; or Kepler, whose cards span 3.0 to 3.7
+    assert Facts(ingest_text(line)).get("gpu.cc") is None
+
+
+def test_an_architecture_in_words_chooses_a_build_that_runs_it() -> None:
+    from envdoctor.triage_engine import triage_text
+
+    report = triage_text("Pytorch support for Pascal GPUs")
+    [found] = [f for f in report.findings if f.id == "torch.gpu-too-old-for-build"]
+    first = " ".join((found.fixes[0].summary, *found.fixes[0].commands))
+    # before: "torch 2.13 with cu130 (sm_75 and up)", which no Pascal card runs
+    assert "sm_60" in first and "cu130" not in first and "cu132" not in first
+
+
 def test_prose_versions_feed_the_facts() -> None:
     facts = Facts(ingest_text("pytorch版本 2.3.1，python版本：3.10\nRuntimeError: CUDA error"))
     assert facts.get("torch.version") == "2.3.1"

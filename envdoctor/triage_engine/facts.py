@@ -523,6 +523,7 @@ def _derive_gpu(
                     capability_by_name(ms, f"{name} ...")
                     or _tesla_capability(ms, name)
                     or _series_capability(name)
+                    or _arch_capability(ms, name)
                 )
                 if shared:
                     ccs.append(shared)
@@ -633,6 +634,25 @@ def _series_capability(name: str) -> str | None:
 
     found = re.search(r"(\d+) series$", name)
     return SERIES_CAPABILITY.get(found.group(1)) if found else None
+
+
+def _arch_capability(ms: Any, name: str) -> str | None:
+    """The capability to choose builds by for an architecture named in words ("NVIDIA Pascal
+    GPU"): the lowest the architecture table lists for it (a build with kernels for 6.0 runs on
+    every 6.x card: a cubin runs on later minors of its major), None for an architecture whose
+    capabilities span majors (Blackwell: 10.0 and 12.0) or one the table does not have."""
+    found = re.fullmatch(r"NVIDIA (.+) GPU", name)
+    if found is None or ms is None or not ms.has("nvidia_arch_support"):
+        return None
+    ccs = [
+        str(row["compute_capability"])
+        for row in ms.table("nvidia_arch_support").rows
+        if str(row.get("arch", "")).lower() == found.group(1).lower()
+    ]
+    majors = {cc.split(".")[0] for cc in ccs}
+    if len(majors) != 1:
+        return None
+    return min(ccs, key=lambda cc: tuple(int(x) for x in cc.split(".")))
 
 
 def _tesla_capability(ms: Any, name: str) -> str | None:

@@ -66,6 +66,24 @@ SERIES = re.compile(
     r"(?P<noun>显卡|n卡|卡|gpu)?|(?P<bare>显卡))",
     FLAGS,
 )
+# An NVIDIA architecture named in words, next to a GPU word ("Pascal GPUs", "my Maxwell card",
+# "GPU架构是Turing"): the name only, its capability comes from the architecture table
+# (facts._arch_capability). Not Kepler: its cards span 3.0 to 3.7, and the PyTorch wheels that
+# carry sm_35 / sm_37 kernels run none of the 3.0 cards, so the word does not choose a build
+_ARCHES = r"maxwell|pascal|volta|turing|ampere|ada(?:\s+lovelace)?|hopper|blackwell"
+_ARCH_NOUN = r"gpus?|cards?|graphics cards?|architecture|arch|generation|series|显卡|架构|gpu"
+ARCH = re.compile(
+    r"(?<![a-z0-9])(?P<arch>"
+    + _ARCHES
+    + r")(?:[\s-]*(?:based|class|era|family))?\s*(?:"
+    + _ARCH_NOUN
+    + r")(?![a-z0-9])|(?:"
+    + _ARCH_NOUN
+    + r")\s*(?:is|are|:|：|是|为)?\s*(?:an?\s+|the\s+)?(?P<arch2>"
+    + _ARCHES
+    + r")(?![a-z0-9])",
+    FLAGS,
+)
 # The GeForce GT models the GPU table lists ("gt 625m", "GT740", "GT 640M LE"); GT 730 is not
 # one: NVIDIA lists it under two capabilities, one per variant
 _GT_MODELS = frozenset(
@@ -126,6 +144,7 @@ def gpu_name(line: str) -> str | None:
         or datacenter_name(line)
         or radeon_name(line)
         or series_name(line)
+        or arch_name(line)
     )
 
 
@@ -173,6 +192,16 @@ def series_name(line: str) -> str | None:
         return None
     family = "GTX" if series in ("10", "16") else "RTX"
     return f"NVIDIA GeForce {family} {series} series"
+
+
+def arch_name(line: str) -> str | None:
+    """An NVIDIA architecture named next to a GPU word ("Pascal GPUs" -> "NVIDIA Pascal GPU"),
+    or None; its capability is the architecture table's (`facts._arch_capability`)."""
+    found = ARCH.search(line)
+    if found is None:
+        return None
+    arch = re.sub(r"\s+", " ", found.group("arch") or found.group("arch2")).title()
+    return f"NVIDIA {'Ada Lovelace' if arch == 'Ada' else arch} GPU"
 
 
 def datacenter_name(line: str) -> str | None:
