@@ -223,6 +223,28 @@ DESCRIPTIONS: list[tuple[str, tuple[str, ...], str, str | None]] = [
         GH + "haoheliu/AudioLDM2/issues/39",
         None,
     ),
+    # ---------------------------------------------------------------- vLLM on native Windows: the missing vllm._C
+    (
+        "ModuleNotFoundError: No module named 'vllm._C'\nwindows上运行报错\n请问如何解决？",
+        ("vllm.windows-native-unsupported",),
+        GH + "Ksuriuri/index-tts-vllm/issues/6",
+        "WSL",
+    ),
+    (
+        "[Installation]: installation succeeded but No module named 'vllm._C'\nMy operation system "
+        "is Windows, and i use anaconda3 to manage my virtual environment and site-packages. I "
+        "create a new virtual environment with python 3.10.",
+        ("vllm.windows-native-unsupported",),
+        GH + "vllm-project/vllm/issues/15286",
+        "WSL",
+    ),
+    (
+        "vllm serve fails with ModuleNotFoundError: No module named 'vllm._C'\nI am following "
+        "installation guide on Windows 11 x64.",
+        ("vllm.windows-native-unsupported",),
+        GH + "microsoft/fara/issues/28",
+        "WSL",
+    ),
 ]
 
 # (verbatim text, the tempting cause that must NOT rank first, source URL)
@@ -316,6 +338,13 @@ NOT_FIRST: list[tuple[str, str, str]] = [
         "无效，还是弹这个错误信息",
         "vllm.windows-native-unsupported",
         GH + "2noise/ChatTTS/issues/145",
+    ),
+    (
+        "[Installation]: installation succeeded but No module named 'vllm._C'\nMy operation system "
+        "is Windows, and i use anaconda3 to manage my virtual environment and site-packages. I "
+        "create a new virtual environment with python 3.10.",
+        "vllm.compiled-ops-not-built",
+        GH + "vllm-project/vllm/issues/15286",
     ),
 ]
 
