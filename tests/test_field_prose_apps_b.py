@@ -245,6 +245,21 @@ DESCRIPTIONS: list[tuple[str, tuple[str, ...], str, str | None]] = [
         GH + "microsoft/fara/issues/28",
         "WSL",
     ),
+    # ---------------------------------------------------------------- ComfyUI on AMD GPUs
+    (
+        "Amd显卡\nFound no NVIDIA driver on your system. Please check that you have an NVIDIA GPU "
+        "and installed a driver from http://www.nvidia.com/Download/index.aspx",
+        ("rocm.cuda-torch-on-amd",),
+        GH + "Comfy-Org/ComfyUI/issues/8638",
+        None,
+    ),
+    # the answer: too old, ROCm support starts at GCN 5 and the RX 580 is GCN 4
+    (
+        "AMD RX580 can use comfyui ?\nAMD RX580 can use comfyui ?   @ComfyUI-Community",
+        ("rocm.gfx-unsupported",),
+        GH + "Comfy-Org/ComfyUI/issues/14780",
+        "directml",
+    ),
 ]
 
 # (verbatim text, the tempting cause that must NOT rank first, source URL)
@@ -345,6 +360,11 @@ NOT_FIRST: list[tuple[str, str, str]] = [
         "create a new virtual environment with python 3.10.",
         "vllm.compiled-ops-not-built",
         GH + "vllm-project/vllm/issues/15286",
+    ),
+    (
+        "AMD RX580 can use comfyui ?\nAMD RX580 can use comfyui ?   @ComfyUI-Community",
+        "rocm.hsa-override-misapplied",
+        GH + "Comfy-Org/ComfyUI/issues/14780",
     ),
 ]
 
