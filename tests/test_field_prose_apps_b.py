@@ -260,6 +260,30 @@ DESCRIPTIONS: list[tuple[str, tuple[str, ...], str, str | None]] = [
         GH + "Comfy-Org/ComfyUI/issues/14780",
         "directml",
     ),
+    # ---------------------------------------------------------------- Ollama: part of the model on the CPU
+    (
+        "请问，我想让ollama每次调用模型的时候，默认全部加载到GPU，有什么办法吗？\n每次调用的时候，经常会出现，"
+        "GPU调用不到百分百，有时候一半CPU，一般GPU，有的时候甚至全部调用CPU，有办法强制只调用GPU吗？",
+        ("app.ollama.partial-offload",),
+        GH + "ollama/ollama/issues/7479",
+        None,
+    ),
+    (
+        "ollama is using too much CPU\nThe num_gpu parameter is set to default to 1, which means "
+        "that ollama will only load one layer of the model to the GPU.",
+        ("app.ollama.partial-offload",),
+        GH + "archi-physics/archi/issues/272",
+        "num_gpu",
+    ),
+    # ---------------------------------------------------------------- Apple silicon: an app hard-wired to CUDA
+    (
+        "10s_distil on CPU\nIs there a way to run any of the models on a CPU or the built-in mps GPU "
+        "in Mac Pro M3?\n```\nUser provided device_type of 'cuda', but CUDA is not available\n```\n"
+        "```\nAssertionError: Torch not compiled with CUDA enabled\n```",
+        ("macos.cuda-requested",),
+        GH + "kandinskylab/kandinsky-5/issues/36",
+        "mps",
+    ),
 ]
 
 # (verbatim text, the tempting cause that must NOT rank first, source URL)
