@@ -284,6 +284,28 @@ DESCRIPTIONS: list[tuple[str, tuple[str, ...], str, str | None]] = [
         GH + "kandinskylab/kandinsky-5/issues/36",
         "mps",
     ),
+    # ---------------------------------------------------------------- the app's own words: it chose the CPU
+    (
+        "Chosen device: cpu\n我的显卡是4080 16G 运行时却选择了cpu指令如下",
+        ("torch.cpu-build-on-gpu-host",),
+        GH + "Tongyi-MAI/Z-Image/issues/79",
+        "download.pytorch.org",
+    ),
+    # resolved by redeploying with a torch build for CUDA 12.1
+    (
+        "Usage (in WebUI) 遇到提示Torch not compiled with CUDA enabled的错误，我已经按照要求安装了cuda12.3，"
+        "请问这是什么导致的呢",
+        ("torch.cpu-build-on-gpu-host",),
+        GH + "modelscope/DiffSynth-Studio/issues/114",
+        "download.pytorch.org",
+    ),
+    (
+        "I use python's llama-cpp package to run the code. There is a cuda environment and the "
+        "contents of llama.cpp (compiled), but I still cannot use the GPU.",
+        ("app.llamacpp.cpu-build-on-gpu-host", "app.llamacpp.build-flag-renamed"),
+        GH + "ggml-org/llama.cpp/issues/6898",
+        "GGML_CUDA",
+    ),
 ]
 
 # (verbatim text, the tempting cause that must NOT rank first, source URL)
