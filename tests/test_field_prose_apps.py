@@ -11,10 +11,9 @@ the tempting cause must not rank first on them."""
 
 from __future__ import annotations
 
+import field_prose_apps_b as second
 import pytest
-from triage_lines import fixes_text
-
-from envdoctor.triage_engine import triage_text
+from triage_lines import assert_not_first, assert_reaches
 
 GH = "https://github.com/"
 
@@ -577,20 +576,15 @@ NOT_FIRST: list[tuple[str, str, str]] = [
 ]
 
 
-@pytest.mark.parametrize(("text", "ids", "url", "knob"), DESCRIPTIONS)
+@pytest.mark.parametrize(("text", "ids", "url", "knob"), DESCRIPTIONS + second.DESCRIPTIONS)
 def test_description_reaches_its_cause(
     text: str, ids: tuple[str, ...], url: str, knob: str | None
 ) -> None:
     """The confirmed cause is among the first three findings; its fixes name the knob."""
-    findings = triage_text(text).findings[:3]
-    hit = next((f for f in findings if f.id in ids), None)
-    assert hit is not None, (url, [f.id for f in findings])
-    if knob is not None:
-        assert knob.lower() in fixes_text(hit).lower(), (url, fixes_text(hit))
+    assert_reaches(text, ids, url, knob)
 
 
-@pytest.mark.parametrize(("text", "wrong", "url"), NOT_FIRST)
+@pytest.mark.parametrize(("text", "wrong", "url"), NOT_FIRST + second.NOT_FIRST)
 def test_other_cause_is_not_lifted(text: str, wrong: str, url: str) -> None:
     """A description of another cause does not put the tempting cause first."""
-    findings = triage_text(text).findings
-    assert not findings or findings[0].id != wrong, (url, [f.id for f in findings[:3]])
+    assert_not_first(text, wrong, url, may_be_empty=True)

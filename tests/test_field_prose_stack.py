@@ -12,10 +12,9 @@ cue could wrongly lift: that tempting cause must not rank first.
 
 from __future__ import annotations
 
+import field_prose_stack_b as second
 import pytest
-from triage_lines import fixes_text
-
-from envdoctor.triage_engine import triage_text
+from triage_lines import assert_not_first, assert_reaches
 
 # (text, accepted ids (any), source URL, knob the fixes must name or None)
 DESCRIPTIONS: list[tuple[str, tuple[str, ...], str, str | None]] = [
@@ -668,29 +667,25 @@ OTHER_CAUSES: list[tuple[str, str, str, str]] = [
 
 
 @pytest.mark.parametrize(
-    ("text", "accepted", "source", "knob"), DESCRIPTIONS, ids=[row[2] for row in DESCRIPTIONS]
+    ("text", "accepted", "source", "knob"),
+    DESCRIPTIONS + second.DESCRIPTIONS,
+    ids=[row[2] for row in DESCRIPTIONS + second.DESCRIPTIONS],
 )
 def test_description_reaches_its_cause(
     text: str, accepted: tuple[str, ...], source: str, knob: str | None
 ) -> None:
-    findings = triage_text(text).findings
-    top = [f.id for f in findings[:3]]
-    hits = [f for f in findings[:3] if f.id in accepted]
-    assert hits, f"{source}: expected one of {accepted} in the first three, got {top}"
-    if knob is not None:
-        fixes = fixes_text(hits[0])
-        assert knob.lower() in fixes.lower(), f"{source}: fixes lack {knob!r}: {fixes}"
+    assert_reaches(text, accepted, source, knob)
 
 
 @pytest.mark.parametrize(
-    ("text", "tempting", "cause", "source"), OTHER_CAUSES, ids=[row[3] for row in OTHER_CAUSES]
+    ("text", "tempting", "cause", "source"),
+    OTHER_CAUSES + second.OTHER_CAUSES,
+    ids=[row[3] for row in OTHER_CAUSES + second.OTHER_CAUSES],
 )
 def test_other_cause_is_not_taken_for_the_tempting_one(
     text: str, tempting: str, cause: str, source: str
 ) -> None:
-    findings = triage_text(text).findings
-    assert findings, source
-    assert findings[0].id != tempting, f"{source} ({cause}): {[f.id for f in findings[:3]]}"
+    assert_not_first(text, tempting, f"{source} ({cause})")
 
 
 def test_every_description_cites_its_thread() -> None:
@@ -698,3 +693,14 @@ def test_every_description_cites_its_thread() -> None:
     assert all(s.startswith("https://") for s in sources)
     assert len(DESCRIPTIONS) >= 40
     assert len(OTHER_CAUSES) >= 8
+
+
+def test_the_second_pass_cites_new_threads_and_a_share_in_chinese() -> None:
+    sources = [row[2] for row in second.DESCRIPTIONS] + [row[3] for row in second.OTHER_CAUSES]
+    assert all(s.startswith("https://") for s in sources)
+    assert len({row[2] for row in second.DESCRIPTIONS}) == len(second.DESCRIPTIONS)
+    assert len(second.DESCRIPTIONS) >= 30 and len(second.OTHER_CAUSES) >= 8
+    chinese = [row for row in second.DESCRIPTIONS if any("\u4e00" <= c <= "\u9fff" for c in row[0])]
+    assert len(chinese) * 10 >= len(second.DESCRIPTIONS) * 4, (
+        f"{len(chinese)} of {len(second.DESCRIPTIONS)}"
+    )

@@ -19,3 +19,25 @@ def assert_first_with_knob(text: str, finding_id: str, knob: str) -> list[Findin
     fixes = fixes_text(findings[0])
     assert knob.lower() in fixes.lower(), fixes
     return findings
+
+
+def assert_reaches(text: str, accepted: tuple[str, ...], source: str, knob: str | None) -> None:
+    """Triage a field description: an accepted cause is among the first three findings, and its
+    fixes name `knob` (any case) when one is given. `source` is the thread it was read from."""
+    assert source.startswith(("https://", "http://")), source
+    findings = triage_text(text).findings[:3]
+    hits = [f for f in findings if f.id in accepted]
+    assert hits, (source, [f.id for f in findings])
+    if knob is not None:
+        assert knob.lower() in fixes_text(hits[0]).lower(), (source, fixes_text(hits[0]))
+
+
+def assert_not_first(text: str, tempting: str, source: str, *, may_be_empty: bool = False) -> None:
+    """Triage a description of another cause: the tempting cause is not the first finding (and
+    there are findings, unless `may_be_empty`)."""
+    assert source.startswith(("https://", "http://")), source
+    findings = triage_text(text).findings
+    assert findings or may_be_empty, source
+    if not findings:
+        return
+    assert findings[0].id != tempting, (source, [f.id for f in findings[:3]])
