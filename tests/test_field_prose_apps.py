@@ -286,13 +286,6 @@ DESCRIPTIONS: list[tuple[str, tuple[str, ...], str, str | None]] = [
         None,
     ),
     (
-        '"The installed version of bitsandbytes was compiled without GPU support" CUDA problem on '
-        "Windows 10",
-        ("bitsandbytes.windows-unsupported", "bitsandbytes.cuda-setup-failed"),
-        GH + "bitsandbytes-foundation/bitsandbytes/issues/879",
-        "bitsandbytes",
-    ),
-    (
         "bitsandbytes compiled with no gpu support. (Install no longer works)",
         ("bitsandbytes.windows-unsupported", "bitsandbytes.cuda-setup-failed"),
         GH + "oobabooga/textgen/issues/1164",
@@ -352,14 +345,6 @@ DESCRIPTIONS: list[tuple[str, tuple[str, ...], str, str | None]] = [
         GH + "AIGODLIKE/ComfyUI-ToonCrafter/issues/15",
         "download.pytorch.org",
     ),
-    # ---------------------------------------------------------------- more: Apple MPS, faster-whisper
-    (
-        "PyTorch 2.5.1 cannot find MPS device on a MacOS 12.7.6 arm64\nIs there a way to run the "
-        "recently released PyTorch 2.5.1 with MPS enabled without upgrading the MacOS?",
-        ("macos.mps-unavailable", "apple.mps-not-available"),
-        GH + "pytorch/pytorch/issues/139425",
-        None,
-    ),
     (
         "MPS backend unavailable on macOS 13.7.4, error says 13.0+ required",
         ("macos.mps-unavailable", "apple.mps-not-available"),
@@ -373,13 +358,6 @@ DESCRIPTIONS: list[tuple[str, tuple[str, ...], str, str | None]] = [
         ("torch.cpu-build-on-gpu-host",),
         GH + "SYSTRAN/faster-whisper/issues/871",
         None,
-    ),
-    # ---------------------------------------------------------------- vLLM memory, in Chinese
-    (
-        "[vllm] - 一张A10，vllm api方式启动，报显存不足",
-        ("app.vllm.gpu-memory-utilization-too-high", "app.vllm.kv-cache-insufficient"),
-        GH + "OpenBMB/MiniCPM-V/issues/640",
-        "gpu_memory_utilization",
     ),
     (
         "3B用4块GPU3090训练时，vllm报显存不足",

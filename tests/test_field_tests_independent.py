@@ -1,0 +1,45 @@
+"""The field tests (canonical error lines and descriptions read from real threads, which the
+signatures are written to reach) never cite a thread of the frozen test split: a split case whose
+thread the signatures were fitted to would measure fitting, not generalisation. Three such
+descriptions slipped in once (their URLs were written as `GH + "owner/repo/issues/N"` and a
+plain-text check missed them). On failure this says how many, never which."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+TESTS = Path(__file__).resolve().parent
+SPLIT = TESTS / "triage_corpus" / "test"
+_URL = re.compile(r'"(https?://[^"\s]+)"')
+_GH = re.compile(r'GH \+ "([^"]+)"')
+
+
+def _norm(url: str) -> str:
+    return url.strip().split("#")[0].split("?")[0].rstrip("/").lower()
+
+
+def field_test_threads() -> set[str]:
+    files = [*TESTS.glob("test_field_*.py"), *TESTS.glob("field_prose_*.py")]
+    found: set[str] = set()
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        found |= {_norm(u) for u in _URL.findall(text)}
+        found |= {_norm("https://github.com/" + p) for p in _GH.findall(text)}
+    return found
+
+
+def split_threads() -> set[str]:
+    found = set()
+    for path in SPLIT.glob("*.txt"):
+        for line in path.read_text(encoding="utf-8", errors="replace").splitlines()[:12]:
+            if line.startswith("#! url:"):
+                found.add(_norm(line.split(":", 1)[1]))
+    return found
+
+
+def test_the_field_tests_cite_no_thread_of_the_frozen_split() -> None:
+    cited = field_test_threads()
+    assert len(cited) > 400  # the lines and descriptions were read
+    shared = cited & split_threads()
+    assert not shared, f"{len(shared)} field-test thread(s) belong to the frozen test split"
