@@ -704,3 +704,21 @@ def test_the_second_pass_cites_new_threads_and_a_share_in_chinese() -> None:
     assert len(chinese) * 10 >= len(second.DESCRIPTIONS) * 4, (
         f"{len(chinese)} of {len(second.DESCRIPTIONS)}"
     )
+
+
+# Text that announces support is no report of its absence (a cue 'support for' once lifted the
+# RTX 50 prose form on it): the tempting cause must not come first, and nothing need be found.
+ANNOUNCEMENTS = [
+    (
+        "A central focal point in PyTorch 2.7 is the newly added support for NVIDIA Blackwell GPUs.",
+        "torch.gpu-too-new-for-build",
+        "https://ephan.knacksnews.com/pytorch-2-7-brings-nvidia-blackwell-support-mega-cache-flexattention-updates-and-more.html",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "tempting", "source"), ANNOUNCEMENTS)
+def test_an_announcement_of_support_is_not_read_as_its_absence(
+    text: str, tempting: str, source: str
+) -> None:
+    assert_not_first(text, tempting, source, may_be_empty=True)
