@@ -9,6 +9,7 @@ import pytest
 from envdoctor.ingest import ingest_text
 from envdoctor.triage_engine.facts import Facts
 from envdoctor.triage_engine.prose import geforce_name, prose_facts
+from envdoctor.triage_engine.prose_gpu import arch_name
 
 REAL_LINES = [
     # (corpus file, line, fact, value)
@@ -131,29 +132,59 @@ def test_a_gpu_family_gets_the_capability_its_models_share() -> None:
 
 
 @pytest.mark.parametrize(
-    ("line", "name", "cc"),
+    ("source", "line", "name", "cc"),
     [
-        # Comfy-Org/desktop#1300's title: a GTX 10 / Pascal card dropped by a newer build
-        ("Pytorch support for Pascal GPUs", "NVIDIA Pascal GPU", "6.0"),
-        ("显卡架构是Turing，torch用不了GPU", "NVIDIA Turing GPU", "7.5"),
-        ("our Ampere cards run out of memory", "NVIDIA Ampere GPU", "8.0"),
+        # a GTX 10 / Pascal card dropped by a newer build
+        ("Comfy-Org/desktop#1300", "Pytorch support for Pascal GPUs", "NVIDIA Pascal GPU", "6.0"),
+        ("wilicc/gpu-burn#5", "Errors on Turing GPUs", "NVIDIA Turing GPU", "7.5"),
+        (
+            "vllm-project/vllm#17639",
+            "[Bug]: Unable to run Qwen3 on Turing GPUs after upgrading to torch 2.7.0",
+            "NVIDIA Turing GPU",
+            "7.5",
+        ),
+        (
+            "pytorch/pytorch#12679",
+            "Caffe2 does not work with nvidia turing architecture GPUs.",
+            "NVIDIA Turing GPU",
+            "7.5",
+        ),
         # Blackwell spans 10.0 (B200) and 12.0 (RTX 50): no one capability chooses a build
-        ("Blackwell GPUs not supported by PyTorch", "NVIDIA Blackwell GPU", None),
+        ("nv-tlabs/GEN3C#37", "Blackwell GPU issues", "NVIDIA Blackwell GPU", None),
     ],
 )
-def test_an_architecture_named_next_to_a_gpu_word(line: str, name: str, cc: str | None) -> None:
+def test_an_architecture_named_next_to_a_gpu_word(
+    source: str, line: str, name: str, cc: str | None
+) -> None:
     facts = Facts(ingest_text(line))
-    assert facts.get("gpu.name") == name
-    assert facts.get("gpu.cc") == cc
+    assert facts.get("gpu.name") == name, source
+    assert facts.get("gpu.cc") == cc, source
+
+
+def test_an_architecture_next_to_a_chinese_gpu_word() -> None:
+    # nunchux-ai/ComfyUI-nunchaku#136 (the GTX 1050 Ti it names wins in the facts)
+    assert arch_name("能否为Pascal架构（如GTX 1050 Ti）提供降级支持") == "NVIDIA Pascal GPU"
 
 
 @pytest.mark.parametrize(
-    "line",
-    ["Ampere is the unit of electric current", "a Turing test for the chatbot", "old Kepler GPUs"],
+    ("source", "line"),
+    [
+        # the requirement, printed on the GPUs older than Ampere: not the GPU in use
+        (
+            "Dao-AILab/flash-attention#762",
+            "RuntimeError: FlashAttention only supports Ampere GPUs or newer.",
+        ),
+        # Kepler's cards span 3.0 to 3.7: the word chooses no build
+        ("jax-ml/jax#16070", "Add a note that Kepler GPUs are not supported to the README."),
+        # no GPU word beside the architecture
+        (
+            "nunchux-ai/nunchaku#216",
+            "Turing will be supported in v0.2. I will let you know when we release it.",
+        ),
+    ],
 )
-def test_architecture_words_that_choose_no_build(line: str) -> None:
-    # not a GPU word beside it; or Kepler, whose cards span 3.0 to 3.7
-    assert Facts(ingest_text(line)).get("gpu.cc") is None
+def test_architecture_words_that_choose_no_build(source: str, line: str) -> None:
+    assert Facts(ingest_text(line)).get("gpu.cc") is None, source
 
 
 def test_an_architecture_in_words_chooses_a_build_that_runs_it() -> None:

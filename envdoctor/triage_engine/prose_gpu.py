@@ -71,7 +71,7 @@ SERIES = re.compile(
 # (facts._arch_capability). Not Kepler: its cards span 3.0 to 3.7, and the PyTorch wheels that
 # carry sm_35 / sm_37 kernels run none of the 3.0 cards, so the word does not choose a build
 _ARCHES = r"maxwell|pascal|volta|turing|ampere|ada(?:\s+lovelace)?|hopper|blackwell"
-_ARCH_NOUN = r"gpus?|cards?|graphics cards?|architecture|arch|generation|series|显卡|架构|gpu"
+_ARCH_NOUN = r"gpus?|cards?|graphics cards?|architecture|arch|generation|series|显卡|架构"
 ARCH = re.compile(
     r"(?<![a-z0-9])(?P<arch>"
     + _ARCHES
@@ -82,6 +82,18 @@ ARCH = re.compile(
     + r")\s*(?:is|are|:|：|是|为)?\s*(?:an?\s+|the\s+)?(?P<arch2>"
     + _ARCHES
     + r")(?![a-z0-9])",
+    FLAGS,
+)
+# ... unless the words state a requirement, not the GPU in use: FlashAttention's "only supports
+# Ampere GPUs or newer" is printed on the GPUs older than Ampere
+_REQUIRED_BEFORE = re.compile(
+    r"(?:only supports?|supports? only|requires?|required|needs?|at least|minimum|newer than|"
+    r"later than|仅支持|只支持|需要|至少)[^.;!?。；]{0,30}$",
+    FLAGS,
+)
+_REQUIRED_AFTER = re.compile(
+    r"^[^.;!?。；]{0,12}?(?:or (?:newer|later|above|up|higher)|and (?:newer|later|above|up)|\+|"
+    r"(?:及|或)?以上|或更新)",
     FLAGS,
 )
 # The GeForce GT models the GPU table lists ("gt 625m", "GT740", "GT 640M LE"); GT 730 is not
@@ -197,11 +209,14 @@ def series_name(line: str) -> str | None:
 def arch_name(line: str) -> str | None:
     """An NVIDIA architecture named next to a GPU word ("Pascal GPUs" -> "NVIDIA Pascal GPU"),
     or None; its capability is the architecture table's (`facts._arch_capability`)."""
-    found = ARCH.search(line)
-    if found is None:
-        return None
-    arch = re.sub(r"\s+", " ", found.group("arch") or found.group("arch2")).title()
-    return f"NVIDIA {'Ada Lovelace' if arch == 'Ada' else arch} GPU"
+    for found in ARCH.finditer(line):
+        if _REQUIRED_BEFORE.search(line[: found.start()]) or _REQUIRED_AFTER.search(
+            line[found.end() :]
+        ):
+            continue  # "only supports Ampere GPUs or newer": a requirement, not this GPU
+        arch = re.sub(r"\s+", " ", found.group("arch") or found.group("arch2")).title()
+        return f"NVIDIA {'Ada Lovelace' if arch == 'Ada' else arch} GPU"
+    return None
 
 
 def datacenter_name(line: str) -> str | None:
