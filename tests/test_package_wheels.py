@@ -58,6 +58,7 @@ def test_platform_tags_read_as_os_and_cpu(tag: str, platform: str) -> None:
 
 
 def test_a_release_without_wheels_is_source_only() -> None:
+    # tensorflow-gpu 2.12.0's whole file list on PyPI (https://pypi.org/pypi/tensorflow-gpu/json)
     data = {"releases": {"2.12.0": [{"filename": "tensorflow-gpu-2.12.0.tar.gz", "yanked": False}]}}
     [row] = _rows("\n".join(_builder().rows_for("tensorflow-gpu", data, "2026-12-04")))
     assert row["sdist_only"] is True and "python" not in row
