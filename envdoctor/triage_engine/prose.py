@@ -212,10 +212,11 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"jax(?:lib)?\s*(?:version|版本)?\s*(?:是|为|is\b)?\s*[:：=]{0,2}\s*[`'\"]?"
             r"v?(?P<version>0\.\d+(?:\.\d+)?)",
         ),
-        # the CUDA of a paddlepaddle-gpu wheel: "paddlepaddle-gpu==2.4.2.post117" (facts.py reads it)
+        # the CUDA of a paddlepaddle-gpu wheel: "paddlepaddle-gpu==2.4.2.post117",
+        # "paddlepaddle-gpu-2.2.1.post112" (facts.py reads it)
         (
             "paddle.post",
-            r"paddle(?:paddle)?[-_]gpu\s*(?:版本|version)?\s*[:：=]{0,2}\s*"
+            r"paddle(?:paddle)?[-_]gpu\s*(?:版本|version)?\s*[:：=-]{0,2}\s*"
             r"v?(?P<version>[123]\.\d+(?:\.\d+)?\.post\d{2,3})\b",
         ),
         # "onnxruntime-gpu 1.17.1", "onnxruntime-gpu==1.16.2", ONNX Runtime's issue form "ONNX Runtime

@@ -1,0 +1,66 @@
+"""Round 9: the facts of a paste decide between neighbouring causes, and prose forms reach causes
+that users describe in their own words. Each text is a real report's (its thread beside it: training
+threads of the corpus, none of the frozen test split), but for one marked constructed control."""
+
+from __future__ import annotations
+
+from envdoctor.triage_engine import triage_text
+from triage_lines import assert_not_first, assert_reaches, fixes_text
+
+PADDLE_WIN = (
+    "- 版本、环境信息：\n"
+    "    1）PaddlePaddle版本：paddlepaddle-gpu-2.2.1.post112\n"
+    "    3）GPU：3060\n"
+    "    4）系统环境：win10、python3.8\n"
+    "    5）cuda11.2.、cudnn8.2.1\n"
+    "- 问题描述：The third-party dynamic library (cublas64_112.dll;cublas64_11.dll) that Paddle "
+    "depends on is not configured correctly. (error code is 126) "
+)
+PADDLE_SOURCE = "https://github.com/PaddlePaddle/Paddle/issues/38663"
+
+
+def test_paddle_dll_not_found_with_its_cuda_installed_is_the_search_path() -> None:
+    """post112 is CUDA 11.2's build and CUDA 11.2 is installed: the DLL is not on the search path,
+    not a wheel for another CUDA."""
+    findings = triage_text(PADDLE_WIN).findings
+    assert findings[0].id == "windows.cuda-runtime-dll-missing", [f.id for f in findings[:3]]
+    fixes = fixes_text(findings[0])
+    assert "PATH" in fixes and "System32" in fixes and "cublas64_11.dll" in fixes, fixes
+    assert "11.2" in findings[0].title, findings[0].title
+
+
+def test_paddle_dll_of_another_cuda_stays_a_wheel_mismatch() -> None:
+    """The same line with CUDA 12.0 installed: the wheel's CUDA (11.2) is not there."""
+    text = PADDLE_WIN.replace("cuda11.2.", "cuda12.0.")
+    ids = [f.id for f in triage_text(text).findings[:2]]
+    assert "paddle.wheel-cuda-mismatch" in ids, ids
+    assert all("although CUDA" not in f.title for f in triage_text(text).findings), PADDLE_SOURCE
+
+
+def test_powers_off_while_chatting_reaches_the_power_supply() -> None:
+    text = (
+        "i Have 3090 which i bought used a month ago when i start to chat after 3. or 4. text "
+        "that i sent power goes off on my pc."
+    )
+    source = "https://github.com/oobabooga/one-click-installers/issues/40"
+    assert_reaches(text, ("hardware.power-insufficient",), source, "power")
+
+
+def test_gguf_model_loaded_on_the_cpu_reaches_llama_cpp_python_cpu_build() -> None:
+    text = (
+        "你好，我在使用xinference启动OrionStar-Yi-34B-Chat-Llama-GGUF大模型时，发现模型没有被加载到GPU，"
+        "而是加载到了CPU，请问是什么原因呢？"
+    )
+    source = "https://github.com/xorbitsai/inference/issues/1301"
+    assert_reaches(text, ("app.llamacpp.cpu-build-on-gpu-host",), source, "GGML_CUDA")
+
+
+def test_an_ollama_gguf_on_the_cpu_is_not_llama_cpp_python() -> None:
+    """Ollama also runs GGUF files: its CPU fallback is another cause (negative cue). A
+    constructed control, not a report: the GGUF words above with Ollama's command."""
+    text = "ollama run qwen2.5:7b, the gguf model is not loaded to the GPU, only uses the CPU"
+    assert_not_first(
+        text,
+        "app.llamacpp.cpu-build-on-gpu-host",
+        "https://github.com/ollama/ollama/blob/main/docs/gpu.md",
+    )
