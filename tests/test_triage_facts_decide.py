@@ -64,3 +64,37 @@ def test_an_ollama_gguf_on_the_cpu_is_not_llama_cpp_python() -> None:
         "app.llamacpp.cpu-build-on-gpu-host",
         "https://github.com/ollama/ollama/blob/main/docs/gpu.md",
     )
+
+
+def test_a_pjrt_plugin_older_than_jax_gets_jax_pinned_to_the_plugins_release() -> None:
+    """Intel's xpu plugin (PJRT API 0.38) under a newer jax (0.40): pin / downgrade jax."""
+    text = (
+        "RuntimeError: Unable to initialize backend 'xpu': INVALID_ARGUMENT: Mismatched PJRT plugin "
+        "PJRT API version (0.38) and framework PJRT API version 0.40). (you may need to uninstall "
+        "the failing plugin package, or set JAX_PLATFORMS=cpu to skip this backend.)"
+    )
+    source = "https://github.com/intel/intel-extension-for-openxla/issues/27"
+    assert_reaches(text, ("jax.cuda-plugin-mismatch",), source, "downgrade")
+    first = triage_text(text).findings[0]
+    assert first.id == "jax.cuda-plugin-mismatch" and "xpu" in first.title, first.title
+
+
+def test_a_pjrt_plugin_newer_than_jaxlib_gets_jax_upgraded() -> None:
+    text = (
+        "RuntimeError: Unable to initialize backend 'cuda': INVALID_ARGUMENT: Mismatched PJRT plugin "
+        "PJRT API version (0.54) and framework PJRT API version 0.51)."
+    )
+    findings = triage_text(text).findings
+    assert findings[0].id == "jax.cuda-plugin-mismatch", [f.id for f in findings[:3]]
+    fixes = fixes_text(findings[0])
+    assert "upgrade jax and jaxlib" in fixes and "downgrade" not in fixes, fixes
+
+
+def test_pytorch_xla_s_pjrt_line_is_not_called_jax() -> None:
+    text = (
+        "F0000 00:00:1713630999.125092  494916 pjrt_computation_client.cc:158] Non-OK-status: "
+        "tpu_status status: INVALID_ARGUMENT: Mismatched PJRT plugin PJRT API version (0.47) and "
+        "framework PJRT API version 0.40)."
+    )
+    source = "https://github.com/pytorch/xla/issues/6949"
+    assert_not_first(text, "jax.cuda-plugin-mismatch", source, may_be_empty=True)
