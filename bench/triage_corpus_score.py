@@ -176,11 +176,37 @@ def triage_entry(repo: Path | None = None) -> Callable[[str], Any]:
     entry point, else the command module's in checkouts that predate the package."""
     if repo is not None:
         sys.path.insert(0, str(repo))
+        _map_source_folders(Path(repo))
     try:
         from envdoctor.triage_engine import triage_text
     except ImportError:
         from envdoctor.commands.triage import triage_text  # commit e6ad5a4 and before
     return triage_text
+
+
+def _map_source_folders(repo: Path) -> None:
+    """Import `envdoctor.checks` and `envdoctor.matrices` from `repo`'s `checks/` and `matrices/`
+    (pyproject's package-dir), as an install of that checkout would. Without this an editable
+    install of another checkout in the running venv maps them to ITS folders, and `--repo` scored
+    the older engine with today's signatures and tables."""
+    import importlib.util
+
+    import envdoctor  # the checkout's own package (first on sys.path)
+
+    if Path(envdoctor.__file__).resolve().parent != (repo / "envdoctor").resolve():
+        raise SystemExit(f"--repo {repo}: envdoctor was already imported from {envdoctor.__file__}")
+    for name, folder in (("checks", repo / "checks"), ("matrices", repo / "matrices")):
+        init = folder / "__init__.py"
+        if not init.is_file():
+            continue
+        spec = importlib.util.spec_from_file_location(
+            f"envdoctor.{name}", init, submodule_search_locations=[str(folder)]
+        )
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[f"envdoctor.{name}"] = module
+        setattr(envdoctor, name, module)
+        spec.loader.exec_module(module)
 
 
 def _leave_one_out() -> Callable[[str | None], None] | None:
