@@ -372,3 +372,17 @@ def test_adversarial_lines_do_not_backtrack(line: str) -> None:
     start = time.perf_counter()
     triage_text(line + "\n" + line)
     assert time.perf_counter() - start < 2.0
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["gpu.sm >= 12.0", "torch.sm_max < 9.0", "gpu.cc >= 86", "gpu.cc_min < 120"],
+)
+def test_a_capability_in_the_other_spelling_is_refused(text: str) -> None:
+    """sm facts are whole numbers (86), cc facts major.minor (8.6): 'gpu.sm >= 12.0' held for
+    every GPU (86 > 12 part by part), as a survey's signature found out."""
+    from envdoctor.triage_engine.model import SignatureError
+
+    with pytest.raises(SignatureError, match="whole number|major.minor"):
+        parse_condition(text)
+    assert parse_condition("gpu.sm >= 120") and parse_condition("gpu.cc >= 12.0")

@@ -144,7 +144,28 @@ def _parse_clause(text: str, part: str, checked: bool = False) -> Clause:
             anchors_of(value or "")
     elif fact == "text" and op not in ("~", "!~"):
         raise SignatureError(f"condition {text!r}: text takes only ~ or !~")
+    _check_unit(text, fact, op, value)
     return Clause(fact, op, value, bool(match.group("neg")))
+
+
+# The two spellings of a GPU's capability: sm facts are whole numbers (86, 120), cc facts are
+# "major.minor" (8.6, 12.0). Versions compare part by part, so "gpu.sm >= 12.0" holds for every
+# GPU (86 > 12) and "gpu.cc >= 86" for none: a literal in the other spelling is a mistake.
+SM_FACTS = frozenset(
+    ("gpu.sm", "gpu.sm_min", "torch.sm_max", "torch.sm_min", "cuda.sm_min", "cuda.sm_max")
+)
+CC_FACTS = frozenset(("gpu.cc", "gpu.cc_min"))
+_ORDER_OPS = ("<", "<=", ">", ">=", "==", "!=")
+
+
+def _check_unit(text: str, fact: str, op: str | None, value: str | None) -> None:
+    """SignatureError when a capability is compared with a literal in the other spelling."""
+    if op not in _ORDER_OPS or value is None or value.startswith("$"):
+        return
+    if fact in SM_FACTS and re.fullmatch(r"\d+\.\d+", value):
+        raise SignatureError(f"condition {text!r}: {fact} is a whole number (86, 120), not {value}")
+    if fact in CC_FACTS and re.fullmatch(r"\d{2,3}", value):
+        raise SignatureError(f"condition {text!r}: {fact} is major.minor (8.6, 12.0), not {value}")
 
 
 def _known_fact(name: str) -> bool:
