@@ -98,3 +98,20 @@ def test_pytorch_xla_s_pjrt_line_is_not_called_jax() -> None:
     )
     source = "https://github.com/pytorch/xla/issues/6949"
     assert_not_first(text, "jax.cuda-plugin-mismatch", source, may_be_empty=True)
+
+
+def test_a_cudnn_7_build_is_not_sent_to_a_pip_wheel() -> None:
+    """nvidia-cudnn-cu11/cu12 carry cuDNN 8 and 9 only: a framework built with cuDNN 7.6 gets
+    NVIDIA's archive, one built with 8.2 the pip wheels."""
+    text = (
+        "WARNING: device: 0. The installed Paddle is compiled with CUDNN 7.6, but CUDNN version in "
+        "your machine is 7.5, which may cause serious incompatible bug. Please recompile or "
+        "reinstall Paddle with compatible CUDNN version."
+    )
+    findings = triage_text(text).findings
+    mismatch = next(f for f in findings if f.id == "cuda.cudnn-mismatch")
+    fixes = fixes_text(mismatch)
+    assert "nvidia-cudnn" not in fixes and "archive" in fixes, fixes
+    newer = triage_text(text.replace("7.6", "8.2").replace("7.5", "8.1")).findings
+    fixes = fixes_text(next(f for f in newer if f.id == "cuda.cudnn-mismatch"))
+    assert "nvidia-cudnn-cu12>=8.2" in fixes and "nvidia-cudnn-cu11" in fixes, fixes
