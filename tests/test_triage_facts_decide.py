@@ -115,3 +115,19 @@ def test_a_cudnn_7_build_is_not_sent_to_a_pip_wheel() -> None:
     newer = triage_text(text.replace("7.6", "8.2").replace("7.5", "8.1")).findings
     fixes = fixes_text(next(f for f in newer if f.id == "cuda.cudnn-mismatch"))
     assert "nvidia-cudnn-cu12>=8.2" in fixes and "nvidia-cudnn-cu11" in fixes, fixes
+
+
+def test_a_v100s_is_volta_so_a_build_without_sm_70_is_too_old_for_it() -> None:
+    """NVML's 'Tesla V100S-PCIE-32GB' had no capability, and 'no kernel image' on it read as a GPU
+    too NEW for the build. The title and error line of the real report, with the cu130 torch
+    build named (which has sm_75 and up)."""
+    text = (
+        "Error on Tesla V100S-PCIE-32GB\n"
+        "torch 2.9.0+cu130\n"
+        "ERROR 08-08 10:37:45 [engine.py:454] CUDA error: no kernel image is available for "
+        "execution on the device"
+    )
+    findings = triage_text(text).findings
+    assert findings[0].id == "torch.gpu-too-old-for-build", [f.id for f in findings[:3]]
+    assert "sm_70" in findings[0].title, findings[0].title
+    assert all(f.id != "torch.gpu-too-new-for-build" for f in findings), [f.id for f in findings]
