@@ -329,10 +329,11 @@ ENVIRONMENT = re.compile(
     r"|(?P<linux>\b(?:linux|ubuntu|debian|fedora|centos|rhel|opensuse|arch|gentoo|cachyos)\b)"
     r"|(?P<container>\bdocker\b|\bcontainer\b|\bkubernetes\b|\bk8s\b|\bpodman\b|\bkubelet\b)"
     r"|(?P<comfyui>comfy)"
-    r"|(?P<a1111>stable-diffusion-webui|webui(?:-user)?\.(?:sh|bat)|automatic1111|\ba1111\b|--(?:med|low)vram|launch\.py)"
+    r"|(?P<a1111>stable-diffusion-webui|webui(?:-user)?\.(?:sh|bat)|automatic1111|\ba1111\b|--(?:med|low)vram|launch\.py"
+    r"|use lower resolution \(max approx)"  # the webui's own out-of-memory message
     r"|(?P<forge>webui-forge|\bforge\b)"
     r"|(?P<ollama>ollama|source=(?:gpu|server|amd_\w{1,20}|routes)\.go)"
-    r"|(?P<vllm>\bvllm\b)"
+    r"|(?P<vllm>\bvllm(?![a-z])|cumem_allocator)"  # "vLLM0.7.2"; cumem_allocator.cpp is vLLM's
     r"|(?P<jetson>\bjetson\b|\bjetpack\b|\bl4t\b|\btegra\b|nv_tegra_release)"
 )  # on lowercased lines
 OS_MENTIONS = ("wsl", "windows", "macos", "linux", "container")
@@ -366,7 +367,8 @@ ENVIRONMENT_GATE = (
     "apple m", "linux", "ubuntu", "debian", "fedora", "centos", "rhel", "opensuse", "arch",
     "gentoo", "cachyos", "docker", "container", "kubernetes", "k8s", "podman", "kubelet",
     "comfy", "webui", "automatic1111", "a1111", "vram", "launch.py", "forge", "ollama",
-    "source=", "vllm", "jetson", "jetpack", "l4t", "tegra",
+    "source=", "vllm", "cumem_allocator", "jetson", "jetpack", "l4t", "tegra",
+    "use lower resolution",
 )  # fmt: skip
 KEY_VALUE_GATE = (
     "torch", "tensorflow", "tensor flow", "jax", "xformers", "flash", "bitsandbytes", "vllm",
