@@ -1,11 +1,11 @@
 """Round 9 field survey (zh): Chinese reports from Chinese GitHub projects (Baichuan, PaddlePaddle,
-Chinese-CLIP, MiniCPM-V, Qwen-VL, ChatGLM3, GLM-4, LLaMA-Factory, CosyVoice2-Ex, PICK, Taiyi,
-BELLE, HCP-Diffusion) reach their cause, and that cause's fixes name the knob the confirmed fix
+Chinese-CLIP, MiniCPM-V, PICK, Taiyi, BELLE, HCP-Diffusion) reach their cause, and that cause's fixes name the knob the confirmed fix
 turned on (the flag, env var, package or CUDA tag).
 
 Every text is the reporter's own words from the thread named beside it (title, error lines and
 the facts they gave, verbatim, cut at whole lines; no answer text). The thread confirms the fix:
-the reporter says it worked, or a maintainer states cause and fix. The second table holds
+the reporter says it worked, or a maintainer states cause and fix (five threads whose confirmation
+was weaker, a commenter's or a link, were dropped at review). The second table holds
 reports of other causes: the cause a changed cue could be tempted by must not rank first.
 """
 
@@ -90,50 +90,6 @@ REPORTS = [
         "NCCL_P2P_DISABLE",
     ),
     (
-        "Using RTX 4000 series doesn't support faster communication broadband via P2P or IB.\n"
-        "使用40系显卡做微调出现的报错\n是环境的问题，还是40系卡的问题\n- OS: Ubuntu\n- PyTorch: 2.4\n"
-        "- CUDA (`python -c 'import torch; print(torch.version.cuda)'`): 11.8",
-        P2P,
-        "https://github.com/QwenLM/Qwen-VL/issues/447",
-        "NCCL_P2P_DISABLE",
-    ),
-    (
-        "输入输出格式微调-单机双卡3090\n根据readme.md中./scripts/finetune_pt.sh  报错，有大佬教一下嘛\n"
-        "NotImplementedError: Using RTX 3090 or 4000 series doesn't support faster communication "
-        'broadband via P2P or IB. Please set `NCCL_P2P_DISABLE="1"` and `NCCL_IB_DISABLE="1" or use '
-        "`accelerate launch` which will do this automatically.",
-        P2P,
-        "https://github.com/zai-org/ChatGLM3/issues/536",
-        "NCCL_IB_DISABLE",
-    ),
-    (
-        "ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8.0. "
-        "Your Tesla V100-PCIE-32GB GPU has compute capability 7.0. You can use float16 instead by "
-        "explicitly setting the`\nCUda 11.7 ，Python 3.10.12\ngpu V100 32G 显存。\n"
-        "vllm                              0.5.4",
-        ("fit.dtype-unsupported",),
-        "https://github.com/zai-org/GLM-4/issues/510",
-        "--dtype half",
-    ),
-    (
-        'OSError: [WinError 126] 找不到指定的模块。 Error loading "D:\\mysoft\\anaconda3\\envs\\'
-        'llama_factory\\Lib\\site-packages\\torch\\lib\\fbgemm.dll" or one of its dependencies',
-        ("windows.dll-dependency-missing",),
-        "https://github.com/hiyouga/LlamaFactory/issues/5132",
-        "libomp140",
-    ),
-    (
-        "50系显卡报错\n"
-        '  File "F:\\rj\\CosyVoice2-Ex_Portable_r3_win64\\cosyvoice\\llm\\llm.py", line 301, in '
-        "inference\n    text = torch.concat([prompt_text, text], dim=1)\n"
-        "RuntimeError: CUDA error: no kernel image is available for execution on the device\n"
-        "CUDA kernel errors might be asynchronously reported at some other API call, so the "
-        "stacktrace below might be incorrect.",
-        ("torch.gpu-too-new-for-build",),
-        "https://github.com/journey-ad/CosyVoice2-Ex/issues/4",
-        "cu128",
-    ),
-    (
         "RuntimeError: cuda runtime error (101) : invalid device ordinal at "
         "/pytorch/torch/csrc/cuda/Module.cpp:59咋处理？\n照着readme用的\n"
         "CUDA_VISIBLE_DEVICES=1,2 python -m torch.distributed.launch --nnode=1 --node_rank=0 "
@@ -215,24 +171,6 @@ OTHER_CAUSES = [
         "invoke method cudnnGetVersion at",
         "paddle.cpu-package-installed",
         "https://github.com/PaddlePaddle/Paddle/issues/24728",
-    ),
-    (
-        "ValueError: Bfloat16 is only supported on GPUs with compute capability of at least 8.0. "
-        "Your Tesla V100-PCIE-32GB GPU has compute capability 7.0.\ngpu V100 32G 显存。",
-        "torch.gpu-too-old-for-build",
-        "https://github.com/zai-org/GLM-4/issues/510",
-    ),
-    (
-        "50系显卡报错\nRuntimeError: CUDA error: no kernel image is available for execution on the "
-        "device",
-        "cuda.driver-too-old",
-        "https://github.com/journey-ad/CosyVoice2-Ex/issues/4",
-    ),
-    (
-        'OSError: [WinError 126] 找不到指定的模块。 Error loading "D:\\mysoft\\anaconda3\\envs\\'
-        'llama_factory\\Lib\\site-packages\\torch\\lib\\fbgemm.dll" or one of its dependencies',
-        "cuda.cudnn-missing",
-        "https://github.com/hiyouga/LlamaFactory/issues/5132",
     ),
     (
         "[BUG/Help] <title> 用int4量化微调，12G显存仍然不够\n--model_name_or_path "
