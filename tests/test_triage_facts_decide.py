@@ -131,3 +131,21 @@ def test_a_v100s_is_volta_so_a_build_without_sm_70_is_too_old_for_it() -> None:
     assert findings[0].id == "torch.gpu-too-old-for-build", [f.id for f in findings[:3]]
     assert "sm_70" in findings[0].title, findings[0].title
     assert all(f.id != "torch.gpu-too-new-for-build" for f in findings), [f.id for f in findings]
+
+
+def test_a_phrasing_fix_put_first_for_this_paste_leads_the_merged_finding() -> None:
+    """Two entries of one cause pool their fixes, the stronger entry's first; a phrasing's fix
+    whose author put it first for what the paste says leads (its first_when held). Here: int8
+    applied and still out of memory: quantise before the weights reach the GPU, not 'lower the
+    batch size'."""
+    text = (
+        "量化部署无效\n显卡配置：4090 24G显存\n代码添加了int8量化，启动的时候还是报错现存不足\n"
+        "OutOfMemoryError: CUDA out of memory. Tried to allocate 300.00 MiB (GPU 0; 23.65 GiB "
+        "total capacity; 22.36 GiB already allocated; 188.56 MiB free; 22.36 GiB reserved in total "
+        "by PyTorch)"
+    )  # https://github.com/baichuan-inc/Baichuan-13B/issues/85
+    first = triage_text(text).findings[0]
+    assert first.id == "memory.out-of-memory", first.id
+    assert first.fixes[0].summary.startswith("Quantise before the weights reach the GPU"), [
+        f.summary[:40] for f in first.fixes
+    ]

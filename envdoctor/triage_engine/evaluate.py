@@ -21,7 +21,7 @@ from envdoctor.triage_engine.conditions import evaluate_condition
 from envdoctor.triage_engine.facts import Facts
 from envdoctor.triage_engine.loader import DATA
 from envdoctor.triage_engine.model import Match, Pattern, Signature
-from envdoctor.triage_engine.rank import MAX_FIXES, with_fixes
+from envdoctor.triage_engine.rank import with_fixes
 
 NO_MATCH_ID = "triage.no-signature-matched"
 MAX_EVIDENCE_CHARS = 300
@@ -174,10 +174,29 @@ def _one_finding(matches: list[Match], facts: Facts, snap: Snapshot, matrices: A
     of the generic OOM entry on purpose)."""
     finding = to_finding(matches[0], facts, snap, matrices)
     phrasings = [m for m in matches[1:] if not m.signature.match]
-    if not phrasings or len(finding.fixes) >= MAX_FIXES:
+    if not phrasings:
         return finding
-    more = (fix for m in phrasings for fix in to_finding(m, facts, snap, matrices).fixes)
-    return replace(finding, fixes=tuple(with_fixes(finding.fixes, more)))
+    found = [(m, to_finding(m, facts, snap, matrices)) for m in phrasings]
+    # a phrasing's fix its author put first for what this paste says ("int4 applied and still out
+    # of memory") leads, after the stronger entry's own such fixes
+    leading = [
+        *_leading(matches[0], facts, finding),
+        *(fix for m, f in found for fix in _leading(m, facts, f)),
+    ]
+    rest = (fix for _, f in found for fix in f.fixes)
+    return replace(finding, fixes=tuple(with_fixes(leading, (*finding.fixes, *rest))))
+
+
+def _leading(match: Match, facts: Facts, finding: Finding) -> list[Fix]:
+    """The fixes of `finding` (made from `match`) whose `first_when` holds for this paste."""
+    sig = match.signature
+    scoped = facts.with_captures(match.captures)
+    firsts = {
+        template(spec.summary, scoped, sig.defaults)
+        for spec in sig.fixes
+        if spec.first_when is not None and evaluate_condition(spec.first_when, scoped)[0] is True
+    }
+    return [fix for fix in finding.fixes if fix.summary in firsts]
 
 
 def to_finding(
