@@ -4,8 +4,9 @@ threads of the corpus, none of the frozen test split), but for one marked constr
 
 from __future__ import annotations
 
-from envdoctor.triage_engine import triage_text
 from triage_lines import assert_not_first, assert_reaches, fixes_text
+
+from envdoctor.triage_engine import triage_text
 
 PADDLE_WIN = (
     "- 版本、环境信息：\n"
