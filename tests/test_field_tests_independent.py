@@ -20,7 +20,11 @@ def _norm(url: str) -> str:
 
 
 def field_test_threads() -> set[str]:
-    files = [*TESTS.glob("test_field_*.py"), *TESTS.glob("field_prose_*.py")]
+    files = [
+        *TESTS.glob("test_field_*.py"),
+        *TESTS.glob("field_prose_*.py"),
+        *TESTS.glob("field_fixes_*.py"),
+    ]
     found: set[str] = set()
     for path in files:
         text = path.read_text(encoding="utf-8")

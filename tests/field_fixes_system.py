@@ -13,9 +13,6 @@ something ELSE: the cause a cue could be tempted by must not rank first.
 
 from __future__ import annotations
 
-import pytest
-from triage_lines import assert_not_first, assert_reaches
-
 TOOLKIT = ("container.no-nvidia-runtime", "container.nvidia-runtime-not-configured")
 CAPS = (
     "container.driver-libs-not-injected",
@@ -149,13 +146,6 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize(("text", "accepted", "source", "knob"), CASES, ids=[c[2] for c in CASES])
-def test_field_fix_names_the_knob(
-    text: str, accepted: tuple[str, ...], source: str, knob: str
-) -> None:
-    assert_reaches(text, accepted, source, knob)
-
-
 # (text, tempting cause that must not rank first, source URL): reports whose cause is something else
 OTHER_CAUSES = [
     (
@@ -277,9 +267,7 @@ OTHER_CAUSES = [
     ),
 ]
 
-
-@pytest.mark.parametrize(
-    ("text", "tempting", "source"), OTHER_CAUSES, ids=[c[2] for c in OTHER_CAUSES]
-)
-def test_other_cause_not_first(text: str, tempting: str, source: str) -> None:
-    assert_not_first(text, tempting, source, may_be_empty=True)
+# the shared names tests/test_field_fixes.py reads
+REPORTS_ROWS = CASES
+OTHER_ROWS = OTHER_CAUSES
+MAY_BE_EMPTY = True
