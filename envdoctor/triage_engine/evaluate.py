@@ -177,13 +177,15 @@ def _one_finding(matches: list[Match], facts: Facts, snap: Snapshot, matrices: A
     if not phrasings:
         return finding
     found = [(m, to_finding(m, facts, snap, matrices)) for m in phrasings]
+    rest = [fix for _, f in found for fix in f.fixes]
+    if matches[0].signature.remedies:  # the chooser's fixes, proven on this paste's facts, lead
+        return replace(finding, fixes=tuple(with_fixes(finding.fixes, rest)))
     # a phrasing's fix its author put first for what this paste says ("int4 applied and still out
     # of memory") leads, after the stronger entry's own such fixes
     leading = [
         *_leading(matches[0], facts, finding),
         *(fix for m, f in found for fix in _leading(m, facts, f)),
     ]
-    rest = (fix for _, f in found for fix in f.fixes)
     return replace(finding, fixes=tuple(with_fixes(leading, (*finding.fixes, *rest))))
 
 

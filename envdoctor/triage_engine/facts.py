@@ -16,6 +16,7 @@ from envdoctor.model.snapshot import Snapshot
 from envdoctor.model.versions import parse as parse_version
 from envdoctor.triage_engine.gpu_toolkit import derive_gpu_toolkit
 from envdoctor.triage_engine.libraries import library_facts
+from envdoctor.triage_engine.memory_lines import memory_facts
 from envdoctor.triage_engine.patterns import LineIndex
 from envdoctor.triage_engine.prose import prose_facts
 
@@ -227,6 +228,7 @@ def derive(
     )
     values["jetson"] = True if jetson else None
     values.update(library_facts(lines, text, values, ms))  # libraries.py: lib.*, cuda.required
+    values.update(memory_facts(lines))  # memory_lines.py: where an OOM's memory went
     return values
 
 
