@@ -3,8 +3,8 @@ package, flag or environment variable) reach their cause in the first three find
 cause's fixes name the knob; reports of other causes do not lead with the cause a changed cue could
 be tempted by.
 
-The rows are in `field_fixes_<topic>.py` (builds, apps, system, context, zh), each with its module
-docstring saying where its texts come from: `REPORTS_ROWS` (text, accepted ids, source URL, knob),
+The rows are in `field_fixes_<topic>.py` (builds, apps, system, context, zh, cluster_cloud), each
+with its module docstring saying where its texts come from: `REPORTS_ROWS` (text, accepted ids, source URL, knob),
 `OTHER_ROWS` (text, tempting id, source URL) and `MAY_BE_EMPTY` (True, or the URLs of bare titles
 that may reach no cause at all).
 """
@@ -15,6 +15,7 @@ from types import ModuleType
 
 import field_fixes_apps
 import field_fixes_builds
+import field_fixes_cluster_cloud
 import field_fixes_context
 import field_fixes_system
 import field_fixes_zh
@@ -28,6 +29,7 @@ TOPICS: dict[str, ModuleType] = {
     "system": field_fixes_system,
     "context": field_fixes_context,
     "zh": field_fixes_zh,
+    "cluster_cloud": field_fixes_cluster_cloud,
 }
 
 
