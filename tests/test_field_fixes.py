@@ -3,8 +3,9 @@ package, flag or environment variable) reach their cause in the first three find
 cause's fixes name the knob; reports of other causes do not lead with the cause a changed cue could
 be tempted by.
 
-The rows are in `field_fixes_<topic>.py` (builds, apps, system, context, zh, desktop_apps), each with its module
-docstring saying where its texts come from: `REPORTS_ROWS` (text, accepted ids, source URL, knob),
+The rows are in `field_fixes_<topic>.py` (builds, apps, system, context, zh, desktop_apps,
+cluster_cloud), each with its module docstring saying where its texts come from:
+`REPORTS_ROWS` (text, accepted ids, source URL, knob),
 `OTHER_ROWS` (text, tempting id, source URL) and `MAY_BE_EMPTY` (True, or the URLs of bare titles
 that may reach no cause at all).
 """
@@ -15,6 +16,7 @@ from types import ModuleType
 
 import field_fixes_apps
 import field_fixes_builds
+import field_fixes_cluster_cloud
 import field_fixes_context
 import field_fixes_desktop_apps
 import field_fixes_system
@@ -30,6 +32,7 @@ TOPICS: dict[str, ModuleType] = {
     "context": field_fixes_context,
     "zh": field_fixes_zh,
     "desktop_apps": field_fixes_desktop_apps,
+    "cluster_cloud": field_fixes_cluster_cloud,
 }
 
 
