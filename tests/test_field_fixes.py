@@ -3,7 +3,7 @@ package, flag or environment variable) reach their cause in the first three find
 cause's fixes name the knob; reports of other causes do not lead with the cause a changed cue could
 be tempted by.
 
-The rows are in `field_fixes_<topic>.py` (builds, apps, system, context, zh), each with its module
+The rows are in `field_fixes_<topic>.py` (builds, apps, system, context, zh, driver_os), each with its module
 docstring saying where its texts come from: `REPORTS_ROWS` (text, accepted ids, source URL, knob),
 `OTHER_ROWS` (text, tempting id, source URL) and `MAY_BE_EMPTY` (True, or the URLs of bare titles
 that may reach no cause at all).
@@ -16,6 +16,7 @@ from types import ModuleType
 import field_fixes_apps
 import field_fixes_builds
 import field_fixes_context
+import field_fixes_driver_os
 import field_fixes_system
 import field_fixes_zh
 import pytest
@@ -28,6 +29,7 @@ TOPICS: dict[str, ModuleType] = {
     "system": field_fixes_system,
     "context": field_fixes_context,
     "zh": field_fixes_zh,
+    "driver_os": field_fixes_driver_os,
 }
 
 
