@@ -38,6 +38,19 @@ first_when = "app.comfyui"                  # moved to the top when this holds
 
 Patterns are Python regular expressions, matched case-insensitively against one notable line at
 a time (see `envdoctor.triage_engine.patterns`). A signature with no `match` is reached by its cues only.
+
+What authors of several entries of one cause should know:
+- Entries of one id make one finding: the best-scoring entry's, completed with the phrasing
+  entries' fixes (a phrasing fix whose `first_when` holds leads, unless the entry has chooser fixes).
+- Every pattern needs a literal of 3+ characters that each match contains (its anchor: lines are
+  pre-filtered by anchors); the loader refuses one without.
+- `gpu.sm`, `torch.sm_*`, `cuda.sm_*` are whole numbers (86, 120), `gpu.cc*` major.minor (8.6):
+  a literal in the other spelling is refused (versions compare part by part).
+- For the similar-case suggestions (`casebase`), a cause is ruled out when any entry's canonical
+  line was seen but did not apply, any entry's `refute` holds, or any entry's `requires` is known
+  false: put a `requires` on a prose entry only when it is true of the cause itself.
+- A cue pattern whose anchors the cues of many causes share ("cuda", "gpu", "docker") counts as
+  general: it tells the topic, not the cause, and does not back a suggestion.
 """
 
 from __future__ import annotations
