@@ -135,3 +135,68 @@ def task_from_text(text_lines: list[str]) -> str:
     if _ADAPTERS.search(joined):
         return "lora"
     return "full" if _TRAINING.search(joined) else "inference"
+
+
+# a size as PyTorch prints it: "4.88 MiB", "47.54 GiB", "0 bytes" (two groups: number, unit)
+_S = r"(\d+(?:\.\d+)?) ([KMG]iB|bytes)"
+_OLD = re.compile(
+    rf"\(GPU \d+; {_S} total capacity; {_S} already allocated; {_S} free; {_S} "
+    r"(reserved in total by PyTorch|cached)"
+)
+_NEW_TOTAL = re.compile(rf"total capacity of {_S} of which {_S} is free")
+_NEW_THIS = re.compile(rf"this process has {_S} memory in use")
+_NEW_PYTORCH = re.compile(
+    rf"Of the allocated memory {_S} is allocated by PyTorch, and {_S} is reserved by PyTorch"
+)
+_UNIT = {"KiB": 1 / 2**20, "MiB": 1 / 2**10, "GiB": 1.0, "bytes": 1 / 2**30}
+
+
+def _gib(number: str, unit: str) -> float:
+    return float(number) * _UNIT[unit]
+
+
+def oom_memory_facts(text_lines: Iterable[str]) -> dict[str, Any]:
+    """Where an out-of-memory's memory went, as PyTorch's message states it: the card's total GiB
+    (`memory.total_gib`), and the whole GiB and percent of it held outside this process's PyTorch
+    (`memory.elsewhere_gib`, `memory.elsewhere_share`: another process, or JAX / TensorFlow
+    preallocating in this one); empty when no message states them. Three formats: before torch
+    2.1 "(GPU 0; T total capacity; A already allocated; F free; R reserved in total by PyTorch)"
+    (older still "...; F free; C cached)", reserved = allocated + cached); from 2.1 "total
+    capacity of T of which F is free" with "this process has P memory in use" or, without it,
+    "Of the allocated memory A is allocated by PyTorch, and U is reserved by PyTorch"."""
+    for line in text_lines:
+        if "total capacity" not in line:
+            continue
+        old = _OLD.search(line)
+        if old:
+            g = old.groups()
+            total, allocated, free, held = (
+                _gib(g[0], g[1]),
+                _gib(g[2], g[3]),
+                _gib(g[4], g[5]),
+                _gib(g[6], g[7]),
+            )
+            mine = held if g[8].startswith("reserved") else allocated + held
+            return _memory_facts(total, total - free - mine)
+        new = _NEW_TOTAL.search(line)
+        if new is None:
+            continue
+        total, free = _gib(*new.groups()[0:2]), _gib(*new.groups()[2:4])
+        this, pytorch = _NEW_THIS.search(line), _NEW_PYTORCH.search(line)
+        if this:
+            return _memory_facts(total, total - free - _gib(*this.groups()))
+        if pytorch:
+            g = pytorch.groups()
+            return _memory_facts(total, total - free - _gib(g[0], g[1]) - _gib(g[2], g[3]))
+    return {}
+
+
+def _memory_facts(total: float, elsewhere: float) -> dict[str, Any]:
+    if total <= 0:
+        return {}
+    elsewhere = max(0.0, elsewhere)
+    return {
+        "memory.total_gib": round(total),
+        "memory.elsewhere_gib": int(elsewhere),
+        "memory.elsewhere_share": int(100 * elsewhere / total),
+    }

@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 
 from envdoctor.model.versions import parse as parse_version
 from envdoctor.triage_engine.libraries import FACT_NAMES as LIBRARY_FACTS
-from envdoctor.triage_engine.memory_lines import FACT_NAMES as MEMORY_FACTS
 from envdoctor.triage_engine.model import DEFAULT_WEIGHT, FLAGS, Clause, Condition, SignatureError
 from envdoctor.triage_engine.patterns import anchors_of, check_backtracking
 
@@ -99,7 +98,10 @@ FACT_NAMES = (
     "app.vllm",
     "app.forge",
     *LIBRARY_FACTS,  # libraries.py
-    *MEMORY_FACTS,  # memory_lines.py
+    # where an out-of-memory's memory went (checks/workload_facts.oom_memory_facts)
+    "memory.total_gib",
+    "memory.elsewhere_gib",
+    "memory.elsewhere_share",
     "pkg.*",
     "m.*",
     "env.*",

@@ -16,7 +16,6 @@ from envdoctor.model.snapshot import Snapshot
 from envdoctor.model.versions import parse as parse_version
 from envdoctor.triage_engine.gpu_toolkit import derive_gpu_toolkit
 from envdoctor.triage_engine.libraries import library_facts
-from envdoctor.triage_engine.memory_lines import memory_facts
 from envdoctor.triage_engine.patterns import LineIndex
 from envdoctor.triage_engine.prose import prose_facts
 
@@ -228,7 +227,9 @@ def derive(
     )
     values["jetson"] = True if jetson else None
     values.update(library_facts(lines, text, values, ms))  # libraries.py: lib.*, cuda.required
-    values.update(memory_facts(lines))  # memory_lines.py: where an OOM's memory went
+    from envdoctor.checks.workload_facts import oom_memory_facts
+
+    values.update(oom_memory_facts(lines))  # memory.*: where an out-of-memory's memory went
     return values
 
 

@@ -1,4 +1,4 @@
-"""Where an out-of-memory's memory went (envdoctor/triage_engine/memory_lines.py), read off PyTorch's
+"""Where an out-of-memory's memory went (checks/workload_facts.oom_memory_facts), read off PyTorch's
 own message in its three formats, and the cause it decides: most of the card held outside this
 process's PyTorch. Every line is a real report's (the thread beside it; training threads of the
 corpus, none of the frozen split)."""
@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from triage_lines import fixes_text
 
+from envdoctor.checks.workload_facts import oom_memory_facts
 from envdoctor.triage_engine import triage_text
-from envdoctor.triage_engine.memory_lines import memory_facts
 
 OCCUPIED = (  # https://github.com/KaiyangZhou/deep-person-reid/issues/556
     "RuntimeError: CUDA out of memory. Tried to allocate 2.00 MiB (GPU 0; 47.54 GiB total "
@@ -50,7 +50,7 @@ OCCUPIED = (  # https://github.com/KaiyangZhou/deep-person-reid/issues/556
 def test_the_oom_message_tells_what_is_held_elsewhere(
     line: str, total: int, elsewhere: int, share: int
 ) -> None:
-    assert memory_facts([line]) == {
+    assert oom_memory_facts([line]) == {
         "memory.total_gib": total,
         "memory.elsewhere_gib": elsewhere,
         "memory.elsewhere_share": share,
