@@ -16,6 +16,10 @@ problem reports that got "no signature matched" (or nothing at all).
 
     python bench/triage_corpus_score.py [--split train|test|all] [--json] [-v] [--repo DIR]
 
+`--title` puts each thread's title above its body (unless the body holds it): the first post as
+its reporter typed it, for a helpdesk that pastes the whole post. The corpus's figures, the
+frozen split's floors and README's tables are the body's alone; this is a second view.
+
 Each case is triaged with its own thread left out of the case base of similar confirmed cases
 (built from the training cases), so the training figure is a leave-one-out figure.
 
@@ -32,7 +36,7 @@ import re
 import sys
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -150,6 +154,16 @@ def read_case(path: Path, part: str = "legacy") -> Case:
             key, _, value = line[3:].partition(": ")
             header[key.strip()] = value.strip()
     raise ValueError(f"{path.name}: no '#! ---' line ends the header")
+
+
+def with_title(case: Case) -> Case:
+    """The case as its reporter typed it on the tracker: the thread's title above the body (unless
+    the body already holds it). The corpus's figures are the body's alone; this is the view of a
+    helpdesk that pastes the whole first post (`--title`)."""
+    title = case.header.get("title", "").strip()
+    if not title or title.lower() in case.body.lower():
+        return case
+    return replace(case, body=f"{title}\n{case.body}")
 
 
 def load_corpus(folder: Path = CORPUS, split: str = "train") -> list[Case]:
@@ -331,6 +345,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--markdown", action="store_true", help="print the per-family figures as a Markdown table"
     )
+    parser.add_argument(
+        "--title",
+        action="store_true",
+        help="put each thread's title above its body (the first post as typed), not the body alone",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="train: show misses' top 3")
     parser.add_argument(
         "--only",
@@ -348,6 +367,8 @@ def main(argv: list[str] | None = None) -> int:
         lines = args.only.read_text(encoding="utf-8").splitlines()
         names = {n.strip() for n in lines if n.strip() and not n.lstrip().startswith("#")}
         cases = [c for c in cases if c.part == "train" and c.path.name in names]
+    if args.title:
+        cases = [with_title(c) for c in cases]
     results = score(cases, args.repo)
     figs = summary(results)
     if args.json:

@@ -37,6 +37,18 @@ def test_case_without_keywords_is_strict_when_loose() -> None:
     assert result.strict_position == result.position == 1
 
 
+def test_title_view_puts_the_title_above_a_body_that_lacks_it() -> None:
+    scorer = _module("triage_corpus_score")
+    titled = _case(scorer, title="AssertionError: Torch not compiled with CUDA enabled")
+    assert scorer.with_title(titled).body == (
+        "AssertionError: Torch not compiled with CUDA enabled\nbody"
+    )
+    assert titled.body == "body"  # the case itself is unchanged
+    holds = scorer.Case(Path("x.txt"), {"title": "CUDA Error"}, "log\ncuda error: x", "train")
+    assert scorer.with_title(holds).body == "log\ncuda error: x"  # already in the body
+    assert scorer.with_title(_case(scorer)).body == "body"  # no title
+
+
 def test_no_match_counts_only_problem_reports() -> None:
     scorer = _module("triage_corpus_score")
     results = [
