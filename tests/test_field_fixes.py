@@ -4,7 +4,7 @@ cause's fixes name the knob; reports of other causes do not lead with the cause 
 be tempted by.
 
 The rows are in `field_fixes_<topic>.py` (builds, apps, system, context, zh, desktop_apps,
-cluster_cloud, driver_os), each with its module docstring saying where its texts come from:
+cluster_cloud, driver_os, r10_llm), each with its module docstring saying where its texts come from:
 `REPORTS_ROWS` (text, accepted ids, source URL, knob),
 `OTHER_ROWS` (text, tempting id, source URL) and `MAY_BE_EMPTY` (True, or the URLs of bare titles
 that may reach no cause at all).
@@ -20,7 +20,9 @@ import field_fixes_cluster_cloud
 import field_fixes_context
 import field_fixes_desktop_apps
 import field_fixes_driver_os
+import field_fixes_r10_llm
 import field_fixes_r10_sysmem
+import field_fixes_r10_winpaddle
 import field_fixes_system
 import field_fixes_zh
 import pytest
@@ -37,6 +39,8 @@ TOPICS: dict[str, ModuleType] = {
     "cluster_cloud": field_fixes_cluster_cloud,
     "driver_os": field_fixes_driver_os,
     "r10_sysmem": field_fixes_r10_sysmem,
+    "r10_llm": field_fixes_r10_llm,
+    "r10_winpaddle": field_fixes_r10_winpaddle,
 }
 
 
