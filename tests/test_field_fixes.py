@@ -20,6 +20,7 @@ import field_fixes_cluster_cloud
 import field_fixes_context
 import field_fixes_desktop_apps
 import field_fixes_driver_os
+import field_fixes_r10_winpaddle
 import field_fixes_system
 import field_fixes_zh
 import pytest
@@ -35,6 +36,7 @@ TOPICS: dict[str, ModuleType] = {
     "desktop_apps": field_fixes_desktop_apps,
     "cluster_cloud": field_fixes_cluster_cloud,
     "driver_os": field_fixes_driver_os,
+    "r10_winpaddle": field_fixes_r10_winpaddle,
 }
 
 
