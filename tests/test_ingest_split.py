@@ -141,6 +141,11 @@ def test_long_lines_are_cut() -> None:
     lines = list(iter_decoded_lines(io.BytesIO(raw), chunk_bytes=65536))
     assert len(lines[0]) == ingest.MAX_LINE_CHARS and lines[-1] == "next"
     assert clean_block("a" * (ingest.MAX_LINE_CHARS + 5)).count("a") == ingest.MAX_LINE_CHARS
+    # a long line after short ones, and one of exactly the limit (kept whole)
+    late = clean_block("short\n" + "b" * (ingest.MAX_LINE_CHARS + 5) + "\nend").split("\n")
+    assert late == ["short", "b" * ingest.MAX_LINE_CHARS, "end"]
+    exact = "c" * ingest.MAX_LINE_CHARS + "\n" + "d" * (ingest.MAX_LINE_CHARS - 1)
+    assert clean_block(exact) == exact
 
 
 def test_too_large_input_is_refused_while_streaming() -> None:

@@ -108,7 +108,9 @@ def _sniff_encoding(head: bytes) -> tuple[str, int]:
     return "utf-8", 0
 
 
-_LONG_LINE = re.compile(rf"[^\n]{{{MAX_LINE_CHARS}}}")
+# anchored at line starts: unanchored, the search tried every position of every line (0.4 s on
+# a 10 MB log); from a line's start it reads each line once
+_LONG_LINE = re.compile(rf"(?m)^[^\n]{{{MAX_LINE_CHARS}}}")
 
 
 def clean_block(text: str) -> str:
