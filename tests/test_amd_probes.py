@@ -315,6 +315,25 @@ def test_rocm_installs_side_by_side(fake_root):
     )
 
 
+def test_distribution_hip_runtime_alone_is_not_called_rocm(fake_root):
+    # the layout of the CUDA image on a lent H200 (2026-12-04): Ubuntu 24.04's libamdhip64-5
+    # 5.7.1-3 installed as another package's dependency, no /opt/rocm, no AMD GPU
+    root = fake_root(
+        {
+            "/usr/lib/x86_64-linux-gnu/libamdhip64.so.5.7.31921": "",
+            "/var/lib/dpkg/status": "Package: libamdhip64-5\nStatus: install ok installed\n"
+            "Version: 5.7.1-3\n\n",
+        },
+        {"/usr/lib/x86_64-linux-gnu/libamdhip64.so.5": "libamdhip64.so.5.7.31921"},
+    )
+    [group] = amd_rocm.collect(ctx(root))
+    assert group.status is Status.COLLECTED
+    assert group.data["version"] is None and group.data["hip_version"] == "5.7.1"
+    assert group.summary == (
+        "no ROCm install (/opt/rocm); the distribution's HIP runtime libamdhip64-5 5.7.1"
+    )
+
+
 def test_rocm_absent(fake_root):
     [group] = amd_rocm.collect(ctx(fake_root({"/opt/other/x": ""})))
     assert group.status is Status.ABSENT

@@ -70,13 +70,18 @@ def collect(ctx: ProbeContext) -> list[FactGroup]:
         or (real[0]["version"] if len(real) == 1 else None)
         or _package_version(packages.get("rocm-core"))
     )
+    # the distribution's HIP runtime alone (Debian / Ubuntu libamdhip64-5 "5.7.1-3"), pulled in by
+    # another package: a HIP version, not a ROCm install
+    distro_package = next((n for n in ("libamdhip64-6", "libamdhip64-5") if n in packages), None)
     data: dict[str, Any] = {
         "installs": installs,
         "default": {"path": "/opt/rocm", "target": target, "version": default.get("version")}
         if default
         else None,
         "version": version,
-        "hip_version": (default or (real[0] if len(real) == 1 else {})).get("hip_version"),
+        "hip_version": (default or (real[0] if len(real) == 1 else {})).get("hip_version")
+        or (_package_version(packages[distro_package]) if distro_package else None),
+        "distro_hip_package": distro_package,
         "packages": packages,
         "distro_libamdhip64": distro_hip,
         "env": env,
@@ -149,6 +154,10 @@ def _package_version(text: str | None) -> str | None:
 
 
 def _summary(data: dict[str, Any]) -> str:
+    package = data.get("distro_hip_package")
+    if not data["installs"] and not data.get("version") and package:
+        hip = data.get("hip_version") or data["packages"][package]
+        return f"no ROCm install (/opt/rocm); the distribution's HIP runtime {package} {hip}"
     installs = [i for i in data["installs"] if i["path"] != "/opt/rocm"]
     parts = [f"ROCm {data['version']}" if data.get("version") else "ROCm (version unknown)"]
     if data.get("default") and data["default"].get("target"):
