@@ -91,6 +91,7 @@ def test_the_python_keyword_finder_keeps_the_lines_the_regex_keeps(monkeypatch, 
         "\n".join(rng.choice(words)[1:] + " x " + rng.choice(words)[:-1] for _ in range(200)),
         "\n".join(rng.choice([*pool[:50], "İstanbul error", "ok"]) for _ in range(100)),
     ]
+    assert free_text._keyword_finder() is not None  # else both reads below use the regex
     monkeypatch.setattr(free_text, "SMALL_INPUT_CHARS", 1 << 40)  # always the finder
     found = [_read_all(t) for t in texts]
     monkeypatch.setattr(free_text, "SMALL_INPUT_CHARS", -1)  # always the regex
@@ -105,3 +106,13 @@ def test_the_keyword_finder_finds_the_first_keyword():
     assert finder.first("an error and rtx", 4) == 13
     assert finder.first("出现报错") == 2
     assert finder.first("rt") == -1
+
+
+def test_the_keyword_finder_finds_a_one_character_keyword():
+    # the vocabulary has one-character Chinese counters ("两台", "四张卡"): they once made the
+    # finder give up, so every short paste compiled the whole keyword regex
+    finder = free_text._KeywordFinder(("error", "台"))
+    assert finder.first("两台机器") == 1
+    assert finder.first("机器两台") == 3  # the last character too
+    assert finder.first("an error, 两台", 4) == 11
+    assert finder.first("机器") == -1

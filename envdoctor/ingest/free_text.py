@@ -172,13 +172,17 @@ class _KeywordFinder:
 
     def __init__(self, words: tuple[str, ...]) -> None:
         self.by_pair: dict[str, tuple[str, ...]] = {}
+        self.single = frozenset(word for word in words if len(word) == 1)  # "台" of "两台"
         for word in words:
-            self.by_pair[word[:2]] = (*self.by_pair.get(word[:2], ()), word)
+            if len(word) > 1:
+                self.by_pair[word[:2]] = (*self.by_pair.get(word[:2], ()), word)
 
     def first(self, text: str, position: int = 0) -> int:
         """The index of the first keyword at or after `position`, or -1."""
-        get, starts = self.by_pair.get, text.startswith
-        for index in range(position, len(text) - 1):
+        get, starts, single = self.by_pair.get, text.startswith, self.single
+        for index in range(position, len(text)):
+            if single and text[index] in single:
+                return index
             words = get(text[index : index + 2])
             if words and any(starts(word, index) for word in words):
                 return index
@@ -187,10 +191,10 @@ class _KeywordFinder:
 
 @lru_cache(maxsize=1)
 def _keyword_finder() -> _KeywordFinder | None:
-    """The finder of the keywords (None when a keyword is shorter than two characters or holds
-    a line end: the regex is used then)."""
+    """The finder of the keywords (None when a keyword is empty or holds a line end: the regex
+    is used then)."""
     words = _selectors()[3]
-    if any(len(word) < 2 or "\n" in word for word in words):
+    if any(not word or "\n" in word for word in words):
         return None
     return _KeywordFinder(words)
 
