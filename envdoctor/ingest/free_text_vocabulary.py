@@ -101,6 +101,8 @@ FACT_KEYWORDS = (
     "cachyos",
     "docker",
     "container",
+    "nvcr.io",  # an NGC image: its release names the CUDA and driver (triage_engine.ngc)
+    "triton",
     "kubernetes",
     "podman",
     "comfy",

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from envdoctor.model.versions import parse as parse_version
 from envdoctor.triage_engine.libraries import FACT_NAMES as LIBRARY_FACTS
 from envdoctor.triage_engine.model import DEFAULT_WEIGHT, FLAGS, Clause, Condition, SignatureError
+from envdoctor.triage_engine.ngc import FACT_NAMES as NGC_FACTS
 from envdoctor.triage_engine.patterns import anchors_of, check_backtracking
 
 if TYPE_CHECKING:
@@ -98,6 +99,7 @@ FACT_NAMES = (
     "app.vllm",
     "app.forge",
     *LIBRARY_FACTS,  # libraries.py
+    *NGC_FACTS,  # ngc.py: an NGC container release, its CUDA and driver
     # where an out-of-memory's memory went (checks/workload_facts.oom_memory_facts)
     "memory.total_gib",
     "memory.elsewhere_gib",

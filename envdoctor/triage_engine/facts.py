@@ -16,6 +16,7 @@ from envdoctor.model.snapshot import Snapshot
 from envdoctor.model.versions import parse as parse_version
 from envdoctor.triage_engine.gpu_toolkit import derive_gpu_toolkit
 from envdoctor.triage_engine.libraries import library_facts
+from envdoctor.triage_engine.ngc import ngc_facts
 from envdoctor.triage_engine.patterns import LineIndex
 from envdoctor.triage_engine.prose import prose_facts
 
@@ -227,6 +228,7 @@ def derive(
     )
     values["jetson"] = True if jetson else None
     values.update(library_facts(lines, text, values, ms))  # libraries.py: lib.*, cuda.required
+    values.update(ngc_facts([*lines, *answers], ms, values["driver.version"]))  # ngc.py: ngc.*
     from envdoctor.checks.workload_facts import oom_memory_facts
 
     values.update(oom_memory_facts(lines))  # memory.*: where an out-of-memory's memory went
