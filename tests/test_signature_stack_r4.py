@@ -358,3 +358,16 @@ def test_an_old_ptxas_on_path_is_named() -> None:
     top = triage_text(text).findings[0]
     assert top.id == "cuda.toolkits-disagree"
     assert any("which -a ptxas" in f.commands for f in top.fixes)
+
+
+def test_a_wrapped_tensorflow_1_cudnn_line_names_the_cudnn_release_it_was_compiled_with() -> None:
+    # TensorFlow 1.x prints cuDNN's version codes (major*1000 + minor*100 + patch), and pastes
+    # often wrap the line before "(compatibility version ...)"
+    text = (
+        "E tensorflow/stream_executor/cuda/cuda_dnn.cc:378] Loaded runtime CuDNN library: 5005 \n"
+        "(compatibility version 5000) but source was compiled with 5110 (compatibility version "
+        "5100).  If using a binary install, upgrade your CuDNN library to match.\n"
+    )
+    finding = triage_text(text).findings[0]
+    assert finding.id == "cuda.cudnn-mismatch"
+    assert finding.fixes[0].summary.startswith("TensorFlow / Paddle: install cuDNN 5.1.10 ")
