@@ -91,8 +91,11 @@ def test_triage_names_the_driver_an_ngc_release_needs_and_the_release_this_drive
         "ERROR: This container was built for NVIDIA Driver Release 545.23 or later, but version "
         "535.104.05 was detected and compatibility mode is UNAVAILABLE.\n"
     )
-    finding = triage_text(paste).findings[0]
+    findings = triage_text(paste).findings
+    finding = findings[0]
     assert finding.id == "container.image-needs-newer-driver"
+    # the banner read the host's driver in the container: the NVIDIA runtime is there
+    assert "container.no-nvidia-runtime" not in [f.id for f in findings]
     fits = newest_release_for_driver(ROWS, "535.104.05")
     text = " ".join(f.summary for f in finding.fixes)
     assert f"NGC release {fits['release']} (CUDA {fits['cuda']}" in text
