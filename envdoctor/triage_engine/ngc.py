@@ -6,11 +6,11 @@ it requires, and the older data-center driver branches that forward compatibilit
 (the `ngc_releases` table). A paste naming an image tag ("nvcr.io/nvidia/pytorch:24.05-py3",
 "tritonserver:20.10-py3"), or a release beside NGC words ("Triton Information ... Official
 container image 20.10"), gives `ngc.release`; the table gives `ngc.cuda`, `ngc.driver` and
-`ngc.datacenter_drivers` (not when the image's banner says its compatibility mode is unavailable:
-forward compatibility was tried on that machine). With the host's driver known, `ngc.fits_release` is the newest release
-of the table whose requirement that driver (`ngc.host_driver`: the snapshot's or the paste's, else
-the one an NGC banner says it detected) meets, with its `ngc.fits_cuda` and `ngc.fits_driver`: an
-image that runs on the host as it is.
+`ngc.datacenter_drivers` (not when the image's banner says its compatibility mode is
+unavailable: forward compatibility was tried on that machine). `ngc.fits_release` is the newest
+release of the table whose requirement the host's driver meets (`ngc.host_driver`: the
+snapshot's or the paste's, else the one an NGC banner says it detected), with its `ngc.fits_cuda`
+and `ngc.fits_driver`: an image that runs on the host as it is.
 
 Every fact is None when the paste does not tell it: a fix naming one is then not shown.
 """
@@ -35,13 +35,19 @@ FACT_NAMES = (
     "ngc.fits_cuda",
     "ngc.fits_driver",
 )
-_RELEASE = r"(?<![\d.])(?P<release>(?:1[7-9]|2\d)\.(?:0[1-9]|1[0-2]))(?![\d.])"
+
+
+def _release(group: str) -> str:
+    """A monthly release YY.MM (2017 on) as a named group, not part of a longer version."""
+    return rf"(?<![\d.])(?P<{group}>(?:1[7-9]|2\d)\.(?:0[1-9]|1[0-2]))(?![\d.])"
+
+
 # an image reference: nvcr.io/nvidia/pytorch:24.05-py3, nvcr.io/nvidia/tritonserver:20.10
 _IMAGE = re.compile(
     r"nvcr\.io/nvidia/(?:[\w.-]+/)*(?P<image>[\w.-]+):"
-    + _RELEASE
+    + _release("release")
     + r"|\b(?P<bare>pytorch|tensorflow|tritonserver|mxnet|tensorrt|nemo|jax|pyg|dgl|"
-    r"paddlepaddle|deepstream):" + _RELEASE.replace("release", "bare_release") + r"-",
+    r"paddlepaddle|deepstream):" + _release("bare_release") + r"-",
     re.I | re.A,
 )
 # a release named in prose, once the paste is about an NGC container
@@ -52,7 +58,7 @@ _NGC_WORDS = re.compile(
 )
 _PROSE = re.compile(
     r"(?:\bngc\b|triton(?:[ _-]?(?:inference[ _-]?)?server)?|container|image|release|tag)"
-    r"(?:\s+(?:image|container|version|release|tag))?\s+(?:version\s+)?v?" + _RELEASE,
+    r"(?:\s+(?:image|container|version|release|tag))?\s+(?:version\s+)?v?" + _release("release"),
     re.I | re.A,
 )
 
@@ -70,7 +76,7 @@ def ngc_facts(lines: Iterable[str], ms: Any, driver: Any = None) -> dict[str, An
     if not driver:
         detected = next((m for m in map(_DETECTED.search, lines) if m), None)
         driver = detected.group("have") if detected else None
-    release, image = _release(lines)
+    release, image = _release_in(lines)
     if release is None:
         return values
     values["ngc.release"], values["ngc.image"] = release, image
@@ -92,7 +98,7 @@ def ngc_facts(lines: Iterable[str], ms: Any, driver: Any = None) -> dict[str, An
     return values
 
 
-def _release(lines: list[str]) -> tuple[str | None, str | None]:
+def _release_in(lines: list[str]) -> tuple[str | None, str | None]:
     """(release, image name) of the first image reference, else of a release in prose when the
     paste names NGC words; (None, None) when it names neither."""
     for line in lines:
