@@ -371,3 +371,17 @@ def test_a_wrapped_tensorflow_1_cudnn_line_names_the_cudnn_release_it_was_compil
     finding = triage_text(text).findings[0]
     assert finding.id == "cuda.cudnn-mismatch"
     assert finding.fixes[0].summary.startswith("TensorFlow / Paddle: install cuDNN 5.1.10 ")
+
+
+def test_a_pod_that_finds_no_driver_and_no_nvidia_smi_asks_for_the_nvidia_runtime() -> None:
+    # the two standard answers: request nvidia.com/gpu, and run the pod under the NVIDIA runtime
+    text = (
+        "$ kubectl -n ml exec -it trainer-0 -- python -c 'import torch; torch.zeros(1).cuda()'\n"
+        "RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA "
+        "GPU and installed a driver from http://www.nvidia.com/Download/index.aspx\n"
+        "$ kubectl -n ml exec -it trainer-0 -- nvidia-smi\n"
+        "bash: nvidia-smi: command not found\n"
+    )
+    findings = triage_text(text).findings[:3]
+    runtime = next(f for f in findings if f.id == "k8s.runtimeclass-not-set")
+    assert "runtimeClassName: nvidia" in runtime.fixes[0].summary
