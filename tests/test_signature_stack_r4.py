@@ -385,3 +385,18 @@ def test_a_pod_that_finds_no_driver_and_no_nvidia_smi_asks_for_the_nvidia_runtim
     findings = triage_text(text).findings[:3]
     runtime = next(f for f in findings if f.id == "k8s.runtimeclass-not-set")
     assert "runtimeClassName: nvidia" in runtime.fixes[0].summary
+
+
+def test_nvcc_refusing_the_host_gcc_names_the_newest_gcc_it_accepts() -> None:
+    text = (
+        "/usr/local/cuda/include/crt/host_config.h:132:2: error: #error -- unsupported GNU version!"
+        " gcc versions later than 12 are not supported! The nvcc flag '-allow-unsupported-compiler'"
+        " can be used to override this version check\n"
+    )
+    finding = triage_text(text).findings[0]
+    assert finding.id == "cuda.host-compiler-unsupported"
+    assert finding.fixes[0].summary.startswith("Install gcc 12 ")
+    assert "sudo apt-get install -y gcc-12 g++-12" in finding.fixes[0].commands
+    # a message without the number keeps the general fix
+    other = triage_text("nvcc fatal: error -- unsupported GNU version\n").findings[0]
+    assert other.fixes[0].summary.startswith("Install a gcc the CUDA release supports")
