@@ -400,3 +400,15 @@ def test_nvcc_refusing_the_host_gcc_names_the_newest_gcc_it_accepts() -> None:
     # a message without the number keeps the general fix
     other = triage_text("nvcc fatal: error -- unsupported GNU version\n").findings[0]
     assert other.fixes[0].summary.startswith("Install a gcc the CUDA release supports")
+
+
+def test_vllm_kv_cache_too_small_names_the_max_model_len_that_fits() -> None:
+    text = (
+        "ValueError: The model's max seq len (32768) is larger than the maximum number of tokens "
+        "that can be stored in KV cache (20608). Try increasing `gpu_memory_utilization` or "
+        "decreasing `max_model_len` when initializing the engine.\n"
+    )
+    finding = triage_text(text).findings[0]
+    assert finding.id == "app.vllm.kv-cache-insufficient"
+    assert finding.fixes[0].summary.startswith("Set max_model_len to 20608 or less")
+    assert "vllm serve MODEL --max-model-len 20608" in finding.fixes[0].commands
