@@ -412,3 +412,14 @@ def test_vllm_kv_cache_too_small_names_the_max_model_len_that_fits() -> None:
     assert finding.id == "app.vllm.kv-cache-insufficient"
     assert finding.fixes[0].summary.startswith("Set max_model_len to 20608 or less")
     assert "vllm serve MODEL --max-model-len 20608" in finding.fixes[0].commands
+
+
+def test_nvcc_refusing_visual_studio_names_the_newest_version_it_accepts() -> None:
+    text = (
+        "host_config.h(153): fatal error C1189: #error:  -- unsupported Microsoft Visual Studio "
+        "version! Only the versions between 2017 and 2022 (inclusive) are supported! The nvcc "
+        "flag '-allow-unsupported-compiler' can be used to override this version check\n"
+    )
+    finding = triage_text(text).findings[0]
+    assert finding.id == "cuda.host-compiler-unsupported"
+    assert finding.fixes[0].summary.startswith("Install Visual Studio 2022 ")
