@@ -387,39 +387,43 @@ def test_a_pod_that_finds_no_driver_and_no_nvidia_smi_asks_for_the_nvidia_runtim
     assert "runtimeClassName: nvidia" in runtime.fixes[0].summary
 
 
-def test_nvcc_refusing_the_host_gcc_names_the_newest_gcc_it_accepts() -> None:
-    text = (
+# the error message states the knob; the first fix names it (summary start, a command)
+KNOB_IN_MESSAGE = [
+    (
         "/usr/local/cuda/include/crt/host_config.h:132:2: error: #error -- unsupported GNU version!"
         " gcc versions later than 12 are not supported! The nvcc flag '-allow-unsupported-compiler'"
-        " can be used to override this version check\n"
-    )
-    finding = triage_text(text).findings[0]
-    assert finding.id == "cuda.host-compiler-unsupported"
-    assert finding.fixes[0].summary.startswith("Install gcc 12 ")
-    assert "sudo apt-get install -y gcc-12 g++-12" in finding.fixes[0].commands
-    # a message without the number keeps the general fix
-    other = triage_text("nvcc fatal: error -- unsupported GNU version\n").findings[0]
-    assert other.fixes[0].summary.startswith("Install a gcc the CUDA release supports")
-
-
-def test_vllm_kv_cache_too_small_names_the_max_model_len_that_fits() -> None:
-    text = (
-        "ValueError: The model's max seq len (32768) is larger than the maximum number of tokens "
-        "that can be stored in KV cache (20608). Try increasing `gpu_memory_utilization` or "
-        "decreasing `max_model_len` when initializing the engine.\n"
-    )
-    finding = triage_text(text).findings[0]
-    assert finding.id == "app.vllm.kv-cache-insufficient"
-    assert finding.fixes[0].summary.startswith("Set max_model_len to 20608 or less")
-    assert "vllm serve MODEL --max-model-len 20608" in finding.fixes[0].commands
-
-
-def test_nvcc_refusing_visual_studio_names_the_newest_version_it_accepts() -> None:
-    text = (
+        " can be used to override this version check\n",
+        "cuda.host-compiler-unsupported",
+        "Install gcc 12 ",
+        "sudo apt-get install -y gcc-12 g++-12",
+    ),
+    (
         "host_config.h(153): fatal error C1189: #error:  -- unsupported Microsoft Visual Studio "
         "version! Only the versions between 2017 and 2022 (inclusive) are supported! The nvcc "
-        "flag '-allow-unsupported-compiler' can be used to override this version check\n"
-    )
+        "flag '-allow-unsupported-compiler' can be used to override this version check\n",
+        "cuda.host-compiler-unsupported",
+        "Install Visual Studio 2022 ",
+        None,
+    ),
+    (
+        "ValueError: The model's max seq len (32768) is larger than the maximum number of tokens "
+        "that can be stored in KV cache (20608). Try increasing `gpu_memory_utilization` or "
+        "decreasing `max_model_len` when initializing the engine.\n",
+        "app.vllm.kv-cache-insufficient",
+        "Set max_model_len to 20608 or less",
+        "vllm serve MODEL --max-model-len 20608",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "finding_id", "summary", "command"), KNOB_IN_MESSAGE)
+def test_a_fix_names_the_knob_the_message_states(text, finding_id, summary, command) -> None:
     finding = triage_text(text).findings[0]
-    assert finding.id == "cuda.host-compiler-unsupported"
-    assert finding.fixes[0].summary.startswith("Install Visual Studio 2022 ")
+    assert finding.id == finding_id
+    assert finding.fixes[0].summary.startswith(summary)
+    assert command is None or command in finding.fixes[0].commands
+
+
+def test_an_nvcc_message_without_the_gcc_number_keeps_the_general_fix() -> None:
+    other = triage_text("nvcc fatal: error -- unsupported GNU version\n").findings[0]
+    assert other.fixes[0].summary.startswith("Install a gcc the CUDA release supports")
