@@ -65,3 +65,33 @@ def test_numpy_1_era_dtype_size_warning_is_not_the_numpy_2_abi() -> None:
         "C header, got 88 from PyObject\n"
     )
     assert triage_text(numpy2).findings[0].id == "python.numpy2-abi"
+
+
+def test_common_messages_of_the_python_and_system_layers_get_their_own_cause() -> None:
+    cases = {
+        "ImportError: libGL.so.1: cannot open shared object file: No such file or directory": (
+            "python.opencv-libgl-missing",
+            "pip install opencv-python-headless",
+        ),
+        "AttributeError: module 'numpy' has no attribute 'int'.": (
+            "python.numpy-alias-removed",
+            "pip install 'numpy<1.24'",
+        ),
+        "RuntimeError: Ninja is required to load C++ extensions": (
+            "torch.extension-build-tools-missing",
+            "pip install ninja",
+        ),
+        "W: GPG error: https://developer.download.nvidia.com/compute/cuda/repos/ubuntu2204/x86_64"
+        "  InRelease: The following signatures couldn't be verified because the public key is not"
+        " available: NO_PUBKEY A4B469963BF863CC": (
+            "cuda.apt-repo-key-rotated",
+            "wget https://developer.download.nvidia.com/compute/cuda/repos/ubuntu2204/x86_64/"
+            "cuda-keyring_1.1-1_all.deb",
+        ),
+    }
+    for text, (finding_id, command) in cases.items():
+        finding = triage_text(text + "\n").findings[0]
+        assert finding.id == finding_id, text
+        assert command in [c for fix in finding.fixes for c in fix.commands], text
+    alias = triage_text("AttributeError: module 'numpy' has no attribute 'int'.\n").findings[0]
+    assert alias.title == "The code uses np.int, an alias NumPy 1.24 removed"
