@@ -95,3 +95,22 @@ def test_common_messages_of_the_python_and_system_layers_get_their_own_cause() -
         assert command in [c for fix in finding.fixes for c in fix.commands], text
     alias = triage_text("AttributeError: module 'numpy' has no attribute 'int'.\n").findings[0]
     assert alias.title == "The code uses np.int, an alias NumPy 1.24 removed"
+
+
+def test_cuda_in_a_forked_child_asks_for_the_spawn_method() -> None:
+    text = (
+        "RuntimeError: Cannot re-initialize CUDA in forked subprocess. To use CUDA with "
+        "multiprocessing, you must use the 'spawn' start method\n"
+    )
+    finding = triage_text(text).findings[0]
+    assert finding.id == "torch.cuda-fork-after-init"
+    assert "mp.set_start_method('spawn', force=True)" in finding.fixes[0].commands[0]
+
+
+def test_the_lazy_init_device_assert_is_a_device_index_beyond_the_visible_gpus() -> None:
+    text = (
+        "torch.cuda.DeferredCudaCallError: CUDA call failed lazily at initialization with error: "
+        "device >= 0 && device < num_gpus INTERNAL ASSERT FAILED at "
+        '"../aten/src/ATen/cuda/CUDAContext.cpp":50\n'
+    )
+    assert triage_text(text).findings[0].id == "cuda.device-ordinal-exceeds-gpu-count"
