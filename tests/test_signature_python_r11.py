@@ -114,3 +114,22 @@ def test_the_lazy_init_device_assert_is_a_device_index_beyond_the_visible_gpus()
         '"../aten/src/ATen/cuda/CUDAContext.cpp":50\n'
     )
     assert triage_text(text).findings[0].id == "cuda.device-ordinal-exceeds-gpu-count"
+
+
+def test_disk_full_conflicts_and_open_files_name_their_knob() -> None:
+    disk = "ERROR: Could not install packages due to an OSError: [Errno 28] No space left on device"
+    assert triage_text(disk + "\n").findings[0].id == "system.disk-full"
+    shm = "RuntimeError: unable to write to file </torch_51_3041>: No space left on device (28)"
+    assert "system.disk-full" not in [f.id for f in triage_text(shm + "\n").findings]
+    conflict = (
+        "ERROR: pip's dependency resolver does not currently take into account all the packages "
+        "that are installed. This behaviour is the source of the following dependency conflicts.\n"
+        "transformers 4.40.0 requires tokenizers<0.20,>=0.19, but you have tokenizers 0.21.0 which "
+        "is incompatible.\n"
+    )
+    finding = triage_text(conflict).findings[0]
+    assert finding.id == "python.dependency-conflict"
+    assert "pip install 'tokenizers<0.20,>=0.19'" in finding.fixes[0].commands
+    files = triage_text("OSError: [Errno 24] Too many open files\n").findings[0]
+    assert files.id == "torch.too-many-open-files"
+    assert "ulimit -n 65535" in files.fixes[0].commands
