@@ -15,8 +15,9 @@ except ModuleNotFoundError:  # Python 3.10
 
 from envdoctor.diagnosis.pipeline import active_matrices
 from envdoctor.model.versions import parse
+from envdoctor.queries.ngc import newest_release_for_driver
 from envdoctor.triage_engine import triage_text
-from envdoctor.triage_engine.ngc import newest_release_for_driver, ngc_facts
+from envdoctor.triage_engine.ngc import ngc_facts
 
 ROOT = Path(__file__).resolve().parents[1]
 ROWS = tomllib.loads((ROOT / "matrices" / "ngc_releases.toml").read_text(encoding="utf-8"))["rows"]
@@ -77,12 +78,12 @@ def test_a_release_in_prose_counts_only_beside_ngc_words():
 
 
 def test_the_release_a_driver_runs_is_the_newest_it_meets():
-    fits = newest_release_for_driver(ROWS, "535.104.05")
+    fits = newest_release_for_driver(active_matrices(), "535.104.05")
     assert fits is not None and parse(fits["driver"]) <= parse("535.104.05")
     newer = [r for r in ROWS if parse(r["release"]) > parse(fits["release"])]
     assert newer and all(parse(r["driver"]) > parse("535.104.05") for r in newer)
-    assert newest_release_for_driver(ROWS, None) is None
-    assert newest_release_for_driver(ROWS, "300.1") is None
+    assert newest_release_for_driver(active_matrices(), None) is None
+    assert newest_release_for_driver(active_matrices(), "300.1") is None
 
 
 def test_triage_names_the_driver_an_ngc_release_needs_and_the_release_this_driver_runs():
@@ -96,7 +97,7 @@ def test_triage_names_the_driver_an_ngc_release_needs_and_the_release_this_drive
     assert finding.id == "container.image-needs-newer-driver"
     # the banner read the host's driver in the container: the NVIDIA runtime is there
     assert "container.no-nvidia-runtime" not in [f.id for f in findings]
-    fits = newest_release_for_driver(ROWS, "535.104.05")
+    fits = newest_release_for_driver(active_matrices(), "535.104.05")
     text = " ".join(f.summary for f in finding.fixes)
     assert f"NGC release {fits['release']} (CUDA {fits['cuda']}" in text
     assert finding.fixes[0].summary.startswith("Update the host NVIDIA driver to 545.23 or newer")
@@ -120,3 +121,32 @@ def test_triage_of_a_ptx_error_in_a_triton_release_names_that_releases_driver():
     assert fixes[0].startswith(
         "Update the NVIDIA driver to 545 or newer on the host: NGC release 24.05"
     )
+
+
+def _corpus_body(name: str) -> str:
+    """A real report of the triage corpus's training part (its thread URL in the header)."""
+    path = ROOT / "tests" / "triage_corpus" / "train" / name
+    return path.read_text(encoding="utf-8").split("#! ---\n", 1)[1]
+
+
+def test_real_triton_report_gets_its_releases_driver_from_the_prose() -> None:
+    # triton-inference-server/server#2193: "Official container image 20.10", a PTX error; the
+    # thread's fix was the 455 driver
+    findings = triage_text(_corpus_body("en-2202-triton-server-ptx-driver-too-old.txt")).findings
+    assert (
+        findings[0]
+        .fixes[0]
+        .summary.startswith(
+            "Update the NVIDIA driver to 455 or newer on the host: NGC release 20.10 is based on CUDA 11.1"
+        )
+    )
+
+
+def test_real_ngc_banner_gets_the_newest_release_its_driver_runs() -> None:
+    # triton-inference-server/server#1838: the 20.06 image's banner on a 440 driver
+    body = _corpus_body("en-2301-tritonserver-2006-driver-440.txt")
+    facts = ngc_facts(body.splitlines(), active_matrices())
+    assert facts["ngc.release"] == "20.06"
+    fits = newest_release_for_driver(active_matrices(), facts["ngc.host_driver"])
+    assert fits is not None and facts["ngc.fits_release"] == fits["release"]
+    assert parse(str(fits["driver"])) <= parse(facts["ngc.host_driver"])

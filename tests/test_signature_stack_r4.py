@@ -4,6 +4,8 @@ the knob the thread's fix turned (the env var, flag, package or version)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from triage_lines import assert_first_with_knob
 
@@ -427,3 +429,29 @@ def test_a_fix_names_the_knob_the_message_states(text, finding_id, summary, comm
 def test_an_nvcc_message_without_the_gcc_number_keeps_the_general_fix() -> None:
     other = triage_text("nvcc fatal: error -- unsupported GNU version\n").findings[0]
     assert other.fixes[0].summary.startswith("Install a gcc the CUDA release supports")
+
+
+def _corpus_body(name: str) -> str:
+    """A real report of the triage corpus's training part (its thread URL in the header)."""
+    path = Path(__file__).resolve().parent / "triage_corpus" / "train" / name
+    return path.read_text(encoding="utf-8").split("#! ---\n", 1)[1]
+
+
+def test_real_wrapped_tensorflow_cudnn_report_names_the_compiled_cudnn() -> None:
+    # smallcorgi/Faster-RCNN_TF#12: "... CuDNN library: 5006 \n(compatibility version 5000) but
+    # source was compiled with 5103"; the thread's fix was cuDNN 5.1
+    findings = triage_text(_corpus_body("en-2308-faster-rcnn-tf-cudnn-5.0-vs-5.1.txt")).findings
+    assert findings[0].id == "cuda.cudnn-mismatch"
+    assert findings[0].fixes[0].summary.startswith("TensorFlow / Paddle: install cuDNN 5.1.3 ")
+
+
+def test_real_kubeflow_pod_without_a_driver_reaches_the_runtime_class() -> None:
+    # kubeflow/notebooks#68: no NVIDIA driver found in the notebook pod; the fix was
+    # runtimeClassName: nvidia
+    ids = [
+        f.id
+        for f in triage_text(
+            _corpus_body("en-2303-kubeflow-notebook-no-runtimeclass.txt")
+        ).findings[:3]
+    ]
+    assert "k8s.runtimeclass-not-set" in ids

@@ -3,7 +3,7 @@
 NVIDIA's deep-learning containers (nvcr.io/nvidia/pytorch, tensorflow, tritonserver, ...) come out
 monthly as release YY.MM; each release's notes state the CUDA it is based on, the driver release
 it requires, and the older data-center driver branches that forward compatibility lets it run on
-(the `ngc_releases` table). A paste naming an image tag ("nvcr.io/nvidia/pytorch:24.05-py3",
+(the `ngc_releases` table, read through `queries.ngc`). A paste naming an image tag ("nvcr.io/nvidia/pytorch:24.05-py3",
 "tritonserver:20.10-py3"), or a release beside NGC words ("Triton Information ... Official
 container image 20.10"), gives `ngc.release`; the table gives `ngc.cuda`, `ngc.driver` and
 `ngc.datacenter_drivers` (not when the image's banner says its compatibility mode is
@@ -18,12 +18,11 @@ Every fact is None when the paste does not tell it: a fix naming one is then not
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from typing import Any
 
-from envdoctor.model.versions import parse as parse_version
+from envdoctor.queries import ngc
 
-TABLE = "ngc_releases"
 FACT_NAMES = (
     "ngc.release",
     "ngc.image",
@@ -63,25 +62,22 @@ _PROSE = re.compile(
 )
 
 
-# the entrypoint banner of an NGC image names the host's driver when it is too old
+# the entrypoint banner of an NGC image names the host's driver when it is too old (pastes often
+# wrap its "but" and "version" onto two lines)
 _NO_COMPAT = re.compile(r"compatibility mode is UNAVAILABLE", re.I | re.A)
-_DETECTED = re.compile(r"but version (?P<have>\d{3}(?:\.\d+){1,2}) was detected", re.I | re.A)
+_DETECTED = re.compile(r"\bversion (?P<have>\d{3}(?:\.\d+){1,2}) was detected", re.I | re.A)
 
 
 def ngc_facts(lines: Iterable[str], ms: Any, driver: Any = None) -> dict[str, Any]:
     """The facts of FACT_NAMES that `lines` (and the host's `driver` version, else the one an
-    NGC banner says it detected) tell."""
+    NGC banner says it detected) tell; the release's rows come from `queries.ngc`."""
     values: dict[str, Any] = dict.fromkeys(FACT_NAMES)
     lines = list(lines)
-    if not driver:
-        detected = next((m for m in map(_DETECTED.search, lines) if m), None)
-        driver = detected.group("have") if detected else None
     release, image = _release_in(lines)
     if release is None:
         return values
     values["ngc.release"], values["ngc.image"] = release, image
-    rows = _rows(ms)
-    row = next((r for r in rows if str(r.get("release")) == release), None)
+    row = ngc.release_row(ms, release)
     if row is not None:
         values["ngc.cuda"] = str(row.get("cuda") or "") or None
         values["ngc.driver"] = str(row.get("driver") or "") or None
@@ -89,8 +85,11 @@ def ngc_facts(lines: Iterable[str], ms: Any, driver: Any = None) -> dict[str, An
         # the banner's "compatibility mode is UNAVAILABLE": forward compatibility was tried here
         unavailable = any(_NO_COMPAT.search(line) for line in lines)
         values["ngc.datacenter_drivers"] = None if unavailable else ", ".join(others) or None
+    if not driver:
+        detected = next((m for m in map(_DETECTED.search, lines) if m), None)
+        driver = detected.group("have") if detected else None
     values["ngc.host_driver"] = str(driver) if driver else None
-    fits = newest_release_for_driver(rows, driver)
+    fits = ngc.newest_release_for_driver(ms, driver)
     if fits is not None and str(fits.get("release")) != release:
         values["ngc.fits_release"] = str(fits.get("release"))
         values["ngc.fits_cuda"] = str(fits.get("cuda") or "") or None
@@ -113,28 +112,3 @@ def _release_in(lines: list[str]) -> tuple[str | None, str | None]:
         if found:
             return found.group("release"), None
     return None, None
-
-
-def newest_release_for_driver(
-    rows: Iterable[Mapping[str, Any]], driver: Any
-) -> Mapping[str, Any] | None:
-    """The newest release whose stated driver requirement `driver` meets, or None (no driver,
-    or none of the rows)."""
-    have = parse_version(str(driver or ""))
-    if have is None:
-        return None
-    best: tuple[Any, Mapping[str, Any]] | None = None
-    for row in rows:
-        need, release = parse_version(str(row.get("driver") or "")), str(row.get("release") or "")
-        key = parse_version(release)
-        if need is None or key is None or have < need:
-            continue
-        if best is None or key > best[0]:
-            best = (key, row)
-    return best[1] if best else None
-
-
-def _rows(ms: Any) -> list[Mapping[str, Any]]:
-    if ms is None or not ms.has(TABLE):
-        return []
-    return list(ms.table(TABLE).rows)
