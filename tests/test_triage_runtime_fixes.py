@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from envdoctor.diagnosis.pipeline import active_matrices
 from envdoctor.triage_engine import triage_text
 
 WARNING = "WARNING: The NVIDIA Driver was not detected.  GPU functionality will not be available."
@@ -107,3 +108,33 @@ def test_runtimes_without_docker_do_not_get_dockers_runtime_first(launch: str) -
     ids = [f.id for f in triage_text(f"{launch}\n{WARNING}\n").findings]
     assert ids[0] == "container.no-gpus-injected"
     assert "container.no-nvidia-runtime" not in ids
+
+
+@pytest.mark.parametrize(
+    ("line", "release"),
+    [
+        # pointnet2's build on an RTX 2080 Ti with CUDA 8's nvcc (train/en-1413)
+        ("nvcc fatal   : Unsupported gpu architecture 'compute_75'", "10.0"),
+        ("nvcc fatal   : Value 'sm_86' is not defined for option 'gpu-architecture'", "11.1"),
+        ("ptxas fatal   : Value 'sm_89' is not defined for option 'gpu-name'", "11.8"),
+        ("nvcc fatal   : Unsupported gpu architecture 'compute_120'", "12.8"),
+    ],
+)
+def test_the_refused_architecture_names_the_toolkit_that_added_it(line: str, release: str) -> None:
+    """The first fix names the first CUDA release whose nvcc builds for the refused sm (nvcc_arch)."""
+    found = [f for f in triage_text(line).findings if f.id == "cuda.nvcc-too-old-for-gpu"]
+    assert found, [f.id for f in triage_text(line).findings]
+    first = found[0].fixes[0]
+    assert f"CUDA {release}+" in first.summary, first.summary
+    assert f"/usr/local/cuda-{release}/bin" in " ".join(first.commands)
+
+
+def test_an_architecture_every_listed_toolkit_knew_names_no_first_toolkit() -> None:
+    """sm_30 refused is an architecture a newer toolkit dropped: no 'needs CUDA 7.0' there."""
+    from envdoctor.triage_engine.gpu_toolkit import cuda_that_added
+
+    assert cuda_that_added(active_matrices(), 30) is None
+    assert cuda_that_added(active_matrices(), 75) == "10.0"
+    found = triage_text("nvcc fatal   : Unsupported gpu architecture 'compute_30'").findings
+    fixes = " ".join(fix.summary for f in found for fix in f.fixes)
+    assert "needs a CUDA toolkit of" not in fixes

@@ -255,7 +255,7 @@ def nvcc_targets(ms: MatrixSet, cuda: str) -> tuple[int, int] | None:
     return row["min_sm"], row["max_sm"]
 
 
-def _nvcc_ranges(ms: MatrixSet) -> list[tuple[tuple[int, int], int, int]]:
+def nvcc_ranges(ms: MatrixSet) -> list[tuple[tuple[int, int], int, int]]:
     """nvcc_arch's rows as ((major, minor), min_sm, max_sm), oldest release first."""
     out = []
     for row in _rows(ms, "nvcc_arch"):
@@ -268,7 +268,7 @@ def _nvcc_ranges(ms: MatrixSet) -> list[tuple[tuple[int, int], int, int]]:
 
 def first_cuda_for_sm(ms: MatrixSet, sm: int) -> str | None:
     """The first CUDA release (major.minor) whose nvcc builds for sm_`sm` (75 -> "10.0")."""
-    for (major, minor), low, high in _nvcc_ranges(ms):
+    for (major, minor), low, high in nvcc_ranges(ms):
         if low <= sm <= high:
             return f"{major}.{minor}"
     return None
@@ -278,7 +278,7 @@ def last_nvcc_cuda_for_sm(ms: MatrixSet, sm: int) -> str | None:
     """The last nvcc_arch row (major.minor) whose nvcc still builds for sm_`sm` (21 -> "8.0"), or
     None while the table's newest row still does. The table lists only the releases where the
     range changed, so a later minor of that major may still build for it."""
-    ranges = _nvcc_ranges(ms)
+    ranges = nvcc_ranges(ms)
     covering = [r for r in ranges if r[1] <= sm <= r[2]]
     if not covering or covering[-1] == ranges[-1]:
         return None

@@ -57,6 +57,8 @@ FACT_NAMES = (
     "gpu.newest",
     "gpu.oldest",
     "gpu.cc_min",
+    "nvcc.refused_sm",
+    "nvcc.refused_cuda_first",
     "ext.name",
     "ext.torch_needed",
     "ext.for_torch",
@@ -158,7 +160,15 @@ def _parse_clause(text: str, part: str, checked: bool = False) -> Clause:
 # "major.minor" (8.6, 12.0). Versions compare part by part, so "gpu.sm >= 12.0" holds for every
 # GPU (86 > 12) and "gpu.cc >= 86" for none: a literal in the other spelling is a mistake.
 SM_FACTS = frozenset(
-    ("gpu.sm", "gpu.sm_min", "torch.sm_max", "torch.sm_min", "cuda.sm_min", "cuda.sm_max")
+    (
+        "gpu.sm",
+        "gpu.sm_min",
+        "torch.sm_max",
+        "torch.sm_min",
+        "cuda.sm_min",
+        "cuda.sm_max",
+        "nvcc.refused_sm",
+    )
 )
 CC_FACTS = frozenset(("gpu.cc", "gpu.cc_min"))
 _ORDER_OPS = ("<", "<=", ">", ">=", "==", "!=")

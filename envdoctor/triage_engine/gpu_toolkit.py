@@ -14,7 +14,10 @@ the toolkit that fits:
 - `gpu.cuda_first`: the first CUDA release whose nvcc builds for the newest GPU (nvcc_arch);
 - `gpu.cc_min`: the oldest GPU's compute capability as TORCH_CUDA_ARCH_LIST writes it ("3.5");
 - `gpu.cuda_last`: the last CUDA release whose nvcc still builds for the oldest GPU (nvcc_arch,
-  refined by nvidia_arch_support's last_cuda), None while the newest toolkit still does.
+  refined by nvidia_arch_support's last_cuda), None while the newest toolkit still does;
+- `nvcc.refused_sm` / `nvcc.refused_cuda_first`: the architecture an nvcc or ptxas of the report
+  refused ("Unsupported gpu architecture 'compute_75'", "Value 'sm_89' is not defined for option
+  'gpu-name'") and the first CUDA release whose nvcc builds for it (nvcc_arch: 75 -> "10.0").
 """
 
 from __future__ import annotations
@@ -30,6 +33,12 @@ _TOOLKIT = re.compile(
     r"(?<![a-z0-9_.-])cuda(?:[\s_-]*(?:toolkit|tool\s*kit|sdk))?\s*(?:release|版本(?:是|为)?|"
     r"version(?!\s*[:：])|v)?\s*[:：=]?\s*v?"
     r"(?P<version>(?:[7-9]|1[0-3])\.\d(?!\d)|[7-9](?!\d|\.\d)|10(?!\d|\.\d))(?!\s*(?:\.\d|capab|cap\b))",
+    re.IGNORECASE,
+)
+# an architecture nvcc / ptxas refused: the toolkit predates it
+_REFUSED = re.compile(
+    r"Unsupported gpu architecture '(?:compute|sm)_(?P<a>\d{2,3})a?'|"
+    r"Value '(?:compute|sm)_(?P<b>\d{2,3})a?' is not defined for option 'gpu-(?:architecture|name)'",
     re.IGNORECASE,
 )
 _NOT_TOOLKIT = re.compile(r"driver version|cuda version\s*[:：]|capability|compute cap", re.I)
@@ -77,3 +86,29 @@ def derive_gpu_toolkit(ms: Any, values: dict[str, Any], lines: list[str]) -> Non
     values["gpu.cuda_first"] = first_cuda_for_sm(ms, int(newest)) if newest else None
     values["gpu.cuda_last"] = last_toolkit_for_sm(ms, int(oldest)) if oldest else None
     values["gpu.cc_min"] = f"{int(oldest) // 10}.{int(oldest) % 10}" if oldest else None
+    refused = refused_sm(lines)
+    values["nvcc.refused_sm"] = refused
+    values["nvcc.refused_cuda_first"] = cuda_that_added(ms, refused) if refused else None
+
+
+def cuda_that_added(ms: Any, sm: int) -> str | None:
+    """The first CUDA release whose nvcc builds for sm_`sm`, when one did not before it; None for
+    an architecture the table's oldest toolkit already knew (sm_30 refused by CUDA 11 is one the
+    toolkit dropped, not one it predates)."""
+    from envdoctor.queries.nvidia import first_cuda_for_sm, nvcc_ranges
+
+    ranges = nvcc_ranges(ms)
+    if not ranges or ranges[0][1] <= sm <= ranges[0][2]:
+        return None
+    return first_cuda_for_sm(ms, sm)
+
+
+def refused_sm(lines: Iterable[str]) -> int | None:
+    """The architecture (75 for compute_75 / sm_75) an nvcc or ptxas of the report refused."""
+    for line in lines:
+        if "gpu" not in line.lower():
+            continue
+        found = _REFUSED.search(line)
+        if found:
+            return int(found.group("a") or found.group("b"))
+    return None
