@@ -39,6 +39,7 @@ KEPT_ARGS = {
     "--max-tokens": "512",
     "--ssl-keyfile": "/etc/ssl/private/webui.pem",
     "--tokenizer": "meta-llama/Llama-2-7b-hf",
+    "--tokenized_path": "cache",  # TOKEN starts the part: not a credential
     "--port": "7860",
 }
 COMMIT_URLS = (

@@ -452,7 +452,9 @@ def _secret_option(flag: str, value: str) -> bool:
     if not flag.startswith("--") or not re.fullmatch(r"--[A-Za-z][\w-]*", flag):
         return False
     parts = [p for p in re.split(r"[-_]+", flag[2:].upper()) if p]
-    if not any(word in part for part in parts for word in shapes.OPTION_SECRET_PARTS):
+    # a part that ends with a secret word (HFTOKEN, APIKEY, PASSWORD), not one that only starts
+    # with it (--tokenized_path, --keyfile)
+    if not any(part.endswith(word) for part in parts for word in shapes.OPTION_SECRET_PARTS):
         return False
     if any(part in shapes.OPTION_NOT_SECRET_PARTS for part in parts):
         return False
