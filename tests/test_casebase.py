@@ -395,3 +395,17 @@ def test_triage_is_the_same_whatever_the_string_hash_seed(tmp_path: Path) -> Non
         assert done.returncode in (0, 1), done.stderr
         outputs.add(json.dumps(json.loads(done.stdout)["findings"], sort_keys=True))
     assert len(outputs) == 1
+
+
+def test_a_suggested_cause_shows_a_title_that_names_no_missing_fact() -> None:
+    """A suggestion has no matched line, so it takes the title of an entry whose facts the paste
+    lacks only when no other entry has one: train/en-2204's TF report (no out-of-memory numbers)
+    got 'Out of memory because memory.elsewhere_gib GiB of the GPU's memory.total_gib GiB...'."""
+    from envdoctor.triage_engine import triage_text
+
+    path = Path(__file__).parent / "triage_corpus/train/en-2204-rdn4depth-p40-oom-batch.txt"
+    body = path.read_text(encoding="utf-8").split("#! ---\n", 1)[1]
+    found = triage_text(body).findings
+    held = [f for f in found if f.id == "memory.held-by-other-process"]
+    assert held, [f.id for f in found]
+    assert all("memory.elsewhere_gib" not in f.title for f in found), [f.title for f in found]

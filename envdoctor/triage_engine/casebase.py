@@ -406,7 +406,7 @@ def suggested_by_cases(
     with a low score and the closest case as evidence: a report worded like known ones gets
     their diagnosis, unless its facts rule it out, or its evidence is only general words
     (`real_evidence`; `below_guesses`: they would be listed below prose guesses)."""
-    from envdoctor.triage_engine.evaluate import to_finding
+    from envdoctor.triage_engine.evaluate import to_finding, unresolved
     from envdoctor.triage_engine.facts import Facts
     from envdoctor.triage_engine.loader import by_id
     from envdoctor.triage_engine.model import Match
@@ -430,14 +430,17 @@ def suggested_by_cases(
         if out:  # the better supported cause ranks first even when both round alike
             score = max(SUGGEST_SCORE - MAX_SUGGESTED, min(score, (out[-1].score or 0) - 1))
         line = shown[0] if shown else ""
-        finding = _with_all_fixes(
-            [
-                to_finding(Match(sig, score, line, {}, [], shown[:3]), facts, snap, matrices)
-                for sig in causes[cause]
-            ],
-            str(row.get("fix") or ""),
-            Index.of(rows).idf,
-        )
+        findings = [
+            to_finding(Match(sig, score, line, {}, [], shown[:3]), facts, snap, matrices)
+            for sig in causes[cause]
+        ]
+        # the title of an entry whose facts the paste lacks would show their names
+        readable = [
+            f
+            for f, sig in zip(findings, causes[cause], strict=True)
+            if not unresolved(sig.title, facts, sig.defaults)
+        ]
+        finding = _with_all_fixes(findings, str(row.get("fix") or ""), Index.of(rows).idf, readable)
         evidence = (Evidence("similar.case", _case_text(row, support)), *finding.evidence)
         severity = min(finding.severity, Severity.WARNING, key=lambda s: -SEVERITY_ORDER[s])
         out.append(
@@ -559,13 +562,17 @@ def in_its_setting(cause: str, lines: Iterable[str]) -> bool:
 
 
 def _with_all_fixes(
-    findings: list[Finding], confirmed: str = "", idf: Mapping[str, float] | None = None
+    findings: list[Finding],
+    confirmed: str = "",
+    idf: Mapping[str, float] | None = None,
+    readable: list[Finding] | None = None,
 ) -> Finding:
-    """One cause's findings, one per signature, as one: the one with the most fixes, completed
+    """One cause's findings, one per signature, as one: the one with the most fixes (among the
+    `readable` ones, whose titles name no fact the paste lacks, when there are any), completed
     with the others'. A suggestion has no matched line to pick a signature, so it offers the
     fixes its cause is known by: those closest to the fix the similar thread `confirmed` first
     (the words they share, each weighing its rarity), at most MAX_FIXES."""
-    base = max(findings, key=lambda f: len(f.fixes))
+    base = max(readable or findings, key=lambda f: len(f.fixes))
     fixes = with_fixes(base.fixes, (fix for f in findings for fix in f.fixes), limit=None)
     if confirmed and len(fixes) > 1:
         wanted, weights = words_of([confirmed]), idf or {}
