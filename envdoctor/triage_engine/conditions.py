@@ -47,6 +47,8 @@ FACT_NAMES = (
     "cuda.driver_runs",
     "torch.driver_runs",
     "torch.cu_tag",
+    "torch.index_variant_missing",
+    "torch.index_variant_nearest",
     "cuda.pinned",
     # the GPU against the toolkit (triage_engine.gpu_toolkit)
     "cuda.toolkit",

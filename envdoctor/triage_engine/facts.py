@@ -180,11 +180,12 @@ def derive(
     values["cuda.runtime"] = prose.get("cuda.runtime") or values["cuda.nvcc"]
     _derive_driver_floors(ms, values)
     derive_gpu_toolkit(ms, values, lines)  # the GPU against the toolkit's sm range (gpu_toolkit)
-    from envdoctor.triage_engine.wheel_tags import cuda_wheel_tag
+    from envdoctor.triage_engine.wheel_tags import cuda_wheel_tag, index_variant_facts
 
     pinned = prose.get("cuda.pinned")
     values["cuda.pinned"] = str(pinned) if pinned else None
     values["torch.cu_tag"] = cuda_wheel_tag(ms, values, values["cuda.pinned"])
+    values.update(index_variant_facts(ms, lines, torch_version))  # an index folder not published
     _derive_extension_pins(ms, values, packages, lines)
     for fact in ("cudnn.version", "cudnn.compiled", "rocm.version"):
         values[fact] = prose.get(fact)

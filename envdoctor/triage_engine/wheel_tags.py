@@ -7,11 +7,18 @@ made up: the newest variant of the release whose CUDA is not newer than the CUDA
 names (a toolkit pin, the CUDA in use, or the driver's highest). Only for a release the matrices
 do not list, a toolkit pinned in the paste itself (`cudatoolkit=11.1`) gives the tag by PyTorch's
 naming rule (cu + major + minor).
+
+A paste's own index URL is checked against the same tables: `--index-url
+https://download.pytorch.org/whl/cu131` names a folder PyTorch never published, and pip then says
+"from versions: none" as if the Python were unsupported. `torch.index_variant_missing` is such a
+CUDA variant; `torch.index_variant_nearest` the newest published CUDA variant not newer than it
+(of the pinned torch release, when the paste pins one).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from packaging.version import InvalidVersion, Version
@@ -58,5 +65,50 @@ def cuda_wheel_tag(ms: Any, values: Mapping[str, Any], pinned: str | None) -> st
 def _releases(ms: Any) -> list[dict[str, Any]]:
     try:
         return list(ms.table("torch_releases").rows)
+    except (KeyError, AttributeError):
+        return []
+
+
+# a release-channel CUDA folder of PyTorch's index (nightly and test folders list other variants)
+_INDEX_VARIANT = re.compile(
+    r"download\.pytorch\.org/whl/(?P<variant>cu\d{3})(?![\w.])", re.IGNORECASE
+)
+
+
+def index_variant_facts(ms: Any, lines: Iterable[str], torch: Any) -> dict[str, str | None]:
+    """`torch.index_variant_missing` / `torch.index_variant_nearest` (module docstring) for the
+    first CUDA index folder the paste names, when the torch_index table does not list it."""
+    out: dict[str, str | None] = {
+        "torch.index_variant_missing": None,
+        "torch.index_variant_nearest": None,
+    }
+    found = next((m for line in lines if (m := _INDEX_VARIANT.search(line))), None)
+    rows = _rows(ms, "torch_index")
+    if found is None or not rows:
+        return out
+    wanted = found.group("variant").lower()
+    if any(row.get("variant") == wanted for row in rows):
+        return out
+    target = _version(f"{int(wanted[2:-1])}.{wanted[-1]}")
+    release = _version(torch)
+    fitting = []
+    for row in rows:
+        cuda = _version(row.get("cuda"))
+        if row.get("kind") != "cuda" or cuda is None or target is None or cuda > target:
+            continue
+        shipped = [_version(t) for t in row.get("torch", []) or []]
+        if release is not None and not any(
+            t is not None and t.release[:2] == release.release[:2] for t in shipped
+        ):
+            continue
+        fitting.append((cuda, str(row.get("variant"))))
+    out["torch.index_variant_missing"] = wanted
+    out["torch.index_variant_nearest"] = max(fitting)[1] if fitting else None
+    return out
+
+
+def _rows(ms: Any, name: str) -> list[dict[str, Any]]:
+    try:
+        return list(ms.table(name).rows) if ms is not None and ms.has(name) else []
     except (KeyError, AttributeError):
         return []
