@@ -33,12 +33,6 @@ KNOB = [
         "https://github.com/apapiu/guided-diffusion-keras/issues/8",  # reporter: TensorFlow was loading another cuDNN
     ),
     (
-        "Failed to get convolution algorithm. This is probably because cuDNN failed to initialize, so try looking to see if a warning log message was printed above.",
-        "cuda.cudnn-mismatch",
-        "TF_FORCE_GPU_ALLOW_GROWTH",
-        "https://github.com/matterport/Mask_RCNN/issues/1620",  # TF_FORCE_GPU_ALLOW_GROWTH=true worked (several)
-    ),
-    (
         "2023-06-06 21:40:11.673259: W tensorflow/compiler/xla/service/gpu/llvm_gpu_backend/gpu_backend_lib.cc:274] libdevice is required by this HLO module but was not found at ./libdevice.10.bc\n2023-06-06 21:40:11.673658: W tensorflow/core/framework/op_kernel.cc:1830] OP_REQUIRES failed at xla_ops.cc:362 : INTERNAL: libdevice not found at ./libdevice.10.bc",
         "xla.cuda-toolkit-files-not-found",
         "--xla_gpu_cuda_data_dir",
@@ -57,16 +51,10 @@ KNOB = [
         "https://github.com/atomashevic/transforEmotion/issues/16",  # the message names it: pip install tf-keras; maintainer fixed the package
     ),
     (
-        "### Tensorflow Version\n\n2.11.0\n\n### OS Platform and Distribution\n\nWindows 11\n\nimport tensorflow as tf\nprint(tf.test.is_build_with_cuda()) #  false is returned\ntf.config.list_physical_devices('GPU') # [] is returned",
-        "tensorflow.windows-native-no-gpu",
-        "wsl",
-        "https://github.com/tensorflow/tensorflow/issues/60156",  # maintainer: 2.11+ has no native-Windows GPU: WSL2
-    ),
-    (
-        "RuntimeError: jaxlib version 0.4.14 is newer than and incompatible with jax version 0.4.6. Please update your jax and/or jaxlib packages.",
+        "jaxlib version 0.3.20 is newer than and incompatible with jax version 0.3.15. Please update your jax and/or jaxlib packages.",
         "jax.cuda-plugin-mismatch",
-        "jax==0.4.14",
-        "https://github.com/jax-ml/jax/issues/17638",  # maintainer: upgrade jax to 0.4.14
+        "jaxlib==0.3.15",
+        "https://github.com/instadeepai/Mava/pull/771",  # merged: jaxlib pinned back to jax's release, checks pass
     ),
     (
         "jaxlib version 0.4.31 is newer than and incompatible with jax version 0.4.20",
@@ -75,34 +63,18 @@ KNOB = [
         "https://github.com/octo-models/octo/issues/125",  # reporter: pip install jaxlib==0.4.20
     ),
     (
-        "2023-03-28 20:24:31.407336: E external/xla/xla/stream_executor/cuda/cuda_dnn.cc:417] Loaded runtime CuDNN library: 8.5.0 but source was compiled with: 8.6.0.  CuDNN library needs to have matching major version and equal or higher minor version. If using a binary install, upgrade your CuDNN library.  If building from sources, make sure the library loaded at runtime is compatible with the version specified during compile configuration.",
-        "jax.cudnn-too-old",
-        "nvidia-cudnn-cu12",
-        "https://github.com/jax-ml/jax/issues/15268",  # maintainer: update cuDNN
-    ),
-    (
-        "CUDA backend failed to initialize: Unable to use CUDA because of the following issues with CUDA components:\nOutdated cuDNN installation found.\nVersion JAX was built against: 8907\nMinimum supported: 9100\nInstalled version: 8907\nThe local installation version must be no lower than 9100..(Set TF_CPP_MIN_LOG_LEVEL=0 and rerun for more info.)",
+        "RuntimeError: Backend 'cuda' failed to initialize: Unable to use CUDA because of the following issues with CUDA components:\n"
+        "Outdated cuDNN installation found.\nVersion JAX was built against: 8907\nMinimum supported: 9100\nInstalled version: 8907\n"
+        "The local installation version must be no lower than 9100.. Available backends are ['cpu']",
         "jax.cudnn-too-old",
         "cudnn>=9.1",
-        "https://github.com/conda-forge/jax-feedstock/issues/149",  # reporter: cuDNN too old for jax 0.4.31 (min 9.1); pin or upgrade
+        "https://github.com/rgommers/pixi-dev-scipystack/issues/1",  # closed as the conda-forge cuDNN below jaxlib's minimum
     ),
     (
         "jaxlib.xla_extension.XlaRuntimeError: FAILED_PRECONDITION: DNN library initialization failed. Look at the errors above for more details.",
         "jax.cudnn-too-old",
         "jax[cuda12]",
         "https://github.com/mdsunivie/deeperwin/issues/7",  # commenter: upgrading to the cuda12 jax wheel fixed it
-    ),
-    (
-        "Error Message Summary:\n----------------------\nError: Cannot load cudnn shared library. Cannot invoke method cudnnGetVersion at (/paddle/paddle/fluid/platform/dynload/cudnn.cc:63)",
-        "cuda.cudnn-missing",
-        "LD_LIBRARY_PATH",
-        "https://github.com/PaddlePaddle/PaddleOCR/issues/63",  # reporter: added the cudnn path, Solved
-    ),
-    (
-        "RuntimeError: (PreconditionNotMet) Cannot load cudnn shared library. Cannot invoke method cudnnGetVersion.\n  [Hint: cudnn_dso_handle should not be null.] (at /paddle/paddle/fluid/platform/dynload/cudnn.cc:76)",
-        "cuda.cudnn-missing",
-        "LD_LIBRARY_PATH",
-        "https://github.com/PaddlePaddle/Paddle/issues/36238",  # maintainer: cudnn so not found, add to env
     ),
     (
         "RuntimeError: (PreconditionNotMet) The third-party dynamic library (libcublas.so) that Paddle depends on is not configured correctly. (error code is libcublas.so: cannot open shared object file: No such file or directory)\n  Suggestions:\n  1. Check if the third-party dynamic library (e.g. CUDA, CUDNN) is installed correctly and its version is matched with paddlepaddle you installed.\n  2. Configure third-party dynamic library environment variables as follows:\n  - Linux: set LD_LIBRARY_PATH by `export LD_LIBRARY_PATH=...`\n  - Windows: set PATH by `set PATH=XXX; (at /paddle/paddle/fluid/platform/dynload/dynamic_loader.cc:285)",
@@ -121,14 +93,6 @@ KNOB = [
         "paddle.cpu-instruction-unsupported",
         "WITH_AVX=OFF",
         "https://github.com/PaddlePaddle/Paddle/issues/58",  # maintainer: CPU without AVX, -DWITH_AVX=OFF worked
-    ),
-    (
-        "Loadlibrary failed with error 126 when trying to load onnxruntime_providers_cuda.dll\n\n"
-        "ONNX Runtime Version or Commit ID\n\nonnxruntime-win-x64-cuda12-1.17.1\n\n"
-        "Execution Provider Library Version\n\nCUDA12.4",
-        "onnxruntime.cuda-deps-mismatch",
-        "nvidia-cudnn-cu12",
-        "https://github.com/microsoft/onnxruntime/issues/20223",  # maintainer: 1.17 builds want cuDNN 8, not 9
     ),
     (
         "Failed to create CUDAExecutionProvider. Please reference https://onnxruntime.ai/docs/reference/execution-providers/CUDA-ExecutionProvider.html#requirements to ensure all dependencies are met.",
@@ -164,7 +128,7 @@ KNOB = [
         "ImportError: libnvinfer.so.8: cannot open shared object file: No such file or directory",
         "tensorrt.lib-not-on-loader-path",
         "LD_LIBRARY_PATH",
-        "https://github.com/jkjung-avt/tensorrt_demos/issues/517",  # reporter: corrected LD_LIBRARY_PATH, working
+        "https://github.com/open-mmlab/mmdeploy/issues/913",  # maintainer: LD_LIBRARY_PATH names another TensorRT's libs
     ),
     (
         "RuntimeError: CuPy failed to load libnvrtc.so.12: OSError: libnvrtc.so.12: cannot open shared object file: No such file or directory",
@@ -226,21 +190,24 @@ def test_the_titles_carry_what_the_message_names() -> None:
 # real messages of other causes a new pattern could catch (message, the id it must not lead with, URL)
 LOOKALIKE = [
     (
-        # TensorFlow finds no CUDA driver: the informational lines around it are not the answer
-        "2024-06-28 00:03:52.491725: I tensorflow/core/util/port.cc:110] oneDNN custom operations are on. "
-        "You may see slightly different numerical results due to floating-point round-off errors from "
-        "different computation orders. To turn them off, set the environment variable "
-        "`TF_ENABLE_ONEDNN_OPTS=0`.\n"
-        "2024-06-28 00:03:52.493638: I tensorflow/tsl/cuda/cudart_stub.cc:28] Could not find cuda drivers "
-        "on your machine, GPU will not be used.\n"
-        "2024-06-28 00:03:52.529758: I tensorflow/core/platform/cpu_feature_guard.cc:182] This TensorFlow "
+        # TensorFlow finds no CUDA driver (maintainer: the message is clear, the install is not right):
+        # the informational lines around it are not the answer
+        "[2023-05-01 12:17:25 +0000] [8] [INFO] Booting worker with pid: 8\n"
+        "2023-05-01 12:17:26.167599: I tensorflow/core/util/port.cc:110] oneDNN custom operations are on. You "
+        "may see slightly different numerical results due to floating-point round-off errors from different "
+        "computation orders. To turn them off, set the environment variable `TF_ENABLE_ONEDNN_OPTS=0`.\n"
+        "2023-05-01 12:17:26.168772: I tensorflow/tsl/cuda/cudart_stub.cc:28] Could not find cuda drivers on "
+        "your machine, GPU will not be used.\n"
+        "2023-05-01 12:17:26.189715: I tensorflow/tsl/cuda/cudart_stub.cc:28] Could not find cuda drivers on "
+        "your machine, GPU will not be used.\n"
+        "2023-05-01 12:17:26.189953: I tensorflow/core/platform/cpu_feature_guard.cc:182] This TensorFlow "
         "binary is optimized to use available CPU instructions in performance-critical operations.\n"
-        "To enable the following instructions: AVX2 AVX512F AVX512_VNNI FMA, in other operations, rebuild "
-        "TensorFlow with the appropriate compiler flags.\n"
-        "2024-06-28 00:03:53.230172: W tensorflow/compiler/tf2tensorrt/utils/py_utils.cc:38] TF-TRT "
-        "Warning: Could not find TensorRT\n\nNum GPUs Available:  0",
+        "To enable the following instructions: AVX2 AVX512F AVX512_VNNI AVX512_BF16 FMA, in other operations, "
+        "rebuild TensorFlow with the appropriate compiler flags.\n"
+        "2023-05-01 12:17:26.572682: W tensorflow/compiler/tf2tensorrt/utils/py_utils.cc:38] TF-TRT Warning: "
+        "Could not find TensorRT",
         "tensorflow.startup-log-noise",
-        "https://github.com/tensorflow/tensorflow/issues/66750",
+        "https://github.com/serengil/deepface/issues/739",
     ),
     (
         "2022-05-22 03:31:41.057907: W tensorflow/stream_executor/platform/default/dso_loader.cc:64] Could "
