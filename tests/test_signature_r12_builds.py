@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from envdoctor.triage_engine import triage_text
+from tests.triage_lines import assert_first_with_command, assert_not_first
 
 # (message verbatim from the thread, the finding id first, a command one of its fixes gives, thread)
 KNOB = [
@@ -193,10 +193,7 @@ KNOB = [
 
 @pytest.mark.parametrize(("text", "finding_id", "command", "url"), KNOB, ids=[k[3] for k in KNOB])
 def test_a_build_message_gets_its_cause_and_the_knob(text, finding_id, command, url) -> None:
-    findings = triage_text(text + "\n").findings
-    assert findings and findings[0].id == finding_id, [f.id for f in findings[:3]]
-    commands = [c for fix in findings[0].fixes for c in fix.commands]
-    assert any(command in c for c in commands), commands
+    assert_first_with_command(text, finding_id, command, url)
 
 
 # real messages of other causes that a new pattern could catch: (message, id it must not lead with)
@@ -224,5 +221,4 @@ LOOKALIKE = [
 
 @pytest.mark.parametrize(("text", "not_id"), LOOKALIKE)
 def test_a_look_alike_is_not_read_as_the_build_cause(text, not_id) -> None:
-    findings = triage_text(text + "\n").findings
-    assert not findings or findings[0].id != not_id
+    assert_not_first(text + "\n", not_id, None, may_be_empty=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from envdoctor.triage_engine import triage_text
+from tests.triage_lines import assert_first_with_command, assert_not_first
 
 # (message verbatim from the thread, the finding id first, a command one of its fixes gives, thread)
 KNOB = [
@@ -216,10 +216,7 @@ KNOB = [
 def test_a_library_or_kernel_error_gets_its_cause_and_the_knob(
     text, finding_id, command, url
 ) -> None:
-    finding = triage_text(text + "\n").findings[0]
-    assert finding.id == finding_id, url
-    commands = [c for fix in finding.fixes for c in fix.commands]
-    assert any(command in c for c in commands), (url, commands)
+    assert_first_with_command(text, finding_id, command, url)
 
 
 @pytest.mark.parametrize(
@@ -250,5 +247,4 @@ def test_a_library_or_kernel_error_gets_its_cause_and_the_knob(
     ],
 )
 def test_a_look_alike_is_not_taken_for_these_causes(text, not_id) -> None:
-    findings = triage_text(text + "\n").findings
-    assert findings and findings[0].id != not_id
+    assert_not_first(text + "\n", not_id, None, may_be_empty=False)

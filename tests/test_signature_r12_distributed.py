@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from envdoctor.triage_engine import triage_text
+from tests.triage_lines import assert_first_with_command, assert_not_first
 
 # (message verbatim from the thread, the finding id first, a command one of its fixes gives, thread)
 KNOB = [
@@ -207,10 +207,7 @@ KNOB = [
 
 @pytest.mark.parametrize(("text", "finding_id", "command", "url"), KNOB, ids=[k[3] for k in KNOB])
 def test_a_distributed_error_gets_its_cause_and_the_knob(text, finding_id, command, url) -> None:
-    finding = triage_text(text + "\n").findings[0]
-    assert finding.id == finding_id, url
-    commands = [c for fix in finding.fixes for c in fix.commands]
-    assert any(command in c for c in commands), (url, commands)
+    assert_first_with_command(text, finding_id, command, url)
 
 
 @pytest.mark.parametrize(
@@ -252,5 +249,4 @@ def test_a_distributed_error_gets_its_cause_and_the_knob(text, finding_id, comma
     ],
 )
 def test_a_look_alike_is_not_taken_for_these_causes(text, not_id) -> None:
-    findings = triage_text(text + "\n").findings
-    assert findings and findings[0].id != not_id
+    assert_not_first(text + "\n", not_id, None, may_be_empty=False)

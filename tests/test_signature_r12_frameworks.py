@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 
 from envdoctor.triage_engine import triage_text
+from tests.triage_lines import assert_first_with_command, assert_not_first
 
 # (message verbatim from the thread, the finding id first, text a command of one of its fixes holds, URL)
 KNOB = [
@@ -165,10 +166,7 @@ KNOB = [
 
 @pytest.mark.parametrize(("text", "finding_id", "knob", "url"), KNOB, ids=[k[3] for k in KNOB])
 def test_a_common_message_gets_its_cause_and_the_knob_it_turns(text, finding_id, knob, url) -> None:
-    findings = triage_text(text + "\n").findings
-    assert findings[0].id == finding_id, [f.id for f in findings[:3]]
-    commands = [c for fix in findings[0].fixes for c in fix.commands]
-    assert any(knob in c for c in commands), commands
+    assert_first_with_command(text, finding_id, knob, url)
 
 
 def test_the_titles_carry_what_the_message_names() -> None:
@@ -239,5 +237,4 @@ LOOKALIKE = [
 
 @pytest.mark.parametrize(("text", "not_id", "url"), LOOKALIKE, ids=[k[2] for k in LOOKALIKE])
 def test_a_look_alike_message_is_not_read_as_the_new_cause(text, not_id, url) -> None:
-    findings = triage_text(text + "\n").findings
-    assert not findings or findings[0].id != not_id
+    assert_not_first(text + "\n", not_id, url, may_be_empty=True)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from envdoctor.triage_engine import triage_text
+from tests.triage_lines import assert_first_with_command, assert_not_first
 
 # (message, the finding id first, what one of its fixes' commands contains, the thread)
 KNOB = [
@@ -99,9 +99,7 @@ KNOB = [
     ("text", "finding_id", "knob", "url"), KNOB, ids=[f"{k[1]}-{i}" for i, k in enumerate(KNOB)]
 )
 def test_a_common_message_gets_its_cause_and_the_knob_it_needs(text, finding_id, knob, url) -> None:
-    finding = triage_text(text + "\n").findings[0]
-    assert finding.id == finding_id, url
-    assert any(knob in command for fix in finding.fixes for command in fix.commands), url
+    assert_first_with_command(text, finding_id, knob, url)
 
 
 @pytest.mark.parametrize(
@@ -124,5 +122,4 @@ def test_a_common_message_gets_its_cause_and_the_knob_it_needs(text, finding_id,
     ],
 )
 def test_a_look_alike_message_is_not_read_as_the_cause(text, not_id, url) -> None:
-    findings = triage_text(text + "\n").findings
-    assert not findings or findings[0].id != not_id, url
+    assert_not_first(text + "\n", not_id, url, may_be_empty=True)

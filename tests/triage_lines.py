@@ -32,12 +32,25 @@ def assert_reaches(text: str, accepted: tuple[str, ...], source: str, knob: str 
         assert knob.lower() in fixes_text(hits[0]).lower(), (source, fixes_text(hits[0]))
 
 
-def assert_not_first(text: str, tempting: str, source: str, *, may_be_empty: bool = False) -> None:
+def assert_not_first(
+    text: str, tempting: str, source: str | None, *, may_be_empty: bool = False
+) -> None:
     """Triage a description of another cause: the tempting cause is not the first finding (and
-    there are findings, unless `may_be_empty`)."""
-    assert source.startswith(("https://", "http://")), source
+    there are findings, unless `may_be_empty`). `source`: the thread it was read from (None for
+    a table that cites its threads in comments)."""
+    assert source is None or source.startswith(("https://", "http://")), source
     findings = triage_text(text).findings
     assert findings or may_be_empty, source
     if not findings:
         return
     assert findings[0].id != tempting, (source, [f.id for f in findings[:3]])
+
+
+def assert_first_with_command(text: str, finding_id: str, command: str, source: str) -> Finding:
+    """Triage a pasted message: `finding_id` ranks first and one of its fixes' commands holds
+    `command` (exact case); `source` is the thread the message was read from."""
+    findings = triage_text(text + "\n").findings
+    assert findings and findings[0].id == finding_id, (source, [f.id for f in findings[:3]])
+    commands = [c for fix in findings[0].fixes for c in fix.commands]
+    assert any(command in c for c in commands), (source, commands)
+    return findings[0]
