@@ -56,7 +56,7 @@ KNOB = [
         "Ollama version\n\n0.1.42\n\n"
         "Error: llama runner process has terminated: exit status 0xc0000409",
         "app.ollama.runner-crashed",
-        "winget upgrade --id Ollama.Ollama",
+        "https://ollama.com/download/OllamaSetup.exe",
         "https://github.com/ollama/ollama/issues/7031",  # reporter: fixed by updating Ollama
     ),
     (
@@ -65,7 +65,7 @@ KNOB = [
         "with model 'C:\\Users\\ChatAI\\.ollama\\models\\blobs\\sha256-916173d92319f80a29db51321f7cb3441f32"
         "6bac95c421de809e1d08eaaeb693'",
         "app.ollama.runner-crashed",
-        "winget upgrade --id Ollama.Ollama",
+        "https://ollama.com/download/OllamaSetup.exe",
         "https://github.com/ollama/ollama/issues/5628",  # maintainer: fixed in the next release
     ),
     (
