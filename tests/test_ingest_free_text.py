@@ -156,3 +156,14 @@ def test_issue_form_answers_read_as_inline_lines() -> None:
         "Python version: 3.10",
         "ONNX Runtime Version: 1.16.3",
     ]
+
+
+def test_no_word_every_log_holds_is_a_keyword() -> None:
+    """The signatures' anchors are the reader's keywords: a cue found by 'step' or 'very ' would
+    keep every 'step 12 ok' line of a long log (round 12's slowdown phrasing did)."""
+    from envdoctor.triage_engine.loader import anchors
+
+    common = ["step", "no ", " have ", "very ", "too ", "really ", "output", "result", "the "]
+    common += ["and ", "with ", "time", " time", "this", "that", "when", "then", "iteration"]
+    common += ["inference", "learning", "generation", "instead", "mostly", "reached"]
+    assert sorted(set(common) & anchors()) == []
