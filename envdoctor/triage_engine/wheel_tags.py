@@ -49,7 +49,9 @@ def cuda_wheel_tag(ms: Any, values: Mapping[str, Any], pinned: str | None) -> st
             return None
         rows = [row]
     elif ms is not None:
-        rows = sorted(_releases(ms), key=lambda r: _version(r.get("torch")) or Version("0"))
+        rows = sorted(
+            _rows(ms, "torch_releases"), key=lambda r: _version(r.get("torch")) or Version("0")
+        )
         rows.reverse()  # newest release first
     for row in rows:
         fitting = []
@@ -60,13 +62,6 @@ def cuda_wheel_tag(ms: Any, values: Mapping[str, Any], pinned: str | None) -> st
         if fitting:
             return max(fitting)[1]
     return None
-
-
-def _releases(ms: Any) -> list[dict[str, Any]]:
-    try:
-        return list(ms.table("torch_releases").rows)
-    except (KeyError, AttributeError):
-        return []
 
 
 # a release-channel CUDA folder of PyTorch's index (nightly and test folders list other variants)
@@ -82,14 +77,16 @@ def index_variant_facts(ms: Any, lines: Iterable[str], torch: Any) -> dict[str, 
         "torch.index_variant_missing": None,
         "torch.index_variant_nearest": None,
     }
+    from envdoctor.queries.torch import index_url, variant_cuda
+
     found = next((m for line in lines if (m := _INDEX_VARIANT.search(line))), None)
     rows = _rows(ms, "torch_index")
     if found is None or not rows:
         return out
     wanted = found.group("variant").lower()
-    if any(row.get("variant") == wanted for row in rows):
+    if index_url(ms, wanted) is not None:
         return out
-    target = _version(f"{int(wanted[2:-1])}.{wanted[-1]}")
+    target = _version(variant_cuda(ms, wanted))  # the build matrix's naming rule: cu131 -> 13.1
     release = _version(torch)
     fitting = []
     for row in rows:
@@ -108,6 +105,7 @@ def index_variant_facts(ms: Any, lines: Iterable[str], torch: Any) -> dict[str, 
 
 
 def _rows(ms: Any, name: str) -> list[dict[str, Any]]:
+    """Table `name`'s rows; [] without matrices or without the table."""
     try:
         return list(ms.table(name).rows) if ms is not None and ms.has(name) else []
     except (KeyError, AttributeError):
