@@ -644,6 +644,30 @@ def test_tensorflow_1x_prints_cudnn_version_codes() -> None:
 
 
 @pytest.mark.parametrize(
+    ("line", "compiled", "loaded"),
+    [
+        # https://github.com/xingyizhou/CenterNet/issues/119 (a code, like TensorFlow 1.x's)
+        (
+            "RuntimeError: cuDNN version mismatch: PyTorch was compiled against 7102 but linked "
+            "against 7605",
+            "7.1.2",
+            "7.6.5",
+        ),
+        # the tuple form of newer releases (signature example in checks/signatures/cuda.toml)
+        (
+            "RuntimeError: cuDNN version incompatibility: PyTorch was compiled  against (8, 9, 2) "
+            "but found runtime version (8, 5, 0).",
+            "8.9.2",
+            "8.5.0",
+        ),
+    ],
+)
+def test_pytorch_prints_cudnn_as_a_code_or_a_tuple(line: str, compiled: str, loaded: str) -> None:
+    facts = prose_facts([line])
+    assert (facts["cudnn.compiled"], facts["cudnn.version"]) == (compiled, loaded)
+
+
+@pytest.mark.parametrize(
     "line",
     [
         "tensorflow-metal 1.1.0",  # the plugin's own version, not TensorFlow's

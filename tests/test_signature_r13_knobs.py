@@ -278,3 +278,15 @@ def test_a_jax_paste_keeps_its_cudnn_cause() -> None:
         "library: 8.5.0 but source was compiled with: 8.6.0.\n"
     )
     assert triage_text(text).findings[0].id == "jax.cudnn-too-old"
+
+
+def test_pytorch_cudnn_codes_are_named_as_releases_in_a_pytorch_fix() -> None:
+    """PyTorch prints cuDNN as a version code (7102 = 7.1.2) or a tuple: the fix names the
+    releases, and the TensorFlow / Paddle fix is not offered for a PyTorch message
+    (https://github.com/xingyizhou/CenterNet/issues/119)."""
+    text = "RuntimeError: cuDNN version mismatch: PyTorch was compiled against 7102 but linked against 7605"
+    finding = triage_text(text + "\n").findings[0]
+    assert finding.id == "cuda.cudnn-mismatch"
+    texts = _texts(finding)
+    assert "cuDNN 7.1.2 but loaded 7.6.5" in texts
+    assert "7102" not in texts and "TensorFlow / Paddle" not in texts

@@ -27,6 +27,7 @@ from envdoctor.triage_engine.prose_gpu import geforce_name, gpu_name, gpu_vendor
 FLAGS = re.IGNORECASE | re.ASCII
 __all__ = ["ANCHORS", "geforce_name", "gpu_name", "gpu_vendor", "prose_facts"]
 _V = r"v?(?P<version>\d+(?:\.\d+){0,3})"
+_V_TUPLE = r"(?P<version>\d+(?:, ?\d+){0,2})"  # PyTorch prints cuDNN as (8, 9, 2) or 8902
 
 # a driver release (a branch "470", or "535.104.05"), not the start of a longer number or a size
 _DRIVER = r"(?P<version>[3-5]\d{2}(?:\.\d+){0,2})(?![\d.]*\d)(?!\s*(?:mb|gb|mhz|w\b|watts?\b))"
@@ -146,6 +147,14 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"(?:source was compiled with|compiled (?:against|with) cudnn)[^\n]{0,20}?" + _V,
         ),
         ("cudnn.version", r"loaded runtime cudnn library[^\n]{0,10}?" + _V),
+        # PyTorch's check: "PyTorch was compiled against 7102 but linked against 7605", or
+        # "... against (8, 9, 2) but found runtime version (8, 5, 0)"
+        ("cudnn.compiled", r"pytorch was compiled\s+against \(?" + _V_TUPLE),
+        (
+            "cudnn.version",
+            r"pytorch was compiled\s+against [^\n]{0,16}?but (?:linked against|found runtime "
+            r"version) \(?" + _V_TUPLE,
+        ),
         # NVIDIA's archive names: "cudnn-windows-x86_64-8.6.0.163_cuda11", "cudnn-linux-x86_64-8.9.7.29_cuda12-archive"
         (
             "cudnn.version",
@@ -492,9 +501,12 @@ ANCHORS = (
 
 
 def cudnn_release(version: str) -> str:
-    """A cuDNN version as a release: TensorFlow 1.x prints cuDNN's version code ("Loaded runtime
-    CuDNN library: 6021 ... compiled with 5105"), CUDNN_VERSION = major*1000 + minor*100 + patch
-    before cuDNN 9 (6021 = 6.0.21) and major*10000 + minor*100 + patch from 9 on (90100 = 9.1.0)."""
+    """A cuDNN version as a release: TensorFlow 1.x and PyTorch print cuDNN's version code ("Loaded
+    runtime CuDNN library: 6021 ... compiled with 5105", "PyTorch was compiled against 7102"; newer
+    PyTorch prints "(8, 9, 2)"), CUDNN_VERSION = major*1000 + minor*100 + patch before cuDNN 9 (6021 = 6.0.21) and major*10000 + minor*100 + patch from 9 on (90100 = 9.1.0)."""
+    parts = re.fullmatch(r"(\d+), ?(\d+), ?(\d+)", version)
+    if parts:
+        return ".".join(parts.groups())
     if re.fullmatch(r"[5-8]\d{3}", version):
         return f"{version[0]}.{version[1]}.{int(version[2:])}"
     if re.fullmatch(r"9\d{4}", version):
