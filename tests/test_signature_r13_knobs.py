@@ -290,3 +290,17 @@ def test_pytorch_cudnn_codes_are_named_as_releases_in_a_pytorch_fix() -> None:
     texts = _texts(finding)
     assert "cuDNN 7.1.2 but loaded 7.6.5" in texts
     assert "7102" not in texts and "TensorFlow / Paddle" not in texts
+
+
+def test_the_gpu_name_of_a_capability_warning_stops_at_its_prefix() -> None:
+    """An issue title (or a log line) puts "UserWarning:" and more before the GPU's name: the
+    title names the GPU alone
+    (https://github.com/AUTOMATIC1111/stable-diffusion-webui/issues/16884)."""
+    text = (
+        "[Bug]: UserWarning: NVIDIA GeForce RTX 5070 Ti with CUDA capability sm_120 is not "
+        "compatible with the current PyTorch installation. The current PyTorch install supports "
+        "CUDA capabilities sm_50 sm_60 s"
+    )
+    finding = triage_text(text + "\n").findings[0]
+    assert finding.id == "torch.gpu-too-new-for-build"
+    assert "kernels for NVIDIA GeForce RTX 5070 Ti (sm_120)" in finding.title, finding.title
