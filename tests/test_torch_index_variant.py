@@ -65,3 +65,29 @@ def test_the_facts_come_from_the_index_table() -> None:
         ]
         is None
     )
+
+
+def test_a_folder_older_than_the_table_is_not_called_missing() -> None:
+    """The table lists the folders of torch 1.13 and later; cu113 served torch 1.11 / 1.12, so its
+    absence from the table is no proof (https://github.com/OpenTalker/SadTalker/issues/850: pip
+    searched whl/cu113 and found no 1.12.1+cu113 for this Python)."""
+    ms = active_matrices()
+    assert index_variant_facts(ms, ["https://download.pytorch.org/whl/cu113"], None) == {
+        "torch.index_variant_missing": None,
+        "torch.index_variant_nearest": None,
+    }
+    assert (
+        index_variant_facts(ms, ["https://download.pytorch.org/whl/cu131"], "1.12.1")[
+            "torch.index_variant_missing"
+        ]
+        is None
+    )
+    paste = (
+        "pip install torch==1.12.1+cu113 torchvision==0.13.1+cu113 torchaudio==0.12.1 "
+        "--extra-index-url https://download.pytorch.org/whl/cu113\n"
+        "Looking in indexes: https://pypi.org/simple, https://download.pytorch.org/whl/cu113\n\n"
+        "ERROR: Could not find a version that satisfies the requirement torch==1.12.1+cu113 (from "
+        "versions: 1.13.0, 1.13.1, 2.0.0, 2.0.1, 2.1.0, 2.1.1, 2.1.2, 2.2.0, 2.2.1, 2.2.2)\n\n"
+        "ERROR: No matching distribution found for torch==1.12.1+cu113\n"
+    )
+    assert "torch.index-variant-missing" not in [f.id for f in triage_text(paste).findings]

@@ -88,10 +88,18 @@ def index_variant_facts(ms: Any, lines: Iterable[str], torch: Any) -> dict[str, 
         return out
     target = _version(variant_cuda(ms, wanted))  # the build matrix's naming rule: cu131 -> 13.1
     release = _version(torch)
+    # the table lists the folders of torch 1.13 and later: an older CUDA (cu113, cu102) or an
+    # older torch had folders it does not list, so their absence from it proves nothing
+    cudas = [c for r in rows if r.get("kind") == "cuda" and (c := _version(r.get("cuda")))]
+    releases = [v for r in rows for t in r.get("torch", []) or [] if (v := _version(t))]
+    if target is None or not cudas or target < min(cudas):
+        return out
+    if release is not None and releases and release.release[:2] < min(releases).release[:2]:
+        return out
     fitting = []
     for row in rows:
         cuda = _version(row.get("cuda"))
-        if row.get("kind") != "cuda" or cuda is None or target is None or cuda > target:
+        if row.get("kind") != "cuda" or cuda is None or cuda > target:
             continue
         shipped = [_version(t) for t in row.get("torch", []) or []]
         if release is not None and not any(
