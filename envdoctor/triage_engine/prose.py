@@ -247,11 +247,13 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         # "PyTorch 2.1.0", "torch==2.5.1", "pytorch版本 2.3.1", "torch2.3.1" (not torchvision),
         # and an issue form's "PyTorch Version is `1.1.0`"; not the torch a package was built for
-        # ("vllm is built with torch 2.1.0")
+        # ("vllm is built with torch 2.1.0"), nor the pin pip did not find ("No matching
+        # distribution found for torch==1.13.1+cu117": not installed)
         (
             "torch.prose_version",
             r"(?<![a-z0-9_-])(?<!built\swith\s)(?<!built\sfor\s)(?<!built\sagainst\s)"
-            r"(?<!compiled\swith\s)(?<!compiled\sfor\s)(?:py)?torch(?![a-z_-])\s*(?:版本|version)?\s*"
+            r"(?<!compiled\swith\s)(?<!compiled\sfor\s)(?<!requirement\s)(?<!found\sfor\s)"
+            r"(?:py)?torch(?![a-z_-])\s*(?:版本|version)?\s*"
             r"(?:是|为|:|：|==?|is\b)?\s*[`'\"]?"
             r"v?(?P<version>[12]\.\d{1,2}(?:\.\d+)?(?:(?:a|b|rc|\.dev)\d+)?"
             r"(?:\+(?:cpu|cu\d{2,3}|rocm[\d.]+))?)(?!\.?\d)",
