@@ -87,6 +87,9 @@ def index_variant_facts(ms: Any, lines: Iterable[str], torch: Any) -> dict[str, 
     if index_url(ms, wanted) is not None:
         return out
     target = _version(variant_cuda(ms, wanted))  # the build matrix's naming rule: cu131 -> 13.1
+    listed = [v for row in rows if row.get("kind") == "cuda" and (v := _version(row.get("cuda")))]
+    if target is not None and listed and target < min(listed):
+        return out  # older than the table's first folder (cu113, cu102): unknown, not missing
     release = _version(torch)
     fitting = []
     for row in rows:
