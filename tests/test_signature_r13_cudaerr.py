@@ -5,6 +5,7 @@ cause first, and one of the cause's fixes names the knob the confirmed fix turne
 from __future__ import annotations
 
 import pytest
+from triage_lines import assert_first_with_command
 
 from envdoctor.triage_engine import triage_text
 
@@ -200,9 +201,7 @@ def _commands(finding) -> str:
 def test_a_cuda_error_reaches_its_cause_and_the_knob_its_fix_turned(
     text, finding_id, knob, url
 ) -> None:
-    finding = triage_text(text + "\n").findings[0]
-    assert finding.id == finding_id, url
-    assert knob in _commands(finding), url
+    assert_first_with_command(text, finding_id, knob, url)
 
 
 def test_the_captured_knobs_reach_the_titles_and_fixes() -> None:

@@ -6,6 +6,7 @@ confirmed fix turned."""
 from __future__ import annotations
 
 import pytest
+from triage_lines import assert_first_with_command
 
 from envdoctor.triage_engine import triage_text
 
@@ -229,17 +230,11 @@ KNOB = [
 ]
 
 
-def _commands(finding) -> str:
-    return "\n".join(c for fix in finding.fixes for c in fix.commands)
-
-
 @pytest.mark.parametrize(("text", "finding_id", "knob", "url"), KNOB, ids=[k[3] for k in KNOB])
 def test_a_memory_or_hardware_message_reaches_its_cause_and_the_knob(
     text, finding_id, knob, url
 ) -> None:
-    finding = triage_text(text + "\n").findings[0]
-    assert finding.id == finding_id, url
-    assert knob in _commands(finding), url
+    assert_first_with_command(text, finding_id, knob, url)
 
 
 # real messages of other causes that a new pattern could wrongly catch
