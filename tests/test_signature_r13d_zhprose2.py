@@ -8,8 +8,7 @@ of the unharvested ones probed, only the row below has a confirmed fix. No signa
 from __future__ import annotations
 
 import pytest
-
-from tests.triage_lines import assert_first_with_knob
+from triage_lines import assert_first_with_knob
 
 # (first post verbatim, the finding id first, text one of its fixes names, thread URL)
 KNOB = [
