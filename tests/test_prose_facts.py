@@ -653,12 +653,21 @@ def test_tensorflow_1x_prints_cudnn_version_codes() -> None:
             "7.1.2",
             "7.6.5",
         ),
-        # the tuple form of newer releases (signature example in checks/signatures/cuda.toml)
+        # the tuple form of newer releases
+        # (https://github.com/bmaltais/kohya_ss/issues/1096)
         (
-            "RuntimeError: cuDNN version incompatibility: PyTorch was compiled  against (8, 9, 2) "
-            "but found runtime version (8, 5, 0).",
-            "8.9.2",
-            "8.5.0",
+            "17:22:50-122539 ERROR    Could not load torch: cuDNN version incompatibility: PyTorch "
+            "was compiled  against (8, 7, 0) but found runtime version (8, 2, 4). PyTorch already "
+            "comes bundled with cuDNN. One option",
+            "8.7.0",
+            "8.2.4",
+        ),
+        # ... and with 1.12's wording (https://github.com/pytorch/pytorch/issues/80637)
+        (
+            "RuntimeError: cuDNN version incompatibility: PyTorch was compiled against (8, 3, 2) "
+            "but linked against (8, 0, 3)",
+            "8.3.2",
+            "8.0.3",
         ),
     ],
 )

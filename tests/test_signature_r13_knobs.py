@@ -5,6 +5,7 @@ first, and one of that cause's fixes names the knob the confirmed fix turned."""
 from __future__ import annotations
 
 import pytest
+from triage_lines import assert_first_naming, fixes_text
 
 from envdoctor.triage_engine import triage_text
 
@@ -209,19 +210,13 @@ KNOB = [
 ]
 
 
-def _texts(finding) -> str:
-    return "\n".join(f"{fix.summary}\n" + "\n".join(fix.commands) for fix in finding.fixes)
-
-
 @pytest.mark.parametrize(
     ("url", "text", "finding_id", "knob"), KNOB, ids=[k[0].split("github.com/")[1] for k in KNOB]
 )
 def test_a_message_stating_its_knob_gets_its_cause_and_a_fix_naming_it(
     url, text, finding_id, knob
 ) -> None:
-    finding = triage_text(text + "\n").findings[0]
-    assert finding.id == finding_id, url
-    assert knob in _texts(finding), url
+    assert_first_naming(text, finding_id, knob, url)
 
 
 def test_the_titles_carry_the_version_the_message_states() -> None:
@@ -267,7 +262,7 @@ def test_the_titles_carry_the_version_the_message_states() -> None:
 )
 def test_a_look_alike_does_not_get_the_new_fix(text, not_id) -> None:
     finding = triage_text(text + "\n").findings[0]
-    assert not_id not in finding.title + _texts(finding)
+    assert not_id not in finding.title + fixes_text(finding)
 
 
 def test_a_jax_paste_keeps_its_cudnn_cause() -> None:
@@ -287,7 +282,7 @@ def test_pytorch_cudnn_codes_are_named_as_releases_in_a_pytorch_fix() -> None:
     text = "RuntimeError: cuDNN version mismatch: PyTorch was compiled against 7102 but linked against 7605"
     finding = triage_text(text + "\n").findings[0]
     assert finding.id == "cuda.cudnn-mismatch"
-    texts = _texts(finding)
+    texts = fixes_text(finding)
     assert "cuDNN 7.1.2 but loaded 7.6.5" in texts
     assert "7102" not in texts and "TensorFlow / Paddle" not in texts
 

@@ -5,6 +5,7 @@ confirmed first, and one of that cause's fixes names the knob the confirmed fix 
 from __future__ import annotations
 
 import pytest
+from triage_lines import assert_first_naming
 
 from envdoctor.triage_engine import triage_text
 
@@ -105,15 +106,9 @@ KNOB = [
 ]
 
 
-def _texts(finding) -> str:
-    return "\n".join(f"{fix.summary}\n" + "\n".join(fix.commands) for fix in finding.fixes)
-
-
 @pytest.mark.parametrize(("url", "text", "finding_id", "knob"), KNOB, ids=[k[0] for k in KNOB])
 def test_a_docker_message_gets_its_cause_and_the_knob(url, text, finding_id, knob) -> None:
-    finding = triage_text(text + "\n").findings[0]
-    assert finding.id == finding_id, url
-    assert knob in _texts(finding), url
+    assert_first_naming(text, finding_id, knob, url)
 
 
 # real messages of other causes the new patterns could catch: they must not rank the new cause first

@@ -54,3 +54,12 @@ def assert_first_with_command(text: str, finding_id: str, command: str, source: 
     commands = [c for fix in findings[0].fixes for c in fix.commands]
     assert any(command in c for c in commands), (source, commands)
     return findings[0]
+
+
+def assert_first_naming(text: str, finding_id: str, knob: str, source: str) -> Finding:
+    """Triage a pasted message: `finding_id` ranks first and its fixes (summaries or commands)
+    name `knob` (exact case); `source` is the thread the message was read from."""
+    findings = triage_text(text + "\n").findings
+    assert findings and findings[0].id == finding_id, (source, [f.id for f in findings[:3]])
+    assert knob in fixes_text(findings[0]), (source, fixes_text(findings[0]))
+    return findings[0]

@@ -505,7 +505,8 @@ ANCHORS = (
 def cudnn_release(version: str) -> str:
     """A cuDNN version as a release: TensorFlow 1.x and PyTorch print cuDNN's version code ("Loaded
     runtime CuDNN library: 6021 ... compiled with 5105", "PyTorch was compiled against 7102"; newer
-    PyTorch prints "(8, 9, 2)"), CUDNN_VERSION = major*1000 + minor*100 + patch before cuDNN 9 (6021 = 6.0.21) and major*10000 + minor*100 + patch from 9 on (90100 = 9.1.0)."""
+    PyTorch prints "(8, 9, 2)"). CUDNN_VERSION = major*1000 + minor*100 + patch before cuDNN 9
+    (6021 = 6.0.21) and major*10000 + minor*100 + patch from 9 on (90100 = 9.1.0)."""
     parts = re.fullmatch(r"(\d+), ?(\d+), ?(\d+)", version)
     if parts:
         return ".".join(parts.groups())
