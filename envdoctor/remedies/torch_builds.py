@@ -143,8 +143,15 @@ def torch_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[F
     # one name per architecture: a dual-GPU board (Tesla K80) lists the same capability twice
     gpu = ", ".join(dict.fromkeys(f"sm_{c.replace('.', '')}" for c in capabilities))
     out = []
-    runs = f", runs on driver {ctx.driver_version}" if ctx.driver_version else ""
-    fixes = reinstall_fixes(ctx, choices, f"has {gpu} kernels{runs}")
+    if ctx.driver_version:
+        runs = f", runs on driver {ctx.driver_version}"
+        fixes = reinstall_fixes(ctx, choices, f"has {gpu} kernels{runs}")
+    else:
+        # the driver was not given: each build says the driver branch it needs (the tables')
+        fixes = ()
+        for choice in choices:
+            runs = _needs_driver(ms, choice.variant, os_name, capabilities)
+            fixes += reinstall_fixes(ctx, [choice], f"has {gpu} kernels{runs}")
     for choice, fix in zip(choices, fixes, strict=True):
         assumptions: tuple[str, ...] = ()
         derived: tuple[str, ...] = ()
@@ -178,6 +185,24 @@ def _installed(spec: RemedySpec, ctx: Any) -> str:
     if not re.fullmatch(r"\d+\.\d+(?:\.\d+)?(?:\+\w+)?", given):
         given = ""
     return str(ctx.torch.get("version") or given)
+
+
+def _needs_driver(ms: Any, variant: str, os_name: str, capabilities: list[str]) -> str:
+    """ ", needs driver 570+" for a build chosen without the driver's version: the higher of the
+    variant's floor and the driver of the first CUDA that knows the newest of these GPUs (an
+    sm_120 board needs a CUDA 12.8 driver even for a cu128 wheel that minor-version compatibility
+    would run on 525); "" when the tables do not say."""
+    table_os = "windows" if os_name == "windows" else "linux"
+    floors = [driver_needed(ms, variant, table_os)]
+    sms = [int(c.replace(".", "")) for c in capabilities if c.replace(".", "").isdigit()]
+    first = nq.first_cuda_for_sm(ms, max(sms)) if sms else None
+    if first:
+        floors.append(nq.min_driver_for_cuda(ms, first, table_os))
+    known = [f for f in floors if f and parse(f)]
+    if not known:
+        return ""
+    need = max(known, key=lambda f: parse(f) or parse("0"))
+    return f", needs driver {need}+"
 
 
 def _driver_assumption(ms: Any, variant: str, os_name: str) -> str:
