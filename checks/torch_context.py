@@ -225,6 +225,9 @@ def target_of(choice: Choice) -> TorchTarget:
         choice.torchvision,
         choice.torchaudio,
         exact=choice.exact is not None,
+        find_links=choice.find_links,
+        torchvision_exact=choice.torchvision_exact,
+        torchaudio_exact=choice.torchaudio_exact,
     )
 
 
@@ -244,7 +247,10 @@ def reinstall_fixes(ctx: TorchContext, choices: list[Choice], why: str) -> tuple
             installers,
             extra_remove=broken,
         )
-        if choice.exact:
+        if choice.find_links:
+            # a -f page release (1.9, 1.10): the patch that page installs, maybe not the one here
+            summary = f"Install torch {choice.exact} with {choice.variant} ({why})"
+        elif choice.exact:
             summary = f"Keep torch {choice.exact}, switch to its {choice.variant} build ({why})"
         else:
             summary = f"Install torch {choice.release} with {choice.variant} ({why})"

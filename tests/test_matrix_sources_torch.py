@@ -119,8 +119,49 @@ def _gfx_targets(quote: dict) -> list[str]:
     return arch
 
 
+def _python_range(text: str, torch: str) -> list[str]:
+    """torchvision README row `| 1.12 | 0.13 | >=3.7, <=3.10 |` -> every CPython 3 minor in the range."""
+    cells = text.split("|")
+    assert re.fullmatch(r"\s*`([\d.]+)`\s*", cells[1]).group(1) == torch, f"row is not for {torch}"
+    low = int(re.search(r"`>=3\.(\d+)(?:\.\d+)?`", cells[3]).group(1))
+    high = int(re.search(r"`<=3\.(\d+)`", cells[3]).group(1))
+    return [f"3.{m}" for m in range(low, high + 1)]
+
+
+def _previous_versions_variants(text: str, kind: str) -> list[str]:
+    """Local tags of the torch pins in pytorch.org previous-versions pip lines, oldest first."""
+    tags = re.findall(rf"\bpip3? install torch==[\d.]+\+({kind}[\d.]+)\s", text)
+    assert tags, f"no {kind} pins in {text!r}"
+    return sorted(
+        set(tags), key=lambda t: [int(p) for p in re.findall(r"\d+", t.replace("cu", ""))]
+    )
+
+
+PIN_FIELDS = ("pin_patch", "pin_torchvision", "pin_torchaudio", "pip_find_links")
+
+
+def _previous_versions_pin(text: str, field: str) -> str:
+    """One previous-versions pip line -> the pinned patch of torch / torchvision / torchaudio, or its
+    -f page with the line's own wheel variant written as '{variant}'."""
+    torch, variant = re.search(r"\btorch==([\d.]+)\+(\w[\w.]*)\s", text).groups()
+    if field == "pin_patch":
+        return torch
+    if field == "pip_find_links":
+        return (
+            re.search(r"\s-f (https://\S+)", text).group(1).replace(f"/{variant}/", "/{variant}/")
+        )
+    name = field.removeprefix("pin_")
+    return re.search(rf"\b{name}==([\d.]+)", text).group(1)
+
+
 def _expected(quote: dict):  # noqa: ANN202 - returns the field's value type
     field, text = quote["field"], quote["quote"]
+    if field == "python" and text.startswith("|"):
+        return _python_range(text, quote["torch"])
+    if field in ("cuda_variants", "rocm_variants") and "pip install torch==" in text:
+        return _previous_versions_variants(text, "cu" if field == "cuda_variants" else "rocm")
+    if field in PIN_FIELDS:
+        return _previous_versions_pin(text, field)
     if field == "python":
         values = _channel_list(text, quote["channel"])
         excluded = set(re.findall(r'"([^"]+)"', quote.get("quote_exclude", "")))
@@ -271,6 +312,16 @@ def test_every_verified_arch_row_and_release_list_is_quoted() -> None:
                 row["torch"],
                 field,
             )
+
+
+def test_install_pins_of_old_releases_are_quoted() -> None:
+    quoted = {(q.get("torch"), q["field"]) for q in ROW_QUOTES if q["table"] == "torch_releases"}
+    for row in TABLES["torch_releases"]["rows"]:
+        for field in PIN_FIELDS:
+            if field in row:
+                assert (row["torch"], field) in quoted, (row["torch"], field)
+        if row.get("variants_complete") is False:
+            assert "pin_patch" in row and (row["torch"], "cuda_variants") in quoted, row["torch"]
 
 
 def test_variants_of_releases_have_an_index_and_linux_arch_rows() -> None:

@@ -54,7 +54,9 @@ def test_supported_pythons(ms) -> None:
         ms, "2.1.0"
     )  # no 3.12 wheels before 2.2 (triage case 040)
     assert "3.12" in tq.supported_pythons(ms, "2.2.0")
-    assert tq.supported_pythons(ms, "1.12") is None
+    # 1.9-1.12: the Python column of torchvision's README table; 1.8 and older have no row
+    assert tq.supported_pythons(ms, "1.12") == ["3.7", "3.8", "3.9", "3.10"]
+    assert tq.supported_pythons(ms, "1.8") is None
 
 
 @pytest.mark.parametrize(

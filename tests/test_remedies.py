@@ -304,8 +304,8 @@ def test_a_pasted_report_without_a_gpu_takes_the_variant_the_named_driver_runs(m
 
 
 def test_a_pasted_release_older_than_the_tables_gets_no_assumed_build(ms):
-    # torch 1.9 predates matrices/torch_releases (1.13 on): no sourced variant to name
-    found = resolve(RemedySpec("torch-build-for-gpu"), pasted(machine(torch="1.9.0+cpu")), ms)
+    # torch 1.8 predates matrices/torch_releases (1.9 on): no sourced variant to name
+    found = resolve(RemedySpec("torch-build-for-gpu"), pasted(machine(torch="1.8.1+cpu")), ms)
     assert isinstance(found, NeedsFact)
 
 

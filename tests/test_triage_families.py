@@ -66,7 +66,9 @@ def test_cpu_build_fix_names_the_cu_tag_of_the_pinned_toolkit() -> None:
     report = triage_text(_body("en-0172-*.txt"))
     top = report.findings[0]
     assert top.id == "torch.cpu-build-on-gpu-host"
-    assert any("whl/cu111" in c for fix in top.fixes for c in fix.commands)
+    # torch 1.9 wheels were served from a -f page (matrices/torch_releases pip_find_links): the
+    # command pins the pinned toolkit's tag, torch==1.9.1+cu111, as pytorch.org's page does
+    assert any("+cu111 -f https://" in c for fix in top.fixes for c in fix.commands)
 
 
 def test_wheel_tag_comes_from_the_release_variants() -> None:

@@ -231,6 +231,12 @@ class TorchTarget:
     torchvision: str | None = None  # a minor ("0.22")
     torchaudio: str | None = None
     exact: bool = False  # pin torch exactly (True) or to the minor's newest patch
+    # a release served from a -f (find-links) page (torch 1.9 / 1.10): pip is given `-f` instead
+    # of an index, and torch / torchvision are pinned with the variant's local tag, as that page's
+    # own commands do (PyPI holds the same versions without the tag)
+    find_links: str | None = None
+    torchvision_exact: str | None = None
+    torchaudio_exact: str | None = None
 
 
 def torch_install(
@@ -242,6 +248,16 @@ def torch_install(
     is unknown, in which case pip picks the one whose own exact torch pin matches.
     """
     wanted = set(companions)
+    if target.find_links:
+        specs = [f"torch=={target.torch}+{target.variant}"]
+        for name, exact, tag in (
+            ("torchvision", target.torchvision_exact, f"+{target.variant}"),
+            ("torchaudio", target.torchaudio_exact, ""),
+        ):
+            if name in wanted:
+                specs.append(f"{name}=={exact}{tag}" if exact else name)
+        command = install(inst, specs) + f" -f {target.find_links}"
+        return command, verify_torch(inst, backend_of_variant(target.variant))
     specs = [pin("torch", target.torch, target.exact)]
     for name, minor in (("torchvision", target.torchvision), ("torchaudio", target.torchaudio)):
         if name in wanted:

@@ -42,6 +42,11 @@ class Choice:
     torchvision: str | None = None
     torchaudio: str | None = None
     exact: str | None = None  # the installed release, kept when only the variant changes
+    # releases served from a -f (find-links) page (1.9, 1.10): its URL, and the exact companion
+    # patches that page pins (torchvision with the variant's local tag, torchaudio without)
+    find_links: str | None = None
+    torchvision_exact: str | None = None
+    torchaudio_exact: str | None = None
 
     @property
     def torch(self) -> str:
@@ -71,8 +76,9 @@ def _minor(text: Any) -> str | None:
 
 
 def released_minors(ms: MatrixSet, python: str | None = None) -> list[str]:
-    """torch minors with a release date, newest first; with `python` ("3.11.4"), only those
-    that publish wheels for that CPython minor."""
+    """torch minors with a release date (or, for releases older than the build matrix, a patch
+    that pytorch.org's previous-versions page installs: `pin_patch`), newest first; with
+    `python` ("3.11.4"), only those that publish wheels for that CPython minor."""
     try:
         rows = list(ms.table("torch_releases").rows)
     except (KeyError, AttributeError):
@@ -80,7 +86,7 @@ def released_minors(ms: MatrixSet, python: str | None = None) -> list[str]:
     py = _minor(python) if python else None
     out = []
     for row in rows:
-        if not row.get("released"):
+        if not row.get("released") and not row.get("pin_patch"):
             continue
         if py and py not in (row.get("python") or []):
             continue
@@ -104,6 +110,21 @@ def _choice(ms: MatrixSet, release: str, variant: str, exact: str | None) -> Cho
     if url is None:
         return None
     companions = tq.companion_versions(ms, release)
+    row = tq.release_row(ms, release) or {}
+    links = row.get("pip_find_links")
+    if links and row.get("pin_patch"):
+        # installed from a -f page: pin the patch the page's own command pins, with its companions
+        return Choice(
+            release,
+            variant,
+            url,
+            companions.get("torchvision"),
+            companions.get("torchaudio"),
+            str(row["pin_patch"]),
+            str(links).replace("{variant}", variant),
+            str(row.get("pin_torchvision") or "") or None,
+            str(row.get("pin_torchaudio") or "") or None,
+        )
     return Choice(
         release, variant, url, companions.get("torchvision"), companions.get("torchaudio"), exact
     )
@@ -173,7 +194,45 @@ def choose(
         ):
             ranked.append(choice)
         break
+    same_major = _nearest_in_major(
+        ms, minors, installed, capabilities, driver_max_cuda, driver_version, os
+    )
+    if (
+        same_major is not None
+        and not any(c.release == current for c in ranked)
+        and not any(c.release == same_major.release for c in ranked)
+    ):
+        ranked.append(same_major)
     return ranked
+
+
+def _nearest_in_major(
+    ms: MatrixSet,
+    minors: Sequence[str],
+    installed: str | None,
+    capabilities: Sequence[str],
+    driver_max_cuda: str | None,
+    driver_version: str | None,
+    os: str,
+) -> Choice | None:
+    """For an installed torch of an older major than the newest release (a 1.x torch while 2.x
+    is out), the oldest newer release of that same major with a wheel that fits: the code written
+    for 1.x keeps running there, where a jump to 2.x may break it. None otherwise."""
+    have = _v(public_release(installed)) if installed else None
+    newest = _v(minors[0]) if minors else None
+    if have is None or newest is None or have.release[0] >= newest.release[0]:
+        return None
+    newer = sorted(
+        (m for m in minors if (v := _v(m)) and v.release[0] == have.release[0] and v > have),
+        key=lambda m: _v(m) or Version("0"),
+    )
+    for release in newer:
+        if _minor(release) == _minor(installed):
+            continue  # the installed release itself is handled by the caller
+        variant = _best_in_release(ms, release, capabilities, driver_max_cuda, driver_version, os)
+        if variant is not None:
+            return _choice(ms, release, variant, None)
+    return None
 
 
 def choose_without_gpu(

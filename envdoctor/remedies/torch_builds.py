@@ -257,8 +257,11 @@ def _without_gpu(
     if ctx.driver_version or max_cuda:
         why = f"the CUDA build the driver (CUDA {max_cuda or ctx.driver_version}) runs{covers}"
         notes: tuple[str, ...] = (gpu_note,)
-    else:
+    elif (tq.release_row(ms, choice.release) or {}).get("pypi_default_linux_x86_64"):
         why = f"PyTorch's default CUDA build for this release{covers}"
+        notes = (gpu_note, _driver_assumption(ms, choice.variant, os_name))
+    else:  # the tables do not say which build is the default (1.9-1.12): the newest was chosen
+        why = f"the newest CUDA build of this release{covers}"
         notes = (gpu_note, _driver_assumption(ms, choice.variant, os_name))
     return [
         replace(

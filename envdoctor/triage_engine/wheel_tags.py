@@ -88,10 +88,28 @@ def index_variant_facts(ms: Any, lines: Iterable[str], torch: Any) -> dict[str, 
         return out
     target = _version(variant_cuda(ms, wanted))  # the build matrix's naming rule: cu131 -> 13.1
     release = _version(torch)
-    # the table lists the folders of torch 1.13 and later: an older CUDA (cu113, cu102) or an
-    # older torch had folders it does not list, so their absence from it proves nothing
-    cudas = [c for r in rows if r.get("kind") == "cuda" and (c := _version(r.get("cuda")))]
-    releases = [v for r in rows for t in r.get("torch", []) or [] if (v := _version(t))]
+    # the table lists every folder of the releases whose variant lists are complete (1.13 and
+    # later); older releases (torch_releases variants_complete = false: 1.9-1.12) are listed in
+    # part, so a CUDA older than the complete ones (cu110, cu115) or an older torch may have had
+    # folders it does not list: their absence from it proves nothing
+    complete = {
+        str(r.get("torch"))
+        for r in _rows(ms, "torch_releases")
+        if r.get("variants_complete") is not False
+    }
+    cudas = [
+        c
+        for r in rows
+        if r.get("kind") == "cuda"
+        and any(str(t) in complete for t in r.get("torch", []) or [])
+        and (c := _version(r.get("cuda")))
+    ]
+    releases = [
+        v
+        for r in rows
+        for t in r.get("torch", []) or []
+        if str(t) in complete and (v := _version(t))
+    ]
     if target is None or not cudas or target < min(cudas):
         return out
     if release is not None and releases and release.release[:2] < min(releases).release[:2]:
