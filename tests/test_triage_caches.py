@@ -74,23 +74,23 @@ def test_a_renamed_signature_file_misses_the_cache(cache, signatures):
 
 def _damaged_entries(entry: dict) -> dict[str, object]:
     """Entries with the right key and wrong content."""
-    documents = entry["matrix"]["documents"]
-    no_signatures = [[name, {**doc, "signature": [1, 2]}] for name, doc in documents]
-    bad_severity = json.loads(json.dumps(documents).replace('"severity": "error"', '"severity": 7'))
+    matrix = entry["matrix"]
+    documents, rows = matrix["documents"], matrix["signatures"]
+    bad_rows = [[*row[:5], row[5].replace('"severity":"error"', '"severity":7')] for row in rows]
+    assert bad_rows != rows  # the damage below is real
     return {
         "not-a-table": [],
         "documents-missing": {"key": entry["key"], "matrix": {"anchors": {}}},
-        "documents-a-string": {**entry, "matrix": {**entry["matrix"], "documents": "x"}},
+        "documents-a-string": {**entry, "matrix": {**matrix, "documents": "x"}},
         "file-names-shuffled": {
             **entry,
-            "matrix": {**entry["matrix"], "documents": list(reversed(documents))},
+            "matrix": {**matrix, "documents": list(reversed(documents))},
         },
-        "signatures-not-tables": {
-            **entry,
-            "matrix": {**entry["matrix"], "documents": no_signatures},
-        },
-        "a-bad-severity": {**entry, "matrix": {**entry["matrix"], "documents": bad_severity}},
-        "anchors-not-lists": {**entry, "matrix": {**entry["matrix"], "anchors": {"a": 1}}},
+        "signatures-not-rows": {**entry, "matrix": {**matrix, "signatures": [[1, 2]] * len(rows)}},
+        "a-row-missing": {**entry, "matrix": {**matrix, "signatures": rows[1:]}},
+        "a-bad-severity": {**entry, "matrix": {**matrix, "signatures": bad_rows}},
+        "anchors-not-lists": {**entry, "matrix": {**matrix, "anchors": {"a": 1}}},
+        "all-anchors-missing": {**entry, "matrix": {**matrix, "all_anchors": None}},
     }
 
 
@@ -103,6 +103,40 @@ def test_a_damaged_signature_entry_is_parsed_again(cache, signatures):
         got = loader.load(signatures)
         assert got == fresh, label
         path.write_text(json.dumps(entry), encoding="utf-8")
+
+
+def test_a_table_damaged_behind_its_digest_is_taken_from_the_files(cache, signatures):
+    fresh = loader.load(signatures)
+    path = _entry(cache, loader.CACHE_NAME)
+    entry = json.loads(path.read_text(encoding="utf-8"))
+    rows = entry["matrix"]["signatures"]
+    damaged = [i for i, row in enumerate(rows) if '"severity":"error"' in row[5]][:3]
+    for i in damaged:
+        rows[i][5] = rows[i][5].replace('"severity":"error"', '"severity":7')
+    entry["matrix"]["digest"] = loader._digest([row[5] for row in rows])
+    path.write_text(json.dumps(entry), encoding="utf-8")
+    got = loader.load(signatures)  # the entry passes its checks: the tables are built lazily
+    assert len(damaged) == 3 and got.built == {}
+    assert got == fresh  # the damaged ones came from a parse of the files, the rest from the cache
+
+
+def test_a_cached_load_builds_only_the_signatures_a_paste_can_reach(cache, signatures):
+    from envdoctor.triage_engine.patterns import LineIndex
+
+    fresh = loader.load(signatures)
+    cached = loader.load(signatures)
+    line = "RuntimeError: CUDA error: no kernel image is available for execution on the device"
+    index = LineIndex([line.lower()])
+    reached = cached.candidates(lambda literal: index.present(literal) >= 0)
+    assert 0 < len(reached) < len(fresh.signatures) / 4
+    assert len(cached.built) == len(reached)
+    # every signature left out has no gate literal in the line, so neither a canonical line
+    # nor a positive cue of it can be found there
+    for signature in fresh.signatures:
+        if signature not in reached:
+            cues = [p for cue in signature.cues if cue.weight > 0 for p in cue.patterns]
+            assert not any(p.search(line, line.lower()) for p in (*signature.match, *cues))
+    assert "torch.no-kernel-image.gpu-too-new" in {s.key for s in reached}
 
 
 def test_an_entry_that_is_a_folder_or_unwritable_cache_is_ignored(tmp_path, monkeypatch):

@@ -109,7 +109,8 @@ def _matched_an_error_line(finding: Finding) -> bool:
     if not finding.from_signature:
         return False
     key = (finding.origin or "").removeprefix("signature:")
-    return any(s.key == key and s.match for s in DATA.signatures)
+    signature = DATA.of_key(key)
+    return signature is not None and bool(signature.match)
 
 
 def _looks_like_report(head: str) -> bool:

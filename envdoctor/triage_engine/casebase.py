@@ -533,22 +533,22 @@ def general_cues() -> frozenset[str]:
     spelled in many ways, and let the causes with many cases through as filler.)"""
     from envdoctor.triage_engine.loader import DATA
 
-    key = (id(DATA.signatures), len(DATA.signatures), GENERAL_CUE_CAUSES)
+    key = (id(DATA), len(DATA.selectors), GENERAL_CUE_CAUSES)
     if _GENERAL and _GENERAL[0] == key:
         return _GENERAL[1]
+    from envdoctor.triage_engine.patterns import anchors_of
+
     named: dict[str, set[str]] = {}
-    patterns = {}
-    for sig in DATA.signatures:
-        for cue in sig.cues:
-            if cue.weight > 0:
-                for pattern in cue.patterns:
-                    patterns[pattern.text] = pattern
-                    for anchor in pattern.anchors:
-                        named.setdefault(anchor, set()).add(sig.id)
+    literals: dict[str, tuple[str, ...]] = {}
+    for selector in DATA.selectors:  # the positive cues' patterns, no signature built
+        for text in selector.cues:
+            literals[text] = anchors_of(text)
+            for anchor in literals[text]:
+                named.setdefault(anchor, set()).add(selector.id)
     found = frozenset(
         text
-        for text, pattern in patterns.items()
-        if pattern.anchors and all(len(named[a]) >= GENERAL_CUE_CAUSES for a in pattern.anchors)
+        for text, its in literals.items()
+        if its and all(len(named[a]) >= GENERAL_CUE_CAUSES for a in its)
     )
     _GENERAL[:] = [key, found]
     return found

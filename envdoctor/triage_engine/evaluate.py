@@ -136,9 +136,9 @@ def match_all(
     if not snap.has("pasted.text"):
         return []
     facts = facts or Facts(snap, matrices)
-    found = [
-        m for m in (evaluate(s, facts) for s in (signatures or DATA.signatures)) if m is not None
-    ]
+    if signatures is None:  # those a paste's notable lines can match (the rest cannot apply)
+        signatures = DATA.candidates(lambda literal: facts.index.present(literal) >= 0)
+    found = [m for m in (evaluate(s, facts) for s in signatures) if m is not None]
     return sorted(found, key=lambda m: (-m.score, m.signature.key))
 
 

@@ -57,8 +57,9 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -91,25 +92,103 @@ SCHEMA_VERSION = 1
 
 
 @dataclass(frozen=True)
+class Selector:
+    """What picks a signature out without building it: its key and finding id, the literals one of
+    which a paste must hold for it to apply (`gate`: the anchors of its canonical lines and of its
+    positive cues; without one, neither a line nor a phrasing of it can be found), and the texts
+    of its positive cue patterns (which phrasings name which cause, `casebase.general_cues`)."""
+
+    key: str
+    id: str
+    gate: frozenset[str]
+    cues: tuple[str, ...]
+
+
+@dataclass(frozen=True, eq=False)
 class SignatureData:
     """Everything loaded from signatures/: the signatures, shared default texts, the fallback
-    nvcc architecture table, the no-match texts, and any load errors."""
+    nvcc architecture table, the no-match texts, and any load errors.
 
-    signatures: tuple[Signature, ...]
+    The signatures are built when first needed (`signature(i)`, `candidates`, `of_id`; all of
+    them through `signatures`): a paste holds the gate literals of a fifth of them or fewer, and
+    building the other four fifths from the cache was a third of a short paste's time. `make`
+    builds the i-th (a parse builds them all first); `anchors` and `match_anchors` are the
+    literals of all of them (`anchors()`, `match_anchors()`)."""
+
+    selectors: tuple[Selector, ...]
     defaults: Mapping[str, str]
     arch_rows: tuple[Mapping[str, Any], ...]
     no_match: Mapping[str, Any]
     errors: tuple[str, ...]
-    conflicts: tuple[tuple[str, ...], ...] = ()
+    conflicts: tuple[tuple[str, ...], ...]
+    anchors: frozenset[str]
+    match_anchors: frozenset[str]
+    make: Callable[[int], Signature]
+    built: dict[int, Signature] = field(default_factory=dict)  # the memo of `make`
+
+    def signature(self, index: int) -> Signature:
+        """The index-th signature (in file order), built once."""
+        found = self.built.get(index)
+        if found is None:
+            found = self.built[index] = self.make(index)
+        return found
+
+    @property
+    def signatures(self) -> tuple[Signature, ...]:
+        """All the signatures, in file order."""
+        return tuple(self.signature(i) for i in range(len(self.selectors)))
+
+    def candidates(self, holds: Callable[[str], bool]) -> list[Signature]:
+        """The signatures that can apply to a paste: those whose gate has a literal `holds`
+        (the paste's notable lines hold it), in file order."""
+        return [
+            self.signature(i)
+            for i, selector in enumerate(self.selectors)
+            if any(holds(literal) for literal in selector.gate)
+        ]
+
+    def of_id(self, finding_id: str) -> list[Signature]:
+        """The signatures of one finding id, in file order."""
+        return [self.signature(i) for i in self._positions.get(finding_id, ())]
+
+    def of_key(self, key: str) -> Signature | None:
+        """The signature named `key`, or None."""
+        found = next((i for i, s in enumerate(self.selectors) if s.key == key), None)
+        return None if found is None else self.signature(found)
+
+    def ids(self) -> list[str]:
+        """The finding ids, in the order their first signature comes."""
+        return list(self._positions)
+
+    @cached_property
+    def _positions(self) -> dict[str, list[int]]:
+        positions: dict[str, list[int]] = {}
+        for i, selector in enumerate(self.selectors):
+            positions.setdefault(selector.id, []).append(i)
+        return positions
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SignatureData):
+            return NotImplemented
+        return (
+            self.signatures == other.signatures
+            and (self.defaults, self.arch_rows, self.no_match, self.errors, self.conflicts)
+            == (other.defaults, other.arch_rows, other.no_match, other.errors, other.conflicts)
+            and (self.anchors, self.match_anchors) == (other.anchors, other.match_anchors)
+        )
+
+    __hash__ = None  # type: ignore[assignment]
 
 
 def load(folder: Path | None = None) -> SignatureData:
     """Load every signature file; broken signatures are left out and reported in `errors`.
 
-    The parsed files and their patterns' anchors come from envdoctor's cache (`matrix_cache`,
-    keyed by the files' names and bytes and envdoctor's version) when these exact files loaded
-    without an error before: the TOML parse and the ~1000 regular expressions' analysis are most
-    of the load time. An entry that is damaged (any error when read back) is ignored."""
+    When these exact files loaded without an error before, envdoctor's cache (`matrix_cache`,
+    keyed by the files' names and bytes, envdoctor's version and the pattern analysis code)
+    gives each signature's table (as JSON, built only when needed), its selector and its
+    patterns' anchors: the TOML parse, the ~1000 regular expressions' analysis and building
+    every signature are most of the load time. An entry that is damaged (any error when read
+    back, or a digest that does not match) is ignored."""
     from envdoctor import __version__
     from envdoctor.matrix import cache as matrix_cache
 
@@ -126,26 +205,15 @@ def load(folder: Path | None = None) -> SignatureData:
         f"{__version__}/{CACHE_FORMAT}/{_analysis_digest()}",
     )
     cached = _from_cache(matrix_cache.load(CACHE_NAME, cache_key), [n for n, _ in texts])
-    if cached is not None:
-        remember_anchors(cached[1], cached[2])
+    if cached is not None and not read_errors:
+        remember_anchors(cached["anchors"], cached["also"])
         try:
-            data = _build(cached[0], read_errors, _compiler(cached[1], cached[2]), checked=True)
+            return _lazy(cached, lambda: _parsed(texts, read_errors)[1])
         except Exception:  # noqa: BLE001 - a damaged entry: parse the files instead
-            data = None
-        if data is not None and not data.errors:
-            return data
-        forget_anchors()
-    parsed = _parse(texts)
-    data = _build(parsed, read_errors, _compile_checked)
+            forget_anchors()
+    parsed, data = _parsed(texts, read_errors)
     if not data.errors:
-        patterns = [p for sig in data.signatures for p in _analysed(sig)]
-        analysed = {p.text: list(p.anchors) for p in patterns}
-        also = {p.text: [list(group) for group in p.also] for p in patterns if p.also}
-        entry = {
-            "documents": [[name, doc] for name, doc in parsed],
-            "anchors": analysed,
-            "also": also,
-        }
+        entry = _cache_entry(parsed, data)
         if _json_safe(entry):
             matrix_cache.store(CACHE_NAME, cache_key, entry)
     return data
@@ -168,14 +236,52 @@ def _parse(texts: list[tuple[str, str]]) -> list[tuple[str, dict[str, Any] | str
     return documents
 
 
-def _from_cache(
-    entry: Mapping[str, Any] | None, names: list[str]
-) -> tuple[list[tuple[str, dict[str, Any]]], dict[str, list[str]], dict[str, Any]] | None:
-    """(documents, anchors by pattern text, other literal sets by pattern text) of a cache entry
-    of exactly these files, else None."""
+def _parsed(
+    texts: list[tuple[str, str]], read_errors: list[str]
+) -> tuple[list[tuple[str, dict[str, Any] | str]], SignatureData]:
+    """The files' documents and their data, every signature built (and checked)."""
+    parsed = _parse(texts)
+    return parsed, _build(parsed, read_errors, _compile_checked)
+
+
+def _cache_entry(
+    parsed: list[tuple[str, dict[str, Any] | str]], data: SignatureData
+) -> dict[str, Any]:
+    """What the cache keeps of files that loaded without an error: each file's tables but its
+    signatures, each signature as (origin, selector, its table as JSON) with a digest of those
+    tables, its patterns' anchors and other literal sets, and the data's anchors."""
+    import json
+
+    raw = [
+        entry for _, doc in parsed if isinstance(doc, dict) for entry in doc.get("signature", [])
+    ]
+    tables = [json.dumps(entry, separators=(",", ":")) for entry in raw]
+    rows = [
+        [sig.origin, sel.key, sel.id, sorted(sel.gate), list(sel.cues), table]
+        for sig, sel, table in zip(data.signatures, data.selectors, tables, strict=True)
+    ]
+    patterns = [p for sig in data.signatures for p in _analysed(sig)]
+    return {
+        "documents": [
+            [name, {k: v for k, v in doc.items() if k != "signature"}]
+            for name, doc in parsed
+            if isinstance(doc, dict)
+        ],
+        "signatures": rows,
+        "digest": _digest(tables),
+        "anchors": {p.text: list(p.anchors) for p in patterns},
+        "also": {p.text: [list(group) for group in p.also] for p in patterns if p.also},
+        "all_anchors": sorted(data.anchors),
+        "match_anchors": sorted(data.match_anchors),
+    }
+
+
+def _from_cache(entry: Mapping[str, Any] | None, names: list[str]) -> dict[str, Any] | None:
+    """A cache entry (`_cache_entry`) of exactly these files whose parts have the right shapes
+    and whose signature tables match their digest, else None."""
     if not entry:
         return None
-    documents, known = entry.get("documents"), entry.get("anchors")
+    documents, known, rows = entry.get("documents"), entry.get("anchors"), entry.get("signatures")
     if not isinstance(documents, list) or not isinstance(known, dict):
         return None
     if [d[0] if isinstance(d, list) and len(d) == 2 else None for d in documents] != names:
@@ -194,7 +300,85 @@ def _from_cache(
         for v in also.values()
     ):
         return None
-    return [(str(d[0]), d[1]) for d in documents], known, also
+    if not isinstance(rows, list) or not all(_is_row(r) for r in rows):
+        return None
+    if entry.get("digest") != _digest([r[5] for r in rows]):
+        return None
+    for name in ("all_anchors", "match_anchors"):
+        value = entry.get(name)
+        if not isinstance(value, list) or not all(isinstance(a, str) for a in value):
+            return None
+    return dict(entry)
+
+
+def _is_row(row: Any) -> bool:
+    """Whether a cached signature row is (origin, key, id, gate, cue texts, table as JSON)."""
+    return (
+        isinstance(row, list)
+        and len(row) == 6
+        and all(isinstance(row[i], str) for i in (0, 1, 2, 5))
+        and all(
+            isinstance(row[i], list) and all(isinstance(x, str) for x in row[i]) for i in (3, 4)
+        )
+    )
+
+
+def _lazy(cached: Mapping[str, Any], rescue: Callable[[], SignatureData]) -> SignatureData:
+    """The data of a cache entry, its signatures built from their tables when first needed.
+    A table that does not build (an entry damaged behind a matching digest) is taken from a
+    parse of the files instead (`rescue`, run at most once)."""
+    import json
+
+    documents = cached["documents"]
+    rows = cached["signatures"]
+    compile_pattern = _compiler(cached["anchors"], cached["also"])
+    conditions = _ConditionMemo(checked=True)
+    parsed: list[SignatureData] = []  # the rescue's result, once made
+
+    def make(index: int) -> Signature:
+        origin, key = rows[index][0], rows[index][1]
+        try:
+            return _signature(json.loads(rows[index][5]), origin, compile_pattern, conditions)
+        except Exception:  # noqa: BLE001 - damaged behind its digest: the files decide
+            if not parsed:
+                parsed.append(rescue())
+            found = parsed[0].of_key(key)
+            if found is None:
+                raise SignatureError(f"{origin}: signature {key} cannot be built") from None
+            return found
+
+    tables = _tables(documents)
+    return SignatureData(
+        selectors=tuple(Selector(r[1], r[2], frozenset(r[3]), tuple(r[4])) for r in rows),
+        defaults=tables["defaults"],
+        arch_rows=tables["arch_rows"],
+        no_match=tables["no_match"],
+        errors=(),
+        conflicts=tables["conflicts"],
+        anchors=frozenset(cached["all_anchors"]),
+        match_anchors=frozenset(cached["match_anchors"]),
+        make=make,
+    )
+
+
+def _tables(documents: Iterable[tuple[str, Mapping[str, Any]]]) -> dict[str, Any]:
+    """The shared tables of the files' documents: defaults, nvcc_arch rows, no_match texts and
+    conflict groups."""
+    defaults: dict[str, str] = {}
+    arch_rows: list[Mapping[str, Any]] = []
+    no_match: dict[str, Any] = {}
+    conflicts: list[tuple[str, ...]] = []
+    for _name, document in documents:
+        defaults.update({str(k): str(v) for k, v in (document.get("defaults") or {}).items()})
+        arch_rows.extend(document.get("nvcc_arch", []) or [])
+        no_match.update(document.get("no_match") or {})
+        conflicts.extend(tuple(str(i) for i in group) for group in document.get("conflicts") or [])
+    return {
+        "defaults": defaults,
+        "arch_rows": tuple(arch_rows),
+        "no_match": no_match,
+        "conflicts": tuple(conflicts),
+    }
 
 
 def _json_safe(value: Any) -> bool:
@@ -215,19 +399,14 @@ def _build(
     documents: Iterable[tuple[str, dict[str, Any] | str]],
     errors: list[str],
     compile_pattern: Any,
-    checked: bool = False,
 ) -> SignatureData:
     """The signatures and shared tables of parsed files (a string: the error of a file that did
-    not parse); broken files and signatures go to `errors`. `checked`: the files come from the
-    cache, so their conditions' regular expressions were checked when it was written."""
+    not parse), every signature built; broken files and signatures go to `errors`."""
     errors = list(errors)
     signatures: list[Signature] = []
-    defaults: dict[str, str] = {}
-    arch_rows: list[Mapping[str, Any]] = []
-    no_match: dict[str, Any] = {}
-    conflicts: list[tuple[str, ...]] = []
+    good: list[tuple[str, dict[str, Any]]] = []
     keys: set[str] = set()
-    conditions = _ConditionMemo(checked)
+    conditions = _ConditionMemo()
     for name, document in documents:
         if isinstance(document, str):
             errors.append(document)
@@ -235,10 +414,7 @@ def _build(
         if document.get("schema_version") != SCHEMA_VERSION:
             errors.append(f"{name}: schema_version must be {SCHEMA_VERSION}")
             continue
-        defaults.update({str(k): str(v) for k, v in (document.get("defaults") or {}).items()})
-        arch_rows.extend(document.get("nvcc_arch", []) or [])
-        no_match.update(document.get("no_match") or {})
-        conflicts.extend(tuple(str(i) for i in group) for group in document.get("conflicts") or [])
+        good.append((name, document))
         for position, entry in enumerate(document.get("signature", []) or [], start=1):
             label = f"{name} signature #{position} ({entry.get('key') or entry.get('id')})"
             try:
@@ -251,9 +427,28 @@ def _build(
                 continue
             keys.add(signature.key)
             signatures.append(signature)
+    tables = _tables(good)
     return SignatureData(
-        tuple(signatures), defaults, tuple(arch_rows), no_match, tuple(errors), tuple(conflicts)
+        selectors=tuple(_selector(sig) for sig in signatures),
+        defaults=tables["defaults"],
+        arch_rows=tables["arch_rows"],
+        no_match=tables["no_match"],
+        errors=tuple(errors),
+        conflicts=tables["conflicts"],
+        anchors=frozenset(a for sig in signatures for p in sig.patterns() for a in p.anchors),
+        match_anchors=frozenset(
+            a for sig in signatures for p in (*sig.match, *sig.all, *sig.capture) for a in p.anchors
+        ),
+        make=signatures.__getitem__,
+        built=dict(enumerate(signatures)),
     )
+
+
+def _selector(signature: Signature) -> Selector:
+    """A built signature's selector."""
+    cues = [p for cue in signature.cues if cue.weight > 0 for p in cue.patterns]
+    gate = {a for p in (*signature.match, *cues) for a in p.anchors}
+    return Selector(signature.key, signature.id, frozenset(gate), tuple(p.text for p in cues))
 
 
 class _ConditionMemo:
@@ -315,7 +510,7 @@ _FIX_ALLOWED = {"summary", "commands", "risk", "url", "when", "first_when"}
 
 
 CACHE_NAME = "triage-signatures"  # the cache entry: parsed files and patterns' anchors
-CACHE_FORMAT = 3  # of that entry; bump when what it holds changes
+CACHE_FORMAT = 4  # of that entry; bump when what it holds changes
 
 
 def _analysis_digest() -> str:
@@ -453,9 +648,6 @@ def _conditions(value: Any, condition: Any = parse_condition) -> Iterable[Condit
             yield condition(str(item["when"]), int(item.get("weight", DEFAULT_WEIGHT)))
 
 
-DATA = load()
-
-
 SELECTOR_CACHE = "triage-selectors"  # the cache entry of the free-text reader's selectors
 
 
@@ -493,12 +685,33 @@ def _digest(texts: list[str]) -> str:
     return hashlib.sha256("\0".join(texts).encode()).hexdigest()
 
 
-def by_id() -> dict[str, list[Signature]]:
-    """The loaded signatures grouped by finding id, in file order."""
-    out: dict[str, list[Signature]] = {}
-    for sig in DATA.signatures:
-        out.setdefault(sig.id, []).append(sig)
-    return out
+def by_id() -> Mapping[str, list[Signature]]:
+    """The loaded signatures grouped by finding id, in file order (each id's built when looked
+    up)."""
+    return _ById(DATA)
+
+
+class _ById(Mapping[str, list[Signature]]):
+    """A data's signatures by finding id; an id's are built when it is looked up."""
+
+    def __init__(self, data: SignatureData) -> None:
+        self._data = data
+        self._ids = dict.fromkeys(data.ids())
+
+    def __getitem__(self, finding_id: str) -> list[Signature]:
+        found = self._data.of_id(finding_id)
+        if not found:
+            raise KeyError(finding_id)
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._ids)
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    def __contains__(self, finding_id: object) -> bool:
+        return finding_id in self._ids
 
 
 def anchors() -> frozenset[str]:
@@ -506,19 +719,14 @@ def anchors() -> frozenset[str]:
     free-text reader keeps a line holding any of them."""
     from envdoctor.triage_engine.prose import ANCHORS
 
-    found: set[str] = set(ANCHORS)
-    for signature in DATA.signatures:
-        for pattern in signature.patterns():
-            found.update(pattern.anchors)
-    return frozenset(found)
+    return frozenset(ANCHORS) | DATA.anchors
 
 
 def match_anchors() -> frozenset[str]:
-    """The anchors of the patterns that make a signature apply (match, all, capture, cues),
-    without those of its conditions: what the free-text reader still looks for deep in a long
+    """The anchors of the patterns that make a signature apply (match, all, capture), without
+    those of its cues and conditions: what the free-text reader still looks for deep in a long
     log."""
-    found: set[str] = set()
-    for signature in DATA.signatures:
-        for pattern in (*signature.match, *signature.all, *signature.capture):
-            found.update(pattern.anchors)
-    return frozenset(found)
+    return DATA.match_anchors
+
+
+DATA = load()
