@@ -420,6 +420,28 @@ def cc_of(match: re.Match) -> str | None:
     return f"{match.group('major')}.{match.group('minor')}"
 
 
+# a GeForce named with its family word and number, as reports type it: "NVIDIA RTX 4090" (no
+# "GeForce"), "GTX 3090" (the family every 20xx and newer card is RTX), "RTX 1080 Ti"
+_GEFORCE_TYPED = re.compile(
+    r"(?i)^(?:nvidia\s+)?(?:geforce\s+)?(?:rtx|gtx)\s(?P<num>\d{3,4})(?P<rest>(?:\s(?:Ti|SUPER))?"
+    r"(?:\s(?:Laptop GPU|Mobile))?(?:\s?D)?)$"
+)
+
+
+def _geforce_family(text: str, workstation: bool) -> str:
+    """A GeForce name with the family its number belongs to ("GTX 3090" -> "RTX 3090", "RTX
+    1080 Ti" -> "GTX 1080 Ti") and the "GeForce" the GPU table spells; not the workstation cards
+    ("RTX A6000", "RTX 4000 Ada") nor a number no GeForce carries ("RTX 6000", "RTX 8000")."""
+    found = None if workstation else _GEFORCE_TYPED.match(text)
+    if found is None:
+        return text
+    number = int(found.group("num"))
+    if number >= 2000 and number % 100 == 0 or not 200 <= number < 6000:
+        return text
+    family = "GTX" if number < 2000 else "RTX"
+    return f"NVIDIA GeForce {family} {number}{found.group('rest')}"
+
+
 def canonical_gpu(match: re.Match) -> str:
     """A GPU name as NVIDIA/AMD print it: "rtx 3090" -> "NVIDIA GeForce RTX 3090",
     "1050ti" -> "NVIDIA GeForce GTX 1050 Ti", "rx 6600" -> "AMD Radeon RX 6600"."""
@@ -450,6 +472,7 @@ def canonical_gpu(match: re.Match) -> str:
         text = re.sub(r"(?i)\b(ada|blackwell)\b", lambda m: m.group(1).title(), text)
     if workstation or re.match(r"(?i)^geforce|^quadro|^tesla|^titan|^jetson|^[ahblv]\d", text):
         text = "NVIDIA " + text
+    text = _geforce_family(text, workstation is not None)
     if re.match(r"(?i)^rx\s?\d", text):
         text = "AMD Radeon " + re.sub(r"(?i)^rx\s?", "RX ", text)
     elif re.match(r"(?i)^radeon", text) or re.match(r"(?i)^instinct", text):

@@ -162,6 +162,8 @@ def derive(
     )
     prose_gpu = prose.get("gpu.prose_name")
     _derive_gpu(ctx, text, ms, values, prose_gpu if isinstance(prose_gpu, str) else None)
+    if values.get("gpu.count") is None and isinstance(prose.get("gpu.prose_count"), int):
+        values["gpu.count"] = prose["gpu.prose_count"]  # "两张3090", "8卡A800", "T4 x 2"
     if values.get("gpu.vendor") is None and prose.get("gpu.prose_vendor"):
         values["gpu.vendor"] = prose["gpu.prose_vendor"]  # "A卡", "N卡": the maker in words
     values["driver.version"] = (

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from envdoctor.triage_engine.prose_gpu import geforce_name, gpu_name, gpu_vendor
+from envdoctor.triage_engine.prose_gpu import geforce_name, gpu_count, gpu_name, gpu_vendor
 
 # ASCII word rules: a Chinese character next to "WSL2" or "12.1" is a boundary, as a space is
 FLAGS = re.IGNORECASE | re.ASCII
@@ -57,7 +57,7 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("driver.cuda_max", r"cuda version\s*[:：]\s*" + _V),
         (
             "driver.cuda_max",
-            r"(?:驱动|driver)\s*(?:支持的?|supports?)\s*(?:最高|up to)?的?\s*cuda\s*(?:版本|version)?"
+            r"(?:驱动|driver)\s*(?:(?:仅|只)(?:能)?)?\s*(?:支持(?:到)?的?|supports?)\s*(?:最高|up to)?的?\s*cuda\s*(?:版本|version)?"
             r"\s*(?:是|为|is)?\s*[:：]?\s*" + _V,
         ),
         # "最高支持cuda12.2", "支持的最高CUDA版本为12.2", "CUDA Version显示12.2" (nvidia-smi's field)
@@ -131,6 +131,9 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             + _DRIVER
             + r"\s*(?:series\s+|branch\s+)?(?:nvidia\s+|gpu\s+|graphics\s+)?drivers?\b",
         ),
+        # "I just installed a 3090, NVIDIA 455.23.04": the maker's name before a full driver
+        # release (three dotted parts, or a branch and a two- or three-digit build)
+        ("driver.version", r"\bnvidia\s+(?P<version>[3-5]\d{2}\.\d{2,3}(?:\.\d{2})?)(?![\d.]*\d)"),
         # a Windows driver file version (23.21.13.9135) carries NVIDIA's (391.35) in its tail
         (
             "driver.winfile",
@@ -193,8 +196,9 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("cuda.runtime", r"(?<![a-z_.])cuda\s*[:：]\s*v?(?P<version>1[0-3]\.\d)(?!\d)"),
         # "nvcc -V 显示 11.8", "nvcc --version says 12.1": the toolkit's version in words
         (
-            "cuda.runtime",
-            r"nvcc(?: -v| --version)?\s*(?:显示(?:的是)?|shows?|says|is|reports|是|为|:|：)\s*"
+            "cuda.nvcc_words",
+            r"nvcc(?: -v| --version)?[`'\"]*,?\s*(?:显示(?:的是)?|shows?|says|is|reports|是|为|:|：|"
+            r"(?:i|it|we) (?:get|got|see|saw)|gives?|gave|returns?|prints?)\s*(?:cuda\s*)?"
             r"v?(?P<version>1[0-3]\.\d)\b",
         ),
         (
@@ -273,7 +277,12 @@ CONTEXT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("ctx.docker_desktop", r"docker desktop|docker-desktop|desktop-linux"),
         ("ctx.slurm", r"\bslurm|\bsbatch\b|\bsrun\b|#SBATCH"),
         ("ctx.kubernetes", r"kubernetes|\bk8s\b|kubectl|kubelet|device-plugin|nvidia\.com/gpu"),
-        ("ctx.conda", r"\bconda\b|anaconda|miniconda|mamba|site-packages.{0,40}envs/"),
+        # mamba / micromamba, not the Mamba model's package (mamba_ssm, mamba-ssm)
+        (
+            "ctx.conda",
+            r"\bconda\b|anaconda|miniconda|(?<![a-z0-9_-])(?:micro)?mamba(?![a-z0-9_-])|"
+            r"site-packages.{0,40}envs/",
+        ),
         ("ctx.grace", r"\bgrace\b|\bgh200\b|\bgb200\b|aarch64|arm64|sbsa"),
         # "Windows的Linux子系统", "ubuntu子系统": how Chinese reports name WSL
         ("os.wsl", r"\bwsl2?\b|microsoft-standard|/usr/lib/wsl|(?:linux|ubuntu|windows)\s*子系统"),
@@ -558,6 +567,10 @@ def prose_facts(lines: Iterable[str]) -> dict[str, object]:
             name = gpu_name(line)
             if name:
                 facts["gpu.prose_name"] = name
+        if "gpu.prose_count" not in facts:
+            count = gpu_count(line)
+            if count:
+                facts["gpu.prose_count"] = count
         if "gpu.prose_vendor" not in facts:
             vendor = gpu_vendor(line)
             if vendor:
@@ -575,6 +588,8 @@ def prose_facts(lines: Iterable[str]) -> dict[str, object]:
             for match in regex.finditer(line):
                 name = match.group("name") or match.group("name2")
                 env.setdefault(name.upper(), match.group("value"))
+    if "cuda.nvcc_words" in facts:  # what nvcc printed outranks the CUDA a report installed
+        facts["cuda.runtime"] = facts.pop("cuda.nvcc_words")
     facts.pop("driver.cuda_code", None)
     facts.pop("driver.winfile", None)
     for fact in ("cudnn.version", "cudnn.compiled"):

@@ -29,9 +29,10 @@ _GPU_LEAD = (
     r"(?:[一两二三四五六七八]|\d{1,2})\s?(?:张|块|台|片)|\b[1-8]\s?x\s"
 )
 # what follows one: "4090显卡", "3090 GPU", "3060笔记本", "3090*2", "在4090上跑" (not "卡住": stuck)
+# ... or its memory size ("4090 24G显存", "3090 24G", "4060 8GB")
 _GPU_TAIL = (
     r"显卡|卡(?![住死在顿])|gpus?\b|graphics card|笔记本|laptop|\s?[*×]\s?\d\b|"
-    r"上(?:跑|运行|训练|推理|部署|面)"
+    r"上(?:跑|运行|训练|推理|部署|面)|\s?(?:[468]|1[0-6]|2[024]|32|48)\s?gb?(?![a-z0-9])"
 )
 GPU_NUMBER = re.compile(
     r"(?:(?<![a-z0-9_])(?:" + _GPU_LEAD + r")"
@@ -47,10 +48,13 @@ GPU_NUMBER = re.compile(
 # Data-centre cards by their model ("A800机器", "特斯拉p40的显卡", "Telsa T4 16G", "8卡H20", "v100显卡":
 # the reader's Unicode word rules miss a model glued to Chinese); the short names that are other
 # things too (T4, A10, A30, H20, L20, P4) only next to a GPU word
-_DC_CLEAR = r"a800|h800|p40|p100|k80|m40|a6000|a5000|a4000|a2000|v100|a100|h100|h200|l40s|l40|a40|t1000|t600|t400"
+_DC_CLEAR = (
+    r"a800|h800|p40|p100|k80|m40|a6000|a5000|a4000|a2000|v100s|v100|a100|h100|h200|l40s|l40|a40|"
+    r"t1000|t600|t400"
+)
 _DC_SHORT = r"t4|a10|a30|h20|l20|p4"
 DC_GPU = re.compile(
-    r"(?:(?:tesla|telsa|特斯拉|nvidia|丽台|显卡|gpu|卡|张|块|台|用的是?|我的是?)\s*(?P<short>"
+    r"(?:(?:tesla|telsa|特斯拉|nvidia|丽台|显卡|gpu|卡|张|块|台|用的是?|我的是?)\s*(?:[:：]\s*)?(?P<short>"
     + _DC_SHORT
     + r"|"
     + _DC_CLEAR
@@ -109,7 +113,7 @@ GT_GPU = re.compile(
 )
 # the compute capability every card of a generation shares (NVIDIA's CUDA GPUs page)
 SERIES_CAPABILITY = {"10": "6.1", "16": "7.5", "20": "7.5", "30": "8.6", "40": "8.9", "50": "12.0"}
-_TESLA = ("p40", "p100", "k80", "m40", "t4", "p4", "v100")
+_TESLA = ("p40", "p100", "k80", "m40", "t4", "p4", "v100", "v100s")
 _RTX_A = ("a6000", "a5000", "a4000", "a2000")
 # AMD Radeon cards by their number ("RX 6600", "6700xt", "7900 XTX"): the vendor rules out CUDA
 AMD_GPU = re.compile(
@@ -226,7 +230,7 @@ def datacenter_name(line: str) -> str | None:
         return None
     model = (found.group("short") or found.group("short2") or found.group("clear")).lower()
     if model in _TESLA:
-        return f"Tesla {model.upper()}"
+        return f"{'NVIDIA ' if model == 'v100s' else ''}Tesla {model.upper()}"
     if model in _RTX_A:
         return f"NVIDIA RTX {model.upper()}"
     return f"NVIDIA {model.upper()}"
@@ -240,3 +244,39 @@ def radeon_name(line: str) -> str | None:
     number = found.group("rx") or found.group("num")
     suffix = (found.group("rxs") or found.group("sfx") or "").upper()
     return f"AMD Radeon RX {number}{' ' + suffix if suffix else ''}"
+
+
+# How many GPUs a report names, counted with the card: "两张3090", "4张4090", "8卡A800", "双卡 4090",
+# "RTX 4090 * 4卡", "2080ti 22G * 4", "T4 x 2", "Using 8 H20 GPUs", "2 T4 GPU". Two or more only:
+# "单卡" / "一张" as often weigh what one card holds ("4090单卡不够") as say how many there are
+_CARD = (
+    r"(?:nvidia\s*|tesla\s*|telsa\s*|特斯拉\s*)?(?:geforce\s*)?(?:rtx\s*|gtx\s*)?"
+    r"(?:(?:[1-5]0[5-9]0|16[56]0)(?:\s?(?:ti|super|d))?|" + _DC_CLEAR + "|" + _DC_SHORT + r")"
+    r"(?![a-z0-9.])"
+)
+_ZH_COUNT = {"两": 2, "二": 2, "双": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8}
+GPU_COUNT = re.compile(
+    r"(?<![a-z0-9.])(?P<lead>[两二三四五六七八]|[2-9]|1[0-6])\s?(?:张|块|片|卡)\s*(?:卡\s*)?"
+    + _CARD
+    + r"|(?P<dual>双卡)\s*"
+    + _CARD
+    + r"|"
+    + _CARD
+    + r"(?:\s?\d{1,2}\s?gb?)?\s?[*×x]\s?(?P<tail>[2-9]|1[0-6])\s*(?:卡|张|块)?(?![\d.a-z])"
+    + r"|(?<![a-z0-9.])(?P<en>[2-9]|1[0-6])\s?x?\s"
+    + _CARD
+    + r"\s*gpus?\b",
+    FLAGS,
+)
+
+
+def gpu_count(line: str) -> int | None:
+    """How many GPUs a line names with the card ("两张3090" -> 2, "T4 x 2" -> 2), two or more;
+    None when it names no count."""
+    found = GPU_COUNT.search(line)
+    if found is None:
+        return None
+    if found.group("dual") is not None:
+        return 2
+    text = found.group("lead") or found.group("tail") or found.group("en")
+    return _ZH_COUNT.get(text) or int(text)
