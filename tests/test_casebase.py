@@ -459,25 +459,3 @@ def test_a_product_s_cause_needs_the_product_named() -> None:
     assert not casebase.in_its_setting("app.vllm.kv-cache-insufficient", internvl)
     # causes of no product or setting exist anywhere
     assert casebase.in_its_setting("cuda.cudnn-missing", internvl)
-
-
-def test_a_suggestion_offers_no_fixes_of_a_prose_entry_written_for_another_program() -> None:
-    from envdoctor.triage_engine.loader import by_id
-
-    prose_key = "cuda.cudnn-missing.ctranslate2-silent-crash-prose"
-    entries = by_id()["cuda.cudnn-missing"]
-    assert prose_key in {sig.key for sig in entries}
-    # https://github.com/sjtuplayer/anomalydiffusion/issues/76: cuDNN, no faster-whisper
-    other = _facts(
-        "Could not load library libcudnn_cnn_infer.so.8. Error: libcuda.so: cannot open shared "
-        "object file: No such file or directory"
-    )
-    kept = {sig.key for sig in casebase._entries_of_the_paste(entries, other)}
-    assert prose_key not in kept and kept
-    # https://github.com/chenyme/Chenyme-AAVT/issues/1: the paste installs faster-whisper
-    whisper = _facts(
-        "pip install faster-whisper -i https://pypi.tuna.tsinghua.edu.cn/simple some-package\n"
-        "Could not load library libcudnn_ops_infer.so.8. Error: libcudnn_ops_infer.so.8: cannot "
-        "open shared object file: No such file or directory"
-    )
-    assert prose_key in {sig.key for sig in casebase._entries_of_the_paste(entries, whisper)}

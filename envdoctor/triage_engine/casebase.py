@@ -107,7 +107,7 @@ PRODUCTS = {
         "app.vllm": r"vllm",
         "vllm.": r"vllm",
         "app.ollama": r"ollama",
-        "app.llamacpp": r"llama[._-]?cpp|llama-(?:server|cli)|gguf|ggml",
+        "app.llamacpp": r"llama[._-]?cpp|llama-(?:server|cli)|gguf|ggml|n_gpu_layers|n-gpu-layers",
         "app.lmdeploy": r"lmdeploy",
         "app.chattts": r"chattts",
         "bitsandbytes.": r"bitsandbytes|\bbnb\b|load_in_[48]bit|libbitsandbytes",
@@ -139,6 +139,10 @@ ID_SETTINGS = {
     "xpu": "intel.",
 }
 USE_PRODUCTS = True  # bench/casebase_cv.py toggles it to measure the gate
+# A torch cause is not suggested for a paste that names another framework and never torch (a
+# TensorFlow report "the GPU is never used" is not a CPU-only torch build)
+OTHER_FRAMEWORK = re.compile(r"tensorflow|keras|paddle|飞桨|\bjax|mxnet|onnxruntime", re.I)
+TORCH = re.compile(r"torch", re.IGNORECASE)
 # Words and Chinese pairs any report uses, whatever its cause: kept out of the comparison so a
 # paste's distinctive word ("bitsandbytes", "显存") is what decides
 STOP = frozenset(
@@ -482,15 +486,14 @@ def suggested_by_cases(
         if out:  # the better supported cause ranks first even when both round alike
             score = max(SUGGEST_SCORE - MAX_SUGGESTED, min(score, (out[-1].score or 0) - 1))
         line = shown[0] if shown else ""
-        entries = _entries_of_the_paste(causes[cause], facts)
         findings = [
             to_finding(Match(sig, score, line, {}, [], shown[:3]), facts, snap, matrices)
-            for sig in entries
+            for sig in causes[cause]
         ]
         # the title of an entry whose facts the paste lacks would show their names
         readable = [
             f
-            for f, sig in zip(findings, entries, strict=True)
+            for f, sig in zip(findings, causes[cause], strict=True)
             if not unresolved(sig.title, facts, sig.defaults)
         ]
         finding = _with_all_fixes(findings, str(row.get("fix") or ""), Index.of(rows).idf, readable)
@@ -508,23 +511,6 @@ def suggested_by_cases(
         if len(out) >= MAX_SUGGESTED:
             break
     return out
-
-
-def _entries_of_the_paste(signatures: list[Any], facts: Any) -> list[Any]:
-    """The entries of a suggested cause whose fixes fit the paste: an entry written for prose
-    only (no line of its own) tells its cause in one setting ("faster-whisper exits without a
-    message": its fix is CTranslate2's). It is kept when two of its phrasings are in the paste
-    (the program and the topic); one, the topic alone ("cudnn"), says nothing of the program,
-    and its fixes would be another program's. All entries when that leaves none."""
-    from envdoctor.triage_engine.evaluate import _find, cue_progress
-
-    def fits(sig: Any) -> bool:
-        if sig.match:
-            return True
-        found = sum(1 for c in sig.cues if c.weight > 0 and _find(c.patterns, facts)[0] is not None)
-        return found >= 2 and cue_progress(sig, facts) > 0
-
-    return [sig for sig in signatures if fits(sig)] or list(signatures)
 
 
 def _as_guessed(fixes: Iterable[Fix], source: str) -> tuple[Fix, ...]:
@@ -636,6 +622,9 @@ def in_its_setting(cause: str, lines: Iterable[str]) -> bool:
         return False
     if not USE_PRODUCTS:
         return True
+    other = any(OTHER_FRAMEWORK.search(x) for x in lines)
+    if cause.startswith("torch.") and other and not any(TORCH.search(x) for x in lines):
+        return False
     named = [SETTINGS[ID_SETTINGS[w]] for w in re.split(r"[.-]", cause) if w in ID_SETTINGS]
     product = next((rx for prefix, rx in PRODUCTS.items() if cause.startswith(prefix)), None)
     return all(
