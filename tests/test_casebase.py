@@ -409,3 +409,53 @@ def test_a_suggested_cause_shows_a_title_that_names_no_missing_fact() -> None:
     held = [f for f in found if f.id == "memory.held-by-other-process"]
     assert held, [f.id for f in found]
     assert all("memory.elsewhere_gib" not in f.title for f in found), [f.title for f in found]
+
+
+# Real pastes from threads outside the training corpus (verbatim; one thread per row) where a
+# similar case put a cause of a product the paste never names in the top 3: an InternVL
+# model-code error sharing one word ("attribute", "int8") with a JAX or a bitsandbytes thread.
+# (the cause ids that were in the top 3 before the product gate)
+WRONG_SUGGESTIONS = [
+    (
+        # https://github.com/open-compass/VLMEvalKit/issues/1174 (title)
+        "评测InternVL3-8B报错, AttributeError: 'InternVLModel' object has no attribute 'chat'",
+        {"jax.cuda-backend-failed"},
+    ),
+    (
+        # https://github.com/OpenGVLab/InternVL/issues/247
+        "Hello, I ran the inference demo of the int8 version model on an A100 and encountered the "
+        "following error. How should I solve it? AttributeError: model'transformers_modules. "
+        "configuration_internvl_chat 'has no attribute' InternVLChatConfiguration '",
+        {"bitsandbytes.gpu-too-old-for-int8", "bitsandbytes.windows-unsupported"},
+    ),
+]
+
+
+def test_real_pastes_no_longer_get_the_wrong_suggestions_they_got() -> None:
+    from envdoctor.triage_engine import triage_text
+
+    for text, wrong in WRONG_SUGGESTIONS:
+        top = [f.id for f in triage_text(text).findings[:3]]
+        assert not wrong & set(top), (text[:60], top)
+
+
+def test_a_product_s_cause_needs_the_product_named() -> None:
+    # https://github.com/OpenGVLab/InternVL/issues/247: "int8" on an A100, no bitsandbytes, no
+    # Windows: neither bitsandbytes cause exists in the paste's setting
+    internvl = [WRONG_SUGGESTIONS[1][0]]
+    for cause in ("bitsandbytes.gpu-too-old-for-int8", "bitsandbytes.windows-unsupported"):
+        assert not casebase.in_its_setting(cause, internvl), cause
+    # train/en-1407 (https://github.com/Haoming02/sd-webui-forge-classic/issues/184): the
+    # package and a Windows path are named
+    forge = [
+        "WARNING:bitsandbytes.cextension:Could not find the bitsandbytes CUDA binary at "
+        "WindowsPath('E:/Forge_Neo_v1/sd-webui-forge-classic/venv/Lib/site-packages/bitsandbytes/"
+        "libbitsandbytes_cuda129.dll')"
+    ]
+    assert casebase.in_its_setting("bitsandbytes.windows-unsupported", forge)
+    assert casebase.in_its_setting("bitsandbytes.gpu-too-old-for-int8", forge)
+    # a word of the id binds its setting too ("amd": a ROCm cause), the app its name
+    assert not casebase.in_its_setting("app.ollama-amd-unsupported-gfx", internvl)
+    assert not casebase.in_its_setting("app.vllm.kv-cache-insufficient", internvl)
+    # causes of no product or setting exist anywhere
+    assert casebase.in_its_setting("cuda.cudnn-missing", internvl)
