@@ -354,6 +354,29 @@ def test_a_suggestion_lists_first_the_fixes_closest_to_the_similar_thread_s_fix(
     assert [f.summary for f in casebase._with_all_fixes(entries).fixes][0].startswith("Start")
 
 
+def test_a_suggestion_lists_first_the_fixes_naming_what_the_paste_names() -> None:
+    from envdoctor.model.findings import Finding, Fix, Severity
+
+    fixes = (
+        Fix("Ranks in Docker containers: start them with the host's network (--network=host)"),
+        Fix("Name the interface the nodes reach each other on: NCCL_SOCKET_IFNAME"),
+        Fix("Without InfiniBand/RoCE between the nodes, keep NCCL on TCP: NCCL_IB_DISABLE=1"),
+    )
+    entry = Finding(
+        id="nccl.socket-interface-wrong", severity=Severity.ERROR, title="t", fixes=fixes
+    )
+    # a multi-node report that already found NCCL_IB_DISABLE=1 makes it run (LLaMA-Factory, zh)
+    paste = [
+        "多机多卡训练，出现了socketFinalizeAccept: wrong type 3 != 4错误。指定NCCL_IB_DISABLE=1就可以正常运行"
+    ]
+    merged = casebase._with_all_fixes([entry], "", present=words_of(paste))
+    assert merged.fixes[0].summary.endswith("NCCL_IB_DISABLE=1")
+    # a paste naming docker gets the docker fix first; one naming neither keeps the entry's order
+    docker = casebase._with_all_fixes([entry], "", present=words_of(["docker run ... hangs"]))
+    assert docker.fixes[0].summary.startswith("Ranks in Docker")
+    assert casebase._with_all_fixes([entry], "", present=words_of(["it hangs"])).fixes == fixes
+
+
 def test_a_chinese_pair_one_case_holds_tells_nothing() -> None:
     # zh-1208: "的环" (the seam of "我的环境") was in one bitsandbytes case only; "多机" (multi-node)
     # in two NCCL cases tells their cause

@@ -496,7 +496,9 @@ def suggested_by_cases(
             for f, sig in zip(findings, causes[cause], strict=True)
             if not unresolved(sig.title, facts, sig.defaults)
         ]
-        finding = _with_all_fixes(findings, str(row.get("fix") or ""), Index.of(rows).idf, readable)
+        finding = _with_all_fixes(
+            findings, str(row.get("fix") or ""), Index.of(rows).idf, readable, present
+        )
         evidence = (Evidence("similar.case", _case_text(row, support)), *finding.evidence)
         severity = min(finding.severity, Severity.WARNING, key=lambda s: -SEVERITY_ORDER[s])
         out.append(
@@ -637,20 +639,22 @@ def _with_all_fixes(
     confirmed: str = "",
     idf: Mapping[str, float] | None = None,
     readable: list[Finding] | None = None,
+    present: Iterable[str] = (),
 ) -> Finding:
     """One cause's findings, one per signature, as one: the one with the most fixes (among the
     `readable` ones, whose titles name no fact the paste lacks, when there are any), completed
     with the others'. A suggestion has no matched line to pick a signature, so it offers the
-    fixes its cause is known by: those closest to the fix the similar thread `confirmed` first
-    (the words they share, each weighing its rarity), at most MAX_FIXES."""
+    fixes its cause is known by: those closest to the fix the similar thread `confirmed` and to
+    the paste's own words (`present`: a paste that names NCCL_IB_DISABLE or docker gets the fix
+    naming it) first, the words they share each weighing its rarity; at most MAX_FIXES."""
     base = max(readable or findings, key=lambda f: len(f.fixes))
     fixes = with_fixes(base.fixes, (fix for f in findings for fix in f.fixes), limit=None)
-    if confirmed and len(fixes) > 1:
-        wanted, weights = words_of([confirmed]), idf or {}
+    if (confirmed or present) and len(fixes) > 1:
+        wanted, said, weights = words_of([confirmed]), set(present), idf or {}
 
         def closeness(fix: Fix) -> float:
-            shared = wanted & words_of([fix.summary, *fix.commands])
-            return math.fsum(weights.get(w, 1.0) for w in shared)
+            words = words_of([fix.summary, *fix.commands])
+            return math.fsum(weights.get(w, 1.0) for w in (wanted & words) | (said & words))
 
         fixes.sort(key=lambda fix: -closeness(fix))  # stable: the entries' order among equals
     return replace(base, fixes=tuple(fixes[:MAX_FIXES]))
