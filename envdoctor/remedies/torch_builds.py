@@ -198,10 +198,10 @@ def _needs_driver(ms: Any, variant: str, os_name: str, capabilities: list[str]) 
     first = nq.first_cuda_for_sm(ms, max(sms)) if sms else None
     if first:
         floors.append(nq.min_driver_for_cuda(ms, first, table_os))
-    known = [f for f in floors if f and parse(f)]
+    known = [(version, f) for f in floors if f and (version := parse(f)) is not None]
     if not known:
         return ""
-    need = max(known, key=lambda f: parse(f) or parse("0"))
+    need = max(known, key=lambda pair: pair[0])[1]
     return f", needs driver {need}+"
 
 
