@@ -644,19 +644,22 @@ def _with_all_fixes(
     """One cause's findings, one per signature, as one: the one with the most fixes (among the
     `readable` ones, whose titles name no fact the paste lacks, when there are any), completed
     with the others'. A suggestion has no matched line to pick a signature, so it offers the
-    fixes its cause is known by: those closest to the fix the similar thread `confirmed` and to
-    the paste's own words (`present`: a paste that names NCCL_IB_DISABLE or docker gets the fix
-    naming it) first, the words they share each weighing its rarity; at most MAX_FIXES."""
+    fixes its cause is known by: those closest to the fix the similar thread `confirmed` first
+    (the words they share, each weighing its rarity), then among equals those closest to the
+    paste's own words (`present`: a paste that names NCCL_IB_DISABLE gets the fix naming it); at
+    most MAX_FIXES."""
     base = max(readable or findings, key=lambda f: len(f.fixes))
     fixes = with_fixes(base.fixes, (fix for f in findings for fix in f.fixes), limit=None)
     if (confirmed or present) and len(fixes) > 1:
         wanted, said, weights = words_of([confirmed]), set(present), idf or {}
 
-        def closeness(fix: Fix) -> float:
-            words = words_of([fix.summary, *fix.commands])
-            return math.fsum(weights.get(w, 1.0) for w in (wanted & words) | (said & words))
+        def closeness(fix: Fix, to: set[str]) -> float:
+            return math.fsum(
+                weights.get(w, 1.0) for w in to & words_of([fix.summary, *fix.commands])
+            )
 
-        fixes.sort(key=lambda fix: -closeness(fix))  # stable: the entries' order among equals
+        # stable: the entries' order among equals
+        fixes.sort(key=lambda fix: (-closeness(fix, wanted), -closeness(fix, said)))
     return replace(base, fixes=tuple(fixes[:MAX_FIXES]))
 
 
