@@ -19,6 +19,19 @@ TF_CPU = "tensorflow.cpu-package-shadows-gpu"
 SYSMEM = "windows.sysmem-fallback-slow"
 ABI = "torch.extension-abi-mismatch"
 CPUBUILD = "torch.cpu-build-on-gpu-host"
+
+# one verbatim post, a KNOB row (xformers' build mismatch) and a look-alike (not a CPU build)
+XFORMERS_AFTER_REINSTALL = (
+    "WARNING:xformers:WARNING[XFORMERS]:\n"
+    "I reinstalled the Windows system and then the script stopped working. Before that, everything worked fine. Outputs this:\n"
+    "\n"
+    "WARNING:xformers:WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n"
+    "    PyTorch 2.5.1+cu124 with CUDA 1204 (you have 2.6.0+cu124)\n"
+    "    Python  3.10.11 (you have 3.10.0)\n"
+    "  Please reinstall xformers (see https://github.com/facebookresearch/xformers#installing-xformers)\n"
+    "  Memory-efficient attention, SwiGLU, sparse and more won't be available.\n"
+    "  Set XFORMERS_MORE_DETAILS=1 for more details"
+)
 ENV = "cuda.env-not-inherited"
 MISREAD = "platform.gpu-load-misread"
 
@@ -110,15 +123,7 @@ KNOB = [
         "https://github.com/easydiffusion/easydiffusion/issues/1349",
     ),
     (
-        "WARNING:xformers:WARNING[XFORMERS]:\n"
-        "I reinstalled the Windows system and then the script stopped working. Before that, everything worked fine. Outputs this:\n"
-        "\n"
-        "WARNING:xformers:WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n"
-        "    PyTorch 2.5.1+cu124 with CUDA 1204 (you have 2.6.0+cu124)\n"
-        "    Python  3.10.11 (you have 3.10.0)\n"
-        "  Please reinstall xformers (see https://github.com/facebookresearch/xformers#installing-xformers)\n"
-        "  Memory-efficient attention, SwiGLU, sparse and more won't be available.\n"
-        "  Set XFORMERS_MORE_DETAILS=1 for more details",
+        XFORMERS_AFTER_REINSTALL,
         ABI,
         "2.5.1",
         # maintainer: lycoris-lora upgraded torch to 2.6; back to the torch xformers was built for
@@ -249,15 +254,7 @@ LOOKALIKE = [
     ),
     (
         # a CUDA torch replaced by another CUDA torch: xformers' build mismatch, not a CPU build
-        "WARNING:xformers:WARNING[XFORMERS]:\n"
-        "I reinstalled the Windows system and then the script stopped working. Before that, everything worked fine. Outputs this:\n"
-        "\n"
-        "WARNING:xformers:WARNING[XFORMERS]: xFormers can't load C++/CUDA extensions. xFormers was built for:\n"
-        "    PyTorch 2.5.1+cu124 with CUDA 1204 (you have 2.6.0+cu124)\n"
-        "    Python  3.10.11 (you have 3.10.0)\n"
-        "  Please reinstall xformers (see https://github.com/facebookresearch/xformers#installing-xformers)\n"
-        "  Memory-efficient attention, SwiGLU, sparse and more won't be available.\n"
-        "  Set XFORMERS_MORE_DETAILS=1 for more details",
+        XFORMERS_AFTER_REINSTALL,
         CPUBUILD,
         "https://github.com/sdbds/musubi-tuner-scripts/issues/4",
     ),

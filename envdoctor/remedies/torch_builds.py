@@ -106,7 +106,7 @@ def torch_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[F
             str(r["compute_capability"]) for r in rows if r and r.get("compute_capability")
         ]
     wheel_os = "windows" if os_name == "windows" else ctx.os or "linux"
-    max_cuda = driver_cuda(ctx, ms, "windows" if os_name == "windows" else "linux")
+    max_cuda = driver_cuda(ctx, ms, _table_os(os_name))
     if not capabilities:
         # without the GPU: a build for the driver still needs the driver's CUDA to choose
         if spec.kind == "torch-build-for-gpu" or max_cuda:
@@ -192,7 +192,7 @@ def _needs_driver(ms: Any, variant: str, os_name: str, capabilities: list[str]) 
     variant's floor and the driver of the first CUDA that knows the newest of these GPUs (an
     sm_120 board needs a CUDA 12.8 driver even for a cu128 wheel that minor-version compatibility
     would run on 525); "" when the tables do not say."""
-    table_os = "windows" if os_name == "windows" else "linux"
+    table_os = _table_os(os_name)
     floors = [driver_needed(ms, variant, table_os)]
     sms = [int(c.replace(".", "")) for c in capabilities if c.replace(".", "").isdigit()]
     first = nq.first_cuda_for_sm(ms, max(sms)) if sms else None
@@ -205,9 +205,14 @@ def _needs_driver(ms: Any, variant: str, os_name: str, capabilities: list[str]) 
     return f", needs driver {need}+"
 
 
+def _table_os(os_name: str) -> str:
+    """The driver tables' OS column for a host's OS name: windows, else linux."""
+    return "windows" if os_name == "windows" else "linux"
+
+
 def _driver_assumption(ms: Any, variant: str, os_name: str) -> str:
     """What a wheel chosen without the driver's version assumes about the driver."""
-    need = driver_needed(ms, variant, "windows" if os_name == "windows" else "linux")
+    need = driver_needed(ms, variant, _table_os(os_name))
     if need:
         return f"needs a driver of branch {need} or newer for {variant}; yours was not given"
     return f"needs a driver that runs {variant}; yours was not given"
