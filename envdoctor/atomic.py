@@ -27,8 +27,6 @@ def write_text_atomically(
 
     With `into_special`, an existing character device or FIFO is written into instead; any other
     non-regular target raises OSError (see the module docstring)."""
-    import tempfile
-
     path = Path(path)
     kind = _existing_kind(path)
     if kind == "regular" and path.is_symlink():
@@ -38,10 +36,29 @@ def write_text_atomically(
         return
     elif kind not in (None, "regular"):
         raise OSError(errno.EEXIST, f"it exists and is a {kind}, not a regular file", str(path))
+    _replace(path, text, mode)
+
+
+def write_bytes_atomically(path: Path | str, data: bytes) -> None:
+    """Replace the regular file `path` (or create it) with `data` atomically; any other kind of
+    existing target raises OSError (a cache file is never written into a device)."""
+    path = Path(path)
+    kind = _existing_kind(path)
+    if kind not in (None, "regular"):
+        raise OSError(errno.EEXIST, f"it exists and is a {kind}, not a regular file", str(path))
+    _replace(Path(os.path.realpath(path)) if kind else path, data, None)
+
+
+def _replace(path: Path, data: str | bytes, mode: int | None) -> None:
+    """Write `data` (text as UTF-8 with the platform's line ends) to a temporary file beside
+    `path`, flush it to disk, rename it over `path`."""
+    import tempfile
+
     fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=str(path.parent))
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
+        binary = isinstance(data, bytes)
+        with os.fdopen(fd, "wb" if binary else "w", encoding=None if binary else "utf-8") as handle:
+            handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         if mode is not None:

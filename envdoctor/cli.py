@@ -100,8 +100,7 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
         fmt = getattr(args, "format", None) or "text"
         args.ui_lang = _ui_lang(argv, fmt)
-        module = importlib.import_module(f"envdoctor.commands.{_module_for(args.command)}")
-        outcome: Outcome = module.run(args)
+        outcome = _run_command(args)
     except UsageError as exc:
         message = _usage_message(_one_line(str(exc)), ui)
         _write(
@@ -143,6 +142,19 @@ def main(argv: list[str] | None = None) -> int:
     return outcome.exit_code
 
 
+def _run_command(args: argparse.Namespace) -> Outcome:
+    """The chosen command's outcome; those that compile hundreds of regular expressions keep
+    them between runs (`regex_cache`)."""
+    name = _module_for(args.command)
+    with contextlib.ExitStack() as stack:
+        if name in _KEEPS_REGEXES:
+            from envdoctor.regex_cache import kept_regexes
+
+            stack.enter_context(kept_regexes())
+        outcome: Outcome = importlib.import_module(f"envdoctor.commands.{name}").run(args)
+    return outcome
+
+
 def entry() -> None:
     """The `envdoctor` console script and `python -m envdoctor`: run, then end the process at once.
 
@@ -170,6 +182,10 @@ class _ClosedStream(io.TextIOBase):
             return 0
         raise OSError(errno.EBADF, "it is closed")
 
+
+# commands that compile hundreds of patterns (the readers', the triage vocabularies', the signatures');
+# preflight stays out: its start-up is a few times `python -c pass`
+_KEEPS_REGEXES = frozenset({"check", "explain", "report", "triage"})
 
 # commands whose output is already in the chosen language (a rendered report, a help page)
 _RENDERS_ITSELF = frozenset({"check", "triage", "report", "explain"})

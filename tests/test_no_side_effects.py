@@ -45,6 +45,8 @@ FILE_WRITERS = {
     "envdoctor/atomic.py": "every output file: a temporary file in the same folder, renamed over the target",
     "envdoctor/matrix/update.py": "installs and rolls back matrix updates in the cache folder",
     "envdoctor/matrix/cache.py": "creates the cache folder of compiled matrices (entries via atomic.py)",
+    "envdoctor/regex_cache.py": "creates the cache folder of compiled regular expressions (its one "
+    "file via atomic.py)",
     "envdoctor/diagnosis/image_inspect.py": "unpacks an image's layers into a temporary folder it removes",
     "envdoctor/cli.py": "reopens stdout on os.devnull after a broken pipe",
     "envdoctor/i18n/catalog.py": "the translator's workflow (python -m envdoctor.i18n update) "
@@ -402,13 +404,21 @@ def test_commands_change_nothing_outside_their_output(sandbox, real_captures):
     ]  # the fakes' own logs
     # envdoctor's cache: the compiled matrices, one JSON file per bundled table, the parsed
     # triage signatures (envdoctor.triage_engine.loader.CACHE_NAME), the free-text reader's
-    # selectors (envdoctor.ingest.free_text.SELECTOR_CACHE), and nothing else
+    # selectors (envdoctor.ingest.free_text.SELECTOR_CACHE), the compiled regular expressions
+    # (envdoctor.regex_cache: one file for this interpreter), and nothing else
     tables = {p.stem for p in (REPO / "matrices").glob("*.toml")} | {
         "triage-signatures",
         "triage-selectors",
     }
     cached = [p for p in mine if p.startswith("cache/")]
-    entries = [p for p in cached if p not in ("cache/envdoctor", "cache/envdoctor/compiled")]
+    regex_store = f"cache/envdoctor/regex/{sys.implementation.cache_tag}.bin"
+    assert regex_store in cached, cached
+    entries = [
+        p
+        for p in cached
+        if p not in ("cache/envdoctor", "cache/envdoctor/compiled", "cache/envdoctor/regex")
+        and p != regex_store
+    ]
     assert entries and all(
         p.startswith("cache/envdoctor/compiled/")
         and p.endswith(".json")
