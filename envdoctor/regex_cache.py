@@ -197,7 +197,7 @@ def _engine_compile(pattern: str, row: Row) -> Any:
     engine = _engine()
     flags, words, groups, groupindex, indexgroup = row
     if not (isinstance(groupindex, dict) and all(type(v) is int for v in groupindex.values())):
-        raise TypeError("group names of another shape")
+        raise TypeError  # caught by RegexStore.compile: the row is generated again
     code = array(_typecode(int(engine.CODESIZE)) or "I")
     code.frombytes(words)
     return engine.compile(
