@@ -36,6 +36,7 @@ def parse(text: str | None) -> Version | None:
         return None
 
 
+@lru_cache(maxsize=4096)
 def release(text: str | None) -> Version | None:
     """The public release part only: "2.7.1+cu128" -> 2.7.1, "2.8.0.dev20250601" -> 2.8.0."""
     version = parse(text)

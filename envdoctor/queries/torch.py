@@ -11,6 +11,7 @@ Tables used: torch_releases, torch_arch, torch_index, and cuda_compat / nvcc_arc
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from packaging.version import Version
@@ -75,7 +76,12 @@ def _version(text: Any) -> Version | None:
 
 def _minor(text: Any) -> Version | None:
     """major.minor of any torch version string as a Version ("2.10.0+cu128" -> 2.10)."""
-    v = _version(text)
+    return None if text is None else _minor_of(str(text))
+
+
+@lru_cache(maxsize=1024)
+def _minor_of(text: str) -> Version | None:
+    v = versions.release(text)
     if v is None:
         return None
     release = v.release + (0,)

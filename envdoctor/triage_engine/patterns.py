@@ -39,6 +39,9 @@ _ALSO: dict[str, tuple[tuple[str, ...], ...]] = {}
 
 # Likewise the pattern texts that passed `check_backtracking`.
 _CHECKED: set[str] = set()
+# Cache entries of earlier loads (`remember_anchors`): read for a pattern when first asked, so a
+# run pays for the patterns its paste needs, not for all of them.
+_SEEDS: list[tuple[Mapping[str, Iterable[str]], Mapping[str, Iterable[Iterable[str]]]]] = []
 
 
 def remember_anchors(
@@ -46,10 +49,7 @@ def remember_anchors(
 ) -> None:
     """Seed the memos with patterns analysed (and checked) by an earlier load of the same
     signature files."""
-    for text, found in known.items():
-        _ANCHORS.setdefault(text, tuple(found))
-        _ALSO.setdefault(text, tuple(tuple(group) for group in (also or {}).get(text, ())))
-        _CHECKED.add(text)
+    _SEEDS.append((known, also or {}))
 
 
 def forget_anchors() -> None:
@@ -57,6 +57,19 @@ def forget_anchors() -> None:
     _ANCHORS.clear()
     _ALSO.clear()
     _CHECKED.clear()
+    _SEEDS.clear()
+
+
+def _seeded(pattern: str) -> bool:
+    """Whether a seed knows `pattern`; if so its anchors, other sets and check are memoised."""
+    for known, also in _SEEDS:
+        found = known.get(pattern)
+        if found is not None:
+            _ANCHORS.setdefault(pattern, tuple(found))
+            _ALSO.setdefault(pattern, tuple(tuple(group) for group in also.get(pattern, ())))
+            _CHECKED.add(pattern)
+            return True
+    return False
 
 
 def _required_literals(parsed: Any) -> set[str] | None:
@@ -133,8 +146,8 @@ def anchors_of(pattern: str, parsed: Any = None) -> tuple[str, ...]:
     """The literals one of which every match of `pattern` contains (SignatureError if none
     has 3+ characters, a CJK character counting 2)."""
     known = _ANCHORS.get(pattern)
-    if known is not None:
-        return known
+    if known is not None or (_SEEDS and _seeded(pattern)):
+        return known or _ANCHORS[pattern]
     parsed = parsed if parsed is not None else sre_parse.parse(pattern, re.IGNORECASE)
     found = _required_literals(parsed)
     if not found or min(_literal_length(o) for o in found) < 3:
@@ -153,8 +166,8 @@ def also_of(pattern: str, parsed: Any = None) -> tuple[tuple[str, ...], ...]:
     each (3+ characters, strongest first): a line holding an anchor ("gpu") but none of another
     set ("not used") cannot match, and the expression need not be compiled to say so."""
     known = _ALSO.get(pattern)
-    if known is not None:
-        return known
+    if known is not None or (_SEEDS and _seeded(pattern) and pattern in _ALSO):
+        return known if known is not None else _ALSO[pattern]
     parsed = parsed if parsed is not None else sre_parse.parse(pattern, re.IGNORECASE)
     anchors = set(anchors_of(pattern, parsed))
     groups: list[tuple[str, ...]] = []
@@ -169,7 +182,7 @@ def also_of(pattern: str, parsed: Any = None) -> tuple[tuple[str, ...], ...]:
 def check_backtracking(pattern: str, parsed: Any = None) -> None:
     """Refuse an unbounded repeat inside another one, such as (a+)+ or (\\w*\\s?)*, which can
     backtrack exponentially; bound the outer one instead ({1,40})."""
-    if pattern in _CHECKED:
+    if pattern in _CHECKED or (_SEEDS and _seeded(pattern)):
         return
 
     def walk(tree: Any, inside_repeat: bool) -> None:
