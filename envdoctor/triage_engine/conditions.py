@@ -61,6 +61,7 @@ FACT_NAMES = (
     "gpu.cc_min",
     "nvcc.refused_sm",
     "nvcc.refused_cuda_first",
+    "nvcc.refused_cuda_last",
     "ext.name",
     "ext.torch_needed",
     "ext.for_torch",

@@ -17,7 +17,11 @@ the toolkit that fits:
   refined by nvidia_arch_support's last_cuda), None while the newest toolkit still does;
 - `nvcc.refused_sm` / `nvcc.refused_cuda_first`: the architecture an nvcc or ptxas of the report
   refused ("Unsupported gpu architecture 'compute_75'", "Value 'sm_89' is not defined for option
-  'gpu-name'") and the first CUDA release whose nvcc builds for it (nvcc_arch: 75 -> "10.0").
+  'gpu-name'") and the first CUDA release whose nvcc builds for it (nvcc_arch: 75 -> "10.0");
+- `nvcc.refused_cuda_last`: for a refused architecture that the table's oldest toolkit already
+  knew (one a later toolkit dropped: compute_30 under CUDA 11, compute_50 under CUDA 13), the last
+  CUDA release whose nvcc still builds for it (nvcc_arch, refined by nvidia_arch_support: 30 ->
+  "10.2", 50 -> "12.9").
 """
 
 from __future__ import annotations
@@ -89,6 +93,8 @@ def derive_gpu_toolkit(ms: Any, values: dict[str, Any], lines: list[str]) -> Non
     refused = refused_sm(lines)
     values["nvcc.refused_sm"] = refused
     values["nvcc.refused_cuda_first"] = cuda_that_added(ms, refused) if refused else None
+    dropped = refused is not None and values["nvcc.refused_cuda_first"] is None
+    values["nvcc.refused_cuda_last"] = last_toolkit_for_sm(ms, refused) if dropped else None
 
 
 def cuda_that_added(ms: Any, sm: int) -> str | None:
