@@ -326,8 +326,13 @@ PIP_COMMAND = re.compile(r"\bpip3?(?:\.exe)?\s+install\b", re.IGNORECASE)
 # Mentions of the environment, one named group per mention (one pass per line).
 ENVIRONMENT = re.compile(
     r"(?P<wsl>\bwsl\s?[12]?\b|microsoft-standard)"
-    r"|(?P<windows>\bwindows(?:\s?1[01])?\b|\bwin1[01]\b|\b[a-z]:\\(?:users|windows|program))"
-    r"|(?P<macos>\bmac\s?os\b|\bmacos\b|\bosx\b|\bdarwin\b|\bapple m[1-4]\b)"
+    r"|(?P<windows>\bwindows(?:\s?1[01])?\b|\bwin1[01]\b|\b[a-z]:\\(?:users|windows|program)"
+    # cmd.exe's and PowerShell's words for a command they cannot find
+    r"|is not recognized as an internal or external command|is not recognized as the name of a cmdlet)"
+    r"|(?P<macos>\bmac\s?os\b|\bmacos\b|\bosx\b|\bdarwin\b|\bapple m[1-4]\b|\bapple silicon\b"
+    # a Mac's own paths: a home folder (/Users/<name>/, not C:/Users nor WSL's /mnt/c/Users),
+    # Homebrew on Apple silicon, the python.org framework build
+    r"|\bmacbook|(?<![a-z]:)(?<![a-z])/users/[^/\s\"']{1,64}/|/opt/homebrew/|python\.framework/)"
     r"|(?P<linux>\b(?:linux|ubuntu|debian|fedora|centos|rhel|opensuse|arch|gentoo|cachyos)\b)"
     r"|(?P<container>\bdocker\b|\bcontainer\b|\bkubernetes\b|\bk8s\b|\bpodman\b|\bkubelet\b)"
     r"|(?P<comfyui>comfy)"
@@ -340,9 +345,11 @@ ENVIRONMENT = re.compile(
 )  # on lowercased lines
 OS_MENTIONS = ("wsl", "windows", "macos", "linux", "container")
 APP_MENTIONS = ("comfyui", "a1111", "forge", "ollama", "vllm")
+# not a container image's name or tag ("ubuntu:latest", "nvidia/cuda:12.1.0-devel-ubuntu22.04"):
+# the host a `docker run` starts from is another system
 DISTRO = re.compile(
-    r"\b(ubuntu|debian|fedora|centos|rhel|rocky|opensuse|arch\s?linux|manjaro|gentoo|"
-    r"cachyos|nixos|pop!_os|linux mint)\b",
+    r"(?<![/:-])\b(ubuntu|debian|fedora|centos|rhel|rocky|opensuse|arch\s?linux|manjaro|gentoo|"
+    r"cachyos|nixos|pop!_os|linux mint)\b(?!:[\w.])",
     re.IGNORECASE,
 )
 DISTRO_IDS = {
@@ -366,11 +373,11 @@ ERROR_GATE = (
 )  # fmt: skip
 ENVIRONMENT_GATE = (
     "wsl", "microsoft-standard", "windows", "win1", "users", "program", "mac", "osx", "darwin",
-    "apple m", "linux", "ubuntu", "debian", "fedora", "centos", "rhel", "opensuse", "arch",
+    "apple m", "apple silicon", "homebrew", "python.framework", "linux", "ubuntu", "debian", "fedora", "centos", "rhel", "opensuse", "arch",
     "gentoo", "cachyos", "docker", "container", "kubernetes", "k8s", "podman", "kubelet",
     "comfy", "webui", "automatic1111", "a1111", "vram", "launch.py", "forge", "ollama",
     "source=", "vllm", "cumem_allocator", "jetson", "jetpack", "l4t", "tegra",
-    "use lower resolution",
+    "use lower resolution", "not recognized as",
 )  # fmt: skip
 KEY_VALUE_GATE = (
     "torch", "tensorflow", "tensor flow", "jax", "xformers", "flash", "bitsandbytes", "vllm",

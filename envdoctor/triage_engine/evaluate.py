@@ -241,6 +241,8 @@ def to_finding(
         when = None if spec.when is None else evaluate_condition(spec.when, scoped)[0]
         if when is False:
             continue
+        if spec.unless is not None and evaluate_condition(spec.unless, scoped)[0] is True:
+            continue  # known not to apply to this paste's facts (another vendor, OS, ...)
         first = (
             spec.first_when is not None and evaluate_condition(spec.first_when, scoped)[0] is True
         )

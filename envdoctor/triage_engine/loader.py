@@ -34,6 +34,8 @@ risk = "safe"                               # safe | needs-restart | destructive
 url = "https://pytorch.org/get-started/locally/"
 when = "os.system != Windows"               # shown only when this is not known to be false
 first_when = "app.comfyui"                  # moved to the top when this holds
+unless = "gpu.vendor in amd,intel"          # hidden when this holds (a gate on the facts: unlike
+                                            # a `when` that holds, it does not move the fix up)
 ```
 
 Patterns are Python regular expressions, matched case-insensitively against one notable line at
@@ -506,7 +508,7 @@ _ALLOWED = {
     "prose_max",
     "remedy",
 }
-_FIX_ALLOWED = {"summary", "commands", "risk", "url", "when", "first_when"}
+_FIX_ALLOWED = {"summary", "commands", "risk", "url", "when", "first_when", "unless"}
 
 
 CACHE_NAME = "triage-signatures"  # the cache entry: parsed files and patterns' anchors
@@ -581,6 +583,7 @@ def _signature(
                 fix.get("url"),
                 condition(fix["when"]) if fix.get("when") else None,
                 condition(fix["first_when"]) if fix.get("first_when") else None,
+                condition(fix["unless"]) if fix.get("unless") else None,
             )
         )
     from envdoctor.remedies import RemedySpec

@@ -105,6 +105,7 @@ class FixSpec:
     url: str | None = None
     when: Condition | None = None
     first_when: Condition | None = None
+    unless: Condition | None = None
 
 
 @dataclass(frozen=True)
@@ -144,7 +145,9 @@ class Signature:
         for cue in self.cues:
             if cue.notable:
                 yield from cue.patterns
-        fix_conditions = [c for f in self.fixes for c in (f.when, f.first_when) if c is not None]
+        fix_conditions = [
+            c for f in self.fixes for c in (f.when, f.first_when, f.unless) if c is not None
+        ]
         for condition in (*self.requires, *self.confirm, *self.refute, *fix_conditions):
             for clause in condition.clauses:
                 if clause.op in ("~", "!~") and clause.fact == "text":

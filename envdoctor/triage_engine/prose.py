@@ -333,8 +333,9 @@ _CPU_BUILD_NOT = re.compile(
 _TORCH_WORD = re.compile(r"(?<![a-z])(?:py)?torch(?![a-z])", FLAGS)
 
 # the distribution by name, glued to Chinese or a version ("centos7服务器", "ubuntu22.04系统")
-DISTRO = re.compile(
-    r"(?<![a-z])(ubuntu|debian|centos|fedora|rocky|rhel|opensuse|manjaro|almalinux)(?![a-z])",
+DISTRO = re.compile(  # not a container image's name or tag ("ubuntu:latest", "-ubuntu22.04")
+    r"(?<![a-z/:-])(ubuntu|debian|centos|fedora|rocky|rhel|opensuse|manjaro|almalinux)(?![a-z])"
+    r"(?!:[\w.])",
     FLAGS,
 )
 

@@ -139,9 +139,22 @@ _INTEL_WORDS = re.compile(
 _NVIDIA_WORDS = re.compile(r"(?<![0-9a-z])n卡|英伟达|nvidia\s*(?:的)?\s*显卡", FLAGS)
 
 
+# What only ROCm's HIP runtime prints, on an AMD GPU: torch's "HIP out of memory", a hipError /
+# "HIP error:", Ollama's failed hipMemGetInfo and its gfx list ("amdgpu is not supported"). Not a
+# +rocm wheel tag: the web UI's installer puts a ROCm torch on NVIDIA machines with an AMD iGPU.
+_AMD_RUNTIME = re.compile(
+    r"hip out of memory|(?<![a-z])hiperror|(?<![a-z])hip error:|hipmemgetinfo|"
+    r"amdgpu is not supported|no compatible amdgpu devices",
+    FLAGS,
+)
+
+
 def gpu_vendor(line: str) -> str | None:
-    """The GPU maker a line names in words ("A卡" -> amd, "N卡" -> nvidia), or None."""
+    """The GPU maker a line names in words ("A卡" -> amd, "N卡" -> nvidia) or shows by its runtime's
+    messages (HIP: amd), or None."""
     if _AMD_WORDS.search(line) and not _A100_CLASS.search(line):
+        return "amd"
+    if _AMD_RUNTIME.search(line):
         return "amd"
     if _INTEL_WORDS.search(line):
         return "intel"
