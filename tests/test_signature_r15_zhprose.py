@@ -1,6 +1,7 @@
 """Chinese users' reports, round 15 (checks/signatures/r15_zhprose.toml): Ascend NPU (昇腾) stacks,
-where a torch_npu that does not pair with torch / CANN, CANN's Python dependencies, or a source
-checkout shadowing the installed torch_npu were read as CUDA causes (flash-attn, the NVIDIA driver),
+where a torch_npu that does not pair with torch / CANN, CANN's Python dependencies or libraries
+missing from the environment, or a source checkout shadowing the installed torch_npu were read as
+CUDA causes or matched nothing (flash-attn, the NVIDIA driver),
 and ChatGLM's cpm_kernels failing on a Windows PATH entry that is a file. Each row is the text of one
 public thread, verbatim, whose fix was confirmed (the reporter or another user says it worked, or a
 maintainer states cause and fix): its cause ranks first and one of that cause's fixes names the
@@ -89,6 +90,13 @@ KNOB = [
         "decorator",
         # maintainer: CANN's Python dependencies were not all installed (numpy, decorator, sympy, ...)
         "https://github.com/Ascend/pytorch/issues/7",
+    ),
+    (
+        "找不到lac_dvpp,lascendcl库文件",
+        CANN_ENV,
+        "set_env.sh",
+        # reporter: an NPU environment variable was not set (CANN's set_env.sh)
+        "https://github.com/Ascend/samples/issues/19",
     ),
     (
         "[BUG/Help] <title>加载cpm_kernels时路径指向python.exe提示[WinError 267] 目录名称无效",
