@@ -94,7 +94,9 @@ def derive_gpu_toolkit(ms: Any, values: dict[str, Any], lines: list[str]) -> Non
     values["nvcc.refused_sm"] = refused
     values["nvcc.refused_cuda_first"] = cuda_that_added(ms, refused) if refused else None
     dropped = refused is not None and values["nvcc.refused_cuda_first"] is None
-    values["nvcc.refused_cuda_last"] = last_toolkit_for_sm(ms, refused) if dropped else None
+    values["nvcc.refused_cuda_last"] = (
+        last_toolkit_for_sm(ms, refused) if refused is not None and dropped else None
+    )
 
 
 def cuda_that_added(ms: Any, sm: int) -> str | None:
