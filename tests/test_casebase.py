@@ -217,6 +217,25 @@ def test_a_suggestion_needs_the_setting_its_cause_exists_in() -> None:
     )
 
 
+def test_a_linux_kernel_module_cause_is_not_suggested_for_native_windows() -> None:
+    # en-2309 (a dependency replaced the CUDA torch on Windows) shares a few words with
+    # nvidia-docker#137 (a module not rebuilt for a new kernel): a kernel-module cause is no
+    # suggestion for a paste that names Windows and nothing of Linux
+    windows = [
+        "When following the instructions in https://github.com/meizhong986/WhisperJAV/blob/main/"
+        "docs/en/guides/installation_windows_python.md and doing `pip install git+https://github."
+        "com/meizhong986/ClearerVoice-Studio.git#subdirectory=clearvoice` it seems to uninstall "
+        "the `torch-2.11.0+cu128` and replace it with `torch-2.12.0`"
+    ]
+    for cause in ("nvidia.module-not-built-for-kernel", "nvidia.dkms-headers-missing"):
+        assert not casebase.in_its_setting(cause, windows)
+        assert casebase.in_its_setting(cause, [*windows, "Ubuntu 22.04, kernel 6.8"])
+        assert casebase.in_its_setting(
+            cause, ["NVIDIA-SMI has failed because it couldn't communicate"]
+        )
+    assert casebase.in_its_setting("torch.cpu-build-on-gpu-host", windows)
+
+
 def test_suggestions_fill_the_places_prose_guesses_leave(monkeypatch: Any) -> None:
     from envdoctor.model.findings import Finding, Severity
 
