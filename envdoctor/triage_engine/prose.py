@@ -415,7 +415,6 @@ ANCHORS = (
     "nccl_",
     "python",
     "torch",
-    "name: torch",
     "version: 1.",
     "version: 2.",
     "tf version",
