@@ -16,6 +16,7 @@ fresh interpreter) and prints the medians. Usage:
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import resource
@@ -90,13 +91,20 @@ def generate(path: Path, size_bytes: int) -> None:
 
 
 def run_one(path: Path) -> dict:
-    """Triage one file in this process; timings and peak memory."""
+    """Triage one file in this process (through the compiled-pattern store, as the command does);
+    timings and peak memory."""
     sys.path.insert(0, str(REPO))
     from envdoctor.commands import triage
 
+    try:  # as `envdoctor triage` runs: through the compiled-pattern store
+        from envdoctor.regex_cache import kept_regexes
+    except ImportError:  # a checkout older than the store
+        kept_regexes = contextlib.nullcontext  # type: ignore[assignment]
+
     before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     start, cpu_start = time.perf_counter(), time.process_time()
-    report = triage.triage_blocks(triage._input_blocks(str(path)))
+    with kept_regexes():
+        report = triage.triage_blocks(triage._input_blocks(str(path)))
     seconds, cpu = time.perf_counter() - start, time.process_time() - cpu_start
     peak_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     return {
