@@ -131,8 +131,6 @@ def derive(
     variant = ctx.torch.get("variant") or variant_of(torch_version)
     if variant is None and prose.get("torch.prose_build") == "cpu":  # "torch装的是cpu版本"
         variant = "cpu"
-    if variant is None and prose.get("torch.prose_cuda"):  # "装的pytorch是cu121的"
-        variant = str(prose["torch.prose_cuda"])
     if variant and not ctx.torch.get("variant"):
         ctx.torch["variant"] = variant
     values["torch.version"] = torch_version

@@ -332,26 +332,6 @@ _CPU_BUILD_NOT = re.compile(
 )
 _TORCH_WORD = re.compile(r"(?<![a-z])(?:py)?torch(?![a-z])", FLAGS)
 
-# the CUDA of the torch build in words, with torch named: "pip show torch it gives me version 2.0.1
-# + cu117", "装的pytorch是cu121的", "torch is cu118", "cu121版本的torch"; not torchvision's tag,
-# nor a build a line recommends or asks about ("应该装cu118", "是必须安装1.12.1 + CU113吗？", "try
-# cu121"), or one replaced since ("之前是cu121")
-TORCH_CU_WORDS = re.compile(
-    r"(?<![a-z])(?:py)?torch(?![a-z_-])[^\n]{0,40}?(?:\+\s*|(?:是|为|\bis\s|装的是|用的是)\s*)"
-    r"cu(?P<code>1[0-3]\d)(?!\d)|cu(?P<code2>1[0-3]\d)\s*(?:版本)?的\s*(?:py)?torch(?![a-z])",
-    FLAGS,
-)
-_TORCH_CU_NOT = re.compile(
-    r"应该|建议|换成|改成|之前|以前|原来|吗|必须|需要|\btry\b|\bshould\b|\bneeds?\b|\brequire|"
-    r"instead|torchvision|torchaudio",
-    FLAGS,
-)
-# `pip show torch` prints "Name: torch" and, on the next line, "Version: 1.11.0+cu113"
-_PIP_SHOW_NAME = re.compile(r"^\s*name:\s*torch\s*$", FLAGS)
-_PIP_SHOW_VERSION = re.compile(
-    r"^\s*version:\s*(?P<version>[12]\.\d+(?:\.\d+)?(?:\+(?:cpu|cu\d{2,3}|rocm[\d.]+))?)\s*$", FLAGS
-)
-
 # the distribution by name, glued to Chinese or a version ("centos7服务器", "ubuntu22.04系统")
 DISTRO = re.compile(  # not a container image's name or tag ("ubuntu:latest", "-ubuntu22.04")
     r"(?<![a-z/:-])(ubuntu|debian|centos|fedora|rocky|rhel|opensuse|manjaro|almalinux)(?![a-z])"
@@ -415,8 +395,6 @@ ANCHORS = (
     "nccl_",
     "python",
     "torch",
-    "version: 1.",
-    "version: 2.",
     "tf version",
     "tf版本",
     "tf.__version__",
@@ -561,19 +539,9 @@ def prose_facts(lines: Iterable[str]) -> dict[str, object]:
     environment assignments seen."""
     facts: dict[str, object] = {}
     env: dict[str, str] = {}
-    after_pip_show = False
     for line in lines:
         if len(line) > 2000:
             line = line[:2000]
-        if after_pip_show and "torch.printed_version" not in facts:
-            shown = _PIP_SHOW_VERSION.match(line)
-            if shown:
-                facts["torch.printed_version"] = shown.group("version")
-        after_pip_show = bool(_PIP_SHOW_NAME.match(line))
-        if "torch.prose_cuda" not in facts and not _TORCH_CU_NOT.search(line):
-            tagged = TORCH_CU_WORDS.search(line)
-            if tagged:
-                facts["torch.prose_cuda"] = "cu" + (tagged.group("code") or tagged.group("code2"))
         line_max = None  # the driver's CUDA this line names: the same number is no toolkit
         for fact, regex in VERSION_PATTERNS:
             if fact == "driver.cuda_max" and line_max is None:
