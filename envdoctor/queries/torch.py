@@ -81,11 +81,8 @@ def _minor(text: Any) -> Version | None:
 
 @lru_cache(maxsize=1024)
 def _minor_of(text: str) -> Version | None:
-    v = versions.release(text)
-    if v is None:
-        return None
-    release = v.release + (0,)
-    return Version(f"{release[0]}.{release[1]}")
+    minor = versions.major_minor(text)
+    return None if minor is None else Version(minor)
 
 
 def _os(os: str) -> str | None:

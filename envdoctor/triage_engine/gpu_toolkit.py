@@ -92,10 +92,11 @@ def derive_gpu_toolkit(ms: Any, values: dict[str, Any], lines: list[str]) -> Non
     values["gpu.cc_min"] = f"{int(oldest) // 10}.{int(oldest) % 10}" if oldest else None
     refused = refused_sm(lines)
     values["nvcc.refused_sm"] = refused
-    values["nvcc.refused_cuda_first"] = cuda_that_added(ms, refused) if refused else None
-    dropped = refused is not None and values["nvcc.refused_cuda_first"] is None
+    added = cuda_that_added(ms, refused) if refused else None
+    values["nvcc.refused_cuda_first"] = added
+    # refused, yet older than the table's first toolkit: one a later toolkit dropped
     values["nvcc.refused_cuda_last"] = (
-        last_toolkit_for_sm(ms, refused) if refused is not None and dropped else None
+        last_toolkit_for_sm(ms, refused) if refused and not added else None
     )
 
 
