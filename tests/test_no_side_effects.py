@@ -403,21 +403,23 @@ def test_commands_change_nothing_outside_their_output(sandbox, real_captures):
         p for p in changed.pop(str(tmp_path), []) if not p.startswith("logs")
     ]  # the fakes' own logs
     # envdoctor's cache: the compiled matrices, one JSON file per bundled table, the parsed
-    # triage signatures (envdoctor.triage_engine.loader.CACHE_NAME), the free-text reader's
-    # selectors (envdoctor.ingest.free_text.SELECTOR_CACHE), the compiled regular expressions
-    # (envdoctor.regex_cache: one file for this interpreter), and nothing else
+    # triage signatures (envdoctor.triage_engine.loader.CACHE_NAME) with their tables beside
+    # them (the one .bin), the free-text reader's selectors (envdoctor.ingest.free_text.
+    # SELECTOR_CACHE), the compiled regular expressions (envdoctor.regex_cache: one file for
+    # this interpreter), and nothing else
     tables = {p.stem for p in (REPO / "matrices").glob("*.toml")} | {
         "triage-signatures",
         "triage-selectors",
     }
     cached = [p for p in mine if p.startswith("cache/")]
     regex_store = f"cache/envdoctor/regex/{sys.implementation.cache_tag}.bin"
-    assert regex_store in cached, cached
+    signature_tables = "cache/envdoctor/compiled/triage-signatures.bin"
+    assert regex_store in cached and signature_tables in cached, cached
     entries = [
         p
         for p in cached
         if p not in ("cache/envdoctor", "cache/envdoctor/compiled", "cache/envdoctor/regex")
-        and p != regex_store
+        and p not in (regex_store, signature_tables)
     ]
     assert entries and all(
         p.startswith("cache/envdoctor/compiled/")

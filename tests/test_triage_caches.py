@@ -42,12 +42,30 @@ def _entry(cache: Path, name: str) -> Path:
     return cache / f"{name}.json"
 
 
+def _tables(cache: Path, name: str) -> Path:
+    """The signatures' tables kept beside the entry (`matrix_cache.store_bytes`)."""
+    return cache / f"{name}.bin"
+
+
 def test_signatures_read_back_equal_the_parsed_ones(cache, signatures):
     first = loader.load(signatures)  # parses and stores
     assert first.errors == () and _entry(cache, loader.CACHE_NAME).is_file()
     second = loader.load(signatures)  # from the cache
     assert second == first
     assert second.signatures and second.signatures == loader.DATA.signatures
+
+
+def test_a_cached_load_parses_no_file(cache, signatures, monkeypatch):
+    """Read back, every signature is built from the cached tables: a parse of the files (the
+    rescue of a damaged table) would give the same signatures, only slower."""
+    first = loader.load(signatures)
+
+    def no_parse(texts):  # noqa: ANN001, ANN202
+        raise AssertionError("parsed the signature files although the cache holds them")
+
+    monkeypatch.setattr(loader, "_parse", no_parse)
+    second = loader.load(signatures)
+    assert second.signatures == first.signatures
 
 
 def test_a_changed_signature_file_misses_the_cache(cache, signatures):
@@ -76,8 +94,8 @@ def _damaged_entries(entry: dict) -> dict[str, object]:
     """Entries with the right key and wrong content."""
     matrix = entry["matrix"]
     documents, rows = matrix["documents"], matrix["signatures"]
-    bad_rows = [[*row[:5], row[5].replace('"severity":"error"', '"severity":7')] for row in rows]
-    assert bad_rows != rows  # the damage below is real
+    size = matrix["tables_bytes"]
+    past_the_end = [[*row[:5], [size - 10, 20, row[5][2]]] for row in rows]
     return {
         "not-a-table": [],
         "documents-missing": {"key": entry["key"], "matrix": {"anchors": {}}},
@@ -88,7 +106,12 @@ def _damaged_entries(entry: dict) -> dict[str, object]:
         },
         "signatures-not-rows": {**entry, "matrix": {**matrix, "signatures": [[1, 2]] * len(rows)}},
         "a-row-missing": {**entry, "matrix": {**matrix, "signatures": rows[1:]}},
-        "a-bad-severity": {**entry, "matrix": {**matrix, "signatures": bad_rows}},
+        "a-table-past-the-end": {**entry, "matrix": {**matrix, "signatures": past_the_end}},
+        "a-place-not-numbers": {
+            **entry,
+            "matrix": {**matrix, "signatures": [[*row[:5], ["0", 1, 2]] for row in rows]},
+        },
+        "tables-of-another-size": {**entry, "matrix": {**matrix, "tables_bytes": size + 1}},
         "anchors-not-lists": {**entry, "matrix": {**matrix, "anchors": {"a": 1}}},
         "all-anchors-missing": {**entry, "matrix": {**matrix, "all_anchors": None}},
     }
@@ -105,16 +128,56 @@ def test_a_damaged_signature_entry_is_parsed_again(cache, signatures):
         path.write_text(json.dumps(entry), encoding="utf-8")
 
 
-def test_a_table_damaged_behind_its_digest_is_taken_from_the_files(cache, signatures):
+def test_damaged_or_foreign_tables_beside_the_entry_are_parsed_again(cache, signatures):
     fresh = loader.load(signatures)
-    path = _entry(cache, loader.CACHE_NAME)
-    entry = json.loads(path.read_text(encoding="utf-8"))
+    path = _tables(cache, loader.CACHE_NAME)
+    good = path.read_bytes()
+    header, _, body = good.partition(b"\n")
+    for label, damaged in {
+        "empty": b"",
+        "no-header": body,
+        "another-entry's": b"another key\n" + body,
+        "truncated": good[: len(good) // 2],
+        "longer": good + b" ",
+    }.items():
+        path.write_bytes(damaged)
+        assert loader.load(signatures) == fresh, label
+    path.unlink()
+    assert loader.load(signatures) == fresh, "missing"
+    path.unlink()  # that load stored the pair again; the entry alone is no entry
+    assert _entry(cache, loader.CACHE_NAME).is_file()
+    assert loader.load(signatures) == fresh, "missing again"
+
+
+def _damage_tables(cache: Path, count: int, keep_crc: bool) -> list[int]:
+    """Give `count` cached tables a severity no signature has (same length: every place stays
+    right), fixing their CRC-32 in the entry when `keep_crc`; returns their rows."""
+    import zlib
+
+    entry_path, tables_path = _entry(cache, loader.CACHE_NAME), _tables(cache, loader.CACHE_NAME)
+    entry = json.loads(entry_path.read_text(encoding="utf-8"))
+    header, _, tables = tables_path.read_bytes().partition(b"\n")
+    tables = bytearray(tables)
     rows = entry["matrix"]["signatures"]
-    damaged = [i for i, row in enumerate(rows) if '"severity":"error"' in row[5]][:3]
-    for i in damaged:
-        rows[i][5] = rows[i][5].replace('"severity":"error"', '"severity":7')
-    entry["matrix"]["digest"] = loader._digest([row[5] for row in rows])
-    path.write_text(json.dumps(entry), encoding="utf-8")
+    damaged = []
+    for i, row in enumerate(rows):
+        offset, length, _crc = row[5]
+        table = bytes(tables[offset : offset + length])
+        if b'"severity":"error"' in table and len(damaged) < count:
+            table = table.replace(b'"severity":"error"', b'"severity":"xxxxx"')
+            tables[offset : offset + length] = table
+            if keep_crc:
+                row[5][2] = zlib.crc32(table)
+            damaged.append(i)
+    entry_path.write_text(json.dumps(entry), encoding="utf-8")
+    tables_path.write_bytes(header + b"\n" + bytes(tables))
+    return damaged
+
+
+@pytest.mark.parametrize("keep_crc", [False, True], ids=["crc-fails", "behind-its-crc"])
+def test_a_damaged_table_is_taken_from_the_files(cache, signatures, keep_crc):
+    fresh = loader.load(signatures)
+    damaged = _damage_tables(cache, 3, keep_crc)
     got = loader.load(signatures)  # the entry passes its checks: the tables are built lazily
     assert len(damaged) == 3 and got.built == {}
     assert got == fresh  # the damaged ones came from a parse of the files, the rest from the cache

@@ -6,35 +6,9 @@ import argparse
 
 from envdoctor.commands import Outcome, UsageError
 from envdoctor.commands.limits import TIMEOUT_MAX_S, existing_path, seconds_type
+from envdoctor.commands.output_options import add_output_arguments
 from envdoctor.probes.context import ProbeOptions
-from envdoctor.render import FORMATS, render
-
-
-def add_output_arguments(
-    parser: argparse.ArgumentParser, formats: tuple[str, ...] | None = None
-) -> None:
-    """--format / --json / -v, shared by the commands that print a report."""
-    parser.add_argument(
-        "--format",
-        choices=formats or tuple(FORMATS),
-        default="text",
-        help="output format (default: text)",
-    )
-    parser.add_argument(
-        "--json", action="store_const", const="json", dest="format", help="short for --format json"
-    )
-    parser.add_argument(
-        "-v",
-        "--verbose",
-        action="store_true",
-        help="show evidence, every fix with its commands, and probe timings",
-    )
-    parser.add_argument(
-        "--fail-on",
-        choices=("error", "warning", "info"),
-        default="error",
-        help="exit 1 when a finding is at least this severe (default: error)",
-    )
+from envdoctor.render import render
 
 
 def add_parser(subparsers) -> None:  # noqa: ANN001

@@ -20,8 +20,8 @@ from collections.abc import Iterable
 from typing import BinaryIO
 
 from envdoctor.commands import Outcome, UsageError
-from envdoctor.commands.check import add_output_arguments
 from envdoctor.commands.limits import seconds_type
+from envdoctor.commands.output_options import add_output_arguments
 from envdoctor.model.report import Report
 from envdoctor.render import render
 from envdoctor.triage_engine import triage_blocks, triage_lines

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from envdoctor.diagnosis.engine import run_checks
 from envdoctor.diagnosis.enrich import enrich
@@ -10,7 +11,9 @@ from envdoctor.matrix.loader import MatrixSet
 from envdoctor.model.findings import Severity
 from envdoctor.model.report import Report
 from envdoctor.model.snapshot import Snapshot
-from envdoctor.probes.context import ProbeContext, ProbeOptions
+
+if TYPE_CHECKING:  # the probe machinery is imported by `collect_live` (triage never probes)
+    from envdoctor.probes.context import ProbeOptions
 
 
 def active_matrices() -> MatrixSet:
@@ -28,6 +31,7 @@ def collect_live(
 ) -> Snapshot:
     """Run the probes on this machine (or an unpacked root) and return the snapshot."""
     from envdoctor.probes import collect_all
+    from envdoctor.probes.context import ProbeContext
 
     ctx = ProbeContext(root=root, env=env, options=options)
     return collect_all(ctx, modules).snapshot

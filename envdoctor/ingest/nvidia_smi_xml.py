@@ -8,11 +8,13 @@ is shared with the `nvidia-smi -q` text reader, whose labels mirror the XML tags
 from __future__ import annotations
 
 import re
-import xml.etree.ElementTree as ET
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from envdoctor.model import nvidia_records as rec
 from envdoctor.model.snapshot import Confidence, FactGroup, collected
+
+if TYPE_CHECKING:  # the XML parser is imported when a paste holds a document (`_root`)
+    import xml.etree.ElementTree as ET
 
 NAME = "nvidia-smi-xml"
 SOURCE = f"pasted:{NAME}"
@@ -89,6 +91,8 @@ def _root(text: str) -> ET.Element:
         if end >= 0
         else _close_truncated(text[match.start() :])
     )
+    import xml.etree.ElementTree as ET
+
     try:
         return ET.fromstring(body)
     except ET.ParseError as exc:

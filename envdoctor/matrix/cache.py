@@ -113,6 +113,38 @@ def store(
     return True
 
 
+def store_bytes(
+    name: str, entry_key: str, data: bytes, env: Mapping[str, str] | None = None
+) -> bool:
+    """Write bytes that go with entry `name` (`<name>.bin`, headed by `entry_key`), atomically;
+    False when they could not be written. Written before the entry that points into them."""
+    folder = _compiled_dir(env)
+    if folder is None or "\n" in entry_key:
+        return False
+    from envdoctor.atomic import write_bytes_atomically
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        write_bytes_atomically(folder / f"{name}.bin", entry_key.encode() + b"\n" + data)
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+def load_bytes(name: str, entry_key: str, env: Mapping[str, str] | None = None) -> bytes | None:
+    """The bytes `store_bytes` wrote for entry `name` under `entry_key`, else None (never
+    raises). The caller checks each part it uses (`zlib.crc32`): the header only pairs them."""
+    folder = _compiled_dir(env)
+    if folder is None:
+        return None
+    try:
+        data = read_regular_file(folder / f"{name}.bin", MAX_ENTRY_BYTES)
+    except OSError:
+        return None
+    header, newline, body = data.partition(b"\n")
+    return body if newline and header == entry_key.encode() else None
+
+
 def _encode(value: Any) -> Any:
     if isinstance(value, date):
         return {_DATE: value.isoformat()}
