@@ -14,7 +14,7 @@ _LEAD = re.compile(r"^\s*(?:\d+\.\s+)?(?:[\s✗✓!→•*#|>]|-(?=\s))*")
 def translate_line(line: str, tr: Translator) -> str:
     """One line: a table row cell by cell, each kept to its column (a Chinese character is two
     columns wide); any other line after its leading marks (✗, →, •, indentation)."""
-    from rich.cells import cell_len
+    from envdoctor.render.text_layout import cell_len
 
     body = line.strip()
     if _CELL_GAP.search(body):

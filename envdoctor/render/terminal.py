@@ -1,12 +1,11 @@
 """The terminal view: a flutter-doctor-like list per layer, causes first, the first fix under each.
 
-Made with rich; plain text (no colour, no escape codes) when the output is not a terminal or
-NO_COLOR is set. Not for parsing: use --json.
+Laid out by `text_layout`; plain text (no colour, no escape codes) when the output is not a
+terminal or NO_COLOR is set. Not for parsing: use --json.
 """
 
 from __future__ import annotations
 
-import io
 import os
 import shutil
 import sys
@@ -16,6 +15,8 @@ from envdoctor.model.facts import LAYERS, summary_rank
 from envdoctor.model.findings import Finding, Severity
 from envdoctor.model.report import Report
 from envdoctor.model.snapshot import FactGroup, Status
+from envdoctor.render.text_layout import Part, cell_len, wrapped
+from envdoctor.render.text_layout import one_line as _one_line
 
 _MARK = {
     Severity.ERROR: ("✗", "bold red"),
@@ -46,10 +47,6 @@ def render(
 
     tr = translator(lang)
     report = localized(report, tr)
-    from rich.console import Console
-    from rich.padding import Padding
-    from rich.text import Text
-
     if color is None:
         color = (
             _is_tty(sys.stdout)
@@ -61,41 +58,24 @@ def render(
         clip = tty
     if width is None:
         width = shutil.get_terminal_size((100, 24)).columns if tty else 100
-    buffer = io.StringIO()
-    console = Console(
-        file=buffer,
-        width=width,
-        force_terminal=color,
-        color_system="standard" if color else None,
-        no_color=not color,
-        highlight=False,
-        emoji=False,
-        soft_wrap=False,
-        force_jupyter=False,  # in a notebook kernel rich would display HTML instead of writing
-    )
+    lines: list[str] = []
 
     def line(*parts: tuple[str, str] | str, indent: int = 0, one_line: bool = False) -> None:
-        text = Text()
-        for part in parts:
-            if isinstance(part, tuple):
-                text.append(part[0], style=part[1])
-            else:
-                text.append(part)
-        if one_line and clip:  # one line per layer on a terminal: cut, never wrap
-            text = Text(" " * indent) + text
-            console.print(text, overflow="ellipsis", no_wrap=True, crop=True)
-        elif one_line:  # not a terminal: the whole line, however long
-            text = Text(" " * indent) + text
-            console.print(text, overflow="ignore", no_wrap=True, crop=False)
+        runs: list[Part] = [p if isinstance(p, tuple) else (p, None) for p in parts]
+        if one_line:  # one line per layer: cut on a terminal, whole anywhere else
+            lines.append(_one_line(runs, width, indent=indent, clip=bool(clip), color=color))
         else:  # wrap long lines under their own indentation
-            console.print(Padding(text, (0, 0, 0, indent), expand=False), overflow="fold")
+            lines.extend(wrapped(runs, width, indent=indent, color=color))
+
+    def blank() -> None:
+        lines.append("")
 
     title = f"envdoctor {report.envdoctor_version} · {report.kind}"
     os_group = report.snapshot.group("os")
     if os_group is not None and os_group.collected and os_group.summary:
         title += f" · {os_group.summary}"
     line((title, "bold"), one_line=True)
-    console.print()
+    blank()
 
     problems = [
         f for f in report.findings if f.severity is not Severity.INFO and not f.explained_by
@@ -104,7 +84,7 @@ def render(
     if first is not None:
         line((tr("What to do first"), "bold underline"))
         _finding_block(line, first, verbose=False, indent=2, show_commands=True, tr=tr)
-        console.print()
+        blank()
 
     children: dict[str, list[Finding]] = {}
     for finding in report.findings:
@@ -149,7 +129,7 @@ def render(
                     status = tr(group.status.value)
                     reason = tr(group.reason or "")
                     line((f"{group.name}: {status} — {reason}", "dim"), indent=4)
-    console.print()
+    blank()
     counts = [_plural(report.count(s), s.value) for s in Severity]
     absent = sum(1 for s in report.skipped if s.not_present)
     footer = (
@@ -169,7 +149,7 @@ def render(
         )
         if probes:
             line((tr(f"probe timings: {probes}"), "dim"), indent=2)
-    return "".join(line.rstrip() + "\n" for line in buffer.getvalue().splitlines())
+    return "".join(text.rstrip() + "\n" for text in "\n".join(lines).splitlines())
 
 
 def _plural(count: int, word: str) -> str:
@@ -178,8 +158,6 @@ def _plural(count: int, word: str) -> str:
 
 def _pad(text: str, cells: int) -> str:
     """`text` padded to `cells` terminal columns (a Chinese character takes two)."""
-    from rich.cells import cell_len
-
     return text + " " * max(0, cells - cell_len(text))
 
 
