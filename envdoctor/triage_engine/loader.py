@@ -196,31 +196,43 @@ def load(folder: Path | None = None) -> SignatureData:
 
     folder = folder or SIGNATURE_DIR
     read_errors: list[str] = []
-    texts: list[tuple[str, str]] = []
+    files: list[tuple[str, bytes]] = []  # decoded only when parsed: the key needs the bytes
     for path in sorted(folder.glob("*.toml")):
         try:
-            texts.append((path.name, path.read_text(encoding="utf-8")))
+            files.append((path.name, path.read_bytes()))
         except OSError as exc:
             read_errors.append(f"{path.name}: {exc}")
     cache_key = matrix_cache.key(
-        "\0".join(f"{name}\0{text}" for name, text in texts).encode(),
+        b"\0".join(name.encode() + b"\0" + data for name, data in files),
         f"{__version__}/{CACHE_FORMAT}/{_analysis_digest()}",
     )
     entry = matrix_cache.load(CACHE_NAME, cache_key)
     tables = matrix_cache.load_bytes(CACHE_NAME, cache_key) if entry else None
-    cached = _from_cache(entry, [n for n, _ in texts], tables)
+    cached = _from_cache(entry, [n for n, _ in files], tables)
     if cached is not None and not read_errors:
         remember_anchors(cached["anchors"], cached["also"])
         try:
-            return _lazy(cached, lambda: _parsed(texts, read_errors)[1])
+            return _lazy(cached, lambda: _parsed(_decoded(files, []), [])[1])
         except Exception:  # noqa: BLE001 - a damaged entry: parse the files instead
             forget_anchors()
+    texts = _decoded(files, read_errors)
     parsed, data = _parsed(texts, read_errors)
     if not data.errors:
         entry, tables = _cache_entry(parsed, data)
         if _json_safe(entry) and matrix_cache.store_bytes(CACHE_NAME, cache_key, tables):
             matrix_cache.store(CACHE_NAME, cache_key, entry)  # after the tables it points into
     return data
+
+
+def _decoded(files: list[tuple[str, bytes]], errors: list[str]) -> list[tuple[str, str]]:
+    """The files' texts; one that is not UTF-8 goes to `errors` (a file envdoctor cannot read)."""
+    texts = []
+    for name, data in files:
+        try:
+            texts.append((name, data.decode("utf-8")))
+        except UnicodeDecodeError as exc:
+            errors.append(f"{name}: not UTF-8 text ({exc.reason} at byte {exc.start})")
+    return texts
 
 
 def _parse(texts: list[tuple[str, str]]) -> list[tuple[str, dict[str, Any] | str]]:
