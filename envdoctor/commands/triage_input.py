@@ -31,6 +31,9 @@ NOT_TEXT_SHARE = 0.25
 # Kinds of value triage never echoes; --redact adds the identifiers.
 SECRET_KINDS = frozenset({"secret", "gpu-uuid", "mig-uuid", "uuid"})
 _CONTROL_OK = {"\t", "\n", "\r", "\f", "\x1b"}
+# what is not text, deleted by str.translate to count it (C speed on a 10 MiB log): the
+# replacement character (undecodable bytes) and the other control codes
+_NOT_TEXT = dict.fromkeys([0xFFFD, *(c for c in range(32) if chr(c) not in _CONTROL_OK)])
 
 
 def read_counted(stream: BinaryIO, label: str, limit_bytes: int) -> BinaryIO:
@@ -68,9 +71,7 @@ class InputWatch:
     def __iter__(self) -> Iterator[str]:
         for block in self._blocks:
             self.chars += len(block)
-            self.not_text += sum(
-                1 for c in block if c == "\ufffd" or (c < " " and c not in _CONTROL_OK)
-            )
+            self.not_text += len(block) - len(block.translate(_NOT_TEXT))
             if self._first and block.strip():
                 self._first = False
                 if _looks_like_report(block):
