@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from envdoctor.fit import estimate as fit
-from envdoctor.fit.plan import reference_shapes, shape_key
 from envdoctor.model.snapshot import Snapshot
+
+if TYPE_CHECKING:  # the estimator is imported where a model is named (every triage reads OOM facts)
+    from envdoctor.fit import estimate as fit
 
 OOM = re.compile(
     r"CUDA out of memory|OutOfMemoryError|HIP out of memory|cudaErrorMemoryAllocation|"
@@ -94,6 +95,8 @@ def params_from_text(
 ) -> tuple[float | None, fit.ModelShape | None, str | None]:
     """(parameter count, reference shape, the text it came from) when the paste names one model
     size; a reference model named in the text gives its exact shape."""
+    from envdoctor.fit.plan import reference_shapes, shape_key
+
     index = reference_shapes(ms)
     shapes: dict[str, fit.ModelShape] = {}
     for line in text_lines:

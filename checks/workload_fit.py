@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from envdoctor.checks import workload_facts as wf
-from envdoctor.fit import estimate as fit
 from envdoctor.matrix.loader import MatrixSet
 from envdoctor.model.checkdef import check
 from envdoctor.model.findings import Evidence, Finding, Fix, Severity
 from envdoctor.model.snapshot import Snapshot
+
+if TYPE_CHECKING:  # the estimator is imported once a paste names a model and an OOM (below)
+    from envdoctor.fit import estimate as fit
 
 _BNB_URL = "https://huggingface.co/docs/transformers/main/en/quantization/bitsandbytes"
 _PEFT_URL = "https://huggingface.co/docs/peft/main/en/developer_guides/quantization"
@@ -15,6 +19,8 @@ _PEFT_URL = "https://huggingface.co/docs/peft/main/en/developer_guides/quantizat
 
 def _minimum(params: float, shape: fit.ModelShape, dtype: str, task: str) -> fit.Estimate:
     """What the workload needs before any activation: context 1, batch 1."""
+    from envdoctor.fit import estimate as fit
+
     return fit.estimate(fit.Workload(params, shape, dtype, task, context=1, batch=1))
 
 
@@ -51,6 +57,8 @@ def workload_does_not_fit(snap: Snapshot, ms: MatrixSet) -> Finding | None:
         vram, vram_source = wf.vram_from_facts(snap, ms)
     if vram is None:
         return None
+    from envdoctor.fit import estimate as fit
+
     stated = wf.dtype_from_text(text)
     dtype = {"16-bit": "fp16", None: "fp16"}.get(stated, stated)
     task = wf.task_from_text(text)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import re
 
 from envdoctor.checks import workload_facts as wf
-from envdoctor.fit.precision import normal_cc, supports
 from envdoctor.matrix.loader import MatrixSet
 from envdoctor.model.checkdef import check
 from envdoctor.model.findings import Evidence, Finding, Fix, Severity
@@ -37,6 +36,8 @@ _MESSAGES = (
 
 
 def _cc_from(snap: Snapshot, ms: MatrixSet, found: re.Match) -> tuple[str | None, str | None]:
+    from envdoctor.fit.precision import normal_cc  # imported once a line asks for a format
+
     groups = found.groupdict()
     if groups.get("cc"):
         return normal_cc(groups["cc"]), groups.get("gpu")
@@ -74,6 +75,8 @@ def dtype_unsupported(snap: Snapshot, ms: MatrixSet) -> Finding | None:
             found = pattern.search(line)
             if found is None:
                 continue
+            from envdoctor.fit.precision import supports
+
             cc, gpu = _cc_from(snap, ms, found)
             has = supports(ms, cc, dtype) if cc else None
             if has is True:
