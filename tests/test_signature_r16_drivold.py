@@ -66,6 +66,13 @@ KNOB = [
         "torch.cpu-build-on-gpu-host",
         "download.pytorch.org/whl/cu",
     ),
+    (
+        # maintainer: the GTX 1070 is supported but needs a recent driver (NVIDIA's driver page)
+        "https://github.com/easydiffusion/easydiffusion/issues/379",
+        "/home/drink/Software/stable-diffusion-ui/stable-diffusion/env/lib/python3.8/site-packages/torch/cuda/__init__.py:82: UserWarning: CUDA initialization: Unexpected error from cudaGetDeviceCount(). Did you run some cuda functions before calling NumCudaDevices() that might have already set an error? Error 803: system has unsupported display driver / cuda driver combination (Triggered internally at  /opt/conda/conda-bld/pytorch_1646755903507/work/c10/cuda/CUDAFunctions.cpp:112.)\n  return torch._C._cuda_getDeviceCount() > 0\nWARNING: No compatible GPU found. Using the CPU, but this will be very slow!",
+        "cuda.toolkit-newer-than-driver",
+        "install the current NVIDIA driver",
+    ),
 ]
 
 
