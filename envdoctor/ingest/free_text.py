@@ -126,6 +126,20 @@ _UNBUILT = object()  # the deep selector before its first use
 _DIGITS = b"0123456789"  # dropped from a line's bytes to give its shape
 
 
+_VERSION_LIST = re.compile(r"(\(from versions: )([^)]{200,}?)((?:, [^,)]{1,40}){1,8}\))")
+
+
+def cut_line(line: str) -> str:
+    """A notable line cut at `MAX_LINE_CHARS`; a long list of pip's "(from versions: ...)" keeps
+    its first and last releases (the newest, which a fix names) with "..." between."""
+    if len(line) > MAX_LINE_CHARS and "(from versions: " in line:
+        found = _VERSION_LIST.search(line)
+        if found is not None:
+            head = found.group(2)[:60].rpartition(",")[0]
+            line = f"{line[: found.start()]}{found.group(1)}{head}, ...{found.group(3)}{line[found.end() :]}"
+    return line[:MAX_LINE_CHARS]
+
+
 SELECTOR_FORMAT = 2  # of the selectors' sources (`_keyword_regex`, `_trie_regex`); bump on change
 PENDING_NOTE_CHARS = 1 << 20  # head lines kept for the deep selector until it is compiled
 
@@ -424,7 +438,7 @@ class Collector:
         stripped = line.strip()
         if not stripped:
             return
-        entry = (number, stripped[:MAX_LINE_CHARS])
+        entry = (number, cut_line(stripped))
         in_head = self.processed < PROCESS_LINES
         if in_head:
             self.processed += 1
@@ -494,7 +508,7 @@ class Collector:
             if self._first_keyword(lowered) < 0 or not line.strip():
                 continue
             self._facts(line.strip()[: 4 * MAX_LINE_CHARS], lowered, number)
-            self.tail.append((number, line.strip()[:MAX_LINE_CHARS]))
+            self.tail.append((number, cut_line(line.strip())))
 
     # -- facts ---------------------------------------------------------------------------------
 
