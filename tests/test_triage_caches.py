@@ -288,7 +288,7 @@ def test_a_bad_condition_regex_is_still_rejected_after_a_cached_load(cache, sign
 
 def test_a_signature_file_that_is_not_utf8_is_an_error_not_a_crash(cache, signatures):
     fresh = loader.load(signatures)
-    (signatures / "zz_broken.toml").write_bytes(b'schema_version = 1\n# \xff\xfe not UTF-8\n')
+    (signatures / "zz_broken.toml").write_bytes(b"schema_version = 1\n# \xff\xfe not UTF-8\n")
     got = loader.load(signatures)
     assert any(e.startswith("zz_broken.toml: not UTF-8") for e in got.errors), got.errors
     assert got.signatures == fresh.signatures  # the other files load as before
