@@ -168,6 +168,26 @@ def test_driver_on_ubuntu_is_the_distribution_package(ms):
     assert "sudo apt-get install -y nvidia-driver-525" in fix.commands
 
 
+def test_a_driver_of_the_same_cuda_major_gets_the_build_s_own_driver_not_the_floor(ms):
+    """A driver already at CUDA 12.2 meets CUDA 12's minor-version floor (525): when a cu128
+    build still calls it too old, "install 525 or newer" cannot help; the CUDA 12.8 driver can."""
+    snap = machine(
+        torch="2.8.0+cu128",
+        gpu=("NVIDIA GeForce RTX 3090", "8.6"),
+        nvidia__driver={"driver_version": "535.183.01", "cuda_driver_max": "12.2"},
+    )
+    [fix] = fixes(resolve(RemedySpec("driver-for-torch"), snap, ms))
+    assert fix.effect.driver_min is not None and fix.effect.driver_min.startswith("570")
+    assert "525" not in fix.summary and "nvidia-driver-525" not in " ".join(fix.commands)
+    older = machine(
+        torch="2.8.0+cu128",
+        gpu=("NVIDIA GeForce RTX 3090", "8.6"),
+        nvidia__driver={"driver_version": "470.256.02", "cuda_driver_max": "11.4"},
+    )
+    [fix] = fixes(resolve(RemedySpec("driver-for-torch"), older, ms))
+    assert fix.effect.driver_min == "525"  # a CUDA 11 driver: the CUDA 12 floor is the fix
+
+
 def test_a_kepler_gpu_without_a_driver_gets_its_last_branch(ms):
     snap = machine(gpu=("Tesla K80", "3.7"))
     [fix] = fixes(resolve(RemedySpec("driver"), snap, ms))
