@@ -498,3 +498,25 @@ def test_an_amd_gpu_named_in_the_paste_gets_no_cuda_wheel() -> None:
     summaries = " ".join(fix.summary for f in report.findings for fix in f.fixes)
     assert "rocm" in summaries
     assert "whl/cu" not in commands and " cu1" not in summaries
+
+
+@pytest.mark.parametrize(("code", "driver"), [("11040", "525"), ("12020", "570.26")])
+def test_one_paste_names_one_driver_for_the_torch_build(code, driver) -> None:
+    """The chooser's driver fix and the finding's own driver texts ("minimum driver for this
+    build") use one rule (`queries.nvidia.driver_floor`): a CUDA 11 driver under a cu128 build is
+    told CUDA 12's minor-version floor everywhere; a CUDA 12.2 driver, which meets that floor,
+    the CUDA 12.8 driver everywhere."""
+    import re
+
+    from envdoctor.commands.triage import triage_text
+
+    report = triage_text(
+        "torch 2.7.0+cu128\nRuntimeError: The NVIDIA driver on your system is too old "
+        f"(found version {code})."
+    )
+    [finding] = [f for f in report.findings if f.id == "torch.driver-too-old"]
+    named = set()
+    for fix in finding.fixes:
+        named.update(re.findall(r"driver (\d{3}(?:\.\d+)?) or newer", fix.summary))
+        named.update(re.findall(r"minimum driver for this build: (\d{3}(?:\.\d+)?)", fix.summary))
+    assert named and {n.split(".")[0] for n in named} == {driver.split(".")[0]}, named

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "compat_floor",
+    "driver_floor",
     "driver_supports_cuda",
     "gpu_by_name",
     "max_cuda_for_driver",
@@ -102,6 +103,21 @@ def compat_floor(ms: MatrixSet, cuda_major: int, os: str) -> str | None:
         if row.get("cuda_major") == major:
             return row.get(column)
     return None
+
+
+def driver_floor(ms: MatrixSet, cuda: str, os: str, driver_cuda: Any = None) -> str | None:
+    """The oldest driver to name for code built with CUDA `cuda`: from CUDA 11 on, the major's
+    minor-version-compatibility floor; the release's own driver before CUDA 11, when the table has
+    no floor, or when the driver already runs that major (`driver_cuda`, its highest CUDA: the
+    floor is met then, so it cannot be what is missing)."""
+    wanted = _version(cuda)
+    if wanted is None:
+        return None
+    major = wanted.release[0]
+    have = _version(driver_cuda)
+    same_major = have is not None and have.release[0] == major
+    floor = compat_floor(ms, major, os) if major >= 11 and not same_major else None
+    return floor or min_driver_for_cuda(ms, cuda, os)
 
 
 def driver_supports_cuda(ms: MatrixSet, driver: str, cuda: str, os: str) -> bool | None:

@@ -48,13 +48,6 @@ def _torch_cuda(snap: Snapshot) -> str | None:
     return str(cuda) if cuda else None
 
 
-def _already_runs_major(snap: Snapshot, major: int) -> bool:
-    """Whether the driver's highest CUDA (nvidia-smi's, or "found version 12020") is of CUDA
-    `major` already: then its minor-version compatibility floor is met."""
-    stated = parse(str(snap.fact("nvidia.driver", "cuda_driver_max") or ""))
-    return stated is not None and stated.release[0] == major
-
-
 def _cc(capability: str) -> tuple[int, int]:
     major, _, minor = capability.partition(".")
     return (int(major), int(minor or 0)) if major.isdigit() and (minor or "0").isdigit() else (0, 0)
@@ -84,13 +77,7 @@ def driver_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[
                 "the CUDA version torch was built with",
                 "include `python -m torch.utils.collect_env`",
             )
-        major = version.release[0]
-        floor = nq.compat_floor(ms, major, os_name) if major >= 11 else None
-        if floor and _already_runs_major(snap, major):
-            # the driver runs CUDA {major}.x under minor-version compatibility, and this build
-            # refused it all the same: the floor cannot be the fix, the build's own driver is
-            floor = None
-        need = floor or nq.min_driver_for_cuda(ms, cuda, os_name)
+        need = nq.driver_floor(ms, cuda, os_name, snap.fact("nvidia.driver", "cuda_driver_max"))
         if not need:
             return []
         why = f"CUDA {cuda} needs driver {need} or newer"

@@ -52,12 +52,7 @@ def driver_cuda(ctx: Any, ms: Any, os_name: str) -> str | None:
 def driver_needed(ms: Any, variant: str, os_name: str) -> str | None:
     """The oldest driver that runs a CUDA wheel variant ("cu130" -> "580"), from the tables."""
     cuda = tq.variant_cuda(ms, variant)
-    if not cuda:
-        return None
-    version = parse(cuda)
-    major = version.release[0] if version else 0
-    floor = nq.compat_floor(ms, major, os_name) if major >= 11 else None
-    return floor or nq.min_driver_for_cuda(ms, cuda, os_name)
+    return nq.driver_floor(ms, cuda, os_name) if cuda else None
 
 
 def _effect(choice: Choice, ctx: Any = None) -> Effect:

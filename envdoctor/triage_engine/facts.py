@@ -327,13 +327,15 @@ def _newest_tf_for(ms: Any, column: str, installed: Any) -> str | None:
 
 def _derive_driver_floors(ms: Any, values: dict[str, Any]) -> None:
     """The oldest driver that runs the CUDA in use (`cuda.min_driver`) and the torch build's CUDA
-    (`torch.min_driver`), from the matrices."""
-    from envdoctor.queries.nvidia import min_driver_for_cuda
+    (`torch.min_driver`), from the matrices, by the rule the driver fix uses
+    (`queries.nvidia.driver_floor`), so that one paste names one driver."""
+    from envdoctor.queries.nvidia import driver_floor
 
     system = "windows" if values.get("os.system") == "Windows" else "linux"
+    have = values.get("driver.cuda_max")
     for fact, cuda in (("cuda.min_driver", "cuda.runtime"), ("torch.min_driver", "torch.cuda")):
         version = values.get(cuda)
-        values[fact] = min_driver_for_cuda(ms, str(version), system) if version else None
+        values[fact] = driver_floor(ms, str(version), system, have) if version else None
     for fact, cuda in (("cuda.driver_runs", "cuda.runtime"), ("torch.driver_runs", "torch.cuda")):
         version = values.get(cuda)
         values[fact] = driver_runs(ms, values, str(version), system) if version else None
