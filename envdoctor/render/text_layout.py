@@ -129,14 +129,15 @@ def _breaks(text: str, room: int) -> list[tuple[int, int]]:
         if cells > room:  # wider than a line: folded, starting on a line of its own
             if start:
                 starts.append(start)
-            offset = start
-            rest = word
-            while cell_len(rest.rstrip(" ")) > room:
-                chunk = fit_cells(rest, room) or rest[0]
-                offset += len(chunk)
-                starts.append(offset)
-                rest = rest[len(chunk) :]
-            used = cell_len(rest)
+            used = 0
+            stripped = start + len(word.rstrip(" "))
+            for position in range(start, stripped):  # one pass: a long word costs its length
+                width = _char_cells(text[position])
+                if used and used + width > room:
+                    starts.append(position)
+                    used = 0
+                used += width
+            used += end - stripped  # the spaces after it
         else:
             starts.append(start)
             used = cell_len(word)
