@@ -17,6 +17,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from envdoctor.commands import EXIT_FINDINGS, EXIT_OK, EXIT_USAGE, Outcome, UsageError
+from envdoctor.commands.output_options import add_format_arguments
 
 if TYPE_CHECKING:
     from envdoctor.fit import estimate as fit
@@ -89,15 +90,7 @@ def add_parser(subparsers) -> None:  # noqa: ANN001
         action="store_true",
         help="the optimizer state lives in CPU memory (DeepSpeed ZeRO-Offload)",
     )
-    parser.add_argument(
-        "--format",
-        choices=("text", "json", "markdown"),
-        default="text",
-        help="output format (default: text)",
-    )
-    parser.add_argument(
-        "--json", action="store_const", const="json", dest="format", help="short for --format json"
-    )
+    add_format_arguments(parser, ("text", "json", "markdown"))
 
 
 # The widest a real workload needs: the largest published models have ~2e12 parameters and the
