@@ -34,13 +34,6 @@ KNOB = [
         "libstdc++",
     ),
     (
-        # maintainer: conda's libraries are older than the OS's; update them from conda-forge
-        "https://github.com/atzberg/mango-selm/issues/25",
-        "OSError: .../anaconda3/bin/../lib/libstdc++.so.6: version `GLIBCXX_3.4.29' not found (required by ..../anaconda3/lib/python3.6/site-packages/selm_lammps/lammps/liblammps.so)",
-        "python.libstdcxx-too-old",
-        "conda-forge",
-    ),
-    (
         # reporter (Chinese): nvcc 11 builds it, nvcc 10 does not (the flag is newer than that nvcc)
         "https://github.com/levihsu/OOTDiffusion/issues/65",
         "编译报错 nvcc fatal   : Unknown option '-generate-dependencies-with-compile'",
@@ -55,14 +48,6 @@ KNOB = [
         "cl.exe",
     ),
     (
-        # reporter: with torchdata in the environment.yml conda resolved cpuonly and the CPU
-        # builds; without it the CUDA builds came
-        "https://github.com/meta-pytorch/data/issues/315",
-        "❯ conda list | grep pytorch\ncpuonly                   2.0                           0    pytorch\nffmpeg                    4.3                  hf484d3e_0    pytorch\npytorch                   1.11.0              py3.8_cpu_0    pytorch\npytorch-mutex             1.0                         cpu    pytorch\ntorchaudio                0.11.0                 py38_cpu    pytorch\ntorchdata                 0.3.0                      py38    pytorch\ntorchvision               0.12.0                 py38_cpu    pytorch",
-        "torch.cpu-build-on-gpu-host",
-        "cpuonly",
-    ),
-    (
         # maintainer (labelled has-workaround): check for the cpuonly package and uninstall it
         "https://github.com/pytorch/pytorch/issues/67108",
         "    The following NEW packages will be INSTALLED:\n```\n    pytorch            pytorch/win-64::pytorch-1.10.0-py3.8_cpu_0\n    torchaudio         pytorch/win-64::torchaudio-0.10.0-py38_cpu\n    torchvision        pytorch/win-64::torchvision-0.11.1-py38_cpu\n```",
@@ -74,9 +59,9 @@ KNOB = [
 # (thread, a real message of another cause, the cause a new pattern could wrongly rank first)
 LOOKALIKE = [
     (
-        # the same thread's CUDA builds, resolved once torchdata was left out: not a CPU build
-        "https://github.com/meta-pytorch/data/issues/315",
-        "❯ conda list | grep pytorch\nffmpeg                    4.3                  hf484d3e_0    pytorch\npytorch                   1.11.0          py3.8_cuda11.3_cudnn8.2.0_0    pytorch\npytorch-mutex             1.0                        cuda    pytorch\ntorchaudio                0.11.0               py38_cu113    pytorch",
+        # the same thread's expected CUDA builds in conda's download table: not a CPU build
+        "https://github.com/pytorch/pytorch/issues/67108",
+        "    pytorch-1.10.0             |       py3.8_cuda11.3_cudnn8.2.0_0        1.21 GB  pytorch\n    torchaudio-0.10.0        |       py38_cu113         4.5 MB  pytorch\n    torchvision-0.11.1        |       py38_cu113        30.4 MB  pytorch",
         "torch.cpu-build-on-gpu-host",
     ),
     (
