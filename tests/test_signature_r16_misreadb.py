@@ -3,9 +3,10 @@ Vulkan programs (llama.cpp's ggml_vulkan, gpt4all, vulkaninfo) that find no Vulk
 no Vulkan driver (ICD) for the GPU is installed, or a container image lacks the Mesa driver's GL
 dispatch libraries, read as a Jetson L4T mismatch or a torch extension ABI problem, or matched by
 nothing; and a Jetson container whose non-root user is not in the video group ("no CUDA-capable
-device is detected" as that user only), read as a kernel driver that is not loaded. Each message
-is verbatim from its thread; it reaches the cause the thread confirmed first, and one of that
-cause's fixes names the knob the confirmed fix turned."""
+device is detected" as that user only), read as a kernel driver that is not loaded; the device
+string "dml" (DirectML) with stock PyTorch, read as an unsupported ROCm GPU. Each message is
+verbatim from its thread; it reaches the cause the thread confirmed first, and one of that cause's
+fixes names the knob the confirmed fix turned."""
 
 from __future__ import annotations
 
@@ -61,6 +62,18 @@ KNOB = [
         "nvidia.device-node-permission",
         "--group-add video",
     ),
+    (
+        # the docs' example used pytorch-directml's "dml" string; Microsoft's DirectML team
+        # replaced it with torch-directml (torch_directml.device()) in PR #93
+        "https://github.com/MicrosoftDocs/windows-ai-docs/issues/82",
+        "Traceback (most recent call last):\n"
+        '  File "mike_pytorch_test.py", line 2, in <module>\n'
+        '    tensor1 = torch.tensor([1]).to("dml")\n'
+        "RuntimeError: Expected one of cpu, cuda, xpu, mkldnn, opengl, opencl, ideep, hip, msnpu, "
+        "xla, vulkan device type at start of device string: dml",
+        "directml.dml-device-string",
+        "torch_directml.device()",
+    ),
 ]
 
 
@@ -99,6 +112,13 @@ LOOKALIKE = [
         "2019-07-22 19:35:15.461566: E tensorflow/stream_executor/cuda/cuda_driver.cc:300] failed "
         "call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected",
         "nvidia.device-node-permission",
+    ),
+    (
+        # a device string built from the wrong config field: a bug in the script, not DirectML
+        "https://github.com/PytorchConnectomics/pytorch_connectomics/issues/40",
+        "RuntimeError: Expected one of cpu, cuda, mkldnn, opengl, opencl, ideep, hip, msnpu device "
+        "type at start of device string: train",
+        "directml.dml-device-string",
     ),
 ]
 
