@@ -326,16 +326,21 @@ def _newest_tf_for(ms: Any, column: str, installed: Any) -> str | None:
 
 
 def _derive_driver_floors(ms: Any, values: dict[str, Any]) -> None:
-    """The oldest driver that runs the CUDA in use (`cuda.min_driver`) and the torch build's CUDA
-    (`torch.min_driver`), from the matrices, by the rule the driver fix uses
-    (`queries.nvidia.driver_floor`), so that one paste names one driver."""
-    from envdoctor.queries.nvidia import driver_floor
+    """The oldest driver that runs the CUDA in use (`cuda.min_driver`: the release's own driver,
+    which a CUDA image also demands through its NVIDIA_REQUIRE_CUDA) and the torch build's CUDA
+    (`torch.min_driver`: by the rule the driver fix uses, `queries.nvidia.driver_floor`, so that
+    a torch paste names one driver), from the matrices."""
+    from envdoctor.queries.nvidia import driver_floor, min_driver_for_cuda
 
     system = "windows" if values.get("os.system") == "Windows" else "linux"
-    have = values.get("driver.cuda_max")
-    for fact, cuda in (("cuda.min_driver", "cuda.runtime"), ("torch.min_driver", "torch.cuda")):
-        version = values.get(cuda)
-        values[fact] = driver_floor(ms, str(version), system, have) if version else None
+    runtime = values.get("cuda.runtime")
+    values["cuda.min_driver"] = min_driver_for_cuda(ms, str(runtime), system) if runtime else None
+    torch_cuda = values.get("torch.cuda")
+    values["torch.min_driver"] = (
+        driver_floor(ms, str(torch_cuda), system, values.get("driver.cuda_max"))
+        if torch_cuda
+        else None
+    )
     for fact, cuda in (("cuda.driver_runs", "cuda.runtime"), ("torch.driver_runs", "torch.cuda")):
         version = values.get(cuda)
         values[fact] = driver_runs(ms, values, str(version), system) if version else None
