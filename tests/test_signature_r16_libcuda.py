@@ -72,6 +72,15 @@ KNOB = [
         "https://github.com/WickedLukas/nvidia-tuner/issues/5",
     ),
     (
+        # fixed by installing libnvidia-ml-dev (the unversioned link) in the container
+        "I'm using Unraid, I updated to the new version and got this error: \n\n`20211025 09:25:39 "
+        "WARN: Can't load NVML library, dlopen(25): failed to load libnvidia-ml.so, libnvidia-ml.so: "
+        "cannot open shared object file: No such file or directory`",
+        "nvidia.unversioned-driver-link-missing",
+        "libnvidia-ml-dev",
+        "https://github.com/PTRFRLL/nv-docker-trex/issues/31",
+    ),
+    (
         "Failed to dlopen libcuda.so in WSL environment\nRuntimeError: Failed to dlopen libcuda.so",
         "wsl.lib-not-on-loader-path",
         "/usr/lib/wsl/lib",
