@@ -41,6 +41,13 @@ KNOB = [
         "--kv-transfer-config",
         "https://github.com/LMCache/LMCache/issues/412",
     ),
+    (
+        "An error when deploy trt engine with tritonserver/tensorrt-llm-backend: Serialization "
+        "assertion stdVersionRead == kSERIALIZATION_VERSION failed.Version tag does not match",
+        "tensorrt.engine-version-mismatch",
+        "trtllm-build",
+        "https://github.com/NVIDIA/TensorRT-LLM/issues/660",
+    ),
 ]
 
 # Real messages of other causes that a new pattern could wrongly catch.
