@@ -94,7 +94,7 @@ def _damaged_entries(entry: dict) -> dict[str, object]:
     """Entries with the right key and wrong content."""
     matrix = entry["matrix"]
     documents, rows = matrix["documents"], matrix["signatures"]
-    size = matrix["tables_bytes"]
+    size = sum(row[5][1] for row in rows)
     past_the_end = [[*row[:5], [size - 10, 20, row[5][2]]] for row in rows]
     return {
         "not-a-table": [],
@@ -111,7 +111,10 @@ def _damaged_entries(entry: dict) -> dict[str, object]:
             **entry,
             "matrix": {**matrix, "signatures": [[*row[:5], ["0", 1, 2]] for row in rows]},
         },
-        "tables-of-another-size": {**entry, "matrix": {**matrix, "tables_bytes": size + 1}},
+        "a-table-shortened": {
+            **entry,
+            "matrix": {**matrix, "signatures": [[*rows[0][:5], [0, 1, rows[0][5][2]]], *rows[1:]]},
+        },
         "anchors-not-lists": {**entry, "matrix": {**matrix, "anchors": {"a": 1}}},
         "all-anchors-missing": {**entry, "matrix": {**matrix, "all_anchors": None}},
     }

@@ -291,7 +291,6 @@ def _cache_entry(
             if isinstance(doc, dict)
         ],
         "signatures": rows,
-        "tables_bytes": offset,
         "anchors": {p.text: list(p.anchors) for p in patterns},
         "also": {p.text: [list(group) for group in p.also] for p in patterns if p.also},
         "all_anchors": sorted(data.anchors),
@@ -329,10 +328,8 @@ def _from_cache(
     if not isinstance(rows, list) or not all(_is_row(r) for r in rows):
         return None
     ends = [0, *(r[5][0] + r[5][1] for r in rows)]  # the tables lie one after the other
-    if entry.get("tables_bytes") != len(tables) or ends[-1] != len(tables):
-        return None
-    if any(row[5][0] != end for row, end in zip(rows, ends, strict=False)):
-        return None  # a row missing, moved or pointing elsewhere
+    if ends[-1] != len(tables) or any(r[5][0] != end for r, end in zip(rows, ends, strict=False)):
+        return None  # a row missing, moved or pointing elsewhere, or tables of another entry
     for name in ("all_anchors", "match_anchors"):
         value = entry.get(name)
         if not isinstance(value, list) or not all(isinstance(a, str) for a in value):
@@ -372,18 +369,18 @@ def _lazy(cached: Mapping[str, Any], rescue: Callable[[], SignatureData]) -> Sig
 
     def make(index: int) -> Signature:
         origin, key, (offset, length, crc) = rows[index][0], rows[index][1], rows[index][5]
-        try:
-            table = table_bytes[offset : offset + length]
-            if zlib.crc32(table) != crc:
-                raise SignatureError(f"{origin}: signature {key}: damaged cache entry")
-            return _signature(json.loads(table), origin, compile_pattern, conditions)
-        except Exception:  # noqa: BLE001 - damaged behind its digest: the files decide
-            if not parsed:
-                parsed.append(rescue())
-            found = parsed[0].of_key(key)
-            if found is None:
-                raise SignatureError(f"{origin}: signature {key} cannot be built") from None
-            return found
+        table = table_bytes[offset : offset + length]
+        if zlib.crc32(table) == crc:  # else damaged: the files decide
+            try:
+                return _signature(json.loads(table), origin, compile_pattern, conditions)
+            except Exception:  # noqa: BLE001 - damaged behind its CRC: the files decide
+                pass
+        if not parsed:
+            parsed.append(rescue())
+        found = parsed[0].of_key(key)
+        if found is None:
+            raise SignatureError(f"{origin}: signature {key} cannot be built")
+        return found
 
     tables = _tables(documents)
     return SignatureData(
@@ -548,7 +545,7 @@ _FIX_ALLOWED = {"summary", "commands", "risk", "url", "when", "first_when", "unl
 
 
 CACHE_NAME = "triage-signatures"  # the cache entry: parsed files and patterns' anchors
-CACHE_FORMAT = 5  # of that entry; bump when what it holds changes
+CACHE_FORMAT = 6  # of that entry; bump when what it holds changes
 
 
 def _analysis_digest() -> str:
