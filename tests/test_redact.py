@@ -366,3 +366,18 @@ def test_a_kubernetes_resource_name_under_a_key_is_not_a_secret():
     assert redactor.redact_text("nvidia.com/gpu", key="key") == "nvidia.com/gpu"
     # a secret under the same key still goes
     assert "sk-live-4f9a8b7c6d5e" not in redactor.redact_text("key: sk-live-4f9a8b7c6d5e")
+
+
+def test_a_text_repeated_under_other_keys_and_documents_is_judged_anew():
+    # each (text, key) is replaced once per document; a later document whose discovery finds a
+    # new name re-reads the texts an earlier one left alone
+    redactor = Redactor()
+    first = redactor.redact({"a": "hello alice", "b": ["hello alice", "hello alice"]})
+    assert first == {"a": "hello alice", "b": ["hello alice", "hello alice"]}
+    second = redactor.redact({"user": "alice", "a": "hello alice"})
+    assert "alice" not in json.dumps(second)
+    assert second["a"] == f"hello {second['user']}"
+    # the same text is a secret under a secret-named key and a plain word elsewhere
+    doc = redactor.redact({"api_token": "plain-words-here", "note": "plain-words-here"})
+    assert doc["api_token"].startswith("<secret-")
+    assert doc["note"] == doc["api_token"]  # found in pass 1, so replaced wherever it stands

@@ -24,3 +24,21 @@ def test_a_fix_chosen_for_the_named_driver_is_verified_on_it() -> None:
     assert "cu126" in fix.summary and "550.163.01" in fix.summary
     assert fix.verified is True
     assert not any("driver" in a and "not given" in a for a in fix.assumptions)
+
+
+def test_a_build_chosen_for_the_drivers_cuda_does_not_say_the_driver_was_not_given() -> None:
+    # torch's own warning gives the driver's CUDA (12020: CUDA 12.2) but not its version: the
+    # chooser keeps the installed release and picks the CUDA 12 build that driver runs
+    paste = (
+        "PyTorch version: 2.9.0+cu130\n"
+        "UserWarning: CUDA initialization: The NVIDIA driver on your system is too old "
+        "(found version 12020). Please update your GPU driver by downloading and installing a "
+        "new version from the URL: http://www.nvidia.com/Download/index.aspx\n"
+        "GPU: NVIDIA GeForce RTX 3090\n"
+    )
+    finding = triage_text(paste).findings[0]
+    assert finding.id == "torch.driver-too-old"
+    fix = finding.fixes[0]
+    assert fix.summary.startswith("Keep torch 2.9.0, switch to its cu12"), fix.summary
+    assert "runs on a driver with CUDA 12.2" in fix.summary
+    assert not any("not given" in a for a in fix.assumptions), fix.assumptions

@@ -141,6 +141,11 @@ def torch_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[F
     if ctx.driver_version:
         runs = f", runs on driver {ctx.driver_version}"
         fixes = reinstall_fixes(ctx, choices, f"has {gpu} kernels{runs}")
+    elif max_cuda:
+        # the driver's CUDA was given (nvidia-smi's "CUDA Version", torch's "found version"):
+        # the chooser kept the builds it runs, so no driver branch is left to assume
+        runs = f", runs on a driver with CUDA {max_cuda}"
+        fixes = reinstall_fixes(ctx, choices, f"has {gpu} kernels{runs}")
     else:
         # the driver was not given: each build says the driver branch it needs (the tables')
         fixes = ()
@@ -150,7 +155,7 @@ def torch_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[F
     for choice, fix in zip(choices, fixes, strict=True):
         assumptions: tuple[str, ...] = ()
         derived: tuple[str, ...] = ()
-        if not ctx.driver_version:
+        if not ctx.driver_version and not max_cuda:
             assumptions = (_driver_assumption(ms, choice.variant, os_name),)
         elif not ctx.driver_max_cuda and max_cuda:
             derived = (

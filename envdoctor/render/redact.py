@@ -74,6 +74,9 @@ class Redactor:
         default_factory=dict
     )  # lower -> (value, kind)
     _word_contexts: list[tuple[re.Pattern, str | None]] = field(default_factory=list)
+    # a report repeats most of its strings (keys, skip reasons): each (text, key) is read once
+    _discovered: set[tuple[str, str | None]] = field(default_factory=set)
+    _replaced: dict[tuple[str, str | None], str] = field(default_factory=dict)
 
     # -- public ----------------------------------------------------------------------------------
     def redact(self, doc: Any) -> Any:
@@ -84,6 +87,7 @@ class Redactor:
             self._note_host(host)
         self._discover(doc, None)
         self._literal_re = self._build_literal_re()
+        self._replaced.clear()  # the literals found may have changed what a text becomes
         return self._walk(doc, None)
 
     def redact_text(self, text: str, key: str | None = None) -> str:
@@ -91,6 +95,7 @@ class Redactor:
         if self._literal_re is None:
             self._discover(text, key)
             self._literal_re = self._build_literal_re()
+            self._replaced.clear()
         return self._text(text, key)
 
     def summary(self) -> dict[str, int]:
@@ -156,6 +161,9 @@ class Redactor:
         return len(lowered) <= 2 or lowered in self._vocabulary
 
     def _discover_text(self, text: str, key: str | None) -> None:
+        if (text, key) in self._discovered:
+            return
+        self._discovered.add((text, key))
         lowered = (key or "").lower()
         if key is not None and shapes.meaningful(text) and "\n" not in text:
             if lowered in shapes.SERIAL_KEYS:
@@ -251,6 +259,12 @@ class Redactor:
     def _text(self, text: str, key: str | None) -> str:
         if not text or key in shapes.OWN_KEYS:
             return text
+        done = self._replaced.get((text, key))
+        if done is None:
+            done = self._replaced[(text, key)] = self._replace(text, key)
+        return done
+
+    def _replace(self, text: str, key: str | None) -> str:
         lowered = (key or "").lower()
         if key is not None and shapes.meaningful(text) and "\n" not in text:
             if lowered in shapes.SERIAL_KEYS:
