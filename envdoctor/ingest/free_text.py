@@ -118,6 +118,7 @@ TAIL_LINES = 100
 PROCESS_LINES = 2000
 REBUILD_AFTER_USELESS = 200
 MAX_LINE_CHARS = 600
+QUOTED_TAIL_CHARS = 240  # the end a long line quoting nested lines keeps (see cut_line)
 MAX_ERRORS = 40
 MAX_FRAMES = 100
 MAX_OLLAMA_LINES = 60
@@ -131,12 +132,16 @@ _VERSION_LIST = re.compile(r"(\(from versions: )([^)]{200,}?)((?:, [^,)]{1,40}){
 
 def cut_line(line: str) -> str:
     """A notable line cut at `MAX_LINE_CHARS`; a long list of pip's "(from versions: ...)" keeps
-    its first and last releases (the newest, which a fix names) with "..." between."""
+    its first and last releases (the newest, which a fix names) with "..." between, and a line
+    that quotes nested lines (Docker's OCI runtime errors: the hook's stderr joined with escaped
+    newlines after a long exec command) keeps its end too, where the quoted error is."""
     if len(line) > MAX_LINE_CHARS and "(from versions: " in line:
         found = _VERSION_LIST.search(line)
         if found is not None:
             head = found.group(2)[:60].rpartition(",")[0]
             line = f"{line[: found.start()]}{found.group(1)}{head}, ...{found.group(3)}{line[found.end() :]}"
+    if len(line) > MAX_LINE_CHARS and "\\n" in line[MAX_LINE_CHARS - QUOTED_TAIL_CHARS :]:
+        return f"{line[: MAX_LINE_CHARS - QUOTED_TAIL_CHARS - 5]} ... {line[-QUOTED_TAIL_CHARS:]}"
     return line[:MAX_LINE_CHARS]
 
 
