@@ -213,8 +213,12 @@ GPU_HINT_WORDS = (
 )  # fmt: skip
 GPU_HINT_REST = re.compile(r"\brx|\dti\b|\d ti\b", re.ASCII)
 GPU_HINT_REST_GATE = ("rx", "ti")
+# "compute capability 8.6", "CUDA capability sm_86"; Paddle's startup line ("Please NOTE: device:
+# 0, GPU Compute Capability: 8.6, ..."; before Paddle 2.1 "CUDA Capability: 61", the digits run
+# together)
 CC = re.compile(
-    r"(?:compute|cuda)\s+capability(?:\s+of)?\s+(?:is\s+)?(?:sm_(?P<sm>\d{2,3})|(?P<major>\d{1,2})\.(?P<minor>\d))",
+    r"(?:compute|cuda)\s+capability(?:\s+of)?(?:\s+(?:is\s+)?|\s*:\s*)"
+    r"(?:sm_(?P<sm>\d{2,3})|(?P<major>\d{1,2})\.(?P<minor>\d)|(?:(?<=:)|(?<=: ))(?P<packed>\d{2,3})\b(?!\.))",
     re.IGNORECASE,
 )
 OLLAMA_COMPUTE = re.compile(r"\bcompute=(?P<major>\d{1,2})\.(?P<minor>\d)\b")
@@ -421,8 +425,8 @@ def package_in_path(text: str) -> str | None:
 
 
 def cc_of(match: re.Match) -> str | None:
-    if match.group("sm"):
-        sm = int(match.group("sm"))
+    if match.group("sm") or match.group("packed"):
+        sm = int(match.group("sm") or match.group("packed"))
         return f"{sm // 10}.{sm % 10}"
     return f"{match.group('major')}.{match.group('minor')}"
 

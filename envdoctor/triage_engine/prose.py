@@ -55,6 +55,9 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"^\s*['\"]?(?P<version>[12]\.\d+(?:\.\d+)?\+(?:cpu|cu\d{2,3}|rocm\d[\d.]*))['\"]?\s*$",
         ),
         ("driver.cuda_max", r"cuda version\s*[:：]\s*" + _V),
+        # Paddle's startup line: "Driver API Version: 11.4" is cudaDriverGetVersion's (the driver's
+        # highest CUDA), "Runtime API Version: 10.2" the CUDA runtime the framework runs on
+        ("driver.cuda_max", r"driver api version\s*[:：]\s*" + _V),
         (
             "driver.cuda_max",
             r"(?:驱动|driver)\s*(?:(?:仅|只)(?:能)?)?\s*(?:支持(?:到)?的?|supports?)\s*(?:最高|up to)?的?\s*cuda\s*(?:版本|version)?"
