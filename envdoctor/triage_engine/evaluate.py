@@ -49,7 +49,7 @@ def evaluate(signature: Signature, facts: Facts) -> Match | None:
         found, more = _find((pattern,), facts)
         if found is not None:
             captures = {**more, **captures}
-    captures = _with_decoded_versions(captures)
+    captures = _with_decoded_versions(captures, facts)
     scoped = facts.with_captures(captures)
     for condition in signature.requires:
         if evaluate_condition(condition, scoped)[0] is not True:
@@ -105,15 +105,31 @@ def cue_progress(
     return min(1.0, total / max(1, signature.prose_min))
 
 
-def _with_decoded_versions(captures: dict[str, str]) -> dict[str, str]:
+def _with_decoded_versions(captures: dict[str, str], facts: Facts | None = None) -> dict[str, str]:
     """A capture named `X_code` holding CUDA's 1000*major + 10*minor ("11000") also gives `X`
-    ("11.0")."""
+    ("11.0") and `X_driver`: the Linux driver NVIDIA pairs with that CUDA release (the one whose
+    cuDriverGetVersion reports it), when the tables list it."""
     out = dict(captures)
     for name, value in captures.items():
         if name.endswith("_code") and value.isdigit() and name[:-5] not in out:
             number = int(value)
             out[name[:-5]] = f"{number // 1000}.{(number % 1000) // 10}"
+            driver = _driver_for_cuda(out[name[:-5]], facts)
+            if driver and f"{name[:-5]}_driver" not in out:
+                out[f"{name[:-5]}_driver"] = driver
     return out
+
+
+def _driver_for_cuda(cuda: str, facts: Facts | None) -> str | None:
+    """The Linux driver of CUDA release `cuda` from the tables (None when unlisted)."""
+    from envdoctor.queries.nvidia import min_driver_for_cuda
+    from envdoctor.triage_engine.facts import _matrices
+
+    source = getattr(facts, "_source", None)
+    try:
+        return min_driver_for_cuda(_matrices(source[1] if source else None), cuda, "linux")
+    except (KeyError, OSError, ValueError):
+        return None
 
 
 def _find(patterns: Iterable[Pattern], facts: Facts) -> tuple[str | None, dict[str, str]]:
