@@ -123,11 +123,11 @@ def _with_decoded_versions(captures: dict[str, str], facts: Facts | None = None)
 def _driver_for_cuda(cuda: str, facts: Facts | None) -> str | None:
     """The Linux driver of CUDA release `cuda` from the tables (None when unlisted)."""
     from envdoctor.queries.nvidia import min_driver_for_cuda
-    from envdoctor.triage_engine.facts import _matrices
 
-    source = getattr(facts, "_source", None)
+    if facts is None:
+        return None
     try:
-        return min_driver_for_cuda(_matrices(source[1] if source else None), cuda, "linux")
+        return min_driver_for_cuda(facts.matrices, cuda, "linux")
     except (KeyError, OSError, ValueError):
         return None
 

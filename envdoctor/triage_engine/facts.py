@@ -36,6 +36,11 @@ class Facts:
         self.captures: dict[str, str] = {}
 
     @property
+    def matrices(self) -> Any:
+        """The matrices these facts are derived with (the bundled set when none was given)."""
+        return _matrices(self._source[1] if self._source is not None else None)
+
+    @property
     def values(self) -> dict[str, Any]:
         """The derived facts, computed on first use (most signatures match no line and never
         need them)."""
