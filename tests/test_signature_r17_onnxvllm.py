@@ -61,7 +61,7 @@ KNOB = [
         "https://github.com/NVIDIA/TensorRT/issues/3898",
     ),
     (
-        "编译完dll之后，C#读取Nvinfer predictor = new Nvinfer(@\"*/best.engine\");提示异常"
+        '编译完dll之后，C#读取Nvinfer predictor = new Nvinfer(@"*/best.engine");提示异常'
         "TensorRtSharp.Internal.PInvoke.TRTException:“[stdArchiveReader.cpp::nvinfer1::rt::"
         "StdArchiveReader::StdArchiveReaderInitCommon::46] Error Code 1: Serialization "
         "(Serialization assertion stdVersionRead == serializationVersion failed.Version tag does not "
