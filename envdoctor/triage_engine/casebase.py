@@ -681,13 +681,15 @@ def _with_all_fixes(
 
         # stable: the entries' order among equals
         fixes.sort(key=lambda fix: (-closeness(fix, wanted), -closeness(fix, said)))
-        cut = fixes[MAX_FIXES - 1 :]
-        if said and len(cut) > 1:
-            # the fix closest to the paste's own words keeps a place when the cut would drop it
-            # and no kept fix is as close (a paste setting MASTER_ADDR keeps the fix naming it)
-            nearest = max(cut, key=lambda fix: closeness(fix, said))
-            kept = max((closeness(fix, said) for fix in fixes[: MAX_FIXES - 1]), default=0.0)
-            if closeness(nearest, said) > kept:
+        # the settings the paste names (MASTER_ADDR, NCCL_IB_DISABLE, rdzv_backend: a word
+        # with an underscore): the fix naming most of them keeps a place (the last) when the
+        # cut would drop it and no kept fix names as much of them
+        settings = {w for w in said if "_" in w.strip("_")}
+        dropped = fixes[MAX_FIXES:]
+        if settings and dropped:
+            nearest = max(dropped, key=lambda fix: closeness(fix, settings))
+            kept = max(closeness(fix, settings) for fix in fixes[:MAX_FIXES])
+            if closeness(nearest, settings) > kept:
                 fixes.remove(nearest)
                 fixes.insert(MAX_FIXES - 1, nearest)
     return replace(base, fixes=tuple(fixes[:MAX_FIXES]))
