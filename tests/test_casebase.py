@@ -396,6 +396,41 @@ def test_a_suggestion_lists_first_the_fixes_naming_what_the_paste_names() -> Non
     assert casebase._with_all_fixes([entry], "", present=words_of(["it hangs"])).fixes == fixes
 
 
+def test_a_fix_naming_what_the_paste_sets_survives_the_cut() -> None:
+    from envdoctor.model.findings import Finding, Fix, Severity
+    from envdoctor.triage_engine.rank import MAX_FIXES
+
+    # the similar thread's fix was about the interface: every fix naming it sorts first, and the
+    # one about MASTER_ADDR, which the paste sets, would fall past the cut
+    interface = tuple(
+        Fix(f"Name the interface the nodes reach each other on ({n}): NCCL_SOCKET_IFNAME")
+        for n in range(MAX_FIXES)
+    )
+    master = Fix("From every other node, test rank 0's MASTER_ADDR:MASTER_PORT")
+    entry = Finding(
+        id="nccl.socket-interface-wrong",
+        severity=Severity.ERROR,
+        title="t",
+        fixes=(*interface, master),
+    )
+    confirmed = "point NCCL at a working interface with NCCL_SOCKET_IFNAME"
+    # the environment block of a real report (hiyouga/LlamaFactory#3715)
+    paste = [
+        "NPROC_PER_NODE=4",
+        "NNODES=1",
+        "RANK=0",
+        "MASTER_ADDR=192.168.0.1",
+        "MASTER_PORT=29500",
+    ]
+    merged = casebase._with_all_fixes([entry], confirmed, present=words_of(paste))
+    assert len(merged.fixes) == MAX_FIXES
+    assert merged.fixes[-1] == master
+    assert merged.fixes[: MAX_FIXES - 1] == interface[: MAX_FIXES - 1]
+    # a paste that names nothing of it keeps the order the similar thread gave
+    plain = casebase._with_all_fixes([entry], confirmed, present=words_of(["it hangs"]))
+    assert plain.fixes == interface[:MAX_FIXES]
+
+
 def test_a_chinese_pair_one_case_holds_tells_nothing() -> None:
     # zh-1208: "的环" (the seam of "我的环境") was in one bitsandbytes case only; "多机" (multi-node)
     # in two NCCL cases tells their cause

@@ -681,6 +681,17 @@ def _with_all_fixes(
 
         # stable: the entries' order among equals
         fixes.sort(key=lambda fix: (-closeness(fix, wanted), -closeness(fix, said)))
+        # the settings the paste names (MASTER_ADDR, NCCL_IB_DISABLE, rdzv_backend: a word
+        # with an underscore): the fix naming most of them keeps a place (the last) when the
+        # cut would drop it and no kept fix names as much of them
+        settings = {w for w in said if "_" in w.strip("_")}
+        dropped = fixes[MAX_FIXES:]
+        if settings and dropped:
+            nearest = max(dropped, key=lambda fix: closeness(fix, settings))
+            kept = max(closeness(fix, settings) for fix in fixes[:MAX_FIXES])
+            if closeness(nearest, settings) > kept:
+                fixes.remove(nearest)
+                fixes.insert(MAX_FIXES - 1, nearest)
     return replace(base, fixes=tuple(fixes[:MAX_FIXES]))
 
 
