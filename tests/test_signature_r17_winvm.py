@@ -2,10 +2,10 @@
 (checks/signatures/r17_winvm.toml): the NVIDIA installer refusing a Standard package on a DCH system
 ("wrong version of windows", "the system is incompatible"), a program that renders on the integrated
 graphics of a hybrid laptop, CUDA asked for inside a VMware Workstation / VirtualBox guest, a missing
-nvcuda.dll, Windows TDR resets named in prose, ptxas stopping on non-ASCII source characters and
-QEMU / libvirt refusing PCI passthrough without an IOMMU. Each message, verbatim from its thread,
-reaches the cause the thread confirmed first, and one of that cause's fixes names the knob the
-confirmed fix turned."""
+nvcuda.dll, Windows TDR resets named in prose, ptxas stopping on non-ASCII source characters, QEMU /
+libvirt refusing PCI passthrough without an IOMMU, and an unlicensed vGPU refusing CUDA. Each
+message, verbatim from its thread, reaches the cause the thread confirmed first, and one of that
+cause's fixes names the knob the confirmed fix turned."""
 
 from __future__ import annotations
 
@@ -100,6 +100,13 @@ KNOB = [
         "qemu-system-x86_64: -device vfio-pci,host=0000:00:02.0,id=hostdev0,bus=pcie.0,addr=0x2,romfile=./i915ovmf/i915ovmf.rom: vfio 0000:00:02.0: no iommu_group found: No such file or directory\nmodprobe: FATAL: Module vfio_pci is builtin.\nmodprobe: FATAL: Module vfio is builtin.",
         "vm.iommu-disabled",
         "intel_iommu=on",
+    ),
+    (
+        # the reporter traced it to an unlicensed vGPU (license status in nvidia-smi -q)
+        "https://github.com/DDMAL/Rodan/issues/1332",
+        "Issue found. This is an infrastructure-level NVIDIA vGPU licensing problem (not application-side). Evidence below. Will contact Compute Canada.\n\n# GPU CUDA Initialization Issue - vGPU License Problem\n\n## What happened\n\nGPU jobs started failing on Jan 23 with this error:\n```\ntensorflow.python.framework.errors_impl.InternalError: CUDA runtime implicit initialization on GPU:0 failed. Status: all CUDA-capable devices are busy or unavailable\n```",
+        "nvidia.vgpu-unlicensed",
+        "ClientConfigToken",
     ),
 ]
 
