@@ -256,3 +256,23 @@ def test_unknown_cuda_versions_read_as_a_version_to_look_up() -> None:
     texts = " ".join(fix.summary for f in report.findings for fix in f.fixes)
     assert "CUDA X.Y (nvidia-smi's CUDA Version) or older" in texts
     assert "CUDA an older CUDA" not in texts
+
+
+def test_a_cuda_code_capture_names_the_driver_of_the_pastes_os() -> None:
+    # "maximum supported version is 12040 but ... requires 12060": the driver that reports CUDA
+    # 12.6 differs by OS (the cuda_driver table's columns), and the paste's paths tell the OS
+    from envdoctor.matrix.loader import load_bundled
+    from envdoctor.queries import nvidia
+
+    ms = load_bundled()
+    line = "RuntimeError: maximum supported version is 12040 but requires 12060"
+    windows = Facts(ingest_text(f'{line}\nFile "C:\\Users\\me\\app\\main.py", line 3'), ms)
+    linux = Facts(ingest_text(line), ms)
+    decoded = {
+        name: evaluate._with_decoded_versions({"need_code": "12060"}, facts)
+        for name, facts in (("windows", windows), ("linux", linux))
+    }
+    assert decoded["linux"]["need"] == decoded["windows"]["need"] == "12.6"
+    assert decoded["linux"]["need_driver"] == nvidia.min_driver_for_cuda(ms, "12.6", "linux")
+    assert decoded["windows"]["need_driver"] == nvidia.min_driver_for_cuda(ms, "12.6", "windows")
+    assert decoded["linux"]["need_driver"] != decoded["windows"]["need_driver"]

@@ -107,8 +107,8 @@ def cue_progress(
 
 def _with_decoded_versions(captures: dict[str, str], facts: Facts | None = None) -> dict[str, str]:
     """A capture named `X_code` holding CUDA's 1000*major + 10*minor ("11000") also gives `X`
-    ("11.0") and `X_driver`: the Linux driver NVIDIA pairs with that CUDA release (the one whose
-    cuDriverGetVersion reports it), when the tables list it."""
+    ("11.0") and `X_driver`: the driver NVIDIA pairs with that CUDA release on the paste's OS
+    (the one whose cuDriverGetVersion reports it), when the tables list it."""
     out = dict(captures)
     for name, value in captures.items():
         if name.endswith("_code") and value.isdigit() and name[:-5] not in out:
@@ -121,15 +121,14 @@ def _with_decoded_versions(captures: dict[str, str], facts: Facts | None = None)
 
 
 def _driver_for_cuda(cuda: str, facts: Facts | None) -> str | None:
-    """The Linux driver of CUDA release `cuda` from the tables (None when unlisted)."""
+    """The driver of CUDA release `cuda` from the tables, for the paste's OS (Windows when it
+    says so, else Linux, as `facts._derive_driver_floors` reads it); None when unlisted."""
     from envdoctor.queries.nvidia import min_driver_for_cuda
 
     if facts is None:
         return None
-    try:
-        return min_driver_for_cuda(facts.matrices, cuda, "linux")
-    except (KeyError, OSError, ValueError):
-        return None
+    system = "windows" if facts.values.get("os.system") == "Windows" else "linux"
+    return min_driver_for_cuda(facts.matrices, cuda, system)
 
 
 def _find(patterns: Iterable[Pattern], facts: Facts) -> tuple[str | None, dict[str, str]]:
