@@ -54,9 +54,8 @@ def test_other_version_misses(cache, monkeypatch):
     load_file(path)
     from envdoctor import __version__
 
-    data = path.read_bytes()
-    assert matrix_cache.load("wsl", matrix_cache.key(data, __version__)) is not None
-    assert matrix_cache.load("wsl", matrix_cache.key(data, "999.0")) is None
+    assert matrix_cache.load("wsl", matrix_cache.files_key([path], __version__)) is not None
+    assert matrix_cache.load("wsl", matrix_cache.files_key([path], "999.0")) is None
 
 
 @pytest.mark.parametrize("garbage", [b"", b"\x00\xff\xfe", b'{"key": 1}', b"[1, 2]", b"{" * 100000])
@@ -98,3 +97,61 @@ def test_switch_off_writes_nothing(cache, monkeypatch):
     monkeypatch.setenv(matrix_cache.SWITCH, "off")
     matrix, _ = load_file(bundled_dir() / "cudnn.toml")
     assert matrix is not None and not cache.exists()
+
+
+def _aged(path: Path, seconds: float = 3600.0) -> None:
+    """Set the file's modification time back (as an unpacked or long-installed file has)."""
+    import os
+    import time
+
+    old = time.time() - seconds
+    os.utime(path, (old, old))
+
+
+def test_files_key_of_an_old_file_reads_no_byte(tmp_path, monkeypatch):
+    path = tmp_path / "table.toml"
+    path.write_text("a = 1\n", encoding="utf-8")
+    _aged(path)
+    first = matrix_cache.files_key([path], "1")
+
+    def no_read(*_args):  # noqa: ANN202
+        raise AssertionError("read the file although its status is old enough to key it")
+
+    monkeypatch.setattr(matrix_cache, "read_regular_file", no_read)
+    assert matrix_cache.files_key([path], "1") == first
+    assert matrix_cache.files_key([path], "2") != first
+
+
+def test_files_key_changes_with_a_same_size_edit_in_the_same_moment(tmp_path):
+    """A rewrite within one timestamp tick keeps size and times: a recent file is keyed by its
+    bytes."""
+    path = tmp_path / "table.toml"
+    path.write_text("a = 1\n", encoding="utf-8")
+    first = matrix_cache.files_key([path], "1")
+    path.write_text("a = 2\n", encoding="utf-8")
+    assert matrix_cache.files_key([path], "1") != first
+
+
+def test_files_key_changes_when_an_edit_sets_the_old_time_back(tmp_path):
+    import os
+
+    path = tmp_path / "table.toml"
+    path.write_text("a = 1\n", encoding="utf-8")
+    _aged(path)
+    times = os.stat(path)
+    first = matrix_cache.files_key([path], "1")
+    path.write_text("a = 2\n", encoding="utf-8")
+    os.utime(path, ns=(times.st_atime_ns, times.st_mtime_ns))  # the status-change time moves on
+    assert os.stat(path).st_mtime_ns == times.st_mtime_ns
+    assert matrix_cache.files_key([path], "1") != first
+
+
+def test_files_key_refuses_a_fifo_at_once(tmp_path):
+    import os
+
+    fifo = tmp_path / "table.toml"
+    os.mkfifo(fifo)
+    with pytest.raises(OSError):
+        matrix_cache.files_key([fifo], "1")
+    matrix, errors = load_file(fifo)
+    assert matrix is None and errors and "cannot read" in errors[0].message

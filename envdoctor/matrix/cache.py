@@ -3,8 +3,8 @@
 Python's TOML parser is pure Python: the bundled tables take ~70 ms to parse, the GPU table alone
 ~19 ms, while the same data as JSON loads in a few (the C parser). So once a file has parsed and
 validated without an error, its table is written as JSON to `<cache>/compiled/<name>.json` with
-the SHA-256 of the file's bytes and this envdoctor's version; a later load whose file hashes the
-same is read from there. Another file's content or another envdoctor version misses and
+a digest of the file's status (`files_key`: size, times, inode; its bytes when it changed a moment
+ago) and this envdoctor's version; a later load whose file has the same is read from there. Another file's content or another envdoctor version misses and
 overwrites the slot (one per table name, so the cache stays a few hundred KiB). The cache is an
 optimisation only: a folder that cannot be written, a damaged or foreign entry, anything odd means
 parsing the TOML as before. `ENVDOCTOR_MATRIX_CACHE=off` turns it off.
@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -67,6 +67,39 @@ def cache_root(env: Mapping[str, str] | None = None) -> Path:
 def key(data: bytes, version: str) -> str:
     """What an entry must match: the file's bytes and the envdoctor that validated them."""
     return hashlib.sha256(data).hexdigest() + f"/{version}/{FORMAT}"
+
+
+RACY_S = 2.0  # a file changed this recently may change again within one timestamp tick
+
+
+def files_key(paths: Sequence[Path], version: str, now: float | None = None) -> str:
+    """What an entry built from these files must match, read from their status instead of their
+    bytes: each one's name, size, modification and status-change times, inode and device. A
+    start reads no file whose table is cached (reading them was a twentieth of a short
+    triage), as Python's bytecode cache keys a source on its size and time. An edit changes
+    the change time, which no tool sets back. A file modified less than RACY_S ago (or "in the
+    future") could be rewritten within the same timestamp tick at the same size, so its bytes
+    stand in for its status (git's rule for "racily clean" files); the first load after it
+    ages misses once. OSError when a path is not a regular file (`read_regular_file`'s rule)."""
+    import errno
+    import stat
+    import time
+
+    now = time.time() if now is None else now
+    digest = hashlib.sha256()
+    for path in paths:
+        status = os.stat(path)
+        if not stat.S_ISREG(status.st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
+        digest.update(path.name.encode("utf-8", "surrogateescape") + b"\0")
+        if now - status.st_mtime < RACY_S:  # recent, or in the future
+            digest.update(b"bytes:" + hashlib.sha256(read_regular_file(path, 1 << 30)).digest())
+        else:
+            digest.update(
+                f"{status.st_size}:{status.st_mtime_ns}:{status.st_ctime_ns}:"
+                f"{status.st_ino}:{status.st_dev}\0".encode()
+            )
+    return digest.hexdigest() + f"/{version}/{FORMAT}"
 
 
 def _compiled_dir(env: Mapping[str, str] | None) -> Path | None:

@@ -195,18 +195,20 @@ def load_file(path: Path, notes: list[str] | None = None) -> tuple[Matrix | None
     from envdoctor.matrix import cache as matrix_cache
 
     shown = path.name
-    try:  # a regular file only: an installed set lives in a user-writable cache folder
-        data = matrix_cache.read_regular_file(path, MAX_MATRIX_BYTES)
-        text = data.decode("utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
+    try:  # the file's status: a cached table is not read again (`files_key`)
+        entry = matrix_cache.files_key([path], __version__)
+    except OSError as exc:
         return None, [LintError(shown, 0, f"cannot read: {exc}")]
-    entry = matrix_cache.key(data, __version__)
     fields = matrix_cache.load(path.stem, entry)
     cached = _from_cache(fields, shown)
     if cached is not None:
         return cached, []
     if fields is not None and notes is not None:
         notes.append(f"the compiled cache entry of {shown} is damaged: parsed the file again")
+    try:  # a regular file only: an installed set lives in a user-writable cache folder
+        text = matrix_cache.read_regular_file(path, MAX_MATRIX_BYTES).decode("utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        return None, [LintError(shown, 0, f"cannot read: {exc}")]
     matrix, errors = parse_matrix(text, shown, expected_name=path.stem)
     if matrix is not None and not errors:
         matrix_cache.store(path.stem, entry, _cache_fields(matrix))

@@ -91,6 +91,7 @@ def _signature_dir() -> Path:
 
 SIGNATURE_DIR = _signature_dir()
 SCHEMA_VERSION = 1
+MAX_FILE_BYTES = 16 * 1024 * 1024  # a signature file; the largest is under 100 KiB
 
 
 @dataclass(frozen=True)
@@ -186,8 +187,8 @@ def load(folder: Path | None = None) -> SignatureData:
     """Load every signature file; broken signatures are left out and reported in `errors`.
 
     When these exact files loaded without an error before, envdoctor's cache (`matrix_cache`,
-    keyed by the files' names and bytes, envdoctor's version and the pattern analysis code)
-    gives each signature's table (as JSON, built only when needed), its selector and its
+    keyed by the files' names and status (`files_key`), envdoctor's version and the pattern
+    analysis code) gives each signature's table (as JSON, built only when needed), its selector and its
     patterns' anchors: the TOML parse, the ~1000 regular expressions' analysis and building
     every signature are most of the load time. An entry that is damaged (any error when read
     back, or a digest that does not match) is ignored."""
@@ -195,33 +196,45 @@ def load(folder: Path | None = None) -> SignatureData:
     from envdoctor.matrix import cache as matrix_cache
 
     folder = folder or SIGNATURE_DIR
-    read_errors: list[str] = []
-    files: list[tuple[str, bytes]] = []  # decoded only when parsed: the key needs the bytes
-    for path in sorted(folder.glob("*.toml")):
-        try:
-            files.append((path.name, path.read_bytes()))
-        except OSError as exc:
-            read_errors.append(f"{path.name}: {exc}")
-    cache_key = matrix_cache.key(
-        b"\0".join(name.encode() + b"\0" + data for name, data in files),
-        f"{__version__}/{CACHE_FORMAT}/{_analysis_digest()}",
-    )
-    entry = matrix_cache.load(CACHE_NAME, cache_key)
-    tables = matrix_cache.load_bytes(CACHE_NAME, cache_key) if entry else None
-    cached = _from_cache(entry, [n for n, _ in files], tables)
-    if cached is not None and not read_errors:
+    paths = sorted(folder.glob("*.toml"))
+    try:  # the files' status, not their bytes: a cached start reads none of them
+        cache_key = matrix_cache.files_key(
+            paths, f"{__version__}/{CACHE_FORMAT}/{_analysis_digest()}"
+        )
+    except OSError:
+        cache_key = None  # a file that cannot be read: the parse below says which
+    entry = matrix_cache.load(CACHE_NAME, cache_key) if cache_key else None
+    tables = matrix_cache.load_bytes(CACHE_NAME, cache_key) if cache_key and entry else None
+    cached = _from_cache(entry, [p.name for p in paths], tables)
+    if cached is not None:
         remember_anchors(cached["anchors"], cached["also"])
         try:
-            return _lazy(cached, lambda: _parsed(_decoded(files, []), [])[1])
+            return _lazy(cached, lambda: _parsed(_decoded(_read(paths, []), []), [])[1])
         except Exception:  # noqa: BLE001 - a damaged entry: parse the files instead
             forget_anchors()
+    read_errors: list[str] = []
+    files = _read(paths, read_errors)
     texts = _decoded(files, read_errors)
     parsed, data = _parsed(texts, read_errors)
-    if not data.errors:
+    if not data.errors and cache_key:
         entry, tables = _cache_entry(parsed, data)
         if _json_safe(entry) and matrix_cache.store_bytes(CACHE_NAME, cache_key, tables):
             matrix_cache.store(CACHE_NAME, cache_key, entry)  # after the tables it points into
     return data
+
+
+def _read(paths: list[Path], errors: list[str]) -> list[tuple[str, bytes]]:
+    """The files' names and bytes; one that cannot be read (or is not a regular file, or is
+    larger than MAX_FILE_BYTES) goes to `errors`."""
+    from envdoctor.matrix.cache import read_regular_file
+
+    files = []
+    for path in paths:
+        try:
+            files.append((path.name, read_regular_file(path, MAX_FILE_BYTES)))
+        except OSError as exc:
+            errors.append(f"{path.name}: {exc}")
+    return files
 
 
 def _decoded(files: list[tuple[str, bytes]], errors: list[str]) -> list[tuple[str, str]]:
@@ -551,17 +564,13 @@ CACHE_FORMAT = 6  # of that entry; bump when what it holds changes
 def _analysis_digest() -> str:
     """A digest of the code that analyses patterns (their anchors are cached): an entry written
     by other analysis code, even under the same envdoctor version, never matches."""
-    import hashlib
-
+    from envdoctor.matrix.cache import files_key
     from envdoctor.triage_engine import model, patterns
 
-    digest = hashlib.sha256()
-    for module in (patterns, model):
-        try:
-            digest.update(Path(str(module.__file__)).read_bytes())
-        except OSError:
-            digest.update(b"?")
-    return digest.hexdigest()[:16]
+    try:
+        return files_key([Path(str(m.__file__)) for m in (patterns, model)], "")[:16]
+    except OSError:
+        return "?"
 
 
 def _compiler(known: Mapping[str, list[str]], also: Mapping[str, Any]) -> Any:
