@@ -201,3 +201,30 @@ def test_triage_prints_the_same_with_and_without_the_store(tmp_path):
     cold = triage()
     assert store_path(tmp_path).stat().st_size > 10_000
     assert triage() == cold == triage(ENVDOCTOR_REGEX_CACHE="off")
+
+
+def test_a_start_decodes_only_the_rows_it_asks_for(tmp_path, monkeypatch):
+    env, path = written_store(tmp_path, "lazyrows")
+    decoded: list[int] = []
+    stored = regex_cache.StoredRows._stored
+
+    def counting(self, position):  # noqa: ANN001, ANN202
+        decoded.append(position)
+        return stored(self, position)
+
+    monkeypatch.setattr(regex_cache.StoredRows, "_stored", counting)
+    re.purge()  # this process compiled them when writing the store: ask the store again
+    with kept_regexes(env) as store:
+        assert re.compile(fresh_patterns("lazyrows")[3]).search("lazyrows3 9")
+    assert store is not None and not store.added and len(decoded) == 1
+
+
+def test_keys_sharing_an_index_digest_each_find_their_row(tmp_path, monkeypatch):
+    monkeypatch.setattr(regex_cache, "key_digest", lambda pattern, flags: 7)
+    env, path = written_store(tmp_path, "samedigest")
+    re.purge()
+    with kept_regexes(env) as store:
+        compiled = [re.compile(p) for p in fresh_patterns("samedigest")]
+    assert store is not None and not store.added and len(store.used) == 5  # all from the file
+    assert compiled[4].search("x samedigest4 5").group("word") == "samedigest4"
+    assert [p.pattern for p in compiled] == fresh_patterns("samedigest")
