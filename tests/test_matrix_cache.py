@@ -155,3 +155,27 @@ def test_files_key_refuses_a_fifo_at_once(tmp_path):
         matrix_cache.files_key([fifo], "1")
     matrix, errors = load_file(fifo)
     assert matrix is None and errors and "cannot read" in errors[0].message
+
+
+@pytest.mark.parametrize(
+    ("column", "bad"),
+    [
+        ("cuda", 12),  # a version cell that is a number
+        ("cuda", "twelve"),  # ... or not a version
+        ("source", "http://example.com"),  # a row's source that is not https
+        ("linux_min_driver", ["525.60.13"]),  # a list where a version belongs
+        ("no_such_column", "x"),  # a cell of a column the table does not have
+    ],
+)
+def test_a_forged_cell_means_parsing(cache, column, bad):
+    import json
+
+    path = bundled_dir() / "cuda_driver.toml"
+    parsed, _ = load_file(path)
+    entry = cache / "cuda_driver.json"
+    doc = json.loads(entry.read_text(encoding="utf-8"))
+    doc["matrix"]["rows"][-1][column] = bad
+    entry.write_text(json.dumps(doc), encoding="utf-8")
+    notes: list[str] = []
+    matrix, errors = load_file(path, notes)
+    assert errors == [] and matrix == parsed and "damaged" in notes[0]
