@@ -42,7 +42,9 @@ _TOOLKIT = re.compile(
 # an architecture nvcc / ptxas refused: the toolkit predates it
 _REFUSED = re.compile(
     r"Unsupported gpu architecture '(?:compute|sm)_(?P<a>\d{2,3})a?'|"
-    r"Value '(?:compute|sm)_(?P<b>\d{2,3})a?' is not defined for option 'gpu-(?:architecture|name)'",
+    r"Value '(?:compute|sm)_(?P<b>\d{2,3})a?' is not defined for option 'gpu-(?:architecture|name)'|"
+    # the same refusal retold in a title or prose: "sm_89 not defined for gpu-name"
+    r"\b(?:compute|sm)_(?P<c>\d{2,3})a?'?\s+(?:is\s+)?not defined for (?:option\s+)?'?gpu-(?:architecture|name)",
     re.IGNORECASE,
 )
 _NOT_TOOLKIT = re.compile(r"driver version|cuda version\s*[:：]|capability|compute cap", re.I)
@@ -119,5 +121,5 @@ def refused_sm(lines: Iterable[str]) -> int | None:
             continue
         found = _REFUSED.search(line)
         if found:
-            return int(found.group("a") or found.group("b"))
+            return int(found.group("a") or found.group("b") or found.group("c"))
     return None
