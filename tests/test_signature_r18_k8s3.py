@@ -101,6 +101,20 @@ KNOB = [
         "k8s.kubelet-pod-resources-path",
         "pod-resources",
     ),
+    (
+        # the srun ran inside a job on a GPU node (a step of that job); the commenters worked around it
+        # by submitting from a login node
+        "https://github.com/mehta-lab/waveorder/issues/201",
+        "When submitting jobs on a GPU node, the generated batch job requests GRES that is not valid"
+        ":\n"
+        "\n"
+        "```\n"
+        "srun: error: Unable to create step for job 16413634: Invalid generic resource (gres) speci"
+        "fication\n"
+        "```",
+        "cluster.step-exceeds-allocation",
+        "login node",
+    ),
 ]
 
 
@@ -135,6 +149,13 @@ LOOKALIKE = [
         "E0506 17:45:45.421965       1 factory.go:113] If this is a GPU node, did you configure th"
         "e NVIDIA Container Toolkit?",
         "k8s.kubelet-pod-resources-path",
+    ),
+    (
+        # a batch submission (not a step inside a job) the cluster refuses: not a step of a job
+        "https://github.com/NVIDIA/NeMo-Framework-Launcher/issues/72",
+        "OSError: sbatch: error: Batch job submission failed: Invalid generic resource (gres) spec"
+        "ification",
+        "cluster.step-exceeds-allocation",
     ),
 ]
 
