@@ -63,7 +63,7 @@ KNOB = [
     # commenter: following triton-windows resolved it ("This resolved my problem")
     (
         "ERROR: Could not find a version that satisfies the requirement triton>=2.1.0 (from versions: none)\nERROR: No matching distribution found for triton>=2.1.0",
-        "python.no-matching-wheel",
+        "torch.triton-missing",
         "triton-windows",
         "https://github.com/khanfar/DeepSeek-V3-Windows-Installation-Guide/issues/3",
     ),
@@ -87,6 +87,27 @@ KNOB = [
         "flashattn.not-installable",
         "prebuilt flash-attn wheel",
         "https://github.com/wildminder/ComfyUI-VibeVoice/issues/44",
+    ),
+    # reporter: installing the CUDA Toolkit (nvcc) from NVIDIA made the DeepSpeed install succeed
+    (
+        "installation problem: No such file or directory: '/usr/local/cuda/bin/nvcc'\n\nHi, I met this problem as shown. But I actually have nvcc in my conda environment. \n\nconda list |grep nvcc\nnvidia-cuda-nvcc-cu11     11.7.99                  pypi_0    pypi",
+        "torch.extension-cuda-toolkit-missing",
+        "cuda-toolkit",
+        "https://github.com/deepspeedai/DeepSpeed/issues/4553",
+    ),
+    # reporter: installing mmcv from the OpenMMLab index of the torch/CUDA pair (not a source build) works
+    (
+        "When installing the MMCV, MIM will automatically retrieve the highest current CUDA, which may be different from the actual CUDA version, and there will be an error.\n#  is not ture\nmim install mmcv==2.1.0 \n# it is ture.\nmim install mmcv==2.1.0 -f https://download.openmmlab.com/mmcv/dist/cu117/torch1.13/index.html\nor \npip  install mmcv==2.1.0 -f https://download.openmmlab.com/mmcv/dist/cu117/torch1.13/index.html\nand make sure the version of cuda and torch.\nthe Exception may be:\n          raise RuntimeError(CUDA_MISMATCH_MESSAGE, cuda_str_version, torch.version.cuda)\n      RuntimeError: ('The detected CUDA version (%s) mismatches the version that was used to compilePyTorch (%s). Please make sure to use the same CUDA versions.', '11.3', '12.8')\n      [end of output]",
+        "cuda.toolkits-disagree",
+        "download.openmmlab.com/mmcv/dist",
+        "https://github.com/circleLZY/JL1-CD/issues/5",
+    ),
+    # reporter: only building the ops by hand (MMCV_WITH_OPS=1 FORCE_CUDA=1) made mmcv._ext appear
+    (
+        "I followed the instructions exactly to install everything on an A100. The PyTorch and CUDA versions match the requirements, but when running the code I get the error: “ModuleNotFoundError: No module named 'mmcv._ext'”.\n\nI’ve already tried mim install mmcv-full==1.4.7 and pip install mmcv-full==1.4.7 -f https://download.openmmlab.com/mmcv/dist/cu116/torch1.13.0/index.html, but neither of them worked.",
+        "mmcv.ops-not-built",
+        "MMCV_WITH_OPS",
+        "https://github.com/zhipeixu/FakeShield/issues/64",
     ),
 ]
 
