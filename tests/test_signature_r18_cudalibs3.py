@@ -3,7 +3,7 @@ extends): a build that runs nvcc by a toolkit path where no toolkit is installed
 (/usr/local/cuda-X.Y/bin/nvcc, or /usr/local/cuda/bin/nvcc when the distribution's package put nvcc
 in /usr/bin) reaches the missing toolkit with CUDA_HOME / CUDA_PATH in its fixes, not the "nvcc too
 old for the GPU" guess; TensorRT's "linked against cuDNN X but loaded cuDNN Y" warning is told as a
-warning; and the cuDNN, nvcc, libcudart and loader-path messages earlier rounds cover keep their
+warning; a build that finds no cudnn.h reaches the missing cuDNN (its developer files); and the cuDNN, nvcc, libcudart and loader-path messages earlier rounds cover keep their
 cause and knob. Each message is copied from a public thread whose fix was confirmed (the reporter
 says it worked, or a maintainer states cause and fix). Look-alike rows are real messages of other
 causes a new pattern could catch: they must not rank the new cause first."""
@@ -110,7 +110,24 @@ KNOB = [
         # maintainer: install the cudf build for the CUDA installed (cuda10.0 label); it installed
         "https://github.com/NVIDIA/cudf/issues/496",
     ),
+    (
+        "CUDA Version: 10.2  \nOpenCV version: 4.9.1\nI want to train it on a Linux system with GPU, but "
+        "there is an error when I compile it.  Any idea on how to solve it?\n"
+        "fatal error: cudnn.h: No such file or directory",
+        "cuda.cudnn-missing",
+        "install cuDNN",
+        # reporter: whereis cudnn.h found nothing, so cuDNN was not installed
+        "https://github.com/AlexeyAB/darknet/issues/6586",
+    ),
+    (
+        "fatal error C1083: Cannot open file included: “cudnn.h”: No such file or directory",
+        "cuda.cudnn-missing",
+        "install cuDNN",
+        # maintainer: cuDNN was not properly installed
+        "https://github.com/CMU-Perceptual-Computing-Lab/openpose/issues/50",
+    ),
 ]
+
 # real messages of other causes that a new pattern could catch: (message, tempting id, URL)
 LOOKALIKE = [
     (
