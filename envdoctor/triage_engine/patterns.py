@@ -128,7 +128,7 @@ def _required_sets(parsed: Any) -> list[set[str]]:
 # "NET/IB ... ibv_x failed"); they still anchor a pattern that has nothing else.
 WEAK_ANCHORS = frozenset(
     ["failed", "failure", "error", "errors", "warning", "cannot", "unable", "invalid", "denied",
-     "not found", "speed", "stopped", "started", "done", "true", "false", "none"]
+     "not found", "speed", "stopped", "started", "done", "true", "false", "none", "instead"]
 )  # fmt: skip
 
 
