@@ -20,11 +20,17 @@ def _norm(url: str) -> str:
 
 
 def field_test_threads() -> set[str]:
-    files = [
-        *TESTS.glob("test_field_*.py"),
-        *TESTS.glob("field_prose_*.py"),
-        *TESTS.glob("field_fixes_*.py"),
-    ]
+    return threads_of(
+        [
+            *TESTS.glob("test_field_*.py"),
+            *TESTS.glob("field_prose_*.py"),
+            *TESTS.glob("field_fixes_*.py"),
+        ]
+    )
+
+
+def threads_of(files: list[Path]) -> set[str]:
+    """The thread URLs the files cite (full URLs, and GH + "owner/repo/issues/N" forms)."""
     found: set[str] = set()
     for path in files:
         text = path.read_text(encoding="utf-8")
@@ -68,3 +74,13 @@ def test_the_field_tests_cite_no_thread_of_the_frozen_split() -> None:
     assert len(cited) > 400  # the lines and descriptions were read
     shared = cited & split_threads()
     assert not shared, f"{len(shared)} field-test thread(s) belong to the frozen test split"
+
+
+def test_the_signature_tests_cite_no_thread_of_the_frozen_split() -> None:
+    """The sweeps' tables of verbatim rows (`test_signature_*.py`) too: a row copied from a split
+    thread tunes the signatures to a test case (round 18 found one in a round-17 table and one
+    in its own, and took both out)."""
+    cited = threads_of(sorted(TESTS.glob("test_signature*.py")))
+    assert len(cited) > 1000  # the rows' thread URLs were read
+    shared = cited & split_threads()
+    assert not shared, f"{len(shared)} signature-test thread(s) belong to the frozen test split"

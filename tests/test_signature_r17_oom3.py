@@ -25,13 +25,6 @@ KNOB = [
         "RAM",
         "https://github.com/PKU-YuanGroup/Video-LLaVA/issues/13",
     ),
-    # the reporter: memory ran out (closed); the load goes through with more RAM
-    (
-        "Loading checkpoint shards:  38%|██████▊           | 3/8 [00:02<00:03,  1.28it/s]Killed",
-        "memory.host-ram-exhausted",
-        "RAM",
-        "https://github.com/chatchat-space/Langchain-Chatchat/issues/35",
-    ),
     # a commenter: the VM had too little memory; after adding memory it worked (已解决 ... 增加内存后已正常)
     (
         "我在python web_demo.py时 出现 \nLoading checkpoint shards:   0% 。。。。。.\nKilled ",

@@ -61,13 +61,6 @@ KNOB = [
         "download.pytorch.org/whl/cu117",
     ),
     (
-        # maintainer: is_available() False means the installed PyTorch has no CUDA; install the CUDA build from PyTorch's site
-        "https://github.com/zai-org/ChatGLM-6B/issues/343",
-        '运行 python cli_demo.py 后，提示 Torch not compiled with CUDA enabled，搜了一下，这意味着可能找不到CUDA支持的设备：https://blog.csdn.net/qq_40329272/article/details/105727722 。\n\n尝试设置环境变量 `set CUDA_VISIBLE_DEVICES=0`，但是没有作用。\n\n### Environment\n\n```markdown\n- OS: Windows 10\n- Python: Python 3.10.9\n- Transformers:4.27.1\n- PyTorch:1.9.0\n- CUDA Support (`python -c "import torch; print(torch.cuda.is_available())"`) : False\n```',
-        "torch.cpu-build-on-gpu-host",
-        "download.pytorch.org/whl/cu",
-    ),
-    (
         # reporter: pip gave the CPU torch; the +cu111 wheel from download.pytorch.org fixed the error
         "https://github.com/Equim-chan/Mortal/issues/1",
         "You recommand installing pytorch with pip.\nBut I found that the default installation is the cpu version of PyTorch.\n\nI tried to test your code and got the error:\n`AssertionError: Torch not compiled with CUDA enabled`",
