@@ -52,6 +52,9 @@ class _Set:
         ("10.2.89", "windows", "441.22"),
         ("12.4.2", "linux", "550.54.15"),  # not listed: nearest lower release of 12.4
         ("12.3.2", "linux", "545.23.08"),  # NVIDIA's table has no 12.3 Update 2 row
+        ("9.2", "linux", "396.26"),  # the CUDA 9.x / 8.0 rows (round 18)
+        ("9.2", "windows", "397.44"),
+        ("8.0", "linux", "367.48"),
     ],
 )
 def test_min_driver_for_cuda(ms, cuda, os, expected):
@@ -65,7 +68,7 @@ def test_min_driver_for_cuda(ms, cuda, os, expected):
         ("13.4", "linux"),  # only a driver branch is published for 13.4
         ("12.7", "linux"),  # there is no CUDA 12.7
         ("11.0", "linux"),  # nothing at or below 11.0.0 (11.0.1 RC is the first row)
-        ("9.2", "linux"),
+        ("7.5", "linux"),  # nothing below CUDA 8.0
         ("12.4", "macos"),
         ("not a version", "linux"),
     ],
@@ -130,7 +133,7 @@ def test_driver_supports_cuda(ms, driver, cuda, os, expected):
     "driver, cuda, os",
     [
         ("999.99", "14.0", "linux"),  # nothing known about CUDA 14
-        ("550.54.15", "9.2", "linux"),
+        ("550.54.15", "7.5", "linux"),  # nothing below CUDA 8.0
         ("N/A", "12.4", "linux"),
         ("550.54.15", "12.4", "beos"),
     ],
@@ -156,6 +159,8 @@ def test_driver_supports_cuda_unknown(ms, driver, cuda, os):
             "linux",
             "13.3",
         ),  # R610 -> 13.3 although no 13.3 per-release row is published
+        ("384.66", "linux", "8.0"),  # below 9.0's 384.81
+        ("396.26", "linux", "9.2"),
     ],
 )
 def test_max_cuda_for_driver(ms, driver, os, expected):
@@ -163,7 +168,7 @@ def test_max_cuda_for_driver(ms, driver, os, expected):
 
 
 @pytest.mark.parametrize(
-    "driver, os", [("384.66", "linux"), ("garbage", "linux"), ("550.54.15", "amiga")]
+    "driver, os", [("352.39", "linux"), ("garbage", "linux"), ("550.54.15", "amiga")]
 )
 def test_max_cuda_for_driver_unknown(ms, driver, os):
     assert q.max_cuda_for_driver(ms, driver, os) is None
