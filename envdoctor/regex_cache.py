@@ -137,19 +137,14 @@ def key_digest(pattern: str, flags: int) -> int:
 class RegexStore:
     """Generated code of patterns by (pattern, flags): read from the file or added by this run."""
 
-    def __init__(self, engine: str, rows: Mapping[Key, Row] | None = None) -> None:
+    def __init__(
+        self, engine: str, rows: Mapping[Key, Row] | None = None, stored: StoredRows | None = None
+    ) -> None:
         self.engine = engine
-        self.rows: MutableMapping[Key, Row] = StoredRows()
+        self.rows: MutableMapping[Key, Row] = StoredRows() if stored is None else stored
         self.rows.update(rows or {})
         self.used: dict[Key, None] = {}  # in the order this run asked for them
         self.added = False
-
-    @classmethod
-    def of_file(cls, engine: str, rows: StoredRows) -> RegexStore:
-        """The store of a file's rows (decoded when asked for)."""
-        store = cls(engine)
-        store.rows = rows
-        return store
 
     def compile(self, pattern: Any, flags: int, fallback: Compile) -> Any:
         """`re._compiler.compile(pattern, flags)`, from the stored code when there is some."""
@@ -246,7 +241,7 @@ def read_store(path: Path, engine: str) -> RegexStore:
     entries.frombytes(rest[:index_bytes])
     blob = memoryview(rest)
     meta = blob[index_bytes : index_bytes + meta_bytes]
-    return RegexStore.of_file(engine, StoredRows(entries, meta, blob[index_bytes + meta_bytes :]))
+    return RegexStore(engine, stored=StoredRows(entries, meta, blob[index_bytes + meta_bytes :]))
 
 
 def write_store(path: Path, store: RegexStore) -> bool:

@@ -70,6 +70,9 @@ def key(data: bytes, version: str) -> str:
 
 
 RACY_S = 2.0  # a file changed this recently may change again within one timestamp tick
+MAX_KEYED_BYTES = (
+    16 * 1024 * 1024
+)  # a recent file larger than this is refused (OSError), as its loaders refuse it
 
 
 def files_key(paths: Sequence[Path], version: str, now: float | None = None) -> str:
@@ -93,7 +96,9 @@ def files_key(paths: Sequence[Path], version: str, now: float | None = None) -> 
             raise OSError(errno.EINVAL, "not a regular file", str(path))
         digest.update(path.name.encode("utf-8", "surrogateescape") + b"\0")
         if now - status.st_mtime < RACY_S:  # recent, or in the future
-            digest.update(b"bytes:" + hashlib.sha256(read_regular_file(path, 1 << 30)).digest())
+            digest.update(
+                b"bytes:" + hashlib.sha256(read_regular_file(path, MAX_KEYED_BYTES)).digest()
+            )
         else:
             digest.update(
                 f"{status.st_size}:{status.st_mtime_ns}:{status.st_ctime_ns}:"
