@@ -41,6 +41,22 @@ KNOB = [
         "cuDNN",
         "https://github.com/jhj0517/Whisper-WebUI/issues/296",
     ),
+    # the maintainer: downgrade ctranslate2 below 4.0.0 or upgrade CUDA to 12.x; the reporter
+    # replied and the issue was closed
+    (
+        "can anyone help me fix this issue please, i get it when i use sugio translator?\n\nLibrary cublas64_12.dll is not found or cannot be loaded",
+        "windows.cuda-runtime-dll-missing",
+        "CUDA Toolkit 12",
+        "https://github.com/dmMaze/BallonsTranslator/issues/404",
+    ),
+    # the maintainer: put the CUDA toolkit's bin folder on PATH; the reporter got it working by
+    # making the cuBLAS DLLs findable
+    (
+        'Try it just now, got "cublas64_11.dll not found" when tried to translate text. Tried installing cuda toolkit but error persist. Not sure where to put the dll from cuda toolkit.',
+        "windows.cuda-runtime-dll-missing",
+        "PATH",
+        "https://github.com/OpenNMT/CTranslate2/issues/623",
+    ),
     # the maintainer suggested Python 3.11; the reporter: "好了已经 谢谢" (fixed)
     pytest.param(
         "动态链接库(DLL)初始化例程失败,请问是什么问题呢\n\nPython 3.12.4 感觉像是版本问题",
