@@ -1,5 +1,6 @@
 """bitsandbytes and quantisation stacks, round 19 (opening posts and comments as pasted): a
-4-bit model that does not fit on a Kaggle GPU, auto-gptq's CUDA kernels missing after a new
+4-bit model that does not fit on a Kaggle GPU, a GPTQ model with modules on the CPU under the
+exllama kernels, auto-gptq's CUDA kernels missing after a new
 release on Colab, and the old Windows bitsandbytes build (libbitsandbytes_cuda116.dll) failing
 with "no kernel image". Each verbatim message reaches its cause first and one of its fixes names
 the knob the thread's confirmed fix turned; look-alike rows are real messages of other causes
@@ -15,7 +16,7 @@ KNOB = [
     # the maintainer (danielhanchen): the model overflows GPU memory onto the CPU, too little
     # VRAM: load a smaller model
     (
-        "When I am trying to fine tune large models in Kaggle, which are most models over 8B parameters in 4-bit precision, I get the following error:\n```\nValueError: Some modules are dispatched on the CPU or the disk. Make sure you have enough GPU RAM to fit the quantized model. If you want to dispatch the model on the CPU or the disk while keeping these modules in 32-bit, you need to set `llm_int8_enable_fp32_cpu_offload=True` and pass a custom `device_map` to `from_pretrained`. Check https://huggingface.co/docs/transformers/main/en/main_classes/quantization#offload-between-cpu-and-gpu for more details. \n```\n\nI have got this error when I try to fine tune any model on my local hardware, which is less powerful than what is offered on google colab, or kaggle, but my hardware is \"free-er\" than what they provide.",
+        'When I am trying to fine tune large models in Kaggle, which are most models over 8B parameters in 4-bit precision, I get the following error:\n```\nValueError: Some modules are dispatched on the CPU or the disk. Make sure you have enough GPU RAM to fit the quantized model. If you want to dispatch the model on the CPU or the disk while keeping these modules in 32-bit, you need to set `llm_int8_enable_fp32_cpu_offload=True` and pass a custom `device_map` to `from_pretrained`. Check https://huggingface.co/docs/transformers/main/en/main_classes/quantization#offload-between-cpu-and-gpu for more details. \n```\n\nI have got this error when I try to fine tune any model on my local hardware, which is less powerful than what is offered on google colab, or kaggle, but my hardware is "free-er" than what they provide.',
         "memory.workload-does-not-fit",
         "smaller",
         "https://github.com/unslothai/unsloth/issues/1629",
@@ -36,6 +37,14 @@ KNOB = [
         "bitsandbytes.windows-unsupported",
         "0.43",
         "https://github.com/bitsandbytes-foundation/bitsandbytes/issues/259",
+    ),
+    # the reporter: it works once disable_exllama is set in the model's quantization config
+    # (their commented-out config.quantization_config["disable_exllama"] = True)
+    (
+        "I'm sorry I am unable to find relevant doc on Internet on how to load all modules on GPU.\n\nI got this error message from my code:\n\n```\nFound modules on cpu/disk. Using Exllama backend requires all the modules to be on GPU.You can deactivate exllama backend by setting disable_exllama=True in the quantization config object\n```\n\nA snippet from my code (to make it work, I had to uncomment the `config` part, but it won't be using Exllama)",
+        "gptq.exllama-modules-offloaded",
+        "disable_exllama",
+        "https://github.com/AutoGPTQ/AutoGPTQ/issues/406",
     ),
 ]
 
