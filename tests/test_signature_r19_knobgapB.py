@@ -15,7 +15,7 @@ KNOB = [
     # SDXL in ComfyUI on a 32 GB card; the maintainer (comfyanonymous): "Try: --disable-cuda-malloc",
     # and the issue was closed
     (
-        "  File \"/opt/conda/lib/python3.10/site-packages/torch/nn/modules/module.py\", line 1147, in convert\n    return t.to(device, dtype if t.is_floating_point() or t.is_complex() else None, non_blocking)\nRuntimeError: CUDA error: API call is not supported in the installed CUDA driver\nCUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1.\nCompile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\n\nHow could this happen, 32GB should enough for SDXL, and my cuda enviroment runs anything else OK.",
+        '  File "/opt/conda/lib/python3.10/site-packages/torch/nn/modules/module.py", line 1147, in convert\n    return t.to(device, dtype if t.is_floating_point() or t.is_complex() else None, non_blocking)\nRuntimeError: CUDA error: API call is not supported in the installed CUDA driver\nCUDA kernel errors might be asynchronously reported at some other API call, so the stacktrace below might be incorrect.\nFor debugging consider passing CUDA_LAUNCH_BLOCKING=1.\nCompile with `TORCH_USE_CUDA_DSA` to enable device-side assertions.\n\nHow could this happen, 32GB should enough for SDXL, and my cuda enviroment runs anything else OK.',
         "cuda.toolkit-newer-than-driver",
         "disable-cuda-malloc",
         "https://github.com/Comfy-Org/ComfyUI/issues/1253",
@@ -45,7 +45,7 @@ LOOKALIKE = [
     ),
     # R torch's CPU build asked for 'cuda': a CPU-only build, not a driver older than the runtime
     (
-        'Error in (function (self, device, dtype, non_blocking, copy, memory_format)  : \n  PyTorch is not linked with support for cuda devices',
+        "Error in (function (self, device, dtype, non_blocking, copy, memory_format)  : \n  PyTorch is not linked with support for cuda devices",
         "cuda.toolkit-newer-than-driver",
         "https://github.com/skeydan/Deep-Learning-and-Scientific-Computing-with-R-torch/issues/16",
     ),
