@@ -18,7 +18,7 @@ KNOB = [
     (
         "I'm very new to Comfy UI and got the docker container up and running but it fails due to no Nvidia GPU:\n\n> RuntimeError: Found no NVIDIA driver on your system. Please check that you have an NVIDIA GPU and installed a driver from http://www.nvidia.com/Download/index.aspx\n\nThis isn't unexpected; however my Intel CPU also has an integrated GPU and I'd like to use that. What configuration changes should I make in order to get it working?",
         "nvidia.no-driver-bound",
-        "cpu image",
+        "CPU image",
         "https://github.com/ai-dock/comfyui/issues/79",
     ),
 ]
@@ -27,19 +27,19 @@ KNOB = [
 LOOKALIKE = [
     # Windows 10 with a Titan-V: the host has an NVIDIA GPU, Docker lacks the GPU runtime
     (
-        "I get the following issue when running: docker run --gpus 2 nvidia/cuda:10.2-base nvidia-smi\n**docker: Error response from daemon: could not select device driver \"\" with capabilities: [[gpu]].**\n\nI am running Docker on my Windows 10 machine and I have a Titan-V GPU",
+        'I get the following issue when running: docker run --gpus 2 nvidia/cuda:10.2-base nvidia-smi\n**docker: Error response from daemon: could not select device driver "" with capabilities: [[gpu]].**\n\nI am running Docker on my Windows 10 machine and I have a Titan-V GPU',
         "container.gpu-image-on-cpu-host",
         "https://github.com/NVIDIA/nvidia-docker/issues/1352",
     ),
     # the GPU compose file; nothing says the host lacks an NVIDIA GPU
     (
-        "Hi, when i tried to run docker: `docker compose -f docker-compose-gpu.yml up -d`\ni get this error: `Error response from daemon: could not select device driver \"nvidia\" with capabilities: [[gpu]]`",
+        'Hi, when i tried to run docker: `docker compose -f docker-compose-gpu.yml up -d`\ni get this error: `Error response from daemon: could not select device driver "nvidia" with capabilities: [[gpu]]`',
         "container.gpu-image-on-cpu-host",
         "https://github.com/infiniflow/ragflow/issues/9573",
     ),
     # the same, in Chinese
     (
-        "docker-compose -f docker-compose.gpu.yaml up -d 报错：\n\nError response from daemon: could not select device driver \"nvidia\" with capabilities: [[gpu]]",
+        'docker-compose -f docker-compose.gpu.yaml up -d 报错：\n\nError response from daemon: could not select device driver "nvidia" with capabilities: [[gpu]]',
         "container.gpu-image-on-cpu-host",
         "https://github.com/jianchang512/ChatTTS-ui/issues/212",
     ),
