@@ -76,7 +76,7 @@ LOOKALIKE = [
     ),
     # a PyTorch training run with little GPU use; a commenter points at the CPU as the limit
     (
-        "`python train_gencad.py csr -name test -gpu 0 -ckpt \"model/ckpt/ae_ckpt_epoch1000.pth\"`\nWhen I run above command, I encountered the same issue as you. I can hardly see any GPU usage. How did you fix the problem you mentioned above? Thank you very much.",
+        '`python train_gencad.py csr -name test -gpu 0 -ckpt "model/ckpt/ae_ckpt_epoch1000.pth"`\nWhen I run above command, I encountered the same issue as you. I can hardly see any GPU usage. How did you fix the problem you mentioned above? Thank you very much.',
         "tensorflow.cpu-package-shadows-gpu",
         "https://github.com/ferdous-alam/GenCAD/issues/16",
     ),
