@@ -98,7 +98,7 @@ LOOKALIKE = [
     (
         # an XPU wheel's DLL that does not load on Windows: not float64
         "When attempting to import `torch` with version `2.5.1+xpu`, I encounter the following "
-        "error:\n```\nError loading \".venv\\Lib\\site-packages\\torch\\lib\\c10_xpu.dll\" or one "
+        'error:\n```\nError loading ".venv\\Lib\\site-packages\\torch\\lib\\c10_xpu.dll" or one '
         "of its dependencies\n```",
         "intel.arc-no-fp64",
         "https://github.com/pytorch/pytorch/issues/138986",
