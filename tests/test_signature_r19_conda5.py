@@ -62,15 +62,16 @@ KNOB = [
 
 # (message verbatim from a thread of another cause, the cause it must not be read as, thread)
 LOOKALIKE = [
-    # a CUDA 11.3 build on a 461.72 driver (CUDA 11.2): the driver, not the interpreter
+    # the maintainer: follow PyTorch's install instructions for CUDA support (a CPU build), not
+    # another interpreter
     (
-        "`torch.cuda.is_available() `\nfalse\n**pytorch installed** \nconda install pytorch torchvision torchaudio cudatoolkit=11.3 -c pytorch-nightly",
+        "I have installed pytorch1.3.0 successfully, but print (torch.cuda.is_available) is False, how can I solve this problem?",
         "python.env-mismatch",
-        "https://github.com/pytorch/pytorch/issues/68611",
+        "https://github.com/pyg-team/pytorch_geometric/issues/738",
     ),
     # conda could not solve pytorch with the environment's qt: the offline package fixed it
     (
-        "Solving environment: failed\n\nUnsatisfiableError: The following specifications were found to be in conflict:\n  - pytorch\n  - qt -> icu=58 -> *[track_features=vc14]\n  - qt -> icu=58 -> vc==14\nUse \"conda info <package>\" to see the dependencies for each package.",
+        'Solving environment: failed\n\nUnsatisfiableError: The following specifications were found to be in conflict:\n  - pytorch\n  - qt -> icu=58 -> *[track_features=vc14]\n  - qt -> icu=58 -> vc==14\nUse "conda info <package>" to see the dependencies for each package.',
         "python.env-mismatch",
         "https://github.com/peterjc123/pytorch-scripts/issues/3",
     ),
