@@ -58,6 +58,14 @@ KNOB = [
         "LD_LIBRARY_PATH",
         "https://github.com/warpem/warp/issues/54",
     ),
+    # the author's own record: pip kept saying "already satisfied" from ~/.local; installing with
+    # the environment's interpreter (.../envs/demo/bin/python -m pip install) is among the fixes
+    (
+        "在 conda 虚拟环境中执行:\nconda activate myenv\npip install xxx\n终端提示:\nRequirement already satisfied: xxx in /home/user/.local/lib/python3.10/site-packages\n随后运行项目:\npython main.py\n抛出:\nModuleNotFoundError: No module named 'xxx'\n明明 pip 说装好了,运行时却找不到。",
+        "python.env-mismatch",
+        "python -m pip",
+        "https://jishuzhan.net/article/1946864710611152897",
+    ),
 ]
 
 # (message verbatim from a thread of another cause, the cause it must not be read as, thread)
