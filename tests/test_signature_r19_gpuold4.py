@@ -22,7 +22,7 @@ KNOB = [
         " current PyTorch installation. The current PyTorch install supports CUDA capabilities sm_37"
         " sm_50 sm_60 sm_61 sm_70 sm_75 compute_37.`",
         "torch.gpu-too-new-for-build",
-        "cu11",
+        "CUDA 11",
         "https://github.com/voice-cloning-app/Voice-Cloning-App/issues/60",
     ),
     # the merged fix (the maintainer's own PR): cap torch below 2.4 from the CUDA 11.8 index
