@@ -85,11 +85,12 @@ LOOKALIKE = [
         "torch.cpu-build-on-gpu-host",
         "https://github.com/pytorch/pytorch/issues/156024",
     ),
-    # xformers pulling a different CUDA torch from PyPI on Linux (Colab): a CUDA build, not the CPU one
+    # uv's --torch-backend=auto chose a CUDA 13 torch beside a vLLM wheel built for CUDA 12: a
+    # CUDA-major mismatch (libcudart.so.12 missing), not the CPU build
     (
-        "----------before-install-xformers----------\ntorch                         2.0.1+cu118\ntorchaudio                    2.0.2+cu118\ntorchdata                     0.6.1\ntorchsummary                  1.5.1\ntorchtext                     0.15.2\ntorchvision                   0.15.2+cu118\n-------------------------------------------\nLooking in indexes: https://pypi.org/simple, https://us-python.pkg.dev/colab-wheels/public/simple/\nCollecting xformers==0.0.19\n  Downloading xformers-0.0.19-cp310-cp310-manylinux2014_x86_64.whl (108.2 MB)\nCollecting torch==2.0.0 (from xformers==0.0.19)\n  Downloading torch-2.0.0-cp310-cp310-manylinux1_x86_64.whl (619.9 MB)",
+        "The current installation docs recommend:\n\n```bash\nuv pip install vllm==0.17.0 --torch-backend=auto\n```\n\nDefault prebuilt vllm0.17.0 binary requires CUDA 12.9.\nOn newer-driver setups(for me it is v591.xx), `--torch-backend=auto` may resolve to a newer torch CUDA backend like CUDA 13.0, which can lead to a mismatch with the prebuilt vLLM wheel and errors such as:\n\n```text\nImportError: libcudart.so.12: cannot open shared object file: No such file or directory\n```",
         "torch.cpu-build-on-gpu-host",
-        "https://github.com/facebookresearch/xformers/issues/752",
+        "https://github.com/vllm-project/vllm-omni/issues/1919",
     ),
 ]
 
