@@ -53,15 +53,20 @@ def cuda_wheel_tag(ms: Any, values: Mapping[str, Any], pinned: str | None) -> st
             _rows(ms, "torch_releases"), key=lambda r: _version(r.get("torch")) or Version("0")
         )
         rows.reverse()  # newest release first
+    best: tuple[Version, str] | None = None
     for row in rows:
         fitting = []
         for variant in row.get("cuda_variants", []) or []:
             cuda = _version(variant_cuda(ms, str(variant)))
             if cuda is not None and cuda <= target:
                 fitting.append((cuda, str(variant)))
-        if fitting:
+        if fitting and release:
             return max(fitting)[1]
-    return None
+        # no release named: the variant nearest the CUDA named, from any release (CUDA 12.3
+        # gives cu121, not the newest release's cu118); newest release first on a tie
+        if fitting and (best is None or max(fitting)[0] > best[0]):
+            best = max(fitting)
+    return best[1] if best else None
 
 
 # a release-channel CUDA folder of PyTorch's index (nightly and test folders list other variants)
