@@ -29,6 +29,15 @@ KNOB = [
         "ROCR_VISIBLE_DEVICES",
         "https://github.com/ollama/ollama/issues/11220",
     ),
+    # a pod spec whose two containers each set nvidia.com/gpu: 1 on a one-GPU node; flx42
+    # (NVIDIA): "Your pod is effectively requesting 2 GPUs. GPUs are assigned per-container, and
+    # are not shared."; the reporter thanked him
+    (
+        "en-1224-k8s-two-containers-each-request-gpu-insufficient.txt",
+        "k8s.pod-requests-more-gpus-than-node",
+        "per container",
+        "https://github.com/NVIDIA/k8s-device-plugin/issues/71",
+    ),
 ]
 
 # (message verbatim from a thread of another cause, the cause it must not be read as, thread)
@@ -63,6 +72,32 @@ LOOKALIKE = [
         "Hi there, \n\nBased on the logs, it appears that ollama is trying to load too many layers and crashing OOM, this is causing it to revert to CPU only mode, which is not desirable.",
         "app.ollama-cpu-fallback",
         "https://github.com/ollama/ollama/issues/618",
+    ),
+    # a pod spec with one GPU limit on GKE without the device plugin (tests/test_signature_r17_k8sdrv.py)
+    (
+        "But now when we are trying to schedule the Pod using the following resource section the "
+        "pod becomes un-schedulable with this error `X insufficient nvidia.com/gpu`\n"
+        "\n"
+        "```\n"
+        "requests:\n"
+        "    limits:\n"
+        '       nvidia.com/gpu: "1"\n'
+        "```\n"
+        "\n"
+        "**Specs:**\n"
+        "Node version - v1.18.17-gke.700 (+ v1.17.17-gke.6000) tried on both\n"
+        "Instance type - n1-standard-4\n"
+        "image - cos\n"
+        "GPU - NVIDIA Tesla T4",
+        "k8s.pod-requests-more-gpus-than-node",
+        "https://github.com/GoogleCloudPlatform/container-engine-accelerators/issues/196",
+    ),
+    # an untolerated GPU taint (tests/test_signature_r17_k8sdrv.py)
+    (
+        "FailedScheduling   2m21s (x42 over 60m)  default-scheduler  1 node(s) had untolerated ta"
+        "int {nvidia.com/gpu: present}",
+        "k8s.pod-requests-more-gpus-than-node",
+        "https://github.com/vllm-project/aibrix/pull/909",
     ),
 ]
 
