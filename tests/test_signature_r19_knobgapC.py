@@ -38,6 +38,15 @@ KNOB = [
         "per container",
         "https://github.com/NVIDIA/k8s-device-plugin/issues/71",
     ),
+    # xpumcli on Windows failed with the ze_loader.dll 1.2.3 a oneAPI installer left; the
+    # maintainer (testdig): "xpumcli depends on ze_loader with version 1.7.x and above, 1.2.3 is
+    # too old"; the ze_loader.dll of the Intel GPU driver package worked (reporter)
+    (
+        "en-1503-xpumcli-windows-ze-loader-too-old.txt",
+        "intel.level-zero-loader-too-old",
+        "ze_loader",
+        "https://github.com/intel/xpumanager/issues/31",
+    ),
 ]
 
 # (message verbatim from a thread of another cause, the cause it must not be read as, thread)
@@ -98,6 +107,21 @@ LOOKALIKE = [
         "int {nvidia.com/gpu: present}",
         "k8s.pod-requests-more-gpus-than-node",
         "https://github.com/vllm-project/aibrix/pull/909",
+    ),
+    # the Level Zero loader not installed at all (tests/test_signature_r15_amd.py)
+    (
+        "libze_loader.so.1: cannot open shared object file: no such file or directory",
+        "intel.level-zero-loader-too-old",
+        "https://github.com/oneapi-src/level-zero/issues/125",
+    ),
+    # no XPU device in a container (tests/test_signature_r15_amd.py)
+    (
+        '  File "/geti_prompt/.venv/lib/python3.12/site-packages/torch/xpu/__init__.py", line 138, '
+        "in _lazy_init\n"
+        "    torch._C._xpu_init()\n"
+        "RuntimeError: No XPU devices are available.",
+        "intel.level-zero-loader-too-old",
+        "https://github.com/open-edge-platform/geti-instant-learn/issues/583",
     ),
 ]
 
