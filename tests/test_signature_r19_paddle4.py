@@ -60,6 +60,13 @@ KNOB = [
 
 # (message verbatim from a thread of another cause, the cause it must not be read as, thread)
 LOOKALIKE = [
+    # a Jetson TX2 image built by hand, CUDA installed, no Paddle at all: not the Paddle wheel entry
+    # (whose `all` pattern the engine once skipped for an entry without canonical lines)
+    (
+        "I have been working on creating a custom image for my Jetson TX2.  I have been able to compile my own CUDA code and the samples.  I am not sure what I am missing in my image but when I run the deviceQuery sample I just get a cudaGetDeviceCount return 35 error.  I have seen this issue on x86 when the nvidia-uvm and nvidia-uvm-tools devices don't exist but the Jetson doesn't seem to have that.  I am installing the following CUDA pacakges into my image:",
+        "jetson.pypi-wheel",
+        "https://github.com/OE4T/meta-tegra/issues/95",
+    ),
     # an x86 Ubuntu server with a 2080 Ti: GPU not found at runtime, not a Jetson wheel
     (
         "安装环境信息：ubuntu16.04，cuda10.0，cudnn7.6.5，显卡驱动版本410.18，安装的paddle版本2.0.2或2.1.0，显卡是2080ti，多卡，pip离线安装，python版本3.8.5，anaconda环境；\n进入python环境后，import　paddle，出现警告信息：\nW0531 10:12:09.354604  8224 init.cc:136]　Compiled with WITH_GPU, but no GPU found in runtime.",

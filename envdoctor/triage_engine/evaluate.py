@@ -37,11 +37,11 @@ def evaluate(signature: Signature, facts: Facts) -> Match | None:
         line, base = cue_lines[0], 0
     else:
         base = signature.score
-        for pattern in signature.all:
-            found, more = _find((pattern,), facts)
-            if found is None:
-                return None
-            captures = {**more, **captures}
+    for pattern in signature.all:  # a phrasing entry's `all` holds too (it was skipped once)
+        found, more = _find((pattern,), facts)
+        if found is None:
+            return None
+        captures = {**more, **captures}
     for pattern in signature.none:
         if _find((pattern,), facts)[0] is not None:
             return None
