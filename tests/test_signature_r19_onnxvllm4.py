@@ -28,6 +28,13 @@ KNOB = [
         "NCCL_P2P_DISABLE",
         "https://github.com/vllm-project/vllm/issues/3974",
     ),
+    # the maintainer: the driver only covers up to CUDA 11.4, "Please upgrade the NVIDIA driver"
+    (
+        "I tried to build vllm from the source code, but encountered the following error:\nRuntimeError: The NVIDIA driver on your system is too old",
+        "torch.driver-too-old",
+        "driver",
+        "https://github.com/vllm-project/vllm/issues/1772",
+    ),
     # the maintainer: "a known issue related to driver", workaround export
     # UR_L0_ENABLE_SYSMAN_ENV_DEFAULT=0 (closed as a duplicate of the driver issue); the reporter
     # also moved to a matching SYCL runtime
