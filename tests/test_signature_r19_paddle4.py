@@ -60,6 +60,13 @@ KNOB = [
 
 # (message verbatim from a thread of another cause, the cause it must not be read as, thread)
 LOOKALIKE = [
+    # the official Jetson wheel is installed already (the crash on import was numpy's): not a
+    # question of where the wheel is
+    (
+        "- 版本、环境信息：\n    1）PaddlePaddle版本：Paddlepaddle2.0.0-gpu（直接安装官方编译好的whl）\n    2）系统环境：NVIDIA Jetson AGX Xavier JetPack4.3 Ubuntu18.04、Python3.6.9\n\n- 安装方式信息：\n1）pip安装官方whl\n\n- 复现信息：如为报错，请给出复现环境、复现步骤",
+        "jetson.pypi-wheel",
+        "https://github.com/PaddlePaddle/Paddle/issues/31856",
+    ),
     # a Jetson TX2 image built by hand, CUDA installed, no Paddle at all: not the Paddle wheel entry
     # (whose `all` pattern the engine once skipped for an entry without canonical lines)
     (
