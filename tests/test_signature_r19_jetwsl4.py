@@ -50,7 +50,7 @@ KNOB = [
     (
         "Hey thanks for publishing this, awesome work! Because jetpack 4.5 is now I got an issue with the current dockerfile, but changing the first line to nvcr.io/nvidia/l4t-pytorch:r32.5.0-pth1.6-py3 fixed this.",
         "jetson.container-l4t-mismatch",
-        "r32.5",
+        "r32.",
         "https://github.com/otamajakusi/dockerfile-yolov5-jetson/issues/1",
     ),
 ]
