@@ -1,0 +1,84 @@
+"""Knob gaps, round 19, second pass (knobgapD): training cases whose confirmed cause reached
+envdoctor's top three while its fixes named nothing the thread's real fix turned on. Each KNOB row
+reads a case's body from tests/triage_corpus/train (as the corpus scorer does, its own thread left
+out of the case base) and asserts that an accepted finding ranks in the top three and that its
+fixes name the knob: 'xpu' requested on a machine without an Intel GPU (set the device to cuda),
+an LD_LIBRARY_PATH entry that does not exist (the fix names the entry captured from the text).
+LOOKALIKE rows are real messages of the same causes from existing test tables, whose facts differ:
+they must not get the new fix."""
+
+from __future__ import annotations
+
+import bench_scripts
+import pytest
+from triage_lines import fixes_text, triage_text
+
+# (training case file, an accepted finding id, a knob its fixes must name, thread)
+KNOB = [
+    # the reporter switched app.py's device line from "xpu" (Intel Arc) to "cuda": resolved
+    (
+        "en-2404-xpu-device-on-cuda-host.txt",
+        "intel.ipex-cpu-only-build",
+        "cuda",
+        "https://github.com/luosiallen/latent-consistency-model/issues/71",
+    ),
+    # the maintainer (wanghaoshuang): "/usr/lcoal/cuda-10.1/lib64: lcoal -> local"
+    (
+        "zh-2514-paddle-ld-library-path-typo.txt",
+        "cuda.cudnn-missing",
+        "lcoal",
+        "https://github.com/PaddlePaddle/Paddle/issues/24805",
+    ),
+]
+
+# (message of the same cause with other facts, its finding id, the new fix's words it must not get,
+# thread or table it was read from)
+LOOKALIKE = [
+    # an Intel GPU named in the text: the device stays 'xpu' (tests/test_signature_r19_xpumps4.py's
+    # A770 and ipex-llm's FAQ message)
+    (
+        "My Intel Arc A770 on Windows 11:\nRuntimeError: PyTorch is not linked with support for xpu devices",
+        "intel.ipex-cpu-only-build",
+        'set the device to "cuda"',
+        "https://github.com/intel-analytics/ipex-llm/blob/main/docs/mddocs/Overview/FAQ/faq.md",
+    ),
+    # no LD_LIBRARY_PATH in the text (tests/test_signature_r15_onnx.py)
+    (
+        "When running \n`import onnxruntime `, I get the following error: \n`OSError: libcudnn.so.7: cannot open shared object file: No such file or directory`",
+        "cuda.cudnn-missing",
+        "The LD_LIBRARY_PATH shown names",
+        "https://github.com/microsoft/onnxruntime/issues/3632",
+    ),
+    # onnxruntime's CUDA provider missing cuDNN 9 (tests/test_signature_r13_libs.py): another cause
+    (
+        "1 : FAIL : Failed to load library libonnxruntime_providers_cuda.so with error: libcudnn.so.9: cannot open shared object file: No such file or directory",
+        "onnxruntime.cuda-deps-mismatch",
+        "The LD_LIBRARY_PATH shown names",
+        "https://github.com/Holasyb918/HeyGem-Linux-Python-Hack/issues/5",
+    ),
+]
+
+
+def _scorer():
+    return bench_scripts.load("triage_corpus_score")
+
+
+@pytest.mark.parametrize(("name", "finding_id", "knob", "source"), KNOB)
+def test_case_reaches_cause_with_knob(name: str, finding_id: str, knob: str, source: str) -> None:
+    scorer = _scorer()
+    case = scorer.read_case(scorer.CORPUS / "train" / name, "train")
+    assert case.header["url"] == source
+    (result,) = scorer.score([case])
+    top = dict(zip(result.ids[:3], result.fix_texts[:3], strict=True))
+    assert finding_id in top, (name, result.ids[:3])
+    assert knob.lower() in top[finding_id], (name, top[finding_id])
+    assert scorer.names_keywords(top[finding_id], case.keywords), (name, case.keywords)
+
+
+@pytest.mark.parametrize(("text", "finding_id", "words", "source"), LOOKALIKE)
+def test_lookalike_does_not_get_the_new_fix(
+    text: str, finding_id: str, words: str, source: str
+) -> None:
+    findings = triage_text(text + "\n").findings
+    assert findings and findings[0].id == finding_id, (source, [f.id for f in findings[:3]])
+    assert all(words not in fixes_text(f) for f in findings), source
