@@ -45,7 +45,7 @@ LOOKALIKE = [
     # no LD_LIBRARY_PATH in the text (tests/test_signature_r15_onnx.py)
     (
         "When running \n`import onnxruntime `, I get the following error: \n`OSError: libcudnn.so.7: cannot open shared object file: No such file or directory`",
-        "cuda.cudnn-missing",
+        "onnxruntime.cuda-deps-mismatch",
         "The LD_LIBRARY_PATH shown names",
         "https://github.com/microsoft/onnxruntime/issues/3632",
     ),
