@@ -3,7 +3,8 @@ envdoctor's top three while its fixes named nothing the thread's real fix turned
 reads a case's body from tests/triage_corpus/train (as the corpus scorer does, its own thread left
 out of the case base) and asserts that an accepted finding ranks in the top three and that its
 fixes name the knob: 'xpu' requested on a machine without an Intel GPU (set the device to cuda),
-an LD_LIBRARY_PATH entry that does not exist (the fix names the entry captured from the text).
+an LD_LIBRARY_PATH entry that does not exist (the fix names the entry captured from the text),
+NVML's "driver not loaded" on a Kubernetes node without a GPU (restore runc as its runtime).
 LOOKALIKE rows are real messages of the same causes from existing test tables, whose facts differ:
 they must not get the new fix."""
 
@@ -28,6 +29,14 @@ KNOB = [
         "cuda.cudnn-missing",
         "lcoal",
         "https://github.com/PaddlePaddle/Paddle/issues/24805",
+    ),
+    # HAMi maintainer (Nimbus318): the GPU-less master's runtime was set to nvidia-container-runtime;
+    # restore the default runc there; the reporter thanked them
+    (
+        "zh-1406-hami-master-nvidia-runtime-nvml-driver-not-loaded.txt",
+        "nvidia.no-driver-bound",
+        "runc",
+        "https://github.com/Project-HAMi/HAMi/issues/715",
     ),
 ]
 
@@ -55,6 +64,13 @@ LOOKALIKE = [
         "onnxruntime.cuda-deps-mismatch",
         "The LD_LIBRARY_PATH shown names",
         "https://github.com/Holasyb918/HeyGem-Linux-Python-Hack/issues/5",
+    ),
+    # the host's NVIDIA driver was the problem, no GPU-less node (tests/test_signature_r14_container2.py)
+    (
+        "This line added to the end solved my problem receiving the error:\n`stderr: nvidia-container-cli: initialization error: nvml error: driver not loaded: unknown`",
+        "nvidia.no-driver-bound",
+        "runc",
+        "https://github.com/HonuRobotics/dockwater/pull/10",
     ),
 ]
 
