@@ -4,7 +4,8 @@ reads a case's body from tests/triage_corpus/train (as the corpus scorer does, i
 out of the case base) and asserts that an accepted finding ranks in the top three and that its
 fixes name the knob: 'xpu' requested on a machine without an Intel GPU (set the device to cuda),
 an LD_LIBRARY_PATH entry that does not exist (the fix names the entry captured from the text),
-NVML's "driver not loaded" on a Kubernetes node without a GPU (restore runc as its runtime).
+NVML's "driver not loaded" on a Kubernetes node without a GPU (restore runc as its runtime),
+so-vits-svc inference out of memory on a long input (force slices with -cl / --clip).
 LOOKALIKE rows are real messages of the same causes from existing test tables, whose facts differ:
 they must not get the new fix."""
 
@@ -37,6 +38,13 @@ KNOB = [
         "nvidia.no-driver-bound",
         "runc",
         "https://github.com/Project-HAMi/HAMi/issues/715",
+    ),
+    # maintainer: slice the audio (and the 32k model); a later commenter confirmed slicing fixed it
+    (
+        "zh-0111-so-vits-svc-infer-oom-12g-use-32k-slice.txt",
+        "memory.out-of-memory",
+        "slice",
+        "https://github.com/innnky/so-vits-svc/issues/43",
     ),
 ]
 
@@ -71,6 +79,20 @@ LOOKALIKE = [
         "nvidia.no-driver-bound",
         "runc",
         "https://github.com/HonuRobotics/dockwater/pull/10",
+    ),
+    # so-vits-svc-fork's `svc infer` has no -cl option (tests/test_signature_r14_memfix.py)
+    (
+        "I trained the model and get nice audio while using svc vc to test my voice, but when i use svc infer, I get error like this:\n`torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 294.00 MiB (GPU 0; 4.00 GiB total capacity; 2.61 GiB already allocated; 0 bytes free; 3.42 GiB reserved in total by PyTorch) If reserved memory is >> allocated memory try setting max_split_size_mb to avoid fragmentation.  See documentation for Memory Management and PYTORCH_CUDA_ALLOC_CONF`\n\nI wanna know how to solve it with the batch_size = 1.",
+        "memory.workload-does-not-fit",
+        "so-vits-svc inference slices the input audio only at silences",
+        "https://github.com/voicepaw/so-vits-svc-fork/issues/225",
+    ),
+    # an out-of-memory of another program (tests/test_signature_r18_hwoom3.py)
+    (
+        'I encountered an Error saying "CUDA out of memory. Tried to allocate 2.93 GiB (GPU 0; 23.80 GiB total capacity; 12.04 GiB already allocated; 2.82 GiB free; 19.69 GiB reserved in total by Pytorch) If reserved memory is >> allocated memory try setting max_split_size_mb to avoid fragmentation. See documentation for Memory Management and PYTORCH_CUDA_ALLOC_CONF".',
+        "memory.out-of-memory",
+        "so-vits-svc inference slices the input audio only at silences",
+        "https://github.com/mlverse/torch/issues/1222",
     ),
 ]
 
