@@ -5,7 +5,8 @@ out of the case base) and asserts that an accepted finding ranks in the top thre
 fixes name the knob: 'xpu' requested on a machine without an Intel GPU (set the device to cuda),
 an LD_LIBRARY_PATH entry that does not exist (the fix names the entry captured from the text),
 NVML's "driver not loaded" on a Kubernetes node without a GPU (restore runc as its runtime),
-so-vits-svc inference out of memory on a long input (force slices with -cl / --clip).
+so-vits-svc inference out of memory on a long input (force slices with -cl / --clip), the
+NVIDIA module's DKMS build failing on a custom kernel (a new cause: try the vanilla kernel).
 LOOKALIKE rows are real messages of the same causes from existing test tables, whose facts differ:
 they must not get the new fix."""
 
@@ -45,6 +46,13 @@ KNOB = [
         "memory.out-of-memory",
         "slice",
         "https://github.com/innnky/so-vits-svc/issues/43",
+    ),
+    # the reporter closed it: the build works on the vanilla 6.7 kernel, the custom linux-ck one broke it
+    (
+        "en-1809-nvidia-open-dkms-fails-on-custom-kernel.txt",
+        "nvidia.dkms-custom-kernel",
+        "vanilla",
+        "https://github.com/NVIDIA/open-gpu-kernel-modules/issues/591",
     ),
 ]
 
@@ -93,6 +101,20 @@ LOOKALIKE = [
         "memory.out-of-memory",
         "so-vits-svc inference slices the input audio only at silences",
         "https://github.com/mlverse/torch/issues/1222",
+    ),
+    # a linux-tkg LLVM kernel: the compiler, not the patch set (tests/test_signature_r18_dkms3.py)
+    (
+        "DKMS make.log for nvidia-465.24.02 for kernel 5.11.15-148-tkg-upds-llvm (x86_64)\nThu Apr 22 01:14:21 AM CDT 2021\nmake[1]: Entering directory '/usr/lib/modules/5.11.15-148-tkg-upds-llvm/build'\nscripts/Makefile.lib:8: 'always' is deprecated. Please use 'always-y' instead\n  SYMLINK /var/lib/dkms/nvidia/465.24.02/build/nvidia/nv-kernel.o\n  SYMLINK /var/lib/dkms/nvidia/465.24.02/build/nvidia-modeset/nv-modeset-kernel.o\n  CC [M]  /var/lib/dkms/nvidia/465.24.02/build/nvidia-peermem/nvidia-ib-peermem-stub.o\ncc: error: unrecognized command-line option ‘-Qunused-arguments’\ncc: error: unrecognized command-line option ‘-mno-global-merge’\ncc: error: unrecognized command-line option ‘-ftrivial-auto-var-init=zero’\nmake[2]: *** [scripts/Makefile.build:279: /var/lib/dkms/nvidia/465.24.02/build/nvidia-peermem/nvidia-ib-peermem-stub.o] Error 1",
+        "nvidia.dkms-compiler-mismatch",
+        "the failure is the custom kernel's",
+        "https://github.com/Frogging-Family/nvidia-all/issues/36",
+    ),
+    # a stale DKMS tree on a stock kernel (tests/test_signature_r18_dkms3.py)
+    (
+        'I allowed it to complete and restarted my machine. Now every time I login it starts a nouveau Wayland session.\n\nI have the following in my logs:\n```\n"started fallback to nouveau if nvidia did not load"\n"File: /var/lib/dkms/nvidia/396.54/source/dkms.conf does not exist."\n```\n\n396.54 is old now isn\'t it?',
+        "nvidia.module-not-built-for-kernel",
+        "the failure is the custom kernel's",
+        "https://github.com/negativo17/nvidia-driver/issues/64",
     ),
 ]
 
