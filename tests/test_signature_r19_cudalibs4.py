@@ -57,6 +57,14 @@ KNOB = [
         "LD_LIBRARY_PATH",
         "https://github.com/jhj0517/Whisper-WebUI/issues/114",
     ),
+    # the reporter (libcudnn8 +cuda12.1, driver for CUDA 11.4): "It worked after I installed the
+    # right cudnn version" (the cuDNN build for the driver's CUDA 11)
+    (
+        "RuntimeError: cuDNN failed with status CUDNN_STATUS_NOT_INITIALIZED\nI got this error when i run fast whisper. \n```\nvidia-smi\nThu Jul 20 06:39:18 2023\n+-----------------------------------------------------------------------------+\n| NVIDIA-SMI 470.199.02   Driver Version: 470.161.03   CUDA Version: 11.4     |\n|-------------------------------+----------------------+----------------------+\n\n```\ncudnn:\n\n```\ncudnn-local-repo-ubuntu2004-8.9.3.28/now 1.0-1 amd64 [installed,local]\nlibcudnn8/unknown,now 8.9.3.28-1+cuda12.1 amd64 [installed]\n```\n\nI can run this scrip with CPU and it works well. \nAnd I can run other model with GPU. So  I wonder what",
+        "cuda.cudnn-mismatch",
+        "+cuda11",
+        "https://github.com/SYSTRAN/faster-whisper/issues/362",
+    ),
 ]
 
 # (message verbatim from a thread of another cause, the cause it must not be read as, thread)
