@@ -4,8 +4,10 @@ from its training file (bench/triage_corpus_score.py's read_case) and asserts th
 and the knob one of its fixes names. TensorFlow's "Loaded runtime CuDNN library: X but source was
 compiled with Y" now also names the TensorFlow releases built for the cuDNN that was loaded
 (python_frameworks: tested build configurations), the way out when that cuDNN cannot be
-replaced. LOOKALIKE rows are real cuDNN mismatches of other frameworks (PyTorch, Paddle) from
-existing test tables: they must not get that TensorFlow fix."""
+replaced; a CUDA runtime library missing on a Jetson names the JetPack that ships that CUDA
+(jetpack table). LOOKALIKE rows are real cuDNN mismatches of other frameworks (PyTorch, Paddle) from
+existing test tables: they must not get that TensorFlow fix; and a missing CUDA runtime library
+off a Jetson gets no JetPack fix."""
 
 from __future__ import annotations
 
@@ -13,7 +15,7 @@ from pathlib import Path
 
 import bench_scripts
 import pytest
-from triage_lines import assert_first_naming, fixes_text
+from triage_lines import assert_first_naming, assert_reaches, fixes_text
 
 from envdoctor.triage_engine import triage_text
 
@@ -28,6 +30,14 @@ KNOB = [
         "cuda.cudnn-mismatch",
         "1.3.0",
         "https://github.com/nicolov/segmentation_keras/issues/32",
+    ),
+    # reporter hamelsveld: "downgrading solves it" (JetPack 4.4 DP ships CUDA 10.2; the darknet
+    # build wants libcudart.so.10.0, CUDA 10.0 of an older JetPack); the maintainer noted it
+    (
+        "en-1328-opendatacam-jetson-nano-jp44-libcudart-so-10-0.txt",
+        "cuda.runtime-lib-major-missing",
+        "downgrade",
+        "https://github.com/opendatacam/opendatacam/issues/214",
     ),
 ]
 
@@ -55,16 +65,21 @@ LOOKALIKE = [
 ]
 
 
-def _body(name: str) -> str:
+def _case(name: str):  # noqa: ANN202
     scorer = bench_scripts.load("triage_corpus_score")
-    return scorer.read_case(TRAIN / name, "train").body
+    return scorer.read_case(TRAIN / name, "train")
 
 
 @pytest.mark.parametrize(("case", "finding_id", "knob", "url"), KNOB)
 def test_case_reaches_its_cause_naming_the_knob(
     case: str, finding_id: str, knob: str, url: str
 ) -> None:
-    assert_first_naming(_body(case), finding_id, knob, url)
+    """As the corpus scores it: an accepted cause in the top three, its fixes naming the knob."""
+    read = _case(case)
+    assert read.header["url"] == url
+    also = [a.strip() for a in read.header.get("also", "").split(",") if a.strip()]
+    assert finding_id in (read.header["expected"], *also)
+    assert_reaches(read.body, (finding_id,), url, knob)
 
 
 @pytest.mark.parametrize(("text", "source"), LOOKALIKE)
@@ -89,3 +104,16 @@ def test_tensorflow_release_follows_the_loaded_cudnn() -> None:
         text, "cuda.cudnn-mismatch", "1.5.0", "tests/field_prose_stack_b.py"
     )
     assert "1.3.0" not in fixes_text(finding)
+
+
+def test_missing_cuda_runtime_off_a_jetson_names_no_jetpack() -> None:
+    """A CUDA 10.0 runtime missing on an x86 machine (tests/field_prose_stack_b.py's kind): the
+    CUDA toolkit is the fix there, not a JetPack."""
+    text = (
+        "ImportError: libcudart.so.10.0: cannot open shared object file: No such file or directory"
+    )
+    findings = triage_text(text + "\n").findings
+    assert findings
+    assert all("JetPack" not in fixes_text(f) for f in findings[:3]), [
+        fixes_text(f) for f in findings[:3]
+    ]
