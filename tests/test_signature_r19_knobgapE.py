@@ -5,7 +5,8 @@ and the knob one of its fixes names. TensorFlow's "Loaded runtime CuDNN library:
 compiled with Y" now also names the TensorFlow releases built for the cuDNN that was loaded
 (python_frameworks: tested build configurations), the way out when that cuDNN cannot be
 replaced; a CUDA runtime library missing on a Jetson names the JetPack that ships that CUDA
-(jetpack table). LOOKALIKE rows are real cuDNN mismatches of other frameworks (PyTorch, Paddle) from
+(jetpack table); DeepSpeed's "Installed CUDA version X does not match" names torch's wheel tag
+for the installed toolkit (+cuXY). LOOKALIKE rows are real cuDNN mismatches of other frameworks (PyTorch, Paddle) from
 existing test tables: they must not get that TensorFlow fix; and a missing CUDA runtime library
 off a Jetson gets no JetPack fix."""
 
@@ -38,6 +39,14 @@ KNOB = [
         "cuda.runtime-lib-major-missing",
         "downgrade",
         "https://github.com/opendatacam/opendatacam/issues/214",
+    ),
+    # reporter CupOfGeo installed the CUDA 11.1.1 toolkit; the maintainer: use the
+    # pytorch-1-7-cu110 image (torch built for the system's CUDA 11.0)
+    (
+        "en-1203-finetune-gpt2xl-deepspeed-cuda-11.0-vs-torch-11.1.txt",
+        "cuda.toolkits-disagree",
+        "cu110",
+        "https://github.com/Xirider/finetune-gpt2xl/issues/1",
     ),
 ]
 
