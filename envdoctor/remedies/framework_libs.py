@@ -17,7 +17,7 @@ from envdoctor.fix_effects import Assumes
 from envdoctor.model.findings import Fix
 from envdoctor.model.snapshot import Snapshot
 from envdoctor.remedies.host import Host
-from envdoctor.remedies.package_pythons import given, minor_of, row_for
+from envdoctor.remedies.package_pythons import given, minor_of, release_rows, row_for
 from envdoctor.remedies.spec import RemedySpec
 
 TESTED_BUILDS = "https://www.tensorflow.org/install/source#gpu"
@@ -31,7 +31,9 @@ def framework_lib_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -
     """ "cuda-libs-for-package": params package*, version (the installed or asked-for release)."""
     package = given(spec.param("package"))
     version = given(spec.param("version"))
-    if package is None or version is None or not re.match(r"\d+\.\d+", version):
+    if package is not None and (version is None or not re.match(r"\d+\.\d+", version)):
+        return releases_for_cudnn(package, given(spec.param("cudnn")), ms, host)
+    if package is None or version is None:
         return []
     row = row_for(ms, package, version)
     if row is None or not row.get("cuda") or not row.get("cudnn"):
@@ -61,5 +63,52 @@ def framework_lib_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -
             if host.os != "windows"
             else (),
             url=url,
+        )
+    ]
+
+
+def _cudnn_version(text: str | None) -> Version | None:
+    """A cuDNN version as frameworks print it: '6021' (TensorFlow's CUDNN_VERSION, major*1000 +
+    minor*100 + patch: 6.0.21), '8.9.2' or '6'."""
+    if not text or not re.fullmatch(r"\d+(?:\.\d+){0,3}", text.strip()):
+        return None
+    text = text.strip()
+    if "." not in text and len(text) >= 4:
+        number = int(text)
+        return Version(f"{number // 1000}.{number % 1000 // 100}.{number % 100}")
+    return Version(text)
+
+
+def releases_for_cudnn(package: str, cudnn: str | None, ms: Any, host: Host) -> list[Fix]:
+    """The framework releases built for the cuDNN major that was loaded (tested build
+    configurations): the other way out when that cuDNN cannot be replaced (no root)."""
+    loaded = _cudnn_version(cudnn)
+    if loaded is None:
+        return []
+    major = loaded.major
+    # a release runs with the cuDNN of its major that is at least the one it was built with
+    rows = [
+        r
+        for r in release_rows(ms, package)
+        if (built := _cudnn_version(str(r.get("cudnn") or ""))) is not None
+        and built.major == major
+        and built <= loaded
+    ]
+    if not rows:
+        return []
+    versions = sorted({str(r["version"]) for r in rows}, key=Version)
+    newest = rows[0]
+    name = str(newest.get("package"))
+    # TensorFlow 1.x ships its GPU build as the separate tensorflow-gpu package
+    pip_name = (
+        f"{name}-gpu" if name == "tensorflow" and Version(versions[-1]) < Version("2.1") else name
+    )
+    listed = ", ".join(versions) if len(versions) <= 4 else f"{versions[0]} to {versions[-1]}"
+    return [
+        Fix(
+            f"Or keep the loaded cuDNN {major} and install the {name} release built for it: "
+            f"{listed} (tested build configurations)",
+            (f"pip install {pip_name}=={versions[-1]}",),
+            url=str(newest.get("source") or TESTED_BUILDS),
         )
     ]

@@ -44,7 +44,8 @@ KINDS: dict[str, str] = {
     "cuda-libs-for-package": (
         "the CUDA and cuDNN a framework release was built and tested with (python_frameworks: "
         "TensorFlow), as wheels where the release has an [and-cuda] extra; params: package*, "
-        "version*"
+        "version (the installed or asked-for release), cudnn (without a version: the cuDNN that "
+        "was loaded; names the releases built for its major)"
     ),
     "python-for-package": (
         "a Python that a framework release (python_frameworks table: tensorflow...) publishes "

@@ -32,6 +32,7 @@ FACT_NAMES = (
     "lib.cuda_file",
     "lib.cuda_min_driver",
     "lib.cuda_min_driver_windows",
+    "lib.jetpack_for_cuda",
     "lib.loader",
     "lib.loader_version",
     "lib.loader_named",
@@ -165,6 +166,7 @@ def library_facts(
     _cudnn(failing or lines, values)
     _cuda(failing or lines, values)
     _cuda_floor(ms, values)
+    _jetpack_for_cuda(ms, values)
     _cudnn_pairs(ms, values)
     paths = [str(f.get("file") or "") for f in text.get("frames", []) or [] if isinstance(f, dict)]
     _loader(lines, paths, packages, values)
@@ -250,6 +252,22 @@ def _cuda_floor(ms: Any, values: dict[str, Any]) -> None:
             values[name] = compat_floor(ms, major, system)
         elif "." in str(values.get("lib.cuda")):
             values[name] = min_driver_for_cuda(ms, str(values["lib.cuda"]), system)
+
+
+def _jetpack_for_cuda(ms: Any, values: dict[str, Any]) -> None:
+    """The JetPack releases whose CUDA is the runtime named (jetpack table): on a Jetson CUDA comes
+    with JetPack and is not installed on its own."""
+    cuda = str(values.get("lib.cuda") or "")
+    if ms is None or "." not in cuda or not ms.has("jetpack"):
+        return
+    wanted = cuda.split(".")[:2]
+    found = [
+        str(r["jetpack"])
+        for r in ms.table("jetpack").rows
+        if r.get("cuda") and str(r["cuda"]).split(".")[:2] == wanted
+    ]
+    if found:
+        values["lib.jetpack_for_cuda"] = ", ".join(dict.fromkeys(found))
 
 
 def _cudnn_pairs(ms: Any, values: dict[str, Any]) -> None:
