@@ -331,3 +331,41 @@ def rocm_choice(
             exact = str(public_release(installed)) if release == current else None
             return _choice(ms, release, variants[-1], exact)
     return None
+
+
+def choose_for_toolkit(
+    ms: MatrixSet,
+    capabilities: Sequence[str],
+    os: str,
+    toolkit: str,
+    *,
+    driver_max_cuda: str | None = None,
+    driver_version: str | None = None,
+    python: str | None = None,
+) -> Choice | None:
+    """The newest release with a wheel built for the CUDA toolkit a report says it installed
+    ("cuda is 12.4" -> cu124) that has kernels for these GPUs and that the driver runs: torch and
+    the extensions that toolkit's nvcc builds then share one CUDA. None when no release has one."""
+    variant = "cu" + toolkit.replace(".", "")
+    if not capabilities or tq.index_url(ms, variant) is None:
+        return None
+    for release in released_minors(ms, python):
+        row = tq.release_row(ms, release) or {}
+        if variant not in [str(v) for v in row.get("cuda_variants") or []]:
+            continue
+        arches = tq.variant_arches(ms, release, variant, os)
+        if arches is None or missing_kernels(arches, capabilities):
+            continue
+        runs = all(
+            (
+                found := tq.best_variant(
+                    ms, cc, driver_max_cuda, os, release, driver_version=driver_version
+                )
+            )
+            is not None
+            and _variant_cuda(ms, found[1]) >= _variant_cuda(ms, variant)
+            for cc in capabilities
+        )
+        if runs:
+            return _choice(ms, release, variant, None)
+    return None

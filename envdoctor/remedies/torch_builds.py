@@ -22,6 +22,7 @@ from envdoctor.queries.torch_fixes import (
     Choice,
     choose,
     choose_for_older_driver,
+    choose_for_toolkit,
     choose_without_gpu,
 )
 from envdoctor.remedies.host import Host
@@ -152,6 +153,30 @@ def torch_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[F
         for choice in choices:
             runs = _needs_driver(ms, choice.variant, os_name, capabilities)
             fixes += reinstall_fixes(ctx, [choice], f"has {gpu} kernels{runs}")
+    toolkit = snap.fact("cuda.toolkit", "stated_release")
+    matched = (
+        choose_for_toolkit(
+            ms,
+            capabilities,
+            wheel_os,
+            str(toolkit),
+            driver_max_cuda=max_cuda,
+            driver_version=ctx.driver_version,
+            python=ctx.python_version,
+        )
+        if toolkit and (ctx.driver_version or max_cuda)
+        else None
+    )
+    if matched is not None and all(matched.variant != c.variant for c in choices):
+        # the CUDA toolkit the report says it installed: a build for it keeps torch and what
+        # that toolkit's nvcc compiles on one CUDA
+        choices = [*choices, matched]
+        fixes = (
+            *fixes,
+            *reinstall_fixes(
+                ctx, [matched], f"has {gpu} kernels, matches the CUDA {toolkit} installed"
+            ),
+        )
     for choice, fix in zip(choices, fixes, strict=True):
         assumptions: tuple[str, ...] = ()
         derived: tuple[str, ...] = ()

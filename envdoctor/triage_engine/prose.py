@@ -193,6 +193,9 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             "cuda.runtime",
             r"cuda\s*(?:版本\s*(?:是|为|:|：)?|是|为|用的是)\s*v?(?P<version>1[0-3]\.\d)\b",
         ),
+        # "cuda is 12.4", "my system's cuda is 11.7": the CUDA a report says it installed (not
+        # "CUDA Version is 12.3", which may be nvidia-smi's: the driver's)
+        ("cuda.runtime", r"(?<![a-z_.])cuda\s+is\s+v?(?P<version>1[0-3]\.\d)\b"),
         # a `conda list` row "cudatoolkit               11.3.1     h2bc3f7f_2": the env's CUDA runtime
         ("cuda.runtime", r"^\s*cudatoolkit\s{2,}(?P<version>1[0-3]\.\d)\.\d"),
         # an environment listing's "CUDA：11.8" / "CUDA: 12.0.1" (nvidia-smi's is "CUDA Version:")

@@ -11,7 +11,7 @@ import re
 FLAGS = re.IGNORECASE | re.ASCII
 
 # A GeForce model named by its number in prose ("显卡为4060", "两张3090", "用4块3090", "GPU:4060ti",
-# "my 4090", "我的是4090D", "N卡1050TI", "4090显卡", "显卡型号是3060", "笔记本3060"). The China-only "D"
+# "my 4090", "My GPU is 4090", "我的是4090D", "N卡1050TI", "4090显卡", "显卡型号是3060", "笔记本3060"). The China-only "D"
 # models (4090 D, 5090 D) are their own rows of the GPU table; "1660s", "2070s" are how Chinese
 # reports shorten the SUPER models.
 _GEFORCE = (
@@ -36,7 +36,7 @@ _GPU_TAIL = (
 )
 GPU_NUMBER = re.compile(
     r"(?:(?<![a-z0-9_])(?:" + _GPU_LEAD + r")"
-    r"\s*(?:型号)?\s*(?:是|为|:|：)?\s*(?:nvidia\s*)?(?:geforce\s*)?(?:rtx\s*|gtx\s*)?"
+    r"\s*(?:型号)?\s*(?:是|为|:|：|is(?=\s)|=)?\s*(?:nvidia\s*)?(?:geforce\s*)?(?:rtx\s*|gtx\s*)?"
     + _GEFORCE
     + r"(?![a-z0-9.])|(?<![a-z0-9.])"
     + _GEFORCE.replace("num", "num2").replace("suffix", "suffix2")

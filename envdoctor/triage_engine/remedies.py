@@ -63,6 +63,8 @@ def with_prose_groups(snap: Snapshot, facts: Facts) -> Snapshot:
         },
     )
     add("python", {"version": facts.get("python.version")})
+    # the CUDA toolkit the report says it installed ("cuda is 12.4"), for a build that matches it
+    add("cuda.toolkit", {"stated_release": facts.get("cuda.runtime")})
     if not groups:
         return snap
     extra = Snapshot(origin=snap.origin)
