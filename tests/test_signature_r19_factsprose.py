@@ -5,7 +5,7 @@ the chooser then names the build for that toolkit (cu124) beside the newest one 
 KNOB rows reach their cause first with a fix naming the knob the thread's confirmed fix turned;
 FACT rows are lines read to the facts they state; LOOKALIKE rows are real messages of other causes
 that the stated toolkit must not turn into a torch-build finding; NOT_FACT rows are phrasings that
-must not be read as the fact (nvidia-smi's "CUDA Version", a number that is no card)."""
+must not be read as the fact (nvidia-smi's "CUDA Version", a device index that is no card)."""
 
 from __future__ import annotations
 
@@ -19,6 +19,8 @@ TGI = "https://github.com/huggingface/text-generation-inference/issues/398"
 SIM2REAL = "https://github.com/AIR-DISCOVER/ICRA2024-Sim2Real-AXS/issues/5"
 TF_WINDOWS = "https://github.com/tensorflow/tensorflow/issues/64536"
 INSIGHTFACE = "https://github.com/deepinsight/insightface/issues/1824"
+PADDLE_V2 = "https://github.com/PaddlePaddle/Paddle/issues/11068"
+OLLAMA_AMD = "https://github.com/ollama/ollama/issues/8679"
 
 # (message verbatim from the thread, the finding id first, a knob one of its fixes names, thread)
 KNOB = [
@@ -82,9 +84,15 @@ LOOKALIKE = [
 NOT_FACT = [
     # nvidia-smi's "CUDA Version" in words is the driver's CUDA, not an installed toolkit
     ("CUDA Version is 12.3.", "cuda.runtime", TF_WINDOWS),
-    ("torch.version.cuda is 11.8", "cuda.runtime", None),
-    ("I am running 3060 images per batch", "gpu.prose_name", None),
-    ("Listening on port 3060", "gpu.prose_name", None),
+    # a device index after "gpu=" is no card (a Paddle v2 launch line; Ollama's AMD log line)
+    ("gpu=1 --rnn_use_batch=True --trainer_count=8 ", "gpu.prose_name", PADDLE_V2),
+    (
+        'time=2025-01-29T21:15:25.522-03:00 level=WARN source=amd_linux.go:378 msg="amdgpu is not '
+        "supported (supported types:[gfx1010 gfx1012 gfx1030 gfx1100 gfx1101 gfx1102 gfx900 gfx906 "
+        'gfx908 gfx90a gfx940 gfx941 gfx942])" gpu_type=gfx1031 gpu=0 library=/opt/rocm/lib',
+        "gpu.prose_name",
+        OLLAMA_AMD,
+    ),
 ]
 
 
@@ -107,5 +115,5 @@ def test_lookalike_is_not_read_as_this_cause(text: str, tempting: str, source: s
 
 
 @pytest.mark.parametrize(("line", "fact", "source"), NOT_FACT)
-def test_phrasing_is_not_the_fact(line: str, fact: str, source: str | None) -> None:
+def test_phrasing_is_not_the_fact(line: str, fact: str, source: str) -> None:
     assert fact not in prose_facts([line]), (source, prose_facts([line]))
