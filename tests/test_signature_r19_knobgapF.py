@@ -7,9 +7,12 @@ after an install with one index (-i / --index-url) now names PyPI as an extra in
 (--extra-index-url): -i replaces PyPI, and a dependency that index lacks is not found (pip's
 docs). Paddle's "Cuda error(35)" with a paddlepaddle-gpu==2.0.x pin (PyPI's default build of 2.0
 is CUDA 10.2) names that release's .post101 build for CUDA 10.1 (Paddle 2.0's install page).
+A Jetson user's "doesn't seem to support a non-CPU execution provider" (ONNX Runtime through a
+binding) now reads as the CPU-only ONNX Runtime of a Jetson (checks/signatures/r19_knobgapF.toml:
+Jetson Zoo / Jetson AI Lab wheels, or a build from source with --use_cuda).
 LOOKALIKE rows are real messages of other causes from existing test tables that must not get
 those fixes: a requirement missing from every index ("from versions: ..."), and a CUDA error 35
-of a later Paddle."""
+of a later Paddle, and ONNX Runtime's CUDA provider failing off a Jetson."""
 
 from __future__ import annotations
 
@@ -17,7 +20,7 @@ from pathlib import Path
 
 import bench_scripts
 import pytest
-from triage_lines import fixes_text
+from triage_lines import assert_not_first, fixes_text
 
 from envdoctor.triage_engine import triage_text
 
@@ -39,6 +42,14 @@ KNOB = [
         "cuda.toolkit-newer-than-driver",
         "post101",
         "https://github.com/PaddlePaddle/Paddle/issues/30933",
+    ),
+    # ort maintainer decahedron1: "Microsoft doesn't provide prebuilt binaries for Jetson with
+    # CUDA, so you'll have to build ONNX Runtime from source"
+    (
+        "en-2306-ort-rust-jetson-orin-cpu-only.txt",
+        "onnxruntime.jetson-no-gpu-build",
+        "from source",
+        "https://github.com/pykeio/ort/issues/82",
     ),
 ]
 
@@ -83,6 +94,20 @@ LOOKALIKE = [
     ),
 ]
 
+# (message verbatim from a thread of ONNX Runtime's CUDA provider failing off a Jetson, thread)
+NOT_JETSON = [
+    # tests/field_prose_stack_b.py: the CUDA libraries load only after import torch
+    (
+        "Only CPUExecutionProvider is loaded if not importing pytorch",
+        "https://github.com/deepinsight/insightface/issues/2344",
+    ),
+    # tests: the maintainer said to install the onnxruntime-gpu matching CUDA/cuDNN
+    (
+        "Failed to create CUDAExecutionProvider. Please reference https://onnxruntime.ai/docs/reference/execution-providers/CUDA-ExecutionProvider.html#requirements to ensure all dependencies are met.",
+        "https://github.com/Ki6an/fastT5/issues/53",
+    ),
+]
+
 
 def _score(name: str):  # noqa: ANN202
     scorer = bench_scripts.load("triage_corpus_score")
@@ -110,3 +135,21 @@ def test_other_causes_do_not_get_the_new_fixes(text: str, fix: str, source: str)
     assert findings, source
     for finding in findings[:3]:
         assert fix not in fixes_text(finding).lower(), (source, finding.id, fixes_text(finding))
+
+
+@pytest.mark.parametrize(("text", "source"), NOT_JETSON)
+def test_cuda_provider_failing_off_a_jetson_is_not_the_jetson_build(text: str, source: str) -> None:
+    assert_not_first(text + "\n", "onnxruntime.jetson-no-gpu-build", source)
+
+
+def test_only_cpu_provider_on_a_jetson_reads_as_the_jetson_build() -> None:
+    """The phrasing with no case base behind it (the signature's own example)."""
+    text = (
+        "I'm trying to use ort on a Jetson Orin, but it doesn't seem to support a non-CPU "
+        "execution provider."
+    )
+    findings = triage_text(text + "\n").findings
+    assert findings and findings[0].id == "onnxruntime.jetson-no-gpu-build", [
+        f.id for f in findings[:3]
+    ]
+    assert "build.sh" in fixes_text(findings[0])
