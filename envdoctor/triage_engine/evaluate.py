@@ -92,11 +92,14 @@ def cue_progress(
     cues present over its `prose_min`, from 0 to 1. Weak on its own (below the threshold the
     cause was written with), it tells apart the causes similar cases suggest: a paste that names
     triton leans to the triton cause among them. 0 when no positive cue is present, a `none`
-    line is, or a fact it `requires` is not known to hold (its cues then only say what the
+    line is (or, for an entry without canonical lines, an `all` line is not), or a fact it
+    `requires` is not known to hold (its cues then only say what the
     paste is about: "cuda" for a driver-floor cause that needs the versions). `general`: cue
     patterns (their text) not counted, because they name no cause in particular."""
     if not signature.cues or any(_find((p,), facts)[0] is not None for p in signature.none):
         return 0.0
+    if not signature.match and any(_find((p,), facts)[0] is None for p in signature.all):
+        return 0.0  # a phrasing entry whose `all` is absent cannot apply
     if any(evaluate_condition(c, facts)[0] is not True for c in signature.requires):
         return 0.0
     total, lines = _cues(signature, facts, general)
