@@ -28,6 +28,13 @@ def _xfail(row: tuple[str, str, str], reason: str) -> object:
 
 # (training case file, the finding id first, thread): the knob is the case's own `keywords`
 KNOB = [
+    # an ONNX Runtime maintainer pointed to the official onnxruntime-gpu package for aarch64 (no
+    # linux-aarch64 wheel of 1.21 on PyPI): pip's words follow the quoted pip command
+    (
+        "en-1805-dgx-spark-onnxruntime-gpu-no-aarch64-wheel.txt",
+        "python.no-matching-wheel",
+        "https://github.com/microsoft/onnxruntime/issues/26351",
+    ),
     # reporter pessimo: "是因为使用的 cuda12，和当前的 torch 不兼容。 升级torch 到nightly 版本即可"
     # (its knob, the 2023 nightly / cu121, is not checked: the chooser names today's CUDA build)
     (
