@@ -106,3 +106,35 @@ def test_case_ranks_confirmed_cause_first(
     ).lower()
     if name not in KNOB_NOT_CHECKED:
         assert names_keywords(text, case.keywords), (name, text)
+
+
+# (message verbatim from an earlier round's table, the cause that IS right there and stays first,
+# thread): the causes that led the cases above, where their reading is the confirmed one
+LOOKALIKE = [
+    # the container started without GPUs (closed with the cause in its title); table r15_leftovers2
+    (
+        "CUDA not detected when running without --gpus all",
+        "container.no-gpus-injected",
+        "https://github.com/abetlen/llama-cpp-python/issues/1882",
+    ),
+    # commenters: nvidia-container-toolkit had not installed; installing it fixed it (r17_dockwsl)
+    (
+        'docker: Error response from daemon: could not select device driver "" with capabilities: [[gpu]].',
+        "container.no-nvidia-runtime",
+        "https://github.com/NVIDIA/nvidia-docker/issues/1243",
+    ),
+    # reporter: adding --gpus all fixed it (r16_llama)
+    (
+        "$ docker run -it --rm ghcr.io/leejet/stable-diffusion.cpp:master-cuda\n```\n```\n"
+        "/sd-cli: error while loading shared libraries: libcuda.so.1: cannot open shared object "
+        "file: No such file or directory",
+        "container.no-nvidia-runtime",
+        "https://github.com/leejet/stable-diffusion.cpp/issues/1352",
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "finding_id", "source"), LOOKALIKE)
+def test_other_cause_stays_first_where_it_is_right(text: str, finding_id: str, source: str) -> None:
+    findings = triage_text(text + "\n").findings
+    assert findings and findings[0].id == finding_id, (source, [f.id for f in findings[:3]])
