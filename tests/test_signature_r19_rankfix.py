@@ -28,6 +28,13 @@ def _xfail(row: tuple[str, str, str], reason: str) -> object:
 
 # (training case file, the finding id first, thread): the knob is the case's own `keywords`
 KNOB = [
+    # AMD (schung-amd): "gfx1036 is indeed an iGPU architecture ... Disabling your integrated
+    # graphics should resolve this issue"; reporter: "Disabled, solved."
+    (
+        "en-2539-rocm-win-6800xt-igpu-gfx1036.txt",
+        "rocm.igpu-enumerated-first",
+        "https://github.com/ROCm/legacy-rocm-build/issues/4390",
+    ),
     # an ONNX Runtime maintainer pointed to the official onnxruntime-gpu package for aarch64 (no
     # linux-aarch64 wheel of 1.21 on PyPI): pip's words follow the quoted pip command
     (
