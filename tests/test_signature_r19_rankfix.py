@@ -28,6 +28,13 @@ def _xfail(row: tuple[str, str, str], reason: str) -> object:
 
 # (training case file, the finding id first, thread): the knob is the case's own `keywords`
 KNOB = [
+    # reporter hamelsveld: "downgrading solves it" (back to JetPack 4.3, CUDA 10.0); a native
+    # binary's loader, not a torch wheel: the missing CUDA runtime names the JetPack that ships it
+    (
+        "en-1328-opendatacam-jetson-nano-jp44-libcudart-so-10-0.txt",
+        "cuda.runtime-lib-major-missing",
+        "https://github.com/opendatacam/opendatacam/issues/214",
+    ),
     # AMD (schung-amd): "gfx1036 is indeed an iGPU architecture ... Disabling your integrated
     # graphics should resolve this issue"; reporter: "Disabled, solved."
     (
