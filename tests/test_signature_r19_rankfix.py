@@ -28,6 +28,13 @@ def _xfail(row: tuple[str, str, str], reason: str) -> object:
 
 # (training case file, the finding id first, thread): the knob is the case's own `keywords`
 KNOB = [
+    # littletomatodonkey (PaddleOCR): the CPU paddle is installed; uninstall it, install paddlepaddle-gpu
+    # ("没有正常使用到 GPU": not using the GPU properly, a phrasing the prose cue now reads)
+    (
+        "zh-1314-paddleocr-quickstart-slow-cpu-paddle.txt",
+        "paddle.cpu-package-installed",
+        "https://github.com/PaddlePaddle/PaddleOCR/issues/1519",
+    ),
     # reporter hamelsveld: "downgrading solves it" (back to JetPack 4.3, CUDA 10.0); a native
     # binary's loader, not a torch wheel: the missing CUDA runtime names the JetPack that ships it
     (
