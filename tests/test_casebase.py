@@ -310,6 +310,23 @@ def test_topic_and_family_cues_are_general() -> None:
     assert not any("bitsandbytes" in text for text in general)
 
 
+def test_a_framework_s_name_is_no_general_cue() -> None:
+    """A framework's name tells its family's causes from the rest: it turns general at the
+    GENERAL_CUE_CAUSES-th cause that cues it, and every cause of the family then loses it as
+    evidence for a similar-case suggestion (round 19: a seventh and an eighth cause cueing
+    "tensorflow" and "paddle" left "tensorflow-gpu 1.14 trains on the CPU" with no finding). An
+    entry that needs the framework named says so with `all`, not with a cue."""
+    general = casebase.general_cues()
+    for name in ("tensorflow", "paddle"):  # (a family of 8+ causes, ollama's, names itself)
+        assert not any(name in casebase_anchors(text) for text in general), name
+
+
+def casebase_anchors(text: str) -> tuple[str, ...]:
+    from envdoctor.triage_engine.patterns import anchors_of
+
+    return anchors_of(text)
+
+
 def test_a_suggestion_needs_evidence_beyond_general_words() -> None:
     from envdoctor.diagnosis.pipeline import active_matrices
     from envdoctor.triage_engine.facts import Facts
