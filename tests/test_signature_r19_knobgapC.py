@@ -1,22 +1,13 @@
 """Knob gaps, round 19 (second pass): training cases whose confirmed cause already ranked in the
 top 3 but whose fixes named nothing the thread's real fix turned on. Each row reads a case's body
-from its training file (as tests/test_triage_corpus.py does) and asserts the finding ranks first
-and one of its fixes names the knob; look-alike rows are real messages of other causes (from
+from its training file, triaged as the corpus scorer does (tests/triage_lines.py:
+assert_training_case), and asserts the finding ranks first and one of its fixes names the knob; look-alike rows are real messages of other causes (from
 earlier tables) that must not be read as the changed cause."""
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
-from triage_lines import assert_first_naming, assert_not_first
-
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "bench"))
-from triage_corpus_score import read_case  # noqa: E402
-
-TRAIN = ROOT / "tests" / "triage_corpus" / "train"
+from triage_lines import assert_not_first, assert_training_case
 
 # (training case file, the finding id first, a knob one of its fixes names, thread)
 KNOB = [
@@ -127,9 +118,10 @@ LOOKALIKE = [
 
 
 @pytest.mark.parametrize(("case", "finding_id", "knob", "source"), KNOB)
-def test_case_reaches_cause_with_knob(case: str, finding_id: str, knob: str, source: str) -> None:
-    body = read_case(TRAIN / case).body
-    assert_first_naming(body, finding_id, knob, source)
+def test_case_reaches_cause_with_knob(
+    case: str, finding_id: str, knob: str, source: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert_training_case(case, finding_id, knob, source, monkeypatch, first=True)
 
 
 @pytest.mark.parametrize(("text", "tempting", "source"), LOOKALIKE)

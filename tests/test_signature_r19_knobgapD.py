@@ -12,9 +12,8 @@ they must not get the new fix."""
 
 from __future__ import annotations
 
-import bench_scripts
 import pytest
-from triage_lines import fixes_text, triage_text
+from triage_lines import assert_training_case, fixes_text, triage_text
 
 # (training case file, an accepted finding id, a knob its fixes must name, thread)
 KNOB = [
@@ -119,20 +118,11 @@ LOOKALIKE = [
 ]
 
 
-def _scorer():
-    return bench_scripts.load("triage_corpus_score")
-
-
 @pytest.mark.parametrize(("name", "finding_id", "knob", "source"), KNOB)
-def test_case_reaches_cause_with_knob(name: str, finding_id: str, knob: str, source: str) -> None:
-    scorer = _scorer()
-    case = scorer.read_case(scorer.CORPUS / "train" / name, "train")
-    assert case.header["url"] == source
-    (result,) = scorer.score([case])
-    top = dict(zip(result.ids[:3], result.fix_texts[:3], strict=True))
-    assert finding_id in top, (name, result.ids[:3])
-    assert knob.lower() in top[finding_id], (name, top[finding_id])
-    assert scorer.names_keywords(top[finding_id], case.keywords), (name, case.keywords)
+def test_case_reaches_cause_with_knob(
+    name: str, finding_id: str, knob: str, source: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    assert_training_case(name, finding_id, knob, source, monkeypatch, keywords=True)
 
 
 @pytest.mark.parametrize(("text", "finding_id", "words", "source"), LOOKALIKE)

@@ -12,15 +12,10 @@ off a Jetson gets no JetPack fix."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import bench_scripts
 import pytest
-from triage_lines import assert_first_naming, assert_reaches, fixes_text
+from triage_lines import assert_first_naming, assert_training_case, fixes_text
 
 from envdoctor.triage_engine import triage_text
-
-TRAIN = Path(__file__).resolve().parent / "triage_corpus" / "train"
 
 # (training case, the finding id first, a knob one of its fixes names, thread)
 KNOB = [
@@ -74,21 +69,12 @@ LOOKALIKE = [
 ]
 
 
-def _case(name: str):  # noqa: ANN202
-    scorer = bench_scripts.load("triage_corpus_score")
-    return scorer.read_case(TRAIN / name, "train")
-
-
 @pytest.mark.parametrize(("case", "finding_id", "knob", "url"), KNOB)
 def test_case_reaches_its_cause_naming_the_knob(
-    case: str, finding_id: str, knob: str, url: str
+    case: str, finding_id: str, knob: str, url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """As the corpus scores it: an accepted cause in the top three, its fixes naming the knob."""
-    read = _case(case)
-    assert read.header["url"] == url
-    also = [a.strip() for a in read.header.get("also", "").split(",") if a.strip()]
-    assert finding_id in (read.header["expected"], *also)
-    assert_reaches(read.body, (finding_id,), url, knob)
+    assert_training_case(case, finding_id, knob, url, monkeypatch)
 
 
 @pytest.mark.parametrize(("text", "source"), LOOKALIKE)

@@ -16,15 +16,10 @@ of a later Paddle, and ONNX Runtime's CUDA provider failing off a Jetson."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import bench_scripts
 import pytest
-from triage_lines import assert_not_first, fixes_text
+from triage_lines import assert_not_first, assert_training_case, fixes_text
 
 from envdoctor.triage_engine import triage_text
-
-TRAIN = Path(__file__).resolve().parent / "triage_corpus" / "train"
 
 # (training case, an accepted finding id, a knob one of its fixes names, thread)
 KNOB = [
@@ -109,24 +104,12 @@ NOT_JETSON = [
 ]
 
 
-def _score(name: str):  # noqa: ANN202
-    scorer = bench_scripts.load("triage_corpus_score")
-    case = scorer.read_case(TRAIN / name, "train")
-    return scorer.score([case])[0]
-
-
 @pytest.mark.parametrize(("case", "finding_id", "knob", "url"), KNOB)
 def test_case_reaches_its_cause_naming_the_knob(
-    case: str, finding_id: str, knob: str, url: str
+    case: str, finding_id: str, knob: str, url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """As the corpus scores it: an accepted cause in the top three, its fixes naming the knob."""
-    result = _score(case)
-    assert result.case.header["url"] == url
-    assert finding_id in result.case.accepted
-    top = list(zip(result.ids[:3], result.fix_texts[:3], strict=True))
-    hits = [text for finding, text in top if finding == finding_id]
-    assert hits, (url, result.ids[:3])
-    assert knob.lower() in hits[0], (url, hits[0])
+    assert_training_case(case, finding_id, knob, url, monkeypatch)
 
 
 @pytest.mark.parametrize(("text", "fix", "source"), LOOKALIKE)

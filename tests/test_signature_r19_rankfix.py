@@ -8,18 +8,10 @@ earlier rounds' tables, of the cause that led those cases: there it IS right and
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
+from triage_lines import assert_training_case
 
-from envdoctor.triage_engine import casebase, triage_text
-
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT / "bench"))
-from triage_corpus_score import names_keywords, read_case  # noqa: E402
-
-TRAIN = ROOT / "tests" / "triage_corpus" / "train"
+from envdoctor.triage_engine import triage_text
 
 
 def _xfail(row: tuple[str, str, str], reason: str) -> object:
@@ -104,29 +96,12 @@ KNOB = [
 KNOB_NOT_CHECKED = {"zh-1408-chatchat-2x4090-cpu-60-gpu-idle-torch-cuda12-nightly.txt"}
 
 
-def _case(name: str):  # noqa: ANN202
-    return read_case(TRAIN / name, "train")
-
-
 @pytest.mark.parametrize(("name", "finding_id", "source"), KNOB)
 def test_case_ranks_confirmed_cause_first(
     name: str, finding_id: str, source: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    case = _case(name)
-    assert case.header.get("url") == source
-    assert finding_id in case.accepted, (name, case.accepted)
-    rows_of = casebase._rows
-    monkeypatch.setattr(
-        casebase, "_rows", lambda m: [r for r in rows_of(m) if r.get("source") != source]
-    )
-    findings = triage_text(case.body).findings
-    assert findings and findings[0].id in case.accepted, (name, [f.id for f in findings[:3]])
-    text = " ".join(
-        [fix.summary for fix in findings[0].fixes]
-        + [c for fix in findings[0].fixes for c in fix.commands]
-    ).lower()
-    if name not in KNOB_NOT_CHECKED:
-        assert names_keywords(text, case.keywords), (name, text)
+    keywords = name not in KNOB_NOT_CHECKED
+    assert_training_case(name, finding_id, None, source, monkeypatch, first=True, keywords=keywords)
 
 
 # (message verbatim from an earlier round's table, the cause that IS right there and stays first,

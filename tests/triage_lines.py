@@ -3,6 +3,8 @@ cause's fixes name the knob the real fix turns on."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from envdoctor.model.findings import Finding
 from envdoctor.triage_engine import triage_text
 
@@ -63,3 +65,38 @@ def assert_first_naming(text: str, finding_id: str, knob: str, source: str) -> F
     assert findings and findings[0].id == finding_id, (source, [f.id for f in findings[:3]])
     assert knob in fixes_text(findings[0]), (source, fixes_text(findings[0]))
     return findings[0]
+
+
+def assert_training_case(
+    name: str,
+    finding_id: str,
+    knob: str | None,
+    source: str,
+    monkeypatch: Any,
+    *,
+    first: bool = False,
+    keywords: bool = False,
+) -> list[Finding]:
+    """Triage a training case (tests/triage_corpus/train/`name`, whose thread is `source`) as
+    bench/triage_corpus_score.py does, its own thread left out of the case base: `finding_id`, one
+    of the case's accepted causes, ranks first (`first`) or in the top 3, and its fixes name `knob`
+    (any case) and, with `keywords`, the case's fix keywords."""
+    import bench_scripts
+
+    from envdoctor.triage_engine import casebase
+
+    scorer = bench_scripts.load("triage_corpus_score")
+    case = scorer.read_case(scorer.CORPUS / "train" / name, "train")
+    assert case.header.get("url") == source, (name, case.header.get("url"))
+    assert finding_id in case.accepted, (name, case.accepted)
+    rows_of = casebase._rows
+    monkeypatch.setattr(
+        casebase, "_rows", lambda m: [r for r in rows_of(m) if r.get("source") != source]
+    )
+    findings = triage_text(case.body).findings
+    hits = [f for f in findings[: 1 if first else 3] if f.id == finding_id]
+    assert hits, (name, [f.id for f in findings[:3]])
+    fixes = fixes_text(hits[0]).lower()
+    assert knob is None or knob.lower() in fixes, (name, fixes)
+    assert not keywords or scorer.names_keywords(fixes, case.keywords), (name, case.keywords)
+    return findings
