@@ -177,6 +177,28 @@ def load_corpus(folder: Path = CORPUS, split: str = "train") -> list[Case]:
     return [case for part in parts[split] for case in _part(folder, part)]
 
 
+_URL = re.compile(r"https?://[^\s\"'<>)\]]+")
+
+
+def thread_key(url: str) -> str:
+    """A thread's URL as compared across files: no fragment or query, no trailing slash, lower case."""
+    return url.strip().split("#")[0].split("?")[0].rstrip("/.,;").lower()
+
+
+def cited_threads(signatures: Path = REPO / "checks" / "signatures") -> set[str]:
+    """The threads the signature files cite (sources, comments): a case whose thread is among
+    them measures a signature written on it, not generalisation."""
+    found: set[str] = set()
+    for path in sorted(signatures.glob("*.toml")):
+        found |= {thread_key(u) for u in _URL.findall(path.read_text(encoding="utf-8"))}
+    return found
+
+
+def uncited(cases: Iterable[Case], cited: set[str]) -> list[Case]:
+    """The cases whose thread no signature file cites."""
+    return [c for c in cases if thread_key(c.header.get("url", "")) not in cited]
+
+
 def _part(folder: Path, part: str) -> list[Case]:
     if part == "legacy":
         paths = sorted(folder.glob("[0-9][0-9][0-9]-*.txt"))
@@ -350,6 +372,12 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="put each thread's title above its body (the first post as typed), not the body alone",
     )
+    parser.add_argument(
+        "--uncited",
+        action="store_true",
+        help="only the cases whose thread no signature file of this checkout cites (the same "
+        "cases whichever checkout --repo scores)",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="train: show misses' top 3")
     parser.add_argument(
         "--only",
@@ -367,6 +395,8 @@ def main(argv: list[str] | None = None) -> int:
         lines = args.only.read_text(encoding="utf-8").splitlines()
         names = {n.strip() for n in lines if n.strip() and not n.lstrip().startswith("#")}
         cases = [c for c in cases if c.part == "train" and c.path.name in names]
+    if args.uncited:
+        cases = uncited(cases, cited_threads())
     if args.title:
         cases = [with_title(c) for c in cases]
     results = score(cases, args.repo)

@@ -68,3 +68,18 @@ def test_case_base_holds_training_cases_only() -> None:
     for row in rows:
         # a thread of the frozen test split never enters the case base (legacy cases predate it)
         assert row["source"] in legacy or not split.is_test(row["source"]), row["source"]
+
+
+def test_uncited_leaves_out_the_cases_whose_thread_a_signature_cites() -> None:
+    """`--uncited`: the cases no signature was written on (by the threads the signature files
+    cite), compared without fragment, query, trailing slash or case."""
+    scorer = _module("triage_corpus_score")
+    cited = scorer.cited_threads()
+    # checks/signatures/r19_paddle4.toml cites it among its sources
+    assert "https://github.com/paddlepaddle/paddleocr/issues/8326" in cited
+    kept = _case(scorer, url="https://example.org/forum/t/1")
+    citing = _case(scorer, url="https://github.com/PaddlePaddle/PaddleOCR/issues/8326/#top")
+    assert scorer.uncited([kept, citing], cited) == [kept]
+    training = scorer.load_corpus(scorer.CORPUS, "train")
+    left = scorer.uncited(training, cited)
+    assert 0 < len(left) < len(training)
