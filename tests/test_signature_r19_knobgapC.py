@@ -7,7 +7,7 @@ earlier tables) that must not be read as the changed cause."""
 from __future__ import annotations
 
 import pytest
-from triage_lines import assert_not_first, assert_training_case
+from triage_lines import assert_not_first, assert_training_case, row_text
 
 # (training case file, the finding id first, a knob one of its fixes names, thread)
 KNOB = [
@@ -44,73 +44,58 @@ KNOB = [
 LOOKALIKE = [
     # a Slurm CPU request no node offers: not Ollama on the CPU (tests/test_signature_r16_slurm.py)
     (
-        "The slurm script that is generated using the command: `itwinai generate-slurm -nj` has "
-        "`--cpus-per-gpu = 4` which gives the error: `sbatch: error: Batch job submission failed: "
-        "Requested node configuration is not available`. However, on changing `--cpus-per-gpu=4` "
-        "to `--cpus-per-task=4`, the script runs successfully on running the command: `sbatch "
-        "slurm_scripts/ddp-1x4.sh`",
+        row_text("test_signature_r16_slurm", "https://github.com/interTwin-eu/itwinai/issues/415"),
         "app.ollama-cpu-fallback",
         "https://github.com/interTwin-eu/itwinai/issues/415",
     ),
     # Slurm's --gpus without select/cons_tres (tests/test_signature_r16_slurm.py)
     (
-        "SLURM sbatch failed. The error message was 'sbatch: error: Requested GRES option "
-        "unsupported by configured SelectType plugin'",
+        row_text(
+            "test_signature_r16_slurm",
+            "https://github.com/harvardinformatics/cactus-snakemake/issues/17",
+        ),
         "app.ollama-cpu-fallback",
         "https://github.com/harvardinformatics/cactus-snakemake/issues/17",
     ),
     (
-        "vagrant@virtual-login01:~$ srun --gpus 2 -n2 hostname\n"
-        "srun: error: Unable to allocate resources: Requested GRES option unsupported by "
-        "configured SelectType plugin",
+        row_text("test_signature_r16_slurm", "https://github.com/NVIDIA/deepops/pull/485"),
         "app.ollama-cpu-fallback",
         "https://github.com/NVIDIA/deepops/pull/485",
     ),
     # Ollama offloading too many layers: out of memory, not the CPU fallback
     # (tests/test_signature_r19_llama4.py)
     (
-        "Hi there, \n\nBased on the logs, it appears that ollama is trying to load too many layers and crashing OOM, this is causing it to revert to CPU only mode, which is not desirable.",
+        row_text("test_signature_r19_llama4", "https://github.com/ollama/ollama/issues/618"),
         "app.ollama-cpu-fallback",
         "https://github.com/ollama/ollama/issues/618",
     ),
     # a pod spec with one GPU limit on GKE without the device plugin (tests/test_signature_r17_k8sdrv.py)
     (
-        "But now when we are trying to schedule the Pod using the following resource section the "
-        "pod becomes un-schedulable with this error `X insufficient nvidia.com/gpu`\n"
-        "\n"
-        "```\n"
-        "requests:\n"
-        "    limits:\n"
-        '       nvidia.com/gpu: "1"\n'
-        "```\n"
-        "\n"
-        "**Specs:**\n"
-        "Node version - v1.18.17-gke.700 (+ v1.17.17-gke.6000) tried on both\n"
-        "Instance type - n1-standard-4\n"
-        "image - cos\n"
-        "GPU - NVIDIA Tesla T4",
+        row_text(
+            "test_signature_r17_k8sdrv",
+            "https://github.com/GoogleCloudPlatform/container-engine-accelerators/issues/196",
+        ),
         "k8s.pod-requests-more-gpus-than-node",
         "https://github.com/GoogleCloudPlatform/container-engine-accelerators/issues/196",
     ),
     # an untolerated GPU taint (tests/test_signature_r17_k8sdrv.py)
     (
-        "FailedScheduling   2m21s (x42 over 60m)  default-scheduler  1 node(s) had untolerated ta"
-        "int {nvidia.com/gpu: present}",
+        row_text("test_signature_r17_k8sdrv", "https://github.com/vllm-project/aibrix/pull/909"),
         "k8s.pod-requests-more-gpus-than-node",
         "https://github.com/vllm-project/aibrix/pull/909",
     ),
     # the Level Zero loader not installed at all (tests/test_signature_r15_amd.py)
     (
-        "libze_loader.so.1: cannot open shared object file: no such file or directory",
+        row_text("test_signature_r15_amd", "https://github.com/oneapi-src/level-zero/issues/125"),
         "intel.level-zero-loader-too-old",
         "https://github.com/oneapi-src/level-zero/issues/125",
     ),
     # no XPU device in a container (tests/test_signature_r15_amd.py)
     (
-        '  File "/geti_prompt/.venv/lib/python3.12/site-packages/torch/xpu/__init__.py", line 138, '
-        "in _lazy_init\n"
-        "    torch._C._xpu_init()\n"
-        "RuntimeError: No XPU devices are available.",
+        row_text(
+            "test_signature_r15_amd",
+            "https://github.com/open-edge-platform/geti-instant-learn/issues/583",
+        ),
         "intel.level-zero-loader-too-old",
         "https://github.com/open-edge-platform/geti-instant-learn/issues/583",
     ),

@@ -13,7 +13,7 @@ they must not get the new fix."""
 from __future__ import annotations
 
 import pytest
-from triage_lines import assert_training_case, fixes_text, triage_text
+from triage_lines import assert_training_case, fixes_text, row_text, triage_text
 
 # (training case file, an accepted finding id, a knob its fixes must name, thread)
 KNOB = [
@@ -75,42 +75,53 @@ LOOKALIKE = [
     ),
     # onnxruntime's CUDA provider missing cuDNN 9 (tests/test_signature_r13_libs.py): another cause
     (
-        "1 : FAIL : Failed to load library libonnxruntime_providers_cuda.so with error: libcudnn.so.9: cannot open shared object file: No such file or directory",
+        row_text(
+            "test_signature_r13_libs",
+            "https://github.com/Holasyb918/HeyGem-Linux-Python-Hack/issues/5",
+        ),
         "onnxruntime.cuda-deps-mismatch",
         "The LD_LIBRARY_PATH shown names",
         "https://github.com/Holasyb918/HeyGem-Linux-Python-Hack/issues/5",
     ),
     # the host's NVIDIA driver was the problem, no GPU-less node (tests/test_signature_r14_container2.py)
     (
-        "This line added to the end solved my problem receiving the error:\n`stderr: nvidia-container-cli: initialization error: nvml error: driver not loaded: unknown`",
+        row_text(
+            "test_signature_r14_container2", "https://github.com/HonuRobotics/dockwater/pull/10"
+        ),
         "nvidia.no-driver-bound",
         "runc",
         "https://github.com/HonuRobotics/dockwater/pull/10",
     ),
     # so-vits-svc-fork's `svc infer` has no -cl option (tests/test_signature_r14_memfix.py)
     (
-        "I trained the model and get nice audio while using svc vc to test my voice, but when i use svc infer, I get error like this:\n`torch.cuda.OutOfMemoryError: CUDA out of memory. Tried to allocate 294.00 MiB (GPU 0; 4.00 GiB total capacity; 2.61 GiB already allocated; 0 bytes free; 3.42 GiB reserved in total by PyTorch) If reserved memory is >> allocated memory try setting max_split_size_mb to avoid fragmentation.  See documentation for Memory Management and PYTORCH_CUDA_ALLOC_CONF`\n\nI wanna know how to solve it with the batch_size = 1.",
+        row_text(
+            "test_signature_r14_memfix", "https://github.com/voicepaw/so-vits-svc-fork/issues/225"
+        ),
         "memory.workload-does-not-fit",
         "so-vits-svc inference slices the input audio only at silences",
         "https://github.com/voicepaw/so-vits-svc-fork/issues/225",
     ),
     # an out-of-memory of another program (tests/test_signature_r18_hwoom3.py)
     (
-        'I encountered an Error saying "CUDA out of memory. Tried to allocate 2.93 GiB (GPU 0; 23.80 GiB total capacity; 12.04 GiB already allocated; 2.82 GiB free; 19.69 GiB reserved in total by Pytorch) If reserved memory is >> allocated memory try setting max_split_size_mb to avoid fragmentation. See documentation for Memory Management and PYTORCH_CUDA_ALLOC_CONF".',
+        row_text("test_signature_r18_hwoom3", "https://github.com/mlverse/torch/issues/1222"),
         "memory.out-of-memory",
         "so-vits-svc inference slices the input audio only at silences",
         "https://github.com/mlverse/torch/issues/1222",
     ),
     # a linux-tkg LLVM kernel: the compiler, not the patch set (tests/test_signature_r18_dkms3.py)
     (
-        "DKMS make.log for nvidia-465.24.02 for kernel 5.11.15-148-tkg-upds-llvm (x86_64)\nThu Apr 22 01:14:21 AM CDT 2021\nmake[1]: Entering directory '/usr/lib/modules/5.11.15-148-tkg-upds-llvm/build'\nscripts/Makefile.lib:8: 'always' is deprecated. Please use 'always-y' instead\n  SYMLINK /var/lib/dkms/nvidia/465.24.02/build/nvidia/nv-kernel.o\n  SYMLINK /var/lib/dkms/nvidia/465.24.02/build/nvidia-modeset/nv-modeset-kernel.o\n  CC [M]  /var/lib/dkms/nvidia/465.24.02/build/nvidia-peermem/nvidia-ib-peermem-stub.o\ncc: error: unrecognized command-line option ‘-Qunused-arguments’\ncc: error: unrecognized command-line option ‘-mno-global-merge’\ncc: error: unrecognized command-line option ‘-ftrivial-auto-var-init=zero’\nmake[2]: *** [scripts/Makefile.build:279: /var/lib/dkms/nvidia/465.24.02/build/nvidia-peermem/nvidia-ib-peermem-stub.o] Error 1",
+        row_text(
+            "test_signature_r18_dkms3", "https://github.com/Frogging-Family/nvidia-all/issues/36"
+        ),
         "nvidia.dkms-compiler-mismatch",
         "the failure is the custom kernel's",
         "https://github.com/Frogging-Family/nvidia-all/issues/36",
     ),
     # a stale DKMS tree on a stock kernel (tests/test_signature_r18_dkms3.py)
     (
-        'I allowed it to complete and restarted my machine. Now every time I login it starts a nouveau Wayland session.\n\nI have the following in my logs:\n```\n"started fallback to nouveau if nvidia did not load"\n"File: /var/lib/dkms/nvidia/396.54/source/dkms.conf does not exist."\n```\n\n396.54 is old now isn\'t it?',
+        row_text(
+            "test_signature_r18_dkms3", "https://github.com/negativo17/nvidia-driver/issues/64"
+        ),
         "nvidia.module-not-built-for-kernel",
         "the failure is the custom kernel's",
         "https://github.com/negativo17/nvidia-driver/issues/64",

@@ -13,7 +13,7 @@ off a Jetson gets no JetPack fix."""
 from __future__ import annotations
 
 import pytest
-from triage_lines import assert_first_naming, assert_training_case, fixes_text
+from triage_lines import assert_first_naming, assert_training_case, fixes_text, row_text
 
 from envdoctor.triage_engine import triage_text
 
@@ -55,8 +55,7 @@ LOOKALIKE = [
     ),
     # PyTorch's older wording (tests/test_prose_facts.py)
     (
-        "RuntimeError: cuDNN version mismatch: PyTorch was compiled against 7102 but linked "
-        "against 7605",
+        row_text("test_signature_r13_knobs", "https://github.com/xingyizhou/CenterNet/issues/119"),
         "tests/test_prose_facts.py",
     ),
     # Paddle's warning (tests/field_fixes_builds.py)

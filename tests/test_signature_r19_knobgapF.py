@@ -17,7 +17,7 @@ of a later Paddle, and ONNX Runtime's CUDA provider failing off a Jetson."""
 from __future__ import annotations
 
 import pytest
-from triage_lines import assert_not_first, assert_training_case, fixes_text
+from triage_lines import assert_not_first, assert_training_case, fixes_text, row_text
 
 from envdoctor.triage_engine import triage_text
 
@@ -52,28 +52,25 @@ KNOB = [
 LOOKALIKE = [
     # no wheel on any index for this Python / OS (tests/test_signature_r18_paddle3.py)
     (
-        "win11下使用python3.11.4和CUDA12.2无法安装，无论带不带gpu都报错找不到版本\n\nLooking in "
-        "indexes: https://pypi.tuna.tsinghua.edu.cn/simple\nERROR: Could not find a version that "
-        "satisfies the requirement paddlepaddle-gpu==2.4.2 (from versions: none)\nERROR: No "
-        "matching distribution found for paddlepaddle-gpu==2.4.2",
+        row_text(
+            "test_signature_r18_paddle3", "https://github.com/PaddlePaddle/Paddle/issues/54995"
+        ),
         "pypi.org/simple",
         "https://github.com/PaddlePaddle/Paddle/issues/54995",
     ),
     # the PyTorch index was searched: the Python is too new (tests/test_signature_r13b_coretorch.py)
     (
-        "pip install torch==1.12.1+cu113 torchvision==0.13.1+cu113 torchaudio==0.12.1 --extra-index-url "
-        "https://download.pytorch.org/whl/cu113\nLooking in indexes: https://pypi.org/simple, "
-        "https://download.pytorch.org/whl/cu113\n\nERROR: Could not find a version that satisfies the "
-        "requirement torch==1.12.1+cu113 (from versions: 1.13.0, 1.13.1, 2.0.0, 2.0.1, 2.1.0, 2.1.1, "
-        "2.1.2, 2.2.0, 2.2.1, 2.2.2)\n\nERROR: No matching distribution found for torch==1.12.1+cu113",
+        row_text(
+            "test_signature_r13b_coretorch", "https://github.com/OpenTalker/SadTalker/issues/850"
+        ),
         "pypi.org/simple",
         "https://github.com/OpenTalker/SadTalker/issues/850",
     ),
     # aarch64: no paddlepaddle-gpu on PyPI at all (tests/test_signature_r18_paddle3.py)
     (
-        "On aarch64, ‘pip install paddlepaddle-gpu’ gives the following error:\n\n```\nERROR: Could "
-        "not find a version that satisfies the requirement paddlepaddle-gpu (from versions: none)\n"
-        "ERROR: No matching distribution found for paddlepaddle-gpu\n```",
+        row_text(
+            "test_signature_r18_paddle3", "https://github.com/PaddlePaddle/Paddle/issues/36742"
+        ),
         "pypi.org/simple",
         "https://github.com/PaddlePaddle/Paddle/issues/36742",
     ),

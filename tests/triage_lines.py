@@ -100,3 +100,20 @@ def assert_training_case(
     assert knob is None or knob.lower() in fixes, (name, fixes)
     assert not keywords or scorer.names_keywords(fixes, case.keywords), (name, case.keywords)
     return findings
+
+
+def row_text(table: str, source: str) -> str:
+    """The verbatim text another table holds for the thread `source` (its row's longest string
+    that is no URL): a table reusing a real message as a look-alike names it instead of copying."""
+    import importlib
+
+    module = importlib.import_module(table)
+    for rows in vars(module).values():
+        if not isinstance(rows, list):
+            continue
+        for row in rows:
+            values = getattr(row, "values", row)  # a pytest.param row keeps its tuple in .values
+            if isinstance(values, tuple) and source in values:
+                texts = [v for v in values if isinstance(v, str) and not v.startswith("http")]
+                return max(texts, key=len)
+    raise LookupError(f"{table} has no row for {source}")
