@@ -130,6 +130,24 @@ def _choice(ms: MatrixSet, release: str, variant: str, exact: str | None) -> Cho
     )
 
 
+def _best_per_gpu(
+    ms: MatrixSet,
+    release: str,
+    capabilities: Sequence[str],
+    driver_max_cuda: str | None,
+    driver_version: str | None,
+    os: str,
+) -> list[str] | None:
+    """Each GPU's best variant of `release` that the driver runs; None when a GPU has none."""
+    per_gpu = [
+        tq.best_variant(ms, cc, driver_max_cuda, os, release, driver_version=driver_version)
+        for cc in capabilities
+    ]
+    if not per_gpu or any(found is None for found in per_gpu):
+        return None
+    return [found[1] for found in per_gpu if found is not None]
+
+
 def _best_in_release(
     ms: MatrixSet,
     release: str,
@@ -138,17 +156,11 @@ def _best_in_release(
     driver_version: str | None,
     os: str,
 ) -> str | None:
-    per_gpu = [
-        tq.best_variant(ms, cc, driver_max_cuda, os, release, driver_version=driver_version)
-        for cc in capabilities
-    ]
-    found_all = [found for found in per_gpu if found is not None]
-    if not per_gpu or len(found_all) < len(per_gpu):
+    per_gpu = _best_per_gpu(ms, release, capabilities, driver_max_cuda, driver_version, os)
+    if per_gpu is None:
         return None
     # each GPU's best variant runs on this driver; keep those that serve every GPU, newest CUDA first
-    variants = sorted(
-        {found[1] for found in found_all}, key=lambda v: _variant_cuda(ms, v), reverse=True
-    )
+    variants = sorted(set(per_gpu), key=lambda v: _variant_cuda(ms, v), reverse=True)
     for variant in variants:
         arches = tq.variant_arches(ms, release, variant, os)
         if arches is not None and not missing_kernels(arches, capabilities):
@@ -356,16 +368,8 @@ def choose_for_toolkit(
         arches = tq.variant_arches(ms, release, variant, os)
         if arches is None or missing_kernels(arches, capabilities):
             continue
-        runs = all(
-            (
-                found := tq.best_variant(
-                    ms, cc, driver_max_cuda, os, release, driver_version=driver_version
-                )
-            )
-            is not None
-            and _variant_cuda(ms, found[1]) >= _variant_cuda(ms, variant)
-            for cc in capabilities
-        )
-        if runs:
+        # the driver runs it when each GPU's best variant it runs has at least its CUDA
+        best = _best_per_gpu(ms, release, capabilities, driver_max_cuda, driver_version, os)
+        if best and all(_variant_cuda(ms, v) >= _variant_cuda(ms, variant) for v in best):
             return _choice(ms, release, variant, None)
     return None

@@ -96,8 +96,8 @@ def releases_for_cudnn(package: str, cudnn: str | None, ms: Any, host: Host) -> 
     ]
     if not rows:
         return []
+    newest = max(rows, key=lambda r: Version(str(r["version"])))
     versions = sorted({str(r["version"]) for r in rows}, key=Version)
-    newest = rows[0]
     name = str(newest.get("package"))
     # TensorFlow 1.x ships its GPU build as the separate tensorflow-gpu package
     pip_name = (
