@@ -95,16 +95,17 @@ def test_tensorflow_release_follows_the_loaded_cudnn() -> None:
         "(compatibility version 7000) but source was compiled with 6021 (compatibility version 6000)."
     )
     finding = assert_first_naming(
-        text, "cuda.cudnn-mismatch", "1.5.0", "tests/field_prose_stack_b.py"
+        text, "cuda.cudnn-mismatch", "1.5.0", "https://github.com/chineseocr/chinese-ocr/issues/20"
     )
     assert "1.3.0" not in fixes_text(finding)
 
 
 def test_missing_cuda_runtime_off_a_jetson_names_no_jetpack() -> None:
-    """A CUDA 10.0 runtime missing on an x86 machine (tests/field_prose_stack_b.py's kind): the
-    CUDA toolkit is the fix there, not a JetPack."""
+    """A CUDA 10.0 library missing on an x86 machine (a Quadro P6000 under Ubuntu): the CUDA
+    toolkit is the fix there, not a JetPack (https://github.com/tensorflow/tensorflow/issues/26182,
+    its title)."""
     text = (
-        "ImportError: libcudart.so.10.0: cannot open shared object file: No such file or directory"
+        "ImportError: libcublas.so.10.0: cannot open shared object file: No such file or directory"
     )
     findings = triage_text(text + "\n").findings
     assert findings

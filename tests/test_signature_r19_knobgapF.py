@@ -19,7 +19,7 @@ from __future__ import annotations
 import pytest
 from triage_lines import assert_not_first, assert_training_case, fixes_text, row_text
 
-from envdoctor.triage_engine import triage_text
+from envdoctor.triage_engine import casebase, triage_text
 
 # (training case, an accepted finding id, a knob one of its fixes names, thread)
 KNOB = [
@@ -122,11 +122,20 @@ def test_cuda_provider_failing_off_a_jetson_is_not_the_jetson_build(text: str, s
     assert_not_first(text + "\n", "onnxruntime.jetson-no-gpu-build", source)
 
 
-def test_only_cpu_provider_on_a_jetson_reads_as_the_jetson_build() -> None:
-    """The phrasing with no case base behind it (the signature's own example)."""
+def test_only_cpu_provider_on_a_jetson_reads_as_the_jetson_build(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The phrasing alone, no case base behind it: two lines of the training case's thread
+    (https://github.com/pykeio/ort/issues/82) with the rest of the post left out."""
     text = (
-        "I'm trying to use ort on a Jetson Orin, but it doesn't seem to support a non-CPU "
-        "execution provider."
+        "Actually, I'm trying to use `ort` for inferencing onnx model in `Jetson nano orin`. \n"
+        "But it doesn't seem to support a non-CPU execution provider. the CPU is only used when my "
+        "code runs."
+    )
+    rows_of = casebase._rows
+    source = "https://github.com/pykeio/ort/issues/82"
+    monkeypatch.setattr(
+        casebase, "_rows", lambda m: [r for r in rows_of(m) if r.get("source") != source]
     )
     findings = triage_text(text + "\n").findings
     assert findings and findings[0].id == "onnxruntime.jetson-no-gpu-build", [
