@@ -7,7 +7,7 @@ of other causes that the new phrasings must not read as theirs."""
 from __future__ import annotations
 
 import pytest
-from triage_lines import assert_first_naming, assert_not_first
+from triage_lines import assert_not_first, knob_test
 
 # (message verbatim from the thread, the finding id first, a knob one of its fixes names, thread)
 KNOB = [
@@ -140,11 +140,7 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(("text", "finding_id", "knob", "source"), KNOB)
-def test_message_reaches_cause_with_knob(
-    text: str, finding_id: str, knob: str, source: str
-) -> None:
-    assert_first_naming(text, finding_id, knob, source)
+test_message_reaches_cause_with_knob = knob_test(KNOB)
 
 
 @pytest.mark.parametrize(("text", "tempting", "source"), LOOKALIKE)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.triage_lines import assert_first_naming, assert_not_first
+from tests.triage_lines import assert_not_first, knob_test
 
 CPU_BUILD = "torch.cpu-build-on-gpu-host"
 DRIVER = "torch.driver-too-old"
@@ -211,11 +211,7 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(("text", "finding_id", "knob", "source"), KNOB)
-def test_gpu_not_used_report_first_with_knob(
-    text: str, finding_id: str, knob: str, source: str
-) -> None:
-    assert_first_naming(text, finding_id, knob, source)
+test_gpu_not_used_report_first_with_knob = knob_test(KNOB)
 
 
 @pytest.mark.parametrize(("text", "tempting", "source"), LOOKALIKE)

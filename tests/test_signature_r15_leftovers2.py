@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from envdoctor.triage_engine import triage_text
-from tests.triage_lines import assert_first_naming, assert_not_first, fixes_text
+from tests.triage_lines import assert_not_first, fixes_text, knob_test
 
 OLLAMA_WINDOWS_AMD = (
     "How to run Ollama using AMD RX 6600 XT on Windows 11?\n"
@@ -55,11 +55,7 @@ KNOB = [
 ]
 
 
-@pytest.mark.parametrize(("text", "finding_id", "knob", "source"), KNOB)
-def test_message_reaches_its_cause_with_the_knob(
-    text: str, finding_id: str, knob: str, source: str
-) -> None:
-    assert_first_naming(text, finding_id, knob, source)
+test_message_reaches_its_cause_with_the_knob = knob_test(KNOB)
 
 
 # (message of another cause a new pattern could catch, the cause it must not rank first, thread)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.triage_lines import assert_first_naming, assert_not_first
+from tests.triage_lines import assert_not_first, knob_test
 
 NPU_PAIR = "ascend.torch-npu-mismatch"
 CANN_ENV = "ascend.cann-env-incomplete"
@@ -155,9 +155,7 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(("text", "finding_id", "knob", "source"), KNOB)
-def test_zh_r15_report_first_with_knob(text: str, finding_id: str, knob: str, source: str) -> None:
-    assert_first_naming(text, finding_id, knob, source)
+test_zh_r15_report_first_with_knob = knob_test(KNOB)
 
 
 @pytest.mark.parametrize(("text", "tempting", "source"), LOOKALIKE)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from envdoctor.triage_engine import triage_text
-from tests.triage_lines import assert_first_naming, assert_not_first, fixes_text
+from tests.triage_lines import assert_not_first, fixes_text, knob_test
 
 # (message, the finding id first, a knob its fixes name, the thread)
 KNOB = [
@@ -120,9 +120,7 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(("text", "finding_id", "knob", "source"), KNOB)
-def test_message_reaches_cause_and_knob(text: str, finding_id: str, knob: str, source: str) -> None:
-    assert_first_naming(text, finding_id, knob, source)
+test_message_reaches_cause_and_knob = knob_test(KNOB)
 
 
 @pytest.mark.parametrize(("text", "tempting", "source"), LOOKALIKE)

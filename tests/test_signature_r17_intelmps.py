@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.triage_lines import assert_first_naming, assert_not_first
+from tests.triage_lines import assert_not_first, knob_test
 
 # (message, the finding id first, a knob its fixes name, the thread)
 KNOB = [
@@ -98,11 +98,7 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(("text", "finding_id", "knob", "source"), KNOB)
-def test_message_reaches_cause_with_knob(
-    text: str, finding_id: str, knob: str, source: str
-) -> None:
-    assert_first_naming(text, finding_id, knob, source)
+test_message_reaches_cause_with_knob = knob_test(KNOB)
 
 
 @pytest.mark.parametrize(("text", "tempting", "source"), LOOKALIKE)

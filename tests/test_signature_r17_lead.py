@@ -7,7 +7,7 @@ CUDA the GPU needs; the line of a build that does know the GPU is no cause."""
 from __future__ import annotations
 
 import pytest
-from triage_lines import assert_first_naming, assert_not_first
+from triage_lines import assert_not_first, knob_test
 
 from envdoctor.ingest.free_text_vocabulary import CC, cc_of
 from envdoctor.triage_engine.prose import prose_facts
@@ -61,11 +61,7 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(("text", "finding_id", "knob", "source"), KNOB)
-def test_message_reaches_cause_with_knob(
-    text: str, finding_id: str, knob: str, source: str
-) -> None:
-    assert_first_naming(text, finding_id, knob, source)
+test_message_reaches_cause_with_knob = knob_test(KNOB)
 
 
 @pytest.mark.parametrize(("text", "tempting", "source"), LOOKALIKE)

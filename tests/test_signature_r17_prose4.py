@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.triage_lines import assert_first_naming, assert_not_first
+from tests.triage_lines import assert_not_first, knob_test
 
 # (message verbatim, the finding id first, text one of its fixes names, thread URL)
 KNOB = [
@@ -137,11 +137,7 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(("text", "finding_id", "knob", "source"), KNOB)
-def test_reaches_the_cause_with_its_knob(
-    text: str, finding_id: str, knob: str, source: str
-) -> None:
-    assert_first_naming(text, finding_id, knob, source)
+test_reaches_the_cause_with_its_knob = knob_test(KNOB)
 
 
 @pytest.mark.parametrize(("text", "tempting", "source"), LOOKALIKE)

@@ -4,9 +4,7 @@ thread's fix turned; look-alike messages of other causes are not read as these c
 
 from __future__ import annotations
 
-import pytest
-
-from tests.triage_lines import assert_first_naming, assert_not_first
+from tests.triage_lines import knob_test, lookalike_test
 
 # (message, the finding id first, the knob one of its fixes names, the thread)
 KNOB = [
@@ -182,11 +180,7 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(("text", "finding_id", "knob", "source"), KNOB)
-def test_reaches_cause_with_knob(text: str, finding_id: str, knob: str, source: str) -> None:
-    assert_first_naming(text, finding_id, knob, source)
+test_reaches_cause_with_knob = knob_test(KNOB)
 
 
-@pytest.mark.parametrize(("text", "tempting", "source"), LOOKALIKE)
-def test_lookalike_not_first(text: str, tempting: str, source: str) -> None:
-    assert_not_first(text, tempting, source)
+test_lookalike_not_first = lookalike_test(LOOKALIKE)

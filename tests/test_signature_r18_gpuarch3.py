@@ -5,9 +5,7 @@ fix turned on. LOOKALIKE rows are real messages of other causes a new pattern mu
 
 from __future__ import annotations
 
-import pytest
-
-from tests.triage_lines import assert_first_naming, assert_not_first
+from tests.triage_lines import knob_test, lookalike_test
 
 # (message, the finding id first, a knob its fixes name, the thread)
 KNOB = [
@@ -302,11 +300,7 @@ KNOB = [
 ]
 
 
-@pytest.mark.parametrize(("text", "finding_id", "knob", "source"), KNOB)
-def test_message_reaches_cause_with_knob(
-    text: str, finding_id: str, knob: str, source: str
-) -> None:
-    assert_first_naming(text, finding_id, knob, source)
+test_message_reaches_cause_with_knob = knob_test(KNOB)
 
 
 # (message of another cause, the new cause it must not rank first, the thread)
@@ -340,6 +334,4 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(("text", "tempting", "source"), LOOKALIKE)
-def test_lookalike_not_caught(text: str, tempting: str, source: str) -> None:
-    assert_not_first(text, tempting, source)
+test_lookalike_not_caught = lookalike_test(LOOKALIKE)

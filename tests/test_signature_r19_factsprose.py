@@ -10,7 +10,7 @@ must not be read as the fact (nvidia-smi's "CUDA Version", a device index that i
 from __future__ import annotations
 
 import pytest
-from triage_lines import assert_first_naming, assert_not_first
+from triage_lines import knob_test, lookalike_test
 
 from envdoctor.triage_engine.prose import prose_facts
 
@@ -96,11 +96,7 @@ NOT_FACT = [
 ]
 
 
-@pytest.mark.parametrize(("text", "finding_id", "knob", "source"), KNOB)
-def test_message_reaches_cause_with_knob(
-    text: str, finding_id: str, knob: str, source: str
-) -> None:
-    assert_first_naming(text, finding_id, knob, source)
+test_message_reaches_cause_with_knob = knob_test(KNOB)
 
 
 @pytest.mark.parametrize(("line", "fact", "value", "source"), FACT)
@@ -109,9 +105,7 @@ def test_prose_states_fact(line: str, fact: str, value: str, source: str) -> Non
     assert prose_facts([line]).get(fact) == value, (source, prose_facts([line]))
 
 
-@pytest.mark.parametrize(("text", "tempting", "source"), LOOKALIKE)
-def test_lookalike_is_not_read_as_this_cause(text: str, tempting: str, source: str) -> None:
-    assert_not_first(text, tempting, source)
+test_lookalike_is_not_read_as_this_cause = lookalike_test(LOOKALIKE)
 
 
 @pytest.mark.parametrize(("line", "fact", "source"), NOT_FACT)

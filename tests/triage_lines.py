@@ -3,7 +3,10 @@ cause's fixes name the knob the real fix turns on."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
+
+import pytest
 
 from envdoctor.model.findings import Finding
 from envdoctor.triage_engine import triage_text
@@ -117,3 +120,25 @@ def row_text(table: str, source: str) -> str:
                 texts = [v for v in values if isinstance(v, str) and not v.startswith("http")]
                 return max(texts, key=len)
     raise LookupError(f"{table} has no row for {source}")
+
+
+def knob_test(rows: Sequence[Any]) -> Callable[[str, str, str, str], None]:
+    """A test over a sweep's (text, finding id, knob, source) rows: `assert_first_naming` each.
+    Bind it to a `test_` name in the sweep's module."""
+
+    @pytest.mark.parametrize(("text", "finding_id", "knob", "source"), rows)
+    def reaches_cause_with_knob(text: str, finding_id: str, knob: str, source: str) -> None:
+        assert_first_naming(text, finding_id, knob, source)
+
+    return reaches_cause_with_knob
+
+
+def lookalike_test(rows: Sequence[Any]) -> Callable[[str, str, str], None]:
+    """A test over a sweep's (text, tempting finding id, source) rows of other causes:
+    `assert_not_first` each. Bind it to a `test_` name in the sweep's module."""
+
+    @pytest.mark.parametrize(("text", "tempting", "source"), rows)
+    def lookalike_is_not_read_as_the_cause(text: str, tempting: str, source: str) -> None:
+        assert_not_first(text, tempting, source)
+
+    return lookalike_is_not_read_as_the_cause
