@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import field_prose_stack_b as second
 import pytest
-from triage_lines import assert_not_first, assert_reaches
+from triage_lines import assert_not_first, assert_reaches, lookalike_test
 
 # (text, accepted ids (any), source URL, knob the fixes must name or None)
 DESCRIPTIONS: list[tuple[str, tuple[str, ...], str, str | None]] = [
@@ -717,8 +717,6 @@ ANNOUNCEMENTS = [
 ]
 
 
-@pytest.mark.parametrize(("text", "tempting", "source"), ANNOUNCEMENTS)
-def test_an_announcement_of_support_is_not_read_as_its_absence(
-    text: str, tempting: str, source: str
-) -> None:
-    assert_not_first(text, tempting, source, may_be_empty=True)
+test_an_announcement_of_support_is_not_read_as_its_absence = lookalike_test(
+    ANNOUNCEMENTS, may_be_empty=True
+)

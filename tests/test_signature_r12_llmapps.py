@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.triage_lines import assert_first_with_command, assert_not_first
+from tests.triage_lines import assert_first_with_command, lookalike_test
 
 # (message verbatim from the thread, the finding id first, text a command of one of its fixes holds, URL)
 KNOB = [
@@ -180,6 +180,6 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(("text", "not_id", "url"), LOOKALIKE, ids=[k[2] for k in LOOKALIKE])
-def test_a_look_alike_message_is_not_read_as_the_new_cause(text, not_id, url) -> None:
-    assert_not_first(text + "\n", not_id, url, may_be_empty=True)
+test_a_look_alike_message_is_not_read_as_the_new_cause = lookalike_test(
+    LOOKALIKE, ids=[k[2] for k in LOOKALIKE], may_be_empty=True, newline=True
+)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from envdoctor.triage_engine import triage_text
-from tests.triage_lines import assert_not_first
+from tests.triage_lines import lookalike_test
 
 # (message, the finding id first, a command or phrase one of its fixes names, the thread)
 KNOB = [
@@ -179,6 +179,6 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(("text", "not_id", "url"), LOOKALIKE, ids=[k[2] for k in LOOKALIKE])
-def test_a_look_alike_message_is_not_read_as_the_cause(text, not_id, url) -> None:
-    assert_not_first(text + "\n", not_id, url, may_be_empty=True)
+test_a_look_alike_message_is_not_read_as_the_cause = lookalike_test(
+    LOOKALIKE, ids=[k[2] for k in LOOKALIKE], may_be_empty=True, newline=True
+)

@@ -5,7 +5,7 @@ confirmed first, and one of that cause's fixes names the knob the confirmed fix 
 from __future__ import annotations
 
 import pytest
-from triage_lines import assert_first_naming
+from triage_lines import knob_test
 
 from envdoctor.triage_engine import triage_text
 
@@ -190,11 +190,9 @@ KNOB = [
 ]
 
 
-@pytest.mark.parametrize(("url", "text", "finding_id", "knob"), KNOB, ids=[k[0] for k in KNOB])
-def test_a_k8s_docker_or_module_message_gets_its_cause_and_the_knob(
-    url, text, finding_id, knob
-) -> None:
-    assert_first_naming(text, finding_id, knob, url)
+test_a_k8s_docker_or_module_message_gets_its_cause_and_the_knob = knob_test(
+    KNOB, columns=("source", "text", "finding_id", "knob"), ids=[k[0] for k in KNOB]
+)
 
 
 # real messages of other causes the new patterns could catch: they must not get the new cause / fix

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.triage_lines import assert_first_with_knob, assert_not_first
+from tests.triage_lines import assert_first_with_knob, lookalike_test
 
 # (message verbatim from the thread, the finding id first, the knob one of its fixes names, thread)
 KNOB = [
@@ -226,9 +226,9 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(("text", "not_id", "url"), LOOKALIKE)
-def test_a_lookalike_does_not_get_the_new_cause(text, not_id, url) -> None:
-    assert_not_first(text + "\n", not_id, url, may_be_empty=True)
+test_a_lookalike_does_not_get_the_new_cause = lookalike_test(
+    LOOKALIKE, may_be_empty=True, newline=True
+)
 
 
 def test_an_old_cuda_folder_the_index_table_does_not_list_is_not_called_missing() -> None:

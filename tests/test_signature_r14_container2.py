@@ -4,8 +4,7 @@ thread confirmed first, and one of that cause's fixes names the knob the confirm
 
 from __future__ import annotations
 
-import pytest
-from triage_lines import assert_first_naming, assert_not_first
+from triage_lines import knob_test, lookalike_test
 
 # (thread, message, the finding id first, a string one of its fixes' summaries or commands holds)
 KNOB = [
@@ -54,9 +53,9 @@ KNOB = [
 ]
 
 
-@pytest.mark.parametrize(("url", "text", "finding_id", "knob"), KNOB, ids=[k[0] for k in KNOB])
-def test_a_container_message_gets_its_cause_and_the_knob(url, text, finding_id, knob) -> None:
-    assert_first_naming(text, finding_id, knob, url)
+test_a_container_message_gets_its_cause_and_the_knob = knob_test(
+    KNOB, columns=("source", "text", "finding_id", "knob"), ids=[k[0] for k in KNOB]
+)
 
 
 # real messages of other causes that name an image's CUDA requirement: not the requirement cause
@@ -87,6 +86,6 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(("url", "text", "not_id"), LOOKALIKE, ids=[k[0] for k in LOOKALIKE])
-def test_a_look_alike_is_not_read_as_the_requirement_cause(url, text, not_id) -> None:
-    assert_not_first(text + "\n", not_id, url)
+test_a_look_alike_is_not_read_as_the_requirement_cause = lookalike_test(
+    LOOKALIKE, columns=("source", "text", "tempting"), ids=[k[0] for k in LOOKALIKE], newline=True
+)

@@ -5,7 +5,7 @@ not caught by the new pattern."""
 from __future__ import annotations
 
 import pytest
-from triage_lines import assert_first_naming
+from triage_lines import knob_test
 
 from envdoctor.triage_engine import triage_text
 
@@ -51,11 +51,9 @@ KNOB = [
 ]
 
 
-@pytest.mark.parametrize(("text", "finding_id", "knob", "url"), KNOB, ids=[k[3] for k in KNOB])
-def test_a_common_message_gets_its_cause_and_the_knob_it_states(
-    text, finding_id, knob, url
-) -> None:
-    assert_first_naming(text, finding_id, knob, url)
+test_a_common_message_gets_its_cause_and_the_knob_it_states = knob_test(
+    KNOB, ids=[k[3] for k in KNOB]
+)
 
 
 @pytest.mark.parametrize(

@@ -5,8 +5,7 @@ knob the confirmed fix turned."""
 
 from __future__ import annotations
 
-import pytest
-from triage_lines import assert_first_naming, assert_not_first
+from triage_lines import knob_test, lookalike_test
 
 # (thread, message, the finding id first, a string one of its fixes' commands or summaries holds)
 KNOB = [
@@ -84,9 +83,9 @@ KNOB = [
 ]
 
 
-@pytest.mark.parametrize(("url", "text", "finding_id", "knob"), KNOB, ids=[k[0] for k in KNOB])
-def test_a_gpu_arch_message_gets_its_cause_and_the_knob(url, text, finding_id, knob) -> None:
-    assert_first_naming(text, finding_id, knob, url)
+test_a_gpu_arch_message_gets_its_cause_and_the_knob = knob_test(
+    KNOB, columns=("source", "text", "finding_id", "knob"), ids=[k[0] for k in KNOB]
+)
 
 
 # real messages the new patterns (or an unrelated cause) could catch: they must not get that cause
@@ -106,6 +105,10 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(("url", "text", "not_id"), LOOKALIKE, ids=[k[0] for k in LOOKALIKE])
-def test_a_look_alike_is_not_read_as_the_new_cause(url, text, not_id) -> None:
-    assert_not_first(text + "\n", not_id, url, may_be_empty=True)
+test_a_look_alike_is_not_read_as_the_new_cause = lookalike_test(
+    LOOKALIKE,
+    columns=("source", "text", "tempting"),
+    ids=[k[0] for k in LOOKALIKE],
+    may_be_empty=True,
+    newline=True,
+)

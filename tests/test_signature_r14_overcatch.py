@@ -7,9 +7,7 @@ knob; the look-alikes (verbatim too) are not read as the broad cause."""
 
 from __future__ import annotations
 
-import pytest
-
-from tests.triage_lines import assert_first_naming, assert_not_first
+from tests.triage_lines import knob_test, lookalike_test
 
 # (message, the finding id first, a knob its fixes name, the thread)
 KNOB = [
@@ -126,11 +124,7 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(("text", "finding_id", "knob", "source"), KNOB)
-def test_a_common_message_gets_its_cause_and_the_knob(text, finding_id, knob, source) -> None:
-    assert_first_naming(text, finding_id, knob, source)
+test_a_common_message_gets_its_cause_and_the_knob = knob_test(KNOB)
 
 
-@pytest.mark.parametrize(("text", "tempting", "source"), LOOKALIKE)
-def test_a_look_alike_message_is_not_read_as_the_broad_cause(text, tempting, source) -> None:
-    assert_not_first(text, tempting, source)
+test_a_look_alike_message_is_not_read_as_the_broad_cause = lookalike_test(LOOKALIKE)

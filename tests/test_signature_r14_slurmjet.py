@@ -6,9 +6,7 @@ row cites; each reaches its cause first with a fix naming the knob the confirmed
 
 from __future__ import annotations
 
-import pytest
-
-from tests.triage_lines import assert_first_naming, assert_not_first
+from tests.triage_lines import knob_test, lookalike_test
 
 # (message, the finding id first, a knob its fixes name, the thread)
 KNOB = [
@@ -193,9 +191,7 @@ KNOB = [
 ]
 
 
-@pytest.mark.parametrize(("text", "finding_id", "knob", "url"), KNOB, ids=[k[3] for k in KNOB])
-def test_a_frequent_message_gets_its_cause_and_the_knob(text, finding_id, knob, url) -> None:
-    assert_first_naming(text, finding_id, knob, url)
+test_a_frequent_message_gets_its_cause_and_the_knob = knob_test(KNOB, ids=[k[3] for k in KNOB])
 
 
 # Real messages of other causes that a new pattern could catch: the tempting cause is not first.
@@ -227,9 +223,9 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(("text", "tempting", "url"), LOOKALIKE, ids=[k[2] for k in LOOKALIKE])
-def test_a_look_alike_message_is_not_read_as_the_cause(text, tempting, url) -> None:
-    assert_not_first(text + "\n", tempting, url, may_be_empty=True)
+test_a_look_alike_message_is_not_read_as_the_cause = lookalike_test(
+    LOOKALIKE, ids=[k[2] for k in LOOKALIKE], may_be_empty=True, newline=True
+)
 
 
 def test_the_title_and_the_first_fix_carry_what_the_message_names() -> None:

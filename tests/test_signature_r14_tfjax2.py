@@ -5,9 +5,7 @@ not caught."""
 
 from __future__ import annotations
 
-import pytest
-
-from tests.triage_lines import assert_first_naming, assert_not_first
+from tests.triage_lines import knob_test, lookalike_test
 
 # (message verbatim from the thread, the finding id first, a knob its fixes name, thread)
 KNOB = [
@@ -94,11 +92,9 @@ KNOB = [
 ]
 
 
-@pytest.mark.parametrize(("text", "finding_id", "knob", "url"), KNOB, ids=[k[3] for k in KNOB])
-def test_a_common_message_gets_its_cause_and_the_knob_it_states(
-    text, finding_id, knob, url
-) -> None:
-    assert_first_naming(text, finding_id, knob, url)
+test_a_common_message_gets_its_cause_and_the_knob_it_states = knob_test(
+    KNOB, ids=[k[3] for k in KNOB]
+)
 
 
 LOOKALIKE = [
@@ -111,6 +107,6 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(("text", "tempting", "url"), LOOKALIKE, ids=[k[2] for k in LOOKALIKE])
-def test_a_look_alike_message_is_not_read_as_the_cause(text, tempting, url) -> None:
-    assert_not_first(text + "\n", tempting, url, may_be_empty=True)
+test_a_look_alike_message_is_not_read_as_the_cause = lookalike_test(
+    LOOKALIKE, ids=[k[2] for k in LOOKALIKE], may_be_empty=True, newline=True
+)

@@ -5,9 +5,7 @@ messages of other causes (verbatim too) are not read as the new causes."""
 
 from __future__ import annotations
 
-import pytest
-
-from tests.triage_lines import assert_first_naming, assert_not_first
+from tests.triage_lines import assert_first_naming, knob_test, lookalike_test
 
 # (message, the finding id first, a knob its fixes name, the thread)
 KNOB = [
@@ -140,14 +138,10 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(("text", "finding_id", "knob", "source"), KNOB)
-def test_a_common_message_gets_its_cause_and_the_knob(text, finding_id, knob, source) -> None:
-    assert_first_naming(text, finding_id, knob, source)
+test_a_common_message_gets_its_cause_and_the_knob = knob_test(KNOB)
 
 
-@pytest.mark.parametrize(("text", "tempting", "source"), LOOKALIKE)
-def test_a_look_alike_message_is_not_read_as_the_new_cause(text, tempting, source) -> None:
-    assert_not_first(text, tempting, source)
+test_a_look_alike_message_is_not_read_as_the_new_cause = lookalike_test(LOOKALIKE)
 
 
 def test_the_myriad_title_names_the_device_the_message_names() -> None:

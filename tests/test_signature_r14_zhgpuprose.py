@@ -9,9 +9,7 @@ app's graph, Ollama's AMD build): the tempting cause must not rank first."""
 
 from __future__ import annotations
 
-import pytest
-
-from tests.triage_lines import assert_not_first, knob_test
+from tests.triage_lines import knob_test, lookalike_test
 
 CPU_BUILD = "torch.cpu-build-on-gpu-host"
 DRIVER = "torch.driver-too-old"
@@ -214,6 +212,4 @@ LOOKALIKE = [
 test_gpu_not_used_report_first_with_knob = knob_test(KNOB)
 
 
-@pytest.mark.parametrize(("text", "tempting", "source"), LOOKALIKE)
-def test_gpu_not_used_lookalike_not_first(text: str, tempting: str, source: str) -> None:
-    assert_not_first(text, tempting, source, may_be_empty=True)
+test_gpu_not_used_lookalike_not_first = lookalike_test(LOOKALIKE, may_be_empty=True)

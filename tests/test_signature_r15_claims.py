@@ -10,7 +10,7 @@ message still gets the NVIDIA command, so the gates do not hide what holds."""
 from __future__ import annotations
 
 import pytest
-from triage_lines import assert_first_naming, fixes_text
+from triage_lines import fixes_text, knob_test
 
 from envdoctor.triage_engine import triage_text
 
@@ -105,11 +105,9 @@ KNOB = [
 ]
 
 
-@pytest.mark.parametrize(("url", "text", "finding_id", "knob"), KNOB)
-def test_a_message_gets_its_cause_and_the_knob(
-    url: str, text: str, finding_id: str, knob: str
-) -> None:
-    assert_first_naming(text, finding_id, knob, url)
+test_a_message_gets_its_cause_and_the_knob = knob_test(
+    KNOB, columns=("source", "text", "finding_id", "knob")
+)
 
 
 FOREIGN = [

@@ -4,8 +4,7 @@ the thread confirmed first, and one of that cause's fixes names the knob the con
 
 from __future__ import annotations
 
-import pytest
-from triage_lines import assert_first_naming, assert_not_first
+from triage_lines import knob_test, lookalike_test
 
 # (thread, message, the finding id first, a string one of its fixes' commands or summaries holds)
 KNOB = [
@@ -136,9 +135,9 @@ KNOB = [
 ]
 
 
-@pytest.mark.parametrize(("url", "text", "finding_id", "knob"), KNOB, ids=[k[0] for k in KNOB])
-def test_a_cpuwheel_message_gets_its_cause_and_the_knob(url, text, finding_id, knob) -> None:
-    assert_first_naming(text, finding_id, knob, url)
+test_a_cpuwheel_message_gets_its_cause_and_the_knob = knob_test(
+    KNOB, columns=("source", "text", "finding_id", "knob"), ids=[k[0] for k in KNOB]
+)
 
 
 # real messages of other causes that the new entries could catch: they must not get that cause
@@ -159,6 +158,10 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(("url", "text", "not_id"), LOOKALIKE, ids=[k[0] for k in LOOKALIKE])
-def test_a_look_alike_is_not_read_as_the_new_cause(url, text, not_id) -> None:
-    assert_not_first(text + "\n", not_id, url, may_be_empty=True)
+test_a_look_alike_is_not_read_as_the_new_cause = lookalike_test(
+    LOOKALIKE,
+    columns=("source", "text", "tempting"),
+    ids=[k[0] for k in LOOKALIKE],
+    may_be_empty=True,
+    newline=True,
+)

@@ -5,9 +5,7 @@ messages of other causes are not taken for a weak power supply."""
 
 from __future__ import annotations
 
-import pytest
-
-from tests.triage_lines import assert_first_naming, assert_not_first
+from tests.triage_lines import knob_test, lookalike_test
 
 # (message verbatim, the finding id first, a knob one of its fixes names, the thread)
 KNOB = [
@@ -53,9 +51,7 @@ KNOB = [
 ]
 
 
-@pytest.mark.parametrize(("text", "finding_id", "knob", "source"), KNOB, ids=[k[3] for k in KNOB])
-def test_a_hardware_message_gets_its_cause_and_knob(text, finding_id, knob, source) -> None:
-    assert_first_naming(text, finding_id, knob, source)
+test_a_hardware_message_gets_its_cause_and_knob = knob_test(KNOB, ids=[k[3] for k in KNOB])
 
 
 # (message verbatim of another cause, the cause it must not be taken for, the thread)
@@ -91,6 +87,6 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(("text", "tempting", "source"), LOOKALIKE, ids=[k[2] for k in LOOKALIKE])
-def test_another_cause_is_not_taken_for_a_weak_power_supply(text, tempting, source) -> None:
-    assert_not_first(text + "\n", tempting, source)
+test_another_cause_is_not_taken_for_a_weak_power_supply = lookalike_test(
+    LOOKALIKE, ids=[k[2] for k in LOOKALIKE], newline=True
+)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from triage_lines import assert_first_naming, assert_not_first, fixes_text
+from triage_lines import fixes_text, knob_test, lookalike_test
 
 from envdoctor.triage_engine import triage_text
 
@@ -121,11 +121,9 @@ KNOB = [
 ]
 
 
-@pytest.mark.parametrize(("url", "text", "finding_id", "knob"), KNOB, ids=[k[0] for k in KNOB])
-def test_a_common_message_gets_its_cause_and_the_knob(
-    url: str, text: str, finding_id: str, knob: str
-) -> None:
-    assert_first_naming(text, finding_id, knob, url)
+test_a_common_message_gets_its_cause_and_the_knob = knob_test(
+    KNOB, columns=("source", "text", "finding_id", "knob"), ids=[k[0] for k in KNOB]
+)
 
 
 # the build fixes for Jetson / aarch64 machines (a sentence that only says which wheels lack CUDA stays)
@@ -170,6 +168,6 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(("url", "text", "tempting"), LOOKALIKE, ids=[k[0] for k in LOOKALIKE])
-def test_a_look_alike_message_is_not_read_as_the_cause(url: str, text: str, tempting: str) -> None:
-    assert_not_first(text + "\n", tempting, url)
+test_a_look_alike_message_is_not_read_as_the_cause = lookalike_test(
+    LOOKALIKE, columns=("source", "text", "tempting"), ids=[k[0] for k in LOOKALIKE], newline=True
+)

@@ -4,10 +4,8 @@ row's thread confirms the fix (the reporter says it worked, or a maintainer stat
 
 from __future__ import annotations
 
-import pytest
-
 from envdoctor.triage_engine import triage_text
-from tests.triage_lines import assert_not_first, fixes_text, knob_test
+from tests.triage_lines import fixes_text, knob_test, lookalike_test
 
 OLLAMA_WINDOWS_AMD = (
     "How to run Ollama using AMD RX 6600 XT on Windows 11?\n"
@@ -71,9 +69,7 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(("text", "tempting", "source"), LOOKALIKE)
-def test_lookalike_is_not_caught(text: str, tempting: str, source: str) -> None:
-    assert_not_first(text, tempting, source, may_be_empty=True)
+test_lookalike_is_not_caught = lookalike_test(LOOKALIKE, may_be_empty=True)
 
 
 # An AMD mining rig (RX 550, undervolted): the overclock cause may rank, but its fixes must not give

@@ -9,8 +9,7 @@ of that cause's fixes names the knob the confirmed fix turned."""
 
 from __future__ import annotations
 
-import pytest
-from triage_lines import assert_first_naming, assert_not_first
+from triage_lines import knob_test, lookalike_test
 
 NVSMI_IN_CONTAINER = (
     "root@banshee:/var/log# docker run --rm --gpus=all nvidia/cuda:9.2-base nvidia-smi\n"
@@ -94,11 +93,9 @@ KNOB = [
 ]
 
 
-@pytest.mark.parametrize(("url", "text", "finding_id", "knob"), KNOB, ids=[k[0] for k in KNOB])
-def test_a_common_message_gets_its_cause_and_the_knob(
-    url: str, text: str, finding_id: str, knob: str
-) -> None:
-    assert_first_naming(text, finding_id, knob, url)
+test_a_common_message_gets_its_cause_and_the_knob = knob_test(
+    KNOB, columns=("source", "text", "finding_id", "knob"), ids=[k[0] for k in KNOB]
+)
 
 
 # (thread, a real message the tempting cause must not rank first on)
@@ -121,6 +118,6 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(("url", "text", "tempting"), LOOKALIKE, ids=[k[0] for k in LOOKALIKE])
-def test_a_look_alike_message_is_not_read_as_the_cause(url: str, text: str, tempting: str) -> None:
-    assert_not_first(text + "\n", tempting, url)
+test_a_look_alike_message_is_not_read_as_the_cause = lookalike_test(
+    LOOKALIKE, columns=("source", "text", "tempting"), ids=[k[0] for k in LOOKALIKE], newline=True
+)

@@ -8,9 +8,7 @@ phrasings (checks/signatures/r15_prose.toml) could wrongly catch."""
 
 from __future__ import annotations
 
-import pytest
-
-from tests.triage_lines import assert_not_first, knob_test
+from tests.triage_lines import knob_test, lookalike_test
 
 HIDE = "cuda.visible-devices-hide-gpus"
 ENV = "cuda.env-not-inherited"
@@ -99,6 +97,4 @@ LOOKALIKE = [
 test_reaches_the_cause_with_its_knob = knob_test(KNOB)
 
 
-@pytest.mark.parametrize(("text", "tempting", "source"), LOOKALIKE)
-def test_lookalike_is_not_read_as_the_new_cause(text: str, tempting: str, source: str) -> None:
-    assert_not_first(text, tempting, source, may_be_empty=True)
+test_lookalike_is_not_read_as_the_new_cause = lookalike_test(LOOKALIKE, may_be_empty=True)

@@ -10,9 +10,7 @@ patterns could catch: the new cause must not rank first."""
 
 from __future__ import annotations
 
-import pytest
-
-from tests.triage_lines import assert_not_first, knob_test
+from tests.triage_lines import knob_test, lookalike_test
 
 NPU_PAIR = "ascend.torch-npu-mismatch"
 CANN_ENV = "ascend.cann-env-incomplete"
@@ -158,6 +156,4 @@ LOOKALIKE = [
 test_zh_r15_report_first_with_knob = knob_test(KNOB)
 
 
-@pytest.mark.parametrize(("text", "tempting", "source"), LOOKALIKE)
-def test_zh_r15_lookalike_not_first(text: str, tempting: str, source: str) -> None:
-    assert_not_first(text, tempting, source, may_be_empty=True)
+test_zh_r15_lookalike_not_first = lookalike_test(LOOKALIKE, may_be_empty=True)

@@ -6,8 +6,7 @@ thread confirmed first, and one of that cause's fixes names the knob the confirm
 
 from __future__ import annotations
 
-import pytest
-from triage_lines import assert_first_naming, assert_not_first
+from triage_lines import knob_test, lookalike_test
 
 # (thread, message, the finding id first, a string one of its fixes' commands or summaries holds)
 KNOB = [
@@ -105,11 +104,9 @@ KNOB = [
 ]
 
 
-@pytest.mark.parametrize(("source", "text", "finding_id", "knob"), KNOB)
-def test_message_reaches_its_cause_with_the_knob(
-    source: str, text: str, finding_id: str, knob: str
-) -> None:
-    assert_first_naming(text, finding_id, knob, source)
+test_message_reaches_its_cause_with_the_knob = knob_test(
+    KNOB, columns=("source", "text", "finding_id", "knob")
+)
 
 
 # (thread, a real message of another cause, the cause it must not be read as)
@@ -135,6 +132,6 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(("source", "text", "tempting"), LOOKALIKE)
-def test_lookalike_is_not_read_as_the_new_cause(source: str, text: str, tempting: str) -> None:
-    assert_not_first(text, tempting, source)
+test_lookalike_is_not_read_as_the_new_cause = lookalike_test(
+    LOOKALIKE, columns=("source", "text", "tempting")
+)

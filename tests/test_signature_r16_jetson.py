@@ -5,8 +5,7 @@ tag, a wheel index, a service)."""
 
 from __future__ import annotations
 
-import pytest
-from triage_lines import assert_first_naming, assert_not_first
+from triage_lines import knob_test, lookalike_test
 
 # (thread, message, the finding id first, a string one of its fixes' summaries or commands holds)
 KNOB = [
@@ -160,9 +159,9 @@ KNOB = [
 ]
 
 
-@pytest.mark.parametrize(("url", "text", "finding_id", "knob"), KNOB, ids=[k[0] for k in KNOB])
-def test_a_jetson_message_gets_its_cause_and_the_knob(url, text, finding_id, knob) -> None:
-    assert_first_naming(text, finding_id, knob, url)
+test_a_jetson_message_gets_its_cause_and_the_knob = knob_test(
+    KNOB, columns=("source", "text", "finding_id", "knob"), ids=[k[0] for k in KNOB]
+)
 
 
 # real messages of other causes that a new pattern could catch: (thread, message, the cause
@@ -200,6 +199,6 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(("url", "text", "not_id"), LOOKALIKE, ids=[k[0] for k in LOOKALIKE])
-def test_a_lookalike_is_not_taken_for_the_new_cause(url, text, not_id) -> None:
-    assert_not_first(text, not_id, url)
+test_a_lookalike_is_not_taken_for_the_new_cause = lookalike_test(
+    LOOKALIKE, columns=("source", "text", "tempting"), ids=[k[0] for k in LOOKALIKE]
+)

@@ -9,9 +9,7 @@ they must not rank the new cause first."""
 
 from __future__ import annotations
 
-import pytest
-
-from tests.triage_lines import assert_first_naming, assert_not_first
+from tests.triage_lines import knob_test, lookalike_test
 
 # (message verbatim from the thread, the finding id first, text its fixes name, URL)
 KNOB = [
@@ -64,11 +62,9 @@ KNOB = [
 ]
 
 
-@pytest.mark.parametrize(("text", "finding_id", "knob", "url"), KNOB, ids=[k[3] for k in KNOB])
-def test_a_frequent_message_reaches_its_cause_and_names_the_knob(
-    text: str, finding_id: str, knob: str, url: str
-) -> None:
-    assert_first_naming(text, finding_id, knob, url)
+test_a_frequent_message_reaches_its_cause_and_names_the_knob = knob_test(
+    KNOB, ids=[k[3] for k in KNOB]
+)
 
 
 # (message verbatim from the thread, the cause it must not be read as first, URL)
@@ -92,8 +88,6 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(("text", "not_id", "url"), LOOKALIKE, ids=[k[2] for k in LOOKALIKE])
-def test_a_look_alike_message_is_not_read_as_the_new_cause(
-    text: str, not_id: str, url: str
-) -> None:
-    assert_not_first(text, not_id, url, may_be_empty=True)
+test_a_look_alike_message_is_not_read_as_the_new_cause = lookalike_test(
+    LOOKALIKE, ids=[k[2] for k in LOOKALIKE], may_be_empty=True
+)

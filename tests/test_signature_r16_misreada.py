@@ -6,9 +6,7 @@ messages of other causes (verbatim too) are not read as the new entries' causes.
 
 from __future__ import annotations
 
-import pytest
-
-from tests.triage_lines import assert_first_naming, assert_not_first
+from tests.triage_lines import knob_test, lookalike_test
 
 # (message, the finding id first, a knob its fixes name, the thread)
 KNOB = [
@@ -68,11 +66,9 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(("text", "finding_id", "knob", "source"), KNOB, ids=[k[3] for k in KNOB])
-def test_a_common_message_gets_its_cause_and_the_knob(text, finding_id, knob, source) -> None:
-    assert_first_naming(text, finding_id, knob, source)
+test_a_common_message_gets_its_cause_and_the_knob = knob_test(KNOB, ids=[k[3] for k in KNOB])
 
 
-@pytest.mark.parametrize(("text", "tempting", "source"), LOOKALIKE, ids=[k[2] for k in LOOKALIKE])
-def test_a_lookalike_is_not_read_as_the_new_cause(text, tempting, source) -> None:
-    assert_not_first(text, tempting, source, may_be_empty=True)
+test_a_lookalike_is_not_read_as_the_new_cause = lookalike_test(
+    LOOKALIKE, ids=[k[2] for k in LOOKALIKE], may_be_empty=True
+)

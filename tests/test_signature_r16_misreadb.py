@@ -10,8 +10,7 @@ fixes names the knob the confirmed fix turned."""
 
 from __future__ import annotations
 
-import pytest
-from triage_lines import assert_first_naming, assert_not_first
+from triage_lines import knob_test, lookalike_test
 
 # (thread, message, the finding id first, a string one of its fixes' summaries or commands holds)
 KNOB = [
@@ -77,11 +76,9 @@ KNOB = [
 ]
 
 
-@pytest.mark.parametrize(("source", "text", "finding_id", "knob"), KNOB)
-def test_message_reaches_its_cause_and_knob(
-    source: str, text: str, finding_id: str, knob: str
-) -> None:
-    assert_first_naming(text, finding_id, knob, source)
+test_message_reaches_its_cause_and_knob = knob_test(
+    KNOB, columns=("source", "text", "finding_id", "knob")
+)
 
 
 # (thread, a real message of another cause, the cause a new pattern could wrongly rank first)
@@ -123,6 +120,6 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(("source", "text", "tempting"), LOOKALIKE)
-def test_lookalike_is_not_read_as_the_new_cause(source: str, text: str, tempting: str) -> None:
-    assert_not_first(text, tempting, source, may_be_empty=True)
+test_lookalike_is_not_read_as_the_new_cause = lookalike_test(
+    LOOKALIKE, columns=("source", "text", "tempting"), may_be_empty=True
+)

@@ -7,9 +7,7 @@ turned. Look-alike rows are real texts of other matters that the new entry
 
 from __future__ import annotations
 
-import pytest
-
-from tests.triage_lines import assert_not_first, knob_test
+from tests.triage_lines import knob_test, lookalike_test
 
 KERNEL = "python.notebook-kernel-not-active-env"
 
@@ -59,6 +57,4 @@ LOOKALIKE = [
 test_reaches_the_cause_with_its_knob = knob_test(KNOB)
 
 
-@pytest.mark.parametrize(("text", "tempting", "source"), LOOKALIKE)
-def test_lookalike_is_not_read_as_the_new_cause(text: str, tempting: str, source: str) -> None:
-    assert_not_first(text, tempting, source, may_be_empty=True)
+test_lookalike_is_not_read_as_the_new_cause = lookalike_test(LOOKALIKE, may_be_empty=True)

@@ -3,9 +3,7 @@ Xinference reach their cause first, with a fix naming the knob the confirmed fix
 
 from __future__ import annotations
 
-import pytest
-
-from tests.triage_lines import assert_not_first, knob_test
+from tests.triage_lines import knob_test, lookalike_test
 
 # (message verbatim from the thread, finding id first, knob one of its fixes names, thread)
 KNOB = [
@@ -73,6 +71,4 @@ LOOKALIKE = [
 test_reaches_cause_with_knob = knob_test(KNOB)
 
 
-@pytest.mark.parametrize(("text", "tempting", "source"), LOOKALIKE)
-def test_lookalike_not_caught(text: str, tempting: str, source: str) -> None:
-    assert_not_first(text, tempting, source, may_be_empty=True)
+test_lookalike_not_caught = lookalike_test(LOOKALIKE, may_be_empty=True)

@@ -11,9 +11,7 @@ patterns could catch: the new cause must not rank first."""
 
 from __future__ import annotations
 
-import pytest
-
-from tests.triage_lines import assert_first_naming, assert_not_first
+from tests.triage_lines import knob_test, lookalike_test
 
 PATH = "windows.install-path-special-chars"
 MUSA = "musa.torch-musa-sdk-mismatch"
@@ -179,13 +177,7 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(("text", "finding_id", "knob", "url"), KNOB)
-def test_field_message_reaches_its_cause_with_the_knob(
-    text: str, finding_id: str, knob: str, url: str
-) -> None:
-    assert_first_naming(text, finding_id, knob, url)
+test_field_message_reaches_its_cause_with_the_knob = knob_test(KNOB)
 
 
-@pytest.mark.parametrize(("text", "tempting", "url"), LOOKALIKE)
-def test_lookalike_is_not_caught_by_the_new_pattern(text: str, tempting: str, url: str) -> None:
-    assert_not_first(text, tempting, url)
+test_lookalike_is_not_caught_by_the_new_pattern = lookalike_test(LOOKALIKE)

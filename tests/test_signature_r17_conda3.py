@@ -8,8 +8,7 @@ finding first is the cause the thread states, and one of its fixes names the kno
 
 from __future__ import annotations
 
-import pytest
-from triage_lines import assert_first_naming, assert_not_first
+from triage_lines import knob_test, lookalike_test
 
 # (thread, message, the finding id first, a string one of its fixes' commands or summaries holds)
 KNOB = [
@@ -117,11 +116,9 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(("source", "text", "finding_id", "knob"), KNOB)
-def test_reaches_cause_with_knob(source: str, text: str, finding_id: str, knob: str) -> None:
-    assert_first_naming(text, finding_id, knob, source)
+test_reaches_cause_with_knob = knob_test(KNOB, columns=("source", "text", "finding_id", "knob"))
 
 
-@pytest.mark.parametrize(("source", "text", "wrong_id"), LOOKALIKE)
-def test_lookalike_not_caught(source: str, text: str, wrong_id: str) -> None:
-    assert_not_first(text, wrong_id, source, may_be_empty=True)
+test_lookalike_not_caught = lookalike_test(
+    LOOKALIKE, columns=("source", "text", "tempting"), may_be_empty=True
+)

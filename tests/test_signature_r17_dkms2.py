@@ -5,8 +5,7 @@ changed an interface, the MOK key for Secure Boot, the module parameter the mess
 
 from __future__ import annotations
 
-import pytest
-from triage_lines import assert_first_naming, assert_not_first
+from triage_lines import knob_test, lookalike_test
 
 # (thread, message, the finding id first, a string one of its fixes' commands or summaries holds)
 KNOB = [
@@ -99,9 +98,9 @@ KNOB = [
 ]
 
 
-@pytest.mark.parametrize(("url", "text", "finding_id", "knob"), KNOB, ids=[k[0] for k in KNOB])
-def test_a_kernel_module_message_gets_its_cause_and_the_knob(url, text, finding_id, knob) -> None:
-    assert_first_naming(text, finding_id, knob, url)
+test_a_kernel_module_message_gets_its_cause_and_the_knob = knob_test(
+    KNOB, columns=("source", "text", "finding_id", "knob"), ids=[k[0] for k in KNOB]
+)
 
 
 # real compile errors of other out-of-tree modules (not NVIDIA's) against a newer kernel: the
@@ -120,6 +119,9 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(("url", "text", "not_id"), LOOKALIKE, ids=[k[0] for k in LOOKALIKE])
-def test_a_look_alike_is_not_read_as_the_nvidia_cause(url, text, not_id) -> None:
-    assert_not_first(text, not_id, url, may_be_empty=True)
+test_a_look_alike_is_not_read_as_the_nvidia_cause = lookalike_test(
+    LOOKALIKE,
+    columns=("source", "text", "tempting"),
+    ids=[k[0] for k in LOOKALIKE],
+    may_be_empty=True,
+)

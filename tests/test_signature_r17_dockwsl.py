@@ -8,8 +8,7 @@ confirmed first, and one of that cause's fixes names the knob the confirmed fix 
 
 from __future__ import annotations
 
-import pytest
-from triage_lines import assert_first_naming, assert_not_first
+from triage_lines import knob_test, lookalike_test
 
 from envdoctor.ingest.free_text import MAX_LINE_CHARS, cut_line
 
@@ -81,9 +80,9 @@ KNOB = [
 ]
 
 
-@pytest.mark.parametrize(("url", "text", "finding_id", "knob"), KNOB, ids=[k[0] for k in KNOB])
-def test_a_docker_or_wsl_message_gets_its_cause_and_the_knob(url, text, finding_id, knob) -> None:
-    assert_first_naming(text, finding_id, knob, url)
+test_a_docker_or_wsl_message_gets_its_cause_and_the_knob = knob_test(
+    KNOB, columns=("source", "text", "finding_id", "knob"), ids=[k[0] for k in KNOB]
+)
 
 
 # real messages of other causes the new patterns could catch: they must not rank the new cause first
@@ -109,9 +108,9 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(("url", "text", "not_id"), LOOKALIKE, ids=[k[0] for k in LOOKALIKE])
-def test_a_look_alike_is_not_read_as_the_new_cause(url, text, not_id) -> None:
-    assert_not_first(text + "\n", not_id, url)
+test_a_look_alike_is_not_read_as_the_new_cause = lookalike_test(
+    LOOKALIKE, columns=("source", "text", "tempting"), ids=[k[0] for k in LOOKALIKE], newline=True
+)
 
 
 def test_a_long_line_quoting_nested_lines_keeps_its_end() -> None:

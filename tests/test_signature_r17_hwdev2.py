@@ -5,9 +5,7 @@ cited threads."""
 
 from __future__ import annotations
 
-import pytest
-
-from tests.triage_lines import assert_first_naming, assert_not_first
+from tests.triage_lines import knob_test, lookalike_test
 
 # (thread, message, the finding id first, a knob its fixes name)
 KNOB = [
@@ -99,13 +97,11 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(("source", "text", "finding_id", "knob"), KNOB)
-def test_message_reaches_its_cause_with_the_knob(
-    source: str, text: str, finding_id: str, knob: str
-) -> None:
-    assert_first_naming(text, finding_id, knob, source)
+test_message_reaches_its_cause_with_the_knob = knob_test(
+    KNOB, columns=("source", "text", "finding_id", "knob")
+)
 
 
-@pytest.mark.parametrize(("source", "text", "tempting"), LOOKALIKE)
-def test_lookalike_is_not_read_as_the_tempting_cause(source: str, text: str, tempting: str) -> None:
-    assert_not_first(text, tempting, source, may_be_empty=True)
+test_lookalike_is_not_read_as_the_tempting_cause = lookalike_test(
+    LOOKALIKE, columns=("source", "text", "tempting"), may_be_empty=True
+)

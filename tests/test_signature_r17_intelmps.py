@@ -6,9 +6,7 @@ cause first with a fix naming the knob that fix turned; look-alike messages of o
 
 from __future__ import annotations
 
-import pytest
-
-from tests.triage_lines import assert_not_first, knob_test
+from tests.triage_lines import knob_test, lookalike_test
 
 # (message, the finding id first, a knob its fixes name, the thread)
 KNOB = [
@@ -101,6 +99,4 @@ LOOKALIKE = [
 test_message_reaches_cause_with_knob = knob_test(KNOB)
 
 
-@pytest.mark.parametrize(("text", "tempting", "source"), LOOKALIKE)
-def test_lookalike_is_not_read_as_new_cause(text: str, tempting: str, source: str) -> None:
-    assert_not_first(text, tempting, source, may_be_empty=True)
+test_lookalike_is_not_read_as_new_cause = lookalike_test(LOOKALIKE, may_be_empty=True)

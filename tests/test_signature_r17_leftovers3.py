@@ -9,9 +9,7 @@ other causes a new pattern could catch: they must not rank the new cause first."
 
 from __future__ import annotations
 
-import pytest
-
-from tests.triage_lines import assert_first_naming, assert_not_first
+from tests.triage_lines import knob_test, lookalike_test
 
 # (message verbatim from the thread, the finding id first, text its fixes name, URL)
 KNOB = [
@@ -65,11 +63,7 @@ KNOB = [
 ]
 
 
-@pytest.mark.parametrize(("text", "finding_id", "knob", "url"), KNOB, ids=[k[3] for k in KNOB])
-def test_a_leftover_message_reaches_its_cause_with_its_knob(
-    text: str, finding_id: str, knob: str, url: str
-) -> None:
-    assert_first_naming(text, finding_id, knob, url)
+test_a_leftover_message_reaches_its_cause_with_its_knob = knob_test(KNOB, ids=[k[3] for k in KNOB])
 
 
 # (a real message of another cause, the new cause it must not rank first, URL)
@@ -90,8 +84,6 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(("text", "not_id", "url"), LOOKALIKE, ids=[k[2] for k in LOOKALIKE])
-def test_a_look_alike_message_is_not_read_as_the_new_cause(
-    text: str, not_id: str, url: str
-) -> None:
-    assert_not_first(text, not_id, url, may_be_empty=True)
+test_a_look_alike_message_is_not_read_as_the_new_cause = lookalike_test(
+    LOOKALIKE, ids=[k[2] for k in LOOKALIKE], may_be_empty=True
+)

@@ -10,9 +10,7 @@ could catch: they must not rank the new cause first."""
 
 from __future__ import annotations
 
-import pytest
-
-from tests.triage_lines import assert_first_naming, assert_not_first
+from tests.triage_lines import knob_test, lookalike_test
 
 # (message verbatim from the thread, the finding id first, text its fixes name, URL)
 KNOB = [
@@ -139,11 +137,7 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(("text", "finding_id", "knob", "url"), KNOB)
-def test_message_reaches_cause_with_knob(text: str, finding_id: str, knob: str, url: str) -> None:
-    assert_first_naming(text, finding_id, knob, url)
+test_message_reaches_cause_with_knob = knob_test(KNOB)
 
 
-@pytest.mark.parametrize(("text", "tempting", "url"), LOOKALIKE)
-def test_lookalike_not_first(text: str, tempting: str, url: str) -> None:
-    assert_not_first(text, tempting, url)
+test_lookalike_not_first = lookalike_test(LOOKALIKE)

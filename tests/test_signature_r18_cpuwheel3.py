@@ -6,7 +6,7 @@ confirmed fix turned (PyTorch's CUDA index, WSL2 for JAX on Windows, the CPU pac
 from __future__ import annotations
 
 import pytest
-from triage_lines import assert_first_naming, assert_not_first
+from triage_lines import assert_first_naming, knob_test, lookalike_test
 
 # (thread, message, the finding id first, a string one of its fixes' summaries or commands holds)
 KNOB = [
@@ -103,9 +103,9 @@ NO_GPU = [
 ]
 
 
-@pytest.mark.parametrize(("url", "text", "finding_id", "knob"), NO_GPU, ids=[k[0] for k in NO_GPU])
-def test_cuda_asked_for_without_a_gpu_is_not_a_wrong_wheel(url, text, finding_id, knob) -> None:
-    assert_first_naming(text, finding_id, knob, url)
+test_cuda_asked_for_without_a_gpu_is_not_a_wrong_wheel = knob_test(
+    NO_GPU, columns=("source", "text", "finding_id", "knob"), ids=[k[0] for k in NO_GPU]
+)
 
 
 # real messages of other causes that the new entries could catch: they must not get that cause first
@@ -137,6 +137,10 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(("url", "text", "not_id"), LOOKALIKE, ids=[k[0] for k in LOOKALIKE])
-def test_a_look_alike_is_not_read_as_the_cpu_wheel(url, text, not_id) -> None:
-    assert_not_first(text + "\n", not_id, url, may_be_empty=True)
+test_a_look_alike_is_not_read_as_the_cpu_wheel = lookalike_test(
+    LOOKALIKE,
+    columns=("source", "text", "tempting"),
+    ids=[k[0] for k in LOOKALIKE],
+    may_be_empty=True,
+    newline=True,
+)

@@ -5,9 +5,7 @@ first."""
 
 from __future__ import annotations
 
-import pytest
-
-from tests.triage_lines import assert_not_first, knob_test
+from tests.triage_lines import knob_test, lookalike_test
 
 # (message verbatim from the thread, finding id first, knob one of its fixes names, thread)
 KNOB = [
@@ -127,6 +125,4 @@ LOOKALIKE = [
 test_message_reaches_cause_with_knob = knob_test(KNOB)
 
 
-@pytest.mark.parametrize(("text", "finding_id", "source"), LOOKALIKE)
-def test_lookalike_does_not_rank_new_cause_first(text: str, finding_id: str, source: str) -> None:
-    assert_not_first(text, finding_id, source)
+test_lookalike_does_not_rank_new_cause_first = lookalike_test(LOOKALIKE)

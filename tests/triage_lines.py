@@ -122,23 +122,38 @@ def row_text(table: str, source: str) -> str:
     raise LookupError(f"{table} has no row for {source}")
 
 
-def knob_test(rows: Sequence[Any]) -> Callable[[str, str, str, str], None]:
-    """A test over a sweep's (text, finding id, knob, source) rows: `assert_first_naming` each.
-    Bind it to a `test_` name in the sweep's module."""
+KNOB_COLUMNS = ("text", "finding_id", "knob", "source")
+LOOKALIKE_COLUMNS = ("text", "tempting", "source")
 
-    @pytest.mark.parametrize(("text", "finding_id", "knob", "source"), rows)
+
+def knob_test(
+    rows: Sequence[Any], columns: tuple[str, ...] = KNOB_COLUMNS, ids: list[str] | None = None
+) -> Callable[[str, str, str, str], None]:
+    """A test over a sweep's rows of (text, finding id, knob, source), in the order `columns`
+    names them: `assert_first_naming` each. Bind it to a `test_` name in the sweep's module."""
+
+    @pytest.mark.parametrize(columns, rows, ids=ids)
     def reaches_cause_with_knob(text: str, finding_id: str, knob: str, source: str) -> None:
         assert_first_naming(text, finding_id, knob, source)
 
     return reaches_cause_with_knob
 
 
-def lookalike_test(rows: Sequence[Any]) -> Callable[[str, str, str], None]:
-    """A test over a sweep's (text, tempting finding id, source) rows of other causes:
-    `assert_not_first` each. Bind it to a `test_` name in the sweep's module."""
+def lookalike_test(
+    rows: Sequence[Any],
+    columns: tuple[str, ...] = LOOKALIKE_COLUMNS,
+    ids: list[str] | None = None,
+    *,
+    may_be_empty: bool = False,
+    newline: bool = False,
+) -> Callable[[str, str, str], None]:
+    """A test over a sweep's rows of (text of another cause, tempting finding id, source), in
+    the order `columns` names them: `assert_not_first` each (`newline`: the text is triaged
+    with a final newline). Bind it to a `test_` name in the sweep's module."""
 
-    @pytest.mark.parametrize(("text", "tempting", "source"), rows)
+    @pytest.mark.parametrize(columns, rows, ids=ids)
     def lookalike_is_not_read_as_the_cause(text: str, tempting: str, source: str) -> None:
-        assert_not_first(text, tempting, source)
+        end = "\n" if newline else ""
+        assert_not_first(text + end, tempting, source, may_be_empty=may_be_empty)
 
     return lookalike_is_not_read_as_the_cause
