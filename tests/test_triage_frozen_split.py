@@ -9,7 +9,10 @@ work (2026-12-03; README, "Triage accuracy"), on 221 cases: 57.0% strict top 3, 
 first, 4.1% no match; English 56.9%, Chinese 57.4% strict top 3 (0.5 points apart). With the 7
 cases of round 7's first harvest (228, the same code): 55.7%, 49.1%, 3.9%; 55.1% / 57.1%. At the
 end of round 7 (2026-12-04), on 242 cases: 57.0%, 50.0%, 3.7%; English 55.6%, Chinese 60.3% (4.7
-points apart; the round's starting code on the same 242: 56.6%, 49.6%, 3.7%). So:
+points apart; the round's starting code on the same 242: 56.6%, 49.6%, 3.7%). Round 20's harvest
+added 20 cases (placed by the keyed hash before any code changed): on that round's starting code
+(17667f0) the 301 cases score 58.1% (175), 51.5% (155), 4.0% (12), against 59.4%, 53.0%, 3.9% on
+the 281 before, so the floors below were re-based to the 301. So:
 - the no-match and the five-point requirements are met and asserted as the issue states them;
 - the 85% / 70% requirements are asserted as the issue states them and marked as expected
   failures (strict: the day they pass, pytest fails until the marker is removed);
@@ -55,8 +58,8 @@ def _show(figures: dict[str, Any]) -> str:
 
 
 # the level measured at the end of the work (README), less a small margin for ties
-FLOOR_STRICT_TOP3 = 0.59  # round 19: 167 of 281 = 0.594 (round 18: 168, 0.598; round 17: 166)
-FLOOR_STRICT_FIRST = 0.53  # round 19: 149 of 281 = 0.530 (round 18: 150, 0.534; round 17: 148)
+FLOOR_STRICT_TOP3 = 0.58  # round 20 start: 175 of 301 = 0.581 (round 19: 167 of 281 = 0.594)
+FLOOR_STRICT_FIRST = 0.51  # round 20 start: 155 of 301 = 0.515 (round 19: 149 of 281 = 0.530)
 CEILING_NO_MATCH = 0.04
 NOT_MET = "issue #20's target is not met on the frozen split (README, Triage accuracy)"
 
