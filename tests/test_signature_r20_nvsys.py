@@ -89,7 +89,7 @@ LOOKALIKE = [
     ),
     # detectron2 built with CUDA 9.2 for an RTX 2060: nvcc too old for compute_75
     (
-        'Thanks for your sharing,but when I install it on my compute ,I meet the error:"Unsupported gpu architecture \'compute_75\'".\n\n## Environment\n\nRTX2060\nCUDA9.2\n\npython3.6.2\ntorch1.3.0',
+        "Thanks for your sharing,but when I install it on my compute ,I meet the error:\"Unsupported gpu architecture 'compute_75'\".\n\n## Environment\n\nRTX2060\nCUDA9.2\n\npython3.6.2\ntorch1.3.0",
         "torch.extension-arch-not-built",
         "https://github.com/facebookresearch/detectron2/issues/272",
     ),
