@@ -70,8 +70,11 @@ def cuda_wheel_tag(ms: Any, values: Mapping[str, Any], pinned: str | None) -> st
 
 
 # a release-channel CUDA folder of PyTorch's index (nightly and test folders list other variants)
+# A dotted folder (`whl/cu12.6`, `whl/cu12.6.65`: a CUDA version written as the driver reports it)
+# is never one: PyTorch names its folders cu + major + minor without dots.
 _INDEX_VARIANT = re.compile(
-    r"download\.pytorch\.org/whl/(?P<variant>cu\d{3})(?![\w.])", re.IGNORECASE
+    r"download\.pytorch\.org/whl/(?P<variant>cu\d{3}(?![\w.])|cu(?P<dotted>\d{2}\.\d+)(?:\.\d+)*)",
+    re.IGNORECASE,
 )
 
 
@@ -91,7 +94,9 @@ def index_variant_facts(ms: Any, lines: Iterable[str], torch: Any) -> dict[str, 
     wanted = found.group("variant").lower()
     if index_url(ms, wanted) is not None:
         return out
-    target = _version(variant_cuda(ms, wanted))  # the build matrix's naming rule: cu131 -> 13.1
+    # the build matrix's naming rule: cu131 -> 13.1; a dotted folder names its CUDA itself
+    dotted = found.group("dotted")
+    target = _version(dotted) if dotted else _version(variant_cuda(ms, wanted))
     release = _version(torch)
     # the table lists every folder of the releases whose variant lists are complete (1.13 and
     # later); older releases (torch_releases variants_complete = false: 1.9-1.12) are listed in
