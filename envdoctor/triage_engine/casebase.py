@@ -586,30 +586,9 @@ def real_evidence(
     if below_guesses:
         return max(cue_progress(sig, facts) for sig in signatures) >= GUESS_PHRASING
     general = general_cues()
-    if any(
-        cue_progress(sig, facts, general) > CUE_EVIDENCE and _notable_cue(sig, facts, general)
-        for sig in signatures
-    ):
+    if any(cue_progress(sig, facts, general) > CUE_EVIDENCE for sig in signatures):
         return True
     return Index.of(rows).telling(present, cause, TELLING_CASES) >= TELLING_WEIGHT
-
-
-def _notable_cue(signature: Any, facts: Any, general: frozenset[str]) -> bool:
-    """Whether a positive cue of the entry's own (`notable`, not a general pattern) is in the
-    paste, for an entry that has such cues. Cues marked `notable = false` are common words that
-    only say what a report is about ("kernel" of a DKMS entry, also in "sgl-kernel"; "ComfyUI" or "GPUs" of a power-supply entry,
-    the load it happens under): they raise an entry that its own phrasing already names, but
-    alone they are no evidence of its cause."""
-    from envdoctor.triage_engine.evaluate import _find
-
-    if not any(cue.notable and cue.weight > 0 for cue in signature.cues):
-        return True  # a family fallback written of common words only: its cues are its phrasing
-    return any(
-        cue.notable
-        and cue.weight > 0
-        and _find([p for p in cue.patterns if p.text not in general], facts)[0] is not None
-        for cue in signature.cues
-    )
 
 
 _GENERAL: list[Any] = []  # [the signatures' identity, their general cue patterns]
