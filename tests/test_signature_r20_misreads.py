@@ -94,17 +94,11 @@ LOOKALIKE = [
     ),
     # the ComfyUI driver-too-old thread above without its error line: two A100s and ComfyUI are
     # no power-supply report
-    pytest.param(
+    (
         "我使用centos7.9系统安装了comfyUI    使用了两张A100 80G显卡，运行python main.py报错\n"
         "I installed ComfyUI on  CentOS 7.9 system with two A100 80G GPUs. When I run python main.py, an error occurred.",
         "hardware.power-insufficient",
         "https://github.com/Comfy-Org/ComfyUI/issues/6226",
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="the similar-case suggestion counts the power entry's load cue ('comfyui', "
-            "notable = false) as its phrasing; requiring a notable cue of the entry's own fixed it "
-            "but lost a suggestion that rests on notable = false cues (r18 drivold2, MinerU 3576)",
-        ),
     ),
     # the SGLang thread's first post alone: sgl-kernel is a Python package, not the Linux kernel
     (

@@ -122,6 +122,17 @@ def row_text(table: str, source: str) -> str:
     raise LookupError(f"{table} has no row for {source}")
 
 
+def leave_out_of_case_base(source: str | None, monkeypatch: Any) -> None:
+    """Hide the thread `source` from the case base of similar confirmed cases for one test, as
+    the corpus scorer does: a row read from a training case must not be found by its own case."""
+    from envdoctor.triage_engine import casebase
+
+    rows_of = casebase._rows
+    monkeypatch.setattr(
+        casebase, "_rows", lambda m: [r for r in rows_of(m) if r.get("source") != source]
+    )
+
+
 KNOB_COLUMNS = ("text", "finding_id", "knob", "source")
 LOOKALIKE_COLUMNS = ("text", "tempting", "source")
 
@@ -133,7 +144,10 @@ def knob_test(
     names them: `assert_first_naming` each. Bind it to a `test_` name in the sweep's module."""
 
     @pytest.mark.parametrize(columns, rows, ids=ids)
-    def reaches_cause_with_knob(text: str, finding_id: str, knob: str, source: str) -> None:
+    def reaches_cause_with_knob(
+        text: str, finding_id: str, knob: str, source: str, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        leave_out_of_case_base(source, monkeypatch)
         assert_first_naming(text, finding_id, knob, source)
 
     return reaches_cause_with_knob
@@ -152,7 +166,10 @@ def lookalike_test(
     with a final newline). Bind it to a `test_` name in the sweep's module."""
 
     @pytest.mark.parametrize(columns, rows, ids=ids)
-    def lookalike_is_not_read_as_the_cause(text: str, tempting: str, source: str) -> None:
+    def lookalike_is_not_read_as_the_cause(
+        text: str, tempting: str, source: str, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        leave_out_of_case_base(source, monkeypatch)
         end = "\n" if newline else ""
         assert_not_first(text + end, tempting, source, may_be_empty=may_be_empty)
 
