@@ -6,8 +6,7 @@ earlier tables) that must not be read as the changed cause."""
 
 from __future__ import annotations
 
-import pytest
-from triage_lines import assert_training_case, lookalike_test, row_text
+from triage_lines import lookalike_test, row_text, training_case_test
 
 # (training case file, the finding id first, a knob one of its fixes names, thread)
 KNOB = [
@@ -102,11 +101,7 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(("case", "finding_id", "knob", "source"), KNOB)
-def test_case_reaches_cause_with_knob(
-    case: str, finding_id: str, knob: str, source: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    assert_training_case(case, finding_id, knob, source, monkeypatch, first=True)
+test_case_reaches_cause_with_knob = training_case_test(KNOB, first=True)
 
 
 test_lookalike_is_not_read_as_this_cause = lookalike_test(LOOKALIKE)

@@ -13,7 +13,7 @@ they must not get the new fix."""
 from __future__ import annotations
 
 import pytest
-from triage_lines import assert_training_case, fixes_text, row_text, triage_text
+from triage_lines import fixes_text, row_text, training_case_test, triage_text
 
 # (training case file, an accepted finding id, a knob its fixes must name, thread)
 KNOB = [
@@ -129,11 +129,7 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(("name", "finding_id", "knob", "source"), KNOB)
-def test_case_reaches_cause_with_knob(
-    name: str, finding_id: str, knob: str, source: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    assert_training_case(name, finding_id, knob, source, monkeypatch, keywords=True)
+test_case_reaches_cause_with_knob = training_case_test(KNOB, keywords=True)
 
 
 @pytest.mark.parametrize(("text", "finding_id", "words", "source"), LOOKALIKE)

@@ -17,7 +17,7 @@ of a later Paddle, and ONNX Runtime's CUDA provider failing off a Jetson."""
 from __future__ import annotations
 
 import pytest
-from triage_lines import assert_not_first, assert_training_case, fixes_text, row_text
+from triage_lines import assert_not_first, fixes_text, row_text, training_case_test
 
 from envdoctor.triage_engine import casebase, triage_text
 
@@ -101,12 +101,7 @@ NOT_JETSON = [
 ]
 
 
-@pytest.mark.parametrize(("case", "finding_id", "knob", "url"), KNOB)
-def test_case_reaches_its_cause_naming_the_knob(
-    case: str, finding_id: str, knob: str, url: str, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """As the corpus scores it: an accepted cause in the top three, its fixes naming the knob."""
-    assert_training_case(case, finding_id, knob, url, monkeypatch)
+test_case_reaches_its_cause_naming_the_knob = training_case_test(KNOB)
 
 
 @pytest.mark.parametrize(("text", "fix", "source"), LOOKALIKE)

@@ -86,16 +86,11 @@ def assert_training_case(
     (any case) and, with `keywords`, the case's fix keywords."""
     import bench_scripts
 
-    from envdoctor.triage_engine import casebase
-
     scorer = bench_scripts.load("triage_corpus_score")
     case = scorer.read_case(scorer.CORPUS / "train" / name, "train")
     assert case.header.get("url") == source, (name, case.header.get("url"))
     assert finding_id in case.accepted, (name, case.accepted)
-    rows_of = casebase._rows
-    monkeypatch.setattr(
-        casebase, "_rows", lambda m: [r for r in rows_of(m) if r.get("source") != source]
-    )
+    leave_out_of_case_base(source, monkeypatch)
     findings = triage_text(case.body).findings
     hits = [f for f in findings[: 1 if first else 3] if f.id == finding_id]
     assert hits, (name, [f.id for f in findings[:3]])
@@ -131,6 +126,28 @@ def leave_out_of_case_base(source: str | None, monkeypatch: Any) -> None:
     monkeypatch.setattr(
         casebase, "_rows", lambda m: [r for r in rows_of(m) if r.get("source") != source]
     )
+
+
+def training_case_test(
+    rows: Sequence[Any],
+    columns: tuple[str, ...] = ("case", "finding_id", "knob", "source"),
+    *,
+    first: bool = False,
+    keywords: bool = False,
+) -> Callable[..., None]:
+    """A test over rows of (training case file name, finding id, knob, source), in the order
+    `columns` names them: `assert_training_case` each, as the corpus scores it. Bind it to a
+    `test_` name in the table's module."""
+
+    @pytest.mark.parametrize(columns, rows)
+    def case_reaches_its_cause_naming_the_knob(
+        case: str, finding_id: str, knob: str, source: str, monkeypatch: pytest.MonkeyPatch
+    ) -> None:
+        assert_training_case(
+            case, finding_id, knob, source, monkeypatch, first=first, keywords=keywords
+        )
+
+    return case_reaches_its_cause_naming_the_knob
 
 
 KNOB_COLUMNS = ("text", "finding_id", "knob", "source")
