@@ -5,7 +5,11 @@ the target (`os.replace`, atomic on POSIX and Windows). On any failure the tempo
 removed and an existing target is left exactly as it was.
 
 Only a regular file (or a symlink to one: the file it points at is replaced, the link kept) is
-ever replaced. An existing target of another kind is never turned into a regular file: a
+ever replaced. A symbolic link on the way (the name itself or a folder of its path) is followed
+only when the user running envdoctor or root owns it: resolving a path and renaming over the
+file it names would otherwise bypass the kernel's protected_symlinks, and `report -o
+/tmp/report.md` run as root would replace whatever file another user's link in /tmp points at
+(/etc/passwd). An existing target of another kind is never turned into a regular file: a
 character device (`/dev/null`, a terminal) or a FIFO with a reader is written into when the caller
 allows it (`into_special`, for a report the user pointed there), anything else (a folder, a block
 device, a socket, a FIFO nobody reads) is refused with an OSError that says what it is.
@@ -27,14 +31,12 @@ def write_text_atomically(
 
     With `into_special`, an existing character device or FIFO is written into instead; any other
     non-regular target raises OSError (see the module docstring)."""
-    path = Path(path)
+    path = _landing(Path(path))
     kind = _existing_kind(path)
-    if kind == "regular" and path.is_symlink():
-        path = Path(os.path.realpath(path))
-    elif kind in ("character device", "FIFO") and into_special:
+    if kind in ("character device", "FIFO") and into_special:
         _write_into(path, text, kind)
         return
-    elif kind not in (None, "regular"):
+    if kind not in (None, "regular"):
         raise OSError(errno.EEXIST, f"it exists and is a {kind}, not a regular file", str(path))
     _replace(path, text, mode)
 
@@ -42,11 +44,81 @@ def write_text_atomically(
 def write_bytes_atomically(path: Path | str, data: bytes) -> None:
     """Replace the regular file `path` (or create it) with `data` atomically; any other kind of
     existing target raises OSError (a cache file is never written into a device)."""
-    path = Path(path)
+    path = _landing(Path(path))
     kind = _existing_kind(path)
     if kind not in (None, "regular"):
         raise OSError(errno.EEXIST, f"it exists and is a {kind}, not a regular file", str(path))
-    _replace(Path(os.path.realpath(path)) if kind else path, data, None)
+    _replace(path, data, None)
+
+
+_MAX_LINKS = 40  # the kernel's limit on links followed in one path (ELOOP beyond)
+
+
+def _landing(path: Path) -> Path:
+    """The path a write of `path` lands on: its folder with every symbolic link on the way
+    followed, and the name itself followed when it links to a regular file (the link is kept,
+    the file replaced); any other link (dangling, or to a device) is left to the caller as the
+    name it is. Every link met must be trusted (`_check_owner`)."""
+    hops = [_MAX_LINKS]
+    current = path if path.is_absolute() else Path(os.getcwd()) / path
+    while True:
+        final = _followed(current.parent, hops) / current.name
+        try:
+            found = os.lstat(final)
+        except OSError:
+            return final
+        if not stat.S_ISLNK(found.st_mode):
+            return final
+        _check_owner(final, found, hops)
+        if _existing_kind(final) != "regular":
+            return final
+        current = final.parent / os.readlink(final)
+
+
+def _followed(folder: Path, hops: list[int]) -> Path:
+    """`folder` with its symbolic links followed one component at a time, as the kernel does
+    (`..` after a link goes up from where the link led), each link checked (`_check_owner`)."""
+    out = Path(folder.anchor)
+    pending = list(folder.parts[1:])
+    while pending:
+        name = pending.pop(0)
+        if name in ("", "."):
+            continue
+        if name == "..":
+            out = out.parent
+            continue
+        step = out / name
+        try:
+            found = os.lstat(step)
+        except OSError:  # missing: the temporary file's creation says so
+            out = step
+            continue
+        if not stat.S_ISLNK(found.st_mode):
+            out = step
+            continue
+        _check_owner(step, found, hops)
+        target = Path(os.readlink(step))
+        if target.is_absolute():
+            out, pending = Path(target.anchor), [*target.parts[1:], *pending]
+        else:
+            pending = [*target.parts, *pending]
+    return out
+
+
+def _check_owner(link: Path, found: os.stat_result, hops: list[int]) -> None:
+    """Refuse to follow a symbolic link another user owns (only the user running envdoctor's
+    and root's are followed), or one link too many (a loop)."""
+    hops[0] -= 1
+    if hops[0] < 0:
+        raise OSError(errno.ELOOP, "too many levels of symbolic links", str(link))
+    me = getattr(os, "geteuid", lambda: None)()
+    if me is not None and found.st_uid not in (me, 0):
+        raise OSError(
+            errno.EPERM,
+            f"it is a symbolic link owned by another user (uid {found.st_uid}), which envdoctor "
+            "does not write through; name the file it points at if that is the one meant",
+            str(link),
+        )
 
 
 def _replace(path: Path, data: str | bytes, mode: int | None) -> None:

@@ -118,6 +118,96 @@ def test_a_symlink_to_a_regular_file_keeps_the_link_and_replaces_the_file(tmp_pa
     assert link.is_symlink() and real.read_text() == "new"
 
 
+# Another user's link: in a shared sticky folder like /tmp, anyone can leave `report.md` linking
+# to /etc/passwd; root's `envdoctor report -o /tmp/report.md` replaced /etc/passwd with the
+# report (found by hand in round 21: the resolve-then-rename bypassed protected_symlinks)
+OTHER_UID = 4242
+needs_root = pytest.mark.skipif(
+    not hasattr(os, "geteuid") or os.geteuid() != 0,
+    reason="giving a link to another user needs root",
+)
+
+
+def _shared_folder(tmp_path: Path) -> Path:
+    """A sticky folder everyone may write in, as /tmp is."""
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o1777)
+    return shared
+
+
+def _others_link(link: Path, points_to: Path) -> None:
+    link.symlink_to(points_to)
+    os.lchown(link, OTHER_UID, OTHER_UID)
+
+
+@needs_root
+def test_report_through_another_users_link_is_refused_and_its_target_kept(tmp_path):
+    victim = tmp_path / "passwd"
+    victim.write_text("root:x:0:0:root:/root:/bin/bash\n")
+    link = _shared_folder(tmp_path) / "report.md"
+    _others_link(link, victim)
+    result = envdoctor("report", "-o", str(link), "--timeout", "10")
+    assert result.returncode == 2
+    assert "owned by another user" in one_line_error(result.stderr)
+    assert victim.read_text() == "root:x:0:0:root:/root:/bin/bash\n"
+    assert link.is_symlink() and sorted(p.name for p in tmp_path.iterdir()) == ["passwd", "shared"]
+    assert [p.name for p in link.parent.iterdir()] == ["report.md"]  # no temporary file left
+
+
+@needs_root
+def test_another_users_link_to_a_folder_on_the_way_is_refused(tmp_path):
+    etc = tmp_path / "etc"
+    etc.mkdir()
+    _others_link(_shared_folder(tmp_path) / "out", etc)
+    with pytest.raises(OSError, match="owned by another user"):
+        write_text_atomically(tmp_path / "shared" / "out" / "cron-job", "text")
+    with pytest.raises(OSError, match="owned by another user"):  # reached by a relative name too
+        write_text_atomically(tmp_path / "shared" / "." / "out" / ".." / "out" / "x", "text")
+    assert list(etc.iterdir()) == []
+
+
+@needs_root
+def test_another_users_link_to_a_device_is_not_written_into(tmp_path):
+    link = _shared_folder(tmp_path) / "report.md"
+    _others_link(link, Path("/dev/null"))
+    with pytest.raises(OSError, match="owned by another user"):
+        write_text_atomically(link, "text", into_special=True)
+
+
+def test_the_users_own_links_are_followed_on_the_way_and_at_the_name(tmp_path):
+    real = tmp_path / "real"
+    real.mkdir()
+    (tmp_path / "via").symlink_to("real")  # a relative link to a folder
+    (real / "to-file.md").symlink_to(real / "report.md")
+    (real / "report.md").write_text("old")
+    write_text_atomically(tmp_path / "via" / "to-file.md", "new")
+    assert (real / "report.md").read_text() == "new" and (real / "to-file.md").is_symlink()
+    dangling = tmp_path / "dangling.md"
+    dangling.symlink_to(tmp_path / "nowhere" / "x.md")
+    write_text_atomically(dangling, "text")  # the link itself is replaced, nothing made elsewhere
+    assert not dangling.is_symlink() and dangling.read_text() == "text"
+    assert not (tmp_path / "nowhere").exists()
+
+
+@pytest.mark.parametrize("command", [["report", "--timeout", "10"], ["accept", "--minutes", "1"]])
+@pytest.mark.parametrize("empty", ["", " "])
+def test_an_empty_output_path_is_a_usage_error(tmp_path, command, empty):
+    # `-o ''` had meant the default file (report) or stdout (accept) without a word
+    result = envdoctor(*command, "-o", empty, cwd=tmp_path)
+    assert result.returncode == 2
+    assert "an empty path" in one_line_error(result.stderr)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_loop_of_links_is_an_error_not_a_hang(tmp_path):
+    (tmp_path / "a").symlink_to("b")
+    (tmp_path / "b").symlink_to("a")
+    with pytest.raises(OSError, match="too many levels of symbolic links|symbolic link"):
+        write_text_atomically(tmp_path / "a" / "x.md", "text")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a", "b"]
+
+
 def test_cache_writes_never_write_into_a_device(tmp_path):
     fifo = tmp_path / "active"
     os.mkfifo(fifo)

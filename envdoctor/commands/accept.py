@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 
 from envdoctor.commands import EXIT_FINDINGS, EXIT_OK, Outcome, UsageError
+from envdoctor.commands.limits import output_path
 from envdoctor.model.snapshot import FactGroup
 
 DEFAULT_MINUTES = 10.0
@@ -67,7 +68,9 @@ def add_parser(subparsers) -> None:  # noqa: ANN001
     )
     parser.add_argument("--format", choices=("text", "json", "markdown", "html"), default="text")
     parser.add_argument("--json", action="store_const", const="json", dest="format")
-    parser.add_argument("-o", "--output", metavar="FILE", help="write the report to FILE")
+    parser.add_argument(
+        "-o", "--output", metavar="FILE", type=output_path, help="write the report to FILE"
+    )
     parser.add_argument(
         "--no-redact", action="store_true", help="keep GPU serials and UUIDs, names and paths"
     )

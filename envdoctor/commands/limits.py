@@ -77,6 +77,14 @@ def whole_type(flag: str, low: int, high: int) -> Callable[[str], int]:
     return parse
 
 
+def output_path(text: str) -> str:
+    """An argparse `type` for a file to write: any path but an empty one (which had silently
+    meant the default file or stdout)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty path: give a file name, or - for stdout")
+    return text
+
+
 def existing_path(flag: str, path: str | None, want: str) -> None:
     """Raise ValueError naming `path` unless it exists as `want` ("file", "dir", "executable")."""
     if path is None:

@@ -21,6 +21,7 @@ from pathlib import Path
 from envdoctor.atomic import write_text_atomically
 from envdoctor.commands import Outcome, UsageError
 from envdoctor.commands.check import add_probe_arguments, probe_options
+from envdoctor.commands.limits import output_path
 
 FORMATS = ("markdown", "json", "html", "text")
 _EXTENSIONS = {"markdown": "md", "json": "json", "html": "html", "text": "txt"}
@@ -47,6 +48,7 @@ def add_parser(subparsers) -> None:  # noqa: ANN001
         "-o",
         "--output",
         metavar="FILE",
+        type=output_path,
         help="where to write (default: envdoctor-report.<ext>; - for stdout)",
     )
     parser.add_argument(
