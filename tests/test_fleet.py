@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import fleet_samples as fs
@@ -440,6 +441,19 @@ def test_fleet_command_reads_every_form_and_lists_the_unreadable(fleet_dir, caps
     assert (
         doc["faults"][0]["mask"] == "export CUDA_DEVICE_ORDER=PCI_BUS_ID CUDA_VISIBLE_DEVICES=2,3"
     )
+
+
+def test_fleet_names_a_device_or_fifo_among_the_reports_and_reads_neither(fleet_dir, capsys):
+    # a link to /dev/zero had been called an "empty file" (its size is 0); so had a FIFO
+    (fleet_dir / "zero.json").symlink_to("/dev/zero")
+    os.mkfifo(fleet_dir / "pipe.json")
+    main(["fleet", str(fleet_dir), "--json"])
+    reasons = {
+        Path(u["path"]).name: u["reason"] for u in json.loads(capsys.readouterr().out)["unreadable"]
+    }
+    for name in ("zero.json", "pipe.json"):
+        assert reasons[name] == "not a regular file (a device, a FIFO or a socket): not read"
+    assert reasons["empty.json"] == "empty file"
 
 
 def test_fleet_command_text_and_markdown(fleet_dir, capsys):

@@ -18,6 +18,7 @@ import argparse
 import codecs
 import json
 import os
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -146,7 +147,10 @@ def load_document(path: str) -> Any:
     ValueError with the reason when there is none."""
     from envdoctor.model.report import EMBED_END, EMBED_START, extract_embedded
 
-    size = os.stat(path).st_size
+    found = os.stat(path)
+    if not stat.S_ISREG(found.st_mode):  # /dev/zero never ends; a FIFO may never be written
+        raise ValueError("not a regular file (a device, a FIFO or a socket): not read")
+    size = found.st_size
     if size == 0:
         raise ValueError("empty file")
     if size > MAX_BYTES:
