@@ -156,6 +156,37 @@ def test_warn_only_starts_the_command_anyway(tmp_path):
     assert "anyway (--warn-only)" in result.stderr
 
 
+CREDENTIALS = (
+    "--hf-token",
+    "hf_abcdefghijklmnopqrstuvwxyz123456",
+    "--password=hunter2-but-longer",
+    "HF_TOKEN=hf_zyxwvutsrqponmlkjihgfedcba654321",
+)
+
+
+def test_credentials_in_the_command_are_masked_where_preflight_shows_it(tmp_path):
+    # the command is shown in its message and JSON, which go to shared container logs; the
+    # started command still gets the real values ("credentials in launch arguments")
+    args = ("preflight", "--warn-only", "--require", "gpus>=64")
+    command = ("--", "sh", "-c", 'printf "%s\\n" "$@"', "sh", *CREDENTIALS, "--lr", "0.01")
+    shown = envdoctor(*args, *command, cwd=tmp_path)
+    as_json = envdoctor(*args, "--json", *command, cwd=tmp_path)
+    assert shown.returncode == 0 and as_json.returncode == 0
+    assert shown.stdout.splitlines() == [*CREDENTIALS, "--lr", "0.01"]  # what ran
+    document = json.loads(as_json.stdout.splitlines()[0])
+    for secret in ("hf_abcdef", "hunter2", "hf_zyxw"):
+        assert secret not in shown.stderr and secret not in as_json.stdout.splitlines()[0]
+    assert document["command"][-6:] == [
+        "--hf-token",
+        "<secret-1>",
+        "--password=<secret-2>",
+        "HF_TOKEN=<secret-3>",
+        "--lr",
+        "0.01",
+    ]
+    assert "--lr 0.01 anyway (--warn-only)" in shown.stderr
+
+
 def test_warn_only_without_a_command_exits_0(tmp_path):
     result = envdoctor("preflight", "--warn-only", "--require", "gpus>=64", cwd=tmp_path)
     assert result.returncode == 0

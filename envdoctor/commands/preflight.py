@@ -403,7 +403,7 @@ def _document(
         "ok": all(v.ok for v in verdicts),
         "starts_command": go,
         "warn_only": warn_only,
-        "command": command or None,
+        "command": _shown(command) or None,
         "requirements": [_verdict_dict(v, c) for v, c in zip(verdicts, causes, strict=True)],
         "duration_ms": round((time.monotonic() - started) * 1000, 1),
         "snapshot": snapshot.to_dict() if snapshot is not None else None,
@@ -444,6 +444,14 @@ def _refuse_empty(specs: Sequence[str], origin: str) -> None:
                 f"{origin} {spec!r}: names no requirement (an unset variable?); "
                 "leave the option out to check nothing"
             )
+
+
+def _shown(command: Sequence[str]) -> list[str]:
+    """The command as preflight shows it: credentials in its arguments masked (`--hf-token X`,
+    `HF_TOKEN=X`), since its output goes to container logs; the command run is unchanged."""
+    from envdoctor.render.redact import masked_argv
+
+    return masked_argv(command) if command else []
 
 
 def _cannot_start(command: Sequence[str]) -> str | None:
@@ -508,7 +516,7 @@ def _text(
     if command:
         import shlex
 
-        shown_cmd = shlex.join(command)
+        shown_cmd = shlex.join(_shown(command))
     if warn_only:
         tail = f" — starting {shown_cmd} anyway (--warn-only)" if command else " (--warn-only)"
     else:

@@ -43,7 +43,7 @@ from __future__ import annotations
 import ipaddress
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -493,6 +493,17 @@ def _boundary(value: str, kind: str) -> str:
 def _child_key(parent: str | None, key: str) -> str:
     """The key a value is judged by: a package list's values are versions, whatever the name."""
     return "version" if parent == "packages" else key
+
+
+def masked_argv(argv: Sequence[str]) -> list[str]:
+    """The words of a command line with the credentials in them replaced by pseudonyms
+    (`--hf-token X`, `--password=X`, `HF_TOKEN=X`, a URL's user:password, secret-shaped
+    tokens), everything else as given: for showing a command (preflight's message and JSON go
+    to shared container logs), never for running it. The whole line is read first, so a value
+    is known as a secret by the flag before it."""
+    redactor = Redactor(kinds=frozenset({"secret"}))
+    redactor.redact_text(" ".join(argv))
+    return [redactor.redact_text(word) for word in argv]
 
 
 def redact_document(
