@@ -191,3 +191,26 @@ def lookalike_test(
         assert_not_first(text + end, tempting, source, may_be_empty=may_be_empty)
 
     return lookalike_is_not_read_as_the_cause
+
+
+SOURCE_KNOB_COLUMNS = ("source", "text", "finding_id", "knob")
+SOURCE_LOOKALIKE_COLUMNS = ("source", "text", "tempting")
+
+
+def source_knob_test(rows: Sequence[tuple[str, ...]]) -> Callable[[str, str, str, str], None]:
+    """`knob_test` over rows of (source, text, finding id, knob), each named by its thread."""
+    return knob_test(rows, SOURCE_KNOB_COLUMNS, ids=[row[0] for row in rows])
+
+
+def source_lookalike_test(
+    rows: Sequence[tuple[str, ...]], *, may_be_empty: bool = False, newline: bool = False
+) -> Callable[[str, str, str], None]:
+    """`lookalike_test` over rows of (source, text, tempting finding id), each named by its
+    thread."""
+    return lookalike_test(
+        rows,
+        SOURCE_LOOKALIKE_COLUMNS,
+        ids=[row[0] for row in rows],
+        may_be_empty=may_be_empty,
+        newline=newline,
+    )
