@@ -170,6 +170,19 @@ def knob_test(
     return reaches_cause_with_knob
 
 
+def command_test(
+    rows: Sequence[Any], ids: list[str] | None = None
+) -> Callable[[str, str, str, str], None]:
+    """A test over a table's rows of (text, finding id, command, source URL):
+    `assert_first_with_command` each. Bind it to a `test_` name in the table's module."""
+
+    @pytest.mark.parametrize(("text", "finding_id", "command", "url"), rows, ids=ids)
+    def reaches_cause_with_command(text: str, finding_id: str, command: str, url: str) -> None:
+        assert_first_with_command(text, finding_id, command, url)
+
+    return reaches_cause_with_command
+
+
 def lookalike_test(
     rows: Sequence[Any],
     columns: tuple[str, ...] = LOOKALIKE_COLUMNS,
