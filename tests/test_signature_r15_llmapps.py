@@ -7,7 +7,7 @@ could catch: they must not rank the tempting cause first."""
 from __future__ import annotations
 
 import pytest
-from triage_lines import assert_first_naming, assert_not_first
+from triage_lines import SOURCE_KNOB_COLUMNS, assert_not_first, knob_test
 
 # (thread, message, the finding id first, a string one of its fixes' commands or summaries holds)
 KNOB = [
@@ -97,9 +97,7 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(("source", "text", "finding_id", "knob"), KNOB)
-def test_llmapps_message_reaches_its_cause_and_knob(source, text, finding_id, knob):
-    assert_first_naming(text, finding_id, knob, source)
+test_llmapps_message_reaches_its_cause_and_knob = knob_test(KNOB, SOURCE_KNOB_COLUMNS)
 
 
 @pytest.mark.parametrize(("source", "text", "tempting"), LOOKALIKE)

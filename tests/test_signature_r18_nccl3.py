@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.triage_lines import assert_first_naming, assert_not_first
+from tests.triage_lines import assert_not_first, knob_test
 
 # (message verbatim from the thread, the finding id first, a knob its fixes name, thread)
 KNOB = [
@@ -125,9 +125,7 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(("text", "finding_id", "knob", "source"), KNOB)
-def test_message_reaches_confirmed_cause_with_knob(text, finding_id, knob, source):
-    assert_first_naming(text, finding_id, knob, source)
+test_message_reaches_confirmed_cause_with_knob = knob_test(KNOB)
 
 
 @pytest.mark.parametrize(("text", "tempting", "source"), LOOKALIKE)
