@@ -170,6 +170,31 @@ def knob_test(
     return reaches_cause_with_knob
 
 
+def reach_test(rows: Sequence[Any]) -> Callable[[str, tuple[str, ...], str | None, str], None]:
+    """A test over rows of (field description, accepted cause ids, knob or None, source):
+    `assert_reaches` each. Bind it to a `test_` name in the table's module."""
+
+    @pytest.mark.parametrize(("text", "accepted", "knob", "source"), rows)
+    def reaches_an_accepted_cause(
+        text: str, accepted: tuple[str, ...], knob: str | None, source: str
+    ) -> None:
+        assert_reaches(text, accepted, source, knob)
+
+    return reaches_an_accepted_cause
+
+
+def first_with_knob_test(rows: Sequence[Any]) -> Callable[[str, str, str, str], None]:
+    """A test over rows of (text, finding id, knob, source thread URL): the source is an
+    https URL and `assert_first_with_knob` each. Bind it to a `test_` name in the table's module."""
+
+    @pytest.mark.parametrize(("text", "finding_id", "knob", "source"), rows)
+    def first_with_knob(text: str, finding_id: str, knob: str, source: str) -> None:
+        assert source.startswith("https://")
+        assert_first_with_knob(text, finding_id, knob)
+
+    return first_with_knob
+
+
 def command_test(
     rows: Sequence[Any], ids: list[str] | None = None
 ) -> Callable[[str, str, str, str], None]:
