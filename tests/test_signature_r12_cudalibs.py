@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.triage_lines import assert_first_with_command, assert_not_first
+from tests.triage_lines import assert_not_first, command_test
 
 # (message verbatim from the thread, the finding id first, a command one of its fixes gives, thread)
 KNOB = [
@@ -210,13 +210,9 @@ KNOB = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("text", "finding_id", "command", "url"), KNOB, ids=[f"{k[1]}-{i}" for i, k in enumerate(KNOB)]
+test_a_library_or_kernel_error_gets_its_cause_and_the_knob = command_test(
+    KNOB, ids=[f"{k[1]}-{i}" for i, k in enumerate(KNOB)]
 )
-def test_a_library_or_kernel_error_gets_its_cause_and_the_knob(
-    text, finding_id, command, url
-) -> None:
-    assert_first_with_command(text, finding_id, command, url)
 
 
 @pytest.mark.parametrize(

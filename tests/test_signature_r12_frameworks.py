@@ -8,10 +8,8 @@ first."""
 
 from __future__ import annotations
 
-import pytest
-
 from envdoctor.triage_engine import triage_text
-from tests.triage_lines import assert_first_with_command, lookalike_test
+from tests.triage_lines import command_test, lookalike_test
 
 # (message verbatim from the thread, the finding id first, text a command of one of its fixes holds, URL)
 KNOB = [
@@ -164,9 +162,9 @@ KNOB = [
 ]
 
 
-@pytest.mark.parametrize(("text", "finding_id", "knob", "url"), KNOB, ids=[k[3] for k in KNOB])
-def test_a_common_message_gets_its_cause_and_the_knob_it_turns(text, finding_id, knob, url) -> None:
-    assert_first_with_command(text, finding_id, knob, url)
+test_a_common_message_gets_its_cause_and_the_knob_it_turns = command_test(
+    KNOB, ids=[k[3] for k in KNOB]
+)
 
 
 def test_the_titles_carry_what_the_message_names() -> None:

@@ -6,9 +6,7 @@ pattern could catch: they must not rank the new cause first."""
 
 from __future__ import annotations
 
-import pytest
-
-from tests.triage_lines import assert_first_with_command, lookalike_test
+from tests.triage_lines import command_test, lookalike_test
 
 # (message verbatim from the thread, the finding id first, text a command of one of its fixes holds, URL)
 KNOB = [
@@ -152,9 +150,9 @@ KNOB = [
 ]
 
 
-@pytest.mark.parametrize(("text", "finding_id", "knob", "url"), KNOB, ids=[k[3] for k in KNOB])
-def test_a_common_message_gets_its_cause_and_the_knob_it_turns(text, finding_id, knob, url) -> None:
-    assert_first_with_command(text, finding_id, knob, url)
+test_a_common_message_gets_its_cause_and_the_knob_it_turns = command_test(
+    KNOB, ids=[k[3] for k in KNOB]
+)
 
 
 # real messages of other causes a new pattern could catch (message, the id it must not lead with, URL)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from envdoctor.triage_engine import triage_text
-from tests.triage_lines import assert_first_with_command, assert_not_first
+from tests.triage_lines import assert_not_first, command_test
 
 # (message, the finding id first, a command one of its fixes gives, the thread)
 KNOB = [
@@ -271,10 +271,8 @@ KNOB = [
 ]
 
 
-@pytest.mark.parametrize(("text", "finding_id", "command", "url"), KNOB, ids=[k[3] for k in KNOB])
-def test_a_frequent_message_gets_its_cause_and_the_knob(text, finding_id, command, url) -> None:
-    # the command, or (a torch install the remedies chooser writes) the part of it that names the knob
-    assert_first_with_command(text, finding_id, command, url)
+# the command, or (a torch install the remedies chooser writes) the part of it that names the knob
+test_a_frequent_message_gets_its_cause_and_the_knob = command_test(KNOB, ids=[k[3] for k in KNOB])
 
 
 @pytest.mark.parametrize(

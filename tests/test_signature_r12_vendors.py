@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.triage_lines import assert_first_with_command, assert_not_first
+from tests.triage_lines import assert_not_first, command_test
 
 # (message, the finding id first, what one of its fixes' commands contains, the thread)
 KNOB = [
@@ -95,11 +95,9 @@ KNOB = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("text", "finding_id", "knob", "url"), KNOB, ids=[f"{k[1]}-{i}" for i, k in enumerate(KNOB)]
+test_a_common_message_gets_its_cause_and_the_knob_it_needs = command_test(
+    KNOB, ids=[f"{k[1]}-{i}" for i, k in enumerate(KNOB)]
 )
-def test_a_common_message_gets_its_cause_and_the_knob_it_needs(text, finding_id, knob, url) -> None:
-    assert_first_with_command(text, finding_id, knob, url)
 
 
 @pytest.mark.parametrize(

@@ -10,9 +10,7 @@ rank first."""
 
 from __future__ import annotations
 
-import pytest
-
-from tests.triage_lines import assert_first_with_knob, assert_reaches, lookalike_test
+from tests.triage_lines import first_with_knob_test, lookalike_test, reach_test
 
 LLAMACPP_LAYERS = "app.llamacpp.gpu-layers-not-set"
 LLAMACPP_CPU = "app.llamacpp.cpu-build-on-gpu-host"
@@ -198,17 +196,10 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(("text", "accepted", "knob", "source"), REACH)
-def test_zh_report_reaches_cause_with_knob(
-    text: str, accepted: tuple[str, ...], knob: str | None, source: str
-) -> None:
-    assert_reaches(text, accepted, source, knob)
+test_zh_report_reaches_cause_with_knob = reach_test(REACH)
 
 
-@pytest.mark.parametrize(("text", "finding_id", "knob", "source"), KNOB)
-def test_zh_line_first_with_knob(text: str, finding_id: str, knob: str, source: str) -> None:
-    assert source.startswith("https://")
-    assert_first_with_knob(text, finding_id, knob)
+test_zh_line_first_with_knob = first_with_knob_test(KNOB)
 
 
 test_zh_lookalike_not_first = lookalike_test(LOOKALIKE, may_be_empty=True)

@@ -8,9 +8,7 @@ the new cause first."""
 
 from __future__ import annotations
 
-import pytest
-
-from tests.triage_lines import assert_first_with_command, lookalike_test
+from tests.triage_lines import command_test, lookalike_test
 
 # (message verbatim from the thread, the finding id first, text a command of one of its fixes holds, URL)
 KNOB = [
@@ -120,11 +118,9 @@ KNOB = [
 ]
 
 
-@pytest.mark.parametrize(("text", "finding_id", "command", "url"), KNOB, ids=[k[3] for k in KNOB])
-def test_a_common_message_gets_its_cause_and_the_knob_it_states(
-    text: str, finding_id: str, command: str, url: str
-) -> None:
-    assert_first_with_command(text, finding_id, command, url)
+test_a_common_message_gets_its_cause_and_the_knob_it_states = command_test(
+    KNOB, ids=[k[3] for k in KNOB]
+)
 
 
 # (a real message of another cause, the new cause it must not be read as, URL)

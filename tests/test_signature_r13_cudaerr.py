@@ -5,7 +5,7 @@ cause first, and one of the cause's fixes names the knob the confirmed fix turne
 from __future__ import annotations
 
 import pytest
-from triage_lines import assert_first_with_command
+from triage_lines import command_test
 
 from envdoctor.triage_engine import triage_text
 
@@ -197,11 +197,9 @@ def _commands(finding) -> str:
     return "\n".join(c for fix in finding.fixes for c in fix.commands)
 
 
-@pytest.mark.parametrize(("text", "finding_id", "knob", "url"), KNOB, ids=[k[3] for k in KNOB])
-def test_a_cuda_error_reaches_its_cause_and_the_knob_its_fix_turned(
-    text, finding_id, knob, url
-) -> None:
-    assert_first_with_command(text, finding_id, knob, url)
+test_a_cuda_error_reaches_its_cause_and_the_knob_its_fix_turned = command_test(
+    KNOB, ids=[k[3] for k in KNOB]
+)
 
 
 def test_the_captured_knobs_reach_the_titles_and_fixes() -> None:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.triage_lines import assert_first_with_command, assert_not_first
+from tests.triage_lines import assert_first_with_command, assert_not_first, command_test
 
 # (message verbatim from the thread, the finding id first, a command one of its fixes gives, thread)
 KNOB = [
@@ -104,11 +104,9 @@ KNOB = [
 ]
 
 
-@pytest.mark.parametrize(("text", "finding_id", "command", "url"), KNOB, ids=[k[3] for k in KNOB])
-def test_a_cluster_or_jetson_message_gets_its_cause_and_the_knob(
-    text, finding_id, command, url
-) -> None:
-    assert_first_with_command(text, finding_id, command, url)
+test_a_cluster_or_jetson_message_gets_its_cause_and_the_knob = command_test(
+    KNOB, ids=[k[3] for k in KNOB]
+)
 
 
 def test_the_knob_the_message_names_is_in_the_fix() -> None:

@@ -4,9 +4,7 @@ confirmed, reaches the confirmed cause first with a fix naming the knob that fix
 
 from __future__ import annotations
 
-import pytest
-
-from tests.triage_lines import assert_first_with_command, lookalike_test
+from tests.triage_lines import command_test, lookalike_test
 
 # (message verbatim from the thread, the finding id first, a command one of its fixes gives, thread)
 KNOB = [
@@ -181,11 +179,9 @@ KNOB = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("text", "finding_id", "command", "url"), KNOB, ids=[f"{k[1]}-{i}" for i, k in enumerate(KNOB)]
+test_a_library_message_gets_its_cause_and_the_knob = command_test(
+    KNOB, ids=[f"{k[1]}-{i}" for i, k in enumerate(KNOB)]
 )
-def test_a_library_message_gets_its_cause_and_the_knob(text, finding_id, command, url) -> None:
-    assert_first_with_command(text, finding_id, command, url)
 
 
 # (real message of another cause, the new cause it must not get first, thread or None)

@@ -6,7 +6,7 @@ confirmed fix turned."""
 from __future__ import annotations
 
 import pytest
-from triage_lines import assert_first_with_command
+from triage_lines import command_test
 
 from envdoctor.triage_engine import triage_text
 
@@ -230,11 +230,9 @@ KNOB = [
 ]
 
 
-@pytest.mark.parametrize(("text", "finding_id", "knob", "url"), KNOB, ids=[k[3] for k in KNOB])
-def test_a_memory_or_hardware_message_reaches_its_cause_and_the_knob(
-    text, finding_id, knob, url
-) -> None:
-    assert_first_with_command(text, finding_id, knob, url)
+test_a_memory_or_hardware_message_reaches_its_cause_and_the_knob = command_test(
+    KNOB, ids=[k[3] for k in KNOB]
+)
 
 
 # real messages of other causes that a new pattern could wrongly catch

@@ -7,9 +7,7 @@ first."""
 
 from __future__ import annotations
 
-import pytest
-
-from tests.triage_lines import assert_first_with_knob, lookalike_test
+from tests.triage_lines import first_with_knob_test, lookalike_test
 
 STARVED = "perf.gpu-starved-by-input"
 
@@ -102,10 +100,7 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(("text", "finding_id", "knob", "source"), KNOB)
-def test_zh_report_first_with_knob(text: str, finding_id: str, knob: str, source: str) -> None:
-    assert source.startswith("https://")
-    assert_first_with_knob(text, finding_id, knob)
+test_zh_report_first_with_knob = first_with_knob_test(KNOB)
 
 
 test_zh_lookalike_not_first = lookalike_test(LOOKALIKE, may_be_empty=True)

@@ -6,7 +6,7 @@ and one of that cause's fixes names the knob the confirmed fix turned."""
 from __future__ import annotations
 
 import pytest
-from triage_lines import knob_test
+from triage_lines import source_knob_test
 
 from envdoctor.triage_engine import triage_text
 
@@ -171,9 +171,7 @@ KNOB = [
 ]
 
 
-test_an_extension_build_message_gets_its_cause_and_the_knob = knob_test(
-    KNOB, columns=("source", "text", "finding_id", "knob"), ids=[k[0] for k in KNOB]
-)
+test_an_extension_build_message_gets_its_cause_and_the_knob = source_knob_test(KNOB)
 
 
 # real messages of other causes the new patterns could catch: they must not get the new cause

@@ -4,7 +4,7 @@ thread confirmed first, and one of that cause's fixes names the knob the confirm
 
 from __future__ import annotations
 
-from triage_lines import knob_test, lookalike_test
+from triage_lines import source_knob_test, source_lookalike_test
 
 # (thread, message, the finding id first, a string one of its fixes' summaries or commands holds)
 KNOB = [
@@ -53,9 +53,7 @@ KNOB = [
 ]
 
 
-test_a_container_message_gets_its_cause_and_the_knob = knob_test(
-    KNOB, columns=("source", "text", "finding_id", "knob"), ids=[k[0] for k in KNOB]
-)
+test_a_container_message_gets_its_cause_and_the_knob = source_knob_test(KNOB)
 
 
 # real messages of other causes that name an image's CUDA requirement: not the requirement cause
@@ -86,6 +84,6 @@ LOOKALIKE = [
 ]
 
 
-test_a_look_alike_is_not_read_as_the_requirement_cause = lookalike_test(
-    LOOKALIKE, columns=("source", "text", "tempting"), ids=[k[0] for k in LOOKALIKE], newline=True
+test_a_look_alike_is_not_read_as_the_requirement_cause = source_lookalike_test(
+    LOOKALIKE, newline=True
 )

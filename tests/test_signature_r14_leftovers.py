@@ -9,7 +9,7 @@ of that cause's fixes names the knob the confirmed fix turned."""
 from __future__ import annotations
 
 import pytest
-from triage_lines import fixes_text, knob_test
+from triage_lines import fixes_text, source_knob_test
 
 from envdoctor.triage_engine import triage_text
 
@@ -120,9 +120,7 @@ KNOB = [
 ]
 
 
-test_a_common_message_gets_its_cause_and_the_knob = knob_test(
-    KNOB, columns=("source", "text", "finding_id", "knob"), ids=[k[0] for k in KNOB]
-)
+test_a_common_message_gets_its_cause_and_the_knob = source_knob_test(KNOB)
 
 
 def test_an_sm120_build_chosen_without_the_driver_names_the_driver_each_index_needs() -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from triage_lines import fixes_text, knob_test, lookalike_test
+from triage_lines import fixes_text, source_knob_test, source_lookalike_test
 
 from envdoctor.triage_engine import triage_text
 
@@ -121,9 +121,7 @@ KNOB = [
 ]
 
 
-test_a_common_message_gets_its_cause_and_the_knob = knob_test(
-    KNOB, columns=("source", "text", "finding_id", "knob"), ids=[k[0] for k in KNOB]
-)
+test_a_common_message_gets_its_cause_and_the_knob = source_knob_test(KNOB)
 
 
 # the build fixes for Jetson / aarch64 machines (a sentence that only says which wheels lack CUDA stays)
@@ -168,6 +166,4 @@ LOOKALIKE = [
 ]
 
 
-test_a_look_alike_message_is_not_read_as_the_cause = lookalike_test(
-    LOOKALIKE, columns=("source", "text", "tempting"), ids=[k[0] for k in LOOKALIKE], newline=True
-)
+test_a_look_alike_message_is_not_read_as_the_cause = source_lookalike_test(LOOKALIKE, newline=True)

@@ -6,8 +6,7 @@ could catch: they must not rank the tempting cause first."""
 
 from __future__ import annotations
 
-import pytest
-from triage_lines import assert_first_naming, assert_not_first
+from triage_lines import SOURCE_KNOB_COLUMNS, SOURCE_LOOKALIKE_COLUMNS, knob_test, lookalike_test
 
 # (thread, message, the finding id first, a string one of its fixes' commands or summaries holds)
 KNOB = [
@@ -97,11 +96,9 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(("source", "text", "finding_id", "knob"), KNOB)
-def test_llmapps_message_reaches_its_cause_and_knob(source, text, finding_id, knob):
-    assert_first_naming(text, finding_id, knob, source)
+test_llmapps_message_reaches_its_cause_and_knob = knob_test(KNOB, SOURCE_KNOB_COLUMNS)
 
 
-@pytest.mark.parametrize(("source", "text", "tempting"), LOOKALIKE)
-def test_llmapps_lookalike_is_not_caught(source, text, tempting):
-    assert_not_first(text, tempting, source, may_be_empty=True)
+test_llmapps_lookalike_is_not_caught = lookalike_test(
+    LOOKALIKE, SOURCE_LOOKALIKE_COLUMNS, may_be_empty=True
+)

@@ -9,7 +9,7 @@ of that cause's fixes names the knob the confirmed fix turned."""
 
 from __future__ import annotations
 
-from triage_lines import knob_test, lookalike_test
+from triage_lines import source_knob_test, source_lookalike_test
 
 NVSMI_IN_CONTAINER = (
     "root@banshee:/var/log# docker run --rm --gpus=all nvidia/cuda:9.2-base nvidia-smi\n"
@@ -93,9 +93,7 @@ KNOB = [
 ]
 
 
-test_a_common_message_gets_its_cause_and_the_knob = knob_test(
-    KNOB, columns=("source", "text", "finding_id", "knob"), ids=[k[0] for k in KNOB]
-)
+test_a_common_message_gets_its_cause_and_the_knob = source_knob_test(KNOB)
 
 
 # (thread, a real message the tempting cause must not rank first on)
@@ -118,6 +116,4 @@ LOOKALIKE = [
 ]
 
 
-test_a_look_alike_message_is_not_read_as_the_cause = lookalike_test(
-    LOOKALIKE, columns=("source", "text", "tempting"), ids=[k[0] for k in LOOKALIKE], newline=True
-)
+test_a_look_alike_message_is_not_read_as_the_cause = source_lookalike_test(LOOKALIKE, newline=True)

@@ -8,7 +8,7 @@ knob the confirmed fix turned."""
 
 from __future__ import annotations
 
-from triage_lines import knob_test, lookalike_test
+from triage_lines import source_knob_test, source_lookalike_test
 
 HSA_WSL = (
     "WSL environment detected.\n"
@@ -61,9 +61,7 @@ KNOB = [
 ]
 
 
-test_a_common_message_gets_its_cause_and_the_knob = knob_test(
-    KNOB, columns=("source", "text", "finding_id", "knob"), ids=[k[0] for k in KNOB]
-)
+test_a_common_message_gets_its_cause_and_the_knob = source_knob_test(KNOB)
 
 
 # (thread, a real message of another cause, the cause that must not rank first)
@@ -88,6 +86,4 @@ LOOKALIKE = [
 ]
 
 
-test_a_look_alike_message_is_not_read_as_the_cause = lookalike_test(
-    LOOKALIKE, columns=("source", "text", "tempting"), ids=[k[0] for k in LOOKALIKE], newline=True
-)
+test_a_look_alike_message_is_not_read_as_the_cause = source_lookalike_test(LOOKALIKE, newline=True)

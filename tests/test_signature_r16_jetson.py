@@ -5,7 +5,7 @@ tag, a wheel index, a service)."""
 
 from __future__ import annotations
 
-from triage_lines import knob_test, lookalike_test
+from triage_lines import source_knob_test, source_lookalike_test
 
 # (thread, message, the finding id first, a string one of its fixes' summaries or commands holds)
 KNOB = [
@@ -159,9 +159,7 @@ KNOB = [
 ]
 
 
-test_a_jetson_message_gets_its_cause_and_the_knob = knob_test(
-    KNOB, columns=("source", "text", "finding_id", "knob"), ids=[k[0] for k in KNOB]
-)
+test_a_jetson_message_gets_its_cause_and_the_knob = source_knob_test(KNOB)
 
 
 # real messages of other causes that a new pattern could catch: (thread, message, the cause
@@ -199,6 +197,4 @@ LOOKALIKE = [
 ]
 
 
-test_a_lookalike_is_not_taken_for_the_new_cause = lookalike_test(
-    LOOKALIKE, columns=("source", "text", "tempting"), ids=[k[0] for k in LOOKALIKE]
-)
+test_a_lookalike_is_not_taken_for_the_new_cause = source_lookalike_test(LOOKALIKE)

@@ -8,7 +8,7 @@ and one of that cause's fixes names the knob the confirmed fix turned."""
 
 from __future__ import annotations
 
-from triage_lines import knob_test, lookalike_test
+from triage_lines import source_knob_test, source_lookalike_test
 
 # (thread, message, the finding id first, a string one of its fixes' summaries or commands holds)
 KNOB = [
@@ -71,9 +71,7 @@ KNOB = [
 ]
 
 
-test_a_message_reaches_its_confirmed_cause_and_knob = knob_test(
-    KNOB, columns=("source", "text", "finding_id", "knob"), ids=[k[0] for k in KNOB]
-)
+test_a_message_reaches_its_confirmed_cause_and_knob = source_knob_test(KNOB)
 
 
 # (thread, a real message of another cause, the cause that must not rank first)
@@ -96,6 +94,4 @@ LOOKALIKE = [
 ]
 
 
-test_a_look_alike_message_is_not_read_as_the_cause = lookalike_test(
-    LOOKALIKE, columns=("source", "text", "tempting"), ids=[k[0] for k in LOOKALIKE], newline=True
-)
+test_a_look_alike_message_is_not_read_as_the_cause = source_lookalike_test(LOOKALIKE, newline=True)

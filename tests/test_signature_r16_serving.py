@@ -8,8 +8,7 @@ confirmed fix turned."""
 
 from __future__ import annotations
 
-import pytest
-from triage_lines import assert_first_naming, assert_not_first
+from triage_lines import source_knob_test, source_lookalike_test
 
 # (thread, message, the finding id first, a string one of its fixes' summaries or commands holds)
 KNOB = [
@@ -107,17 +106,7 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("source", "text", "finding_id", "knob"), KNOB, ids=[row[0] for row in KNOB]
-)
-def test_message_reaches_its_cause_with_the_knob(
-    source: str, text: str, finding_id: str, knob: str
-) -> None:
-    assert_first_naming(text, finding_id, knob, source)
+test_message_reaches_its_cause_with_the_knob = source_knob_test(KNOB)
 
 
-@pytest.mark.parametrize(
-    ("source", "text", "tempting"), LOOKALIKE, ids=[row[0] for row in LOOKALIKE]
-)
-def test_lookalike_is_not_read_as_the_new_cause(source: str, text: str, tempting: str) -> None:
-    assert_not_first(text, tempting, source)
+test_lookalike_is_not_read_as_the_new_cause = source_lookalike_test(LOOKALIKE)

@@ -5,7 +5,7 @@ changed an interface, the MOK key for Secure Boot, the module parameter the mess
 
 from __future__ import annotations
 
-from triage_lines import knob_test, lookalike_test
+from triage_lines import source_knob_test, source_lookalike_test
 
 # (thread, message, the finding id first, a string one of its fixes' commands or summaries holds)
 KNOB = [
@@ -98,9 +98,7 @@ KNOB = [
 ]
 
 
-test_a_kernel_module_message_gets_its_cause_and_the_knob = knob_test(
-    KNOB, columns=("source", "text", "finding_id", "knob"), ids=[k[0] for k in KNOB]
-)
+test_a_kernel_module_message_gets_its_cause_and_the_knob = source_knob_test(KNOB)
 
 
 # real compile errors of other out-of-tree modules (not NVIDIA's) against a newer kernel: the
@@ -119,9 +117,6 @@ LOOKALIKE = [
 ]
 
 
-test_a_look_alike_is_not_read_as_the_nvidia_cause = lookalike_test(
-    LOOKALIKE,
-    columns=("source", "text", "tempting"),
-    ids=[k[0] for k in LOOKALIKE],
-    may_be_empty=True,
+test_a_look_alike_is_not_read_as_the_nvidia_cause = source_lookalike_test(
+    LOOKALIKE, may_be_empty=True
 )

@@ -8,7 +8,7 @@ confirmed first, and one of that cause's fixes names the knob the confirmed fix 
 
 from __future__ import annotations
 
-from triage_lines import knob_test, lookalike_test
+from triage_lines import source_knob_test, source_lookalike_test
 
 from envdoctor.ingest.free_text import MAX_LINE_CHARS, cut_line
 
@@ -80,9 +80,7 @@ KNOB = [
 ]
 
 
-test_a_docker_or_wsl_message_gets_its_cause_and_the_knob = knob_test(
-    KNOB, columns=("source", "text", "finding_id", "knob"), ids=[k[0] for k in KNOB]
-)
+test_a_docker_or_wsl_message_gets_its_cause_and_the_knob = source_knob_test(KNOB)
 
 
 # real messages of other causes the new patterns could catch: they must not rank the new cause first
@@ -108,9 +106,7 @@ LOOKALIKE = [
 ]
 
 
-test_a_look_alike_is_not_read_as_the_new_cause = lookalike_test(
-    LOOKALIKE, columns=("source", "text", "tempting"), ids=[k[0] for k in LOOKALIKE], newline=True
-)
+test_a_look_alike_is_not_read_as_the_new_cause = source_lookalike_test(LOOKALIKE, newline=True)
 
 
 def test_a_long_line_quoting_nested_lines_keeps_its_end() -> None:

@@ -6,8 +6,7 @@ not read as theirs."""
 
 from __future__ import annotations
 
-import pytest
-from triage_lines import assert_first_naming, assert_not_first
+from triage_lines import knob_test, lookalike_test
 
 # (message verbatim from the thread, the finding id first, a knob one of its fixes names, thread)
 KNOB = [
@@ -223,11 +222,5 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(("text", "finding_id", "knob", "source"), KNOB)
-def test_extension_wheel_message_reaches_its_cause_with_the_knob(text, finding_id, knob, source):
-    assert_first_naming(text, finding_id, knob, source)
-
-
-@pytest.mark.parametrize(("text", "tempting", "source"), LOOKALIKE)
-def test_lookalike_is_not_read_as_the_new_cause(text, tempting, source):
-    assert_not_first(text, tempting, source)
+test_extension_wheel_message_reaches_its_cause_with_the_knob = knob_test(KNOB)
+test_lookalike_is_not_read_as_the_new_cause = lookalike_test(LOOKALIKE)

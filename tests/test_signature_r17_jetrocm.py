@@ -5,8 +5,7 @@ environment variable); look-alike messages of other causes are not caught by the
 
 from __future__ import annotations
 
-import pytest
-from triage_lines import assert_first_naming, assert_not_first, fixes_text
+from triage_lines import assert_first_naming, fixes_text, source_knob_test, source_lookalike_test
 
 # (thread, message, the finding id first, a string one of its fixes' summaries or commands holds)
 KNOB = [
@@ -109,11 +108,7 @@ KNOB = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("source", "text", "finding_id", "knob"), KNOB, ids=[row[0] for row in KNOB]
-)
-def test_message_reaches_its_cause_with_the_knob(source, text, finding_id, knob):
-    assert_first_naming(text, finding_id, knob, source)
+test_message_reaches_its_cause_with_the_knob = source_knob_test(KNOB)
 
 
 # (thread, a real message of another cause, the finding id that must not rank first)
@@ -156,11 +151,7 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("source", "text", "tempting"), LOOKALIKE, ids=[row[0] for row in LOOKALIKE]
-)
-def test_lookalike_is_not_caught(source, text, tempting):
-    assert_not_first(text, tempting, source)
+test_lookalike_is_not_caught = source_lookalike_test(LOOKALIKE)
 
 
 def test_invalid_isa_of_a_discrete_card_keeps_the_override_fixes():

@@ -6,8 +6,7 @@ causes that the new phrasings must not read as theirs."""
 
 from __future__ import annotations
 
-import pytest
-from triage_lines import assert_first_naming, lookalike_test
+from triage_lines import knob_test, lookalike_test
 
 # (message verbatim from the thread, the finding id first, a knob one of its fixes names, thread)
 KNOB = [
@@ -117,11 +116,7 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(("text", "finding_id", "knob", "source"), KNOB + CAUSE)
-def test_message_reaches_cause_with_knob(
-    text: str, finding_id: str, knob: str, source: str
-) -> None:
-    assert_first_naming(text, finding_id, knob, source)
+test_message_reaches_cause_with_knob = knob_test(KNOB + CAUSE)
 
 
 test_lookalike_is_not_read_as_this_cause = lookalike_test(LOOKALIKE)

@@ -6,7 +6,7 @@ confirmed fix turned (PyTorch's CUDA index, WSL2 for JAX on Windows, the CPU pac
 from __future__ import annotations
 
 import pytest
-from triage_lines import assert_first_naming, knob_test, lookalike_test
+from triage_lines import assert_first_naming, source_knob_test, source_lookalike_test
 
 # (thread, message, the finding id first, a string one of its fixes' summaries or commands holds)
 KNOB = [
@@ -103,9 +103,7 @@ NO_GPU = [
 ]
 
 
-test_cuda_asked_for_without_a_gpu_is_not_a_wrong_wheel = knob_test(
-    NO_GPU, columns=("source", "text", "finding_id", "knob"), ids=[k[0] for k in NO_GPU]
-)
+test_cuda_asked_for_without_a_gpu_is_not_a_wrong_wheel = source_knob_test(NO_GPU)
 
 
 # real messages of other causes that the new entries could catch: they must not get that cause first
@@ -137,10 +135,6 @@ LOOKALIKE = [
 ]
 
 
-test_a_look_alike_is_not_read_as_the_cpu_wheel = lookalike_test(
-    LOOKALIKE,
-    columns=("source", "text", "tempting"),
-    ids=[k[0] for k in LOOKALIKE],
-    may_be_empty=True,
-    newline=True,
+test_a_look_alike_is_not_read_as_the_cpu_wheel = source_lookalike_test(
+    LOOKALIKE, may_be_empty=True, newline=True
 )

@@ -6,7 +6,7 @@ kernel the path names, akmods, the stale DKMS version, the cc alternative)."""
 from __future__ import annotations
 
 import pytest
-from triage_lines import assert_first_naming, lookalike_test
+from triage_lines import assert_first_naming, source_lookalike_test
 
 # (thread, message, the finding id first, a string one of its fixes' commands or summaries holds)
 KNOB = [
@@ -170,9 +170,6 @@ LOOKALIKE = [
 ]
 
 
-test_a_look_alike_is_not_read_as_the_module_cause = lookalike_test(
-    LOOKALIKE,
-    columns=("source", "text", "tempting"),
-    ids=[k[0] for k in LOOKALIKE],
-    may_be_empty=True,
+test_a_look_alike_is_not_read_as_the_module_cause = source_lookalike_test(
+    LOOKALIKE, may_be_empty=True
 )

@@ -7,7 +7,7 @@ confirmed first, and one of that cause's fixes names the knob the confirmed fix 
 
 from __future__ import annotations
 
-from triage_lines import knob_test, lookalike_test
+from triage_lines import source_knob_test, source_lookalike_test
 
 # (thread, message, the finding id first, a string one of its fixes' summaries or commands holds)
 KNOB = [
@@ -48,9 +48,7 @@ KNOB = [
 ]
 
 
-test_a_container_gpu_message_gets_its_cause_and_the_knob = knob_test(
-    KNOB, columns=("source", "text", "finding_id", "knob"), ids=[k[0] for k in KNOB]
-)
+test_a_container_gpu_message_gets_its_cause_and_the_knob = source_knob_test(KNOB)
 
 
 # real messages of other causes the new patterns could catch: they must not rank the new cause first
@@ -82,6 +80,4 @@ LOOKALIKE = [
 ]
 
 
-test_a_look_alike_is_not_read_as_the_new_cause = lookalike_test(
-    LOOKALIKE, columns=("source", "text", "tempting"), ids=[k[0] for k in LOOKALIKE], newline=True
-)
+test_a_look_alike_is_not_read_as_the_new_cause = source_lookalike_test(LOOKALIKE, newline=True)

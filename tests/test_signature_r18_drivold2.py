@@ -5,7 +5,7 @@ the thread confirmed first, and one of that cause's fixes names the knob the con
 
 from __future__ import annotations
 
-from triage_lines import knob_test, lookalike_test
+from triage_lines import source_knob_test, source_lookalike_test
 
 # (thread, message, the finding id first, a string one of its fixes' commands or summaries holds)
 KNOB = [
@@ -119,9 +119,7 @@ KNOB = [
 ]
 
 
-test_a_drivold2_message_gets_its_cause_and_the_knob = knob_test(
-    KNOB, columns=("source", "text", "finding_id", "knob"), ids=[k[0] for k in KNOB]
-)
+test_a_drivold2_message_gets_its_cause_and_the_knob = source_knob_test(KNOB)
 
 
 # real messages of other causes that the new entries could catch: they must not get that cause
@@ -147,6 +145,4 @@ LOOKALIKE = [
 ]
 
 
-test_a_drivold2_lookalike_is_not_caught = lookalike_test(
-    LOOKALIKE, columns=("source", "text", "tempting"), ids=[k[0] for k in LOOKALIKE]
-)
+test_a_drivold2_lookalike_is_not_caught = source_lookalike_test(LOOKALIKE)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.triage_lines import assert_first_naming, assert_not_first
+from tests.triage_lines import assert_not_first, knob_test
 
 # (message verbatim, the finding id first, text one of its fixes names, thread URL)
 KNOB = [
@@ -102,11 +102,7 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("text", "finding_id", "knob", "source"), KNOB, ids=[row[3] for row in KNOB]
-)
-def test_knob_rows(text: str, finding_id: str, knob: str, source: str) -> None:
-    assert_first_naming(text, finding_id, knob, source)
+test_knob_rows = knob_test(KNOB, ids=[row[3] for row in KNOB])
 
 
 @pytest.mark.parametrize(

@@ -7,7 +7,7 @@ patterns."""
 from __future__ import annotations
 
 import pytest
-from triage_lines import assert_first_naming, assert_not_first
+from triage_lines import assert_not_first, source_knob_test
 
 # (thread, message, the finding id first, a string one of its fixes' summaries or commands holds)
 KNOB = [
@@ -158,13 +158,7 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(
-    ("source", "text", "finding_id", "knob"), KNOB, ids=[row[0] for row in KNOB]
-)
-def test_message_reaches_cause_with_knob(
-    source: str, text: str, finding_id: str, knob: str
-) -> None:
-    assert_first_naming(text, finding_id, knob, source)
+test_message_reaches_cause_with_knob = source_knob_test(KNOB)
 
 
 @pytest.mark.parametrize(

@@ -7,9 +7,7 @@ the cause the thread confirmed, first, with a fix naming the knob that fix turne
 
 from __future__ import annotations
 
-import pytest
-
-from tests.triage_lines import assert_first_naming, assert_not_first
+from tests.triage_lines import knob_test, lookalike_test
 
 # (message verbatim from the thread, the finding id first, a knob its fixes name, thread)
 KNOB = [
@@ -125,11 +123,7 @@ LOOKALIKE = [
 ]
 
 
-@pytest.mark.parametrize(("text", "finding_id", "knob", "source"), KNOB)
-def test_message_reaches_confirmed_cause_with_knob(text, finding_id, knob, source):
-    assert_first_naming(text, finding_id, knob, source)
+test_message_reaches_confirmed_cause_with_knob = knob_test(KNOB)
 
 
-@pytest.mark.parametrize(("text", "tempting", "source"), LOOKALIKE)
-def test_lookalike_is_not_misread(text, tempting, source):
-    assert_not_first(text, tempting, source, may_be_empty=True)
+test_lookalike_is_not_misread = lookalike_test(LOOKALIKE, may_be_empty=True)

@@ -170,6 +170,44 @@ def knob_test(
     return reaches_cause_with_knob
 
 
+def reach_test(rows: Sequence[Any]) -> Callable[[str, tuple[str, ...], str | None, str], None]:
+    """A test over rows of (field description, accepted cause ids, knob or None, source):
+    `assert_reaches` each. Bind it to a `test_` name in the table's module."""
+
+    @pytest.mark.parametrize(("text", "accepted", "knob", "source"), rows)
+    def reaches_an_accepted_cause(
+        text: str, accepted: tuple[str, ...], knob: str | None, source: str
+    ) -> None:
+        assert_reaches(text, accepted, source, knob)
+
+    return reaches_an_accepted_cause
+
+
+def first_with_knob_test(rows: Sequence[Any]) -> Callable[[str, str, str, str], None]:
+    """A test over rows of (text, finding id, knob, source thread URL): the source is an
+    https URL and `assert_first_with_knob` each. Bind it to a `test_` name in the table's module."""
+
+    @pytest.mark.parametrize(("text", "finding_id", "knob", "source"), rows)
+    def first_with_knob(text: str, finding_id: str, knob: str, source: str) -> None:
+        assert source.startswith("https://")
+        assert_first_with_knob(text, finding_id, knob)
+
+    return first_with_knob
+
+
+def command_test(
+    rows: Sequence[Any], ids: list[str] | None = None
+) -> Callable[[str, str, str, str], None]:
+    """A test over a table's rows of (text, finding id, command, source URL):
+    `assert_first_with_command` each. Bind it to a `test_` name in the table's module."""
+
+    @pytest.mark.parametrize(("text", "finding_id", "command", "url"), rows, ids=ids)
+    def reaches_cause_with_command(text: str, finding_id: str, command: str, url: str) -> None:
+        assert_first_with_command(text, finding_id, command, url)
+
+    return reaches_cause_with_command
+
+
 def lookalike_test(
     rows: Sequence[Any],
     columns: tuple[str, ...] = LOOKALIKE_COLUMNS,
@@ -191,3 +229,26 @@ def lookalike_test(
         assert_not_first(text + end, tempting, source, may_be_empty=may_be_empty)
 
     return lookalike_is_not_read_as_the_cause
+
+
+SOURCE_KNOB_COLUMNS = ("source", "text", "finding_id", "knob")
+SOURCE_LOOKALIKE_COLUMNS = ("source", "text", "tempting")
+
+
+def source_knob_test(rows: Sequence[tuple[str, ...]]) -> Callable[[str, str, str, str], None]:
+    """`knob_test` over rows of (source, text, finding id, knob), each named by its thread."""
+    return knob_test(rows, SOURCE_KNOB_COLUMNS, ids=[row[0] for row in rows])
+
+
+def source_lookalike_test(
+    rows: Sequence[tuple[str, ...]], *, may_be_empty: bool = False, newline: bool = False
+) -> Callable[[str, str, str], None]:
+    """`lookalike_test` over rows of (source, text, tempting finding id), each named by its
+    thread."""
+    return lookalike_test(
+        rows,
+        SOURCE_LOOKALIKE_COLUMNS,
+        ids=[row[0] for row in rows],
+        may_be_empty=may_be_empty,
+        newline=newline,
+    )

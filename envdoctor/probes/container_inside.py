@@ -20,6 +20,7 @@ from typing import Any
 
 from envdoctor.model.snapshot import FactGroup, absent, collected
 from envdoctor.probes.context import ProbeContext
+from envdoctor.probes.nvidia_kernel import DRIVER_LIBRARY_DIRS
 
 GROUPS = ("container.inside", "container.kubernetes")
 TIMEOUT_S = 5.0
@@ -31,17 +32,6 @@ ENV_KEYS = (
     "NVIDIA_DISABLE_REQUIRE",
     "NVIDIA_CTK_LIBCUDA_DIR",
     "CUDA_VERSION",
-)
-LIB_DIRS = (
-    "/usr/lib/x86_64-linux-gnu",
-    "/usr/lib/aarch64-linux-gnu",
-    "/usr/lib64",
-    "/usr/lib",
-    "/lib/x86_64-linux-gnu",
-    "/lib64",
-    "/usr/local/nvidia/lib64",
-    "/usr/local/nvidia/lib",
-    "/usr/lib/wsl/lib",
 )
 _GPU_NODE = re.compile(r"^nvidia\d+$")
 _CGROUP_ENGINES = (
@@ -118,7 +108,7 @@ def find_library(ctx: ProbeContext, soname: str, extra_dir: str | None = None) -
     cache = ctx.read_text("/etc/ld.so.cache") or ""
     if soname + "\0" in cache or soname + "\ufffd" in cache:
         found.append("ld.so.cache")
-    dirs = list(LIB_DIRS)
+    dirs = list(DRIVER_LIBRARY_DIRS)
     if extra_dir:
         dirs = [d for d in extra_dir.split(":") if d] + dirs
     for folder in dirs:

@@ -57,6 +57,11 @@ class CommandResult:
         tail = f": {first[0][:200]}" if first else ""
         return f"{self.argv[0]} exited {self.returncode}{tail}"
 
+    @classmethod
+    def not_run(cls, argv: tuple[str, ...], duration_s: float, error: str) -> CommandResult:
+        """A command that did not run to completion: no exit status, no output, `error` why."""
+        return cls(argv, None, "", "", duration_s, error)
+
 
 @dataclass(frozen=True)
 class ProbeOptions:
@@ -293,11 +298,8 @@ class ProbeContext:
         with self._lock:
             if self._stopped:
                 name = os.path.basename(str(argv[0])) if argv else ""
-                return CommandResult(
+                return CommandResult.not_run(
                     tuple(str(a) for a in argv),
-                    None,
-                    "",
-                    "",
                     0.0,
                     f"{name} not run: the overall deadline had passed",
                 )
@@ -410,7 +412,7 @@ def run_command(
     argv = tuple(str(a) for a in argv)
     start = time.monotonic()
     if not argv:
-        return CommandResult(argv, None, "", "", 0.0, "empty command")
+        return CommandResult.not_run(argv, 0.0, "empty command")
     run_env = dict(env if env is not None else os.environ)
     run_env.setdefault("LC_ALL", "C")
     try:
@@ -423,33 +425,20 @@ def run_command(
             start_new_session=True,
         )
     except FileNotFoundError:
-        return CommandResult(argv, None, "", "", time.monotonic() - start, f"{argv[0]} not found")
+        return CommandResult.not_run(argv, time.monotonic() - start, f"{argv[0]} not found")
     except PermissionError:
-        return CommandResult(
-            argv,
-            None,
-            "",
-            "",
-            time.monotonic() - start,
-            f"{argv[0]} is not executable (permission denied)",
+        return CommandResult.not_run(
+            argv, time.monotonic() - start, f"{argv[0]} is not executable (permission denied)"
         )
     except OSError as exc:
-        return CommandResult(
-            argv,
-            None,
-            "",
-            "",
-            time.monotonic() - start,
-            f"{argv[0]} could not start: {exc.strerror or exc}",
+        return CommandResult.not_run(
+            argv, time.monotonic() - start, f"{argv[0]} could not start: {exc.strerror or exc}"
         )
     if on_start is not None and not on_start(proc):
         _kill_group(proc)
         proc.communicate()
-        return CommandResult(
+        return CommandResult.not_run(
             argv,
-            None,
-            "",
-            "",
             time.monotonic() - start,
             f"{Path(argv[0]).name} not run: the overall deadline had passed",
         )

@@ -35,7 +35,9 @@ TIMEOUT_S = 10.0
 
 MODULES = ("nvidia", "nvidia_uvm", "nvidia_drm", "nvidia_modeset", "nvidia_peermem", "nouveau")
 LIBRARIES = ("libnvidia-ml", "libcuda")
-LIBRARY_DIRS = (
+# the usual dirs of the driver's user-space libraries (libcuda, libnvidia-ml): the distro's, an
+# NVIDIA container image's (/usr/local/nvidia) and WSL2's; container_inside looks in these too
+DRIVER_LIBRARY_DIRS = (
     "/usr/lib/x86_64-linux-gnu",
     "/usr/lib/aarch64-linux-gnu",
     "/usr/lib64",
@@ -45,6 +47,9 @@ LIBRARY_DIRS = (
     "/usr/local/nvidia/lib64",
     "/usr/local/nvidia/lib",
     "/usr/lib/wsl/lib",
+)
+LIBRARY_DIRS = (
+    *DRIVER_LIBRARY_DIRS,
     "/run/nvidia/driver/usr/lib/x86_64-linux-gnu",
     "/usr/lib/nvidia",
 )
