@@ -222,8 +222,13 @@ def _module_for(command: str) -> str:
     raise UsageError(f"unknown command {command!r}")
 
 
+MAX_MESSAGE = 2000  # characters of an error line: a pasted 100 KB argument is not echoed whole
+
+
 def _one_line(text: str) -> str:
-    return " ".join(text.split())
+    """`text` on one line, cut to MAX_MESSAGE characters (an input echoed in it may be huge)."""
+    line = " ".join(text.split())
+    return line if len(line) <= MAX_MESSAGE else line[: MAX_MESSAGE - 1] + "…"
 
 
 def _write(stream, text: str) -> str | None:  # noqa: ANN001

@@ -175,3 +175,20 @@ def test_wrong_typed_values_are_not_printed_as_reprs(real_captures, tmp_path):
         for repr_text in ("['515'", "{'x'", "{'major'", "{'$gt'", "['yesterday']"):
             assert repr_text not in text, (fmt, repr_text)
     assert node.driver is None and node.torch is None
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["explain", "x" * 100_000],
+        ["matrices", "show", "y" * 100_000],
+        ["explain", "a.b\n" * 30_000],
+    ],
+)
+def test_a_huge_argument_is_not_echoed_whole_in_the_error(capsys, argv):
+    # a 100 KB id pasted by mistake was echoed in full on the "one-line" error
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    lines = err.splitlines()
+    assert out == "" and len(lines) == 1 and 20 < len(lines[0]) <= 2100
+    assert lines[0].endswith("…")
