@@ -247,9 +247,10 @@ def read_store(path: Path, engine: str) -> RegexStore:
 def write_store(path: Path, store: RegexStore) -> bool:
     """Write the store atomically; False when the cache folder cannot take it."""
     from envdoctor.atomic import write_bytes_atomically
+    from envdoctor.matrix.cache import make_folder
 
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
+        make_folder(path.parent)
         write_bytes_atomically(path, store.to_bytes())
     except (OSError, ValueError):
         return False

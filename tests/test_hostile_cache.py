@@ -339,3 +339,28 @@ def test_the_cache_module_reads_regular_files_only(tmp_path):
     with pytest.raises(OSError):
         matrix_cache.read_regular_file(big, 100)
     assert matrix_cache.read_regular_file(big, 101) == b"x" * 101
+
+
+def test_a_home_that_does_not_exist_is_never_made_by_a_cache(tmp_path):
+    # system users' HOME is /nonexistent: a triage made /nonexistent/.cache/envdoctor (found by
+    # hand in round 21, when a later test needed /nonexistent to be missing)
+    home = tmp_path / "nonexistent"
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("XDG_CACHE_HOME", "ENVDOCTOR_CACHE_DIR")
+    }
+    env["HOME"] = str(home)
+    result = subprocess.run(
+        [sys.executable, "-m", "envdoctor", "triage", "-"],
+        input="RuntimeError: CUDA error: out of memory\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    assert result.returncode == 1 and "out of GPU memory" in result.stdout, result.stderr
+    assert not home.exists()
+    with pytest.raises(OSError, match="home folder does not exist"):
+        matrix_cache.make_folder(home / ".cache" / "envdoctor" / "compiled", env)
+    made = tmp_path / "xdg" / "envdoctor" / "compiled"  # $XDG_CACHE_HOME is made when missing
+    matrix_cache.make_folder(made, {**env, "XDG_CACHE_HOME": str(tmp_path / "xdg")})
+    assert made.is_dir() and not home.exists()

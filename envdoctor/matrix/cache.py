@@ -12,6 +12,7 @@ parsing the TOML as before. `ENVDOCTOR_MATRIX_CACHE=off` turns it off.
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
 import os
@@ -32,7 +33,6 @@ def read_regular_file(path: Path, limit_bytes: int) -> bytes:
     """A regular file's bytes, at most `limit_bytes`; OSError for anything else. A FIFO planted
     in a cache folder would block a plain read and a link to /dev/zero would never end: both
     are refused at once (opened without blocking, checked with fstat)."""
-    import errno
     import stat
 
     fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
@@ -64,6 +64,18 @@ def cache_root(env: Mapping[str, str] | None = None) -> Path:
     return Path(env.get("HOME", "~")).expanduser() / ".cache" / "envdoctor"
 
 
+def make_folder(folder: Path, env: Mapping[str, str] | None = None) -> None:
+    """Make a cache folder and the folders above it, but never the home folder: with no cache
+    variable set and HOME naming a folder that does not exist (system users' `/nonexistent`),
+    OSError, and no cache is written (it had made `/nonexistent/.cache`)."""
+    env = os.environ if env is None else env
+    if not env.get("ENVDOCTOR_CACHE_DIR") and not env.get("XDG_CACHE_HOME"):
+        home = Path(env.get("HOME", "~")).expanduser()
+        if not home.is_dir():
+            raise OSError(errno.ENOENT, "the home folder does not exist", str(home))
+    folder.mkdir(parents=True, exist_ok=True)
+
+
 def key(data: bytes, version: str) -> str:
     """What an entry must match: the file's bytes and the envdoctor that validated them."""
     return hashlib.sha256(data).hexdigest() + f"/{version}/{FORMAT}"
@@ -84,7 +96,6 @@ def files_key(paths: Sequence[Path], version: str, now: float | None = None) -> 
     future") could be rewritten within the same timestamp tick at the same size, so its bytes
     stand in for its status (git's rule for "racily clean" files); the first load after it
     ages misses once. OSError when a path is not a regular file (`read_regular_file`'s rule)."""
-    import errno
     import stat
     import time
 
@@ -141,7 +152,7 @@ def store(
     from envdoctor.atomic import write_text_atomically
 
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        make_folder(folder, env)
         text = json.dumps(
             {"key": entry_key, "matrix": fields}, default=_encode, separators=(",", ":")
         )
@@ -162,7 +173,7 @@ def store_bytes(
     from envdoctor.atomic import write_bytes_atomically
 
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        make_folder(folder, env)
         write_bytes_atomically(folder / f"{name}.bin", entry_key.encode() + b"\n" + data)
     except (OSError, ValueError):
         return False

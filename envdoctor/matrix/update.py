@@ -24,7 +24,7 @@ from pathlib import Path
 from urllib.parse import urlparse
 
 from envdoctor.atomic import write_text_atomically
-from envdoctor.matrix.cache import read_regular_file
+from envdoctor.matrix.cache import make_folder, read_regular_file
 from envdoctor.matrix.loader import MatrixSet, lint, load_bundled, load_dir
 
 MAX_BUNDLE_BYTES = 20 * 1024 * 1024
@@ -176,7 +176,7 @@ def rollback(env: Mapping[str, str] | None = None) -> str:
 def _prepare(paths: CachePaths) -> None:
     """Make the sets folder; CacheError when the cache cannot take a new set."""
     try:
-        paths.sets.mkdir(parents=True, exist_ok=True)
+        make_folder(paths.sets)
     except OSError as exc:
         raise CacheError(_cache_problem(paths.sets, exc)) from None
     _refuse_odd_files(paths)
@@ -385,5 +385,5 @@ def _history(paths: CachePaths) -> list[str]:
 
 
 def _write_atomic(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+    make_folder(path.parent)
     write_text_atomically(path, text)
