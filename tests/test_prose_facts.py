@@ -628,6 +628,21 @@ def test_framework_versions_in_forms_and_rows(
     assert prose_facts([line]).get(fact) == value, case
 
 
+def test_the_framework_release_chooser_reads_cudnn_codes_as_prose_does() -> None:
+    # one decoder (model.nvidia_records.cudnn_release): the chooser's own copy had read cuDNN 9's
+    # code 90100 (major*10000 + minor*100 + patch) as 90.1.0
+    from envdoctor.remedies.framework_libs import _cudnn_version
+
+    assert [str(_cudnn_version(c)) for c in ("6021", "7003", "90100", "8.9.2", "7")] == [
+        "6.0.21",
+        "7.0.3",
+        "9.1.0",
+        "8.9.2",
+        "7",
+    ]
+    assert _cudnn_version("abc") is None and _cudnn_version(None) is None
+
+
 def test_tensorflow_1x_prints_cudnn_version_codes() -> None:
     # train/en-0187: TensorFlow 1.x logs cuDNN's CUDNN_VERSION code (major*1000 + minor*100 + patch)
     line = (

@@ -278,6 +278,21 @@ def cuda_from_int(value: int | None) -> str | None:
     return f"{value // 1000}.{(value % 1000) // 10}"
 
 
+def cudnn_release(version: str) -> str:
+    """A cuDNN version as a release: TensorFlow 1.x and PyTorch print cuDNN's version code ("Loaded
+    runtime CuDNN library: 6021 ... compiled with 5105", "PyTorch was compiled against 7102"; newer
+    PyTorch prints "(8, 9, 2)"). CUDNN_VERSION = major*1000 + minor*100 + patch before cuDNN 9
+    (6021 = 6.0.21) and major*10000 + minor*100 + patch from 9 on (90100 = 9.1.0)."""
+    parts = re.fullmatch(r"(\d+), ?(\d+), ?(\d+)", version)
+    if parts:
+        return ".".join(parts.groups())
+    if re.fullmatch(r"[5-8]\d{3}", version):
+        return f"{version[0]}.{version[1]}.{int(version[2:])}"
+    if re.fullmatch(r"9\d{4}", version):
+        return f"9.{int(version[1:3])}.{int(version[3:])}"
+    return version
+
+
 def library_from_nvml_version(text: str | None) -> str | None:
     """The driver version inside NVML's version string ("12.550.54.14" -> "550.54.14")."""
     value = clean(text)

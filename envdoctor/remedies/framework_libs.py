@@ -15,6 +15,7 @@ from packaging.version import Version
 
 from envdoctor.fix_effects import Assumes
 from envdoctor.model.findings import Fix
+from envdoctor.model.nvidia_records import cudnn_release
 from envdoctor.model.snapshot import Snapshot
 from envdoctor.remedies.host import Host
 from envdoctor.remedies.package_pythons import given, minor_of, release_rows, row_for
@@ -68,15 +69,9 @@ def framework_lib_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -
 
 
 def _cudnn_version(text: str | None) -> Version | None:
-    """A cuDNN version as frameworks print it: '6021' (TensorFlow's CUDNN_VERSION, major*1000 +
-    minor*100 + patch: 6.0.21), '8.9.2' or '6'."""
-    if not text or not re.fullmatch(r"\d+(?:\.\d+){0,3}", text.strip()):
-        return None
-    text = text.strip()
-    if "." not in text and len(text) >= 4:
-        number = int(text)
-        return Version(f"{number // 1000}.{number % 1000 // 100}.{number % 100}")
-    return Version(text)
+    """A cuDNN version as frameworks print it ('6021', '90100', '(8, 9, 2)', '8.9.2', '6'), or None."""
+    release = cudnn_release(text.strip()) if text else ""
+    return Version(release) if re.fullmatch(r"\d+(?:\.\d+){0,3}", release) else None
 
 
 def releases_for_cudnn(package: str, cudnn: str | None, ms: Any, host: Host) -> list[Fix]:

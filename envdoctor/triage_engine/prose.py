@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from envdoctor.model.nvidia_records import cudnn_release
 from envdoctor.triage_engine.prose_gpu import geforce_name, gpu_count, gpu_name, gpu_vendor
 
 # ASCII word rules: a Chinese character next to "WSL2" or "12.1" is a boundary, as a space is
@@ -516,21 +517,6 @@ ANCHORS = (
     "opensuse",
     "manjaro",
 )
-
-
-def cudnn_release(version: str) -> str:
-    """A cuDNN version as a release: TensorFlow 1.x and PyTorch print cuDNN's version code ("Loaded
-    runtime CuDNN library: 6021 ... compiled with 5105", "PyTorch was compiled against 7102"; newer
-    PyTorch prints "(8, 9, 2)"). CUDNN_VERSION = major*1000 + minor*100 + patch before cuDNN 9
-    (6021 = 6.0.21) and major*10000 + minor*100 + patch from 9 on (90100 = 9.1.0)."""
-    parts = re.fullmatch(r"(\d+), ?(\d+), ?(\d+)", version)
-    if parts:
-        return ".".join(parts.groups())
-    if re.fullmatch(r"[5-8]\d{3}", version):
-        return f"{version[0]}.{version[1]}.{int(version[2:])}"
-    if re.fullmatch(r"9\d{4}", version):
-        return f"9.{int(version[1:3])}.{int(version[3:])}"
-    return version
 
 
 def _cpu_build_named(line: str) -> bool:
