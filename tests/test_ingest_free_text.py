@@ -46,6 +46,17 @@ def test_versions_from_an_issue_template() -> None:
     assert data["distro"] == "ubuntu"
 
 
+def test_versions_after_full_width_colons() -> None:
+    """Chinese input methods type "：" and "（）": the versions after them are read as after ":"
+    (the environment list of a real report, tests/triage_corpus/train/zh-4106-*)."""
+    text = next((CORPUS / "train").glob("zh-4106-*.txt")).read_text(encoding="utf-8")
+    data = facts(text.split("#! ---\n", 1)[1])
+    assert data["versions"]["torch"] == "2.8.0+cu128"
+    assert data["system_versions"]["python"] == "3.12"
+    assert "NVIDIA Tesla P100" in data["gpus"]
+    assert free_text.ascii_forms("PyTorch：２.８（cu128）\u3000ok") == "PyTorch:2.8(cu128) ok"
+
+
 def test_traceback_frames_and_extension_modules() -> None:
     data = facts(body("017"))
     assert any(

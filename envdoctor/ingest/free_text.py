@@ -130,6 +130,17 @@ _DIGITS = b"0123456789"  # dropped from a line's bytes to give its shape
 _VERSION_LIST = re.compile(r"(\(from versions: )([^)]{200,}?)((?:, [^,)]{1,40}){1,8}\))")
 
 
+# Full-width ASCII forms (U+FF01-U+FF5E, "：", "（", "２") and the ideographic space, as Chinese
+# input methods type them ("PyTorch：2.8.0+cu128"), read as their ASCII twins: one character
+# for one, so offsets stay valid.
+ASCII_FORMS = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
+
+
+def ascii_forms(text: str) -> str:
+    """`text` with full-width ASCII forms and the ideographic space as plain ASCII."""
+    return text if text.isascii() else text.translate(ASCII_FORMS)
+
+
 def cut_line(line: str) -> str:
     """A notable line cut at `MAX_LINE_CHARS`; a long list of pip's "(from versions: ...)" keeps
     its first and last releases (the newest, which a fix names) with "..." between, and a line
@@ -524,6 +535,7 @@ class Collector:
             bisect.insort(self.errors, (number, line[:MAX_LINE_CHARS]))
             if len(self.errors) > MAX_ERRORS:
                 self.errors.pop(MAX_ERRORS // 2)
+        line, lowered = ascii_forms(line), ascii_forms(lowered)
         if 'file "' in lowered or ".py:" in lowered or ".py in " in lowered:
             self._frames(line)
         if ".so" in lowered or ".pyd" in lowered or "-packages" in lowered:
