@@ -23,6 +23,18 @@ ROWS = [
         GPU_TOO_OLD,
         "cu126",
     ),
+    # PyTorch 2.8+'s warning that lists the build's CCs, run together on one console line by the
+    # launcher: a GTX 1070 Ti (6.1) below the first listed (7.5)
+    (
+        "https://github.com/LykosAI/StabilityMatrix/issues/1648",
+        "J:\\LLM_Directory\\Packages\\forge-neo\\venv\\Lib\\site-packages\\torch\\cuda_init_.py:371: "
+        "UserWarning: Found GPU0 NVIDIA GeForce GTX 1070 Ti which is of compute capability (CC) 6.1. "
+        "The following list shows the CCs this version of PyTorch was built for and the hardware CCs "
+        "it supports:\n• 7.5 which supports hardware CC >=7.5,<8.0\n"
+        "• 8.0 which supports hardware CC >=8.0,<9.0",
+        GPU_TOO_OLD,
+        "cu126",
+    ),
     # the same warning with no torch version at all: a GPU below sm_70 is never too new for a build
     (
         "https://github.com/index-tts/index-tts/issues/815",
@@ -30,6 +42,33 @@ ROWS = [
         "PyTorch installation.",
         GPU_TOO_OLD,
         "cu126",
+    ),
+    # PTX newer than the host driver, met inside a Triton container: the image's CUDA needs a newer
+    # host driver (the reporter updated it to 510)
+    (
+        "https://github.com/clearml/clearml-serving/issues/29",
+        "After following the `docker-compose-triton-gpu.yml` instructions for the pytorch example "
+        "the server fails to spin up. The service fails due to the following error:\n\n"
+        "model_repository_manager.cc:1152] failed to load 'test_model_pytorch' version 1: Internal: "
+        "unable to create stream: the provided PTX was compiled with an unsupported toolchain.",
+        "container.image-needs-newer-driver",
+        "host NVIDIA driver",
+    ),
+    # an app's own "CPU is being used" line and "force it to use GPU" beside an RTX 4090
+    (
+        "https://github.com/dsymbol/decipher/issues/25",
+        "I'm getting a message during the process\n`CPU is being used for this transcription, this "
+        "process may take a while.` \nany way to force it to use GPU? I'm running a 4090, I've got "
+        "the right CUDA stuff installed already, etc.",
+        "torch.cpu-build-on-gpu-host",
+        "download.pytorch.org/whl/",
+    ),
+    # "torch.cuda仍显示不可用" after reinstalling torch
+    (
+        "https://github.com/chatchat-space/Langchain-Chatchat/issues/1235",
+        "尝试过重装torch，但torch.cuda仍显示不可用。",
+        "torch.cpu-build-on-gpu-host",
+        "download.pytorch.org/whl/",
     ),
     # a Radeon named by its number without a space, as the StableSwarmUI reporter wrote it
     # ("... ROCm 5.7 on a Radeon RX6800XT"; here without "Radeon"), beside the message of

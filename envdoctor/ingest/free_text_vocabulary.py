@@ -217,7 +217,7 @@ GPU_HINT_REST_GATE = ("rx", "ti")
 # 0, GPU Compute Capability: 8.6, ..."; before Paddle 2.1 "CUDA Capability: 61", the digits run
 # together)
 CC = re.compile(
-    r"(?:compute|cuda)\s+capability(?:\s+of)?(?:\s+(?:is\s+)?|\s*:\s*)"
+    r"(?:compute|cuda)\s+capability(?:\s+of)?(?:\s+\(cc\))?(?:\s+(?:is\s+)?|\s*:\s*)"
     r"(?:sm_(?P<sm>\d{2,3})|(?P<major>\d{1,2})\.(?P<minor>\d)|(?:(?<=:)|(?<=: ))(?P<packed>\d{2,3})\b(?!\.))",
     re.IGNORECASE,
 )
