@@ -4,7 +4,7 @@ A report reaches its confirmed cause first with a fix naming the knob the confir
 
 from __future__ import annotations
 
-from tests.triage_lines import source_knob_test
+from tests.triage_lines import source_knob_test, training_case_test
 
 GPU_TOO_OLD = "torch.gpu-too-old-for-build"
 CUDA_TORCH_ON_AMD = "rocm.cuda-torch-on-amd"
@@ -83,3 +83,40 @@ ROWS = [
 ]
 
 test_fresh_reports_reach_their_cause = source_knob_test(ROWS)
+
+# the development sample's cases as the corpus scores them (their own thread out of the case base):
+# (training case, finding id, knob, thread)
+CASES = [
+    (
+        "zh-4100-paddleocr-3090-cuda10.2-image-wrong-results.txt",
+        "paddle.gpu-too-new-for-build",
+        "11.2",
+        "https://github.com/PaddlePaddle/PaddleOCR/issues/9249",
+    ),
+    (
+        "en-4003-stabilitymatrix-forge-neo-gtx1070ti-cc61.txt",
+        GPU_TOO_OLD,
+        "cu126",
+        "https://github.com/LykosAI/StabilityMatrix/issues/1648",
+    ),
+    (
+        "zh-4106-indextts-p100-sm60-torch28-cu128.txt",
+        GPU_TOO_OLD,
+        "cu126",
+        "https://github.com/index-tts/index-tts/issues/815",
+    ),
+    (
+        "en-4005-decipher-whisper-cpu-being-used.txt",
+        "torch.cpu-build-on-gpu-host",
+        "download.pytorch.org/whl/",
+        "https://github.com/dsymbol/decipher/issues/25",
+    ),
+    (
+        "en-3904-clearml-triton-ptx-unsupported-toolchain.txt",
+        "container.image-needs-newer-driver",
+        "driver",
+        "https://github.com/clearml/clearml-serving/issues/29",
+    ),
+]
+
+test_development_cases_reach_their_cause = training_case_test(CASES, keywords=True)
