@@ -43,17 +43,6 @@ ROWS = [
         GPU_TOO_OLD,
         "cu126",
     ),
-    # PTX newer than the host driver, met inside a Triton container: the image's CUDA needs a newer
-    # host driver (the reporter updated it to 510)
-    (
-        "https://github.com/clearml/clearml-serving/issues/29",
-        "After following the `docker-compose-triton-gpu.yml` instructions for the pytorch example "
-        "the server fails to spin up. The service fails due to the following error:\n\n"
-        "model_repository_manager.cc:1152] failed to load 'test_model_pytorch' version 1: Internal: "
-        "unable to create stream: the provided PTX was compiled with an unsupported toolchain.",
-        "container.image-needs-newer-driver",
-        "host NVIDIA driver",
-    ),
     # an app's own "CPU is being used" line and "force it to use GPU" beside an RTX 4090
     (
         "https://github.com/dsymbol/decipher/issues/25",
@@ -110,12 +99,6 @@ CASES = [
         "torch.cpu-build-on-gpu-host",
         "download.pytorch.org/whl/",
         "https://github.com/dsymbol/decipher/issues/25",
-    ),
-    (
-        "en-3904-clearml-triton-ptx-unsupported-toolchain.txt",
-        "container.image-needs-newer-driver",
-        "driver",
-        "https://github.com/clearml/clearml-serving/issues/29",
     ),
 ]
 

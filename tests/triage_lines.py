@@ -248,7 +248,7 @@ def source_lookalike_test(
     return lookalike_test(
         rows,
         SOURCE_LOOKALIKE_COLUMNS,
-        ids=[row[0] for row in rows],
+        ids=[getattr(row, "values", row)[0] for row in rows],  # a pytest.param row too
         may_be_empty=may_be_empty,
         newline=newline,
     )
