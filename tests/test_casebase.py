@@ -4,9 +4,8 @@ problem report, and the shipped table is what bench/build_case_base.py writes.""
 
 from __future__ import annotations
 
-import re
-
 import json
+import re
 from pathlib import Path
 from typing import Any
 

@@ -5,7 +5,6 @@ thread confirmed first, and one of that cause's fixes names the knob the confirm
 from __future__ import annotations
 
 import pytest
-
 from triage_lines import source_knob_test, source_lookalike_test
 
 # (thread, message, the finding id first, a string one of its fixes' summaries or commands holds)
@@ -76,7 +75,6 @@ LOOKALIKE = [
         "6949deb26e3807df64b1a86fd437a1746b112c793fa35871e0c24b86d63e089f/merged]\\\\\\\\nnvidia-container-cli: "
         'ldcache error: process /sbin/ldconfig.real failed with error code: 1\\\\\\\\n\\\\\\"\\"": unknown.',
         "container.cuda-requirement-unsatisfied",
-
         marks=pytest.mark.xfail(strict=True, reason=XFAIL_CASE_BASE),
     ),
     pytest.param(
@@ -89,7 +87,6 @@ LOOKALIKE = [
         "--pid=24908 /data1/yard/docker/aufs/mnt/21e97522ec1a16f3ce86335c3485b5ac35ec32fe30b41b262972dd4eb49ac7ed]"
         '\\\\\\\\nnvidia-container-cli: ldcache error: process /sbin/ldconfig failed with error code: 1\\\\\\\\n\\\\\\"\\"".',
         "container.cuda-requirement-unsatisfied",
-
         marks=pytest.mark.xfail(strict=True, reason=XFAIL_CASE_BASE),
     ),
 ]

@@ -106,7 +106,6 @@ LOOKALIKE = [
         "x1unix is member of render group",
         "rocm.driver-not-loaded",
         "https://github.com/ROCm/legacy-rocm-build/issues/6166",
-
         marks=pytest.mark.xfail(strict=True, reason=XFAIL_CASE_BASE),
     ),
     (
