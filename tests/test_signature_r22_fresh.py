@@ -11,8 +11,8 @@ CUDA_TORCH_ON_AMD = "rocm.cuda-torch-on-amd"
 
 # (thread, text, finding id, knob)
 ROWS = [
-    # the environment list typed with full-width colons: torch 2.8.0+cu128 starts at sm_70,
-    # so the P100 (sm_60) is too old for it (it had read as "too new": no torch version seen)
+    # the environment list typed with full-width colons ("PyTorch：2.8.0+cu128"): torch 2.8.0+cu128
+    # starts at sm_70, so the P100 (sm_60) is too old for it
     (
         "https://github.com/index-tts/index-tts/issues/815",
         "环境\nGPU：NVIDIA Tesla P100 16GB（sm_60）\nPython：3.12\nPyTorch：2.8.0+cu128\n"
