@@ -96,6 +96,29 @@ ROWS += [
     ),
 ]
 
+ROWS += [
+    # "DLL load failed" says Windows by itself: the VC++ runtime entry
+    (
+        "https://github.com/pytorch/pytorch/issues/39734",
+        "import torch fails with DLL load failed",
+        "windows.dll-dependency-missing",
+        "vc_redist",
+    ),
+    (
+        "https://github.com/pytorch/pytorch/issues/39734",
+        "import torch报错 DLL load failed",
+        "windows.dll-dependency-missing",
+        "vc_redist",
+    ),
+    # the two CUDA versions compared in Chinese: nvidia-smi's is the driver's
+    (
+        "https://docs.nvidia.com/cuda/cuda-installation-guide-linux/index.html#environment-setup",
+        "nvidia-smi显示的cuda版本是12.2，nvcc -V显示11.8，是不是冲突了",
+        "cuda.toolkits-disagree",
+        "nvcc",
+    ),
+]
+
 test_fresh_reports_reach_their_cause = source_knob_test(ROWS)
 
 # (thread, text, finding id that must stay out of the top three)
@@ -136,6 +159,12 @@ LOOKALIKES = [
         "https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/troubleshooting.html",
         "training hangs after 3 epochs when using 4 GPUs",
         "nccl.p2p-broken-acs-iommu",
+    ),
+    # import torch failing on Linux is not the Windows runtime
+    (
+        "https://github.com/pytorch/pytorch/issues/39734",
+        "import torch fails with undefined symbol on ubuntu",
+        "windows.dll-dependency-missing",
     ),
     # a driver update on Windows followed by an app crash is not the Linux module mismatch
     (
