@@ -214,7 +214,18 @@ CASES = [
 test_development_cases_reach_their_cause = training_case_test(CASES, keywords=True)
 
 
-def test_illegal_instruction_is_not_read_in_a_healthy_log() -> None:
-    """The generic entry needs the error itself: a word 'instruction' in a log is not it."""
-    ids = [f.id for f in triage_text("Loading instruction-tuned model weights... done").findings]
-    assert "platform.cpu-instruction-unsupported" not in ids
+def test_the_vm_cpu_type_fix_is_offered_only_for_a_vm() -> None:
+    """The generic illegal-instruction finding offers the VM's CPU type (Proxmox's `--cpu host`)
+    only when the paste names a virtual machine; the CPU-flags check is offered either way."""
+
+    def fixes(text: str) -> str:
+        hit = [
+            f for f in triage_text(text).findings if f.id == "platform.cpu-instruction-unsupported"
+        ]
+        assert hit, text
+        return " ".join(c for fix in hit[0].fixes for c in (fix.summary, *fix.commands))
+
+    bare = fixes("Illegal instruction (core dumped)")
+    in_vm = fixes("Inside my Proxmox VM:\nIllegal instruction (core dumped)")
+    assert "--cpu host" not in bare and "/proc/cpuinfo" in bare
+    assert "--cpu host" in in_vm and "/proc/cpuinfo" in in_vm
