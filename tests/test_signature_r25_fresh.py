@@ -160,7 +160,7 @@ LOOKALIKES = [
     # an issue template's CUDA question answered False on a Mac is not code asking for CUDA
     (
         "https://github.com/zai-org/ChatGLM2-6B/issues/32",
-        "- OS: MacOS Ventura\n- CUDA Support (`python -c \"import torch; "
+        '- OS: MacOS Ventura\n- CUDA Support (`python -c "import torch; '
         'print(torch.cuda.is_available())"`) :False',
         "macos.cuda-requested",
     ),
