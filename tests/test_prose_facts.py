@@ -9,7 +9,7 @@ import pytest
 from envdoctor.ingest import ingest_text
 from envdoctor.triage_engine.facts import Facts
 from envdoctor.triage_engine.prose import geforce_name, prose_facts
-from envdoctor.triage_engine.prose_gpu import arch_name
+from envdoctor.triage_engine.prose_gpu import arch_name, gpu_name
 
 REAL_LINES = [
     # (corpus file, line, fact, value)
@@ -1025,3 +1025,47 @@ def test_a_blackwell_card_failing_in_ollama_is_no_torch_kernel_guess() -> None:
     same_without_ollama = same_without_ollama.replace("check ollama server", "check the server")
     ids = [finding.id for finding in triage_text(same_without_ollama).findings]
     assert "torch.gpu-too-new-for-build" in ids  # the guess itself still stands
+
+
+@pytest.mark.parametrize(
+    ("line", "name", "cc"),
+    [
+        # data-centre cards after "GPU is" / "GPU:", and the ones the table lists by short name
+        ("My GPU is H20 and vLLM fails", "NVIDIA H20", "9.0"),
+        ("GPU: L20", "NVIDIA L20", "8.9"),
+        ("NVIDIA L4 on GKE", "NVIDIA L4", "8.9"),
+        ("an A10G instance on AWS", "NVIDIA A10G", "8.6"),
+        ("8 GPU B200 node", "NVIDIA B200", "10.0"),
+        ("RTX A4500 workstation", "NVIDIA RTX A4500", "8.6"),
+        # workstation and named cards by their family word
+        ("Device 0: Quadro P400, compute capability 6.1", "Quadro P400", "6.1"),
+        ("Quadro K620 with driver 470", "Quadro K620", "5.0"),
+        ("a Quadro RTX 5000 laptop", "Quadro RTX 5000", "7.5"),
+        ("Titan Xp on Ubuntu", "NVIDIA TITAN Xp", "6.1"),
+        ("TITAN RTX", "NVIDIA TITAN RTX", "7.5"),
+        ("Tesla M60 in Azure", "Tesla M60", "5.2"),
+        ("RTX 6000 Ada", "NVIDIA RTX 6000 Ada Generation", "8.9"),
+        ("RTX PRO 6000 Blackwell", "NVIDIA RTX PRO 6000 Blackwell Workstation Edition", "12.0"),
+    ],
+)
+def test_named_and_data_centre_cards_resolve_in_the_gpu_table(
+    line: str, name: str, cc: str
+) -> None:
+    assert gpu_name(line) == name
+    facts = Facts(ingest_text(line + "\nCUDA error: no kernel image is available"))
+    assert facts.get("gpu.cc") == cc
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "I drive a Tesla Model 3",
+        "the l4 layer of the network",  # a short model name without a GPU word
+        "b200 rows in the table",
+        "GPU is busy",
+        "titan x",  # a Maxwell and a Pascal card share the name
+        "rtx pro tips",
+    ],
+)
+def test_words_that_name_no_named_card(line: str) -> None:
+    assert gpu_name(line) is None

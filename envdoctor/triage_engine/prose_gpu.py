@@ -49,12 +49,13 @@ GPU_NUMBER = re.compile(
 # the reader's Unicode word rules miss a model glued to Chinese); the short names that are other
 # things too (T4, A10, A30, H20, L20, P4) only next to a GPU word
 _DC_CLEAR = (
-    r"a800|h800|p40|p100|k80|m40|a6000|a5000|a4000|a2000|v100s|v100|a100|h100|h200|l40s|l40|a40|"
-    r"t1000|t600|t400"
+    r"a800|h800|p40|p100|k80|m40|a6000|a5000|a4500|a4000|a2000|v100s|v100|a100|h100|h200|l40s|l40|"
+    r"a40|a10g|gb200|gh200|t1000|t600|t400"
 )
-_DC_SHORT = r"t4|a10|a30|h20|l20|p4"
+_DC_SHORT = r"t4|a10|a30|h20|l20|l4|p4|b200|b100|gb10"
 DC_GPU = re.compile(
-    r"(?:(?:tesla|telsa|特斯拉|nvidia|丽台|显卡|gpu|卡|张|块|台|用的是?|我的是?)\s*(?:[:：]\s*)?(?P<short>"
+    r"(?:(?:tesla|telsa|特斯拉|nvidia|丽台|显卡|gpu|卡|张|块|台|用的是?|我的是?)"
+    r"\s*(?:(?:[:：=]|is(?=\s))\s*)?(?P<short>"
     + _DC_SHORT
     + r"|"
     + _DC_CLEAR
@@ -114,7 +115,24 @@ GT_GPU = re.compile(
 # the compute capability every card of a generation shares (NVIDIA's CUDA GPUs page)
 SERIES_CAPABILITY = {"10": "6.1", "16": "7.5", "20": "7.5", "30": "8.6", "40": "8.9", "50": "12.0"}
 _TESLA = ("p40", "p100", "k80", "m40", "t4", "p4", "v100", "v100s")
-_RTX_A = ("a6000", "a5000", "a4000", "a2000")
+_RTX_A = ("a6000", "a5000", "a4500", "a4000", "a2000")
+# Workstation and named cards by their family word, as the GPU table spells them: "Quadro P400",
+# "quadro rtx5000", "Quadro K620", "TITAN RTX", "Titan Xp", "Tesla M60", "RTX 6000 Ada",
+# "RTX PRO 6000 Blackwell" (not "TITAN X": a Maxwell and a Pascal card share the name)
+NAMED_GPU = re.compile(
+    r"(?<![a-z0-9])(?:quadro\s*(?P<quadro>rtx\s*[3-8]000|g[pv]100|[kmpt]\d{3,4}m?)"
+    r"|titan\s*(?P<titan>rtx|xp|v)|tesla\s*(?P<tesla>[km]\d{2}m?)"
+    r"|rtx\s*(?P<ada>[2-6]000)\s*ada|rtx\s*pro\s*(?P<pro>[2-6][05]00))(?![a-z0-9])",
+    FLAGS,
+)
+# the RTX PRO Blackwell model each number names (a Workstation Edition where there are several)
+_RTX_PRO = {
+    "6000": "NVIDIA RTX PRO 6000 Blackwell Workstation Edition",
+    "5000": "NVIDIA RTX PRO 5000 Blackwell",
+    "4500": "NVIDIA RTX PRO 4500 Blackwell",
+    "4000": "NVIDIA RTX PRO 4000 Blackwell",
+    "2000": "NVIDIA RTX PRO 2000 Blackwell",
+}
 # AMD Radeon cards by their number ("RX 6600", "6700xt", "7900 XTX"): the vendor rules out CUDA
 AMD_GPU = re.compile(
     r"(?<![a-z0-9])(?:(?:amd\s*)?(?:radeon\s*)?rx\s?(?P<rx>[4-9]\d{2,3})(?:\s?(?P<rxs>xtx|xt|gre))?"
@@ -171,6 +189,7 @@ def gpu_name(line: str) -> str | None:
         geforce_name(line)
         or gt_name(line)
         or datacenter_name(line)
+        or named_name(line)
         or radeon_name(line)
         or series_name(line)
         or arch_name(line)
@@ -247,6 +266,25 @@ def datacenter_name(line: str) -> str | None:
     if model in _RTX_A:
         return f"NVIDIA RTX {model.upper()}"
     return f"NVIDIA {model.upper()}"
+
+
+def named_name(line: str) -> str | None:
+    """A workstation or named card by its family word ("Quadro P400" -> "Quadro P400", "rtx 6000
+    ada" -> "NVIDIA RTX 6000 Ada Generation"), as the GPU table spells it, or None."""
+    found = NAMED_GPU.search(line)
+    if found is None:
+        return None
+    if found.group("quadro"):
+        return "Quadro " + re.sub(r"(?i)rtx\s*", "RTX ", found.group("quadro")).upper()
+    if found.group("titan"):
+        titan = found.group("titan").upper()
+        return f"NVIDIA TITAN {'Xp' if titan == 'XP' else titan}"
+    if found.group("tesla"):
+        model = found.group("tesla")
+        return f"Tesla {model[0].upper()}{model[1:].lower()}"
+    if found.group("ada"):
+        return f"NVIDIA RTX {found.group('ada')} Ada Generation"
+    return _RTX_PRO.get(found.group("pro"))
 
 
 def radeon_name(line: str) -> str | None:
