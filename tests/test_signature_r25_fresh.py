@@ -104,6 +104,13 @@ ROWS = [
         "app.driver-newer-than-validated",
         "Adrenalin",
     ),
+    # eight NVSwitch-class GPUs that do not start: Fabric Manager
+    (
+        "https://docs.nvidia.com/datacenter/tesla/fabric-manager-user-guide/index.html",
+        "我这里 有8张H20，需要怎么设置才能让他工作，部署工作都做完了，但是启动不了",
+        "nvidia.fabric-manager-not-running",
+        "nvidia-fabricmanager",
+    ),
     # a HAMi node without its label: no device plugin there
     (
         "https://github.com/Project-HAMi/HAMi",
@@ -163,6 +170,17 @@ LOOKALIKES = [
         '- OS: MacOS Ventura\n- CUDA Support (`python -c "import torch; '
         'print(torch.cuda.is_available())"`) :False',
         "macos.cuda-requested",
+    ),
+    # eight GeForce cards have no NVSwitch; eight working H100s have no fault
+    (
+        "https://docs.nvidia.com/datacenter/tesla/fabric-manager-user-guide/index.html",
+        "我有8张4090，启动不了",
+        "nvidia.fabric-manager-not-running",
+    ),
+    (
+        "https://docs.nvidia.com/datacenter/tesla/fabric-manager-user-guide/index.html",
+        "8 H100 GPUs, training is fast and works fine",
+        "nvidia.fabric-manager-not-running",
     ),
     # an MPS out-of-memory error has its canonical line; a CUDA hang is not the Mac cause
     (
