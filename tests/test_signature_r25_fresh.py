@@ -111,6 +111,60 @@ ROWS = [
         "nvidia.fabric-manager-not-running",
         "nvidia-fabricmanager",
     ),
+    # ONNX Runtime on the GPU no faster than the CPU, in other words: dynamic shapes
+    (
+        "https://rapidai.github.io/RapidOCRDocs/main/faq/faq/",
+        "I run RapidOCR with onnxruntime-gpu on GPU and on CPU, but the time elapsed on both is "
+        "almost the same",
+        "onnxruntime.gpu-slow-dynamic-shapes",
+        "rapidocr_paddle",
+    ),
+    (
+        "https://github.com/RapidAI/RapidASR/issues/26",
+        "python版本预测时候用cpu会比gpu快很多\nonnxruntime是gpu版本",
+        "onnxruntime.gpu-slow-dynamic-shapes",
+        "cudnn_conv_algo_search",
+    ),
+    # an antivirus detection in words: a false positive, an exclusion
+    (
+        "https://github.com/ollama/ollama/issues/6342",
+        "So for some reason, with the newest update, Windows Defender thinks this is a Trojan.",
+        "windows.defender-blocks-file",
+        "exclusion",
+    ),
+    # CTranslate2's int8 on a Blackwell card named without "RTX"
+    (
+        "https://github.com/McCloudS/subgen/issues/210",
+        "cuBLAS failed with status CUBLAS_STATUS_NOT_SUPPORTED\nI upgraded to the Nvidia 5060 Ti "
+        "16GB from the 2060 Super 8GB",
+        "cuda.gpu-too-new-for-binary",
+        "float16",
+    ),
+    # FP8 on an RTX 30 card
+    (
+        "https://github.com/1038lab/ComfyUI-QwenVL/issues/28",
+        "ERROR: FP8 models require a GPU with Compute Capability 8.9 or higher (e.g., RTX 4090). "
+        "Your GPU's capability is 8.6. Please select a non-FP8 model.",
+        "torch.fp8-needs-newer-gpu",
+        "non-FP8",
+    ),
+    # code that names the torch release it needs
+    (
+        "https://github.com/kijai/ComfyUI-WanVideoWrapper/issues/233",
+        "torch.backends.cuda.matmul.allow_fp16_accumulation is not available in this version of "
+        "torch, requires torch 2.7.0.dev2025 02 26 nightly minimum currently",
+        "torch.release-too-old",
+        "2.7.0",
+    ),
+    # a Battlemage GPU on a kernel without its xe driver
+    (
+        "https://github.com/intel-gpu/intel-gpu-i915-backports/issues/209",
+        "I managed to build the i915 dkms module on ubuntu 24.04 with 6.8.0-51-generic kernel, but "
+        "I still don't see i915 being loaded.\n03:00.0 VGA compatible controller: Intel "
+        "Corporation Battlemage G21 [Intel Graphics]",
+        "intel.gpu-not-supported-by-kernel",
+        " xe ",
+    ),
     # a HAMi node without its label: no device plugin there
     (
         "https://github.com/Project-HAMi/HAMi",
@@ -182,6 +236,18 @@ LOOKALIKES = [
         "8 H100 GPUs, training is fast and works fine",
         "nvidia.fabric-manager-not-running",
     ),
+    # Defender named without a detection is not an antivirus cause
+    (
+        "https://github.com/ollama/ollama/issues/6342",
+        "I disabled windows defender and the training still fails with CUDA out of memory",
+        "windows.defender-blocks-file",
+    ),
+    # cuBLAS refusing on an RTX 30 card is not CTranslate2's Blackwell int8 path
+    (
+        "https://github.com/McCloudS/subgen/issues/210",
+        "RuntimeError: cuBLAS failed with status CUBLAS_STATUS_NOT_SUPPORTED on my RTX 3060",
+        "cuda.gpu-too-new-for-binary",
+    ),
     # an MPS out-of-memory error has its canonical line; a CUDA hang is not the Mac cause
     (
         "https://pytorch.org/docs/stable/notes/mps.html",
@@ -239,7 +305,77 @@ CASES = [
     ),
 ]
 
+CASES += [
+    (
+        "en-7603-subgen-rtx5060ti-cublas-not-supported.txt",
+        "cuda.gpu-too-new-for-binary",
+        "compute_type",
+        "https://github.com/McCloudS/subgen/issues/210",
+    ),
+    (
+        "en-7802-onedl-mmdet-mmcv-ext-torch-2.10-no-prebuilt.txt",
+        "mmcv.ops-not-built",
+        "downgrade pytorch",
+        "https://github.com/VBTI-development/onedl-mmdetection/issues/18",
+    ),
+    (
+        "en-8005-ollama-windows-defender-trojan-false-positive.txt",
+        "windows.defender-blocks-file",
+        "exclusion",
+        "https://github.com/ollama/ollama/issues/6342",
+    ),
+    (
+        "en-7813-wanvideowrapper-fp16-fast-needs-torch-2.7.txt",
+        "torch.release-too-old",
+        "2.7.0",
+        "https://github.com/kijai/ComfyUI-WanVideoWrapper/issues/233",
+    ),
+    (
+        "en-8102-battlemage-b580-i915-backports-unsupported.txt",
+        "intel.gpu-not-supported-by-kernel",
+        "kernel",
+        "https://github.com/intel-gpu/intel-gpu-i915-backports/issues/209",
+    ),
+    (
+        "zh-7812-comfyui-qwenvl-fp8-needs-cc89-rtx30.txt",
+        "torch.fp8-needs-newer-gpu",
+        "non-fp8",
+        "https://github.com/1038lab/ComfyUI-QwenVL/issues/28",
+    ),
+    (
+        "zh-1605-rapidasr-ort-gpu-slower-than-cpu.txt",
+        "onnxruntime.gpu-slow-dynamic-shapes",
+        "cudnn_conv_algo_search",
+        "https://github.com/RapidAI/RapidASR/issues/26",
+    ),
+    (
+        "zh-1600-diffusion-pipe-8xh20-fabric-manager.txt",
+        "nvidia.fabric-manager-not-running",
+        "nvidia-fabricmanager",
+        "https://github.com/tdrussell/diffusion-pipe/issues/50",
+    ),
+]
+
 test_development_cases_reach_their_cause = training_case_test(CASES, keywords=True)
+
+
+def test_the_aarch64_wheel_index_fix_is_not_offered_on_windows() -> None:
+    """A Windows paste that similar cases tie to the CPU-only wheel is never told to install
+    PyTorch's aarch64 build; an aarch64 question still is."""
+
+    def summaries(text: str) -> str:
+        hit = [f for f in triage_text(text).findings if f.id == "torch.cpu-build-on-gpu-host"]
+        return " ".join(fix.summary for f in hit for fix in f.fixes)
+
+    windows = summaries(
+        "I have Windows 11 Pro with 16GB RAM and RTX 2060 Max Q but a 3 minute audio takes up to "
+        "15 minutes to complete. Is there a setting to make the software run on the dedicated GPU?"
+    )
+    assert "aarch64" not in windows
+    arm = summaries(
+        "I'm interested in trying out a Pytorch build for CUDA 12.4 and aarch64 architecture."
+    )
+    assert "aarch64 CUDA build" in arm
 
 
 def test_the_adrenalin_rollback_replaces_the_isaac_sim_branch_fix() -> None:
