@@ -100,13 +100,7 @@ CASES = [
         KERNEL_TOO_NEW,
         "https://github.com/negativo17/nvidia-driver/issues/149",
         "akmod",
-        id="5",
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="round 20: no signature reads this prose; it rested on similar-case "
-            "suggestions, and the 49 cases the case base gained moved ghostpad#9's "
-            "cuda.toolkits-disagree (17% alike) above the kernel-module cause",
-        ),
+        id="5",  # a strict xfail from round 20 to 25 (case-base suggestions); passes since round 25
     ),
     (
         "Akmods wont build on 6.13.0-cachyos3.lto.fc41.x86_64\nWell same issue as last time lmao, "

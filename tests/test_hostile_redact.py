@@ -336,3 +336,25 @@ def test_triage_never_echoes_pasted_secrets(tmp_path, capsys, fmt, redact):
     if redact:
         for value in PASTE_IDENTIFIERS:
             assert value not in out, f"{value!r} kept in {fmt} with --redact"
+
+
+@pytest.mark.parametrize("flags", [[], ["--redact"], ["--lang", "zh"]])
+def test_triage_of_a_jetson_prompt_named_nvidia_never_fails_its_redaction_check(
+    tmp_path, capsys, flags
+):
+    """A Jetson's default prompt (user and host named after envdoctor's own word "nvidia") kept
+    as is must not count as a replaced value that survived: round 25 found `envdoctor triage`
+    exiting 3 ("redaction check failed") on such a paste (train/zh-7901)."""
+    paste = tmp_path / "jetson.txt"
+    paste.write_text(
+        "nvidia@nvidia-desktop:~/try$ ./VideoPipe/build/bin/sample\n"
+        "[Warn ][/home/nvidia/try/VideoPipe/nodes/vp_infer_node.cpp:43] load network failed!\n"
+        "[08/21/2024-19:44:31] [E] [TRT] 6: The engine plan file is not compatible with this "
+        "version of TensorRT, expecting library version 8.5.2.2 got 8.5.1.7, please rebuild.\n",
+        encoding="utf-8",
+    )
+    code = main(["triage", str(paste), "--json", *flags])
+    captured = capsys.readouterr()
+    assert code in (0, 1), captured.err
+    assert "redaction check failed" not in captured.err
+    assert "tensorrt.engine-version-mismatch" in captured.out

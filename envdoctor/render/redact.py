@@ -240,7 +240,8 @@ class Redactor:
             var = (m.groupdict().get("var") or "").upper()
             kind = "host" if var.startswith(("HOST", "NODE", "SLURMD", "COMPUTER")) else "user"
         token = self._token(kind, m["v"])
-        self._seen.setdefault(value, token)
+        if token != m["v"]:  # kept as is (this kind is not redacted here): nothing was replaced
+            self._seen.setdefault(value, token)
         return m["pre"] + token
 
     # -- substitution (pass 2) -------------------------------------------------------------------
