@@ -358,3 +358,24 @@ def test_triage_of_a_jetson_prompt_named_nvidia_never_fails_its_redaction_check(
     assert code in (0, 1), captured.err
     assert "redaction check failed" not in captured.err
     assert "tensorrt.engine-version-mismatch" in captured.out
+
+
+def test_triage_redact_replaces_the_user_and_host_of_a_shell_prompt(tmp_path, capsys):
+    """`triage --redact` learns the user and host from a pasted shell prompt (the only place a
+    paste names them), keeps a generic account (root), and leaves e-mail addresses and git
+    remotes alone."""
+    paste = tmp_path / "prompt.txt"
+    paste.write_text(
+        "jane@box7:~/proj$ python train.py\n"
+        "(base) root@gpu-node-3:/workspace# nvidia-smi\n"
+        "git clone git@github.com:org/repo.git\n"
+        "RuntimeError: CUDA error: no kernel image is available for execution on the device\n",
+        encoding="utf-8",
+    )
+    assert main(["triage", str(paste), "--json", "--redact"]) in (0, 1)
+    out = capsys.readouterr().out
+    assert "jane" not in out and "box7" not in out and "gpu-node-3" not in out
+    assert "<user-1>@<host-1>:~/proj$" in out and "root@<host-2>:/workspace#" in out
+    assert "git@github.com:org/repo.git" in out
+    assert main(["triage", str(paste), "--json"]) in (0, 1)  # without --redact: kept, no failure
+    assert "jane@box7" in capsys.readouterr().out

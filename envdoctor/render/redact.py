@@ -199,6 +199,9 @@ class Redactor:
                 self._note("secret", match["value"])
         for match in shapes.DOCKER_INFO_NAME.finditer(text):
             self._note_host(match.group(1))
+        for match in shapes.PROMPT.finditer(text):
+            self._note("user", match["user"])
+            self._note_host(match["host"])
         for match in shapes.SERIAL_TEXT.finditer(text):
             if shapes.meaningful(match["value"]):
                 self._note("serial", match["value"])

@@ -166,6 +166,12 @@ ANY_UUID = re.compile(rf"(?<![\w-]){UUID}(?![\w-])")
 DOCKER_INFO_NAME = re.compile(
     r"(?m)^ Name: ([A-Za-z0-9][A-Za-z0-9.-]*)$"
 )  # `docker info`: the host
+# a shell prompt: "jane@box7:~$ ", "(base) root@gpu-node-3:/workspace# ": its user and host (a
+# path after the colon and the prompt's $ / # tell it from an e-mail address or git@host:org/repo)
+PROMPT = re.compile(
+    r"(?<![\w.@-])(?P<user>[a-z_][a-z0-9_.-]{0,31})@(?P<host>[A-Za-z0-9][A-Za-z0-9.-]{0,62})"
+    r":(?:~|/)[^\s$#]{0,200}[$#](?=\s|$)"
+)
 SERIAL_TEXT = re.compile(
     r"(?i)(?P<label>serial(?:[ _-]?(?:number|no))?|unique[ _-]?id)"
     r"(?P<sep>[\"']?\s*(?:[:=]|>)\s*[\"']?)(?P<value>[A-Za-z0-9][A-Za-z0-9_-]{3,})"
