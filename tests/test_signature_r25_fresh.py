@@ -165,6 +165,13 @@ ROWS = [
         "intel.gpu-not-supported-by-kernel",
         " xe ",
     ),
+    # one GPU works, several give a communication error: peer-to-peer
+    (
+        "https://docs.nvidia.com/deeplearning/nccl/user-guide/docs/troubleshooting.html",
+        "system:  ubuntu22.04\nGPU: 4090 X 4\nusing one GPU works\nGPUS communication err",
+        "nccl.p2p-broken-acs-iommu",
+        "NCCL_P2P_DISABLE",
+    ),
     # a HAMi node without its label: no device plugin there
     (
         "https://github.com/Project-HAMi/HAMi",
