@@ -122,11 +122,16 @@ _RTX_A = ("a6000", "a5000", "a4500", "a4000", "a2000")
 NAMED_GPU = re.compile(
     r"(?<![a-z0-9])(?:quadro\s*(?P<quadro>rtx\s*[3-8]000|g[pv]100|[kmpt]\d{3,4}m?)"
     r"|titan\s*(?P<titan>rtx|xp|v)|tesla\s*(?P<tesla>[km]\d{2}m?)"
-    r"|rtx\s*(?P<ada>[2-6]000)\s*ada|rtx\s*pro\s*(?P<pro>[2-6][05]00))(?![a-z0-9])",
+    r"|rtx\s*(?P<ada>\d{4})\s*ada|rtx\s*pro\s*(?P<pro>\d{4}))(?![a-z0-9])",
     FLAGS,
 )
-# the RTX PRO Blackwell model each number names (a Workstation Edition where there are several)
-_RTX_PRO = {
+# the GPU table's names of the RTX Ada workstation cards, and of the RTX PRO Blackwell model each
+# number names (a Workstation Edition where there are several); a number it lists none for: None
+_RTX_ADA_NAMES = {
+    number: f"NVIDIA RTX {number} Ada Generation"
+    for number in ("2000", "4000", "4500", "5000", "5880", "6000")
+}
+_RTX_PRO_NAMES = {
     "6000": "NVIDIA RTX PRO 6000 Blackwell Workstation Edition",
     "5000": "NVIDIA RTX PRO 5000 Blackwell",
     "4500": "NVIDIA RTX PRO 4500 Blackwell",
@@ -283,8 +288,8 @@ def named_name(line: str) -> str | None:
         model = found.group("tesla")
         return f"Tesla {model[0].upper()}{model[1:].lower()}"
     if found.group("ada"):
-        return f"NVIDIA RTX {found.group('ada')} Ada Generation"
-    return _RTX_PRO.get(found.group("pro"))
+        return _RTX_ADA_NAMES.get(found.group("ada"))
+    return _RTX_PRO_NAMES.get(found.group("pro"))
 
 
 def radeon_name(line: str) -> str | None:
