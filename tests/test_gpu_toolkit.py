@@ -1,5 +1,5 @@
 """The GPU's generation against the toolkit / build (envdoctor.triage_engine.gpu_toolkit and the
-signatures of checks/signatures/gpu_generation.toml, gpu_launch_failure.toml): the old GPU names
+signatures of checks/signatures/{cuda,torch,paddle}.toml, {cuda,hardware,nvidia_driver}.toml): the old GPU names
 resolve to NVIDIA's capabilities, the facts pair them with nvcc's sm ranges, and the causes and
 their fixes name the toolkit that fits."""
 

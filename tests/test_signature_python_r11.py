@@ -1,5 +1,5 @@
-"""The Python and system layers beneath the ML stack (checks/signatures/r11_python.toml and
-r11_system.toml): each common message reaches its own cause first, and that cause's fixes name
+"""The Python and system layers beneath the ML stack (checks/signatures/{python_env,torch}.toml and
+{cuda,platform}.toml): each common message reaches its own cause first, and that cause's fixes name
 the knob the message states."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Building and installing compiled GPU packages (checks/signatures/r12_builds.toml and entries of
+"""Building and installing compiled GPU packages (checks/signatures/*.toml and entries of
 existing causes): each common build message reaches the cause its real threads confirmed, first,
 with a fix naming the knob that fix turned (a package, a flag, an environment variable, a version)."""
 

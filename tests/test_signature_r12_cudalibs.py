@@ -1,4 +1,4 @@
-"""CUDA math-library and kernel-execution errors (checks/signatures/r12_cudalibs.toml): each common
+"""CUDA math-library and kernel-execution errors (checks/signatures/*.toml): each common
 message reaches the cause its real threads confirmed, first, with a fix naming the knob that fix
 turned (a torch build, a cuDNN setting, a batch size, the launch configuration, a load option)."""
 

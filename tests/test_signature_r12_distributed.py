@@ -1,4 +1,4 @@
-"""Multi-GPU / multi-node training and serving errors (checks/signatures/r12_distributed.toml):
+"""Multi-GPU / multi-node training and serving errors (checks/signatures/{torch,nccl,extensions,serving}.toml):
 each common message of torch.distributed, NCCL, DeepSpeed, accelerate and vLLM tensor parallelism
 reaches the cause its real threads confirmed, first, with a fix naming the knob that fix turned (a
 launcher flag, an NCCL variable, a DDP argument, a Docker flag, a build variable)."""

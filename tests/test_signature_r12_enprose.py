@@ -4,7 +4,7 @@ post of a public thread (title + first sentences + any error line, verbatim) who
 confirmed cause among the first three findings with a fix that names the knob the confirmed fix
 turned (tests/triage_lines.assert_reaches); a report with a canonical error line ranks it first.
 Look-alike rows are English reports of OTHER causes that the English cue phrasings
-(checks/signatures/r12_enprose.toml and the extended prose8 entries) could wrongly catch: the
+(checks/signatures/{apps,windows,python_env}.toml and the extended prose8 entries) could wrongly catch: the
 tempting cause must not rank first."""
 
 from __future__ import annotations

@@ -6,7 +6,7 @@ of a public thread (title + first sentences + any error line, verbatim) whose fi
 its confirmed cause among the first three findings with a fix that names the knob the confirmed
 fix turned (tests/triage_lines.assert_reaches); a report with a canonical error line ranks it
 first (assert_first_with_knob). Look-alike rows are reports of OTHER causes that the new cue
-phrasings (checks/signatures/r12_enprose2.toml) could wrongly catch: the tempting cause must not
+phrasings (checks/signatures/{apps,hardware,kubernetes}.toml) could wrongly catch: the tempting cause must not
 rank first."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The non-PyTorch frameworks' frequent messages (checks/signatures/r12_frameworks.toml and the entries
+"""The non-PyTorch frameworks' frequent messages (checks/signatures/*.toml and the entries
 it extends): TensorFlow / XLA, JAX, PaddlePaddle, ONNX Runtime, TensorRT, CuPy and transformers' TensorFlow
 side. Each message, copied from a public thread whose fix was confirmed (the reporter says it worked, or a
 maintainer states the cause and the fix), reaches its cause first, and one of that cause's fixes names the

@@ -1,5 +1,5 @@
-"""GPU hardware faults and memory (checks/signatures/r12_hwmem.toml, and a reboot fix for "GPU is
-lost" in system_hardware.toml): each common message reaches the cause its real threads confirmed,
+"""GPU hardware faults and memory (checks/signatures/{memory,nccl,nvidia_driver}.toml, and a reboot fix for "GPU is
+lost" in {hardware,nvidia_driver}.toml): each common message reaches the cause its real threads confirmed,
 first, with a fix naming the knob that fix turned (a batch size, the page file, /dev/shm, the GSP
 firmware package, a reboot, an XLA allocator variable)."""
 

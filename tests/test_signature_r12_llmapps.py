@@ -1,4 +1,4 @@
-"""The LLM / generative-AI application stack's frequent messages (checks/signatures/r12_llmapps.toml
+"""The LLM / generative-AI application stack's frequent messages (checks/signatures/*.toml
 and the entries it extends): each message, copied from a public thread whose fix was confirmed, reaches
 its cause first, and one of that cause's fixes names the knob the confirmed fix turned (a flag, a
 package and its version, a setting). Look-alike rows are real messages of other causes that a new

@@ -1,4 +1,4 @@
-"""Ollama's backend libraries not loaded (checks/signatures/r12_ollama.toml): the log lines that say
+"""Ollama's backend libraries not loaded (checks/signatures/apps.toml): the log lines that say
 so reach the cause first with the folder to make findable; a log whose GPU backend loaded does not."""
 
 from __future__ import annotations

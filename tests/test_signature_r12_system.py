@@ -1,4 +1,4 @@
-"""The system layers beneath ML (checks/signatures/r12_system.toml and the entries it extends):
+"""The system layers beneath ML (checks/signatures/{cuda,python_env}.toml and the entries it extends):
 driver and kernel-module loading, containers, WSL, Windows DLLs, and the package installers' own
 failures (conda's __cuda constraint, an index that pip or conda cannot reach or cannot verify).
 Each row is a message as posted in the public thread it cites, where the fix was confirmed; the

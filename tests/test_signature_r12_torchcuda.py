@@ -1,4 +1,4 @@
-"""Frequent PyTorch / CUDA run-time and build-time messages (checks/signatures/r12_torchcuda.toml and
+"""Frequent PyTorch / CUDA run-time and build-time messages (checks/signatures/*.toml and
 the entries it extends): each message, copied from a public thread where the fix was confirmed,
 reaches its cause first, and that cause's fixes name the knob the confirmed fix turned."""
 

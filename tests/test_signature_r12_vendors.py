@@ -1,5 +1,5 @@
 """Frequent messages of the non-NVIDIA and Windows stacks (AMD ROCm, Intel GPUs / OpenVINO, Apple MPS,
-Windows; checks/signatures/r12_vendors.toml and the entries it extends): each message, copied from a
+Windows; checks/signatures/{amd_rocm,intel,windows}.toml and the entries it extends): each message, copied from a
 public thread where the fix was confirmed (the reporter says it worked, or a maintainer states the
 cause and the fix), reaches its cause first, and that cause's fixes name the knob the fix turned."""
 

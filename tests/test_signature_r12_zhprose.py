@@ -4,7 +4,7 @@ fix was confirmed (the reporter says it worked, or a maintainer states cause and
 prose reaches its confirmed cause among the first three findings with a fix that names the knob
 the confirmed fix turned (tests/triage_lines.assert_reaches); a report with a canonical error line
 ranks it first. Look-alike rows are Chinese reports of OTHER causes that the Chinese cue phrasings
-(checks/signatures/r12_zhprose.toml) could wrongly catch: the tempting cause must not rank first."""
+(checks/signatures/{torch,memory}.toml) could wrongly catch: the tempting cause must not rank first."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ says it worked, or a maintainer states cause and fix). A report in prose reaches
 among the first three findings with a fix that names the knob the confirmed fix turned
 (tests/triage_lines.assert_reaches); a report with a canonical error line ranks it first
 (assert_first_with_knob). Look-alike rows are Chinese reports of OTHER causes that the new cue
-phrasings (checks/signatures/r12_zhprose2.toml) could wrongly catch: the tempting cause must not
+phrasings (checks/signatures/apps.toml) could wrongly catch: the tempting cause must not
 rank first."""
 
 from __future__ import annotations

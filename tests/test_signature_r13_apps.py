@@ -1,4 +1,4 @@
-"""End-user applications' frequent messages (checks/signatures/r13_apps.toml and the entries it
+"""End-user applications' frequent messages (checks/signatures/*.toml and the entries it
 extends): ComfyUI / Stable Diffusion front ends and their upscalers, faster-whisper / WhisperX,
 Whisper front ends, llama.cpp, the A1111 launcher on Windows. Each message is copied from a public
 thread whose fix was confirmed (the reporter says it worked, or a maintainer states cause and fix);

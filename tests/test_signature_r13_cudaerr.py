@@ -1,4 +1,4 @@
-"""CUDA runtime and library error messages people paste (checks/signatures/r13_cudaerr.toml and
+"""CUDA runtime and library error messages people paste (checks/signatures/{torch,cuda}.toml and
 the entries it extends): each verbatim message from a thread whose fix was confirmed reaches that
 cause first, and one of the cause's fixes names the knob the confirmed fix turned."""
 

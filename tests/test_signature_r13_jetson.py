@@ -1,4 +1,4 @@
-"""Jetson, aarch64 and HPC-cluster messages (checks/signatures/r13_jetson.toml): each common
+"""Jetson, aarch64 and HPC-cluster messages (checks/signatures/{clusters,python_env,jetson}.toml): each common
 message of Open MPI launches, Slurm job limits, environment modules, the aarch64 static TLS block,
 Jetson wheels and TensorRT's Jetson Python binding reaches the cause its real thread confirmed,
 first, with a fix naming the knob that fix turned (a flag, a variable, a shebang, a command)."""

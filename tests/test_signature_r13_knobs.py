@@ -1,4 +1,4 @@
-"""Round 13 sweep of messages that state the version the fix turns on (checks/signatures/r13_knobs.toml
+"""Round 13 sweep of messages that state the version the fix turns on (checks/signatures/{extensions,python_env}.toml
 and the entries it touched): each message, verbatim from its thread, reaches the confirmed cause
 first, and one of that cause's fixes names the knob the confirmed fix turned."""
 

@@ -1,4 +1,4 @@
-"""Library families (checks/signatures/r13_libs.toml and the existing bitsandbytes, ONNX Runtime,
+"""Library families (checks/signatures/{torch,extensions,tensorrt,cuda}.toml and the existing bitsandbytes, ONNX Runtime,
 TensorRT, DeepSpeed and apex causes): each message, verbatim from a thread where the fix was
 confirmed, reaches the confirmed cause first with a fix naming the knob that fix turned."""
 

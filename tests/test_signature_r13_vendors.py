@@ -1,5 +1,5 @@
 """Frequent messages of the non-NVIDIA stacks (Intel XPU / oneAPI, AMD ROCm, DirectML, Apple MPS),
-swept in round 13 (checks/signatures/r13_vendors.toml): each verbatim message, from the public
+swept in round 13 (checks/signatures/{amd_rocm,torch,memory,intel}.toml): each verbatim message, from the public
 thread cited beside it, reaches the cause the thread confirmed first, and that cause's fixes name
 the knob the confirmed fix turned."""
 

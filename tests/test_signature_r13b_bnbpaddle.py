@@ -1,4 +1,4 @@
-"""bitsandbytes and PaddlePaddle, round 13 second sweep (checks/signatures/r13b_bnbpaddle.toml): each
+"""bitsandbytes and PaddlePaddle, round 13 second sweep (checks/signatures/{quantization,paddle,cuda}.toml): each
 common message, verbatim from a public thread whose fix was confirmed, reaches its cause first with a fix
 naming the knob that fix turned; look-alike messages of other causes are not read as the new causes."""
 

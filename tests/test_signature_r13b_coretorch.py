@@ -1,4 +1,4 @@
-"""Core PyTorch builds (checks/signatures/r13b_coretorch.toml and the entries it extends): each
+"""Core PyTorch builds (checks/signatures/torch.toml and the entries it extends): each
 common message, verbatim from the thread its row cites, reaches its confirmed cause first, and one of
 that cause's fixes names the knob the confirmed fix turned on (the torch build / index, the driver,
 the companion's CUDA index)."""

@@ -1,4 +1,4 @@
-"""Round 13b sweep of Kubernetes, Docker and kernel-module messages (checks/signatures/r13b_k8sdocker.toml
+"""Round 13b sweep of Kubernetes, Docker and kernel-module messages (checks/signatures/containers.toml
 and the entries it touched): each message, verbatim from its thread, reaches the cause the thread
 confirmed first, and one of that cause's fixes names the knob the confirmed fix turned."""
 

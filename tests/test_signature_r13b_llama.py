@@ -1,4 +1,4 @@
-"""Local-LLM runners' frequent messages (checks/signatures/r13b_llama.toml and the entries it
+"""Local-LLM runners' frequent messages (checks/signatures/apps.toml and the entries it
 extends): llama.cpp and llama-cpp-python builds and loads, Ollama's server, model pulls and GPU
 discovery, koboldcpp and GPT4All-era model files. Each message is copied from a public thread
 whose fix was confirmed (the reporter says it worked, or a maintainer states cause and fix); it

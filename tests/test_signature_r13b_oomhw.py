@@ -1,5 +1,5 @@
 """Out-of-memory (GPU and host) and GPU hardware messages people paste
-(checks/signatures/r13b_oomhw.toml and the entries it extends): each verbatim message from a thread
+(checks/signatures/{memory,amd_rocm,nccl,nvidia_driver}.toml and the entries it extends): each verbatim message from a thread
 whose fix was confirmed reaches that cause first, and one of the cause's fixes names the knob the
 confirmed fix turned."""
 

@@ -1,4 +1,4 @@
-"""Windows DLLs, WSL2 and conda (checks/signatures/r13b_windows.toml and the existing Windows, WSL
+"""Windows DLLs, WSL2 and conda (checks/signatures/{windows,python_env,cuda,torch}.toml and the existing Windows, WSL
 and conda causes): each message, verbatim from a public thread where the fix was confirmed (or a
 maintainer stated cause and fix), reaches that cause first with a fix naming the knob it turned."""
 

@@ -1,5 +1,5 @@
 """Round 13c sweep of NVIDIA driver installation and loading messages on Linux
-(checks/signatures/r13c_driverinst.toml and the entries it touched in nvidia.toml and
+(checks/signatures/nvidia_driver.toml and the entries it touched in nvidia_driver.toml and
 nvidia_driver.toml): each message, verbatim from its thread, reaches the cause the thread
 confirmed first, and one of that cause's fixes names the knob the confirmed fix turned."""
 

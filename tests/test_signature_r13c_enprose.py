@@ -5,7 +5,7 @@ torch "replaced by" a +cpu one while requirements install, a notebook that does 
 ~/.profile's LD_LIBRARY_PATH, and Task Manager's misleading GPU graph. Each row is verbatim from one
 public thread whose fix was confirmed (the reporter says it worked, or a maintainer states cause and
 fix); the cause ranks first and its fixes name the knob the confirmed fix turned. Look-alike rows are
-real reports of OTHER causes that the new cue phrasings (checks/signatures/r13c_enprose.toml) could
+real reports of OTHER causes that the new cue phrasings (checks/signatures/*.toml) could
 wrongly catch: the tempting cause must not rank first."""
 
 from __future__ import annotations

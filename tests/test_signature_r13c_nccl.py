@@ -1,4 +1,4 @@
-"""Round 13 sweep, multi-GPU / distributed training (checks/signatures/r13c_nccl.toml): frequent
+"""Round 13 sweep, multi-GPU / distributed training (checks/signatures/{torch,nccl}.toml): frequent
 torch.distributed, DDP and NCCL messages from real threads reach the cause the thread confirmed,
 first, with a fix naming the knob that fix turned (a launcher, an argument, an NCCL / Gloo
 variable, a DDP option)."""

@@ -1,5 +1,5 @@
 """LLM serving runtimes and ONNX Runtime: frequent messages of vLLM, SGLang, TGI and ONNX Runtime
-(checks/signatures/r13c_serving.toml and the entries it extends). Each message is copied from a
+(checks/signatures/{serving,onnxruntime}.toml and the entries it extends). Each message is copied from a
 public thread whose fix was confirmed (the reporter says it worked, or a maintainer states cause
 and fix); it reaches that cause first, and one of the cause's fixes names the knob the confirmed
 fix turned. Look-alike rows are real messages of other causes a new pattern could catch: they must

@@ -1,4 +1,4 @@
-"""Chinese prose reports of frequent GPU / ML environment problems (checks/signatures/r13c_zhprose.toml
+"""Chinese prose reports of frequent GPU / ML environment problems (checks/signatures/{hardware,extensions}.toml
 and the entries it extends): the first post of a public thread (verbatim) whose fix was confirmed
 (the reporter says it worked, or a maintainer states cause and fix). Each reaches its confirmed cause
 first, and one of that cause's fixes names the knob the confirmed fix turned. Look-alike rows are

@@ -1,4 +1,4 @@
-"""Round 13d sweep of Docker / Compose / container GPU messages (checks/signatures/r13d_docker.toml
+"""Round 13d sweep of Docker / Compose / container GPU messages (checks/signatures/containers.toml
 and the entry it touched): each message, verbatim from its thread, reaches the cause the thread
 confirmed first, and one of that cause's fixes names the knob the confirmed fix turned."""
 

@@ -1,6 +1,6 @@
 """Round 13d sweep of prebuilt extension wheels and builds in the OpenMMLab / 3D / graph ecosystem
-(checks/signatures/r13d_extbuild.toml and the entries it touched in stack_extensions.toml, torch.toml and
-r12_builds.toml): each message, verbatim from its thread, reaches the cause the thread confirmed first,
+(checks/signatures/{extensions,torch}.toml and the entries it touched in checks/signatures/*.toml, torch.toml and
+checks/signatures/*.toml): each message, verbatim from its thread, reaches the cause the thread confirmed first,
 and one of that cause's fixes names the knob the confirmed fix turned."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""torch.distributed rendezvous and launch (checks/signatures/r13d_rdzv.toml and a few patterns
+"""torch.distributed rendezvous and launch (checks/signatures/{nccl,torch,cuda}.toml and a few patterns
 added to existing causes): the rendezvous store that cannot be reached or that not every rank
 joined, rank variables read by a script started without its launcher, more GPUs in one
 peer-to-peer group than CUDA allows, and ranks calling different collectives. Each message, verbatim

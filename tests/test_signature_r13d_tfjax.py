@@ -1,4 +1,4 @@
-"""TensorFlow / JAX / Keras sweep (checks/signatures/r13d_tfjax.toml): each common message, copied from
+"""TensorFlow / JAX / Keras sweep (checks/signatures/tensorflow_jax.toml): each common message, copied from
 the thread cited beside it, reaches its cause first, and one of that cause's fixes names the knob the
 thread's fix (or the message itself) turned on; look-alike messages of other causes are not caught."""
 

@@ -1,5 +1,5 @@
-"""Round 14 sweep of GPU architecture support beyond the torch wheel (checks/signatures/r14_gpuarch.toml
-and the fix it added to onnxruntime's no-kernel-image entry in r5_stack.toml): each message, verbatim
+"""Round 14 sweep of GPU architecture support beyond the torch wheel (checks/signatures/{paddle,torch,apps,cuda}.toml
+and the fix it added to onnxruntime's no-kernel-image entry in checks/signatures/*.toml): each message, verbatim
 from its thread, reaches the cause the thread confirmed first, and one of that cause's fixes names the
 knob the confirmed fix turned."""
 

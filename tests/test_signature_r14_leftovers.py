@@ -1,4 +1,4 @@
-"""Round 14 sweep of the leftovers the maintainers listed (checks/signatures/r14_leftovers.toml and
+"""Round 14 sweep of the leftovers the maintainers listed (checks/signatures/{tensorflow_jax,containers}.toml and
 the entries it touched): TensorFlow's illegal instruction / cpu_feature_guard abort on a CPU without
 the instruction set its wheel was built for, nvidia-smi missing inside a container started without
 the GPUs, JAX's "Unable to load cuSPARSE / cuFFT" at CUDA-plugin start-up, cudaMallocAsync's

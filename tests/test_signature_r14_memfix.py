@@ -1,4 +1,4 @@
-"""GPU out-of-memory messages people paste, by workload (checks/signatures/r14_memfix.toml and the
+"""GPU out-of-memory messages people paste, by workload (checks/signatures/memory.toml and the
 entries it extends): each verbatim message from a thread whose fix was confirmed reaches that cause
 first, and one of its fixes names the knob the confirmed fix turned (quantised release, tensor
 parallelism, device_map, ZeRO-3, no_grad, audio slices, cutoff_len). Look-alike rows are real messages

@@ -1,4 +1,4 @@
-"""Round 14 sweep, NCCL / torch.distributed hangs and network faults (checks/signatures/r14_ncclnet.toml):
+"""Round 14 sweep, NCCL / torch.distributed hangs and network faults (checks/signatures/nccl.toml):
 frequent messages from real threads (rank 0 tokenising alone until the process group times out, the
 wrong or unreachable interface, Gloo resolving the host name to loopback, containers on bridge
 networks, broken InfiniBand, peer-to-peer hangs on PCIe GPUs) reach the cause the thread confirmed,

@@ -1,4 +1,4 @@
-"""Precision, round 14 sweep (checks/signatures/r14_overcatch.toml): common messages that broad
+"""Precision, round 14 sweep (checks/signatures/{clusters,intel,nccl}.toml): common messages that broad
 entries caught although they were not theirs (Slurm submission errors read as 'no GPU requested',
 OpenVINO's 'device ... is not registered' read as a JAX plugin mismatch, NCCL's informational
 'NET/IB : No device found' read as a too-small /dev/shm). Each message is verbatim from a public

@@ -1,4 +1,4 @@
-"""Round 14 sweep, Slurm clusters and Jetson (checks/signatures/r14_slurmjet.toml): the frequent
+"""Round 14 sweep, Slurm clusters and Jetson (checks/signatures/{clusters,containers,jetson}.toml): the frequent
 messages of job submission (partition, QOS limits, node count, CPUs beyond the allocation, GRES
 requests), of MPI launched by srun without the PMI it needs, of Apptainer's --nv on a node without
 the NVIDIA driver, and of jtop's service on a Jetson. Each message is verbatim from the thread its

@@ -1,4 +1,4 @@
-"""TensorFlow / JAX / Keras version pairs, second pass (checks/signatures/r14_tfjax2.toml): each
+"""TensorFlow / JAX / Keras version pairs, second pass (checks/signatures/{python_env,tensorflow_jax}.toml): each
 common message, copied from the thread cited beside it, reaches its cause first, and that cause's
 fixes name the knob the thread's confirmed fix turned on; look-alike messages of other causes are
 not caught."""

@@ -1,4 +1,4 @@
-"""Windows DLL dependencies (round 14 sweep, windll: checks/signatures/r14_windll.toml and the
+"""Windows DLL dependencies (round 14 sweep, windll: checks/signatures/windows.toml and the
 existing Windows DLL, CUDA DLL and TensorRT causes): each message, verbatim from a public thread
 where the fix was confirmed (or a maintainer stated cause and fix), reaches that cause first with a
 fix naming the knob it turned; look-alike rows are real messages of other causes."""

@@ -1,5 +1,5 @@
 """Intel GPUs (SYCL / IPEX / ipex-llm / OpenVINO) and PaddlePaddle, round 14 sweep
-(checks/signatures/r14_xpupaddle.toml): each common message, verbatim from a public thread whose fix
+(checks/signatures/{intel,apps,paddle}.toml): each common message, verbatim from a public thread whose fix
 was confirmed, reaches its cause first with a fix naming the knob that fix turned; look-alike
 messages of other causes (verbatim too) are not read as the new causes."""
 

@@ -1,5 +1,5 @@
 """Users' own words for "the GPU is not used / it runs on the CPU" (Chinese first, English too), with
-little or no error text (checks/signatures/r14_zhgpuprose.toml and the entries it extends): the
+little or no error text (checks/signatures/{torch,amd_rocm}.toml and the entries it extends): the
 message of a public thread, verbatim, whose fix was confirmed (the reporter says it worked, or a
 maintainer states cause and fix). Each reaches its confirmed cause first, or, where the words
 alone cannot tell the causes apart, the family's leading cause whose fixes name the knob the

@@ -1,4 +1,4 @@
-"""AMD ROCm and Intel XPU, round 15 sweep (checks/signatures/r15_amd.toml): each common message,
+"""AMD ROCm and Intel XPU, round 15 sweep (checks/signatures/{amd_rocm,intel}.toml): each common message,
 verbatim from a public thread whose fix was confirmed, reaches its cause first with a fix naming the
 knob that fix turned; look-alike messages of other causes (verbatim too) are not read as the new
 entries' causes."""

@@ -1,5 +1,5 @@
 """Round 15 sweep of the CPU-only torch wheel, the CUDA toolkit / nvcc and WSL graphics
-(checks/signatures/r15_cpuwheel.toml): each message, verbatim from its thread, reaches the cause
+(checks/signatures/{torch,cuda,python_env}.toml): each message, verbatim from its thread, reaches the cause
 the thread confirmed first, and one of that cause's fixes names the knob the confirmed fix turned."""
 
 from __future__ import annotations

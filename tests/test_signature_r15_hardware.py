@@ -1,4 +1,4 @@
-"""Round 15 sweep, hardware at run time (checks/signatures/r15_hardware.toml): real messages of
+"""Round 15 sweep, hardware at run time (checks/signatures/hardware.toml): real messages of
 GPU memory errors, unstable overclocks and weak power supplies, each from a thread where the fix
 was confirmed, reach their cause first with a fix naming the knob the confirmed fix turned on; and
 messages of other causes are not taken for a weak power supply."""

@@ -1,5 +1,5 @@
-"""Round 15 sweep of Kubernetes / container-runtime messages (checks/signatures/r15_k8s.toml and the
-runtime entry of r4_win.toml): each message, verbatim from its thread, reaches the cause the thread
+"""Round 15 sweep of Kubernetes / container-runtime messages (checks/signatures/containers.toml and the
+runtime entry of checks/signatures/*.toml): each message, verbatim from its thread, reaches the cause the thread
 confirmed first, and one of that cause's fixes names the knob the confirmed fix turned; look-alike
 messages of other causes do not rank the new causes first."""
 

@@ -1,4 +1,4 @@
-"""Round 15 sweep of the leftovers the maintainers listed (checks/signatures/r15_leftovers.toml and
+"""Round 15 sweep of the leftovers the maintainers listed (checks/signatures/{clusters,nvidia_driver,intel}.toml and
 the entries it touched): a Slurm job that asks for more memory than a node has, refused as
 "Requested node configuration is not available"; the bare cuDNN version line TensorFlow and JAX
 share ("Loaded runtime CuDNN library: X but source was compiled with: Y") reaching JAX's cause only

@@ -1,4 +1,4 @@
-"""Round 15 leftovers (2): gaps other sweeps found and left (checks/signatures/r15_leftovers2.toml
+"""Round 15 leftovers (2): gaps other sweeps found and left (checks/signatures/{apps,containers}.toml
 and small edits of existing entries). Each message is verbatim from the thread it cites; each KNOB
 row's thread confirms the fix (the reporter says it worked, or a maintainer states cause and fix)."""
 

@@ -1,5 +1,5 @@
 """Round 15 sweep of the frequent messages of the local-LLM stack (bitsandbytes, llama.cpp, Ollama,
-exllamav2, AutoAWQ; checks/signatures/r15_llmapps.toml): each message, verbatim from its thread,
+exllamav2, AutoAWQ; checks/signatures/{quantization,nvidia_driver}.toml): each message, verbatim from its thread,
 reaches the cause the thread confirmed first, and one of that cause's fixes names the knob the
 confirmed fix turned. The look-alike rows are real messages of other causes that the new patterns
 could catch: they must not rank the tempting cause first."""

@@ -1,4 +1,4 @@
-"""Round 15 sweep of the misreadings other engineers noticed (checks/signatures/r15_misreads.toml
+"""Round 15 sweep of the misreadings other engineers noticed (checks/signatures/{containers,apps,onnxruntime}.toml
 and the entries it touched): nvidia-smi inside a container that cannot find libnvidia-ml.so (the
 toolkit's ldconfig did not refresh the container's loader cache), read as a missing cuDNN; Ollama's
 own "CUDA GPU is too old" fallback, read as torch's architecture list; a llama.cpp-based binary that

@@ -1,4 +1,4 @@
-"""Round 15 sweep of the 2025-2026 new-release breakages (checks/signatures/r15_newrel.toml and the
+"""Round 15 sweep of the 2025-2026 new-release breakages (checks/signatures/{cuda,torch}.toml and the
 entries it touched): an nvcc that refuses an architecture it dropped (compute_50 under CUDA 13,
 compute_30 under CUDA 11) reaches the dropped-architecture cause, whose fixes take the target out
 of the build's list (CMAKE_CUDA_ARCHITECTURES) or name the last toolkit that still builds it; the

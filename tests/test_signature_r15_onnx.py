@@ -1,5 +1,5 @@
 """ONNX Runtime, TensorRT, Apple MPS and torch.compile / Triton (round 15 sweep, onnx:
-checks/signatures/r15_onnx.toml and the existing causes it extends): each message, verbatim from a
+checks/signatures/{torch,tensorrt,onnxruntime}.toml and the existing causes it extends): each message, verbatim from a
 public thread where the fix was confirmed (or a maintainer stated cause and fix), reaches that
 cause first with a fix naming the knob it turned; look-alike rows are real messages of other
 causes that a new pattern could catch."""

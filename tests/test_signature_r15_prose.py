@@ -4,7 +4,7 @@ device nodes' group, WSL 2 reached over SSH (/usr/lib/wsl/lib not on PATH), and 
 Python or dropping the PATH to nvcc. Each row is verbatim from one public thread whose fix was confirmed
 (the reporter says it worked, or a maintainer states cause and fix); the cause ranks first and its fixes
 name the knob the confirmed fix turned. Look-alike rows are real texts of other matters that the new
-phrasings (checks/signatures/r15_prose.toml) could wrongly catch."""
+phrasings (checks/signatures/{python_env,cuda}.toml) could wrongly catch."""
 
 from __future__ import annotations
 

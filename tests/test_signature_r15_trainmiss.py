@@ -1,4 +1,4 @@
-"""Round 15 sweep of the training set's misses (checks/signatures/r15_trainmiss.toml and the entry
+"""Round 15 sweep of the training set's misses (checks/signatures/{amd_rocm,nvidia_driver}.toml and the entry
 it touched): rocminfo inside WSL failing with HSA_STATUS_ERROR_OUT_OF_RESOURCES, which is a ROCm /
 Ubuntu / GPU combination AMD's WSL support does not cover (not /dev/kfd permissions, which a
 native install's same error means); and nvidia_uvm that cannot be loaded after a reboot, where the

@@ -1,4 +1,4 @@
-"""Chinese users' reports, round 15 (checks/signatures/r15_zhprose.toml): Ascend NPU (昇腾) stacks,
+"""Chinese users' reports, round 15 (checks/signatures/{other_accelerators,python_env,windows}.toml): Ascend NPU (昇腾) stacks,
 where a torch_npu that does not pair with torch / CANN, CANN's Python dependencies or libraries
 missing from the environment, or a source checkout shadowing the installed torch_npu were read as
 CUDA causes or matched nothing (flash-attn, the NVIDIA driver),

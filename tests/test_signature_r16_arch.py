@@ -1,5 +1,5 @@
 """Round 16 sweep of GPU architecture messages outside the plain PyTorch wheels
-(checks/signatures/r16_arch.toml): CuPy's and numba's run-time compilers, the driver's PTX JIT,
+(checks/signatures/{cuda,torch}.toml): CuPy's and numba's run-time compilers, the driver's PTX JIT,
 extensions built for another GPU (mmcv, detectron2), CMake / Makefile CUDA programs, and nvcc
 refusing a dropped architecture. Each message, verbatim from its thread, reaches the cause the
 thread confirmed first, and one of that cause's fixes names the knob the confirmed fix turned."""

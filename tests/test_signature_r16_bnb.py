@@ -1,4 +1,4 @@
-"""bitsandbytes and quantised-model loading, round 16 sweep (checks/signatures/r16_bnb.toml): each
+"""bitsandbytes and quantised-model loading, round 16 sweep (checks/signatures/{quantization,libraries}.toml): each
 common message, verbatim from a public thread, reaches its cause first with a fix naming the knob
 the thread's fix turned; look-alike messages of other causes are not read as the new causes."""
 

@@ -1,4 +1,4 @@
-"""Round 16 sweep of conda leftovers (checks/signatures/r16_condab.toml): a build calling conda's
+"""Round 16 sweep of conda leftovers (checks/signatures/{python_env,cuda}.toml): a build calling conda's
 prefixed cross-compiler (x86_64-conda-linux-gnu-cc, x86_64-conda_cos6-linux-gnu-gcc / -c++) that the
 environment does not have, and torch's cpp_extension warning that the nvcc found differs from
 torch's CUDA in the minor version only (a warning, not a driver too old). Each message is verbatim

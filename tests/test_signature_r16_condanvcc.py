@@ -1,5 +1,5 @@
 """Round 16 sweep of conda environments and the CUDA toolkit / nvcc
-(checks/signatures/r16_condanvcc.toml): conda solving the CPU build of PyTorch (cpuonly,
+(checks/signatures/{windows,cuda}.toml): conda solving the CPU build of PyTorch (cpuonly,
 pytorch-mutex cpu), nvcc finding no host compiler on Windows (cl.exe), an nvcc older than the
 build flags PyTorch's ninja build passes, and the common nvcc / conda messages the sweep checked
 that already reached their cause. Each message is verbatim from its thread; the finding first

@@ -1,5 +1,5 @@
 """Round 16 sweep of "driver too old for the CUDA build" and the CPU-only torch wheel
-(checks/signatures/r16_drivold.toml): each message, verbatim from its thread, reaches the cause the
+(checks/signatures/torch.toml): each message, verbatim from its thread, reaches the cause the
 thread confirmed first, and one of that cause's fixes names the knob the confirmed fix turned."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Round 16 sweep, NVIDIA driver and device leftovers (checks/signatures/r16_hwdev.toml): a pasted
+"""Round 16 sweep, NVIDIA driver and device leftovers (checks/signatures/{kubernetes,nvidia_driver}.toml): a pasted
 message reaches its cause first with a fix naming the knob the confirmed fix turned on; look-alike
 messages of other causes do not rank the new entries first. Rows are verbatim from the cited threads."""
 

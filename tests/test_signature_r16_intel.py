@@ -1,4 +1,4 @@
-"""Intel XPU / IPEX / SYCL and Apple MPS, round 16 sweep (checks/signatures/r16_intel.toml): each
+"""Intel XPU / IPEX / SYCL and Apple MPS, round 16 sweep (checks/signatures/{intel,memory,apple,hardware}.toml): each
 common message, verbatim from a public thread whose fix was confirmed, reaches its cause first with a
 fix naming the knob that fix turned; look-alike messages of other causes (verbatim too) are not read
 as the new entries' causes."""

@@ -1,4 +1,4 @@
-"""Round 16 sweep of Jetson and aarch64 messages (checks/signatures/r16_jetson.toml): each
+"""Round 16 sweep of Jetson and aarch64 messages (checks/signatures/{containers,jetson,torch,onnxruntime}.toml): each
 message, verbatim from its thread, reaches the cause the thread confirmed first, and one of that
 cause's fixes names the knob the confirmed fix turned (a daemon.json key, a package, an image
 tag, a wheel index, a service)."""

@@ -1,4 +1,4 @@
-"""Round 16 sweep of Kubernetes / container-runtime messages (checks/signatures/r16_k8s2.toml): each
+"""Round 16 sweep of Kubernetes / container-runtime messages (checks/signatures/{nvidia_driver,containers}.toml): each
 message, verbatim from its thread, reaches the cause the thread confirmed first, and one of that
 cause's fixes names the knob the confirmed fix turned; look-alike messages of other causes do not
 rank the new entries first."""

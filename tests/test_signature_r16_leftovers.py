@@ -1,4 +1,4 @@
-"""Round 16 sweep of the leftovers the maintainers listed (checks/signatures/r16_leftovers.toml): the
+"""Round 16 sweep of the leftovers the maintainers listed (checks/signatures/{apps,torch,nccl}.toml): the
 bare "CUDA error: invalid argument" (cudaErrorInvalidValue) that ComfyUI's pinned memory raises with
 custom nodes that move model weights themselves; the "cuda runtime error (11) : invalid argument at
 THCGeneral.cpp" of a PyTorch built for CUDA 9 on a Turing (RTX 20) GPU; and NCCL's "connecting to

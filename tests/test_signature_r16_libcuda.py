@@ -1,4 +1,4 @@
-"""Round 16 libcuda sweep (checks/signatures/r16_libcuda.toml): the driver's own libraries
+"""Round 16 libcuda sweep (checks/signatures/nvidia_driver.toml): the driver's own libraries
 (libcuda.so.1, libnvidia-ml.so) not found outside containers and WSL reach the machine's cause
 (no driver or no GPU, the driver's CUDA library package left out, the unversioned link missing)
 with fixes naming the package, the GPU node or the link; containers and WSL keep their own causes.

@@ -1,4 +1,4 @@
-"""Local-LLM runners' frequent messages, round 16 (checks/signatures/r16_llama.toml and the entries
+"""Local-LLM runners' frequent messages, round 16 (checks/signatures/{platform,containers,apps}.toml and the entries
 it extends): llama.cpp builds for a GPU the toolkit does not know, ggml programs that cannot load a
 shared library at start (the OpenMP runtime, the driver's libcuda in a container started without a
 GPU), and Ollama's runner crashing with a C++ exception under an old driver. Each message is copied

@@ -1,4 +1,4 @@
-"""Misreadings in the NVIDIA / CUDA stack, round 16 sweep (checks/signatures/r16_misreada.toml):
+"""Misreadings in the NVIDIA / CUDA stack, round 16 sweep (checks/signatures/{cuda,libraries}.toml):
 messages of programs other than torch (hashcat's NVRTC, a self-built TensorFlow, numba) that
 had been given torch's cause or fix. Each message, verbatim from a public thread whose fix was
 confirmed, reaches its cause first with a fix naming the knob that fix turned; look-alike

@@ -1,4 +1,4 @@
-"""Round 16 sweep of misreadings outside NVIDIA's own stack (checks/signatures/r16_misreadb.toml):
+"""Round 16 sweep of misreadings outside NVIDIA's own stack (checks/signatures/{platform,nvidia_driver,windows}.toml):
 Vulkan programs (llama.cpp's ggml_vulkan, gpt4all, vulkaninfo) that find no Vulkan device because
 no Vulkan driver (ICD) for the GPU is installed, or a container image lacks the Mesa driver's GL
 dispatch libraries, read as a Jetson L4T mismatch or a torch extension ABI problem, or matched by

@@ -3,7 +3,7 @@ sys.executable is the base (root) environment's Python, not the environment Jupy
 Each row is verbatim from one public thread whose fix was confirmed (the reporter says it worked, or a
 maintainer states cause and fix); the cause ranks first and its fixes name the knob the confirmed fix
 turned. Look-alike rows are real texts of other matters that the new entry
-(checks/signatures/r16_prose.toml) could wrongly catch."""
+(checks/signatures/python_env.toml) could wrongly catch."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""AMD ROCm, round 16 sweep (checks/signatures/r16_rocm.toml and the override fixes of rocm.toml,
-r12_vendors.toml and apps_r7.toml): each message, verbatim from a thread whose fix was confirmed,
+"""AMD ROCm, round 16 sweep (checks/signatures/amd_rocm.toml and the override fixes of {amd_rocm,torch}.toml,
+{amd_rocm,intel,windows}.toml and checks/signatures/*.toml): each message, verbatim from a thread whose fix was confirmed,
 reaches its cause first and that cause's fixes name the knob the confirmed fix turned on; the
 HSA_OVERRIDE_GFX_VERSION value a fix proposes follows the GPU's gfx target when the paste names it."""
 

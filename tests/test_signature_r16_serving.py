@@ -1,4 +1,4 @@
-"""Round 16 sweep of LLM serving messages (checks/signatures/r16_serving.toml and the entries it
+"""Round 16 sweep of LLM serving messages (checks/signatures/{serving,quantization}.toml and the entries it
 extends): vLLM's start-up failures (a CUDA graph capture that hits an operation capture does
 not allow, a tensor-parallel size that splits a quantized weight's groups, a transformers 5 release
 under a vLLM written for 4.x), ExLlama's autosplit that finds no room for the cache, and Triton's

@@ -1,4 +1,4 @@
-"""Round 16 sweep, Slurm and HPC clusters (checks/signatures/r16_slurm.toml): the frequent messages
+"""Round 16 sweep, Slurm and HPC clusters (checks/signatures/{clusters,containers}.toml): the frequent messages
 of GPU requests (--gres / --gpus, SelectType), job scripts whose CPU count no node offers, sbatch /
 srun options that exclude each other, job steps that wait for resources their sibling steps hold,
 Slurm commands on a machine that is not a Slurm cluster, Lmod's module hierarchy, PMIx's

@@ -1,4 +1,4 @@
-"""TensorFlow / JAX / Keras version pairs, round 16 (checks/signatures/r16_tfjax.toml): each common
+"""TensorFlow / JAX / Keras version pairs, round 16 (checks/signatures/{tensorflow_jax,python_env}.toml): each common
 message, copied from the thread cited beside it, reaches its cause first, and that cause's fixes
 name the knob the thread's confirmed fix turned on; look-alike messages of other causes are not
 caught."""

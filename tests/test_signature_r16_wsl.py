@@ -1,4 +1,4 @@
-"""Round 16 sweep of WSL 2 and Windows GPU-stack messages (checks/signatures/r16_wsl.toml): WSL 1
+"""Round 16 sweep of WSL 2 and Windows GPU-stack messages (checks/signatures/wsl.toml): WSL 1
 told by its kernel (4.4.0-<build>-Microsoft) or in words, the Hyper-V platform WSL 2 needs switched
 off (HCS_E_HYPERV_NOT_INSTALLED, HCS_E_SERVICE_NOT_AVAILABLE, "WSL2 is not supported with your
 current machine configuration", 0x80370102), the container toolkit's dxcore failing on a Windows

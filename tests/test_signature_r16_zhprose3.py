@@ -1,5 +1,5 @@
-"""Chinese users' reports, round 16 third pass (checks/signatures/r16_zhprose3.toml, and one
-pattern added to ascend.torch-npu-mismatch in r15_zhprose.toml): a model or cache file whose path
+"""Chinese users' reports, round 16 third pass (checks/signatures/{windows,other_accelerators,amd_rocm}.toml, and one
+pattern added to ascend.torch-npu-mismatch in {other_accelerators,python_env,windows}.toml): a model or cache file whose path
 has Chinese characters (a Chinese Windows user name), Moore Threads' torch_musa against another
 MUSA SDK, a Hygon DCU build of Paddle that finds no DCU, and a torch_npu submodule missing an
 attribute. These matched nothing or fell to similar-case guesses (triton, cuDNN, a torch ABI

@@ -1,4 +1,4 @@
-"""Quantised-model loading and training, round 17 sweep (checks/signatures/r17_bnb2.toml): each
+"""Quantised-model loading and training, round 17 sweep (checks/signatures/{torch,quantization,libraries}.toml): each
 common message, verbatim from a public thread, reaches its cause first with a fix naming the knob
 the thread's fix turned; look-alike messages of other causes are not read as the new causes."""
 

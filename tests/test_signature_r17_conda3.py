@@ -1,4 +1,4 @@
-"""Round 17 sweep of conda / mamba / pixi environments (checks/signatures/r17_conda3.toml): pixi's
+"""Round 17 sweep of conda / mamba / pixi environments (checks/signatures/{cuda,python_env,torch}.toml): pixi's
 __cuda virtual package missing where it solves or installs (no driver visible, or no
 [system-requirements] cuda), conda's NotWritableError on a package cache or environment the user
 does not own, a conda package with no build for the environment's Python, the nvidia channel

@@ -1,4 +1,4 @@
-"""Round 17 sweep of the CPU-only torch wheel on a GPU machine (checks/signatures/r17_cpuwheel2.toml):
+"""Round 17 sweep of the CPU-only torch wheel on a GPU machine (checks/signatures/torch.toml):
 each message, verbatim from its thread, reaches the cause the thread confirmed first, and one of that
 cause's fixes names the knob the confirmed fix turned (the index, the installer's source, the build
 string)."""

@@ -1,4 +1,4 @@
-"""Round 17 sweep of NVIDIA kernel-module messages (checks/signatures/r17_dkms2.toml): each
+"""Round 17 sweep of NVIDIA kernel-module messages (checks/signatures/nvidia_driver.toml): each
 message, verbatim from its thread, reaches the cause the thread confirmed first, and one of that
 cause's fixes names the knob the confirmed fix turned (a newer driver release for a kernel that
 changed an interface, the MOK key for Secure Boot, the module parameter the message names)."""

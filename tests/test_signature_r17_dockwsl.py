@@ -1,4 +1,4 @@
-"""Round 17 sweep of Docker on Linux desktops and WSL 2 (checks/signatures/r17_dockwsl.toml and the
+"""Round 17 sweep of Docker on Linux desktops and WSL 2 (checks/signatures/{containers,wsl}.toml and the
 entries it touched): a rootless daemon's "devices.allow: permission denied" at the end of a long
 OCI runtime error line (the line's quoted end is now kept), docker-compose too old for GPU
 reservations in its "does not match any of the regexes" wording, GPU devices put under

@@ -1,5 +1,5 @@
-"""Round 17 sweep of prebuilt extension wheels and their builds (checks/signatures/r17_extwheels.toml and
-the entries it extends in torch.toml and r12_torchcuda.toml): each message, verbatim from a thread whose fix
+"""Round 17 sweep of prebuilt extension wheels and their builds (checks/signatures/{torch,extensions,python_env}.toml and
+the entries it extends in torch.toml and checks/signatures/*.toml): each message, verbatim from a thread whose fix
 was confirmed, reaches that cause first, and one of its fixes names the knob the confirmed fix turned (the
 wheel, index, flag or command). Look-alike rows are real messages of other causes the new phrasings must
 not read as theirs."""

@@ -1,5 +1,5 @@
 """Round 17 sweep (gpunew2): GPUs too new or too old for a build outside the torch wheel
-(checks/signatures/r17_gpunew2.toml). Each row is a message pasted verbatim in the thread it
+(checks/signatures/{tensorrt,memory,cuda}.toml). Each row is a message pasted verbatim in the thread it
 cites: it reaches the confirmed cause first, and that cause's fixes name the knob the confirmed
 fix turned on. LOOKALIKE rows are real messages of other causes a new pattern must not catch."""
 

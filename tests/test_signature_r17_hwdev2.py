@@ -1,4 +1,4 @@
-"""Round 17 sweep, hardware and the NVIDIA kernel driver at runtime (checks/signatures/r17_hwdev2.toml):
+"""Round 17 sweep, hardware and the NVIDIA kernel driver at runtime (checks/signatures/nvidia_driver.toml):
 a pasted message reaches its cause first with a fix naming the knob the confirmed fix turned on;
 look-alike messages of other causes do not rank the tempting cause first. Rows are verbatim from the
 cited threads."""

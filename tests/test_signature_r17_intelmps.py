@@ -1,5 +1,5 @@
 """Intel GPUs (XPU / IPEX / SYCL / OpenVINO) and Apple MPS, round 17 sweep
-(checks/signatures/r17_intelmps.toml): each common message, verbatim from a public thread whose
+(checks/signatures/intel.toml): each common message, verbatim from a public thread whose
 fix was confirmed (the reporter says it worked, or a maintainer states cause and fix), reaches its
 cause first with a fix naming the knob that fix turned; look-alike messages of other causes
 (verbatim too) are not read as the new entries' causes."""

@@ -1,4 +1,4 @@
-"""Jetson / aarch64 and AMD ROCm, round 17 sweep (checks/signatures/r17_jetrocm.toml): each
+"""Jetson / aarch64 and AMD ROCm, round 17 sweep (checks/signatures/{extensions,jetson,amd_rocm,torch}.toml): each
 message, verbatim from a thread whose fix was confirmed, reaches its cause first and that cause's
 fixes name the knob the confirmed fix turned on (a build flag, a wheel index, a package, an
 environment variable); look-alike messages of other causes are not caught by the new patterns."""

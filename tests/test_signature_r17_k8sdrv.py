@@ -1,5 +1,5 @@
 """Round 17 sweep of Kubernetes GPU scheduling and the host driver too old for a CUDA build
-(checks/signatures/r17_k8sdrv.toml): each message, verbatim from its thread, reaches the cause the
+(checks/signatures/{kubernetes,containers,cuda}.toml): each message, verbatim from its thread, reaches the cause the
 thread confirmed first, and one of that cause's fixes names the knob the confirmed fix turned;
 look-alike messages of other causes do not rank the new entries first."""
 

@@ -1,4 +1,4 @@
-"""Paddle's startup line, round 17 (checks/signatures/r17_lead.toml and the facts it needs):
+"""Paddle's startup line, round 17 (checks/signatures/paddle.toml and the facts it needs):
 "Please NOTE: device: 0, GPU Compute Capability: 8.6, Driver API Version: 11.4, Runtime API
 Version: 10.2" gives the GPU's capability, the driver's CUDA and the CUDA the paddlepaddle-gpu
 build runs on. A runtime older than the first CUDA that knows the GPU is the cause, named with the

@@ -1,4 +1,4 @@
-"""Round-17 leftovers (checks/signatures/r17_leftovers3.toml and the Paddle entry it extends):
+"""Round-17 leftovers (checks/signatures/cuda.toml and the Paddle entry it extends):
 CMake stopping because CMAKE_CUDA_ARCHITECTURES ended up empty or invalid (its CUDA compiler
 detection failed, or the project requires the variable), and Paddle's "Operator X raises an
 thrust::system::system_error ... no kernel image" line where the word paddle is not in the

@@ -1,4 +1,4 @@
-"""Local-LLM runners' frequent messages, round 17 (checks/signatures/r17_llama2.toml and the
+"""Local-LLM runners' frequent messages, round 17 (checks/signatures/apps.toml and the
 entries it extends): an Ollama older than the model it is asked to load (the load fails with
 "unable to load model" / "error loading model" on a blob, or the runner aborts right after the
 pull), a llama.cpp Metal backend that cannot find its shader source (ggml-metal.metal,

@@ -1,5 +1,5 @@
 """Round 17 sweep, NCCL / torch.distributed / multi-GPU engines, second pass
-(checks/signatures/r17_nccl2.toml): frequent messages from real threads (an engine's custom all-reduce
+(checks/signatures/{serving,torch,nccl}.toml): frequent messages from real threads (an engine's custom all-reduce
 without GPU peer access, init_process_group("nccl") in a process that sees no GPU, RDMA queue pairs
 timing out between NICs, NCCL built for another CUDA, /dev/shm, NVLS, ports, interfaces) reach the cause
 the thread confirmed, first, with a fix naming the knob that fix turned."""

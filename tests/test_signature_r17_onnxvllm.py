@@ -1,4 +1,4 @@
-"""ONNX Runtime and LLM-serving stacks, round 17 (checks/signatures/r17_onnxvllm.toml and the
+"""ONNX Runtime and LLM-serving stacks, round 17 (checks/signatures/{tensorrt,serving}.toml and the
 entries it extends): a TensorRT engine whose plan names the release that loads it and the release
 that wrote it (the fix names both versions), SGLang's start-up check of a dependency's minimum
 version, FlashInfer's check that flashinfer-cubin / flashinfer-jit-cache match flashinfer-python,

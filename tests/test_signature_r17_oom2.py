@@ -1,4 +1,4 @@
-"""GPU out-of-memory messages, round 17 (checks/signatures/r17_oom2.toml and the entries it extends):
+"""GPU out-of-memory messages, round 17 (checks/signatures/memory.toml and the entries it extends):
 each verbatim message from a thread whose fix was confirmed reaches that cause first, and one of its
 fixes names the knob the confirmed fix turned (batch size, AWQ build, num_workers, fuser, the
 TensorFlow 1.x memory fraction). Look-alike rows are real messages of other causes that the new

@@ -1,4 +1,4 @@
-"""Out-of-memory reports from applications, round 17 (checks/signatures/r17_oom3.toml): a model load
+"""Out-of-memory reports from applications, round 17 (checks/signatures/memory.toml): a model load
 the kernel killed for lack of RAM ("Loading checkpoint shards ... Killed") and ComfyUI's
 "Allocation on device" out-of-memory. Each verbatim message reaches its cause first and one of
 its fixes names the knob the thread's fix turned; look-alike rows are real messages of other

@@ -1,4 +1,4 @@
-"""Round 17 sweep of PaddlePaddle and Windows DLL messages (checks/signatures/r17_paddlewin.toml):
+"""Round 17 sweep of PaddlePaddle and Windows DLL messages (checks/signatures/paddle.toml):
 Paddle's "third-party dynamic library ... is not configured correctly" for cuBLAS / cuDNN DLLs,
 WinError 127 on a cuDNN DLL inside Paddle's own folder, PaddleOCR 3.x refusing PaddleOCR 2.x
 arguments ("Unknown argument: use_gpu"), PaddleOCR against a newer PaddleX

@@ -5,7 +5,7 @@ user may not open, an executable found in the terminal but not from the IDE, a m
 Intel / integrated graphics, and CUDA_VISIBLE_DEVICES set after torch is imported. Each row is verbatim from
 one public thread whose fix was confirmed (the reporter says it worked, or a maintainer states cause and
 fix); the cause ranks first and its fixes name the knob the confirmed fix turned. Look-alike rows are real
-texts of other matters that the new entries (checks/signatures/r17_prose4.toml) could wrongly catch."""
+texts of other matters that the new entries (checks/signatures/*.toml) could wrongly catch."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Round 17 sweep of Windows laptop / desktop and virtual-machine messages
-(checks/signatures/r17_winvm.toml): the NVIDIA installer refusing a Standard package on a DCH system
+(checks/signatures/{windows,platform,cuda,nvidia_driver}.toml): the NVIDIA installer refusing a Standard package on a DCH system
 ("wrong version of windows", "the system is incompatible"), a program that renders on the integrated
 graphics of a hybrid laptop, CUDA asked for inside a VMware Workstation / VirtualBox guest, a missing
 nvcuda.dll, Windows TDR resets named in prose, ptxas stopping on non-ASCII source characters, QEMU /

@@ -1,4 +1,4 @@
-"""Round 17 sweep of Chinese LLM / speech / OCR projects (checks/signatures/r17_zhllm.toml):
+"""Round 17 sweep of Chinese LLM / speech / OCR projects (checks/signatures/*.toml):
 ChatGLM, Baichuan, Qwen, MiniCPM, LLaMA-Factory, Langchain-Chatchat, CosyVoice, SenseVoice,
 GPT-SoVITS, MinerU, SadTalker, Wav2Lip, ddddocr. DeepSpeed 0.15's strict ZeRO-3 config
 (a float stage3_prefetch_bucket_size), an ONNX file that is not the model (a git-lfs pointer),

@@ -1,5 +1,5 @@
-"""Chinese users' reports, round 17 fifth pass (checks/signatures/r17_zhprose5.toml, and one pattern
-added to paddle.cpu-package-installed in stack_r7.toml): Chinese prose around English errors, or
+"""Chinese users' reports, round 17 fifth pass (checks/signatures/{memory,amd_rocm}.toml, and one pattern
+added to paddle.cpu-package-installed in checks/signatures/*.toml): Chinese prose around English errors, or
 Chinese alone, from ChatGLM/GLM-4, Qwen, MinerU, GPT-SoVITS, FunASR/CosyVoice, VideoLingo and
 similar projects. Four of them matched nothing or fell to similar-case guesses: a report that the
 GPU has no bf16 ("显卡不支持BF16"), cuFFT refusing half-precision signals on a GPU below SM_53,

@@ -1,4 +1,4 @@
-"""Quantised-model loading, round 18 sweep (checks/signatures/r18_bnb3.toml): each common
+"""Quantised-model loading, round 18 sweep (checks/signatures/{quantization,torch,libraries}.toml): each common
 message, verbatim from a public thread, reaches its cause first with a fix naming the knob the
 thread's fix turned; look-alike messages of other causes are not read as these causes."""
 

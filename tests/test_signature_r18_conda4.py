@@ -1,4 +1,4 @@
-"""Round 18 sweep of conda / uv / poetry environments (checks/signatures/r18_conda4.toml): Poetry
+"""Round 18 sweep of conda / uv / poetry environments (checks/signatures/{torch,python_env,cuda}.toml): Poetry
 finding no torch file for the project's Python, uv finding no wheel of a package for this platform,
 older conda's "specifications were found to be in conflict" when packages are added to a crowded
 environment, CUDA packages an environment file pins that no channel has for the platform (macOS),

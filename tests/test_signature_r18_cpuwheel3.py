@@ -1,5 +1,5 @@
 """Round 18 sweep of the CPU-only wheel on a GPU machine, third pass
-(checks/signatures/r18_cpuwheel3.toml and the entries it extends): each message, verbatim from its
+(checks/signatures/torch.toml and the entries it extends): each message, verbatim from its
 thread, reaches the cause the thread confirmed first, and that cause's fixes name the knob the
 confirmed fix turned (PyTorch's CUDA index, WSL2 for JAX on Windows, the CPU package to remove)."""
 

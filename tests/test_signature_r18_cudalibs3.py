@@ -1,4 +1,4 @@
-"""CUDA toolkit and libraries, round 18 (checks/signatures/r18_cudalibs3.toml and the entries it
+"""CUDA toolkit and libraries, round 18 (checks/signatures/{torch,tensorrt,cuda}.toml and the entries it
 extends): a build that runs nvcc by a toolkit path where no toolkit is installed
 (/usr/local/cuda-X.Y/bin/nvcc, or /usr/local/cuda/bin/nvcc when the distribution's package put nvcc
 in /usr/bin) reaches the missing toolkit with CUDA_HOME / CUDA_PATH in its fixes, not the "nvcc too

@@ -1,4 +1,4 @@
-"""Round 18 sweep of kernel-module messages (checks/signatures/r18_dkms3.toml): each message,
+"""Round 18 sweep of kernel-module messages (checks/signatures/nvidia_driver.toml): each message,
 verbatim from its thread, reaches the cause the thread confirmed first, and one of that cause's fixes
 names the knob the confirmed fix turned (LLVM=1 for a clang-built kernel, the headers package of the
 kernel the path names, akmods, the stale DKMS version, the cc alternative)."""

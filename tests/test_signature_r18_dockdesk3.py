@@ -1,4 +1,4 @@
-"""Round 18 sweep of Docker and Podman with NVIDIA GPUs on Linux (checks/signatures/r18_dockdesk3.toml):
+"""Round 18 sweep of Docker and Podman with NVIDIA GPUs on Linux (checks/signatures/containers.toml):
 a CDI spec whose hooks name a binary the installed toolkit package lacks (nvidia-cdi-hook), the
 create-symlinks hook of NVIDIA Container Toolkit 1.17.0 refusing a link the image already has,
 and NVENC transcoding failing with CUDA_ERROR_NO_DEVICE because the Compose GPU reservation lacks

@@ -1,5 +1,5 @@
 """Round 18 sweep of "the NVIDIA driver is too old for the CUDA build / runtime"
-(checks/signatures/r18_drivold2.toml): each message, verbatim from its thread, reaches the cause
+(checks/signatures/{containers,nvidia_driver}.toml): each message, verbatim from its thread, reaches the cause
 the thread confirmed first, and one of that cause's fixes names the knob the confirmed fix turned
 (the driver branch, the older wheel or image tag, the build argument)."""
 

@@ -1,5 +1,5 @@
-"""Round 18 sweep of prebuilt extension wheels, third pass (checks/signatures/r18_extwheels3.toml and
-the libstdc++ pattern added to runtime.toml): each message, verbatim from a thread whose fix was
+"""Round 18 sweep of prebuilt extension wheels, third pass (checks/signatures/{torch,cuda}.toml and
+the libstdc++ pattern added to checks/signatures/*.toml): each message, verbatim from a thread whose fix was
 confirmed (reporter or maintainer), reaches that cause first, and one of its fixes names the knob the
 confirmed fix turned (the package, wheel, index, flag or command). Look-alike rows are real messages
 of other causes the new phrasings must not read as theirs."""

@@ -4,7 +4,7 @@ build is at fault), plus forum-style reports of causes already covered (WSL libc
 cuDNN, CUDA_VISIBLE_DEVICES set too late or renumbered, Fabric Manager). Each KNOB row is verbatim from
 one public thread whose fix was confirmed; the cause ranks first and its fixes name the knob the
 confirmed fix turned. Look-alike rows are real texts of other matters the new entry
-(checks/signatures/r18_forums7.toml) could wrongly catch."""
+(checks/signatures/windows.toml) could wrongly catch."""
 
 from __future__ import annotations
 

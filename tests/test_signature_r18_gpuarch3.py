@@ -1,5 +1,5 @@
 """Round 18 sweep (gpuarch3): GPUs too new or too old for the build, across frameworks
-(checks/signatures/r18_gpuarch3.toml). Each KNOB row is a message pasted verbatim in the thread
+(checks/signatures/{cuda,apps,torch}.toml). Each KNOB row is a message pasted verbatim in the thread
 it cites: it reaches the confirmed cause first, and that cause's fixes name the knob the confirmed
 fix turned on. LOOKALIKE rows are real messages of other causes a new pattern must not catch."""
 

@@ -1,5 +1,5 @@
-"""GPU hardware and memory, round 18 (checks/signatures/r18_hwoom3.toml and small edits to
-r4_stack.toml, runtime.toml and prose8_hw.toml): TensorFlow's "Blas GEMM launch failed" (matched
+"""GPU hardware and memory, round 18 (checks/signatures/memory.toml and small edits to
+checks/signatures/*.toml, checks/signatures/*.toml and checks/signatures/*.toml): TensorFlow's "Blas GEMM launch failed" (matched
 nothing), its failed pinned host allocation, JAX's allocator variables set after jax is imported,
 a CUDA context that cannot be created for lack of memory, random out-of-memory errors that
 expandable_segments fixed, and a reboot under load that a BIOS change fixed. Each verbatim message

@@ -1,4 +1,4 @@
-"""Jetson / aarch64 and WSL 2, round 18 sweep (checks/signatures/r18_jetwsl3.toml): each message,
+"""Jetson / aarch64 and WSL 2, round 18 sweep (checks/signatures/{cuda,jetson,extensions}.toml): each message,
 verbatim from a thread whose fix was confirmed, reaches its cause first and that cause's fixes name
 the knob the confirmed fix turned (an environment variable, a package, a PATH entry, a build
 variable, an image architecture); look-alike messages of other causes are not caught by the new

@@ -1,5 +1,5 @@
 """Round 18 sweep of Kubernetes / Slurm GPU scheduling and the DCGM exporter
-(checks/signatures/r18_k8s3.toml): each message, verbatim from its thread, reaches the cause the
+(checks/signatures/{clusters,kubernetes}.toml): each message, verbatim from its thread, reaches the cause the
 thread confirmed first, and one of that cause's fixes names the knob the confirmed fix turned;
 look-alike messages of other causes do not rank the new entries first."""
 

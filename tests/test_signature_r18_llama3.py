@@ -1,4 +1,4 @@
-"""Local-LLM runners' frequent messages, round 18 (checks/signatures/r18_llama3.toml and the
+"""Local-LLM runners' frequent messages, round 18 (checks/signatures/{apps,memory}.toml and the
 entries it extends): Ollama turning the GPU off because the (virtual) CPU reports no AVX, LM
 Studio's engine exiting while it loads a model ("Exit code: N"), LM Studio's compute buffers that
 do not fit, llama.cpp's Vulkan backend out of device memory, GPT4All running a model on the CPU,

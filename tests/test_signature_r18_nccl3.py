@@ -1,5 +1,5 @@
 """Round 18 sweep, NCCL / torch.distributed / multi-GPU launchers, third pass
-(checks/signatures/r18_nccl3.toml plus small pattern additions to existing entries): frequent
+(checks/signatures/{nccl,extensions}.toml plus small pattern additions to existing entries): frequent
 messages from real threads (the c10d client socket that cannot reach MASTER_ADDR, the DeepSpeed
 launcher's ssh check, an NCCL built without this GPU's architecture, RDMA memory registration,
 two NCCL wheels of different CUDA majors, /dev/shm, P2P on GeForce cards, socket interfaces) reach

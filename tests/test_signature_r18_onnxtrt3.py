@@ -1,4 +1,4 @@
-"""ONNX Runtime and TensorRT, round 18 (checks/signatures/r18_onnxtrt3.toml and the entries it
+"""ONNX Runtime and TensorRT, round 18 (checks/signatures/{tensorflow_jax,tensorrt,onnxruntime}.toml and the entries it
 extends): TensorFlow's "TensorRT mismatch. Compiled against version X, but loaded Y" (the fix names
 the TensorRT the build links), a TensorRT library file that is truncated ("file too short": replace
 it, the loader path is fine), Python code written for an older TensorRT API (max_workspace_size

@@ -1,4 +1,4 @@
-"""Round 18 sweep of PaddlePaddle environment messages (checks/signatures/r18_paddle3.toml):
+"""Round 18 sweep of PaddlePaddle environment messages (checks/signatures/{paddle,jetson,cuda}.toml):
 PaddlePaddle 3.3's oneDNN / PIR regression on CPU ("ConvertPirAttribute2RuntimeAttribute not
 support"), oneDNN's "could not execute a primitive" in a Paddle predictor, PaddleOCR without the
 framework ("No module named 'paddle'"), paddlepaddle-gpu on a Jetson (no PyPI wheel), Paddle's

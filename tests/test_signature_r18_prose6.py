@@ -5,7 +5,7 @@ of them", the Go CUDA binding's "panic: Unknown" (nvidia_uvm), and CPU builds of
 prose (a +cpu banner, a cpu index, a leftover cpuonly). Each row is verbatim from one public thread
 whose fix was confirmed (the reporter says it worked, or a maintainer states cause and fix); the
 cause ranks first and its fixes name the knob the confirmed fix turned. Look-alike rows are real
-texts of other matters the new entries (checks/signatures/r18_prose6.toml) could wrongly catch."""
+texts of other matters the new entries (checks/signatures/{cuda,torch,nvidia_driver}.toml) could wrongly catch."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""AMD ROCm, round 18 sweep (checks/signatures/r18_rocm3.toml): each message, verbatim from a
+"""AMD ROCm, round 18 sweep (checks/signatures/amd_rocm.toml): each message, verbatim from a
 thread whose fix was confirmed, reaches its cause first and that cause's fixes name the knob the
 confirmed fix turned on (a package, an environment variable, a HIP SDK version, an installer);
 look-alike messages of other causes are not caught by the new patterns."""

@@ -1,4 +1,4 @@
-"""TensorFlow / JAX / Keras GPU setup, round 18 (checks/signatures/r18_tfjax3.toml): each common
+"""TensorFlow / JAX / Keras GPU setup, round 18 (checks/signatures/{tensorflow_jax,cuda}.toml): each common
 message, copied from the thread cited beside it, reaches its cause first, and that cause's fixes
 name the knob the thread's confirmed fix turned on; look-alike messages of other causes are not
 caught."""

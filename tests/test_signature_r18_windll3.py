@@ -1,4 +1,4 @@
-"""Windows DLL load failures, round 18 sweep (windll3: checks/signatures/r18_windll3.toml and the
+"""Windows DLL load failures, round 18 sweep (windll3: checks/signatures/windows.toml and the
 existing Windows DLL entries it extends): each message, verbatim from a public thread where the fix
 was confirmed (the reporter said it worked, or a maintainer stated cause and fix), reaches its cause
 first with a fix naming the knob that fix turned (the package version, the conda package, the

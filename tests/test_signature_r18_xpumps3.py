@@ -1,5 +1,5 @@
 """Intel GPUs (oneAPI / oneMKL / SYCL / ipex-llm) and Apple silicon (MLX), round 18 sweep
-(checks/signatures/r18_xpumps3.toml): each common message, verbatim from a public thread whose fix
+(checks/signatures/{intel,apple}.toml): each common message, verbatim from a public thread whose fix
 was confirmed (the reporter says it worked, or a maintainer states cause and fix), reaches its
 cause first with a fix naming the knob that fix turned; look-alike messages of other causes
 (verbatim too) are not read as the new entries' causes."""

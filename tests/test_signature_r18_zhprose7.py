@@ -1,12 +1,12 @@
-"""Chinese users' reports, round 18 seventh pass (checks/signatures/r18_zhprose7.toml): Chinese prose
+"""Chinese users' reports, round 18 seventh pass (checks/signatures/{apps,containers}.toml): Chinese prose
 around English errors, or Chinese alone. Two causes fell to similar-case guesses or to a Docker-only
 cause: LMDeploy reserving a fraction of the GPU memory for its k/v cache (cache_max_entry_count),
 reported as "显存占用很高 / 量化后显存只降低了一点", read as memory held by another process; and an LXD
 container without a GPU device ("LXD容器中 ... nvidia-smi报错"), read as Docker without the NVIDIA
 runtime. Two vLLM reports ("显存占用异常", "vllm也这么吃显存吗") fell to memory held by another process
-or to a plain OOM: the Chinese phrasings of vLLM's reservation now reach it (r5_zh.toml), and the
+or to a plain OOM: the Chinese phrasings of vLLM's reservation now reach it (checks/signatures/*.toml), and the
 OOM prose guess steps back where an inference server that reserves memory up front is named
-(runtime.toml). The other rows are messages that already reached their cause with the knob (kept so they
+(checks/signatures/*.toml). The other rows are messages that already reached their cause with the knob (kept so they
 stay there). Each row is the text of one public thread, verbatim, whose fix was confirmed (the
 reporter or another user says it worked, or a maintainer states cause and fix): its cause ranks
 first and one of that cause's fixes names the knob the confirmed fix turned. Look-alike rows are

@@ -4,7 +4,7 @@ cuDNN 8's "Could not load library libcudnn_ops_infer.so.8" was fixed by pinning 
 or by putting the pip wheels' nvidia/cudnn/lib folder on LD_LIBRARY_PATH. Each verbatim post
 reaches cuda.cudnn-missing first and one of its fixes names the knob the thread's confirmed fix
 turned. One more post: CUDNN_STATUS_NOT_INITIALIZED with Ubuntu's libcudnn8 built for CUDA 12.1
-beside a driver for CUDA 11.4 (checks/signatures/r19_cudalibs4.toml) reaches cuda.cudnn-mismatch
+beside a driver for CUDA 11.4 (checks/signatures/cuda.toml) reaches cuda.cudnn-mismatch
 with a fix naming the +cuda11 build; look-alike rows are real messages of other library causes (a cuBLAS 12 library, an nvcc
 too old for the GPU, CUDA_HOME unset) that must not be read as a missing cuDNN."""
 

@@ -1,4 +1,4 @@
-"""Kernel modules, nouveau and Secure Boot, round 19 (checks/signatures/r19_dkms4.toml): whole
+"""Kernel modules, nouveau and Secure Boot, round 19 (checks/signatures/nvidia_driver.toml): whole
 opening posts where nouveau keeps (or a newer in-tree driver, nova_core, takes) the GPU although
 it was blacklisted, where a DKMS module's signing key was never enrolled, and a driver branch too
 old for the kernel. Each text, verbatim from its thread, reaches the cause the thread confirmed

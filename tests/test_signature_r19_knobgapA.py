@@ -1,5 +1,5 @@
-"""Right cause, fix that names nothing, round 19 (checks/signatures/r19_knobgapA.toml and a fix
-added to r17_prose4.toml): a Docker container asked for an NVIDIA GPU (--gpus, a CUDA image) on a
+"""Right cause, fix that names nothing, round 19 (checks/signatures/containers.toml and a fix
+added to checks/signatures/*.toml): a Docker container asked for an NVIDIA GPU (--gpus, a CUDA image) on a
 machine whose only graphics is Intel. The cause was found, but its fixes named neither the knob the
 confirmed fixes turned: the program's CPU device option (--device cpu) or the project's CPU image.
 Each verbatim message reaches its cause first and one of its fixes names that knob; look-alike rows

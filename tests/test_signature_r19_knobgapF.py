@@ -8,7 +8,7 @@ after an install with one index (-i / --index-url) now names PyPI as an extra in
 docs). Paddle's "Cuda error(35)" with a paddlepaddle-gpu==2.0.x pin (PyPI's default build of 2.0
 is CUDA 10.2) names that release's .post101 build for CUDA 10.1 (Paddle 2.0's install page).
 A Jetson user's "doesn't seem to support a non-CPU execution provider" (ONNX Runtime through a
-binding) now reads as the CPU-only ONNX Runtime of a Jetson (checks/signatures/r19_knobgapF.toml:
+binding) now reads as the CPU-only ONNX Runtime of a Jetson (checks/signatures/onnxruntime.toml:
 Jetson Zoo / Jetson AI Lab wheels, or a build from source with --use_cuda).
 LOOKALIKE rows are real messages of other causes from existing test tables that must not get
 those fixes: a requirement missing from every index ("from versions: ..."), and a CUDA error 35

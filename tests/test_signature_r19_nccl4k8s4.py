@@ -1,4 +1,4 @@
-"""NCCL / multi-GPU / Kubernetes, round 19 (checks/signatures/r19_nccl4k8s4.toml): whole opening
+"""NCCL / multi-GPU / Kubernetes, round 19 (checks/signatures/{nccl,kubernetes}.toml): whole opening
 posts where envdoctor had the cause below a symptom (an InfiniBand transport that fails while
 sockets work, read as /dev/shm; a Ray multi-node NCCL error that only works with one worker) and
 the GPU Operator's MIG strategy (nvidia.com/gpu next to nvidia.com/mig-* resources, or MIG slices

@@ -1,4 +1,4 @@
-"""ONNX Runtime, vLLM and Intel XPU serving, round 19 (checks/signatures/r19_onnxvllm4.toml): an
+"""ONNX Runtime, vLLM and Intel XPU serving, round 19 (checks/signatures/intel.toml): an
 onnxruntime-gpu CUDA 11 build asking for libcublasLt.so.11 on a CUDA 12 machine, a vLLM model
 that loads on one GPU but not across several (NCCL peer-to-peer), and an Intel GPU whose runtime
 cannot report free memory ("doesn't support querying the available free memory", the missing

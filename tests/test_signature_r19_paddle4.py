@@ -1,4 +1,4 @@
-"""Round 19 sweep of PaddlePaddle environment messages (checks/signatures/r19_paddle4.toml): Paddle
+"""Round 19 sweep of PaddlePaddle environment messages (checks/signatures/jetson.toml): Paddle
 cannot open the unversioned libcudnn.so (run_check / PaddleOCR training), paddlepaddle-gpu on a
 Jetson asked in prose (no PyPI wheel: Paddle Inference's aarch64 JetPack wheels), Paddle's "CUDA
 driver version is insufficient" when the default wheel's CUDA is newer than the driver, and an

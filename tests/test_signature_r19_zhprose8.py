@@ -1,4 +1,4 @@
-"""Chinese reports, round 19 (checks/signatures/r19_zhprose8.toml and small edits): whole opening
+"""Chinese reports, round 19 (checks/signatures/memory.toml and small edits): whole opening
 posts from Chinese LLM projects' trackers (ChatGLM, Langchain-Chatchat, LLaMA-Factory, Vary, Med-ChatGLM,
 PaddleOCR) where the cause is GPU memory or the placement of a model on several GPUs and the
 reporter writes Chinese prose around English errors: out of memory while loading a language model,

@@ -1,4 +1,4 @@
-"""The framework-stack causes of round 4 (checks/signatures/r4_stack.toml), each on lines users
+"""The framework-stack causes of round 4 (checks/signatures/*.toml), each on lines users
 pasted in the issue threads its signature cites: the right cause comes first and its fix names
 the knob the thread's fix turned (the env var, flag, package or version)."""
 

@@ -1,4 +1,4 @@
-"""Windows, WSL, container and Kubernetes causes (checks/signatures/r4_win.toml): the line the field
+"""Windows, WSL, container and Kubernetes causes (checks/signatures/*.toml): the line the field
 pastes reaches its cause first, and the fix names the knob the real fix turns."""
 
 from __future__ import annotations

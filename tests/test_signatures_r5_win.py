@@ -1,4 +1,4 @@
-"""Windows, WSL, container and Kubernetes causes added in round 5 (checks/signatures/r5_win.toml and
+"""Windows, WSL, container and Kubernetes causes added in round 5 (checks/signatures/*.toml and
 the fix texts of the older entries): the line the field pastes reaches its cause first, and the fix
 names the knob the real fix turns."""
 

@@ -1,5 +1,5 @@
 """pip's "from versions: none" under an --index-url folder PyTorch never published
-(checks/signatures/r12_torch_index.toml, wheel_tags.index_variant_facts): the folder is the cause,
+(checks/signatures/torch.toml, wheel_tags.index_variant_facts): the folder is the cause,
 not the Python, and the fix names a published build (ComfyUI-Trellis2#131's cu131; cu130 fixed it)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Round 5's Chinese-ecosystem lines (checks/signatures/r5_zh.toml): each real line, as the source
+"""Round 5's Chinese-ecosystem lines (checks/signatures/*.toml): each real line, as the source
 threads quote it, reaches its cause first with the knob the confirmed fix turned on; the lines
 that are noise in most logs do not."""
 

@@ -75,7 +75,7 @@ def test_uncited_leaves_out_the_cases_whose_thread_a_signature_cites() -> None:
     cite), compared without fragment, query, trailing slash or case."""
     scorer = _module("triage_corpus_score")
     cited = scorer.cited_threads()
-    # checks/signatures/r19_paddle4.toml cites it among its sources
+    # checks/signatures/jetson.toml cites it among its sources
     assert "https://github.com/paddlepaddle/paddleocr/issues/8326" in cited
     kept = _case(scorer, url="https://example.org/forum/t/1")
     citing = _case(scorer, url="https://github.com/PaddlePaddle/PaddleOCR/issues/8326/#top")

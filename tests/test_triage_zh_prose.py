@@ -1,4 +1,4 @@
-"""Chinese prose reaches the causes other families own (checks/signatures/r4_zh.toml): each entry's
+"""Chinese prose reaches the causes other families own (checks/signatures/*.toml): each entry's
 example phrasing ranks its cause, and the facts that rule it out do."""
 
 from __future__ import annotations
