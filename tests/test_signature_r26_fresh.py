@@ -1,0 +1,228 @@
+"""Round 26's changes: the causes the fresh development sample (tests/triage_corpus/train/) met that
+envdoctor did not read. A report reaches its confirmed cause with a fix naming the knob the
+confirmed fix turned; look-alikes stay clear."""
+
+from __future__ import annotations
+
+from envdoctor.triage_engine import triage_text
+from tests.triage_lines import source_knob_test, source_lookalike_test, training_case_test
+
+# (thread, text, finding id, knob): the canonical lines, as other threads and the docs print them
+ROWS = [
+    # DGL's CPU package: its own message names the fix
+    (
+        "https://github.com/dmlc/dgl/issues/5427",
+        "dgl._ffi.base.DGLError: [14:00:04] /opt/dgl/src/runtime/c_runtime_api.cc:82: Check "
+        "failed: allow_missing: Device API cuda is not enabled. Please install the cuda version "
+        "of dgl.",
+        "dgl.cpu-package-installed",
+        "data.dgl.ai",
+    ),
+    # Microsoft's STL refusing an older nvcc
+    (
+        "https://github.com/microsoft/STL/blob/main/stl/inc/yvals_core.h",
+        'static assertion failed with "error STL1002: Unexpected compiler version, expected CUDA '
+        '12.4 or newer."',
+        "cuda.host-compiler-unsupported",
+        "Visual Studio 2019 Build Tools",
+    ),
+    # CMake without Vulkan's development files
+    (
+        "https://github.com/ggml-org/llama.cpp/blob/master/docs/build.md",
+        "CMake Error at /usr/share/cmake/Modules/FindPackageHandleStandardArgs.cmake:233 "
+        "(message):\n  Could NOT find Vulkan (missing: Vulkan_LIBRARY Vulkan_INCLUDE_DIR glslc) "
+        '(found version "")\n-- Configuring incomplete, errors occurred! GGML_VULKAN=ON',
+        "app.llamacpp.vulkan-sdk-missing",
+        "libvulkan-dev",
+    ),
+    # an ncnn Vulkan upscaler out of video memory
+    (
+        "https://github.com/nihui/waifu2x-ncnn-vulkan#usages",
+        "realesrgan-ncnn-vulkan.exe -i big.png -o out.png -s 4\n[0 NVIDIA GeForce GTX 1650]  "
+        "queueC=2[8]\nvkAllocateMemory failed -2\nvkQueueSubmit failed -4",
+        "memory.workload-does-not-fit",
+        "-t 100",
+    ),
+    # peer access refused, as the message is often pasted (without its final s)
+    (
+        "https://github.com/efeslab/Nanoflow/issues/22",
+        "raise the error `peer access is not supported between these two device`",
+        "nccl.p2p-broken-acs-iommu",
+        "NCCL_P2P_DISABLE",
+    ),
+]
+
+test_canonical_lines_reach_their_cause = source_knob_test(ROWS)
+
+LOOKALIKES = [
+    # CUDA's unknown error after a Linux suspend is still the nvidia_uvm module's
+    (
+        "https://download.nvidia.com/XFree86/Linux-x86_64/550.54.14/README/powermanagement.html",
+        "RuntimeError: CUDA error: unknown error\nthis started after resume from suspend, "
+        "ubuntu 22.04",
+        "windows.nvcuda-missing",
+    ),
+    # Podman that never had a CDI spec is not a stale one: no driver update in the report
+    (
+        "https://docs.nvidia.com/datacenter/cloud-native/container-toolkit/latest/cdi-support.html",
+        "I installed podman today and my containers can't use the GPU: podman run --device "
+        "nvidia.com/gpu=all ubuntu nvidia-smi fails",
+        "container.cdi-spec-stale",
+    ),
+]
+
+test_lookalikes_stay_clear = source_lookalike_test(LOOKALIKES)
+
+# (training case, finding id, knob, thread)
+CASES = [
+    (
+        "en-8205-nanoflow-3090-peer-access-unsupported.txt",
+        "nccl.p2p-broken-acs-iommu",
+        "p2p",
+        "https://github.com/efeslab/Nanoflow/issues/22",
+    ),
+    (
+        "en-8301-darknet-cuda-unknown-error-driver-stopped.txt",
+        "windows.nvcuda-missing",
+        "driver",
+        "https://github.com/AlexeyAB/darknet/issues/1070",
+    ),
+    (
+        "en-8306-waifu2x-ncnn-vulkan-driver-crash-tile-size.txt",
+        "memory.workload-does-not-fit",
+        "tile size",
+        "https://github.com/nihui/waifu2x-ncnn-vulkan/issues/92",
+    ),
+    (
+        "en-8409-zluda-pytorch-slow-first-run-compile.txt",
+        "rocm.zluda-first-run-compile",
+        "ComputeCache",
+        "https://github.com/lshqqytiger/ZLUDA/issues/80",
+    ),
+    (
+        "en-8500-ctk-egl-wayland-stale-cdi.txt",
+        "container.cdi-spec-stale",
+        "cdi generate",
+        "https://github.com/NVIDIA/nvidia-container-toolkit/issues/692",
+    ),
+    (
+        "en-8501-podman-driver-update-stale-cdi.txt",
+        "container.cdi-spec-stale",
+        "nvidia-cdi-refresh",
+        "https://github.com/podman-container-tools/podman/issues/26233",
+    ),
+    (
+        "en-8504-lxd-gpu-passthrough-vm-hangs-mmio.txt",
+        "vm.mmio-space-too-small",
+        "X-PciMmio64Mb",
+        "https://github.com/canonical/lxd/issues/14380",
+    ),
+    (
+        "en-8602-triton-windows-torch23-triton3.txt",
+        "torch.triton-missing",
+        "triton-windows",
+        "https://github.com/woct0rdho/triton-windows/issues/89",
+    ),
+    (
+        "en-8607-matanyone-numba-numpy22.txt",
+        "numba.numpy-too-new",
+        "downgrade numpy",
+        "https://github.com/KytraScript/ComfyUI_MatAnyone_Kytra/issues/3",
+    ),
+    (
+        "en-8705-jan-rx6700xt-vulkan-backend.txt",
+        "app.llamacpp.backend-mismatch",
+        "win-vulkan-x64",
+        "https://github.com/janhq/jan/issues/7341",
+    ),
+    (
+        "en-8706-jan-cuda-toolkit-missing.txt",
+        "app.llamacpp.cuda-runtime-missing",
+        "CUDA toolkit",
+        "https://github.com/janhq/jan/issues/3355",
+    ),
+    (
+        "en-8707-llama-cpp-python-vulkan-devel.txt",
+        "app.llamacpp.vulkan-sdk-missing",
+        "vulkan-devel",
+        "https://github.com/abetlen/llama-cpp-python/issues/1927",
+    ),
+    (
+        "en-8709-searge-llm-amd9070-llamacpp-vulkan.txt",
+        "app.llamacpp.cpu-build-on-gpu-host",
+        "GGML_VULKAN",
+        "https://github.com/SeargeDP/ComfyUI_Searge_LLM/issues/53",
+    ),
+    (
+        "zh-8204-llamafactory-autogptq-libcudart12.txt",
+        "autogptq.cuda-ext-not-installed",
+        "auto-gptq",
+        "https://github.com/hiyouga/LlamaFactory/issues/3866",
+    ),
+]
+
+test_development_cases_reach_their_cause = training_case_test(CASES, keywords=True)
+
+
+def test_the_llama_cpp_vulkan_rebuild_is_for_amd_and_the_cuda_one_for_nvidia() -> None:
+    """llama-cpp-python not using the GPU: an NVIDIA card is told to rebuild with CUDA, a Radeon
+    with Vulkan, and neither gets the other's command first."""
+
+    def first_fix(text: str) -> str:
+        hit = [
+            f for f in triage_text(text).findings if f.id == "app.llamacpp.cpu-build-on-gpu-host"
+        ]
+        assert hit, text
+        return hit[0].fixes[0].summary
+
+    assert "GGML_CUDA" in first_fix(
+        "llama-cpp-python is not using my GPU, it runs on the CPU. RTX 3060"
+    )
+    assert "GGML_VULKAN" in first_fix(
+        "llama-cpp-python is not using my GPU, it runs on the CPU. AMD Radeon RX 7800 XT"
+    )
+
+
+def _fix_summaries(text: str, finding_id: str) -> list[str]:
+    """The fix summaries of `finding_id` when triage ranks it in the top 3 of `text`, else []."""
+    hit = [f for f in triage_text(text).findings[:3] if f.id == finding_id]
+    return [fix.summary for fix in hit[0].fixes] if hit else []
+
+
+def test_the_tile_size_fix_is_for_the_vulkan_upscalers_only() -> None:
+    """torch's CUDA out of memory is not told to pass an ncnn tile size; an ncnn upscaler is."""
+    torch_oom = "torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB (GPU 0; 4.00 GiB total capacity)"
+    for finding_id in ("memory.workload-does-not-fit", "memory.out-of-memory"):
+        assert not any("-t 100" in s for s in _fix_summaries(torch_oom, finding_id))
+    ncnn = "waifu2x-ncnn-vulkan.exe -i a.jpg -o b.png\nvkAllocateMemory failed -2"
+    assert "-t 100" in _fix_summaries(ncnn, "memory.workload-does-not-fit")[0]
+
+
+def test_esxi_keeps_its_own_mmio_fix_and_qemu_gets_the_ovmf_window() -> None:
+    """An ESXi VM that does not power on gets ESXi's 64-bit MMIO settings first, not QEMU's OVMF
+    option; a QEMU / LXD VM that hangs with the GPU passed through gets the OVMF window."""
+    esxi = _fix_summaries(
+        "ESXi 8: the VM with the passthrough A40 does not power on: Module 'DevicePowerOn' power on failed.",
+        "vm.mmio-space-too-small",
+    )
+    assert esxi and "pciPassthru.use64bitMMIO" in esxi[0]
+    assert not any("X-PciMmio64Mb" in s for s in esxi)
+    lxd = _fix_summaries(
+        "LXD 6.1 on Ubuntu 24.04: when I pass through the GPU to the VM it hangs, no output at all.",
+        "vm.mmio-space-too-small",
+    )
+    assert lxd and "X-PciMmio64Mb" in lxd[0]
+
+
+def test_plain_missing_triton_is_not_told_about_triton_3() -> None:
+    """'No module named triton' (no triton at all) keeps its install fix; the Triton 3 pairing fix
+    is for a missing triton submodule."""
+    missing = _fix_summaries(
+        "ModuleNotFoundError: No module named 'triton'\ntorch.compile", "torch.triton-missing"
+    )
+    assert missing and not any("triton.common" in s for s in missing)
+    pair = _fix_summaries(
+        "ModuleNotFoundError: No module named 'triton.common'\ntorch.compile",
+        "torch.triton-missing",
+    )
+    assert pair and "triton.common" in pair[0]
