@@ -159,6 +159,18 @@ CASES = [
         "auto-gptq",
         "https://github.com/hiyouga/LlamaFactory/issues/3866",
     ),
+    (
+        "en-8408-sdnext-zluda-rocblas-rx5700-wrong-rocm.txt",
+        "rocm.no-binary-for-gpu",
+        "HIP SDK",
+        "https://github.com/vladmandic/sdnext/issues/3485",
+    ),
+    (
+        "en-8708-llspy-cudatoolkit-driver-older.txt",
+        "cuda.toolkit-newer-than-driver",
+        "driver",
+        "https://github.com/tlambert03/LLSpy/issues/30",
+    ),
 ]
 
 test_development_cases_reach_their_cause = training_case_test(CASES, keywords=True)
