@@ -171,6 +171,90 @@ CASES = [
         "driver",
         "https://github.com/tlambert03/LLSpy/issues/30",
     ),
+    (
+        "en-8807-unsloth-kaggle-disk-full-merge.txt",
+        "system.disk-full",
+        "disk space",
+        "https://github.com/unslothai/unsloth/issues/534",
+    ),
+    (
+        "en-8901-qwen2vl-vllm-flashattn-2080ti.txt",
+        "flashattn.gpu-arch-unsupported",
+        "VLLM_ATTENTION_BACKEND=XFORMERS",
+        "https://github.com/QwenLM/Qwen3-VL/issues/67",
+    ),
+    (
+        "en-8910-jde-mot-ffmpeg-not-on-path.txt",
+        "app.ffmpeg-not-found",
+        "PATH",
+        "https://github.com/Zhongdao/Towards-Realtime-MOT/issues/135",
+    ),
+    (
+        "en-9000-openmm-quadro-k2000-cuda11.txt",
+        "cuda.gpu-too-old-for-binary",
+        "CUDA 10.2",
+        "https://github.com/openmm/openmm/issues/3756",
+    ),
+    (
+        "en-9004-plotoptix-sm50-maxwell.txt",
+        "cuda.gpu-too-old-for-binary",
+        "sm_50",
+        "https://github.com/rnd-team-dev/plotoptix/issues/56",
+    ),
+    (
+        "en-9005-cgyro-perlmutter-srun-gpus.txt",
+        "cluster.no-gpu-allocated",
+        "--gpus",
+        "https://github.com/gafusion/gacode/issues/363",
+    ),
+    (
+        "en-9012-colmap-siftgpu-glsl-headless.txt",
+        "platform.headless-no-display",
+        "CUDA",
+        "https://github.com/colmap/colmap/issues/678",
+    ),
+    (
+        "en-9018-anomalib-cpu-torch.txt",
+        "torch.cpu-build-on-gpu-host",
+        "download.pytorch.org/whl/cu",
+        "https://github.com/open-edge-platform/anomalib/issues/2068",
+    ),
+    (
+        "en-9104-triton-windows-llamafactory-unsloth-msvc-sdk.txt",
+        "torch.triton-no-c-compiler",
+        "Windows SDK",
+        "https://github.com/woct0rdho/triton-windows/issues/78",
+    ),
+    (
+        "en-9107-chameleon-v100-triton-bf16-sm80.txt",
+        "fit.dtype-unsupported",
+        "Ampere",
+        "https://github.com/facebookresearch/chameleon/issues/39",
+    ),
+    (
+        "en-9204-rembg-onnxruntime-cpu-shadows-gpu.txt",
+        "onnxruntime.cpu-package-shadows-gpu",
+        "onnxruntime-gpu",
+        "https://github.com/danielgatis/rembg/issues/600",
+    ),
+    (
+        "en-9208-agent-cli-ctranslate2-blackwell-int8.txt",
+        "cuda.gpu-too-new-for-binary",
+        "ctranslate2>=4.6.2",
+        "https://github.com/basnijholt/agent-cli/issues/467",
+    ),
+    (
+        "zh-8804-paddleocr-windows-multigpu-nccl.txt",
+        "nccl.windows-no-nccl",
+        "Linux",
+        "https://github.com/PaddlePaddle/PaddleOCR/issues/8427",
+    ),
+    (
+        "zh-8911-chatglm2-int4-tdm-gcc-no-openmp.txt",
+        "chatglm.quant-kernels-unavailable",
+        "openmp",
+        "https://github.com/zai-org/ChatGLM2-6B/issues/112",
+    ),
 ]
 
 test_development_cases_reach_their_cause = training_case_test(CASES, keywords=True)
@@ -238,3 +322,47 @@ def test_plain_missing_triton_is_not_told_about_triton_3() -> None:
         "torch.triton-missing",
     )
     assert pair and "triton.common" in pair[0]
+
+
+def test_nvrtc_refusing_a_new_gpu_is_not_read_as_an_old_one() -> None:
+    """NVRTC's invalid architecture on an RTX 4090 under CUDA 11.4 is the toolkit being older than
+    the GPU; on a Quadro K2000 (sm_30) under CUDA 11.4 it is the GPU being older than the toolkit."""
+    new = triage_text(
+        "nvrtc: error: invalid value for --gpu-architecture (-arch)\nGPU: NVIDIA GeForce RTX 4090, "
+        "CUDA 11.4"
+    ).findings
+    assert new and new[0].id != "cuda.gpu-too-old-for-binary"
+    old = triage_text(
+        "nvrtc: error: invalid value for --gpu-architecture (-arch)\nQuadro K2000, installed cuda "
+        "11.4"
+    ).findings
+    assert old and old[0].id == "cuda.gpu-too-old-for-binary"
+    assert "10.2" in old[0].fixes[0].summary
+
+
+def test_mmcv_2_ranges_are_not_told_to_install_mmcv_full() -> None:
+    """mmcv-full exists only for mmcv 1.x: a range of 2.x releases (whose '2.1.0' holds '1.0') is
+    not given the mmcv-full command; a 1.x range is."""
+    two = _fix_summaries(
+        "AssertionError: MMCV==1.7.0 is used but incompatible. Please install mmcv>=2.0.0rc4, "
+        "<=2.1.0.",
+        "mmcv.version-incompatible",
+    )
+    assert two and not any("mmcv-full" in s for s in two)
+    one = _fix_summaries(
+        "AssertionError: MMCV==2.1.0 is used but incompatible. Please install mmcv>=1.3.17, "
+        "<=1.8.0.",
+        "mmcv.version-incompatible",
+    )
+    assert any("mmcv-full" in s for s in one)
+
+
+def test_ffmpeg_on_windows_keeps_a_fix() -> None:
+    """cmd's "'ffmpeg' is not recognized" gets the Windows install; the verifier had dropped the
+    single fix that mixed winget with sudo apt-get, leaving the finding with none."""
+    fixes = _fix_summaries(
+        "'ffmpeg' is not recognized as an internal or external command,\noperable program or batch "
+        "file.",
+        "app.ffmpeg-not-found",
+    )
+    assert fixes and fixes[0].startswith("Windows: install FFmpeg")
