@@ -255,6 +255,12 @@ CASES = [
         "openmp",
         "https://github.com/zai-org/ChatGLM2-6B/issues/112",
     ),
+    (
+        "en-9106-bisenet-ddp-tcp-address-taken.txt",
+        "nccl.master-port-in-use",
+        "master_port",
+        "https://github.com/CoinCheung/BiSeNet/issues/19",
+    ),
 ]
 
 test_development_cases_reach_their_cause = training_case_test(CASES, keywords=True)
