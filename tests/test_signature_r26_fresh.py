@@ -69,6 +69,12 @@ LOOKALIKES = [
         "nvidia.com/gpu=all ubuntu nvidia-smi fails",
         "container.cdi-spec-stale",
     ),
+    # a Jetson without ONNX Runtime's GPU build keeps its own cause
+    (
+        "https://github.com/pykeio/ort/issues/456",
+        "Jetson Orin, JetPack 6: CUDA execution provider is not enabled in this build.",
+        "onnxruntime.binary-built-without-cuda-ep",
+    ),
 ]
 
 test_lookalikes_stay_clear = source_lookalike_test(LOOKALIKES)
@@ -260,6 +266,54 @@ CASES = [
         "nccl.master-port-in-use",
         "master_port",
         "https://github.com/CoinCheung/BiSeNet/issues/19",
+    ),
+    (
+        "en-9511-genesis-libcuda-so-not-found-symlink.txt",
+        "nvidia.unversioned-driver-link-missing",
+        "ln -s",
+        "https://github.com/Genesis-Embodied-AI/genesis-world/issues/400",
+    ),
+    (
+        "en-9604-amdgpu-forge-9070xt-rocblas-dll-path.txt",
+        "rocm.hip-sdk-not-on-path",
+        "HIP_PATH",
+        "https://github.com/lshqqytiger/stable-diffusion-webui-amdgpu-forge/issues/123",
+    ),
+    (
+        "en-9605-zluda-a1111-nvrtc-dll-stale-rocm-path.txt",
+        "rocm.hip-sdk-not-on-path",
+        "PATH",
+        "https://github.com/CS1o/Stable-Diffusion-Info/issues/10",
+    ),
+    (
+        "en-9611-pinokio-conda-libmamba-spinner.txt",
+        "conda.libmamba-solver-plugin-mismatch",
+        "--solver=classic",
+        "https://github.com/pinokiocomputer/pinokio/issues/995",
+    ),
+    (
+        "en-9901-ort-rs-system32-onnxruntime-1-10.txt",
+        "onnxruntime.old-runtime-library-loaded",
+        "ORT_DYLIB_PATH",
+        "https://github.com/pykeio/ort/issues/141",
+    ),
+    (
+        "en-9902-ort-rs-pkg-config-old-onnxruntime.txt",
+        "onnxruntime.old-runtime-library-loaded",
+        "pkg-config",
+        "https://github.com/pykeio/ort/issues/229",
+    ),
+    (
+        "en-9904-ort-rs-aarch64-no-cuda-binaries.txt",
+        "onnxruntime.binary-built-without-cuda-ep",
+        "--use_cuda",
+        "https://github.com/pykeio/ort/issues/456",
+    ),
+    (
+        "en-9905-onnxruntime-libs-static-cpu-only.txt",
+        "onnxruntime.binary-built-without-cuda-ep",
+        "onnxruntime-linux-x64-gpu",
+        "https://github.com/csukuangfj/onnxruntime-libs/issues/15",
     ),
 ]
 
