@@ -9,8 +9,6 @@ app's graph, Ollama's AMD build): the tempting cause must not rank first."""
 
 from __future__ import annotations
 
-import pytest
-
 from tests.triage_lines import knob_test, lookalike_test
 
 CPU_BUILD = "torch.cpu-build-on-gpu-host"
@@ -188,17 +186,12 @@ LOOKALIKE = [
         CPU_BUILD,
         "https://github.com/AaronFeng753/Waifu2x-Extension-GUI/issues/52",
     ),
-    pytest.param(
+    # round 25 marked this a strict xfail (the case base suggested the CPU-only torch wheel from a
+    # similar thread); round 26's rebuilt case base no longer does, so it runs as a plain row
+    (
         "In the process of running this program, I found that this program takes up a lot of CPU resources and causes stuttering, while the GPU (Nvidia) occupancy rate is very low.I wonder if this is because the program only supports calling the CPU without adapting the GPU, or if there is something wrong with my computer.",
         CPU_BUILD,
         "https://github.com/ColorfulSoft/DeOldify.NET/issues/18",
-        marks=pytest.mark.xfail(
-            strict=True,
-            reason="round 25: no signature reads this .NET program's prose; the case base, rebuilt "
-            "with round 25's training cases, suggests the CPU-only torch wheel first from a "
-            "similar thread (StoryToolkitAI#214, a torch app whose GPU sat idle), and the "
-            "suggestion does not know the program has no torch; open",
-        ),
     ),
     (
         "100%CPU，gpu的利用率偶尔100%（很少，而且显卡温度也没升高），这个情况是正常的吗？\n用的是WINDOW  GPU版本",

@@ -80,22 +80,15 @@ KNOB = [
 ]
 
 
-XFAIL_CASE_BASE = (
-    "round 23, again at round 25: the case base suggests this cause from a real thread sharing "
-    "the message's words (llama-cpp-python#787); the CUDA backend's own device list says it is "
-    "not a CPU-only build, which the suggestion does not yet weigh (round 25's first rebuild "
-    "had let this pass; its second rebuild, with 40 more training cases, brought it back); open"
-)
-
 # (message verbatim from a thread of another cause, the cause it must not be read as, thread)
 LOOKALIKE = [
     # a Maxwell GPU the CUDA 11 backend's kernels were not built for: the GPU is used, so this is
-    # not a CPU-only build
+    # not a CPU-only build (a strict xfail in rounds 23 and 25 while the case base suggested the
+    # CPU-only build from llama-cpp-python#787; round 26's rebuilt case base no longer does)
     pytest.param(
         "I've successfully run the model using the CPU backend, but switching to the CUDA 11 backend is causing an error. \nInterestingly, my computer can execute the same model when using the llama-cppy-python with the cuBLAS backend.\nDevice 0: Quadro P400, compute capability 6.1\nDevice 1: Quadro K620, compute capability 5.0",
         "app.llamacpp.cpu-build-on-gpu-host",
         "https://github.com/SciSharp/LLamaSharp/issues/162",
-        marks=pytest.mark.xfail(strict=True, reason=XFAIL_CASE_BASE),
     ),
     # a Metal segfault on an Intel Mac (the request: a CPU-only flag), not an offload estimate
     (
