@@ -378,3 +378,24 @@ def test_chinese_report_reads_back_through_the_triage(capsys):
     assert "python -m pip install torch==2.5.1" in out  # the same release, its CUDA build
     assert "--index-url https://download.pytorch.org/whl/cu" in out
     io.StringIO(out)  # rendered text, not parsed further
+
+
+def test_literal_braces_around_a_name_are_text_not_a_placeholder():
+    """A catalog message whose text holds literal braces around a name ("!{sys.executable}",
+    written "{{sys.executable}}" in the catalog) is looked up by its text: reading the inner
+    "{sys.executable}" as a placeholder first had left the notebook fix in English (found by
+    round 26's corpus case en-9704)."""
+    from envdoctor.i18n.templates import Matcher, literal
+
+    msgid = "or name it: !{{sys.executable}} -m pip install ...; then restart the kernel"
+    assert (
+        literal(msgid)
+        == "or name it: !{sys.executable} -m pip install ...; then restart the kernel"
+    )
+    assert literal("CUDA {m.cuda} and {{0: 1}}") == "CUDA   and {0: 1}"
+    matcher = Matcher(
+        {msgid: "或显式指定解释器：!{{sys.executable}} -m pip install ...；然后重启 kernel"}
+    )
+    assert matcher("or name it: !{sys.executable} -m pip install ...; then restart the kernel") == (
+        "或显式指定解释器：!{sys.executable} -m pip install ...；然后重启 kernel"
+    )

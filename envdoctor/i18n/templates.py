@@ -17,6 +17,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 PLACEHOLDER = re.compile(r"\{([A-Za-z_][\w.]*)\}")
+# an escaped brace or a placeholder, read left to right
+_TOKEN = re.compile(r"\{\{|\}\}|\{([A-Za-z_][\w.]*)\}")
 _BRACES = re.compile(r"\{\{|\}\}")
 _WORD = re.compile(r"[A-Za-z]{2,}")
 # where a text may be cut into pieces: after a sentence or clause, at a line break, a dash
@@ -62,12 +64,14 @@ def fill(template: str, values: Mapping[str, str]) -> str:
             return token[0]
         return values.get(m.group(1), token)
 
-    return re.sub(r"\{\{|\}\}|\{([A-Za-z_][\w.]*)\}", one, template)
+    return _TOKEN.sub(one, template)
 
 
 def literal(template: str) -> str:
-    """The template's fixed text, placeholders removed (what shows it is English prose)."""
-    return PLACEHOLDER.sub(" ", template).replace("{{", "{").replace("}}", "}")
+    """The template's fixed text, placeholders removed (what shows it is English prose). Escaped
+    braces are read first, as `fill` reads them: "{{sys.executable}}" is the literal text
+    "{sys.executable}", not a placeholder inside braces."""
+    return _TOKEN.sub(lambda m: m.group(0)[0] if m.group(1) is None else " ", template)
 
 
 # placeholders that only ever hold a number ("{count} errors", "{n_packages} packages")
