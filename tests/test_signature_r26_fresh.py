@@ -315,6 +315,12 @@ CASES = [
         "onnxruntime-linux-x64-gpu",
         "https://github.com/csukuangfj/onnxruntime-libs/issues/15",
     ),
+    (
+        "zh-10103-bitsandbytes-cuda102-int8.txt",
+        "bitsandbytes.cuda-setup-failed",
+        "CUDA 11",
+        "https://github.com/wellinxu/LLM_Custome/issues/2",
+    ),
 ]
 
 test_development_cases_reach_their_cause = training_case_test(CASES, keywords=True)
