@@ -16,10 +16,9 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-PLACEHOLDER = re.compile(r"\{([A-Za-z_][\w.]*)\}")
-# an escaped brace or a placeholder, read left to right
+# an escaped brace ("{{", "}}") or a placeholder ("{name}", group 1), read left to right: the one
+# reading of a template's braces that `placeholders`, `fill`, `literal` and `Template` share
 _TOKEN = re.compile(r"\{\{|\}\}|\{([A-Za-z_][\w.]*)\}")
-_BRACES = re.compile(r"\{\{|\}\}")
 _WORD = re.compile(r"[A-Za-z]{2,}")
 # where a text may be cut into pieces: after a sentence or clause, at a line break, a dash
 _CUT = re.compile(r"(?<=[.;:!?,])[ \t]+|\n+|[ \t]+(?=[—(→])|(?<=\))[ \t]+| · ")
@@ -52,7 +51,7 @@ def _tidy(text: str) -> str:
 
 def placeholders(template: str) -> list[str]:
     """The placeholder names in `template`, in order (`{{` and `}}` are literal braces)."""
-    return PLACEHOLDER.findall(_BRACES.sub("", template))
+    return [m.group(1) for m in _TOKEN.finditer(template) if m.group(1)]
 
 
 def fill(template: str, values: Mapping[str, str]) -> str:
@@ -106,7 +105,7 @@ class Template:
         chunks: list[str] = []
         pos = 0
         text = msgid
-        tokens = list(re.finditer(r"\{\{|\}\}|\{([A-Za-z_][\w.]*)\}", text))
+        tokens = list(_TOKEN.finditer(text))
         for i, m in enumerate(tokens):
             chunk = text[pos : m.start()]
             if m.group(0) in ("{{", "}}"):
