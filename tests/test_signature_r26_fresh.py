@@ -7,7 +7,7 @@ from __future__ import annotations
 from envdoctor.triage_engine import triage_text
 from tests.triage_lines import source_knob_test, source_lookalike_test, training_case_test
 
-# (thread, text, finding id, knob): the canonical lines, as other threads and the docs print them
+# (thread, text, finding id, knob): canonical lines verbatim from the threads named
 ROWS = [
     # DGL's CPU package: its own message names the fix
     (
@@ -20,26 +20,18 @@ ROWS = [
     ),
     # Microsoft's STL refusing an older nvcc
     (
-        "https://github.com/microsoft/STL/blob/main/stl/inc/yvals_core.h",
-        'static assertion failed with "error STL1002: Unexpected compiler version, expected CUDA '
-        '12.4 or newer."',
+        "https://github.com/peylnog/ContinuousSR/issues/4",
+        'But I installed gsplat with error: static assertion failed with "error STL1002: '
+        'Unexpected compiler version, expected CUDA 12.4 or newer."',
         "cuda.host-compiler-unsupported",
         "Visual Studio 2019 Build Tools",
     ),
-    # CMake without Vulkan's development files
+    # an ncnn Vulkan upscaler out of video memory (the 4 GB card's log, verbatim)
     (
-        "https://github.com/ggml-org/llama.cpp/blob/master/docs/build.md",
-        "CMake Error at /usr/share/cmake/Modules/FindPackageHandleStandardArgs.cmake:233 "
-        "(message):\n  Could NOT find Vulkan (missing: Vulkan_LIBRARY Vulkan_INCLUDE_DIR glslc) "
-        '(found version "")\n-- Configuring incomplete, errors occurred! GGML_VULKAN=ON',
-        "app.llamacpp.vulkan-sdk-missing",
-        "libvulkan-dev",
-    ),
-    # an ncnn Vulkan upscaler out of video memory
-    (
-        "https://github.com/nihui/waifu2x-ncnn-vulkan#usages",
-        "realesrgan-ncnn-vulkan.exe -i big.png -o out.png -s 4\n[0 NVIDIA GeForce GTX 1650]  "
-        "queueC=2[8]\nvkAllocateMemory failed -2\nvkQueueSubmit failed -4",
+        "https://github.com/nihui/waifu2x-ncnn-vulkan/issues/92",
+        "[0 GeForce GTX 1050 Ti]  fp16p=1  fp16s=1  fp16a=0  int8s=1  int8a=1\n"
+        "vkWaitForFences failed -4\nvkQueueSubmit failed -4\nvkQueueSubmit failed -4\n"
+        "vkAllocateMemory failed -2",
         "memory.workload-does-not-fit",
         "-t 100",
     ),
