@@ -498,14 +498,15 @@ def suggested_by_cases(
         if out:  # the better supported cause ranks first even when both round alike
             score = max(SUGGEST_SCORE - MAX_SUGGESTED, min(score, (out[-1].score or 0) - 1))
         line = shown[0] if shown else ""
+        signatures = _with_premise(causes[cause], facts)
         findings = [
             to_finding(Match(sig, score, line, {}, [], shown[:3]), facts, snap, matrices)
-            for sig in causes[cause]
+            for sig in signatures
         ]
         # the title of an entry whose facts the paste lacks would show their names
         readable = [
             f
-            for f, sig in zip(findings, causes[cause], strict=True)
+            for f, sig in zip(findings, signatures, strict=True)
             if not unresolved(sig.title, facts, sig.defaults)
         ]
         finding = _with_all_fixes(
@@ -525,6 +526,24 @@ def suggested_by_cases(
         if len(out) >= MAX_SUGGESTED:
             break
     return out
+
+
+def _with_premise(signatures: list[Any], facts: Any) -> list[Any]:
+    """A cause's entries whose fixes a suggestion may offer. An entry written for prose alone
+    (no canonical line) has fixes for the subject its heaviest cue names (an early GCN Radeon, a
+    Polaris card, Windows): without that subject in the paste its fixes answer another report
+    (the gfx6 advice for an RX 6700 XT). All of them when none has its subject."""
+    from envdoctor.triage_engine.evaluate import _find
+
+    def has_subject(sig: Any) -> bool:
+        positive = [cue for cue in sig.cues if cue.weight > 0]
+        if sig.match or not positive:
+            return True
+        subject = max(positive, key=lambda cue: cue.weight)
+        return _find(subject.patterns, facts)[0] is not None
+
+    kept = [sig for sig in signatures if has_subject(sig)]
+    return kept or list(signatures)
 
 
 def _as_guessed(fixes: Iterable[Fix], source: str) -> tuple[Fix, ...]:

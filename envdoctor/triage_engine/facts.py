@@ -523,8 +523,10 @@ def _derive_gpu(
     """GPU facts: the context's NVIDIA GPUs (capability from the driver or the nvidia_gpus table),
     its AMD GPUs, else the GPU names the text mentions (or prose names by number: "显卡为4060"),
     looked up in the same table; a family name ("A100") gets the capability all its models
-    share."""
+    share. An AMD GPU named without its gfx target ("RX 6700 XT") gets the one rocm_targets
+    lists for the product."""
     from envdoctor.queries.nvidia import capability_by_name, gpu_by_name
+    from envdoctor.queries.rocm import gfx_for_product
 
     names = [str(g["name"]) for g in ctx.gpus + ctx.amd_gpus if g.get("name")]
     ccs = [str(c) for c in ctx.capabilities]
@@ -563,6 +565,8 @@ def _derive_gpu(
     gfx = [g.get("gfx_target") for g in ctx.amd_gpus if g.get("gfx_target")] + list(
         text.get("gfx_targets", []) or []
     )
+    if not gfx and values["gpu.vendor"] == "amd":  # a Radeon named, its target not printed
+        gfx = [g for g in (gfx_for_product(ms, n) for n in names) if g][:1]
     values["gpu.gfx"] = gfx[0] if gfx else None
 
 
