@@ -28,6 +28,9 @@ from envdoctor.triage_engine.prose_gpu import geforce_name, gpu_count, gpu_name,
 FLAGS = re.IGNORECASE | re.ASCII
 __all__ = ["ANCHORS", "geforce_name", "gpu_name", "gpu_vendor", "prose_facts"]
 _V = r"v?(?P<version>\d+(?:\.\d+){0,3})"
+# a CUDA release as reports write it: 8.0, 9.0-9.2 (the older ones the driver table lists) or
+# 10.x-13.x; never "8.6" or "8.9", which are compute capabilities
+_CUDA_RELEASE = r"(?:8\.0|9\.[0-2]|1[0-3]\.\d)"
 _V_TUPLE = r"(?P<version>\d+(?:, ?\d+){0,2})"  # PyTorch prints cuDNN as (8, 9, 2) or 8902
 
 # a driver release (a branch "470", or "535.104.05"), not the start of a longer number or a size
@@ -189,24 +192,24 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         ("cuda.runtime", r"cuda (?:runtime|toolkit)\s*(?:version)?\s*[:：]?\s*" + _V),
         # also the installer's name: "cuda_11.8.0_522.06_windows"
-        ("cuda.runtime", r"cuda(?:-toolkit)?[-_ ]?(?P<version>1[0-3]\.\d)(?:\.\d+)?\b"),
+        ("cuda.runtime", r"cuda(?:-toolkit)?[-_ ]?(?P<version>" + _CUDA_RELEASE + r")(?:\.\d+)?\b"),
         (
             "cuda.runtime",
-            r"cuda\s*(?:版本\s*(?:是|为|:|：)?|是|为|用的是)\s*v?(?P<version>1[0-3]\.\d)\b",
+            r"cuda\s*(?:版本\s*(?:是|为|:|：)?|是|为|用的是)\s*v?(?P<version>" + _CUDA_RELEASE + r")\b",
         ),
         # "cuda is 12.4", "my system's cuda is 11.7": the CUDA a report says it installed (not
         # "CUDA Version is 12.3", which may be nvidia-smi's: the driver's)
-        ("cuda.runtime", r"(?<![a-z_.])cuda\s+is\s+v?(?P<version>1[0-3]\.\d)\b"),
+        ("cuda.runtime", r"(?<![a-z_.])cuda\s+is\s+v?(?P<version>" + _CUDA_RELEASE + r")\b"),
         # a `conda list` row "cudatoolkit               11.3.1     h2bc3f7f_2": the env's CUDA runtime
-        ("cuda.runtime", r"^\s*cudatoolkit\s{2,}(?P<version>1[0-3]\.\d)\.\d"),
+        ("cuda.runtime", r"^\s*cudatoolkit\s{2,}(?P<version>" + _CUDA_RELEASE + r")\.\d"),
         # an environment listing's "CUDA：11.8" / "CUDA: 12.0.1" (nvidia-smi's is "CUDA Version:")
-        ("cuda.runtime", r"(?<![a-z_.])cuda\s*[:：]\s*v?(?P<version>1[0-3]\.\d)(?!\d)"),
+        ("cuda.runtime", r"(?<![a-z_.])cuda\s*[:：]\s*v?(?P<version>" + _CUDA_RELEASE + r")(?!\d)"),
         # "nvcc -V 显示 11.8", "nvcc --version says 12.1": the toolkit's version in words
         (
             "cuda.nvcc_words",
             r"nvcc(?: -v| --version)?[`'\"]*,?\s*(?:显示(?:的是)?|shows?|says|is|reports|是|为|:|：|"
             r"(?:i|it|we) (?:get|got|see|saw)|gives?|gave|returns?|prints?)\s*(?:cuda\s*)?"
-            r"v?(?P<version>1[0-3]\.\d)\b",
+            r"v?(?P<version>" + _CUDA_RELEASE + r")\b",
         ),
         (
             "rocm.version",
