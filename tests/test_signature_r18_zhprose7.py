@@ -94,7 +94,8 @@ KNOB = [
         "error: command '/usr/local/cuda:/usr/local/cuda:/usr/local/cuda-9.0/bin/nvcc' failed with exit "
         "status 1\n\n"
         "试过更改.brashrc的CUDA的环境变量，但是不行，这个问题要怎么解决?",
-        "torch.extension-cuda-toolkit-missing",
+        # round 27: the ':'-joined CUDA_HOME has its own cause now (cuda.cuda-home-malformed)
+        "cuda.cuda-home-malformed",
         "CUDA_HOME",
         # maintainer: check CUDA_HOME (here a PATH-like list) and that the default CUDA matches torch
         "https://github.com/MhLiao/DB/issues/21",

@@ -1,6 +1,7 @@
 """An AMD GPU named without its gfx target gets the one rocm_targets lists for the product, and a
-suggestion from similar cases offers only the fixes whose subject the paste names (a prose entry
-written for early GCN or Polaris Radeons does not advise an RX 6700 XT)."""
+suggestion from similar cases offers only the fixes of entries whose `all` lines (what they
+presuppose) the paste holds: an entry written for early GCN or Polaris Radeons does not advise an
+RX 6700 XT, while the general fallbacks keep offering theirs."""
 
 from __future__ import annotations
 
@@ -77,4 +78,4 @@ def test_an_entry_keeps_its_fixes_when_its_subject_is_named() -> None:
     keys = {s.key for s in kept}
     assert "rocm.gfx-unsupported.pre-gcn3-prose" not in keys
     assert "rocm.gfx-unsupported.polaris-prose" not in keys
-    assert "rocm.gfx-not-supported" in keys  # an entry with canonical lines always offers
+    assert "rocm.gfx-not-supported" in keys  # an entry presupposing nothing always offers

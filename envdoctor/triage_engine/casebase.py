@@ -529,20 +529,13 @@ def suggested_by_cases(
 
 
 def _with_premise(signatures: list[Any], facts: Any) -> list[Any]:
-    """A cause's entries whose fixes a suggestion may offer. An entry written for prose alone
-    (no canonical line) has fixes for the subject its heaviest cue names (an early GCN Radeon, a
-    Polaris card, Windows): without that subject in the paste its fixes answer another report
-    (the gfx6 advice for an RX 6700 XT). All of them when none has its subject."""
+    """A cause's entries whose fixes a suggestion may offer: those whose `all` lines (what an
+    entry presupposes besides its match: the early GCN Radeon an entry's advice is for) the paste
+    holds. Without them the entry cannot apply, and its fixes answer another report (the gfx6
+    advice for an RX 6700 XT). All of them when none qualifies."""
     from envdoctor.triage_engine.evaluate import _find
 
-    def has_subject(sig: Any) -> bool:
-        positive = [cue for cue in sig.cues if cue.weight > 0]
-        if sig.match or not positive:
-            return True
-        subject = max(positive, key=lambda cue: cue.weight)
-        return _find(subject.patterns, facts)[0] is not None
-
-    kept = [sig for sig in signatures if has_subject(sig)]
+    kept = [s for s in signatures if all(_find((p,), facts)[0] is not None for p in s.all)]
     return kept or list(signatures)
 
 

@@ -1,0 +1,209 @@
+"""Round 27's changes: the causes the fresh development sample (tests/triage_corpus/train/) met that
+envdoctor did not read. A report reaches its confirmed cause with a fix naming the knob the
+confirmed fix turned; look-alikes stay clear."""
+
+from __future__ import annotations
+
+from envdoctor.triage_engine import triage_text
+from tests.triage_lines import source_knob_test, source_lookalike_test, training_case_test
+
+# (thread, text, finding id, knob): canonical lines verbatim from the threads named
+ROWS = [
+    # MLX's Metal 4.0 kernels on macOS 15
+    (
+        "https://github.com/exo-explore/exo/issues/1912",
+        "RuntimeError: [metal::Device] Unable to load kernel fence_update\n"
+        "Function fence_update is using language version 4.0 which is incompatible with this OS.",
+        "apple.mlx-metallib-needs-newer-macos",
+        "macOS to 26",
+    ),
+    (
+        "https://github.com/jjang-ai/vmlx/issues/1",
+        "> Failed to load the default metallib. This library is using language version 4.0 "
+        "which is not supported on this OS.",
+        "apple.mlx-metallib-needs-newer-macos",
+        "macosx_14_0_arm64",
+    ),
+    # vMLX running out of the Metal working set
+    (
+        "https://github.com/jjang-ai/vmlx/issues/58",
+        "[error] libc++abi: terminating due to uncaught exception of type std::runtime_error: "
+        "[METAL] Command buffer execution failed: Insufficient Memory\n\nVersion:  vMLX 1.3.30",
+        "apple.mps-out-of-memory",
+        "--cache-memory-percent",
+    ),
+    # ZLUDA calling a HIP function an old Adrenalin driver lacks
+    (
+        "https://github.com/vosen/ZLUDA/issues/249",
+        "The procedure entry point hipDeviceSetLimit could not be found in the dynamic link "
+        "library D:\\Apps\\ZLUDA\\nvcuda.dll",
+        "rocm.zluda-hip-sdk-mismatch",
+        "Adrenalin",
+    ),
+    # ZLUDA on an RX 580 (the thread's title and post)
+    (
+        "https://github.com/vosen/ZLUDA/issues/326",
+        "amd_comgr_2.dll and amdhip64_6.dll missing\n"
+        "I did take a look at system 32 and just found amd_comgr.dll and amdhip64.dll\n"
+        "i have an rx 580 8gb with latest adrenalin drivers",
+        "rocm.zluda-pre-rdna-unsupported",
+        "RDNA",
+    ),
+    # CUDA_HOME holding a ':'
+    (
+        "https://github.com/feihuzhang/GANet/issues/8",
+        "unable to execute '/usr/local/cuda-10.1:/bin/nvcc': No such file or directory\n"
+        "error: command '/usr/local/cuda-10.1:/bin/nvcc' failed with exit status 1",
+        "cuda.cuda-home-malformed",
+        "export CUDA_HOME=",
+    ),
+    (
+        "https://github.com/open-mmlab/OpenPCDet/issues/1502",
+        "error: command ':/usr/local/cuda-11.1/bin/nvcc' failed: No such file or directory",
+        "cuda.cuda-home-malformed",
+        "CUDA_HOME",
+    ),
+    # ncnn's VK_ERROR_INCOMPATIBLE_DRIVER, printed as a number
+    (
+        "https://github.com/nihui/realsr-ncnn-vulkan/issues/18",
+        "vkCreateInstance failed -9\ninvalid gpu device",
+        "vulkan.no-driver-for-gpu",
+        "mesa-vulkan-drivers",
+    ),
+]
+
+test_canonical_lines_reach_their_cause = source_knob_test(ROWS)
+
+LOOKALIKES = [
+    # a plain missing nvcc has no ':' in its path: not a malformed CUDA_HOME
+    (
+        "https://github.com/open-mmlab/mmdetection/issues/2113",
+        "unable to execute '/usr/local/cuda/bin/nvcc': No such file or directory",
+        "cuda.cuda-home-malformed",
+    ),
+    # a missing entry point in a cuDNN DLL is not ZLUDA's
+    (
+        "https://github.com/vosen/ZLUDA/issues/249",
+        "The procedure entry point cudnnGetLibConfig could not be located in the dynamic link "
+        "library C:\\Program Files\\NVIDIA\\CUDNN\\v9.0\\bin\\cudnn_ops64_9.dll",
+        "rocm.zluda-hip-sdk-mismatch",
+    ),
+    # an illegal instruction on an x86 machine is the CPU's features, not ARM's OpenBLAS
+    (
+        "https://github.com/basler/pypylon/issues/475",
+        "Ubuntu 22.04 on an old Xeon: import torch\nIllegal instruction (core dumped)",
+        "jetson.numpy-openblas-illegal-instruction",
+    ),
+    # a missing amdhip64_6.dll on an RDNA card is not the pre-RDNA cause
+    (
+        "https://github.com/vosen/ZLUDA/issues/326",
+        "amdhip64_6.dll missing, RX 7900 XTX with latest adrenalin drivers",
+        "rocm.zluda-pre-rdna-unsupported",
+    ),
+]
+
+test_lookalikes_stay_clear = source_lookalike_test(LOOKALIKES, may_be_empty=True)
+
+# (training case, finding id, knob, thread)
+CASES = [
+    (
+        "en-11301-nccl-tests-multinode-hang-hpcx.txt",
+        "mpi.hpcx-ofed-mismatch",
+        "HPC-X build made for the installed MLNX OFED",
+        "https://github.com/NVIDIA/nccl-tests/issues/200",
+    ),
+    (
+        "en-11400-exo-macos15-metal-language-4.txt",
+        "apple.mlx-metallib-needs-newer-macos",
+        "macOS to 26",
+        "https://github.com/exo-explore/exo/issues/1912",
+    ),
+    (
+        "en-11403-vmlx-clean-install-metallib-macos15.txt",
+        "apple.mlx-metallib-needs-newer-macos",
+        "macosx_14_0_arm64",
+        "https://github.com/jjang-ai/mlxstudio/issues/104",
+    ),
+    (
+        "en-11406-pypylon-arm-illegal-instruction-numpy.txt",
+        "jetson.numpy-openblas-illegal-instruction",
+        "OPENBLAS_CORETYPE=ARMV8",
+        "https://github.com/basler/pypylon/issues/475",
+    ),
+    (
+        "en-11408-strix-halo-rocm-15gb-vram-kernel.txt",
+        "rocm.apu-memory-limit",
+        "6.16.9",
+        "https://github.com/ROCm/legacy-rocm-build/issues/5444",
+    ),
+    (
+        "en-11410-zluda-hipgraphcreate-entry-point.txt",
+        "rocm.zluda-hip-sdk-mismatch",
+        "Adrenalin",
+        "https://github.com/vosen/ZLUDA/issues/99",
+    ),
+    (
+        "en-11503-ganet-cuda-home-colon.txt",
+        "cuda.cuda-home-malformed",
+        "CUDA_HOME",
+        "https://github.com/feihuzhang/GANet/issues/8",
+    ),
+    (
+        "zh-11110-realsr-vulkan-v100-no-icd.txt",
+        "vulkan.no-driver-for-gpu",
+        "mesa-vulkan-drivers",
+        "https://github.com/nihui/realsr-ncnn-vulkan/issues/18",
+    ),
+    (
+        "zh-11302-exhyperv-gpupv-nvidia-smi-missing.txt",
+        "vm.gpu-pv-libs-missing",
+        "HostDriverStore",
+        "https://github.com/Justsenger/ExHyperV/issues/77",
+    ),
+    (
+        "zh-2536-paddle-docker-cuda8-rtx2070.txt",
+        "cuda.gpu-too-new-for-binary",
+        "sm_75",
+        "https://github.com/PaddlePaddle/Paddle/issues/15183",
+    ),
+]
+
+test_development_cases_reach_their_cause = training_case_test(CASES, keywords=True)
+
+
+def test_a_cuda_release_named_in_words_is_judged_against_the_driver() -> None:
+    """CUDA 9.1 with driver 384.111: the driver table's floor for 9.1 (390.46) is named."""
+    text = (
+        "I installed CUDA 9.1 and get a fatal error with cudaMalloc when running the demo.\n"
+        "My nvidia driver version is 384.111."
+    )
+    found = [f for f in triage_text(text).findings if f.id == "cuda.toolkit-newer-than-driver"]
+    assert found, [f.id for f in triage_text(text).findings]
+    assert "390.46" in found[0].fixes[0].summary
+
+
+def test_compute_capabilities_are_not_read_as_cuda_releases() -> None:
+    """'CUDA 8.6' is a compute capability as users write it; no CUDA release 8.6 exists."""
+    from envdoctor.diagnosis.pipeline import active_matrices
+    from envdoctor.ingest import ingest_text
+    from envdoctor.triage_engine.facts import Facts
+
+    facts = Facts(ingest_text("my RTX 3090 is CUDA 8.6, driver 470.57"), active_matrices())
+    assert facts.get("cuda.runtime") is None
+    facts = Facts(ingest_text("I use CUDA 9.0 with driver 384.81"), active_matrices())
+    assert facts.get("cuda.runtime") == "9.0"
+
+
+def test_how_to_questions_about_the_gpu_reach_the_family_fallback() -> None:
+    """Asking how to make a program use the GPU is the 'GPU not used' report in other words;
+    asking how to run on the CPU is not."""
+    for text, cause in (
+        ("I can't figure out how to run it on my GPU. I am running it on Windows", "torch."),
+        ("how do I make ollama use my GPU?", "app.ollama"),
+        ("paddleocr怎么用GPU", "paddle."),
+        ("如何让它使用显卡而不是CPU", "torch."),
+    ):
+        findings = triage_text(text).findings
+        assert findings and findings[0].id.startswith(cause), (text, [f.id for f in findings])
+    findings = triage_text("how do I run it on the CPU only?").findings
+    assert not any(f.id == "torch.cpu-build-on-gpu-host" for f in findings)
