@@ -40,14 +40,14 @@ KNOB = [
     # the reporter: "this Is getting fixed by adding the argument --compute_type float16"
     (
         "I recently got this Error since I bought an RTX 5080:\nRuntimeError: cuBLAS failed with status CUBLAS_STATUS_NOT_SUPPORTED",
-        "cuda.gpu-too-new-for-binary",
+        "ctranslate2.int8-unsupported-on-blackwell",
         "compute_type",
         "https://github.com/Purfview/whisper-standalone-win/issues/542",
     ),
     # the reporter: adding --compute_type float16 "indeed it worked"
     (
         "Hi. I just changed my PC. Now I find the problem to use the whisper. Everytime I put into one video file, only empty file I got back.  Here the info of my PC nvidia:\n\nAnyway, I have found similar issues uploaded before, it seems related to the RTX 5070 or even other 50 series.\n\nI also tried to use the other faster-whisper product by Purfview, and it also made wrong:",
-        "cuda.gpu-too-new-for-binary",
+        "ctranslate2.int8-unsupported-on-blackwell",
         "compute_type",
         "https://github.com/SubtitleEdit/subtitleedit/issues/10129",
     ),

@@ -137,7 +137,7 @@ ROWS = [
         "https://github.com/McCloudS/subgen/issues/210",
         "cuBLAS failed with status CUBLAS_STATUS_NOT_SUPPORTED\nI upgraded to the Nvidia 5060 Ti "
         "16GB from the 2060 Super 8GB",
-        "cuda.gpu-too-new-for-binary",
+        "ctranslate2.int8-unsupported-on-blackwell",
         "float16",
     ),
     # FP8 on an RTX 30 card
@@ -253,7 +253,7 @@ LOOKALIKES = [
     (
         "https://github.com/McCloudS/subgen/issues/210",
         "RuntimeError: cuBLAS failed with status CUBLAS_STATUS_NOT_SUPPORTED on my RTX 3060",
-        "cuda.gpu-too-new-for-binary",
+        "ctranslate2.int8-unsupported-on-blackwell",
     ),
     # an MPS out-of-memory error has its canonical line; a CUDA hang is not the Mac cause
     (
@@ -315,7 +315,7 @@ CASES = [
 CASES += [
     (
         "en-7603-subgen-rtx5060ti-cublas-not-supported.txt",
-        "cuda.gpu-too-new-for-binary",
+        "ctranslate2.int8-unsupported-on-blackwell",
         "compute_type",
         "https://github.com/McCloudS/subgen/issues/210",
     ),
