@@ -72,6 +72,57 @@ ROWS = [
     ),
 ]
 
+ROWS += [
+    # spconv on the CPU build of cumm
+    (
+        "https://github.com/traveller59/spconv/issues/423",
+        "ValueError: /io/include/tensorview/tensor.h(171)\ndon't compiled with cuda",
+        "spconv.cumm-version-mismatch",
+        "cumm-cuXYZ",
+    ),
+    # tiny-cuda-nn bindings without the Orin's compute capability
+    (
+        "https://github.com/NVlabs/tiny-cuda-nn/issues/434",
+        "OSError: Could not find compatible tinycudann extension for compute capability 87.",
+        "torch.extension-arch-not-built",
+        "TCNN_CUDA_ARCHITECTURES=87",
+    ),
+    # a source build passing GCC flags to MSVC
+    (
+        "https://github.com/kylebgorman/pynini/issues/60",
+        "cl: 命令行 error D8021 :无效的数值参数“/Wno-register”",
+        "python.no-matching-wheel",
+        "conda-forge",
+    ),
+    # the kernel's gcc plugins under another gcc
+    (
+        "https://github.com/Frogging-Family/nvidia-all/issues/42",
+        "cc1: error: incompatible gcc/plugin versions\n"
+        "cc1: error: failed to initialize plugin ./scripts/gcc-plugins/structleak_plugin.so",
+        "nvidia.dkms-compiler-mismatch",
+        "gcc",
+    ),
+    # EnvyControl's integrated mode, switched with the long option
+    (
+        "https://github.com/bayasdev/envycontrol/issues/9",
+        "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver. Make sure "
+        "that the latest NVIDIA driver is installed and running.\n"
+        "Basically, I want to revert back to the state before I used `envycontrol  --switch "
+        "integrated`",
+        "platform.hybrid-igpu-mode",
+        "envycontrol -s hybrid",
+    ),
+    # GroundingDINO's operator never compiled (the thread's title and traceback line)
+    (
+        "https://github.com/IDEA-Research/Grounded-Segment-Anything/issues/15",
+        "NameError: name '_C' is not defined\n"
+        'File "Grounded-Segment-Anything/GroundingDINO/groundingdino/models/GroundingDINO/'
+        'ms_deform_attn.py", line 53, in forward',
+        "torch.extension-cuda-toolkit-missing",
+        "CUDA_HOME",
+    ),
+]
+
 test_canonical_lines_reach_their_cause = source_knob_test(ROWS)
 
 LOOKALIKES = [
@@ -165,6 +216,33 @@ CASES = [
         "cuda.gpu-too-new-for-binary",
         "sm_75",
         "https://github.com/PaddlePaddle/Paddle/issues/15183",
+    ),
+]
+
+CASES += [
+    (
+        "zh-11603-videocaptioner-5060ti-cublas-not-supported.txt",
+        "ctranslate2.int8-unsupported-on-blackwell",
+        "float16",
+        "https://github.com/WEIFENG2333/VideoCaptioner/issues/1169",
+    ),
+    (
+        "en-12108-envycontrol-uninstall-blacklist.txt",
+        "platform.hybrid-igpu-mode",
+        "50-remove-nvidia.rules",
+        "https://github.com/bayasdev/envycontrol/issues/54",
+    ),
+    (
+        "en-12002-spconv-tensorview-not-compiled-with-cuda.txt",
+        "spconv.cumm-version-mismatch",
+        "pip uninstall -y cumm spconv",
+        "https://github.com/traveller59/spconv/issues/423",
+    ),
+    (
+        "en-12010-tcnn-jetson-orin-cc87.txt",
+        "torch.extension-arch-not-built",
+        "TCNN_CUDA_ARCHITECTURES",
+        "https://github.com/NVlabs/tiny-cuda-nn/issues/434",
     ),
 ]
 
