@@ -178,3 +178,18 @@ def test_no_word_every_log_holds_is_a_keyword() -> None:
     common += ["and ", "with ", "time", " time", "this", "that", "when", "then", "iteration"]
     common += ["inference", "learning", "generation", "instead", "reached"]
     assert sorted(set(common) & anchors()) == []
+
+
+def test_windows_from_its_paths_and_prompts() -> None:
+    """A drive path of two folders (a traceback's "C:\\Python310\\lib\\...") or a cmd / PowerShell
+    prompt says Windows; one folder after a drive letter or a Linux path does not."""
+    for line in (
+        'File "C:\\Python310\\lib\\site-packages\\torch\\__init__.py", line 1, in <module>',
+        "PS C:\\work> python train.py",
+        "D:\\darknet>darknet.exe detector test",
+    ):
+        assert "windows" in facts(line + "\nRuntimeError: CUDA error: unknown error")[
+            "os_mentions"
+        ], line
+    for line in ("/home/me/train.py: CUDA error", "ratio 3:\\ 4 failed", "see /mnt/c/x/y error"):
+        assert "windows" not in facts(line + "\nRuntimeError: CUDA error")["os_mentions"], line

@@ -331,6 +331,9 @@ PIP_COMMAND = re.compile(r"\bpip3?(?:\.exe)?\s+install\b", re.IGNORECASE)
 ENVIRONMENT = re.compile(
     r"(?P<wsl>\bwsl\s?[12]?\b|microsoft-standard)"
     r"|(?P<windows>\bwindows(?:\s?1[01])?\b|\bwin1[01]\b|\b[a-z]:\\(?:users|windows|program)"
+    # a drive path of two folders or more ("c:\python310\lib\site-packages", "d:\darknet\build"),
+    # or a cmd / PowerShell prompt ("d:\work>", "ps c:\work>")
+    r"|\b[a-z]:\\[^\\\s\"'<>|:*?]{1,80}\\|^(?:ps )?[a-z]:\\[^>\n]{0,200}>"
     # cmd.exe's and PowerShell's words for a command they cannot find
     r"|is not recognized as an internal or external command|is not recognized as the name of a cmdlet)"
     r"|(?P<macos>\bmac\s?os\b|\bmacos\b|\bosx\b|\bdarwin\b|\bapple m[1-4]\b|\bapple silicon\b"
@@ -381,7 +384,7 @@ ENVIRONMENT_GATE = (
     "gentoo", "cachyos", "docker", "container", "kubernetes", "k8s", "podman", "kubelet",
     "comfy", "webui", "automatic1111", "a1111", "vram", "launch.py", "forge", "ollama",
     "source=", "vllm", "cumem_allocator", "jetson", "jetpack", "l4t", "tegra",
-    "use lower resolution", "not recognized as",
+    "use lower resolution", "not recognized as", ":\\",
 )  # fmt: skip
 KEY_VALUE_GATE = (
     "torch", "tensorflow", "tensor flow", "jax", "xformers", "flash", "bitsandbytes", "vllm",
