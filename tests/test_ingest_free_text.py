@@ -188,8 +188,8 @@ def test_windows_from_its_paths_and_prompts() -> None:
         "PS C:\\work> python train.py",
         "D:\\darknet>darknet.exe detector test",
     ):
-        assert "windows" in facts(line + "\nRuntimeError: CUDA error: unknown error")[
-            "os_mentions"
-        ], line
+        assert (
+            "windows" in facts(line + "\nRuntimeError: CUDA error: unknown error")["os_mentions"]
+        ), line
     for line in ("/home/me/train.py: CUDA error", "ratio 3:\\ 4 failed", "see /mnt/c/x/y error"):
         assert "windows" not in facts(line + "\nRuntimeError: CUDA error")["os_mentions"], line

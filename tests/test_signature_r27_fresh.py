@@ -123,6 +123,69 @@ ROWS += [
     ),
 ]
 
+ROWS += [
+    # Kokkos built for a Jetson Xavier's architecture, run on a V100
+    (
+        "https://github.com/kokkos/kokkos/issues/6092",
+        "Kokkos::Cuda::initialize ERROR: likely mismatch of architecture",
+        "cuda.gpu-too-old-for-binary",
+        "VOLTA70",
+    ),
+    # MATLAB's mexcuda wants its own CUDA release
+    (
+        "https://github.com/cortex-lab/KiloSort/issues/52",
+        "Warning: Version 7.0 of the CUDA toolkit could not be found. If installed, set "
+        "MW_NVCC_PATH environment variable to location of nvcc",
+        "cuda.sdk-requires-other-toolkit",
+        "MW_NVCC_PATH",
+    ),
+    # OpenMM without its CUDA platform
+    (
+        "https://github.com/essex-lab/grand/issues/7",
+        'Exception: There is no registered Platform called "CUDA"',
+        "cuda.sdk-requires-other-toolkit",
+        "getPluginLoadFailures",
+    ),
+    # cuda-python 13 (the thread's title)
+    (
+        "https://github.com/levipereira/deepstream-yolo-e2e/issues/19",
+        "ImportError: cannot import name 'cudart' from 'cuda' (unknown location)",
+        "python.cuda-python-13-api-moved",
+        "cuda-python<13",
+    ),
+    # torch for R and the system CUDA
+    (
+        "https://github.com/mlverse/torch/issues/1049",
+        "> torch::install_torch()\nError in `check_supported_version()`:\n"
+        '✖ Unsupported CUDA version "10.0"',
+        "rtorch.unsupported-cuda-version",
+        'CUDA = "cpu"',
+    ),
+    # a Triton image variant without the model's backend (the thread's title)
+    (
+        "https://github.com/triton-inference-server/server/issues/7445",
+        "Unable to find backend library for backend 'onnxruntime'",
+        "triton.image-variant-missing-backend",
+        "tritonserver:<YY.MM>-py3",
+    ),
+    # Flatpak Blender without the host driver's GL.nvidia extension
+    (
+        "https://github.com/flathub/org.blender.Blender/issues/97",
+        "$ flatpak run org.blender.Blender\n"
+        "intern/ghost/intern/GHOST_WindowX11.cpp:206: X11 glXChooseVisual() failed, verify "
+        "working openGL system!\ninitial window could not find the GLX extension",
+        "flatpak.nvidia-gl-extension-mismatch",
+        "org.freedesktop.Platform.GL.nvidia",
+    ),
+    # DJL without a native build for CUDA 11.2 (the thread's title)
+    (
+        "https://github.com/deepjavalibrary/djl/issues/2775",
+        "No matching cuda flavor for win found: cu112mkl/sm_86.",
+        "djl.no-matching-cuda-flavor",
+        "PYTORCH_FLAVOR",
+    ),
+]
+
 test_canonical_lines_reach_their_cause = source_knob_test(ROWS)
 
 LOOKALIKES = [
@@ -243,6 +306,57 @@ CASES += [
         "torch.extension-arch-not-built",
         "TCNN_CUDA_ARCHITECTURES",
         "https://github.com/NVlabs/tiny-cuda-nn/issues/434",
+    ),
+]
+
+CASES += [
+    (
+        "en-12507-libtorch15-windows-old-project-links-cpu-only.txt",
+        "libtorch.torch-cuda-not-linked",
+        "/INCLUDE:?warp_size@cuda@at@@YAHXZ",
+        "https://github.com/pytorch/pytorch/issues/38194",
+    ),
+    (
+        "en-12508-tch-rs-windows-cuda-false-build-rs-link-args.txt",
+        "libtorch.torch-cuda-not-linked",
+        "build.rs",
+        "https://github.com/LaurentMazare/tch-rs/issues/964",
+    ),
+    (
+        "en-12307-autodock-gpu-4090-targets.txt",
+        "cuda.gpu-too-new-for-binary",
+        'TARGETS="89"',
+        "https://github.com/ccsb-scripps/AutoDock-GPU/issues/249",
+    ),
+    (
+        "en-12503-ort-crate-rocm-feature-blocks-cuda-ep.txt",
+        "onnxruntime.binary-built-without-cuda-ep",
+        "cargo clean",
+        "https://github.com/pykeio/ort/issues/475",
+    ),
+    (
+        "en-12211-flatpak-gl-nvidia-optix.txt",
+        "flatpak.nvidia-gl-extension-mismatch",
+        "libnvoptix",
+        "https://github.com/flathub/org.freedesktop.Platform.GL.nvidia/issues/44",
+    ),
+    (
+        "en-12214-nvpipe-gtx1070-encoder-session-limit.txt",
+        "nvidia.nvenc-session-limit",
+        "concurrent encode sessions",
+        "https://github.com/NVIDIA/NvPipe/issues/42",
+    ),
+    (
+        "en-12421-triton-orin-nx-igpu-container.txt",
+        "jetson.container-l4t-mismatch",
+        "-py3-igpu",
+        "https://github.com/triton-inference-server/server/issues/7023",
+    ),
+    (
+        "en-12605-gptq-wsl-killed-wslconfig.txt",
+        "wsl.memory-limit",
+        ".wslconfig",
+        "https://github.com/qwopqwop200/GPTQ-for-LLaMa/issues/160",
     ),
 ]
 

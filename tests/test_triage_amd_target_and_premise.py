@@ -45,9 +45,7 @@ def test_an_unknown_radeon_gets_no_gfx_target() -> None:
 def _suggested_fixes(text: str, monkeypatch: Any) -> dict[str, str]:
     leave_out_of_case_base(DSNOTE_SOURCE, monkeypatch)
     found = casebase.suggested_by_cases(ingest_text(text), active_matrices())
-    return {
-        f.id: "\n".join(x.summary + " " + " ".join(x.commands) for x in f.fixes) for f in found
-    }
+    return {f.id: "\n".join(x.summary + " " + " ".join(x.commands) for x in f.fixes) for f in found}
 
 
 def test_a_suggestion_offers_no_fix_written_for_another_radeon(monkeypatch: Any) -> None:

@@ -195,7 +195,9 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("cuda.runtime", r"cuda(?:-toolkit)?[-_ ]?(?P<version>" + _CUDA_RELEASE + r")(?:\.\d+)?\b"),
         (
             "cuda.runtime",
-            r"cuda\s*(?:版本\s*(?:是|为|:|：)?|是|为|用的是)\s*v?(?P<version>" + _CUDA_RELEASE + r")\b",
+            r"cuda\s*(?:版本\s*(?:是|为|:|：)?|是|为|用的是)\s*v?(?P<version>"
+            + _CUDA_RELEASE
+            + r")\b",
         ),
         # "cuda is 12.4", "my system's cuda is 11.7": the CUDA a report says it installed (not
         # "CUDA Version is 12.3", which may be nvidia-smi's: the driver's)
