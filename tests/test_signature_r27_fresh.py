@@ -186,6 +186,25 @@ ROWS += [
     ),
 ]
 
+ROWS += [
+    # `X | Y` annotations imported under Python 3.9
+    (
+        "https://github.com/dropbox/hqq/issues/33",
+        '  File "/root/anaconda3/envs/train/lib/python3.9/site-packages/hqq/core/utils.py", '
+        "line 18, in <module>\nTypeError: unsupported operand type(s) for |: 'type' and 'NoneType'",
+        "python.interpreter-too-old",
+        "Python 3.10",
+    ),
+    # the pynvml package shadowing nvidia-ml-py
+    (
+        "https://github.com/XuehaiPan/nvitop/issues/44",
+        "    _pynvml._nvmlGetFunctionPointer  # pylint: disable=protected-access\n"
+        "AttributeError: module 'pynvml' has no attribute '_nvmlGetFunctionPointer'",
+        "nvml.pynvml-package-conflict",
+        "pip uninstall -y pynvml",
+    ),
+]
+
 test_canonical_lines_reach_their_cause = source_knob_test(ROWS)
 
 LOOKALIKES = [
@@ -360,7 +379,28 @@ CASES += [
     ),
 ]
 
+CASES += [
+    (
+        "en-13001-vismatch-py39-union-operator.txt",
+        "python.interpreter-too-old",
+        "Python 3.10",
+        "https://github.com/gmberton/vismatch/issues/11",
+    ),
+    (
+        "en-13115-gpustat-pynvml-no-attribute.txt",
+        "nvml.pynvml-package-conflict",
+        "nvidia-ml-py",
+        "https://github.com/wookayin/gpustat/issues/153",
+    ),
+]
+
 test_development_cases_reach_their_cause = training_case_test(CASES, keywords=True)
+
+
+def test_union_annotations_on_a_new_python_are_another_cause() -> None:
+    """The `|` TypeError under Python 3.10+ is not the interpreter's age."""
+    text = "Python 3.11.4\nTypeError: unsupported operand type(s) for |: 'type' and 'NoneType'"
+    assert all(f.id != "python.interpreter-too-old" for f in triage_text(text).findings)
 
 
 def test_a_cuda_release_named_in_words_is_judged_against_the_driver() -> None:
