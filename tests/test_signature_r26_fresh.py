@@ -237,7 +237,7 @@ CASES = [
     ),
     (
         "en-9208-agent-cli-ctranslate2-blackwell-int8.txt",
-        "cuda.gpu-too-new-for-binary",
+        "ctranslate2.int8-unsupported-on-blackwell",
         "ctranslate2>=4.6.2",
         "https://github.com/basnijholt/agent-cli/issues/467",
     ),
