@@ -205,6 +205,26 @@ ROWS += [
     ),
 ]
 
+ROWS += [
+    # MuJoCo's headless EGL without NVIDIA's EGL vendor library
+    (
+        "https://github.com/ARISE-Initiative/robosuite/issues/616",
+        "ImportError: Cannot initialize a EGL device display. This likely means that your EGL "
+        "driver does not support the PLATFORM_DEVICE extension, which is required for creating a "
+        "headless rendering context.",
+        "render.egl-device-unavailable",
+        "MUJOCO_GL=glx",
+    ),
+    # a Caffe build without the GPU's architecture (CUDA 7.5 knows sm_52)
+    (
+        "https://github.com/facebookarchive/C3D/issues/81",
+        "F0225 14:29:46.455771   743 vol2col.cu:75] Check failed: error == cudaSuccess (8 vs. 0)  "
+        "invalid device function\nCUDA version is 7.5  \nGPU is GTX TITAN X",
+        "cuda.gpu-too-new-for-binary",
+        "CUDA_ARCH",
+    ),
+]
+
 test_canonical_lines_reach_their_cause = source_knob_test(ROWS)
 
 LOOKALIKES = [
@@ -391,6 +411,15 @@ CASES += [
         "nvml.pynvml-package-conflict",
         "nvidia-ml-py",
         "https://github.com/wookayin/gpustat/issues/153",
+    ),
+]
+
+CASES += [
+    (
+        "en-13301-vulkaninfo-nvidia-340-no-vulkan.txt",
+        "vulkan.no-driver-for-gpu",
+        "akmod-nvidia",
+        "https://github.com/KhronosGroup/Khronosdotorg/issues/81",
     ),
 ]
 
