@@ -180,16 +180,30 @@ def test_no_word_every_log_holds_is_a_keyword() -> None:
     assert sorted(set(common) & anchors()) == []
 
 
+# Windows lines the old reading missed, verbatim from training cases (case file, line)
+WINDOWS_LINES = [
+    # a traceback's drive path of two folders (ostris/ai-toolkit)
+    (
+        "en-1152-ai-toolkit-fbgemm-dll-libomp140-missing-windows.txt",
+        '  File "D:\\AI\\ai-toolkit\\jobs\\process\\__init__.py", line 1',
+    ),
+    # a PowerShell prompt outside C:\Users
+    ("zh-5502-paddle-python310-no-wheel.txt", "PS D:\\paddlepaddle> python --version"),
+    # a cmd prompt (darknet)
+    (
+        "en-8301-darknet-cuda-unknown-error-driver-stopped.txt",
+        "D:\\darknet\\build\\darknet\\x64>darknet.exe detector train cfg/obj.data "
+        "cfg/yolo-obj.cfg darknet19_448.conv.23",
+    ),
+]
+
+
 def test_windows_from_its_paths_and_prompts() -> None:
-    """A drive path of two folders (a traceback's "C:\\Python310\\lib\\...") or a cmd / PowerShell
-    prompt says Windows; one folder after a drive letter or a Linux path does not."""
-    for line in (
-        'File "C:\\Python310\\lib\\site-packages\\torch\\__init__.py", line 1, in <module>',
-        "PS C:\\work> python train.py",
-        "D:\\darknet>darknet.exe detector test",
-    ):
-        assert (
-            "windows" in facts(line + "\nRuntimeError: CUDA error: unknown error")["os_mentions"]
-        ), line
+    """A drive path of two folders or a cmd / PowerShell prompt says Windows (real lines of the
+    corpus); a Linux path, WSL's /mnt/c or a backslash after a digit does not."""
+    for case, line in WINDOWS_LINES:
+        assert line in (CORPUS / "train" / case).read_text(encoding="utf-8"), case
+        data = facts(line + "\nRuntimeError: CUDA error: unknown error")
+        assert "windows" in data["os_mentions"], line
     for line in ("/home/me/train.py: CUDA error", "ratio 3:\\ 4 failed", "see /mnt/c/x/y error"):
         assert "windows" not in facts(line + "\nRuntimeError: CUDA error")["os_mentions"], line

@@ -533,9 +533,9 @@ def _with_premise(signatures: list[Any], facts: Any) -> list[Any]:
     entry presupposes besides its match: the early GCN Radeon an entry's advice is for) the paste
     holds. Without them the entry cannot apply, and its fixes answer another report (the gfx6
     advice for an RX 6700 XT). All of them when none qualifies."""
-    from envdoctor.triage_engine.evaluate import _find
+    from envdoctor.triage_engine.evaluate import holds_all
 
-    kept = [s for s in signatures if all(_find((p,), facts)[0] is not None for p in s.all)]
+    kept = [s for s in signatures if holds_all(s, facts)]
     return kept or list(signatures)
 
 

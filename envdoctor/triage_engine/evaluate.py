@@ -85,6 +85,12 @@ def _cues(
     return total, lines
 
 
+def holds_all(signature: Signature, facts: Facts) -> bool:
+    """Whether the paste holds every `all` line of a signature: what it presupposes beside its
+    match (the early GCN Radeon an entry's advice is for)."""
+    return all(_find((p,), facts)[0] is not None for p in signature.all)
+
+
 def cue_progress(
     signature: Signature, facts: Facts, general: Collection[str] = frozenset()
 ) -> float:
@@ -98,7 +104,7 @@ def cue_progress(
     patterns (their text) not counted, because they name no cause in particular."""
     if not signature.cues or any(_find((p,), facts)[0] is not None for p in signature.none):
         return 0.0
-    if not signature.match and any(_find((p,), facts)[0] is None for p in signature.all):
+    if not signature.match and not holds_all(signature, facts):
         return 0.0  # a phrasing entry whose `all` is absent cannot apply
     if any(evaluate_condition(c, facts)[0] is not True for c in signature.requires):
         return 0.0
