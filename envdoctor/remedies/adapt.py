@@ -29,6 +29,8 @@ _LINUX_ONLY = (
     r"newgrp |mokutil |nvidia-ctk |lsmod|setsebool |udevadm )|\| *sudo (tee|sh) /etc/"
 )
 _SUDO = r"^sudo |\| *sudo "
+# programs the Windows driver installs too: `sudo` there means an administrator prompt
+_SUDO_CROSS_PLATFORM = r"^sudo nvidia-smi\b"
 # commands that only read the machine's state: a reader, then filters, nothing written
 _LINUX_READER = r"^(?:sudo )?(?:lspci|dmesg|journalctl|lsmod|cat /proc/)"
 _FILTER_STAGE = r"\| *(?:grep|head|tail|cut|sort|uniq|wc)\b"
@@ -190,6 +192,9 @@ def adapt(fix: Fix, host: Host, snap: Snapshot, ms: Any = None) -> Fix | Rejecte
     if reason is not None and reason.startswith("Linux commands on"):
         fix = _without_linux_checks(fix, host)
         reason = _reason(fix, host, snap)
+    if reason is not None and reason.startswith("Linux commands on Windows"):
+        fix = _as_windows_admin(fix)
+        reason = _reason(fix, host, snap)
     if reason is not None:
         return RejectedFix(fix.summary, reason)
     fix = _with_privilege(fix, host)
@@ -227,6 +232,17 @@ def _without_linux_checks(fix: Fix, host: Host) -> Fix:
         c for c in fix.commands if not _reads_only(c) and not (covers_host and linux_only(c))
     )
     return fix if len(kept) == len(fix.commands) else replace(fix, commands=kept)
+
+
+def _as_windows_admin(fix: Fix) -> Fix:
+    """On Windows, `sudo nvidia-smi ...` is the same command run from an administrator prompt
+    (the Windows driver installs nvidia-smi; Windows has no sudo): the fix with those commands
+    without `sudo`, saying where to run them. Other `sudo` lines are left to reject the fix."""
+    if not any(re.match(_SUDO_CROSS_PLATFORM, c) for c in fix.commands):
+        return fix
+    commands = tuple(c[5:] if re.match(_SUDO_CROSS_PLATFORM, c) else c for c in fix.commands)
+    note = "Windows: run the nvidia-smi commands in an administrator prompt (Windows has no sudo)"
+    return replace(fix, commands=commands, assumptions=(*fix.assumptions, note))
 
 
 def _reads_only(command: str) -> bool:

@@ -262,14 +262,14 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             + r"v?(?P<version>[123]\.\d+(?:\.\d+)?)",
         ),
         # "PyTorch 2.1.0", "torch==2.5.1", "pytorch版本 2.3.1", "torch2.3.1" (not torchvision),
-        # and an issue form's "PyTorch Version is `1.1.0`"; not the torch a package was built for
+        # an issue form's "PyTorch Version is `1.1.0`" and pip show's "pytorch: Version: 2.0.1"; not the torch a package was built for
         # ("vllm is built with torch 2.1.0"), nor the pin pip did not find ("No matching
         # distribution found for torch==1.13.1+cu117": not installed)
         (
             "torch.prose_version",
             r"(?<![a-z0-9_-])(?<!built\swith\s)(?<!built\sfor\s)(?<!built\sagainst\s)"
             r"(?<!compiled\swith\s)(?<!compiled\sfor\s)(?<!requirement\s)(?<!found\sfor\s)"
-            r"(?:py)?torch(?![a-z_-])\s*(?:版本|version)?\s*"
+            r"(?:py)?torch(?![a-z_-])\s*(?:[:：]\s*)?(?:版本|version)?\s*"
             r"(?:是|为|:|：|==?|is\b)?\s*[`'\"]?"
             r"v?(?P<version>[12]\.\d{1,2}(?:\.\d+)?(?:(?:a|b|rc|\.dev)\d+)?"
             r"(?:\+(?:cpu|cu\d{2,3}|rocm[\d.]+))?)(?!\.?\d)",
@@ -531,14 +531,27 @@ def _cpu_build_named(line: str) -> bool:
     )
 
 
+# `pip show torch`: "Name: torch" then "Version: 2.0.1+cu118" on the next line
+_PIP_SHOW_TORCH = re.compile(r"\s*name:\s*torch\s*$", FLAGS)
+_PIP_SHOW_VERSION = re.compile(
+    r"\s*version:\s*(?P<version>[12]\.\d{1,2}(?:\.\d+)?(?:\+(?:cpu|cu\d{2,3}|rocm[\d.]+))?)\s*$",
+    FLAGS,
+)
+
+
 def prose_facts(lines: Iterable[str]) -> dict[str, object]:
     """{fact: value} read from the notable lines (first mention wins), with `env` holding the
     environment assignments seen."""
     facts: dict[str, object] = {}
     env: dict[str, str] = {}
+    previous = ""
     for line in lines:
         if len(line) > 2000:
             line = line[:2000]
+        shown = _PIP_SHOW_VERSION.match(line) if _PIP_SHOW_TORCH.match(previous) else None
+        if shown and "torch.prose_version" not in facts:
+            facts["torch.prose_version"] = shown.group("version")
+        previous = line
         line_max = None  # the driver's CUDA this line names: the same number is no toolkit
         for fact, regex in VERSION_PATTERNS:
             if fact == "driver.cuda_max" and line_max is None:
