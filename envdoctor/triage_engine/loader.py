@@ -14,7 +14,8 @@ none = []                                   # ... and none of these
 capture = ['you have (?P<have>\\S+)\\)']    # optional: named groups for conditions and text
 cues = [{ any = ['sm_120', '5090'], weight = 10 }, { any = ['仅CPU'], weight = -20 }]
 # a cue whose phrasings are common words says so (`notable = false`): they do not make a line
-# notable on their own, and are looked for on the lines kept for other words
+# notable on their own, and are looked for on the lines kept for other words; a cue may add a
+# shared phrase set of a file's [phrases] table: { any = [...], phrases = ["gpu-not-used"], ... }
 prose_min = 40                              # cues alone reach the cause at this sum
 prose_max = 44                              # ... and score at most this (below canonical lines)
 requires = ["gpu.vendor == nvidia"]         # facts that must hold (unknown = not met)
@@ -270,8 +271,50 @@ def _parsed(
     texts: list[tuple[str, str]], read_errors: list[str]
 ) -> tuple[list[tuple[str, dict[str, Any] | str]], SignatureData]:
     """The files' documents and their data, every signature built (and checked)."""
-    parsed = _parse(texts)
+    parsed = _with_phrases(_parse(texts))
     return parsed, _build(parsed, read_errors, _compile_checked)
+
+
+def _with_phrases(
+    parsed: list[tuple[str, dict[str, Any] | str]],
+) -> list[tuple[str, dict[str, Any] | str]]:
+    """The documents with each cue that names shared phrase sets (`phrases = ["gpu-not-used"]`,
+    sets of a file's `[phrases]` table) holding those patterns after its own `any`: the
+    phrasings of a symptom several causes share are written once, and a phrasing added there
+    reaches every cause that names the set. A cue naming an unknown set is left for `_cues`
+    to report."""
+    sets: dict[str, list[str]] = {}
+    for _, document in parsed:
+        if isinstance(document, dict):
+            for name, patterns in (document.get("phrases") or {}).items():
+                sets[str(name)] = _strings(patterns)
+    if not sets:
+        return parsed
+    out: list[tuple[str, dict[str, Any] | str]] = []
+    for name, document in parsed:
+        if isinstance(document, dict) and isinstance(document.get("signature"), list):
+            entries = [_entry_with_phrases(e, sets) for e in document["signature"]]
+            document = {**document, "signature": entries}
+        out.append((name, document))
+    return out
+
+
+def _entry_with_phrases(entry: Any, sets: Mapping[str, list[str]]) -> Any:
+    """One signature entry with its cues' phrase sets expanded (see `_with_phrases`)."""
+    cues = entry.get("cues") if isinstance(entry, Mapping) else None
+    if not isinstance(cues, list) or not any(isinstance(c, Mapping) and "phrases" in c for c in cues):
+        return entry
+    expanded = []
+    for cue in cues:
+        if isinstance(cue, Mapping) and "phrases" in cue:
+            names = _strings(cue["phrases"])
+            if all(n in sets for n in names):
+                own = _strings(cue.get("any"))
+                patterns = [*own, *(p for n in names for p in sets[n])]
+                rest = {k: v for k, v in cue.items() if k != "phrases"}
+                cue = {**rest, "any": list(dict.fromkeys(patterns))}
+        expanded.append(cue)
+    return {**entry, "cues": expanded}
 
 
 def _cache_entry(
@@ -574,7 +617,7 @@ _FIX_ALLOWED = {"summary", "commands", "risk", "url", "when", "first_when", "unl
 
 
 CACHE_NAME = "triage-signatures"  # the cache entry: parsed files and patterns' anchors
-CACHE_FORMAT = 6  # of that entry; bump when what it holds changes
+CACHE_FORMAT = 7  # of that entry; bump when what it holds changes
 
 
 def _analysis_digest() -> str:
@@ -690,6 +733,8 @@ def _strings(value: Any) -> list[str]:
 
 def _cues(value: Any, compile_pattern: Any) -> Iterable[Cue]:
     for item in value or []:
+        if isinstance(item, Mapping) and "phrases" in item:
+            raise SignatureError(f"cue names an unknown phrase set: {_strings(item['phrases'])}")
         if not isinstance(item, Mapping) or "any" not in item:
             raise SignatureError(f"cue {item!r} needs 'any' (patterns) and 'weight'")
         extra = set(item) - {"any", "weight", "notable"}
