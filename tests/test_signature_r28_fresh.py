@@ -226,3 +226,25 @@ def test_a_windows_sudo_nvidia_smi_fix_is_kept_for_an_administrator_prompt() -> 
         assert any(c.startswith("sudo nvidia-smi") for c in commands) is sudo, commands
         notes = [a for fix in found[0].fixes for a in fix.assumptions]
         assert any("administrator prompt" in a for a in notes) is not sudo, notes
+
+
+def test_a_cloud_instance_type_or_a_colab_t4_names_the_gpu() -> None:
+    """An instance type names its GPU (ml.p2.xlarge: a K80, from the cloud_gpu_instances table);
+    "Colab T4" names a T4; a file name that looks like an instance type names none."""
+    from envdoctor.diagnosis.pipeline import active_matrices
+    from envdoctor.ingest import ingest_text
+    from envdoctor.triage_engine.facts import Facts
+
+    def gpu(text: str) -> tuple[object, object]:
+        facts = Facts(ingest_text(text), active_matrices())
+        return facts.get("gpu.name"), facts.get("gpu.sm")
+
+    # the SageMaker thread's own lines (onnxruntime#17670, a training case)
+    sagemaker = (
+        "ml.p2.xlarge instance\nin aws sagemaker\nCUDA error cudaErrorNoKernelImageForDevice"
+    )
+    assert gpu(sagemaker) == ("Tesla K80", 37)
+    assert gpu("a2-highgpu-1g VM: torch.cuda.is_available() False") == ("NVIDIA A100", 80)
+    assert gpu("free colab t4: torch.cuda.is_available() False") == ("Tesla T4", 75)
+    assert gpu("RTX 3090 box, then g4dn.xlarge: CUDA out of memory")[0] == "NVIDIA GeForce RTX 3090"
+    assert gpu("wrote results to p3.txt, a large file: CUDA out of memory") == (None, None)

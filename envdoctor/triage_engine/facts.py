@@ -521,7 +521,8 @@ def _derive_gpu(
     prose_name: str | None = None,
 ) -> None:
     """GPU facts: the context's NVIDIA GPUs (capability from the driver or the nvidia_gpus table),
-    its AMD GPUs, else the GPU names the text mentions (or prose names by number: "显卡为4060"),
+    its AMD GPUs, else the GPU names the text mentions (or prose names by number: "显卡为4060",
+    or a cloud instance type: "ml.p2.xlarge"),
     looked up in the same table; a family name ("A100") gets the capability all its models
     share. An AMD GPU named without its gfx target ("RX 6700 XT") gets the one rocm_targets
     lists for the product."""
@@ -534,6 +535,12 @@ def _derive_gpu(
         names = [str(n) for n in text.get("gpus", []) or []]
     if not names and prose_name:
         names = [prose_name]
+    if not names and not ccs:  # a cloud instance type names its GPU ("ml.p2.xlarge": a K80)
+        from envdoctor.queries.cloud import gpu_for_instance
+
+        lines = [str(x) for x in text.get("lines", []) or []]
+        named = gpu_for_instance(ms, lines) if ms is not None else None
+        names = [named] if named else names
     if not ccs:
         ccs = [str(c) for c in text.get("compute_capabilities", []) or []]
         for name in names:

@@ -302,7 +302,9 @@ def _with_phrases(
 def _entry_with_phrases(entry: Any, sets: Mapping[str, list[str]]) -> Any:
     """One signature entry with its cues' phrase sets expanded (see `_with_phrases`)."""
     cues = entry.get("cues") if isinstance(entry, Mapping) else None
-    if not isinstance(cues, list) or not any(isinstance(c, Mapping) and "phrases" in c for c in cues):
+    if not isinstance(cues, list) or not any(
+        isinstance(c, Mapping) and "phrases" in c for c in cues
+    ):
         return entry
     expanded = []
     for cue in cues:

@@ -45,7 +45,8 @@ GPU_NUMBER = re.compile(
     + r"))",
     FLAGS,
 )
-# Data-centre cards by their model ("A800机器", "特斯拉p40的显卡", "Telsa T4 16G", "8卡H20", "v100显卡":
+# Data-centre cards by their model ("A800机器", "特斯拉p40的显卡", "Telsa T4 16G", "8卡H20", "v100显卡",
+# "Colab T4", "colab (T4)":
 # the reader's Unicode word rules miss a model glued to Chinese); the short names that are other
 # things too (T4, A10, A30, H20, L20, P4) only next to a GPU word
 _DC_CLEAR = (
@@ -54,7 +55,8 @@ _DC_CLEAR = (
 )
 _DC_SHORT = r"t4|a10|a30|h20|l20|l4|p4|b200|b100|gb10"
 DC_GPU = re.compile(
-    r"(?:(?:tesla|telsa|特斯拉|nvidia|丽台|显卡|gpu|卡|张|块|台|用的是?|我的是?)"
+    r"(?:(?:tesla|telsa|特斯拉|nvidia|丽台|显卡|gpu|卡|张|块|台|用的是?|我的是?|"
+    r"colab(?:'s)?(?:\s*\(|\s+with(?:\s+an?)?)?)"
     r"\s*(?:(?:[:：=]|is(?=\s))\s*)?(?P<short>"
     + _DC_SHORT
     + r"|"
