@@ -295,3 +295,37 @@ def test_a_signature_file_that_is_not_utf8_is_an_error_not_a_crash(cache, signat
     got = loader.load(signatures)
     assert any(e.startswith("zz_broken.toml: not UTF-8") for e in got.errors), got.errors
     assert got.signatures == fresh.signatures  # the other files load as before
+
+
+def test_a_phrase_set_reaches_every_cue_that_names_it(cache, signatures):
+    """A phrasing added once to a [phrases] set is a pattern of every cue naming the set (read
+    back from the cache too); a cue naming an unknown set is an error of that signature only."""
+    common = signatures / "_common.toml"
+    text = common.read_text(encoding="utf-8")
+    common.write_text(
+        text.replace(
+            '"gpu-not-used" = [\n', "\"gpu-not-used\" = [\n  'never touches the gpu',\n", 1
+        ),
+        encoding="utf-8",
+    )
+    first = loader.load(signatures)
+    naming = [
+        s
+        for s in first.signatures
+        if any(p.text == "never touches the gpu" for cue in s.cues for p in cue.patterns)
+    ]
+    assert first.errors == () and len(naming) >= 10, [s.key for s in naming]
+    assert {"torch.cpu-build.prose-gpu-not-used", "paddle.prose-gpu-not-used"} <= {
+        s.key for s in naming
+    }
+    assert loader.load(signatures).signatures == first.signatures  # the cached expansion
+    families = signatures / "families.toml"
+    families.write_text(
+        families.read_text(encoding="utf-8").replace(
+            'phrases = ["gpu-not-used"]', 'phrases = ["gpu-not-usd"]', 1
+        ),
+        encoding="utf-8",
+    )
+    broken = loader.load(signatures)
+    assert len(broken.errors) == 1 and "unknown phrase set" in broken.errors[0], broken.errors
+    assert len(broken.signatures) == len(first.signatures) - 1
