@@ -248,3 +248,22 @@ def test_a_cloud_instance_type_or_a_colab_t4_names_the_gpu() -> None:
     assert gpu("free colab t4: torch.cuda.is_available() False") == ("Tesla T4", 75)
     assert gpu("RTX 3090 box, then g4dn.xlarge: CUDA out of memory")[0] == "NVIDIA GeForce RTX 3090"
     assert gpu("wrote results to p3.txt, a large file: CUDA out of memory") == (None, None)
+
+
+def test_wheel_index_placeholders_take_the_installed_torch() -> None:
+    """A written fix's OpenMMLab / PyG index URL is filled in from the installed torch and its CUDA
+    build when the paste gives both (the command then runs as written); a CPU build fills none."""
+    from envdoctor.diagnosis.pipeline import active_matrices
+    from envdoctor.ingest import ingest_text
+    from envdoctor.triage_engine.evaluate import installed_torch_tags
+    from envdoctor.triage_engine.facts import Facts
+
+    mmcv = (
+        "pip install mmcv -f https://download.openmmlab.com/mmcv/dist/<cuXYZ>/torch<X.Y>/index.html"
+    )
+    pyg = "pip install torch-scatter -f https://data.pyg.org/whl/torch-<torch.__version__>.html"
+    cuda = Facts(ingest_text("torch 2.1.2+cu121 installed"), active_matrices())
+    assert installed_torch_tags(mmcv, cuda).endswith("dist/cu121/torch2.1/index.html")
+    assert installed_torch_tags(pyg, cuda).endswith("whl/torch-2.1.0+cu121.html")
+    cpu = Facts(ingest_text("torch 2.1.2+cpu installed"), active_matrices())
+    assert installed_torch_tags(mmcv, cpu) == mmcv

@@ -244,6 +244,9 @@ def to_finding(
     def fill(text: str) -> str:
         return template(text, scoped, sig.defaults)
 
+    def fill_written(text: str) -> str:
+        return installed_torch_tags(fill(text), scoped)
+
     evidence = [Evidence("pasted.text", _clip(match.line))]
     evidence += [Evidence("pasted.text", _clip(line)) for line in match.cue_lines[1:3]]
     shown: set[str] = set()
@@ -277,8 +280,8 @@ def to_finding(
             continue  # a fact it names is unknown and has no default words: not shown
         # a command naming an unknown fact would run with its default words in it ("whl/its
         # variant"): the summary says it in words, the command is left out
-        commands = tuple(fill(c) for c in spec.commands if not unknown_in(c, scoped))
-        written = Fix(fill(spec.summary), commands, spec.risk, spec.url)
+        commands = tuple(fill_written(c) for c in spec.commands if not unknown_in(c, scoped))
+        written = Fix(fill_written(spec.summary), commands, spec.risk, spec.url)
         if chosen and is_canned_torch_index(written):  # the chooser's exact commands replace it
             written = replace(written, commands=())
             rank = max(rank, 1)  # ... and its own words come after the chooser's
@@ -348,6 +351,31 @@ def _clip(text: str) -> str:
 
 
 _PLACEHOLDER = re.compile(r"\{\{\s*([a-z][a-z0-9_.-]*)\s*\}\}")
+# the written fixes' placeholders for the installed torch's wheel tags, as the wheel indexes
+# spell them: OpenMMLab's dist/<cuXYZ>/torch<X.Y>/ (mmcv 2) and dist/<cuXXX>/<torchX.Y.0>/
+# (mmcv-full), PyG's whl/torch-<version>+<cuXYZ>.html (a page per minor release, X.Y.0)
+_CU_TAG = re.compile(r"<cu(?:XYZ|XXX)?>")
+_TORCH_MINOR = re.compile(r"<torchX\.Y>|torch<X\.Y>")
+_TORCH_MINOR0 = re.compile(r"<torchX\.Y\.0>")
+_PYG_PAGE = re.compile(r"torch-(?:<torch\.__version__>|<version>\+<cu(?:XYZ|XXX)?>)")
+
+
+def installed_torch_tags(text: str, facts: Facts) -> str:
+    """A written fix's wheel-index placeholders filled in from the installed torch when the paste
+    gives its version and CUDA build ("dist/<cuXYZ>/torch<X.Y>" -> "dist/cu121/torch2.1"), so the
+    command runs as written; left as they are otherwise, or for a CPU build (no CUDA tag)."""
+    if "<" not in text:
+        return text
+    version = str(facts.get("torch.version") or "")
+    variant = str(facts.get("torch.variant") or "")
+    found = re.match(r"(\d+)\.(\d+)", version)
+    if not found or not re.fullmatch(r"cu\d{2,3}", variant):
+        return text
+    minor = f"{found.group(1)}.{found.group(2)}"
+    text = _PYG_PAGE.sub(f"torch-{minor}.0+{variant}", text)
+    text = _TORCH_MINOR0.sub(f"torch{minor}.0", text)
+    text = _TORCH_MINOR.sub(f"torch{minor}", text)
+    return _CU_TAG.sub(variant, text)
 
 
 def template(text: str, facts: Facts, defaults: Mapping[str, str]) -> str:
