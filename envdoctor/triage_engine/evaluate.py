@@ -281,7 +281,8 @@ def to_finding(
         # a command naming an unknown fact would run with its default words in it ("whl/its
         # variant"): the summary says it in words, the command is left out
         commands = tuple(fill_written(c) for c in spec.commands if not unknown_in(c, scoped))
-        written = Fix(fill_written(spec.summary), commands, spec.risk, spec.url)
+        # the summary stays the catalog's words (translated as written); the commands run as given
+        written = Fix(fill(spec.summary), commands, spec.risk, spec.url)
         if chosen and is_canned_torch_index(written):  # the chooser's exact commands replace it
             written = replace(written, commands=())
             rank = max(rank, 1)  # ... and its own words come after the chooser's
@@ -361,9 +362,10 @@ _PYG_PAGE = re.compile(r"torch-(?:<torch\.__version__>|<version>\+<cu(?:XYZ|XXX)
 
 
 def installed_torch_tags(text: str, facts: Facts) -> str:
-    """A written fix's wheel-index placeholders filled in from the installed torch when the paste
-    gives its version and CUDA build ("dist/<cuXYZ>/torch<X.Y>" -> "dist/cu121/torch2.1"), so the
-    command runs as written; left as they are otherwise, or for a CPU build (no CUDA tag)."""
+    """A written fix's command with its wheel-index placeholders filled in from the installed torch
+    when the paste gives its version and CUDA build ("dist/<cuXYZ>/torch<X.Y>" ->
+    "dist/cu121/torch2.1"), so it runs as written; left as it is otherwise, or for a CPU build (no
+    CUDA tag). Summaries keep the placeholders: they are the message catalog's words."""
     if "<" not in text:
         return text
     version = str(facts.get("torch.version") or "")
