@@ -5,6 +5,8 @@ confirmed fix turned; look-alikes stay clear."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from envdoctor.triage_engine import triage_text
 from tests.triage_lines import source_knob_test, source_lookalike_test, training_case_test
 
@@ -198,7 +200,8 @@ test_development_cases_reach_their_cause = training_case_test(CASES, keywords=Tr
 
 
 def test_pip_show_and_issue_form_torch_versions_are_read() -> None:
-    """`pip show torch` (two lines) and "pytorch: Version: 2.0.1" name the installed torch; a
+    """`pip show torch`'s Name / Version lines (the fields of the wheel's METADATA, here a real
+    torch 2.5.1 one) and "pytorch: Version: 2.0.1" (RVC#618's line) name the installed torch; a
     torchvision block does not."""
     from envdoctor.diagnosis.pipeline import active_matrices
     from envdoctor.ingest import ingest_text
@@ -207,8 +210,11 @@ def test_pip_show_and_issue_form_torch_versions_are_read() -> None:
     def torch_version(text: str) -> object:
         return Facts(ingest_text(text), active_matrices()).get("torch.version")
 
-    shown = "$ pip show torch\nName: torch\nVersion: 2.0.1+cpu\ntorch.cuda.is_available() False"
-    assert torch_version(shown) == "2.0.1+cpu"
+    metadata = Path(__file__).parent / "fixtures/cuda/wheels/torch-2.5.1.dist-info/METADATA"
+    fields = metadata.read_text(encoding="utf-8").splitlines()[1:3]  # Name: torch, Version: 2.5.1
+    assert fields == ["Name: torch", "Version: 2.5.1"]
+    shown = "\n".join(["$ pip show torch", *fields, "torch.cuda.is_available() False"])
+    assert torch_version(shown) == "2.5.1"
     assert torch_version("pytorch: Version: 2.0.1\nstill cant load the gpu") == "2.0.1"
     assert torch_version("Name: torchvision\nVersion: 0.15.2") is None
 

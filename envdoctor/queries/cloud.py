@@ -11,6 +11,8 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
+from envdoctor.queries import table_rows
+
 __all__ = ["gpu_for_instance"]
 
 # AWS: [ml.]<family>.<size> ("ml.p3.2xlarge", "g5.48xlarge", "p4d.24xlarge", "g6e.metal");
@@ -27,10 +29,7 @@ _GCP = re.compile(
 
 def gpu_for_instance(ms: Any, lines: Iterable[str]) -> str | None:
     """The GPU of the first cloud instance type the lines name that the table lists, or None."""
-    try:
-        rows = list(ms.table("cloud_gpu_instances").rows)
-    except (KeyError, AttributeError):
-        return None
+    rows = table_rows(ms, "cloud_gpu_instances")
     families = {(str(r.get("provider")), str(r.get("family")).lower()): r for r in rows}
     for line in lines:
         for provider, pattern in (("aws", _AWS), ("gcp", _GCP)):

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from packaging.version import Version
 
 from envdoctor.model import versions
+from envdoctor.queries import table_rows
 
 if TYPE_CHECKING:
     from envdoctor.matrix.loader import MatrixSet
@@ -47,13 +48,6 @@ def _version(text: Any) -> Version | None:
     return None if text is None else versions.release(str(text))
 
 
-def _rows(ms: MatrixSet, name: str) -> list[dict[str, Any]]:
-    try:
-        return list(ms.table(name).rows)
-    except (KeyError, AttributeError):
-        return []
-
-
 def _column(os: str) -> str | None:
     return _OS_COLUMN.get(str(os or "").strip().lower())
 
@@ -75,7 +69,7 @@ def min_driver_for_cuda(ms: MatrixSet, cuda: str, os: str) -> str | None:
     if column is None or wanted is None:
         return None
     best: tuple[Version, dict[str, Any]] | None = None
-    for row in _rows(ms, "cuda_driver"):
+    for row in table_rows(ms, "cuda_driver"):
         have = _version(row.get("cuda"))
         if have is None:
             continue
@@ -99,7 +93,7 @@ def compat_floor(ms: MatrixSet, cuda_major: int, os: str) -> str | None:
         major = int(cuda_major)
     except (TypeError, ValueError):
         return None
-    for row in _rows(ms, "cuda_compat"):
+    for row in table_rows(ms, "cuda_compat"):
         if row.get("cuda_major") == major:
             return row.get(column)
     return None
@@ -156,7 +150,7 @@ def max_cuda_for_driver(ms: MatrixSet, driver: str, os: str) -> str | None:
     if column is None or have is None:
         return None
     best: tuple[Version, str] | None = None
-    for row in _rows(ms, "cuda_driver"):
+    for row in table_rows(ms, "cuda_driver"):
         need = _version(row.get(column))
         cuda = _version(row.get("cuda"))
         if need is None or cuda is None or have < need:
@@ -164,7 +158,7 @@ def max_cuda_for_driver(ms: MatrixSet, driver: str, os: str) -> str | None:
         if best is None or cuda > best[0]:
             best = (cuda, str(row["cuda"]))
     driver_major = have.release[0]
-    for row in _rows(ms, "nvidia_driver_branches"):
+    for row in table_rows(ms, "nvidia_driver_branches"):
         cuda = _version(row.get("max_cuda"))
         major = row.get("major")
         if cuda is None or not isinstance(major, int) or major > driver_major:
@@ -189,7 +183,7 @@ def normalize_gpu_name(name: str) -> str:
 
 def _gpu_index(ms: MatrixSet) -> dict[str, dict[str, Any]]:
     index: dict[str, dict[str, Any]] = {}
-    for row in _rows(ms, "nvidia_gpus"):
+    for row in table_rows(ms, "nvidia_gpus"):
         for spelling in [row.get("name"), *(row.get("aliases") or [])]:
             if spelling:
                 index.setdefault(normalize_gpu_name(spelling), row)
@@ -254,7 +248,7 @@ def nvcc_targets(ms: MatrixSet, cuda: str) -> tuple[int, int] | None:
         return None
     target = _major_minor(wanted)
     best: tuple[tuple[int, int], dict[str, Any]] | None = None
-    for row in _rows(ms, "nvcc_arch"):
+    for row in table_rows(ms, "nvcc_arch"):
         have = _version(row.get("cuda"))
         if have is None:
             continue
@@ -274,7 +268,7 @@ def nvcc_targets(ms: MatrixSet, cuda: str) -> tuple[int, int] | None:
 def nvcc_ranges(ms: MatrixSet) -> list[tuple[tuple[int, int], int, int]]:
     """nvcc_arch's rows as ((major, minor), min_sm, max_sm), oldest release first."""
     out = []
-    for row in _rows(ms, "nvcc_arch"):
+    for row in table_rows(ms, "nvcc_arch"):
         have = _version(row.get("cuda"))
         low, high = row.get("min_sm"), row.get("max_sm")
         if have is not None and isinstance(low, int) and isinstance(high, int):

@@ -21,7 +21,7 @@ from typing import Any
 from packaging.version import Version
 
 from envdoctor.model import versions
-from envdoctor.queries import nvidia
+from envdoctor.queries import nvidia, table_rows
 
 __all__ = [
     "arch_for_cc",
@@ -43,13 +43,6 @@ _ARCH_ALIASES = {
     "lovelace": "Ada Lovelace",
     "nvidia ampere architecture": "Ampere",
 }
-
-
-def _rows(ms: Any, name: str) -> list[dict[str, Any]]:
-    try:
-        return list(ms.table(name).rows)
-    except (KeyError, AttributeError):
-        return []
 
 
 def _cc(compute_capability: Any) -> str | None:
@@ -83,7 +76,7 @@ def normalize_arch(arch: str) -> str | None:
 def arch_rows(ms: Any, arch: str) -> list[dict[str, Any]]:
     """The nvidia_arch_support rows of one architecture (one per compute capability)."""
     wanted = normalize_arch(arch)
-    return [row for row in _rows(ms, "nvidia_arch_support") if row.get("arch") == wanted]
+    return [row for row in table_rows(ms, "nvidia_arch_support") if row.get("arch") == wanted]
 
 
 def arch_for_cc(ms: Any, compute_capability: Any) -> str | None:
@@ -95,12 +88,12 @@ def arch_for_cc(ms: Any, compute_capability: Any) -> str | None:
     cc = _cc(compute_capability)
     if cc is None:
         return None
-    for row in _rows(ms, "nvidia_arch_support"):
+    for row in table_rows(ms, "nvidia_arch_support"):
         if row.get("compute_capability") == cc:
             return row.get("arch")
     found = {
         row.get("arch")
-        for row in _rows(ms, "nvidia_gpus")
+        for row in table_rows(ms, "nvidia_gpus")
         if row.get("compute_capability") == cc and row.get("arch")
     }
     return found.pop() if len(found) == 1 else None
@@ -126,7 +119,9 @@ def _arch_of(ms: Any, arch_or_cc: Any) -> str | None:
 def _support_rows(ms: Any, arch_or_cc: Any) -> list[dict[str, Any]]:
     cc = _cc(arch_or_cc)
     if cc is not None:
-        exact = [r for r in _rows(ms, "nvidia_arch_support") if r.get("compute_capability") == cc]
+        exact = [
+            r for r in table_rows(ms, "nvidia_arch_support") if r.get("compute_capability") == cc
+        ]
         if exact:
             return exact
     arch = _arch_of(ms, arch_or_cc)
@@ -151,7 +146,7 @@ def _ongoing(rows: list[dict[str, Any]]) -> bool:
 
 
 def _branch_majors(ms: Any) -> list[int]:
-    majors = [r.get("major") for r in _rows(ms, "nvidia_driver_branches")]
+    majors = [r.get("major") for r in table_rows(ms, "nvidia_driver_branches")]
     return sorted(m for m in majors if isinstance(m, int))
 
 
@@ -232,7 +227,7 @@ def supported_driver_branches(ms: Any, arch_or_cc: Any, os: str = "linux") -> li
 
 def _newest_release_of_major(ms: Any, major: int) -> Version | None:
     """The newest major.minor of CUDA `major` in cuda_driver (12 -> 12.9)."""
-    found = [versions.release(r.get("cuda")) for r in _rows(ms, "cuda_driver")]
+    found = [versions.release(r.get("cuda")) for r in table_rows(ms, "cuda_driver")]
     of_major = [Version(f"{v.release[0]}.{(v.release + (0,))[1]}") for v in found if v]
     of_major = [v for v in of_major if v.release[0] == major]
     return max(of_major) if of_major else None
@@ -252,7 +247,7 @@ def newest_cuda_for_arch(ms: Any, arch_or_cc: Any) -> str | None:
     if not rows or last is None:
         return None
     best: Version | None = None
-    for row in _rows(ms, "nvidia_driver_branches"):
+    for row in table_rows(ms, "nvidia_driver_branches"):
         if row.get("major") == last:
             best = versions.release(row.get("max_cuda"))
     for row in rows:

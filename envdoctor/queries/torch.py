@@ -18,6 +18,7 @@ from packaging.version import Version
 
 from envdoctor.model import versions
 from envdoctor.model.wheel_variant import local_label
+from envdoctor.queries import table_rows
 
 if TYPE_CHECKING:
     from envdoctor.matrix.loader import MatrixSet
@@ -62,13 +63,6 @@ _OS = {
 }
 
 
-def _rows(ms: MatrixSet, name: str) -> list[dict[str, Any]]:
-    try:
-        return list(ms.table(name).rows)
-    except (KeyError, AttributeError):
-        return []
-
-
 def _version(text: Any) -> Version | None:
     """The first release number in `text` ("2.7.1+cu128" -> 2.7.1, "V12.8" -> 12.8), or None."""
     return None if text is None else versions.release(str(text))
@@ -97,7 +91,7 @@ def release_row(ms: MatrixSet, torch_version: str) -> dict[str, Any] | None:
     wanted = _minor(torch_version)
     if wanted is None:
         return None
-    for row in _rows(ms, "torch_releases"):
+    for row in table_rows(ms, "torch_releases"):
         if _minor(row.get("torch")) == wanted:
             return row
     return None
@@ -122,7 +116,7 @@ def _arch_row(ms: MatrixSet, torch: str, variant: str, os: str) -> dict[str, Any
     variant = str(variant or "").strip().lower()
     if wanted is None or os_name is None or not variant:
         return None
-    for row in _rows(ms, "torch_arch"):
+    for row in table_rows(ms, "torch_arch"):
         if (
             _minor(row.get("torch")) == wanted
             and row.get("variant") == variant
@@ -227,7 +221,7 @@ def pypi_default(ms: MatrixSet, torch: str, platform: str) -> str | None:
 def index_url(ms: MatrixSet, variant: str) -> str | None:
     """The pip index of a variant: "cu128" -> https://download.pytorch.org/whl/cu128."""
     variant = str(variant or "").strip().lower()
-    for row in _rows(ms, "torch_index"):
+    for row in table_rows(ms, "torch_index"):
         if row.get("variant") == variant:
             return row.get("index_url")
     return None
@@ -236,7 +230,7 @@ def index_url(ms: MatrixSet, variant: str) -> str | None:
 def variant_cuda(ms: MatrixSet, variant: str) -> str | None:
     """The CUDA version of a CUDA variant ("cu128" -> "12.8"); None for cpu / rocm / xpu."""
     variant = str(variant or "").strip().lower()
-    for row in _rows(ms, "torch_index"):
+    for row in table_rows(ms, "torch_index"):
         if row.get("variant") == variant:
             return row.get("cuda")
     match = re.fullmatch(r"cu(\d{2})(\d)", variant)  # the naming rule of the build matrix
@@ -253,7 +247,7 @@ def companion_versions(ms: MatrixSet, torch: str) -> dict[str, str]:
 
 def _compat_rule(ms: MatrixSet, cuda_major: int) -> tuple[bool, dict[str, Any] | None]:
     """(minor-version compatibility applies, the cuda_compat row) for a CUDA major."""
-    rows = _rows(ms, "cuda_compat")
+    rows = table_rows(ms, "cuda_compat")
     row = next((r for r in rows if r.get("cuda_major") == cuda_major), None)
     if row is None:
         # No table (or no row): NVIDIA's rule holds for every major since CUDA 11.
@@ -312,7 +306,7 @@ def driver_runs_variant(
 def _toolkit_knows(ms: MatrixSet, cuda: Version, device: tuple[int, int]) -> bool | None:
     """Whether the CUDA toolkit `cuda` can target the device (nvcc_arch); None without the table."""
     rows = []
-    for row in _rows(ms, "nvcc_arch"):
+    for row in table_rows(ms, "nvcc_arch"):
         v = _version(row.get("cuda"))
         if (
             v is not None
@@ -369,7 +363,7 @@ def best_variant(
     if torch is not None and only is None:
         return None
     best: tuple[tuple[bool, Version, Version], tuple[str, str]] | None = None
-    for row in _rows(ms, "torch_arch"):
+    for row in table_rows(ms, "torch_arch"):
         if (
             row.get("os") != os_name
             or row.get("unverified")

@@ -18,6 +18,7 @@ from typing import Any
 from packaging.version import Version
 
 from envdoctor.model import versions
+from envdoctor.queries import table_rows
 from envdoctor.queries import torch as torch_q
 
 __all__ = [
@@ -50,13 +51,6 @@ _MACHINE = {
 }
 
 
-def _rows(ms: Any, name: str) -> list[dict[str, Any]]:
-    try:
-        return list(ms.table(name).rows)
-    except (KeyError, AttributeError):
-        return []
-
-
 def platform_key(os: str, machine: str, jetson: bool = False) -> str | None:
     """torch_platforms' key for an OS and machine ("darwin", "x86_64" -> "macos-x86_64").
 
@@ -80,7 +74,7 @@ def platform_key(os: str, machine: str, jetson: bool = False) -> str | None:
 def platform_row(ms: Any, os: str, machine: str, jetson: bool = False) -> dict[str, Any] | None:
     """The torch_platforms row for the platform, or None when the table does not list it."""
     key = platform_key(os, machine, jetson)
-    for row in _rows(ms, "torch_platforms"):
+    for row in table_rows(ms, "torch_platforms"):
         if row.get("platform") == key:
             return row
     return None

@@ -244,7 +244,7 @@ def to_finding(
     def fill(text: str) -> str:
         return template(text, scoped, sig.defaults)
 
-    def fill_written(text: str) -> str:
+    def fill_command(text: str) -> str:
         return installed_torch_tags(fill(text), scoped)
 
     evidence = [Evidence("pasted.text", _clip(match.line))]
@@ -280,7 +280,7 @@ def to_finding(
             continue  # a fact it names is unknown and has no default words: not shown
         # a command naming an unknown fact would run with its default words in it ("whl/its
         # variant"): the summary says it in words, the command is left out
-        commands = tuple(fill_written(c) for c in spec.commands if not unknown_in(c, scoped))
+        commands = tuple(fill_command(c) for c in spec.commands if not unknown_in(c, scoped))
         # the summary stays the catalog's words (translated as written); the commands run as given
         written = Fix(fill(spec.summary), commands, spec.risk, spec.url)
         if chosen and is_canned_torch_index(written):  # the chooser's exact commands replace it
