@@ -181,7 +181,7 @@ def torch_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[F
         assumptions: tuple[str, ...] = ()
         derived: tuple[str, ...] = ()
         if not ctx.driver_version and not max_cuda:
-            assumptions = (_driver_assumption(ms, choice.variant, os_name),)
+            assumptions = (_driver_assumption(ms, choice.variant, os_name, capabilities),)
         elif not ctx.driver_max_cuda and max_cuda:
             derived = (
                 f"nvidia.driver.cuda_driver_max = {max_cuda} (derived from driver "
@@ -213,10 +213,17 @@ def _installed(spec: RemedySpec, ctx: Any) -> str:
 
 
 def _needs_driver(ms: Any, variant: str, os_name: str, capabilities: list[str]) -> str:
-    """ ", needs driver 570+" for a build chosen without the driver's version: the higher of the
-    variant's floor and the driver of the first CUDA that knows the newest of these GPUs (an
-    sm_120 board needs a CUDA 12.8 driver even for a cu128 wheel that minor-version compatibility
-    would run on 525); "" when the tables do not say."""
+    """ ", needs driver 570+" for a build chosen without the driver's version; "" when the
+    tables do not say."""
+    need = _driver_floor(ms, variant, os_name, capabilities)
+    return f", needs driver {need}+" if need else ""
+
+
+def _driver_floor(ms: Any, variant: str, os_name: str, capabilities: list[str]) -> str:
+    """The driver a build needs on these GPUs: the higher of the variant's floor and the driver
+    of the first CUDA that knows the newest of them (an sm_120 board needs a CUDA 12.8 driver
+    even for a cu128 wheel that minor-version compatibility would run on 525); "" when the
+    tables do not say."""
     table_os = _table_os(os_name)
     floors = [driver_needed(ms, variant, table_os)]
     sms = [int(c.replace(".", "")) for c in capabilities if c.replace(".", "").isdigit()]
@@ -226,8 +233,7 @@ def _needs_driver(ms: Any, variant: str, os_name: str, capabilities: list[str]) 
     known = [(version, f) for f in floors if f and (version := parse(f)) is not None]
     if not known:
         return ""
-    need = max(known, key=lambda pair: pair[0])[1]
-    return f", needs driver {need}+"
+    return max(known, key=lambda pair: pair[0])[1]
 
 
 def _table_os(os_name: str) -> str:
@@ -235,9 +241,12 @@ def _table_os(os_name: str) -> str:
     return "windows" if os_name == "windows" else "linux"
 
 
-def _driver_assumption(ms: Any, variant: str, os_name: str) -> str:
-    """What a wheel chosen without the driver's version assumes about the driver."""
-    need = driver_needed(ms, variant, _table_os(os_name))
+def _driver_assumption(
+    ms: Any, variant: str, os_name: str, capabilities: list[str] | None = None
+) -> str:
+    """What a wheel chosen without the driver's version assumes about the driver: the floor
+    its effect names when the GPUs are known (the same number in both places)."""
+    need = _driver_floor(ms, variant, os_name, capabilities or [])
     if need:
         return f"needs a driver of branch {need} or newer for {variant}; yours was not given"
     return f"needs a driver that runs {variant}; yours was not given"
