@@ -213,11 +213,11 @@ GPU_HINT_WORDS = (
 )  # fmt: skip
 GPU_HINT_REST = re.compile(r"\brx|\dti\b|\d ti\b", re.ASCII)
 GPU_HINT_REST_GATE = ("rx", "ti")
-# "compute capability 8.6", "CUDA capability sm_86"; Paddle's startup line ("Please NOTE: device:
-# 0, GPU Compute Capability: 8.6, ..."; before Paddle 2.1 "CUDA Capability: 61", the digits run
-# together)
+# "compute capability 8.6", "CUDA capability sm_86", "CUDA Compute Capability version: 2.1";
+# Paddle's startup line ("Please NOTE: device: 0, GPU Compute Capability: 8.6, ..."; before
+# Paddle 2.1 "CUDA Capability: 61", the digits run together)
 CC = re.compile(
-    r"(?:compute|cuda)\s+capability(?:\s+of)?(?:\s+\(cc\))?(?:\s+(?:is\s+)?|\s*:\s*)"
+    r"(?:compute|cuda)\s+capability(?:\s+version)?(?:\s+of)?(?:\s+\(cc\))?(?:\s+(?:is\s+)?|\s*:\s*)"
     r"(?:sm_(?P<sm>\d{2,3})|(?P<major>\d{1,2})\.(?P<minor>\d)|(?:(?<=:)|(?<=: ))(?P<packed>\d{2,3})\b(?!\.))",
     re.IGNORECASE,
 )

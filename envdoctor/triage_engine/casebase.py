@@ -498,7 +498,9 @@ def suggested_by_cases(
         if out:  # the better supported cause ranks first even when both round alike
             score = max(SUGGEST_SCORE - MAX_SUGGESTED, min(score, (out[-1].score or 0) - 1))
         line = shown[0] if shown else ""
-        signatures = _with_premise(causes[cause], facts)
+        signatures = [
+            _without_capture_fixes(s, facts) for s in _with_premise(causes[cause], facts)
+        ]
         findings = [
             to_finding(Match(sig, score, line, {}, [], shown[:3]), facts, snap, matrices)
             for sig in signatures
@@ -537,6 +539,24 @@ def _with_premise(signatures: list[Any], facts: Any) -> list[Any]:
 
     kept = [s for s in signatures if holds_all(s, facts)]
     return kept or list(signatures)
+
+
+def _without_capture_fixes(signature: Any, facts: Any) -> Any:
+    """The entry without the fixes meant for what its match captures (`when = "m.ext ~ mamba"`:
+    the mamba-ssm wheel advice) unless the paste names it: a suggestion matched no line, so only
+    the paste's own words (a `~` pattern found in it) say they apply."""
+
+    def named(clause: Any) -> bool:
+        return clause.op == "~" and facts.text_search(clause.pattern) is not None
+
+    def needs_capture(when: Any) -> bool:
+        return when is not None and all(
+            any(c.fact.startswith("m.") and not named(c) for c in alternative)
+            for alternative in when.alternatives
+        )
+
+    kept = tuple(f for f in signature.fixes if not needs_capture(f.when))
+    return signature if len(kept) == len(signature.fixes) else replace(signature, fixes=kept)
 
 
 def _as_guessed(fixes: Iterable[Fix], source: str) -> tuple[Fix, ...]:
