@@ -498,9 +498,7 @@ def suggested_by_cases(
         if out:  # the better supported cause ranks first even when both round alike
             score = max(SUGGEST_SCORE - MAX_SUGGESTED, min(score, (out[-1].score or 0) - 1))
         line = shown[0] if shown else ""
-        signatures = [
-            _without_capture_fixes(s, facts) for s in _with_premise(causes[cause], facts)
-        ]
+        signatures = [_without_capture_fixes(s, facts) for s in _with_premise(causes[cause], facts)]
         findings = [
             to_finding(Match(sig, score, line, {}, [], shown[:3]), facts, snap, matrices)
             for sig in signatures
