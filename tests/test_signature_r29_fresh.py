@@ -1,0 +1,162 @@
+"""Round 29's changes: the causes the fresh development samples (tests/triage_corpus/train/) met
+that envdoctor did not read, a capability line it did not take from prose, and a case-base
+suggestion that offered another package's fix. A report reaches its confirmed cause with a fix
+naming the knob the confirmed fix turned; look-alikes stay clear."""
+
+from __future__ import annotations
+
+from envdoctor.triage_engine import triage_text
+from tests.triage_lines import source_knob_test, source_lookalike_test, training_case_test
+
+# (thread, text, finding id, knob): canonical lines verbatim from the threads named
+ROWS = [
+    # FlashInfer's setup.py inside an NGC PyTorch container on an L20
+    (
+        "https://github.com/flashinfer-ai/flashinfer/issues/371",
+        '    raise RuntimeError("FlashInfer requires sm75+")\n'
+        "RuntimeError: FlashInfer requires sm75+\n"
+        "I am using the  `nvcr.io/nvidia/pytorch:24.04-py3` docker image",
+        "torch.extension-arch-not-built",
+        "TORCH_CUDA_ARCH_LIST",
+    ),
+    # PaddleHub 2.0 with use_gpu=True and no CUDA_VISIBLE_DEVICES
+    (
+        "https://github.com/PaddlePaddle/PaddleHub/issues/1191",
+        ' _places = os.environ["CUDA_VISIBLE_DEVICES"]\n int(_places[0])\n'
+        "用use_gpu报错了，请问是怎么回事呢\npaddlehub 2.0.0b2",
+        "paddlehub.cuda-visible-devices-unset",
+        "CUDA_VISIBLE_DEVICES",
+    ),
+    # DGL on a torch newer than any of its builds
+    (
+        "https://github.com/HFUT-LEC/EduStudio/issues/41",
+        "FileNotFoundError: Cannot find DGL C++ graphbolt library at D:\\pycharm\\pyProject\\"
+        "gittest\\venv\\Lib\\site-packages\\dgl\\graphbolt\\graphbolt_pytorch_2.5.1.dll",
+        "dgl.torch-version-unsupported",
+        "torch version",
+    ),
+    # Paddle 3.0 XPU wheel on a Kunlun R200
+    (
+        "https://github.com/PaddlePaddle/Paddle/issues/77491",
+        "报错Compiled with WITH_XPU, but no XPU found in runtime\n"
+        "PaddlePaddle版本：3.0.0rc1\nGPU：昆仑芯R200-8F",
+        "paddle.xpu-wheel-wrong-kunlun-generation",
+        "2.6",
+    ),
+    # hashcat's HIP backend on an Adrenalin driver without those HIPRTC functions
+    (
+        "https://github.com/hashcat/hashcat/issues/3428",
+        "hashcat (v6.2.5) starting\nhiprtcAddNameExpression is missing from HIPRTC shared library.",
+        "rocm.windows-driver-hiprtc-missing",
+        "22.5.1",
+    ),
+    # hashcat 6 stopping at Mesa's OpenCL platform
+    (
+        "https://github.com/hashcat/hashcat/issues/2463",
+        "$ hashcat -I\nhashcat (v6.0.0) starting...\nclGetDeviceIDs(): CL_DEVICE_NOT_FOUND",
+        "opencl.icd-without-devices",
+        "mesa-libOpenCL",
+    ),
+    # OptiX in an nvidia/cuda based image without the graphics capability
+    (
+        "https://github.com/NVIDIA/nvidia-docker/issues/1545",
+        "Trying to run my application on the cloud I get OptiX error 7804 "
+        "(OPTIX_ERROR_LIBRARY_NOT_FOUND)\nthey use nvidia cuda images as their base",
+        "container.driver-libs-not-injected",
+        "NVIDIA_DRIVER_CAPABILITIES",
+    ),
+    # rocBLAS on a Navi 33 card that ROCm does not list
+    (
+        "https://github.com/ROCm/legacy-rocm-build/issues/3840",
+        "03:00.0 VGA compatible controller: Advanced Micro Devices, Inc. [AMD/ATI] Navi 33 "
+        "[Radeon RX 7700S/7600/7600S/7600M XT/PRO W7600] (rev c0)\n"
+        "ocBLAS error: Cannot read /home/mark/PycharmProjects/WSN-MA/venv/lib/python3.12/"
+        "site-packages/torch/lib/rocblas/library/TensileLibrary.dat: Illegal seek",
+        "rocm.gfx-unsupported",
+        "HSA_OVERRIDE_GFX_VERSION=11.0.0",
+    ),
+]
+
+test_canonical_lines_reach_their_cause = source_knob_test(ROWS)
+
+# (thread, text, tempting finding id): lines of other causes
+LOOKALIKES = [
+    # a kind node masks /proc/driver/nvidia: no driver change, no reboot
+    (
+        "https://github.com/NVIDIA/nvidia-container-toolkit/issues/198",
+        "nvidia-container-cli: mount error: stat failed: /proc/driver/nvidia/capabilities: "
+        "no such file or directory: unknown",
+        "nvidia.driver-library-mismatch",
+    ),
+]
+
+test_lookalikes_stay_clear = source_lookalike_test(LOOKALIKES, may_be_empty=True)
+
+# (training case, finding id, knob, thread)
+CASES = [
+    (
+        "en-16201-yolov8-onnx-cpp-cuda-ep-crash.txt",
+        "onnxruntime.binary-built-without-cuda-ep",
+        "onnxruntime-win-x64-gpu",
+        "https://github.com/FourierMourier/yolov8-onnx-cpp/issues/1",
+    ),
+    (
+        "en-16401-mount-failed-params-registry-reboot.txt",
+        "nvidia.driver-library-mismatch",
+        "reboot",
+        "https://github.com/NVIDIA/nvidia-docker/issues/1068",
+    ),
+    (
+        "en-16402-kernel-updated-no-reboot.txt",
+        "nvidia.driver-library-mismatch",
+        "reboot",
+        "https://github.com/nitishsrivastava/deepnet/issues/28",
+    ),
+    (
+        "zh-16103-cffont-dcn-importerror-torch-upgraded.txt",
+        "torch.extension-abi-mismatch",
+        "recompile",
+        "https://github.com/wangchi95/CF-Font/issues/25",
+    ),
+    (
+        "en-16803-relion-rtx5060-blush-torch.txt",
+        "torch.gpu-too-new-for-build",
+        "cu128",
+        "https://github.com/3dem/relion/issues/1275",
+    ),
+]
+
+test_development_cases_reach_their_cause = training_case_test(CASES, keywords=True)
+
+
+def test_a_stated_compute_capability_version_names_a_fermi_gpu() -> None:
+    """ "CUDA Compute Capability version: 2.1" (waifu2x-caffe#215's line) is the GPU's compute
+    capability; a report of that GPU failing gets the CUDA 8 builds' answer."""
+    from envdoctor.diagnosis.pipeline import active_matrices
+    from envdoctor.ingest import ingest_text
+    from envdoctor.triage_engine.facts import Facts
+
+    line = "(CUDA Compute Capability version: 2.1)"
+    assert Facts(ingest_text(line), active_matrices()).get("gpu.sm") == 21
+    report = f"waifu2x-caffe does not work on my GT 525M {line}. Which version can I use?"
+    found = triage_text(report).findings
+    assert found and found[0].id == "cuda.gpu-too-old-for-binary", [f.id for f in found]
+    assert "CUDA 8" in " ".join(fix.summary for fix in found[0].fixes)
+
+
+def test_a_suggestion_offers_a_package_specific_fix_only_when_the_paste_names_it() -> None:
+    """A case-base suggestion matched no line: the fixes an entry writes for what its match
+    captures (`when = "m.ext ~ mamba"`) stay out unless the paste names that package."""
+    from envdoctor.diagnosis.pipeline import active_matrices
+    from envdoctor.ingest import ingest_text
+    from envdoctor.triage_engine.casebase import _without_capture_fixes
+    from envdoctor.triage_engine.facts import Facts
+    from envdoctor.triage_engine.loader import by_id
+
+    def mamba_fixes(text: str) -> int:
+        facts = Facts(ingest_text(text), active_matrices())
+        kept = [_without_capture_fixes(s, facts) for s in by_id()["torch.extension-abi-mismatch"]]
+        return sum("mamba-ssm" in f.summary for s in kept for f in s.fixes)
+
+    assert mamba_fixes("xformers wants torch 2.1.0, I have torch 2.0.1") == 0
+    assert mamba_fixes("mamba_ssm import fails after I upgraded torch") > 0
