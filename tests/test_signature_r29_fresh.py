@@ -75,6 +75,41 @@ ROWS = [
         "rocm.gfx-unsupported",
         "HSA_OVERRIDE_GFX_VERSION=11.0.0",
     ),
+    # Transformer Engine's FP8 check on an RTX 3090 (the thread's title line)
+    (
+        "https://github.com/NVIDIA/TransformerEngine/issues/1159",
+        "AssertionError: Device compute capability 8.9 or higher required for FP8 execution.",
+        "torch.fp8-needs-newer-gpu",
+        "8.9",
+    ),
+    # TGI's flash models on a GTX 1080 Ti
+    (
+        "https://github.com/huggingface/text-generation-inference/issues/211",
+        "I am encountering an issue where my GPU (gtx-1080 ti ) with CUDA capability 6.1 is not "
+        "being supported by the docker build.\n"
+        "2023-04-20T15:40:17.755793Z  WARN shard-manager: text_generation_launcher: Could not "
+        "import Flash Attention enabled models",
+        "flashattn.gpu-arch-unsupported",
+        "7.5",
+    ),
+    # mmcv-full on Windows: the source build fails, the packaged wheel does not load
+    (
+        "https://github.com/open-mmlab/mmcv/issues/2355",
+        "When I installed mmcv-full follow the installation instruction on windows in GPU version, "
+        'I met the error "RuntimeError: Error compiling objects for extension". And I could not '
+        "find a solution. Even when  I installed mmcv-full using packaged wheel, I met the error "
+        '"ImportError: DLL load failed: .....".',
+        "mmcv.prebuilt-wheel-mismatch",
+        "mim install mmcv-full",
+    ),
+    # a ComfyUI node that only uses apex when it is there
+    (
+        "https://github.com/lldacing/ComfyUI_PuLID_Flux_ll/issues/24",
+        "下好了模型放置在指定的目录，就是找不到。总是报错。安装那个apex老是失败，明明是安装成功了又验证不了。\n"
+        "pytorch version: 2.6.0+cu124",
+        "apex.cuda-ext-not-built",
+        "pip uninstall -y apex",
+    ),
 ]
 
 test_canonical_lines_reach_their_cause = source_knob_test(ROWS)
@@ -123,6 +158,18 @@ CASES = [
         "torch.gpu-too-new-for-build",
         "cu128",
         "https://github.com/3dem/relion/issues/1275",
+    ),
+    (
+        "en-1142-organseg-gtx1660-6gb-oom-batch1.txt",
+        "memory.workload-does-not-fit",
+        "larger memory",
+        "https://github.com/twni2016/OrganSegRSTN_PyTorch/issues/3",
+    ),
+    (
+        "en-17100-te-fp8-rtx3090.txt",
+        "torch.fp8-needs-newer-gpu",
+        "8.9",
+        "https://github.com/NVIDIA/TransformerEngine/issues/1159",
     ),
 ]
 
