@@ -110,6 +110,57 @@ ROWS = [
         "apex.cuda-ext-not-built",
         "pip uninstall -y apex",
     ),
+    # an older onnxruntime.dll found before the one sherpa-onnx ships
+    (
+        "https://github.com/k2-fsa/sherpa-onnx/issues/2528",
+        "The given version [17] is not supported, only version 1 to 10 is supported in this build.",
+        "onnxruntime.old-runtime-library-loaded",
+        "onnxruntime.dll",
+    ),
+    # Tabby built from source without the cuda cargo feature
+    (
+        "https://github.com/TabbyML/tabby/issues/1163",
+        "target/debug/tabby  serve  --model TabbyML/StarCoder-1B --port 8181   --device cuda\n"
+        "error: invalid value 'cuda' for '--device <DEVICE>'\n  [possible values: cpu]",
+        "tabby.built-without-cuda-feature",
+        "--features cuda",
+    ),
+    # coremltools' pure-Python wheel on Python 3.11
+    (
+        "https://github.com/apple/ml-stable-diffusion/issues/152",
+        "python -m python_coreml_stable_diffusion.torch2coreml --convert-unet --convert-text-encoder\n"
+        "but an error raised: BloWriter not loaded",
+        "coremltools.no-native-libs-for-python",
+        "Python version",
+    ),
+    # sherpa-onnx asked for CUDA on an Intel Mac
+    (
+        "https://github.com/k2-fsa/sherpa-onnx/issues/1435",
+        "- 平台：intel芯片的macos\n"
+        "/Users/runner/work/sherpa-onnx/sherpa-onnx/sherpa-onnx/csrc/session.cc:GetSessionOptionsImpl:170 "
+        "Please compile with -DSHERPA_ONNX_ENABLE_GPU=ON. Available providers: "
+        "CoreMLExecutionProvider, CPUExecutionProvider, . Fal",
+        "macos.cuda-requested",
+        "coreml",
+    ),
+    # ncnn's use_vulkan_compute with a CPU-only ncnn loaded
+    (
+        "https://github.com/triple-mu/ncnn-examples/issues/5",
+        "I've successfully built ncnn vulkan and run your project correctly, But I noticed that the "
+        "GPU is not being used when I set: yolov5.opt.use_vulkan_compute=true\n"
+        "The speed is the same for setting that flag.",
+        "ncnn.built-without-vulkan",
+        "NCNN_VULKAN",
+    ),
+    # onnxruntime-gpu's CUDA 12 wheel beside torch cu130
+    (
+        "https://github.com/Tavris1/ComfyUI-Easy-Install/issues/94",
+        "Since onnxruntime-gpu does not support cu130 we get the following error:\n"
+        "UserWarning: DWPose: Onnxruntime not found or doesn't come with acceleration providers, "
+        "switch to OpenCV with CPU device. DWPose might run very slow",
+        "onnxruntime.cuda-deps-mismatch",
+        "cu128",
+    ),
 ]
 
 test_canonical_lines_reach_their_cause = source_knob_test(ROWS)
