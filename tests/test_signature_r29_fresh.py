@@ -258,3 +258,15 @@ def test_a_suggestion_offers_a_package_specific_fix_only_when_the_paste_names_it
 
     assert mamba_fixes("xformers wants torch 2.1.0, I have torch 2.0.1") == 0
     assert mamba_fixes("mamba_ssm import fails after I upgraded torch") > 0
+
+
+def test_a_kepler_gpu_not_used_is_the_gpu_too_old_not_a_cpu_wheel() -> None:
+    """A report that torch does not use a Kepler GPU (sm_30) leads with the GPU being older than
+    every current build, whose fixes install no official CUDA wheel (none has its kernels, and
+    its last driver branch runs no CUDA 12 build); a Turing GPU keeps the CPU-wheel cause."""
+    kepler = triage_text("torch.cuda.is_available() returns False on my GTX 760").findings
+    assert kepler and kepler[0].id == "torch.gpu-too-old-for-build", [f.id for f in kepler]
+    commands = [c for fix in kepler[0].fixes for c in fix.commands]
+    assert not any("download.pytorch.org/whl/cu12" in c for c in commands), commands
+    turing = triage_text("torch.cuda.is_available() returns False on my RTX 2080").findings
+    assert turing and turing[0].id == "torch.cpu-build-on-gpu-host", [f.id for f in turing]
