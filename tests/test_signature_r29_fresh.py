@@ -161,6 +161,46 @@ ROWS = [
         "onnxruntime.cuda-deps-mismatch",
         "cu128",
     ),
+    # RKLLM on an RK3588 whose rknpu driver is 0.8.2
+    (
+        "https://github.com/airockchip/rknn-llm/issues/187",
+        "W rkllm: Warning: Your rknpu driver version is too low, please upgrade to 0.9.7.\n"
+        "I rkllm: rkllm-runtime version: 1.1.4, rknpu driver version: 0.8.2, platform: RK3588",
+        "rknn.npu-driver-too-old",
+        "0.9.7",
+    ),
+    # a model converted with rknn-toolkit2 1.5.2 on a 1.5.0 runtime
+    (
+        "https://github.com/leafqycc/rknn-cpp-Multithreading/issues/19",
+        "E RKNN: [08:56:48.563] Invalid RKNN model version 6\n"
+        "E RKNN: [08:56:48.563] rknn_init, load model failed!",
+        "rknn.runtime-older-than-model",
+        "rknn-toolkit2",
+    ),
+    # a BM1684X bmodel on a BM1684 device
+    (
+        "https://github.com/sophgo/sophon-demo/issues/41",
+        "[BMRT][load_bmodel:1019] WRONG:Error: runtime arch[BM1684] is not the same with bmodel "
+        "arch[BM1684X]",
+        "sophgo.bmodel-arch-mismatch",
+        "BM1684",
+    ),
+    # JAX's default preallocation seen as "about 70% of every GPU"
+    (
+        "https://github.com/ShaneFlandermeyer/bmpc-jax/issues/2",
+        "When running bmpc-jax, I noticed that the training process consistently uses around 70% "
+        "of the GPU memory, regardless of the total available memory.",
+        "jax.gpu-memory-preallocated",
+        "XLA_PYTHON_CLIENT_MEM_FRACTION",
+    ),
+    # DALI on Windows 10
+    (
+        "https://github.com/NVIDIA/DALI/issues/4690",
+        "I discovered that the NVIDIA DALI toolkit is only available for linux OS. "
+        "Is there a way to use my GPU locally using the NVIDIA DALI toolkit on Windows 10?",
+        "python.no-matching-wheel",
+        "WSL2",
+    ),
 ]
 
 test_canonical_lines_reach_their_cause = source_knob_test(ROWS)
@@ -270,3 +310,13 @@ def test_a_kepler_gpu_not_used_is_the_gpu_too_old_not_a_cpu_wheel() -> None:
     assert not any("download.pytorch.org/whl/cu12" in c for c in commands), commands
     turing = triage_text("torch.cuda.is_available() returns False on my RTX 2080").findings
     assert turing and turing[0].id == "torch.cpu-build-on-gpu-host", [f.id for f in turing]
+
+
+def test_rkllm_matmul_failure_is_the_npu_driver_only_below_0_9() -> None:
+    """RKLLM's matmul error (rknn-llm#413's line) is put on the rknpu driver when the report
+    states a 0.8.x driver, and not when the driver it states is 0.9.8."""
+    line = "在推理阶段报错E rkllm: matmul(w8a8) run failed\n"
+    old = triage_text(line + "NPU驱动版本为0.8.2，是版本过低的原因吗").findings
+    assert old and old[0].id == "rknn.npu-driver-too-old", [f.id for f in old]
+    new = triage_text(line + "NPU驱动版本为0.9.8").findings
+    assert all(f.id != "rknn.npu-driver-too-old" for f in new), [f.id for f in new]
