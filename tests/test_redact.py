@@ -381,3 +381,21 @@ def test_a_text_repeated_under_other_keys_and_documents_is_judged_anew():
     doc = redactor.redact({"api_token": "plain-words-here", "note": "plain-words-here"})
     assert doc["api_token"].startswith("<secret-")
     assert doc["note"] == doc["api_token"]  # found in pass 1, so replaced wherever it stands
+
+
+def test_a_short_value_under_a_key_named_option_is_not_a_secret(tmp_path, capsys):
+    """TVM's target string in tilelang#920's traceback ("-keys=cuda,gpu") names a key option with
+    a word for its value: triage --json keeps it (no `<secret-N>`), and the leak check, which would
+    then find "cuda" everywhere in the report, does not stop the command."""
+    from envdoctor.cli import main
+
+    paste = tmp_path / "paste.txt"
+    paste.write_text(
+        "tvm.error.InternalError: Check failed: (0) is false: Not supported cuda -keys=cuda,gpu "
+        "-arch=sm_100 -max_num_threads=1024 -thread_warp_size=32\n",
+        encoding="utf-8",
+    )
+    assert main(["triage", str(paste), "--json"]) in (0, 1)
+    out = capsys.readouterr().out
+    assert "<secret-" not in out and "keys=cuda" in out
+    assert Redactor().redact_text("HF_TOKEN=hf_abcdefghijklmnop") != "HF_TOKEN=hf_abcdefghijklmnop"
