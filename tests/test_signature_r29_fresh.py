@@ -201,6 +201,32 @@ ROWS = [
         "python.no-matching-wheel",
         "WSL2",
     ),
+    # index-tts's BigVGAN kernel, built on first use, without a CUDA toolkit
+    (
+        "https://github.com/index-tts/index-tts/issues/176",
+        "torch: 2.5.1\ncuda: 12.4\n"
+        ">> Failed to load custom CUDA kernel for BigVGAN. Falling back to torch.",
+        "torch.extension-cuda-toolkit-missing",
+        "cuda-toolkit",
+    ),
+    # ONNX Runtime built against a QNN SDK its release does not support
+    (
+        "https://github.com/microsoft/onnxruntime-inference-examples/issues/397",
+        "ONNX VERSION: 1.16.3\nQNN SDK: 2.20.0.240223\n"
+        'then i run my project on android, i get the error "QNN execution provider is not '
+        'supported in this build".',
+        "onnxruntime.qnn-sdk-version-mismatch",
+        "QNN SDK",
+    ),
+    # Ryzen AI's Vitis AI provider replaced by a plain onnxruntime: no onnxruntime-gpu advice
+    (
+        "https://github.com/amd/ryzen-ai-documentation/issues/59",
+        "`python predict.py --ep ipu`\n"
+        "UserWarning: Specified provider 'VitisAIExecutionProvider' is not in available provider "
+        "names.Available providers: 'CPUExecutionProvider'",
+        "onnxruntime.cpu-package-shadows-gpu",
+        "onnxruntime_vitisai",
+    ),
 ]
 
 test_canonical_lines_reach_their_cause = source_knob_test(ROWS)
@@ -320,3 +346,17 @@ def test_rkllm_matmul_failure_is_the_npu_driver_only_below_0_9() -> None:
     assert old and old[0].id == "rknn.npu-driver-too-old", [f.id for f in old]
     new = triage_text(line + "NPU驱动版本为0.9.8").findings
     assert all(f.id != "rknn.npu-driver-too-old" for f in new), [f.id for f in new]
+
+
+def test_a_missing_vendor_provider_is_not_told_to_install_onnxruntime_gpu() -> None:
+    """VitisAI / DirectML / OpenVINO / QNN providers come in their own packages: a report that one
+    is missing gets that package, never the CUDA package's advice."""
+    for ep, package in (("Dml", "onnxruntime-directml"), ("OpenVINO", "onnxruntime-openvino")):
+        text = (
+            f"UserWarning: Specified provider '{ep}ExecutionProvider' is not in available "
+            "provider names.Available providers: 'CPUExecutionProvider'"
+        )
+        found = triage_text(text).findings
+        assert found and found[0].id == "onnxruntime.cpu-package-shadows-gpu", ep
+        commands = " ".join(c for fix in found[0].fixes for c in fix.commands)
+        assert package in commands and "install onnxruntime-gpu" not in commands, commands
