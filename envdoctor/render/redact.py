@@ -187,12 +187,7 @@ class Redactor:
                 value
             ):
                 self._note("user", value)
-            elif (
-                is_secret_name(name)
-                and shapes.meaningful(value)
-                and len(value) >= 6
-                and not _is_path(value)
-            ):
+            elif _secret_assignment(name, value):
                 self._note("secret", value)
         for match in shapes.OPTION_VALUE.finditer(text):
             if _secret_option(match["flag"], match["value"]):
@@ -335,16 +330,7 @@ class Redactor:
 
     def _assignment(self, m: re.Match) -> str:
         name, value = m["name"], m["value"]
-        if (
-            not is_secret_name(name)
-            or not shapes.meaningful(value)
-            or shapes.PSEUDONYM.fullmatch(value)
-            or shapes.EXEMPT_KEY.search(name)
-            or _is_path(value)
-            # as in discovery: a value this short is a word ("-keys=cuda,gpu" in a TVM target
-            # string), and replacing it would make every "cuda" of the report look like a leak
-            or len(value.strip()) < 6
-        ):
+        if not _secret_assignment(name, value):
             return m.group(0)
         return f"{name}{m['sep']}{m['quote'] or ''}{self._token('secret', value)}"
 
@@ -459,6 +445,23 @@ def _word_contexts(names: str) -> list[tuple[re.Pattern, str | None]]:
             "host",
         ),
     ]
+
+
+def _secret_assignment(name: str, value: str) -> bool:
+    """Whether `name=value` in a text holds a secret: one rule for finding such values (pass 1)
+    and replacing them (pass 2), so that no value is replaced in one place and left in another
+    (the leak check stops the report then). A value shorter than six characters is a word, not a
+    credential ("-keys=cuda,gpu" in a TVM target string); a version / hash under a secret-sounding
+    name, a path, or a pseudonym already given is none either."""
+    value = value.strip()
+    return (
+        is_secret_name(name)
+        and not shapes.EXEMPT_KEY.search(name)
+        and shapes.meaningful(value)
+        and not shapes.PSEUDONYM.fullmatch(value)
+        and not _is_path(value)
+        and len(value) >= 6
+    )
 
 
 def _is_path(value: str) -> bool:
