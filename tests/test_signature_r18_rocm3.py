@@ -138,7 +138,7 @@ KNOB = [
         "Could you teach me how to fix it?\n\n"
         "And when I try installing $sudo amdgpu-install --usecase=dkms, I get a WARNING: amdgpu "
         "dkms failed for running kernel",
-        "rocm.driver-not-loaded",
+        "rocm.amdgpu-dkms-kernel-unsupported",  # round 30: the cause's own id (was the symptom's)
         "newer ROCm",
     ),
     (
