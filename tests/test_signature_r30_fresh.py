@@ -172,6 +172,68 @@ ROWS = [
         "onnxruntime.binary-built-without-cuda-ep",
         "DirectML",
     ),
+    # WSL's runtime package missing from a ROCm release's repository
+    (
+        "https://github.com/ROCm/legacy-rocm-build/issues/3051",
+        "sudo amdgpu-install -y --usecase=wsl\n"
+        "throws error 'Unable to locate package hsa-runtime-rocr4wsl-amdgpu'\n"
+        "### Operating System\nUbuntu 22.04.4 LTS on wsl",
+        "rocm.wsl-release-unsupported",
+        "wsl_compatibility",
+    ),
+    # a native ROCm inside WSL2 on an RX 580
+    (
+        "https://github.com/ROCm/legacy-rocm-build/issues/1361",
+        "> ROCk module is NOT loaded, possibly no GPU devices\n"
+        "Unable to open /dev/kfd read-write: No such file or directory\n"
+        "WLS2 - Ubuntu: 20.04",
+        "rocm.wsl-release-unsupported",
+        "native Linux",
+    ),
+    # amdgpu-dkms of ROCm 6.4 on mainline kernels 6.13 / 6.14
+    (
+        "https://github.com/ROCm/legacy-rocm-build/issues/4619",
+        "ERROR (dkms apport): kernel package linux-headers-6.14.0-061400-generic is not supported\n"
+        "make[1]: Entering directory '/usr/src/linux-headers-6.14.0-061400-generic'\n"
+        "amd/amdgpu/amdgpu_drv.c:3098:10: error: ‘const struct drm_driver’ has no member named "
+        "‘date’",
+        "rocm.amdgpu-dkms-kernel-unsupported",
+        "supported kernel",
+    ),
+    # coremltools 5 on Windows 10
+    (
+        "https://github.com/apple/coremltools/issues/1348",
+        "It works well in coremltools 4.1.  However,  with coremltools 5.1 I got the error message "
+        '"Unable to load libmodelpackage. Cannot make save spec".\n'
+        "I tried to load a mlmodel in windows 10",
+        "coremltools.no-native-libs-for-python",
+        "WSL",
+    ),
+    # DiffusionBee on an Intel Mac with macOS 12
+    (
+        "https://github.com/divamgupta/diffusionbee-stable-diffusion-ui/issues/487",
+        '"You have macOS version 12.7.2 installed. This app requires macOS 13.1 or later."',
+        "macos.binary-needs-newer-macos",
+        "13.1",
+    ),
+    # llama-cpp-python built with GGML_CUDA=on on a Jetson AGX Orin, still on the CPU
+    (
+        "https://github.com/abetlen/llama-cpp-python/issues/1779",
+        "I'm trying to install the `llama-cpp-python` package to run code on **NVIDIA Jetson AGX "
+        "Orin** (CUDA version: 12.2) using the **GPU, but it's running on the CPU** instead.\n"
+        '`CMAKE_ARGS="-DGGML_CUDA=on" FORCE_CMAKE=1 pip install llama-cpp-python --force-reinstall '
+        "--upgrade --no-cache-dir`\nHowever, I am still unable to get it to use the GPU.",
+        "app.llamacpp.nvcc-not-found-at-build",
+        "CUDACXX",
+    ),
+    # pytorch-directml on a hybrid laptop
+    (
+        "https://github.com/microsoft/DirectML/issues/239",
+        "Torch is my integrated graphics card by default, how to set it as my independent graphics "
+        "card\nimport torch.dml as td",
+        "windows.hybrid-gpu-uses-igpu",
+        "dml:1",
+    ),
 ]
 
 test_canonical_lines_reach_their_cause = source_knob_test(ROWS)
@@ -252,6 +314,18 @@ CASES = [
         "nvidia.lib32-userspace-missing",
         "i386",
         "https://github.com/ValveSoftware/steam-for-linux/issues/8238",
+    ),
+    (
+        "zh-19802-vllm-ascend-container-visible-devices.txt",
+        "ascend.container-visible-devices-unset",
+        "ASCEND_RT_VISIBLE_DEVICES",
+        "https://github.com/vllm-project/vllm-ascend/issues/6942",
+    ),
+    (
+        "zh-19803-lmdeploy-ascend-docker-missing-devices.txt",
+        "ascend.container-devices-not-mounted",
+        "/dev/davinci_manager",
+        "https://github.com/InternLM/lmdeploy/issues/2598",
     ),
 ]
 
