@@ -234,6 +234,49 @@ ROWS = [
         "windows.hybrid-gpu-uses-igpu",
         "dml:1",
     ),
+    # nunchaku before 0.2.0 on an RTX 2080 Ti
+    (
+        "https://github.com/nunchux-ai/ComfyUI-nunchaku/issues/22",
+        "error\uff1aCUDA error: no kernel image is available for execution on the device (at "
+        "D:\\Project\\nunchaku-dev\\src\\kernels\\awq\\gemv_awq.cu:313)\n"
+        "Device: cuda:0 NVIDIA GeForce RTX 2080 Ti : cudaMallocAsync",
+        "cuda.gpu-too-old-for-binary",
+        "0.2.0",
+    ),
+    # nunchaku 0.2.0 in bfloat16 on a 2080 Ti
+    (
+        "https://github.com/nunchux-ai/nunchaku/issues/273",
+        "2080ti \u4f7f\u7528mit-han-lab/svdq-int4-flux.1-fill-dev\nnunchaku              0.2.0+torch2.6\n"
+        "This kernel is not supported on your GPU",
+        "fit.dtype-unsupported",
+        "nunchaku-fp16",
+    ),
+    # the vGPU plugin on ESXi with an A5000 whose host BIOS lacks SR-IOV / ARI
+    (
+        "https://github.com/fenghan0430/How-to-use-vGPU/issues/6",
+        "`\u65e0\u6cd5\u521d\u59cb\u5316 vGPU\u201cnvidia_rtxa5000-1b\u201d\u7684\u63d2\u4ef6"
+        "\u201clibnvidia-vgx.so\u201d\u3002`\n\u6211\u7684\u663e\u5361\u662fA5000\uff0cESXI\u4e2d"
+        "\u9a71\u52a8\u6b63\u5e38",
+        "vm.vgpu-host-bios-sriov-disabled",
+        "ARI",
+    ),
+    # tensorflow[and-cuda] 2.15 beside jax[cuda12] under uv's resolver
+    (
+        "https://github.com/jax-ml/jax/issues/21335",
+        "Because tensorflow[and-cuda] (2.15.0) depends on nvidia-nccl-cu12 (2.16.5)\n"
+        " and jax[cuda12] (0.4.23) depends on nvidia-nccl-cu12 (>=2.18.3), tensorflow[and-cuda] "
+        "(2.15.0) is incompatible with jax[cuda12] (0.4.23).",
+        "python.nvidia-wheel-pin-conflict",
+        "nvidia-nccl-cu12",
+    ),
+    # Hyper-V GPU partitioning onto a BitLocker-encrypted guest disk
+    (
+        "https://github.com/Justsenger/ExHyperV/issues/212",
+        "\u8bbe\u7f6eGPU\u5206\u533a\u65f6\u9519\u8bef\uff1a\n\u76ee\u6807\u5206\u533aZ:"
+        "\u4e0d\u662f\u6709\u6548\u5206\u533a\u3002",
+        "vm.gpu-pv-guest-disk-bitlocker",
+        "BitLocker",
+    ),
 ]
 
 test_canonical_lines_reach_their_cause = source_knob_test(ROWS)
@@ -326,6 +369,30 @@ CASES = [
         "ascend.container-devices-not-mounted",
         "/dev/davinci_manager",
         "https://github.com/InternLM/lmdeploy/issues/2598",
+    ),
+    (
+        "en-20202-comfyui-nunchaku-int4-on-rtx5070ti.txt",
+        "nunchaku.precision-gpu-mismatch",
+        "fp4",
+        "https://github.com/nunchux-ai/ComfyUI-nunchaku/issues/38",
+    ),
+    (
+        "zh-20004-esxi-vgpu-host-driver-geforce-4080.txt",
+        "vm.vgpu-gpu-not-supported",
+        "datacenter",
+        "https://github.com/fenghan0430/How-to-use-vGPU/issues/5",
+    ),
+    (
+        "zh-20302-gpumounter-worker-libnvidia-ml-not-found.txt",
+        "container.nvidia-runtime-not-configured",
+        "default-runtime",
+        "https://github.com/pokerfaceSad/GPUMounter/issues/21",
+    ),
+    (
+        "en-20006-gramine-sgx-no-gpu-cuda-304.txt",
+        "platform.sgx-enclave-no-gpu",
+        "SGX",
+        "https://github.com/gramineproject/examples/issues/97",
     ),
 ]
 
