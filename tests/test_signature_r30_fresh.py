@@ -417,3 +417,19 @@ def test_the_steam_32bit_cause_needs_the_32bit_words() -> None:
     text = "Steam games stutter on Ubuntu 22.04 with my RTX 3060 and nvidia 535, vulkan works."
     found = triage_text(text).findings
     assert all(f.id != "nvidia.lib32-userspace-missing" for f in found), [f.id for f in found]
+
+
+def test_a_torch_release_pinned_for_a_newer_python_names_the_pythons_it_has() -> None:
+    """pip on PyTorch's index finds torch==2.7.0+cu128 missing after a move to Python 3.14
+    (lora-scripts#741's lines): the wheel finding names the Pythons torch 2.7 publishes wheels
+    for (matrices/torch_releases), not only a generic 'use another Python'."""
+    text = (
+        "Looking in indexes: https://download.pytorch.org/whl/cu128\n"
+        "ERROR: Could not find a version that satisfies the requirement torch==2.7.0+cu128 "
+        "(from versions: 2.9.0+cu128, 2.9.1+cu128)\n"
+        "ERROR: No matching distribution found for torch==2.7.0+cu128"
+    )
+    found = triage_text(text).findings
+    wheel = [f for f in found if f.id == "python.no-matching-wheel"]
+    assert wheel, [f.id for f in found]
+    assert any("Python 3.9-3.13" in fix.summary for fix in wheel[0].fixes), wheel[0].fixes

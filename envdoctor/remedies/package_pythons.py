@@ -56,6 +56,17 @@ def release_rows(ms: Any, package: str) -> list[dict[str, Any]]:
         mine = [r for r in mine if r.get(listed)]
         if mine:
             break
+    if not mine and _name(package) == "torch":  # torch's Pythons per release: torch_releases
+        mine = [
+            {
+                "package": "torch",
+                "version": r["torch"],
+                "python": r["python"],
+                "source": r.get("source"),
+            }
+            for r in _rows(ms, "torch_releases")
+            if r.get("torch") and r.get("python")
+        ]
     return sorted(mine, key=lambda r: minor_of(r.get("version")) or Version("0"), reverse=True)
 
 
