@@ -141,10 +141,12 @@ def _gpus(snap: Snapshot, ms: Any) -> list[dict[str, Any]]:
                 "name": name,
                 "capability": str(capability) if capability else None,
                 "source": "nvidia.gpus",
+                "index": gpu.get("index"),
+                "uuid": gpu.get("uuid"),
             }
         )
     if out:
-        return out
+        return cuda_visible(snap, out)
     for device in snap.fact("nvidia.pci", "devices") or []:
         if not isinstance(device, dict) or not device.get("is_gpu"):
             continue
@@ -157,6 +159,32 @@ def _gpus(snap: Snapshot, ms: Any) -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+def cuda_visible(snap: Snapshot, gpus: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The GPUs a CUDA process sees under CUDA_VISIBLE_DEVICES (cuda.env): the entries up to the
+    first that names no GPU, each a GPU UUID (or unique prefix) or, with
+    CUDA_DEVICE_ORDER=PCI_BUS_ID, an nvidia-smi index (CUDA's default order is fastest first, so
+    a bare index is not mapped without it). `gpus` unchanged when the variable is unset, names
+    GPUs this way not at all, or would hide every GPU (cuda.visible-devices-hide-gpus says so)."""
+    env = snap.data("cuda.env") or {}
+    var = env.get("CUDA_VISIBLE_DEVICES") or {}
+    value = str(var.get("value") or "") if var.get("set") else ""
+    by_pci = str((env.get("CUDA_DEVICE_ORDER") or {}).get("value") or "") == "PCI_BUS_ID"
+    shown: list[dict[str, Any]] = []
+    for token in (t.strip().lower() for t in value.split(",") if value.strip()):
+        if token.isdigit():
+            hits = [g for g in gpus if by_pci and str(g.get("index")) == token]
+        else:
+            hits = [
+                g
+                for g in gpus
+                if token.startswith("gpu-") and str(g.get("uuid") or "").lower().startswith(token)
+            ]
+        if len(hits) != 1:
+            break
+        shown.append(hits[0])
+    return shown or gpus
 
 
 def _gpu_by_pci_id(ms: Any, device_id: str) -> dict[str, Any] | None:

@@ -129,7 +129,8 @@ def torch_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[F
         if venv is not None:
             return [venv]
     if not choices:
-        return [_source_build(capabilities)]
+        one = _one_gpu_only(ms, ctx, host, (os_name, wheel_os), max_cuda, _installed(spec, ctx))
+        return [_source_build(capabilities), *one]
     if not ctx.driver_version and not max_cuda:
         older = choose_for_older_driver(
             ms, capabilities, wheel_os, choices[-1], python=ctx.python_version
@@ -344,6 +345,65 @@ def _new_python(
         assumes=Assumes(os=(host.os,) if host.os else None, installer="pip", vendor="nvidia"),
         assumptions=(f"assumes Python {py} is installed",),
     )
+
+
+def _one_gpu_only(
+    ms: Any, ctx: Any, host: Host, oses: tuple[str, str], max_cuda: str | None, installed: str
+) -> list[Fix]:
+    """GPUs no single official wheel covers (an RTX 50 beside a Pascal card): the wheel for the
+    newest of them, with CUDA shown only that GPU (CUDA_VISIBLE_DEVICES by its nvidia-smi index,
+    in PCI bus order, else its UUID). [] for one GPU model, or when that GPU's index is unknown."""
+    from envdoctor.checks.torch_context import reinstall_fixes
+
+    os_name, wheel_os = oses
+    named = [g for g in ctx.gpus if g.get("capability")]
+    if len({g["capability"] for g in named}) < 2:
+        return []
+    newest = max(named, key=lambda g: float(g["capability"]))
+    # the index, not the UUID: a redacted report hides UUIDs (and the command must stay usable)
+    which = newest.get("index") if newest.get("index") is not None else newest.get("uuid")
+    if which is None:
+        return []
+    choices = choose(
+        ms,
+        [newest["capability"]],
+        wheel_os,
+        driver_max_cuda=max_cuda,
+        driver_version=ctx.driver_version,
+        python=ctx.python_version,
+        installed=installed,
+    )
+    if not choices:
+        return []
+    choice = choices[0]
+    sm = f"sm_{newest['capability'].replace('.', '')}"
+    env = {"CUDA_DEVICE_ORDER": "PCI_BUS_ID", "CUDA_VISIBLE_DEVICES": str(which)}
+    if host.os == "windows":
+        show = tuple(f'$env:{k}="{v}"' for k, v in env.items())
+    else:
+        show = (" ".join(["export", *(f"{k}={v}" for k, v in env.items())]),)
+    if ctx.driver_version:
+        runs = f", runs on driver {ctx.driver_version}"
+    elif max_cuda:
+        runs = f", runs on a driver with CUDA {max_cuda}"
+    else:
+        runs = _needs_driver(ms, choice.variant, os_name, [newest["capability"]])
+    fix = reinstall_fixes(ctx, [choice], f"has {sm} kernels{runs}")[0]
+    effect = _effect(choice, ctx)
+    return [
+        replace(
+            fix,
+            summary=f"{fix.summary}, and run on the {newest['name']} only: the other GPUs have "
+            "no kernels in it, so hide them from CUDA",
+            commands=("nvidia-smi -L", *show, *fix.commands),
+            effect=replace(effect, env_set=env),
+            assumes=Assumes(
+                os=(os_name,) if os_name else None,
+                installer=host.installer.tool,
+                vendor="nvidia",
+            ),
+        )
+    ]
 
 
 def _source_build(capabilities: list[str]) -> Fix:
