@@ -607,9 +607,12 @@ def _derive_os(
         elif "macos" in mentions:
             system = "Darwin"
     if system is None:  # the prose reader's ASCII word rules: "win10系统", "centos7服务器"
-        if wsl or (prose.get("os.linux") and not prose.get("os.windows")):
+        # Wine / Proton run Windows programs on a Linux host: their .exe names are no Windows
+        linux = prose.get("os.linux") or prose.get("os.wine")
+        windows = prose.get("os.windows") and not prose.get("os.wine")
+        if wsl or (linux and not windows):
             system = "Linux"
-        elif prose.get("os.windows") and not prose.get("os.linux"):
+        elif windows and not linux:
             system = "Windows"
     values["os.system"] = system
     values["os.wsl"] = True if wsl else None

@@ -329,6 +329,9 @@ CONTEXT_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ("app.vllm", r"\bvllm\b"),
         ("app.forge", r"webui-forge|\bforge\b"),
         ("os.windows", r"\bwindows\b|\bwin(?:dows)?\s?1[01]\b|[a-z]:\\\\|\.dll\b|\.exe\b"),
+        # Windows programs run on Linux: Wine and Proton (through Lutris, gamescope), whose
+        # prefixes hold a drive_c folder; their .exe and .dll names say nothing of the host
+        ("os.wine", r"\bwine(?:64)?\b|\bproton\b|\blutris\b|\bgamescope\b|/drive_c/"),
     )
 )
 
