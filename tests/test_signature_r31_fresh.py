@@ -157,6 +157,33 @@ ROWS = [
     ),
 ]
 
+# Ollama's documented failure modes that no entry read (its troubleshooting guide and threads)
+ROWS += [
+    (
+        "https://github.com/ollama/ollama/issues/4105",
+        "Error: llama runner process has terminated: fork/exec "
+        "/tmp/ollama2866166546/runners/cuda_v11/ollama_llama_server: permission denied",
+        "app.ollama.tmpdir-noexec",
+        "OLLAMA_TMPDIR",
+    ),
+    (
+        "https://rocm.docs.amd.com/projects/install-on-linux/en/latest/how-to/docker.html",
+        'level=WARN source=amd_linux.go:443 msg="amdgpu devices detected but permission problems '
+        'block access" error="kfd driver not loaded.  If running in a container, remember to '
+        'include \\"--device /dev/kfd --device /dev/dri\\""',
+        "rocm.container-devices-missing",
+        "--device /dev/kfd",
+    ),
+    (
+        "https://github.com/ollama/ollama/issues/8734",
+        'level=WARN source=server.go:136 msg="model request too large for system" '
+        'requested="391.0 GiB" available=393216983040 total="1690.2 GiB" free="358.4 GiB" '
+        'swap="7.8 GiB"',
+        "memory.host-ram-exhausted",
+        "swap",
+    ),
+]
+
 test_canonical_lines_reach_their_cause = source_knob_test(ROWS)
 
 
@@ -181,6 +208,13 @@ LOOKALIKES = [
         "Could not start backend: Runtime compute cap 89 is not compatible with compile time "
         "compute cap 75",
         "cuda.gpu-too-old-for-binary",
+    ),
+    # Ollama's AMD GPU behind a missing /dev/kfd is no NVIDIA driver or container-toolkit problem
+    (
+        "https://rocm.docs.amd.com/projects/install-on-linux/en/latest/how-to/docker.html",
+        'msg="amdgpu devices detected but permission problems block access" error="kfd driver not '
+        'loaded.  If running in a container, remember to include --device /dev/kfd"',
+        "nvidia.no-driver-bound",
     ),
     # vkCreateDevice -7 on an NVIDIA card is no AMDVLK
     (
