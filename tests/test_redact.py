@@ -399,3 +399,27 @@ def test_a_short_value_under_a_key_named_option_is_not_a_secret(tmp_path, capsys
     out = capsys.readouterr().out
     assert "<secret-" not in out and "keys=cuda" in out
     assert Redactor().redact_text("HF_TOKEN=hf_abcdefghijklmnop") != "HF_TOKEN=hf_abcdefghijklmnop"
+
+
+def test_a_markdown_link_is_judged_alike_in_its_text_and_its_target(tmp_path, capsys):
+    """A Colab link pasted as Markdown ("[url](url)", pytorch-lightning#4533) holds one URL twice:
+    its path was kept after "(" but replaced after "[", and the leak check then stopped
+    `triage --json` with an internal error (exit 3). Both copies are read as the same URL now."""
+    from envdoctor.cli import main
+
+    url = "https://colab.research.google.com/drive/1dv21HCCIMdv2r9iSqSRpeOmOJ7Hh8TXF?usp=sharing"
+    paste = tmp_path / "paste.txt"
+    paste.write_text(f"### To Reproduce\n[{url}]({url})\n`{url}`\n", encoding="utf-8")
+    assert main(["triage", str(paste), "--json"]) in (0, 1)
+    out = capsys.readouterr().out
+    assert out.count("1dv21HCCIMdv2r9iSqSRpeOmOJ7Hh8TXF") == 3
+    # a secret in a URL's query is replaced, in every copy: the URL's "https:" no longer reads as
+    # an assignment whose value swallows the query (which hid "token=..." from the secret rules)
+    token = "q8Zr2LxK9mVt4WcN7bYp1HsD3jFg6QeR0uTa5IkM3nB7vC1x"
+    text = Redactor().redact_text(
+        f"[https://x.example/a?token={token}](https://x.example/a?token={token})"
+    )
+    assert token not in text and text.count("token=<secret-1>") == 2
+    assert Redactor().redact_text(f"see https://x.example/a?token={token}&x=1") == (
+        "see https://x.example/a?token=<secret-1>&x=1"
+    )

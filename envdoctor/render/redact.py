@@ -54,6 +54,17 @@ from envdoctor.render.redact_shapes import is_secret_name
 # -- the redactor --------------------------------------------------------------------------------
 
 
+# where a token starts in pasted text: after blanks and quotes, and after the brackets and backquotes
+# that Markdown wraps links and code in ("[url](url)", "`url`"), so one URL is judged alike everywhere
+_TOKEN_STARTS = " \t\n\"'(<[`|"
+
+
+def _token_before(m: re.Match) -> str:
+    """The part of the match's token before it (a URL's scheme, host and path, or nothing)."""
+    start = max(m.string.rfind(c, 0, m.start()) for c in _TOKEN_STARTS) + 1
+    return m.string[start : m.start()]
+
+
 @dataclass
 class Redactor:
     """Redacts one document. Seed it with identifiers the caller knows (this machine's user and
@@ -384,8 +395,7 @@ class Redactor:
             return m.group(0)
         # a commit or blob hash in a URL's path (…/commit/<hex>, git+https://…@<hex>) names
         # public code; a query value (?token=<hex>) may be a secret
-        token_start = max(m.string.rfind(c, 0, m.start()) for c in " \t\n\"'(<") + 1
-        if shapes.URL_TOKEN.match(m.string[token_start : m.start()]) and before[-1:] in (
+        if shapes.URL_TOKEN.match(_token_before(m)) and before[-1:] in (
             "/",
             "@",
             "#",
@@ -397,8 +407,7 @@ class Redactor:
         value = m.group(0)
         # a URL's host and path ("…github.com/AUTOMATIC1111/stable-diffusion-webui") name public
         # pages; a query value (?key=…) may be a secret
-        token_start = max(m.string.rfind(c, 0, m.start()) for c in " \t\n\"'(<") + 1
-        before = m.string[token_start : m.start()]
+        before = _token_before(m)
         if shapes.URL_TOKEN.match(before) and "?" not in before and "=" not in value:
             return value
         if (

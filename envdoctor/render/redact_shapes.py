@@ -141,9 +141,9 @@ AUTH_HEADER = re.compile(
 )
 ASSIGNMENT = re.compile(r"""(?x)
     (?P<name>\b[A-Za-z_][A-Za-z0-9_.-]*)      # NAME
-    (?P<sep>["']?\s*(?::|=|=>)\s*)            # = or : (also "NAME": in JSON)
+    (?P<sep>["']?\s*(?::(?!//)|=|=>)\s*)      # = or : (also "NAME": in JSON; not a URL's "https://")
     (?P<quote>["'])?
-    (?P<value>(?(quote)[^"'\n]{1,4096}|[^\s"'<>,;&]{1,4096}))   # quoted: up to the quote
+    (?P<value>(?(quote)[^"'\n]{1,4096}|[^\s"'<>,;&()\[\]]{1,4096}))   # quoted: up to the quote
 """)
 KEY_SHAPES = re.compile(r"""(?x)
     \b(?:
