@@ -184,6 +184,37 @@ ROWS += [
     ),
 ]
 
+# the fourth harvest's development sample
+ROWS += [
+    (
+        "https://github.com/LeelaChessZero/lc0/issues/988",
+        "lc0 was working fine with my nvidia 2060 super\nOpenCL: clGetPlatformIDs\n"
+        "terminate called after throwing an instance of 'cl::Error'\n  what():  clGetPlatformIDs",
+        "opencl.nvidia-icd-missing",
+        "nvidia.icd",
+    ),
+    (
+        "https://github.com/cupy/cupy/issues/7907",
+        ">>> import cupy\n>>> import cupy.cuda\nModuleNotFoundError: No module named 'cupy.cuda'",
+        "conda.env-corrupted",
+        "conda create",
+    ),
+    (
+        "https://github.com/safetensors/safetensors/issues/195",
+        '    with safe_open(f"{path}model.safetensors", framework="pt", device="cpu") as f:\n'
+        "OSError: No such device (os error 19)",
+        "io.safetensors-mmap-unsupported-fs",
+        "cache.files=partial",
+    ),
+    (
+        "https://github.com/wenet-e2e/wenet/issues/2011",
+        "terminate called after throwing an instance of 'torch::jit::ErrorReport'\n"
+        "terminate called recursively",
+        "libtorch.version-mismatch-with-exporting-torch",
+        "libtorch",
+    ),
+]
+
 test_canonical_lines_reach_their_cause = source_knob_test(ROWS)
 
 
@@ -215,6 +246,12 @@ LOOKALIKES = [
         'msg="amdgpu devices detected but permission problems block access" error="kfd driver not '
         'loaded.  If running in a container, remember to include --device /dev/kfd"',
         "nvidia.no-driver-bound",
+    ),
+    # an Intel iGPU's missing OpenCL platform is Intel's compute runtime, not NVIDIA's ICD
+    (
+        "https://github.com/LeelaChessZero/lc0/issues/988",
+        "OpenCL: clGetPlatformIDs\n  what():  clGetPlatformIDs\non my Intel Iris Xe laptop",
+        "opencl.nvidia-icd-missing",
     ),
     # vkCreateDevice -7 on an NVIDIA card is no AMDVLK
     (
