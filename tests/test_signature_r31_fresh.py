@@ -215,6 +215,53 @@ ROWS += [
     ),
 ]
 
+# the fifth harvest's development sample
+ROWS += [
+    (
+        "https://github.com/NVIDIA/enroot/issues/88",
+        "nvidia-container-cli: permission error: capability change failed: operation not "
+        "permitted\n[ERROR] /etc/enroot/hooks.d/98-nvidia.sh exited with return code 1",
+        "container.selinux-blocks-gpu",
+        "setenforce",
+    ),
+    (
+        "https://github.com/NVIDIA/enroot/issues/234",
+        "slurmstepd: error: pyxis:   nvidia-container-cli: container error: file lookup failed: "
+        "/proc/421042/root/fsx/enroot/data/user-1111/pyxis_nemo/etc/debian_version: permission "
+        "denied\nsrun: error: gpu-dy-g58xlarge-1: task 0: Exited with exit code 1",
+        "container.toolkit-release-regression",
+        "1.17.6",
+    ),
+    (
+        "https://github.com/conda-forge/openmpi-feedstock/issues/83",
+        "The user requested CUDA support with the --mca mpi_cuda_support 1 flag\n"
+        "but the library was not compiled with any support.",
+        "mpi.not-cuda-aware-build",
+        "mpi_built_with_cuda_support",
+    ),
+    (
+        "https://github.com/kai-scheduler/KAI-Scheduler/issues/349",
+        "GPU reservation pod under kai-resource-reservation namespace is failing with error "
+        '"while running the app: unable to initialize NVML: ERROR_LIBRARY_NOT_FOUND"',
+        "k8s.runtimeclass-not-set",
+        "runtimeClassName",
+    ),
+    (
+        "https://github.com/alphacep/vosk-api/issues/157",
+        "node: symbol lookup error: /home/u/vosk-api/nodejs/build/Release/vosk.node: undefined "
+        "symbol: __cudaRegisterFatBinary",
+        "vosk.kaldi-built-with-cuda",
+        "--use-cuda=no",
+    ),
+    (
+        "https://github.com/alphacep/vosk-api/issues/1415",
+        "My VM is CentOS (VMware) with VMware SVGA II Adapter.\ndocker: Error response from "
+        'daemon: could not select device driver "" with capabilities: `[[gpu]]`.',
+        "container.gpu-reservation-on-cpu-host",
+        "bare metal",
+    ),
+]
+
 test_canonical_lines_reach_their_cause = source_knob_test(ROWS)
 
 
@@ -354,6 +401,24 @@ CASES = [
         "https://github.com/xmrig/xmrig-cuda/issues/23",
     ),
     (
+        "en-22200-precompiled-kmod-575-missing.txt",
+        "nvidia.precompiled-kmod-not-published",
+        "kmod-nvidia",
+        "https://github.com/NVIDIA/yum-packaging-precompiled-kmod/issues/60",
+    ),
+    (
+        "zh-22350-qwen-docker-cu117-compute89-fused-adam.txt",
+        "cuda.nvcc-too-old-for-gpu",
+        "cu121",
+        "https://github.com/QwenLM/Qwen/issues/1125",
+    ),
+    (
+        "zh-22351-qwen-cu121-image-error-804-forward-compat.txt",
+        "cuda.toolkit-newer-than-driver",
+        "NVIDIA driver",
+        "https://github.com/QwenLM/Qwen/issues/1159",
+    ),
+    (
         "zh-21100-funasr-no-module-torch.txt",
         "torch.framework-not-installed",
         "pip install torch",
@@ -387,3 +452,19 @@ def test_torch_xla_gets_no_rebuild_of_its_own_extension() -> None:
     )
     commands = [c for f in triage_text(text).findings for fix in f.fixes for c in fix.commands]
     assert commands and not [c for c in commands if "_XLAC" in c], commands
+
+
+def test_srun_task_exit_on_a_gpu_named_node_is_no_gres_error() -> None:
+    """srun's per-task exit line names the node ("srun: error: gpu-dy-g58xlarge-1: task 0: Exited
+    with exit code 1", enroot#234): no signature reads the node name's "gpu" as a GRES error,
+    while srun's own GRES errors still reach the missing-request cause."""
+    exit_line = "srun: error: gpu-dy-g58xlarge-1: task 0: Exited with exit code 1"
+    assert not [
+        f
+        for f in triage_text(exit_line).findings
+        if f.id == "cluster.no-gpu-allocated" and f.origin and f.origin.startswith("signature:")
+    ]
+    gres = (
+        "srun: error: Unable to allocate resources: Requested node configuration is not available"
+    )
+    assert any(f.id == "cluster.no-gpu-allocated" for f in triage_text(gres).findings)
