@@ -262,6 +262,23 @@ ROWS += [
     ),
 ]
 
+# the sixth (Chinese) harvest's development sample
+ROWS += [
+    (
+        "https://github.com/alibaba/MNN/issues/426",
+        "在rk3399下，ubuntu18.04。编译MNN选项开启了OPENCL，但运行forward type选opencl时，"
+        "显示can't find type=3 backend。",
+        "mnn.gpu-backend-not-registered",
+        "MNN_SEP_BUILD=OFF",
+    ),
+    (
+        "https://github.com/PaddlePaddle/PaddleOCR/issues/2329",
+        "单进程下运行没问题，多进程报了如此错误OSError: (External)  Cuda error(3), initialization error",
+        "torch.cuda-fork-after-init",
+        "spawn",
+    ),
+]
+
 test_canonical_lines_reach_their_cause = source_knob_test(ROWS)
 
 
