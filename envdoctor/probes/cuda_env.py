@@ -58,6 +58,15 @@ _ASSIGNMENT = re.compile(r"(?:^|[\s;])(?:export\s+|declare\s+-x\s+)?(?P<var>[A-Z
 _PROFILE_MAX_BYTES = 256 * 1024
 
 
+def plain_entry(var: str, value: str | None) -> dict[str, Any]:
+    """cuda.env's record of one of PLAIN_VARIABLES (value None: unset); CUDA_VISIBLE_DEVICES also
+    gets its comma-separated `tokens`. The verifier writes a fix's settings through it too."""
+    entry: dict[str, Any] = {"set": value is not None, "value": value}
+    if var == "CUDA_VISIBLE_DEVICES":
+        entry["tokens"] = [t.strip() for t in value.split(",")] if (value or "").strip() else []
+    return entry
+
+
 def describe(
     ctx: ProbeContext, copies: list[dict[str, Any]], preload: list[str], ld_path: list[str]
 ) -> FactGroup:
@@ -69,12 +78,7 @@ def describe(
     data.update(_path_variable(ctx))
     nvccs = [e["nvcc"] for e in data["PATH"]["entries"] if e["nvcc"]]
     for var in PLAIN_VARIABLES:
-        data[var] = {"set": var in ctx.env, "value": ctx.env.get(var)}
-    data["CUDA_VISIBLE_DEVICES"]["tokens"] = (
-        [t.strip() for t in ctx.env["CUDA_VISIBLE_DEVICES"].split(",")]
-        if ctx.env.get("CUDA_VISIBLE_DEVICES", "").strip()
-        else []
-    )
+        data[var] = plain_entry(var, ctx.env.get(var))
     for var in HOME_VARIABLES:
         value = ctx.env.get(var)
         data[var] = {

@@ -140,20 +140,10 @@ def torch_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) -> list[F
     # one name per architecture: a dual-GPU board (Tesla K80) lists the same capability twice
     gpu = ", ".join(dict.fromkeys(f"sm_{c.replace('.', '')}" for c in capabilities))
     out = []
-    if ctx.driver_version:
-        runs = f", runs on driver {ctx.driver_version}"
-        fixes = reinstall_fixes(ctx, choices, f"has {gpu} kernels{runs}")
-    elif max_cuda:
-        # the driver's CUDA was given (nvidia-smi's "CUDA Version", torch's "found version"):
-        # the chooser kept the builds it runs, so no driver branch is left to assume
-        runs = f", runs on a driver with CUDA {max_cuda}"
-        fixes = reinstall_fixes(ctx, choices, f"has {gpu} kernels{runs}")
-    else:
-        # the driver was not given: each build says the driver branch it needs (the tables')
-        fixes = ()
-        for choice in choices:
-            runs = _needs_driver(ms, choice.variant, os_name, capabilities)
-            fixes += reinstall_fixes(ctx, [choice], f"has {gpu} kernels{runs}")
+    fixes: tuple[Fix, ...] = ()
+    for choice in choices:
+        runs = _runs_on(ms, ctx, choice.variant, (os_name, max_cuda), capabilities)
+        fixes += reinstall_fixes(ctx, [choice], f"has {gpu} kernels{runs}")
     toolkit = snap.fact("cuda.toolkit", "stated_release")
     matched = (
         choose_for_toolkit(
@@ -211,6 +201,21 @@ def _installed(spec: RemedySpec, ctx: Any) -> str:
     if not re.fullmatch(r"\d+\.\d+(?:\.\d+)?(?:\+\w+)?", given):
         given = ""
     return str(ctx.torch.get("version") or given)
+
+
+def _runs_on(
+    ms: Any, ctx: Any, variant: str, where: tuple[str, str | None], capabilities: list[str]
+) -> str:
+    """ ", runs on driver X" for a build the chooser kept for the driver given; with only the
+    driver's CUDA given (nvidia-smi's "CUDA Version", torch's "found version") the chooser kept
+    the builds it runs, so no branch is left to assume; without either, the driver branch the
+    build needs on these GPUs (the tables')."""
+    os_name, max_cuda = where
+    if ctx.driver_version:
+        return f", runs on driver {ctx.driver_version}"
+    if max_cuda:
+        return f", runs on a driver with CUDA {max_cuda}"
+    return _needs_driver(ms, variant, os_name, capabilities)
 
 
 def _needs_driver(ms: Any, variant: str, os_name: str, capabilities: list[str]) -> str:
@@ -382,12 +387,7 @@ def _one_gpu_only(
         show = tuple(f'$env:{k}="{v}"' for k, v in env.items())
     else:
         show = (" ".join(["export", *(f"{k}={v}" for k, v in env.items())]),)
-    if ctx.driver_version:
-        runs = f", runs on driver {ctx.driver_version}"
-    elif max_cuda:
-        runs = f", runs on a driver with CUDA {max_cuda}"
-    else:
-        runs = _needs_driver(ms, choice.variant, os_name, [newest["capability"]])
+    runs = _runs_on(ms, ctx, choice.variant, (os_name, max_cuda), [newest["capability"]])
     fix = reinstall_fixes(ctx, [choice], f"has {sm} kernels{runs}")[0]
     effect = _effect(choice, ctx)
     return [

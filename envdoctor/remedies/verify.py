@@ -150,23 +150,19 @@ def _apply_env(snap: Snapshot, effect: Effect) -> set[str]:
     return touched | _apply_cuda_env(snap, effect)
 
 
-# variables the cuda.env group records as {"set", "value"} (envdoctor.probes.cuda_env)
-_CUDA_ENV_VARIABLES = ("CUDA_VISIBLE_DEVICES", "CUDA_DEVICE_ORDER", "CUDA_MODULE_LOADING")
-
-
 def _apply_cuda_env(snap: Snapshot, effect: Effect) -> set[str]:
-    """CUDA's own variables land in cuda.env (made when the snapshot had none), so the checks
-    that read which GPUs CUDA shows judge a fix that narrows them."""
-    changed = [v for v in _CUDA_ENV_VARIABLES if v in effect.env_set or v in effect.env_unset]
+    """CUDA's own variables land in cuda.env (made when the snapshot had none), recorded as its
+    probe records them, so the checks that read which GPUs CUDA shows judge a fix that narrows
+    them."""
+    from envdoctor.probes.cuda_env import PLAIN_VARIABLES, plain_entry
+
+    changed = [v for v in PLAIN_VARIABLES if v in effect.env_set or v in effect.env_unset]
     if not changed:
         return set()
     group = _group(snap, "cuda.env")
     for var in changed:
-        value = effect.env_set.get(var) if var not in effect.env_unset else None
-        entry: dict[str, Any] = {"set": value is not None, "value": value}
-        if var == "CUDA_VISIBLE_DEVICES":
-            entry["tokens"] = [t.strip() for t in str(value or "").split(",") if t.strip()]
-        group.data[var] = entry
+        value = None if var in effect.env_unset else effect.env_set.get(var)
+        group.data[var] = plain_entry(var, value)
     return {"cuda.env"}
 
 
