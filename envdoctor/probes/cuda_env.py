@@ -63,7 +63,8 @@ def plain_entry(var: str, value: str | None) -> dict[str, Any]:
     gets its comma-separated `tokens`. The verifier writes a fix's settings through it too."""
     entry: dict[str, Any] = {"set": value is not None, "value": value}
     if var == "CUDA_VISIBLE_DEVICES":
-        entry["tokens"] = [t.strip() for t in value.split(",")] if (value or "").strip() else []
+        text = value or ""
+        entry["tokens"] = [t.strip() for t in text.split(",")] if text.strip() else []
     return entry
 
 
