@@ -188,6 +188,7 @@ DESCRIPTIONS: list[tuple[str, tuple[str, ...], str, str | None]] = [
     (
         "NVIDIA jaxlib not installled\nI'm following the README instructions but encountered the following errors. Any suggestions are appreciated! \n\n`An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed. Falling back to cpu.\n`",
         (
+            "jax.cpu-only-jaxlib",
             "jax.cuda-backend-failed",
             "jax.cuda-plugin-mismatch",
         ),

@@ -143,7 +143,7 @@ KNOB = [
     ),
     (
         "An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed. Falling back to CPU.",
-        "jax.cuda-backend-failed",
+        "jax.cpu-only-jaxlib",  # JAX's own words: the CPU-only jaxlib (round 32: its own cause)
         "jax[cuda12]",
         "https://github.com/ziatdinovmax/gpax/issues/63",  # maintainer: install the CUDA jax per instructions; reporter: works
     ),

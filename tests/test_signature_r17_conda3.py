@@ -81,7 +81,7 @@ KNOB = [
         # conda's jaxlib without CUDA; the reporter: pip's jax[cuda12_pip] found the GPU
         "https://github.com/jax-ml/jax/issues/24604",
         "An NVIDIA GPU may be present on this machine, but a CUDA-enabled jaxlib is not installed. Falling back to cpu.\n[CpuDevice(id=0)]",
-        "jax.cuda-backend-failed",
+        "jax.cpu-only-jaxlib",  # JAX's own words: the CPU-only jaxlib (round 32: its own cause)
         "jax[cuda12]",
     ),
     (

@@ -28,8 +28,8 @@ ROWS = [
         "https://github.com/RVC-Boss/GPT-SoVITS/issues/280",
         "RuntimeError: cuFFT doesn't support signals of half type with compute capability less "
         "than SM_53, but the device containing input half tensor only has SM_52",
-        "torch.cufft-half-needs-sm53",
-        "fp32",
+        "fit.dtype-unsupported",
+        "float32",
     ),
     (
         "https://github.com/PaddlePaddle/Paddle/issues/18602",
@@ -142,8 +142,8 @@ CASES = [
     ),
     (
         "zh-22631-gptsovits-cufft-half-sm52.txt",
-        "torch.cufft-half-needs-sm53",
-        "SM_53",
+        "fit.dtype-unsupported",
+        "5.3",
         "https://github.com/RVC-Boss/GPT-SoVITS/issues/280",
     ),
     (

@@ -611,8 +611,10 @@ def real_evidence(
     paste's phrasings went GUESS_PHRASING toward it. Otherwise: a phrasing of its own that the
     entries of fewer than GENERAL_CUE_CAUSES causes share, or shared words that tell it
     (`Index.telling`)."""
-    from envdoctor.triage_engine.evaluate import cue_progress
+    from envdoctor.triage_engine.evaluate import cue_progress, refuses
 
+    if any(refuses(sig, facts) for sig in signatures):
+        return False  # the cause's own entries were written to turn this paste away
     if below_guesses:
         return max(cue_progress(sig, facts) for sig in signatures) >= GUESS_PHRASING
     general = general_cues()

@@ -91,6 +91,22 @@ def holds_all(signature: Signature, facts: Facts) -> bool:
     return all(_find((p,), facts)[0] is not None for p in signature.all)
 
 
+REFUSAL_WEIGHT = (
+    -30
+)  # the weight entries give an explicit "not this cause" phrasing (lighter negative
+# cues, -24 and above, tell sibling entries of one cause apart)
+
+
+def refuses(signature: Signature, facts: Facts) -> bool:
+    """Whether a cause's entry was written to turn this paste away: a cue of REFUSAL_WEIGHT or
+    below is present ("no GPU wanted", "how do I run it on the CPU" for a CPU-build cause). A
+    similar case does not suggest a cause its own entries refuse."""
+    return any(
+        cue.weight <= REFUSAL_WEIGHT and _find(cue.patterns, facts)[0] is not None
+        for cue in signature.cues
+    )
+
+
 def cue_progress(
     signature: Signature, facts: Facts, general: Collection[str] = frozenset()
 ) -> float:
