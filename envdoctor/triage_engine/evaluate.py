@@ -91,10 +91,9 @@ def holds_all(signature: Signature, facts: Facts) -> bool:
     return all(_find((p,), facts)[0] is not None for p in signature.all)
 
 
-REFUSAL_WEIGHT = (
-    -30
-)  # the weight entries give an explicit "not this cause" phrasing (lighter negative
-# cues, -24 and above, tell sibling entries of one cause apart)
+# the weight entries give an explicit "not this cause" phrasing (lighter negative cues, -24 and
+# above, tell sibling entries of one cause apart)
+REFUSAL_WEIGHT = -30
 
 
 def refuses(signature: Signature, facts: Facts) -> bool:
