@@ -4,7 +4,7 @@ Every function takes a matrix set (anything with `.table(name).rows`, e.g. `envd
 and plain strings as the tools print them. They never raise on odd input: an unparsable version, an
 unknown OS, a missing table or an unknown product gives None.
 
-Tables used: cuda_driver, cuda_compat, nvidia_driver_branches, nvidia_gpus, nvcc_arch.
+Tables used: cuda_driver, cuda_compat, nvidia_driver_branches, nvidia_gpus, nvcc_arch, ptx_isa.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "compat_floor",
+    "cuda_for_ptx",
     "driver_floor",
     "driver_supports_cuda",
     "gpu_by_name",
@@ -79,6 +80,15 @@ def min_driver_for_cuda(ms: MatrixSet, cuda: str, os: str) -> str | None:
         if same_minor_below and (best is None or have > best[0]):
             best = (have, row)
     return best[1].get(column) if best else None
+
+
+def cuda_for_ptx(ms: MatrixSet, ptx: str) -> str | None:
+    """The CUDA release whose toolkit writes PTX ISA `ptx` ("8.1" -> "12.1"), or None if unlisted."""
+    wanted = _version(ptx)
+    for row in table_rows(ms, "ptx_isa"):
+        if wanted is not None and _version(row.get("ptx")) == wanted:
+            return str(row.get("cuda"))
+    return None
 
 
 def compat_floor(ms: MatrixSet, cuda_major: int, os: str) -> str | None:

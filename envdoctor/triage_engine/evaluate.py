@@ -132,15 +132,30 @@ def cue_progress(
 def _with_decoded_versions(captures: dict[str, str], facts: Facts | None = None) -> dict[str, str]:
     """A capture named `X_code` holding CUDA's 1000*major + 10*minor ("11000") also gives `X`
     ("11.0") and `X_driver`: the driver NVIDIA pairs with that CUDA release on the paste's OS
-    (the one whose cuDriverGetVersion reports it), when the tables list it."""
+    (the one whose cuDriverGetVersion reports it), when the tables list it. A capture named
+    `X_ptx` holding a PTX ISA version ("8.1") gives `X`, the CUDA release that writes it
+    ("12.1", table ptx_isa), and `X_driver` the same way; one named `X_cuda` holding a CUDA
+    release ("12.6.77") gives `X` ("12.6") and `X_driver`."""
     out = dict(captures)
     for name, value in captures.items():
         if name.endswith("_code") and value.isdigit() and name[:-5] not in out:
             number = int(value)
             out[name[:-5]] = f"{number // 1000}.{(number % 1000) // 10}"
-            driver = _driver_for_cuda(out[name[:-5]], facts)
-            if driver and f"{name[:-5]}_driver" not in out:
-                out[f"{name[:-5]}_driver"] = driver
+        elif name.endswith("_ptx") and name[:-4] not in out and facts is not None:
+            from envdoctor.queries.nvidia import cuda_for_ptx
+
+            cuda = cuda_for_ptx(facts.matrices, value)
+            if cuda is None:
+                continue
+            out[name[:-4]] = cuda
+        elif name.endswith("_cuda") and name[:-5] not in out and re.match(r"\d+\.\d+", value):
+            out[name[:-5]] = ".".join(value.split(".")[:2])
+        else:
+            continue
+        base = name.rsplit("_", 1)[0]
+        driver = _driver_for_cuda(out[base], facts)
+        if driver and f"{base}_driver" not in out:
+            out[f"{base}_driver"] = driver
     return out
 
 
@@ -275,7 +290,12 @@ def to_finding(
     ranked: list[tuple[int, Fix]] = []
     chosen = False
     if snap is not None and sig.remedies:
-        specs = [templated(r, lambda t: template(t, scoped, sig.defaults)) for r in sig.remedies]
+        specs = [
+            templated(
+                r, lambda t: template(t, scoped, sig.defaults), lambda t: unknown_in(t, scoped)
+            )
+            for r in sig.remedies
+        ]
         resolved = resolve_fixes(specs, snap, matrices, scoped)
         chosen = any(f.commands for f in resolved)
         ranked += [(0, fix) for fix in resolved]
