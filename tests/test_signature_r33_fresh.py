@@ -55,6 +55,36 @@ ROWS = [
         "k8s.vgpu-pod-not-using-vgpu-scheduler",
         "hami-scheduler",
     ),
+    (
+        "https://github.com/NVlabs/nvdiffrast/issues/58",
+        "[F glutil.cpp:338] eglInitialize() failed",
+        "nvdiffrast.gl-context-failed",
+        "RasterizeCudaContext",
+    ),
+    (
+        "https://github.com/jwyang/faster-rcnn.pytorch/issues/190",
+        "ImportError: /home/faster-rcnn.pytorch/lib/model/roi_pooling/_ext/roi_pooling/"
+        "_roi_pooling.so: undefined symbol: __cudaPopCallConfiguration",
+        "cuda.toolkits-disagree",
+        "torch.version.cuda",
+    ),
+    (
+        "https://github.com/mattshma/bigdata/issues/108",
+        "sudo docker run -v /usr/bin:/usr/local/nvidia/bin -v /usr/lib64/nvidia:/usr/local/nvidia/"
+        "lib -p 8888:8888 MY_DOCKER_IMAGE\n$ nvidia-smi\nNVIDIA-SMI has failed because it couldn't "
+        "communicate with the NVIDIA driver. Make sure that the latest NVIDIA driver is installed "
+        "and running.",
+        "container.hand-mounted-driver-libs",
+        "--gpus all",
+    ),
+    (
+        "https://github.com/EESSI/software-layer/issues/231",
+        "If you use the flag `--nv` to add CUDA support with singularity:\n"
+        "NVIDIA-SMI couldn't find libnvidia-ml.so library in your system. Please make sure that "
+        "the NVIDIA Display Driver is properly installed and present in your system.",
+        "container.apptainer-nv-libpath-lost",
+        "/.singularity.d/libs",
+    ),
 ]
 
 test_canonical_lines_reach_their_cause = source_knob_test(ROWS)
@@ -103,6 +133,42 @@ CASES = [
         "app.nvenc-api-driver-too-old",
         "Update the NVIDIA driver",
         "https://github.com/paulpacifico/shutter-encoder/issues/283",
+    ),
+    (
+        "en-24300-nvdiffrast-eglinitialize-docker-driver-opengl.txt",
+        "nvdiffrast.gl-context-failed",
+        "libnvidia-gl",
+        "https://github.com/NVlabs/nvdiffrast/issues/58",
+    ),
+    (
+        "en-24301-stable-dreamfusion-eglinitialize-docker-egl-vendor.txt",
+        "nvdiffrast.gl-context-failed",
+        "10_nvidia.json",
+        "https://github.com/ashawkey/stable-dreamfusion/issues/131",
+    ),
+    (
+        "en-9503-threestudio-eglgetdisplay-context-cuda.txt",
+        "nvdiffrast.gl-context-failed",
+        "context_type=cuda",
+        "https://github.com/threestudio-project/threestudio/issues/231",
+    ),
+    (
+        "en-24104-arm-handbrake-container-libnvidia-encode.txt",
+        "container.driver-libs-not-injected",
+        "libnvidia-encode-",
+        "https://github.com/automatic-ripping-machine/automatic-ripping-machine/issues/1092",
+    ),
+    (
+        "zh-24200-docker-hand-mounted-nvidia-libs.txt",
+        "container.hand-mounted-driver-libs",
+        "--gpus",
+        "https://github.com/mattshma/bigdata/issues/108",
+    ),
+    (
+        "en-24203-singularity-nv-libs-dropped-from-ld-library-path.txt",
+        "container.apptainer-nv-libpath-lost",
+        ".singularity.d/libs",
+        "https://github.com/EESSI/software-layer/issues/231",
     ),
 ]
 
@@ -197,3 +263,27 @@ def test_nvenc_prose_needs_an_update_and_nvenc_gone() -> None:
     assert key not in origins, origins
     said = "After the update to 5.2 NVENC disappeared, only QSV is left"
     assert key in [f.origin for f in triage_text(said).findings]
+
+
+def test_a_container_that_asks_for_every_capability_is_not_told_to_ask_for_video() -> None:
+    """NVIDIA_DRIVER_CAPABILITIES=all already includes `video`: the missing encode library must
+    come from the host's driver install, which is then the first fix."""
+    text = (
+        "docker run --gpus all -e NVIDIA_DRIVER_CAPABILITIES=all arm\n"
+        "[h264_nvenc @ 0x55855d101140] Cannot load libnvidia-encode.so.1"
+    )
+    fixes = _fixes(text, "container.driver-libs-not-injected")
+    assert "libnvidia-encode-<branch>" in fixes[0], fixes
+    assert not any("NVIDIA_DRIVER_CAPABILITIES=compute,video,utility" in fix for fix in fixes)
+    plain = "[h264_nvenc @ 0x55855d101140] Cannot load libnvidia-encode.so.1"
+    assert "video" in _fixes(plain, "container.driver-libs-not-injected")[0]
+
+
+def test_driver_files_mounted_with_the_runtime_are_not_hand_mounts() -> None:
+    """A container started through the NVIDIA runtime that also mounts a driver folder is not
+    the hand-mounted cause (the runtime supplies the driver)."""
+    text = (
+        "docker run --gpus all -v /usr/lib64/nvidia:/usr/local/nvidia/lib img\n"
+        "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver."
+    )
+    assert "container.hand-mounted-driver-libs" not in [f.id for f in triage_text(text).findings]
