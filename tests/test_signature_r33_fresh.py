@@ -287,3 +287,24 @@ def test_driver_files_mounted_with_the_runtime_are_not_hand_mounts() -> None:
         "NVIDIA-SMI has failed because it couldn't communicate with the NVIDIA driver."
     )
     assert "container.hand-mounted-driver-libs" not in [f.id for f in triage_text(text).findings]
+
+
+def test_the_last_printed_torch_is_the_installed_one() -> None:
+    """A paste that prints torch.__version__ before and after a step (a node's requirements
+    replacing the CUDA build with the CPU one) is about the torch of its last print: the fix
+    installs a CUDA build, never "keep cu121" as if the CUDA build were installed; ComfyUI's
+    portable build gets its embedded Python's pip, not conda."""
+    text = (
+        "before     \\python_embeded\\python.exe -m pip install -r requirements.txt\n"
+        ">>> print(torch.__version__)\n2.2.0+cu121\n"
+        "after install requirements.txt\n"
+        ">>> print(torch.__version__)\n2.3.0+cpu\n"
+        'File "D:\\ComfyUI_windows_portable\\python_embeded\\Lib\\site-packages\\torch\\cuda\\'
+        '__init__.py", line 284, in _lazy_init\n'
+        'raise AssertionError("Torch not compiled with CUDA enabled")\n'
+        "AssertionError: Torch not compiled with CUDA enabled\n"
+    )
+    fixes = _fixes(text, "torch.cpu-build-on-gpu-host")
+    assert "python_embeded" in fixes[0], fixes
+    assert any("torch==2.3.0" in fix and "/whl/cu" in fix for fix in fixes), fixes
+    assert not any("conda remove" in fix for fix in fixes), fixes

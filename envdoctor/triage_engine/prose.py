@@ -542,9 +542,15 @@ _PIP_SHOW_VERSION = re.compile(
 )
 
 
+# facts whose last mention wins: `torch.__version__` printed before and after a step of the
+# paste ("before: 2.2.0+cu121 ... after pip install -r requirements.txt: 2.3.0+cpu") is the
+# installed torch at its last print
+LATEST_WINS = frozenset({"torch.printed_version"})
+
+
 def prose_facts(lines: Iterable[str]) -> dict[str, object]:
-    """{fact: value} read from the notable lines (first mention wins), with `env` holding the
-    environment assignments seen."""
+    """{fact: value} read from the notable lines (first mention wins, but the last for the facts
+    of `LATEST_WINS`), with `env` holding the environment assignments seen."""
     facts: dict[str, object] = {}
     env: dict[str, str] = {}
     previous = ""
@@ -560,7 +566,9 @@ def prose_facts(lines: Iterable[str]) -> dict[str, object]:
             if fact == "driver.cuda_max" and line_max is None:
                 found = regex.search(line)
                 line_max = found.group("version") if found else None
-            if fact in facts or (fact == "driver.cuda_code" and "driver.cuda_max" in facts):
+            if fact in LATEST_WINS:
+                pass  # a later print is the state after what the paste changed in between
+            elif fact in facts or (fact == "driver.cuda_code" and "driver.cuda_max" in facts):
                 continue
             match = regex.search(line)
             if match is None:
