@@ -162,7 +162,9 @@ def adapt_commands(commands: Sequence[str], config: IndexConfig | None) -> Adapt
     needs_torch = False
     for command in commands:
         try:
-            words = shlex.split(command)
+            # a Windows interpreter path (.\python_embeded\python.exe) read with forward slashes:
+            # POSIX quoting would drop its backslashes as escapes
+            words = shlex.split(command.replace("\\", "/"))
         except ValueError:
             out.append(command)
             continue

@@ -374,9 +374,11 @@ def test_chinese_report_reads_back_through_the_triage(capsys):
     code, out, _ = _run(["triage", str(ZH_REPORT), "--lang", "zh"], {}, capsys)
     assert code == 1
     assert "这个 PyTorch 是纯 CPU 版本，所以用不了 GPU" in out
-    # the fix chooser's command (the build for this RTX 4060 and driver), kept as written
-    assert "python -m pip install torch==2.5.1" in out  # the same release, its CUDA build
-    assert "--index-url https://download.pytorch.org/whl/cu" in out
+    # the fix chooser's command (the build for this RTX 4060 and driver), kept as written, run
+    # by the ComfyUI portable build's own Python that the traceback shows (python_embeded)
+    assert ".\\python_embeded\\python.exe -m pip install torch==2.5.1" in out  # its CUDA build
+    # (the longer command wraps at the terminal's width between the flag and its URL)
+    assert "--index-url" in out and "https://download.pytorch.org/whl/cu124" in out
     io.StringIO(out)  # rendered text, not parsed further
 
 

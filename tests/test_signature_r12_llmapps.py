@@ -24,7 +24,8 @@ KNOB = [
         "ImportError: Using `low_cpu_mem_usage=True` or a `device_map` requires Accelerate: "
         "`pip install 'accelerate>=0.26.0'`",
         "transformers.accelerate-missing",
-        "python -m pip install -U 'accelerate>=0.26.0'",
+        # run by the portable build's embedded Python that the traceback shows
+        ".\\python_embeded\\python.exe -m pip install -U 'accelerate>=0.26.0'",
         "https://github.com/Comfy-Org/ComfyUI/issues/6685",  # maintainer: install accelerate (embedded python)
     ),
     (

@@ -324,6 +324,7 @@ def to_finding(
         ranked.append((rank, written))
     ranked.sort(key=lambda pair: pair[0])
     useful = [f for _, f in ranked if not installed_wheel_fix(f, scoped)] or [f for _, f in ranked]
+    useful = [through_pasted_python(f, scoped) for f in useful]
     fixes = tuple(dict((f.summary, f) for f in useful).values())
     return Finding(
         id=sig.id,
@@ -394,6 +395,25 @@ _CU_TAG = re.compile(r"<cu(?:XYZ|XXX)?>")
 _TORCH_MINOR = re.compile(r"<torchX\.Y>|torch<X\.Y>")
 _TORCH_MINOR0 = re.compile(r"<torchX\.Y\.0>")
 _PYG_PAGE = re.compile(r"torch-(?:<torch\.__version__>|<version>\+<cu(?:XYZ|XXX)?>)")
+
+
+# ComfyUI's Windows portable build runs its own interpreter: a pip or python of PATH installs
+# into another Python than the one whose torch the paste shows
+_EMBEDDED_PYTHON = ".\\python_embeded\\python.exe"
+_PATH_PYTHON = re.compile(r"^(?:python3?(?=\s+-[mc]\s)|pip3?(?=\s))")
+
+
+def through_pasted_python(fix: Fix, facts: Facts) -> Fix:
+    """`fix` with its `python -m pip` / `python -c` / `pip` commands run by the interpreter the
+    paste runs under, where that is ComfyUI portable's embedded Python (python_embeded)."""
+    if "python_embeded" not in facts.joined or not fix.commands:
+        return fix
+
+    def swap(found: re.Match[str]) -> str:
+        return _EMBEDDED_PYTHON + (" -m pip" if found.group(0).startswith("pip") else "")
+
+    commands = tuple(_PATH_PYTHON.sub(swap, command) for command in fix.commands)
+    return fix if commands == fix.commands else replace(fix, commands=commands)
 
 
 def installed_torch_tags(text: str, facts: Facts) -> str:
