@@ -162,9 +162,10 @@ def adapt_commands(commands: Sequence[str], config: IndexConfig | None) -> Adapt
     needs_torch = False
     for command in commands:
         try:
-            # a Windows interpreter path (.\python_embeded\python.exe) read with forward slashes:
-            # POSIX quoting would drop its backslashes as escapes
-            words = shlex.split(command.replace("\\", "/"))
+            # a Windows interpreter path first (.\python_embeded\python.exe) is read with forward
+            # slashes: POSIX quoting would drop its backslashes as escapes
+            program, space, rest = command.partition(" ")
+            words = shlex.split(program.replace("\\", "/") + space + rest)
         except ValueError:
             out.append(command)
             continue

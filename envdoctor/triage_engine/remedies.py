@@ -113,7 +113,7 @@ def installed_wheel_fix(fix: Fix, facts: Facts) -> bool:
     return bool(installs) and all(f"/whl/{variant}" in c for c in installs)
 
 
-def templated(spec: RemedySpec, fill: Any, unknown: Any = None) -> RemedySpec:
+def templated(spec: RemedySpec, fill: Any, unknown: Any) -> RemedySpec:
     """The spec with its string parameters templated from the facts and captures. A parameter
     naming a fact the paste does not give (`unknown(text)` true) is left out, so the chooser
     decides without it: a driver `min` of "{{m.min}}" unknown is no minimum, not the words
@@ -121,6 +121,6 @@ def templated(spec: RemedySpec, fill: Any, unknown: Any = None) -> RemedySpec:
     params = {
         k: fill(v) if isinstance(v, str) else v
         for k, v in spec.params.items()
-        if not (unknown is not None and isinstance(v, str) and unknown(v))
+        if not (isinstance(v, str) and unknown(v))
     }
     return replace(spec, params=params)
