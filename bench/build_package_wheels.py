@@ -29,16 +29,27 @@ OUT = Path(__file__).resolve().parent.parent / "matrices" / "package_wheels.toml
 MINORS = 6
 PACKAGES = [
     "auto-gptq",
+    "autoawq",
+    "bitsandbytes",
+    "cumm-cu118",
+    "cumm-cu120",
     "cupy-cuda12x",
+    "decord",
     "faiss-gpu",
+    "faiss-gpu-cu11",
     "faiss-gpu-cu12",
     "jaxlib",
+    "mediapipe",
+    "mlx",
     "onnxruntime",
     "onnxruntime-directml",
     "onnxruntime-gpu",
     "open3d",
     "paddlepaddle",
     "paddlepaddle-gpu",
+    "piper-phonemize",
+    "spconv-cu118",
+    "spconv-cu120",
     "tensorflow-directml-plugin",
     "tensorflow-gpu",
     "tensorflow-io-gcs-filesystem",
@@ -46,7 +57,9 @@ PACKAGES = [
     "tensorflow-text",
     "tflite-runtime",
     "torch-directml",
+    "torch-xla",
     "triton",
+    "xformers",
 ]
 HEADER = '''schema_version = 1
 min_envdoctor = "0.1.0"
@@ -77,6 +90,7 @@ def platform_of(tag: str) -> str:
         return "any"
     cpu = next(
         (c for c in ("x86_64", "aarch64", "arm64", "universal2", "armv7l") if c in tag),
+        "x86_64" if tag.endswith("_intel") else
         "amd64" if "amd64" in tag else "win32" if tag == "win32" else tag,
     )
     cpu = {"amd64": "x86_64"}.get(cpu, cpu)
@@ -90,7 +104,8 @@ def platform_of(tag: str) -> str:
 
 
 def wheels_of(files: list[dict[str, Any]]) -> tuple[set[str], set[str], set[str]]:
-    """The CPython minors (cpXY), abi3 floors and platforms of a release's wheel files."""
+    """The CPython minors (cpXY), floors (abi3 and pure py3 wheels) and platforms of a release's
+    wheel files."""
     pythons: set[str] = set()
     abi3: set[str] = set()
     platforms: set[str] = set()
@@ -106,8 +121,16 @@ def wheels_of(files: list[dict[str, Any]]) -> tuple[set[str], set[str], set[str]
             m = re.fullmatch(r"cp3(\d+)", tag)
             if m:
                 (abi3 if abi == "abi3" else pythons).add(f"3.{m.group(1)}")
+            elif abi == "none" and tag.startswith("py3"):  # any Python 3 from a floor
+                abi3.add(_python_floor(tag, str(f.get("requires_python") or "")))
         platforms.update(platform_of(t) for t in plat_tags.split("."))
     return pythons, abi3, platforms
+
+
+def _python_floor(tag: str, requires_python: str) -> str:
+    """The lowest Python a py3 / py3X wheel installs on: its tag's minor, else requires_python's."""
+    m = re.fullmatch(r"py3(\d+)", tag) or re.search(r">=\s*3\.(\d+)", requires_python)
+    return f"3.{m.group(1)}" if m else "3.0"
 
 
 def _minor_key(text: str) -> int:
