@@ -20,6 +20,17 @@ READ_CHUNK_BYTES = 1024 * 1024
 MAX_LINE_CHARS = 1024 * 1024  # a longer line is cut here (the rest of it is dropped)
 
 
+# Full-width ASCII forms (U+FF01-U+FF5E, "：", "（", "２") and the ideographic space, as Chinese
+# input methods (and Chinese Windows messages: "动态链接库（DLL）初始化例程失败") type them, read as
+# their ASCII twins: one character for one, so offsets stay valid.
+ASCII_FORMS = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
+
+
+def ascii_forms(text: str) -> str:
+    """`text` with full-width ASCII forms and the ideographic space as plain ASCII."""
+    return text if text.isascii() else text.translate(ASCII_FORMS)
+
+
 class InputTooLarge(ValueError):
     """The input is larger than the limit the caller set."""
 
@@ -116,7 +127,7 @@ _LONG_LINE = re.compile(rf"(?m)^[^\n]{{{MAX_LINE_CHARS}}}")
 def clean_block(text: str) -> str:
     """Text with "\n" line ends only (CRLF and lone CR become "\n"), without NULs and ANSI
     escapes, lines cut at MAX_LINE_CHARS, Traditional Chinese characters in their Simplified form
-    (`envdoctor.ingest.hant`), and no final line end."""
+    (`envdoctor.ingest.hant`), full-width ASCII forms as ASCII, and no final line end."""
     if "\r" in text:
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     if "\x00" in text:
@@ -125,12 +136,13 @@ def clean_block(text: str) -> str:
         text = _ANSI.sub("", text)
     if len(text) > MAX_LINE_CHARS and _LONG_LINE.search(text):
         text = "\n".join(line[:MAX_LINE_CHARS] for line in text.split("\n"))
-    text = to_simplified(text)  # Traditional Chinese is read as the Simplified the cues are in
+    text = ascii_forms(to_simplified(text))  # read as the Simplified / ASCII the cues are in
     return text[:-1] if text.endswith("\n") else text
 
 
 def clean_line(line: str) -> str:
-    """A line without its ending, NULs, ANSI escapes, and cut at MAX_LINE_CHARS."""
+    """A line without its ending, NULs, ANSI escapes, cut at MAX_LINE_CHARS, and read like
+    `clean_block` reads it (Simplified Chinese, ASCII forms)."""
     line = line.rstrip("\r\n\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029")
     if len(line) > MAX_LINE_CHARS:
         line = line[:MAX_LINE_CHARS]
@@ -138,4 +150,4 @@ def clean_line(line: str) -> str:
         line = line.replace("\x00", "")
     if "\x1b" in line:
         line = _ANSI.sub("", line)
-    return to_simplified(line)
+    return ascii_forms(to_simplified(line))

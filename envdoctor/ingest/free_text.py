@@ -41,6 +41,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
+from envdoctor.ingest.decoding import ascii_forms
 from envdoctor.ingest.free_text_vocabulary import APP_MENTIONS as _APP_MENTIONS
 from envdoctor.ingest.free_text_vocabulary import ARCH as _ARCH
 from envdoctor.ingest.free_text_vocabulary import ARCH_LIST as _ARCH_LIST
@@ -128,17 +129,6 @@ _DIGITS = b"0123456789"  # dropped from a line's bytes to give its shape
 
 
 _VERSION_LIST = re.compile(r"(\(from versions: )([^)]{200,}?)((?:, [^,)]{1,40}){1,8}\))")
-
-
-# Full-width ASCII forms (U+FF01-U+FF5E, "：", "（", "２") and the ideographic space, as Chinese
-# input methods type them ("PyTorch：2.8.0+cu128"), read as their ASCII twins: one character
-# for one, so offsets stay valid.
-ASCII_FORMS = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {0x3000: 0x20}
-
-
-def ascii_forms(text: str) -> str:
-    """`text` with full-width ASCII forms and the ideographic space as plain ASCII."""
-    return text if text.isascii() else text.translate(ASCII_FORMS)
 
 
 def cut_line(line: str) -> str:
