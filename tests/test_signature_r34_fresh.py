@@ -261,3 +261,14 @@ def test_the_llama_cpp_rebuild_fix_weighs_its_premise() -> None:
         return float(found[0].score)
 
     assert score(smi) > score(bare)
+
+
+def test_a_chinese_question_mark_still_asks_after_the_full_width_fold() -> None:
+    """"...的原因吗？" reads as "...的原因吗?" once full-width forms are folded: a question mark
+    right after a Chinese character still makes the report a request for help (the fold had
+    left such a report with no finding at all)."""
+    text = (
+        "在不同的机子上运行，出来的声音相差很大。不知这是因为显卡不同的原因吗？机1(2080TI)，机2（3070）。\n"
+        "环境：win10"
+    )
+    assert triage_text(text).findings, "a question in Chinese is a problem report"

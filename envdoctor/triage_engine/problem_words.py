@@ -21,8 +21,9 @@ PROBLEM = re.compile(
     r"not (?:found|detected|visible|available|recogni[sz]ed|used|utili[sz]ed|showing))\b|n't\b|"
     r"不(?:能|行|了|到|会|支持|知道|动|起作用)|无法|没(?:有|法|反应)|(?<![a-z])kill|杀掉|被杀|卡死|掉了|"
     r"错误|报错|失败|问题|崩溃|卡住|异常|"
-    # a question is a request for help: "how do I ...?", "为什么...", "怎么办"
-    r"\?\s*$|？|\b(?:how (?:do|can|to)|why (?:does|is|do)|is there a way|any idea)\b|"
+    # a question is a request for help: "how do I ...?", "为什么...", "怎么办"; a question mark
+    # right after a Chinese character (an input method's "？", read as "?") ends a question too
+    r"\?\s*$|(?<=[\u4e00-\u9fff])\?|\b(?:how (?:do|can|to)|why (?:does|is|do)|is there a way|any idea)\b|"
     r"为什么|怎么|如何|请问|吗\s*$",
     re.IGNORECASE | re.ASCII,  # a Chinese character next to an English word is a boundary
 )
