@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from envdoctor.ingest.decoding import ascii_forms
 from envdoctor.triage_engine import triage_text
 from envdoctor.triage_engine.evaluate import NO_MATCH_ID
 
@@ -18,7 +19,8 @@ def test_prose_without_an_error_line_asks_for_the_error_and_the_versions(paste: 
     assert [f.id for f in findings] == [NO_MATCH_ID]
     (finding,) = findings
     assert "no error message" in finding.title
-    assert finding.evidence and finding.evidence[0].actual.startswith(paste[:10])
+    # the evidence quotes the line as read: full-width punctuation as its ASCII twin ("，" -> ",")
+    assert finding.evidence and finding.evidence[0].actual.startswith(ascii_forms(paste)[:10])
     commands = [c for fix in finding.fixes for c in fix.commands]
     assert "python -m torch.utils.collect_env" in commands and "nvidia-smi" in commands
 
