@@ -88,12 +88,12 @@ def platform_of(tag: str) -> str:
     """A wheel's platform tag as OS-CPU ("manylinux_2_17_x86_64" -> "linux-x86_64")."""
     if tag == "any":
         return "any"
+    # old macOS tags name the CPU family: macosx_10_6_intel (x86_64, with i386 beside it)
+    other = "x86_64" if tag.endswith("_intel") or "amd64" in tag else tag
     cpu = next(
         (c for c in ("x86_64", "aarch64", "arm64", "universal2", "armv7l") if c in tag),
-        "x86_64" if tag.endswith("_intel") else
-        "amd64" if "amd64" in tag else "win32" if tag == "win32" else tag,
+        "win32" if tag == "win32" else other,
     )
-    cpu = {"amd64": "x86_64"}.get(cpu, cpu)
     if tag.startswith("win"):
         return f"windows-{cpu}"
     if tag.startswith("macosx"):

@@ -50,11 +50,28 @@ def test_rows_name_the_cpython_minors_abi3_floor_and_platforms_of_a_release() ->
         ("win_amd64", "windows-x86_64"),
         ("macosx_11_0_arm64", "macos-arm64"),
         ("macosx_10_9_universal2", "macos-universal2"),
+        ("macosx_10_6_intel", "macos-x86_64"),  # decord 0.0.1's old fat-binary tag
         ("any", "any"),
     ],
 )
 def test_platform_tags_read_as_os_and_cpu(tag: str, platform: str) -> None:
     assert _builder().platform_of(tag) == platform
+
+
+def test_pure_python_3_wheels_give_a_floor() -> None:
+    """A py3-none wheel with a platform tag (bitsandbytes' binaries) installs on every Python 3
+    from its requires_python (else any Python 3): a floor, like abi3."""
+    files = [
+        {
+            "filename": "bitsandbytes-0.46.1-py3-none-manylinux_2_24_x86_64.whl",
+            "requires_python": ">=3.9",
+            "yanked": False,
+        },
+        {"filename": "decord-0.6.0-py3-none-win_amd64.whl", "yanked": False},
+    ]
+    pythons, floors, platforms = _builder().wheels_of(files)
+    assert not pythons and floors == {"3.9", "3.0"}
+    assert platforms == {"linux-x86_64", "windows-x86_64"}
 
 
 def test_a_release_without_wheels_is_source_only() -> None:

@@ -66,7 +66,7 @@ ROWS = [
     (
         "https://github.com/GMMTeam/GMM/issues/3",
         "CMake Error at /usr/share/cmake/Modules/FindPackageHandleStandardArgs.cmake:108 "
-        "(message):\n  Could NOT find CUDA (missing: CUDA_INCLUDE_DIRS) (found version \"6.0\")",
+        '(message):\n  Could NOT find CUDA (missing: CUDA_INCLUDE_DIRS) (found version "6.0")',
         "cuda.cmake-toolkit-not-found",
         "CUDA_TOOLKIT_ROOT_DIR",
     ),
@@ -251,7 +251,9 @@ def test_the_current_neuron_driver_package_is_not_the_retired_one() -> None:
 def test_the_llama_cpp_rebuild_fix_weighs_its_premise() -> None:
     """The rebuild-against-another-toolkit cause assumes the driver works elsewhere: with
     nvidia-smi's table in the paste it scores higher than without."""
-    bare = "llama.cpp\nggml_cuda_init: failed to initialize CUDA: no CUDA-capable device is detected"
+    bare = (
+        "llama.cpp\nggml_cuda_init: failed to initialize CUDA: no CUDA-capable device is detected"
+    )
     smi = bare + "\n| NVIDIA-SMI 550.54.14   Driver Version: 550.54.14   CUDA Version: 12.4 |"
     key = "signature:app.llamacpp.built-against-other-cuda.no-device"
 
@@ -264,7 +266,7 @@ def test_the_llama_cpp_rebuild_fix_weighs_its_premise() -> None:
 
 
 def test_a_chinese_question_mark_still_asks_after_the_full_width_fold() -> None:
-    """"...的原因吗？" reads as "...的原因吗?" once full-width forms are folded: a question mark
+    """ "...的原因吗？" reads as "...的原因吗?" once full-width forms are folded: a question mark
     right after a Chinese character still makes the report a request for help (the fold had
     left such a report with no finding at all)."""
     text = (
