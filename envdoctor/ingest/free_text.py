@@ -525,6 +525,7 @@ class Collector:
             bisect.insort(self.errors, (number, line[:MAX_LINE_CHARS]))
             if len(self.errors) > MAX_ERRORS:
                 self.errors.pop(MAX_ERRORS // 2)
+        # clean_block / clean_line fold these already; lines given to ingest_lines are not cleaned
         line, lowered = ascii_forms(line), ascii_forms(lowered)
         if 'file "' in lowered or ".py:" in lowered or ".py in " in lowered:
             self._frames(line)
