@@ -17,7 +17,7 @@ from typing import Any
 
 from envdoctor.model.findings import Evidence, Finding, Fix, Risk, Severity
 from envdoctor.model.snapshot import Confidence, Snapshot
-from envdoctor.triage_engine.conditions import evaluate_condition
+from envdoctor.triage_engine.conditions import evaluate_condition, parse_condition
 from envdoctor.triage_engine.facts import Facts
 from envdoctor.triage_engine.loader import DATA
 from envdoctor.triage_engine.model import Match, Pattern, Signature
@@ -25,6 +25,11 @@ from envdoctor.triage_engine.rank import with_fixes
 
 NO_MATCH_ID = "triage.no-signature-matched"
 MAX_EVIDENCE_CHARS = 300
+# a paste about TensorFlow, Paddle or JAX that never names torch: the torch-build remedies
+# (the chooser's torch wheels) cannot fix it
+ANOTHER_FRAMEWORK_ONLY = parse_condition(
+    "text ~ 'tensorflow|paddlepaddle|import paddle|\\bjax\\b' and text !~ '\\btorch\\b|pytorch'"
+)
 
 
 def evaluate(signature: Signature, facts: Facts) -> Match | None:
@@ -290,11 +295,14 @@ def to_finding(
     ranked: list[tuple[int, Fix]] = []
     chosen = False
     if snap is not None and sig.remedies:
+        other_framework = evaluate_condition(ANOTHER_FRAMEWORK_ONLY, scoped)[0] is True
         specs = [
             templated(
                 r, lambda t: template(t, scoped, sig.defaults), lambda t: unknown_in(t, scoped)
             )
             for r in sig.remedies
+            # a torch build cannot fix a paste about another framework that never names torch
+            if not (other_framework and r.kind.startswith("torch-"))
         ]
         resolved = resolve_fixes(specs, snap, matrices, scoped)
         chosen = any(f.commands for f in resolved)
