@@ -192,7 +192,10 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         ),
         ("cuda.runtime", r"cuda (?:runtime|toolkit)\s*(?:version)?\s*[:：]?\s*" + _V),
         # also the installer's name: "cuda_11.8.0_522.06_windows"
-        ("cuda.runtime", r"cuda(?:-toolkit)?[-_ ]?(?:v\.?)?(?P<version>" + _CUDA_RELEASE + r")(?:\.\d+)?\b"),
+        (
+            "cuda.runtime",
+            r"cuda(?:-toolkit)?[-_ ]?(?:v\.?)?(?P<version>" + _CUDA_RELEASE + r")(?:\.\d+)?\b",
+        ),
         (
             "cuda.runtime",
             r"cuda\s*(?:版本\s*(?:是|为|:|：)?|是|为|用的是)\s*v?(?P<version>"
