@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from envdoctor.ingest.decoding import clean_block, clean_line
 from envdoctor.triage_engine import triage_text
-from tests.triage_lines import source_knob_test, training_case_test
+from tests.triage_lines import finding_ids, finding_origins, source_knob_test, training_case_test
 
 # (thread, text, finding id, knob): canonical lines verbatim from the threads named
 ROWS = [
@@ -151,14 +151,6 @@ CASES = [
 test_development_cases_reach_their_cause = training_case_test(CASES, keywords=True)
 
 
-def _ids(text: str) -> list[str]:
-    return [f.id for f in triage_text(text).findings]
-
-
-def _origins(text: str) -> list[str]:
-    return [f.origin for f in triage_text(text).findings]
-
-
 def _fixes(text: str, finding_id: str) -> list[str]:
     found = next(f for f in triage_text(text).findings if f.id == finding_id)
     return [" ".join((fix.summary, *fix.commands)) for fix in found.fixes]
@@ -171,7 +163,7 @@ def test_full_width_ascii_forms_are_read_as_ascii() -> None:
     assert clean_line("驱动版本：５３５（ok）\u3000x") == "驱动版本:535(ok) x"
     assert clean_block("a（b）\nc：d\n") == "a(b)\nc:d"
     text = "OSError: [WinError 1114] 动态链接库（dll）初始化例程失败"
-    assert "windows.dll-dependency-missing" in _ids(text)
+    assert "windows.dll-dependency-missing" in finding_ids(text)
 
 
 def test_an_older_nvcc_is_named_only_when_the_named_toolkit_knows_the_gpu() -> None:
@@ -179,36 +171,36 @@ def test_an_older_nvcc_is_named_only_when_the_named_toolkit_knows_the_gpu() -> N
     older nvcc ran; under CUDA 10.2 (which predates sm_86) the toolkit itself is too old, and
     Triton's own ptxas is not a PATH problem."""
     older = "I have CUDA 11.8 installed\nnvcc fatal   : Unsupported gpu architecture 'compute_86'"
-    assert _ids(older)[0] == "cuda.old-toolkit-first-on-path"
+    assert finding_ids(older)[0] == "cuda.old-toolkit-first-on-path"
     assert "which -a nvcc" in _fixes(older, "cuda.old-toolkit-first-on-path")[0]
     too_old = "I have CUDA 10.2 installed\nnvcc fatal   : Unsupported gpu architecture 'compute_86'"
-    assert "cuda.old-toolkit-first-on-path" not in _ids(too_old)
+    assert "cuda.old-toolkit-first-on-path" not in finding_ids(too_old)
     triton = (
         "CUDA 13.0 installed; torch.compile with triton\n"
         "ptxas fatal   : Value 'sm_121a' is not defined for option 'gpu-name'"
     )
-    assert "cuda.old-toolkit-first-on-path" not in _ids(triton)
+    assert "cuda.old-toolkit-first-on-path" not in finding_ids(triton)
 
 
 def test_error_803_is_the_compat_library_only_when_one_is_on_the_path() -> None:
     """Error 803 without a cuda-compat library in the report stays the driver-mismatch finding;
     the forward-compatibility error (804) is not claimed by the 803 entry."""
     plain = "CUDA error: system has unsupported display driver / cuda driver combination"
-    assert "cuda.compat-libcuda-on-geforce" not in _ids(plain)
+    assert "cuda.compat-libcuda-on-geforce" not in finding_ids(plain)
     compat804 = (
         "export LD_LIBRARY_PATH=/usr/local/cuda-12.9/compat:$LD_LIBRARY_PATH\n"
         "cudaErrorCompatNotSupportedOnDevice: forward compatibility was attempted on non "
         "supported HW"
     )
-    assert "cuda.compat-libcuda-on-geforce" not in _ids(compat804)
+    assert "cuda.compat-libcuda-on-geforce" not in finding_ids(compat804)
 
 
 def test_a_ctranslate2_built_for_cudnn9_beside_cudnn9_is_no_finding() -> None:
     """The package-list entry turns on ctranslate2 4.0-4.4 (cuDNN 8 builds): 4.5 with cuDNN 9
     is the pair that works."""
     key = "signature:cuda.cudnn-missing.ctranslate2-cudnn8-build-beside-cudnn9"
-    assert key not in _origins("ctranslate2 4.5.0\nnvidia-cudnn-cu12 9.1.0.70\ntorch 2.4.0")
-    assert key in _origins("ctranslate2 4.3.1\nnvidia-cudnn-cu12 9.1.0.70\ntorch 2.4.0")
+    assert key not in finding_origins("ctranslate2 4.5.0\nnvidia-cudnn-cu12 9.1.0.70\ntorch 2.4.0")
+    assert key in finding_origins("ctranslate2 4.3.1\nnvidia-cudnn-cu12 9.1.0.70\ntorch 2.4.0")
 
 
 def test_a_docker_run_line_with_gpus_is_not_told_to_add_them() -> None:
@@ -219,17 +211,17 @@ def test_a_docker_run_line_with_gpus_is_not_told_to_add_them() -> None:
         "docker run --gpus all -it nvcr.io/nvidia/pytorch:24.05-py3 bash\n"
         "RuntimeError: CUDA driver version is insufficient for CUDA runtime version"
     )
-    assert key not in _origins(asked)
+    assert key not in finding_origins(asked)
     bare = asked.replace("--gpus all ", "")
-    assert key in _origins(bare)
+    assert key in finding_origins(bare)
 
 
 def test_isaac_sim_on_its_validated_branch_is_not_told_to_downgrade() -> None:
     """Only a driver branch above the validated 580 is the cause."""
     key = "signature:app.isaacsim.driver-above-validated-branch"
     base = "Isaac Sim 5.1.0 segmentation fault at startup\nDriver Version: {}   CUDA Version: 13.0"
-    assert key in _origins(base.format("595.58.03"))
-    assert key not in _origins(base.format("580.65.06"))
+    assert key in finding_origins(base.format("595.58.03"))
+    assert key not in finding_origins(base.format("580.65.06"))
 
 
 def test_seccomp_is_not_blamed_under_wsl() -> None:
@@ -239,13 +231,13 @@ def test_seccomp_is_not_blamed_under_wsl() -> None:
         "CUDA error 304: OS call failed or operation not supported on this OS\n"
         "Linux 5.15.153.1-microsoft-standard-WSL2"
     )
-    assert "container.seccomp-blocks-cuda" not in _ids(text)
+    assert "container.seccomp-blocks-cuda" not in finding_ids(text)
 
 
 def test_the_current_neuron_driver_package_is_not_the_retired_one() -> None:
     """aws-neuronx-dkms (with the x) failing is not the retired-package finding."""
     text = "dpkg: error processing package aws-neuronx-dkms (--configure): returned error"
-    assert "neuron.legacy-dkms-package-deprecated" not in _ids(text)
+    assert "neuron.legacy-dkms-package-deprecated" not in finding_ids(text)
 
 
 def test_the_llama_cpp_rebuild_fix_weighs_its_premise() -> None:
@@ -259,7 +251,7 @@ def test_the_llama_cpp_rebuild_fix_weighs_its_premise() -> None:
 
     def score(text: str) -> float:
         found = [f for f in triage_text(text).findings if f.origin == key]
-        assert found, _origins(text)
+        assert found, finding_origins(text)
         return float(found[0].score)
 
     assert score(smi) > score(bare)

@@ -9,7 +9,7 @@ TensorFlow or JAX paste, NVIDIA's Secure Boot advice for an AMD GPU, "too new" f
 from __future__ import annotations
 
 from envdoctor.triage_engine import triage_text
-from tests.triage_lines import source_knob_test, training_case_test
+from tests.triage_lines import finding_ids, finding_origins, source_knob_test, training_case_test
 
 # (thread, text, finding id, knob): canonical lines verbatim from the threads named
 ROWS = [
@@ -174,10 +174,6 @@ CASES = [
 test_development_cases_reach_their_cause = training_case_test(CASES, keywords=True)
 
 
-def _ids(text: str) -> list[str]:
-    return [f.id for f in triage_text(text).findings]
-
-
 def _commands(text: str) -> str:
     return "\n".join(c for f in triage_text(text).findings for fix in f.fixes for c in fix.commands)
 
@@ -189,7 +185,7 @@ def test_torch_wheels_are_not_offered_for_a_tensorflow_paste() -> None:
         "tensorflow-rocm 2.3.3, ROCm version: 4.0.0\n"
         "ImportError: libamdhip64.so.3: cannot open shared object file: No such file or directory"
     )
-    assert _ids(tf)[0] == "rocm.torch-rocm-mismatch"
+    assert finding_ids(tf)[0] == "rocm.torch-rocm-mismatch"
     assert "download.pytorch.org" not in _commands(tf)
     torch = tf.replace("tensorflow-rocm 2.3.3", "torch 2.4.0+rocm6.1, import torch")
     assert "download.pytorch.org" in _commands(torch)
@@ -199,12 +195,12 @@ def test_a_jax_no_kernel_image_is_not_read_as_a_torch_build() -> None:
     """'no kernel image' under JAX with a toolkit newer than the driver is XLA's ptxas; the torch
     readings step aside, and a toolkit the driver supports is no finding of that key."""
     newer = "I use driver v.470 with cuda v.11.6.2\nimport jax\nRuntimeError: no kernel image is available for execution on the device"
-    ids = _ids(newer)
+    ids = finding_ids(newer)
     assert ids[0] == "cuda.toolkit-newer-than-driver"
     assert "torch.gpu-too-new-for-build" not in ids
     fine = newer.replace("cuda v.11.6.2", "cuda v.11.4")
     key = "signature:cuda.xla-no-kernel-image-toolkit-newer-than-driver"
-    assert key not in [f.origin for f in triage_text(fine).findings]
+    assert key not in finding_origins(fine)
 
 
 def test_a_new_gpu_is_not_called_too_old_for_its_own_build() -> None:
@@ -213,7 +209,7 @@ def test_a_new_gpu_is_not_called_too_old_for_its_own_build() -> None:
         "GPU: NVIDIA GeForce RTX 4090\nCMakeLists.txt\n"
         "kernel.cu:12 no kernel image is available for execution on the device"
     )
-    ids = _ids(text)
+    ids = finding_ids(text)
     assert "cuda.gpu-too-old-for-binary" not in ids
     assert "cuda.gpu-too-new-for-binary" in ids
 
@@ -221,8 +217,8 @@ def test_a_new_gpu_is_not_called_too_old_for_its_own_build() -> None:
 def test_no_nvenc_engine_is_claimed_only_for_gp108_gpus() -> None:
     """A GTX 1660 has NVENC: the same failure there is another cause."""
     text = "GeForce GTX 1660 SUPER\n[h264_nvenc] No NVENC capable devices found"
-    assert "app.nvenc-gpu-unsupported" not in _ids(text)
-    assert "app.nvenc-gpu-unsupported" in _ids(text.replace("GTX 1660 SUPER", "GT 1030"))
+    assert "app.nvenc-gpu-unsupported" not in finding_ids(text)
+    assert "app.nvenc-gpu-unsupported" in finding_ids(text.replace("GTX 1660 SUPER", "GT 1030"))
 
 
 def test_nvidia_secure_boot_advice_stays_off_an_amd_gpu() -> None:
@@ -232,7 +228,7 @@ def test_nvidia_secure_boot_advice_stays_off_an_amd_gpu() -> None:
         "amdgpu-install --usecase=dkms,graphics,rocm\nHSA_STATUS_ERROR_OUT_OF_RESOURCES\n"
         "amdgpu-dkms 6.14.14 does not load"
     )
-    ids = _ids(text)
+    ids = finding_ids(text)
     assert "nvidia.secure-boot-blocks-module" not in ids
     assert ids[0] == "rocm.dkms-driver-instead-of-inbox"
 
@@ -240,16 +236,16 @@ def test_nvidia_secure_boot_advice_stays_off_an_amd_gpu() -> None:
 def test_partial_offload_prose_leaves_ollama_to_its_own_finding() -> None:
     """Ollama chooses its layers itself: 'only 10/51 layers' there is not llama.cpp's -ngl."""
     text = "I noticed it is only offloading 10/51 layers to GPU, despite enough space for the whole model"
-    assert "app.llamacpp.gpu-layers-not-set" in _ids(text + " with CUDA")
-    assert "app.llamacpp.gpu-layers-not-set" not in _ids("ollama: " + text)
+    assert "app.llamacpp.gpu-layers-not-set" in finding_ids(text + " with CUDA")
+    assert "app.llamacpp.gpu-layers-not-set" not in finding_ids("ollama: " + text)
 
 
 def test_a_pyg_install_from_its_wheel_page_is_not_told_to_use_it() -> None:
     """The plain-pip reading needs a pip line without PyG's wheel page."""
     key = "signature:python.no-matching-wheel.pyg-plain-pip-prose"
     plain = 'PyTorch version 1.10.2, CUDA 11.2, but "pip install torch-scatter" fails'
-    assert key in [f.origin for f in triage_text(plain).findings]
+    assert key in finding_origins(plain)
     paged = plain.replace(
         "torch-scatter", "torch-scatter -f https://data.pyg.org/whl/torch-1.10.2+cu113.html"
     )
-    assert key not in [f.origin for f in triage_text(paged).findings]
+    assert key not in finding_origins(paged)

@@ -17,6 +17,16 @@ def fixes_text(finding: Finding) -> str:
     return " ".join(" ".join((f.summary, *f.commands)) for f in finding.fixes)
 
 
+def finding_ids(text: str) -> list[str]:
+    """The finding ids the triage of `text` reports, in rank order."""
+    return [f.id for f in triage_text(text).findings]
+
+
+def finding_origins(text: str) -> list[str]:
+    """Where each finding of the triage of `text` came from ("signature:<key>", "case:<url>")."""
+    return [f.origin or "" for f in triage_text(text).findings]
+
+
 def assert_first_with_knob(text: str, finding_id: str, knob: str) -> list[Finding]:
     """Triage `text`: `finding_id` ranks first and its fixes name `knob` (any case)."""
     findings = triage_text(text).findings
