@@ -33,7 +33,7 @@ ROWS = [
         "I am using Pytorch 1.0.1 and cuda 9.0 with a RTX 2080 Ti GPU.\nRuntimeError: cublas "
         "runtime error : the GPU program failed to execute at "
         "/opt/conda/conda-bld/pytorch_1549635019666/work/aten/src/THC/THCBlas.cu:441",
-        "cuda.gpu-too-new-for-binary",
+        "torch.gpu-too-new-for-build",
         "CUDA 10.0",
     ),
     (
