@@ -5,7 +5,7 @@ with a fix naming the knob the confirmed fix turned; look-alikes stay clear."""
 from __future__ import annotations
 
 from envdoctor.triage_engine import triage_text
-from tests.triage_lines import source_knob_test, training_case_test
+from tests.triage_lines import finding_origins, source_knob_test, training_case_test
 
 # (thread, text, finding id, knob): canonical lines verbatim from the threads named
 ROWS = [
@@ -250,10 +250,6 @@ def test_a_job_that_requested_gpus_is_not_told_to_request_them() -> None:
     assert triage_text(prose).findings[0].id == "cluster.no-gpu-allocated"
 
 
-def _origins(text: str) -> list[str]:
-    return [f.origin or "" for f in triage_text(text).findings]
-
-
 def test_wsl_and_windows_nvidia_smi_versions_are_no_mismatch() -> None:
     """Under WSL nvidia-smi's Linux libraries (three-part version) and the Windows driver
     (two-part) differ by design; only a Linux header of one branch with two releases is a
@@ -261,9 +257,9 @@ def test_wsl_and_windows_nvidia_smi_versions_are_no_mismatch() -> None:
     wsl = "| NVIDIA-SMI 560.35.02              Driver Version: 560.94         CUDA Version: 12.6 |"
     named = "Ubuntu under WSL2\n" + wsl.replace("560.35.02", "560.35.03")
     for text in (wsl, named):
-        assert "signature:nvidia.smi-and-kernel-driver-differ" not in _origins(text), text
+        assert "signature:nvidia.smi-and-kernel-driver-differ" not in finding_origins(text), text
     linux = "| NVIDIA-SMI 535.104.05    Driver Version: 535.129.03    CUDA Version: 12.2 |"
-    assert "signature:nvidia.smi-and-kernel-driver-differ" in _origins(linux)
+    assert "signature:nvidia.smi-and-kernel-driver-differ" in finding_origins(linux)
 
 
 def test_a_cuda_library_missing_after_make_install_is_not_the_loader_cache() -> None:
@@ -273,14 +269,14 @@ def test_a_cuda_library_missing_after_make_install_is_not_the_loader_cache() -> 
         "sudo make install\n./demo: error while loading shared libraries: libcudart.so.11.0: "
         "cannot open shared object file: No such file or directory"
     )
-    assert "signature:system.ldconfig-after-make-install" not in _origins(text)
+    assert "signature:system.ldconfig-after-make-install" not in finding_origins(text)
 
 
 def test_the_web_ui_keeps_its_own_half_precision_cause() -> None:
     """A GTX 1660 giving NaN in Stable Diffusion web UI is the web UI's --no-half cause, not the
     generic fp16 entry (which would say the same in other words)."""
     text = "stable diffusion webui on my GTX 1660 Super: images are black, NaN in the output"
-    assert "signature:torch.fp16-broken-gtx16-series" not in _origins(text)
-    assert "signature:torch.fp16-broken-gtx16-series" in _origins(
+    assert "signature:torch.fp16-broken-gtx16-series" not in finding_origins(text)
+    assert "signature:torch.fp16-broken-gtx16-series" in finding_origins(
         "TTS inference on a GTX 1660 Super: the decoded audio tensor is all nan"
     )

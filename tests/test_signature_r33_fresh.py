@@ -11,7 +11,7 @@ from envdoctor.queries.nvidia import cuda_for_ptx
 from envdoctor.remedies import RemedySpec
 from envdoctor.triage_engine import triage_text
 from envdoctor.triage_engine.remedies import templated
-from tests.triage_lines import source_knob_test, training_case_test
+from tests.triage_lines import fix_texts, source_knob_test, training_case_test
 
 TRAIN = Path(__file__).parent / "triage_corpus" / "train"
 
@@ -175,11 +175,6 @@ CASES = [
 test_development_cases_reach_their_cause = training_case_test(CASES, keywords=True)
 
 
-def _fixes(text: str, finding_id: str) -> list[str]:
-    found = next(f for f in triage_text(text).findings if f.id == finding_id)
-    return [" ".join((fix.summary, *fix.commands)) for fix in found.fixes]
-
-
 def test_the_ptx_isa_table_names_the_cuda_that_writes_it() -> None:
     """PTX ISA versions map to the CUDA release that first writes them (12.6 added none)."""
     ms = load_bundled()
@@ -201,7 +196,7 @@ def test_the_ptx_version_outranks_the_cuda_read_from_prose() -> None:
         "ptxas application ptx input, line 9; fatal   : Unsupported .version 8.1; current "
         "version is '8.0'\n"
     )
-    fixes = _fixes(text, "cuda.toolkit-newer-than-driver")
+    fixes = fix_texts(text, "cuda.toolkit-newer-than-driver")
     assert "530.30.02" in fixes[0], fixes
     assert not any("495.29.05" in fix for fix in fixes), fixes
 
@@ -209,7 +204,7 @@ def test_the_ptx_version_outranks_the_cuda_read_from_prose() -> None:
 def test_a_ptxas_toolkit_mismatch_names_the_toolkit_release() -> None:
     """An old ptxas on PATH (no driver involved) is told which CUDA release reads the PTX."""
     text = "ptxas fatal   : Unsupported .version 8.4; current version is '8.2'"
-    assert any("CUDA 12.4 or newer" in fix for fix in _fixes(text, "cuda.toolkits-disagree"))
+    assert any("CUDA 12.4 or newer" in fix for fix in fix_texts(text, "cuda.toolkits-disagree"))
 
 
 def test_a_compiled_module_name_is_no_pip_package() -> None:
@@ -220,14 +215,14 @@ def test_a_compiled_module_name_is_no_pip_package() -> None:
         "x86_64-linux-gnu.so: undefined symbol: _ZN2at4_ops9is_pinned4callERKNS_6TensorEN3c108"
         "optionalINS5_6DeviceEEE"
     )
-    fixes = _fixes(owned, "torch.extension-abi-mismatch")
+    fixes = fix_texts(owned, "torch.extension-abi-mismatch")
     assert any("--force-reinstall --no-cache-dir tensorrt_llm" in fix for fix in fixes), fixes
     assert not any(fix.rstrip().endswith(" bindings") for fix in fixes), fixes
     loose = (
         "ImportError: /data/app/anaconda3/lib/python3.7/site-packages/_k2.cpython-37m-x86_64-"
         "linux-gnu.so: undefined symbol: _ZN3c104impl23ExcludeDispatchKeyGuardC1ENS_11DispatchKeyE"
     )
-    fixes = _fixes(loose, "torch.extension-abi-mismatch")
+    fixes = fix_texts(loose, "torch.extension-abi-mismatch")
     assert fixes, "a fix that names no pip package remains"
     assert not any("pip install" in fix and "_k2" in fix for fix in fixes), fixes
 
@@ -272,11 +267,11 @@ def test_a_container_that_asks_for_every_capability_is_not_told_to_ask_for_video
         "docker run --gpus all -e NVIDIA_DRIVER_CAPABILITIES=all arm\n"
         "[h264_nvenc @ 0x55855d101140] Cannot load libnvidia-encode.so.1"
     )
-    fixes = _fixes(text, "container.driver-libs-not-injected")
+    fixes = fix_texts(text, "container.driver-libs-not-injected")
     assert "libnvidia-encode-<branch>" in fixes[0], fixes
     assert not any("NVIDIA_DRIVER_CAPABILITIES=compute,video,utility" in fix for fix in fixes)
     plain = "[h264_nvenc @ 0x55855d101140] Cannot load libnvidia-encode.so.1"
-    assert "video" in _fixes(plain, "container.driver-libs-not-injected")[0]
+    assert "video" in fix_texts(plain, "container.driver-libs-not-injected")[0]
 
 
 def test_driver_files_mounted_with_the_runtime_are_not_hand_mounts() -> None:
@@ -304,7 +299,7 @@ def test_the_last_printed_torch_is_the_installed_one() -> None:
         'raise AssertionError("Torch not compiled with CUDA enabled")\n'
         "AssertionError: Torch not compiled with CUDA enabled\n"
     )
-    fixes = _fixes(text, "torch.cpu-build-on-gpu-host")
+    fixes = fix_texts(text, "torch.cpu-build-on-gpu-host")
     assert "python_embeded" in fixes[0], fixes
     assert any("torch==2.3.0" in fix and "/whl/cu" in fix for fix in fixes), fixes
     assert not any("conda remove" in fix for fix in fixes), fixes

@@ -7,7 +7,13 @@ from __future__ import annotations
 
 from envdoctor.ingest.decoding import clean_block, clean_line
 from envdoctor.triage_engine import triage_text
-from tests.triage_lines import finding_ids, finding_origins, source_knob_test, training_case_test
+from tests.triage_lines import (
+    finding_ids,
+    finding_origins,
+    fix_texts,
+    source_knob_test,
+    training_case_test,
+)
 
 # (thread, text, finding id, knob): canonical lines verbatim from the threads named
 ROWS = [
@@ -151,11 +157,6 @@ CASES = [
 test_development_cases_reach_their_cause = training_case_test(CASES, keywords=True)
 
 
-def _fixes(text: str, finding_id: str) -> list[str]:
-    found = next(f for f in triage_text(text).findings if f.id == finding_id)
-    return [" ".join((fix.summary, *fix.commands)) for fix in found.fixes]
-
-
 def test_full_width_ascii_forms_are_read_as_ascii() -> None:
     """Chinese input methods and Chinese Windows type full-width forms ("（DLL）", "：", "２"):
     pasted text reads them as their ASCII twins, one character for one, so Windows' localised
@@ -172,7 +173,7 @@ def test_an_older_nvcc_is_named_only_when_the_named_toolkit_knows_the_gpu() -> N
     Triton's own ptxas is not a PATH problem."""
     older = "I have CUDA 11.8 installed\nnvcc fatal   : Unsupported gpu architecture 'compute_86'"
     assert finding_ids(older)[0] == "cuda.old-toolkit-first-on-path"
-    assert "which -a nvcc" in _fixes(older, "cuda.old-toolkit-first-on-path")[0]
+    assert "which -a nvcc" in fix_texts(older, "cuda.old-toolkit-first-on-path")[0]
     too_old = "I have CUDA 10.2 installed\nnvcc fatal   : Unsupported gpu architecture 'compute_86'"
     assert "cuda.old-toolkit-first-on-path" not in finding_ids(too_old)
     triton = (

@@ -13,6 +13,7 @@ from envdoctor.ingest import ingest_text
 from envdoctor.triage_engine import evaluate, triage_text
 from envdoctor.triage_engine.prose import prose_facts
 from envdoctor.triage_engine.wheel_tags import cuda_wheel_tag
+from tests.triage_lines import finding_ids
 
 CORPUS = Path(__file__).resolve().parent / "triage_corpus"
 
@@ -23,13 +24,9 @@ def _body(case: str) -> str:
     return path.read_text(encoding="utf-8").split("#! ---", 1)[1]
 
 
-def _ids(text: str) -> list[str]:
-    return [f.id for f in triage_text(text).findings]
-
-
 def test_gpu_not_used_in_english_gives_the_two_common_torch_causes() -> None:
     # source: tests/triage_corpus/train/en-0046-nas-without-training-env-yml-driver-too-old.txt
-    ids = _ids(_body("en-0046-*.txt"))
+    ids = finding_ids(_body("en-0046-*.txt"))
     assert ids[:2] == ["torch.cpu-build-on-gpu-host", "torch.driver-too-old"]
 
 
@@ -41,7 +38,7 @@ def test_gpu_not_used_in_chinese_alone_still_gives_a_finding() -> None:
 
 
 def test_another_framework_keeps_the_torch_fallback_away() -> None:
-    ids = _ids("paddleocr runs on the CPU although paddlepaddle-gpu is installed")
+    ids = finding_ids("paddleocr runs on the CPU although paddlepaddle-gpu is installed")
     assert ids[0] == "paddle.cpu-package-installed"
     assert "torch.cpu-build-on-gpu-host" not in ids
 
@@ -58,7 +55,7 @@ def test_a_canonical_line_outranks_the_fallbacks() -> None:
 
 
 def test_torch_install_talk_without_a_symptom_is_not_a_finding() -> None:
-    assert _ids("pip install torch==2.3.1+cpu finished, PyTorch version: 2.3.1+cpu") == []
+    assert finding_ids("pip install torch==2.3.1+cpu finished, PyTorch version: 2.3.1+cpu") == []
 
 
 def test_cpu_build_fix_names_the_cu_tag_of_the_pinned_toolkit() -> None:
@@ -135,11 +132,13 @@ PHRASINGS = [
 
 @pytest.mark.parametrize(("text", "expected"), PHRASINGS)
 def test_plain_descriptions_reach_the_family(text: str, expected: str) -> None:
-    assert expected in _ids(text)[:3]
+    assert expected in finding_ids(text)[:3]
 
 
 def test_cpu_work_by_design_is_not_a_symptom() -> None:
-    assert _ids("The preprocessing step runs on the CPU by design; then training starts.") == []
+    assert (
+        finding_ids("The preprocessing step runs on the CPU by design; then training starts.") == []
+    )
 
 
 def test_common_word_cues_do_not_make_lines_notable(tmp_path: Path) -> None:

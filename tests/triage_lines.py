@@ -27,6 +27,12 @@ def finding_origins(text: str) -> list[str]:
     return [f.origin or "" for f in triage_text(text).findings]
 
 
+def fix_texts(text: str, finding_id: str) -> list[str]:
+    """Each fix of the finding `finding_id` in the triage of `text`: its summary and commands."""
+    found = next(f for f in triage_text(text).findings if f.id == finding_id)
+    return [" ".join((fix.summary, *fix.commands)) for fix in found.fixes]
+
+
 def assert_first_with_knob(text: str, finding_id: str, knob: str) -> list[Finding]:
     """Triage `text`: `finding_id` ranks first and its fixes name `knob` (any case)."""
     findings = triage_text(text).findings
