@@ -77,6 +77,14 @@ REAL_LINES = [
         "os.linux",
         True,
     ),
+    (
+        "train/en-27104",
+        "is there a way that jax (or rather xla) could conform to the minimum requirements there, "
+        "so that if NVIDIA claims that driver v.470 works with cuda v.11.6.2 then it should work "
+        "for jax as well?",
+        "cuda.runtime",
+        "11.6",
+    ),
 ]
 
 

@@ -110,6 +110,24 @@ ROWS = [
     ),
 ]
 
+ROWS += [
+    (  # the title's error line and a line of the body
+        "https://github.com/ROCm/legacy-rocm-build/issues/1163",
+        "I installed the tensorflow_rocm with rocm stack on my computer, but when I tried to "
+        "create a model I got such error.\nCould not load dynamic library 'libhip_hcc.so'; dlerror: "
+        "libhip_hcc.so: cannot open shared object file: No such file or directory",
+        "rocm.libs-not-on-loader-path",
+        "LD_LIBRARY_PATH",
+    ),
+    (  # a look-alike row of tests/test_signature_r28_fresh.py, from the same thread
+        "https://github.com/rusty1s/pytorch_scatter/issues/259",
+        "command: pip install --no-index torch-scatter -f https://data.pyg.org/whl/torch-1.9.1+cu111"
+        ".html\nOSError: undefined symbol: _ZNK2at6Tensor6narrowElll",
+        "torch.extension-abi-mismatch",
+        "against the installed torch",
+    ),
+]
+
 test_canonical_lines_reach_their_cause = source_knob_test(ROWS)
 
 # (training case, finding id, knob, thread): development cases of round 35's harvests that reach
@@ -181,20 +199,22 @@ def _commands(text: str) -> str:
 def test_torch_wheels_are_not_offered_for_a_tensorflow_paste() -> None:
     """A missing ROCm library under tensorflow-rocm is a TensorFlow / ROCm pairing: the torch
     chooser's wheels cannot fix it. The same line under torch still gets them."""
+    # lines of tests/triage_corpus/train/en-27901-tf-rocm-libamdhip64-so3-rocm4.txt
     tf = (
-        "tensorflow-rocm 2.3.3, ROCm version: 4.0.0\n"
+        "-   **TensorFlow version (use command below)**: tensorflow-rocm2.3.3 "
+        "tensorflow-rocm2.4.0rc3\n-   **ROCm version**: 4.0.0\n"
         "ImportError: libamdhip64.so.3: cannot open shared object file: No such file or directory"
     )
     assert finding_ids(tf)[0] == "rocm.torch-rocm-mismatch"
     assert "download.pytorch.org" not in _commands(tf)
-    torch = tf.replace("tensorflow-rocm 2.3.3", "torch 2.4.0+rocm6.1, import torch")
+    torch = tf.replace("tensorflow-rocm2.3.3 tensorflow-rocm2.4.0rc3", "torch 2.4.0+rocm6.1")
     assert "download.pytorch.org" in _commands(torch)
 
 
 def test_a_jax_no_kernel_image_is_not_read_as_a_torch_build() -> None:
     """'no kernel image' under JAX with a toolkit newer than the driver is XLA's ptxas; the torch
     readings step aside, and a toolkit the driver supports is no finding of that key."""
-    newer = "I use driver v.470 with cuda v.11.6.2\nimport jax\nRuntimeError: no kernel image is available for execution on the device"
+    newer = "I use driver 470 with cuda v.11.6.2\nimport jax\nRuntimeError: no kernel image is available for execution on the device"
     ids = finding_ids(newer)
     assert ids[0] == "cuda.toolkit-newer-than-driver"
     assert "torch.gpu-too-new-for-build" not in ids

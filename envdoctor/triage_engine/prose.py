@@ -27,7 +27,7 @@ from envdoctor.triage_engine.prose_gpu import geforce_name, gpu_count, gpu_name,
 # ASCII word rules: a Chinese character next to "WSL2" or "12.1" is a boundary, as a space is
 FLAGS = re.IGNORECASE | re.ASCII
 __all__ = ["ANCHORS", "geforce_name", "gpu_name", "gpu_vendor", "prose_facts"]
-_V = r"(?:v\.?)?(?P<version>\d+(?:\.\d+){0,3})"  # "v12.1", "v.11.6.2"
+_V = r"v?(?P<version>\d+(?:\.\d+){0,3})"
 # a CUDA release as reports write it: 8.0, 9.0-9.2 (the older ones the driver table lists) or
 # 10.x-13.x; never "8.6" or "8.9", which are compute capabilities
 _CUDA_RELEASE = r"(?:8\.0|9\.[0-2]|1[0-3]\.\d)"
@@ -126,7 +126,7 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
         (
             "driver.version",
             _NOT_A_REQUIREMENT + r".*?\bdrivers?(?:\s+(?:level|version))?\s*(?:is|was|to|=|:|：)?"
-            r"\s*(?:nvidia\s*)?[(`*\s]*(?:[rv]\.?)?" + _DRIVER,
+            r"\s*(?:nvidia\s*)?[(`*\s]*[rv]?" + _DRIVER,
         ),
         # "the 525 driver", "470 drivers", "nvidia580 driver", "570.183 drivers didn't build" (not
         # a card's number: "GTX 470 driver")
@@ -191,7 +191,7 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"(?:cudatoolkit|pytorch-cuda|cuda-version)\s*[=:]{1,2}\s*(?P<version>1\d\.\d)\b",
         ),
         ("cuda.runtime", r"cuda (?:runtime|toolkit)\s*(?:version)?\s*[:：]?\s*" + _V),
-        # also the installer's name: "cuda_11.8.0_522.06_windows"
+        # also the installer's name: "cuda_11.8.0_522.06_windows", and "cuda v.11.6.2"
         (
             "cuda.runtime",
             r"cuda(?:-toolkit)?[-_ ]?(?:v\.?)?(?P<version>" + _CUDA_RELEASE + r")(?:\.\d+)?\b",
