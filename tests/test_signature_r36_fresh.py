@@ -103,6 +103,28 @@ ROWS = [
         "nccl.socket-interface-wrong",
         "NCCL_SOCKET_IFNAME",
     ),
+    (
+        "https://github.com/dusty-nv/jetson-containers/issues/115",
+        "・Jetson nano 4GB\n・Jetpack 4.6\n・docker 20.10.7\nfailed to create shim: OCI runtime "
+        "create failed: container_linux.go:380: starting container process caused: error adding "
+        "seccomp filter rule for syscall clone3: permission denied: unknown",
+        "container.toolkit-too-old-for-runtime",
+        "nvidia-docker2",
+    ),
+    (
+        "https://github.com/balena-os/balena-jetson-orin/issues/519",
+        "/usr/bin/ld: warning: libnvdla_compiler.so, needed by "
+        "/usr/lib/aarch64-linux-gnu/libnvinfer.so, not found (try using -rpath or -rpath-link)",
+        "jetson.container-l4t-packages-missing",
+        "nvidia-l4t-dla-compiler",
+    ),
+    (
+        "https://github.com/dusty-nv/jetbot_ros/issues/54",
+        "docker: Error response from daemon: manifest for dustynv/jetbot_ros:foxy-r32.7.4 not "
+        "found: manifest unknown: manifest unknown.",
+        "jetson.container-l4t-mismatch",
+        "tag.sh",
+    ),
 ]
 
 test_canonical_lines_reach_their_cause = source_knob_test(ROWS)
@@ -205,3 +227,9 @@ def test_the_older_triton_advice_needs_an_old_driver() -> None:
         "NVIDIA-SMI 550.54.14   Driver Version: 550.54.14   CUDA Version: 12.4"
     )
     assert "older Triton" not in fix_texts(text, "cuda.toolkit-newer-than-driver")
+
+
+def test_the_clone3_seccomp_reading_needs_a_jetson() -> None:
+    """The JetPack 4 runtime reading needs a Jetson (or NVIDIA) context in the paste."""
+    line = "error adding seccomp filter rule for syscall clone3: permission denied: unknown"
+    assert "container.toolkit-too-old-for-runtime" not in finding_ids(line)
