@@ -9,7 +9,13 @@ TensorFlow or JAX paste, NVIDIA's Secure Boot advice for an AMD GPU, "too new" f
 from __future__ import annotations
 
 from envdoctor.triage_engine import triage_text
-from tests.triage_lines import finding_ids, finding_origins, source_knob_test, training_case_test
+from tests.triage_lines import (
+    assert_read_instead,
+    finding_ids,
+    finding_origins,
+    source_knob_test,
+    training_case_test,
+)
 
 # (thread, text, finding id, knob): canonical lines verbatim from the threads named
 ROWS = [
@@ -229,9 +235,7 @@ def test_a_new_gpu_is_not_called_too_old_for_its_own_build() -> None:
         "GPU: NVIDIA GeForce RTX 4090\nCMakeLists.txt\n"
         "kernel.cu:12 no kernel image is available for execution on the device"
     )
-    ids = finding_ids(text)
-    assert "cuda.gpu-too-old-for-binary" not in ids
-    assert "cuda.gpu-too-new-for-binary" in ids
+    assert_read_instead(text, "cuda.gpu-too-old-for-binary", "cuda.gpu-too-new-for-binary")
 
 
 def test_no_nvenc_engine_is_claimed_only_for_gp108_gpus() -> None:

@@ -27,6 +27,13 @@ def finding_origins(text: str) -> list[str]:
     return [f.origin or "" for f in triage_text(text).findings]
 
 
+def assert_read_instead(text: str, absent: str, present: str) -> None:
+    """The triage of `text` reports `present` and not `absent` (a look-alike of `absent`)."""
+    ids = finding_ids(text)
+    assert absent not in ids, ids
+    assert present in ids, ids
+
+
 def fix_texts(text: str, finding_id: str) -> list[str]:
     """Each fix of the finding `finding_id` in the triage of `text`: its summary and commands."""
     found = next(f for f in triage_text(text).findings if f.id == finding_id)
