@@ -17,6 +17,7 @@ from pathlib import Path
 
 import accept_fakes
 import pytest
+from test_faults import sigint_as_at_a_terminal
 
 from envdoctor.cli import main
 
@@ -232,6 +233,7 @@ def test_ctrl_c_stops_the_load_at_once(tmp_path):
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,  # so that whatever happens, the test can end it all
+        preexec_fn=sigint_as_at_a_terminal,
     )
     load_pid = None
     try:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import socket
 import stat
 import subprocess
@@ -221,6 +222,13 @@ def write_tools(folder: Path, mode: str, log: Path, names: tuple[str, ...] = TOO
             tool.write_text(f'#!/bin/sh\necho "$$ {name} $*" >> {log}\n{body}\n')
         tool.chmod(0o644 if mode == "not-executable" else 0o755)
     return str(folder)
+
+
+def sigint_as_at_a_terminal() -> None:
+    """preexec_fn for a child a test interrupts with SIGINT: Ctrl-C's default action, as in a
+    terminal, even when the test run itself was started with SIGINT ignored (nohup, a background
+    job of a shell without job control), which every child would otherwise inherit."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def invoked(log: Path) -> dict[str, list[int]]:

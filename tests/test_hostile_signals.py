@@ -19,7 +19,14 @@ import time
 from pathlib import Path
 
 import pytest
-from test_faults import TOOLS, _running, assert_no_survivors, invoked, write_tools
+from test_faults import (
+    TOOLS,
+    _running,
+    assert_no_survivors,
+    invoked,
+    sigint_as_at_a_terminal,
+    write_tools,
+)
 
 START_WAIT_S = 20.0
 
@@ -58,6 +65,7 @@ def interrupted_run(
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,  # our own group, so the test can end it all if it hangs
+        preexec_fn=sigint_as_at_a_terminal,
     )
     try:
         deadline = time.monotonic() + START_WAIT_S
