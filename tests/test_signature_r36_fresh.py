@@ -226,10 +226,19 @@ def test_the_older_triton_advice_needs_an_old_driver() -> None:
         "RuntimeError: Triton Error [CUDA]: device kernel image is invalid.\n"
         "NVIDIA-SMI 550.54.14   Driver Version: 550.54.14   CUDA Version: 12.4"
     )
-    assert "older Triton" not in fix_texts(text, "cuda.toolkit-newer-than-driver")
+    assert not any(
+        "older Triton" in fix for fix in fix_texts(text, "cuda.toolkit-newer-than-driver")
+    )
+    old_driver = text.replace("550.54.14", "470.182.03").replace("12.4", "11.4")
+    assert any(
+        "older Triton" in fix for fix in fix_texts(old_driver, "cuda.toolkit-newer-than-driver")
+    )
 
 
 def test_the_clone3_seccomp_reading_needs_a_jetson() -> None:
-    """The JetPack 4 runtime reading needs a Jetson (or NVIDIA) context in the paste."""
+    """The JetPack 4 runtime reading needs a Jetson in the paste (an NVIDIA image name is not one)."""
     line = "error adding seccomp filter rule for syscall clone3: permission denied: unknown"
     assert "container.toolkit-too-old-for-runtime" not in finding_ids(line)
+    x86 = "docker run --gpus all nvidia/cuda:11.8.0-base-ubuntu22.04\n" + line
+    assert "container.toolkit-too-old-for-runtime" not in finding_ids(x86)
+    assert "container.toolkit-too-old-for-runtime" in finding_ids("Jetpack 4.6\n" + line)
