@@ -274,8 +274,13 @@ DRIVER = re.compile(
 )
 CUDA_DRIVER = re.compile(r"\bCUDA Version\s*:\s*(?P<version>\d{2}\.\d)\b")
 NVCC = re.compile(r"\brelease (?P<version>\d{1,2}\.\d), V\d")
+# the Python in use ("Python version is 3.11.2"), not one a message asks for ("Please install
+# Python 3.10.0 or higher") nor a distribution's package ("no longer includes a python3.10 package")
 PYTHON = re.compile(
-    r"\bpython(?:\s+version)?\s*[:=]?\s*(?P<version>3\.\d{1,2}(?:\.\d{1,2})?)\b", re.IGNORECASE
+    r"(?<!please\sinstall\s)(?<!requires\s)(?<!needs\s)"
+    r"\bpython(?:\s+version)?\s*(?:[:=]|\sis\s)?\s*(?P<version>3\.\d{1,2}(?:\.\d{1,2})?)\b"
+    r"(?!\s+package)",
+    re.IGNORECASE,
 )
 WINDOWS_BUILD = re.compile(r"\b10\.0\.(?P<build>\d{5})\b")
 # An issue form's heading naming a package, its answer a version on one of the next lines

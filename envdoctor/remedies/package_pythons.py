@@ -111,7 +111,7 @@ def package_python_fixes(spec: RemedySpec, snap: Snapshot, ms: Any, host: Host) 
     python = pythons[-1]
     pin = release if re.fullmatch(r"\d+(?:\.\d+){1,3}", release) else f"{release.rstrip('.*')}.*"
     create, venv = new_venv(python, host.os == "windows", folder=".venv")
-    supported = f"{pythons[0]}-{pythons[-1]}" if len(pythons) > 1 else pythons[0]
+    supported = ", ".join(pythons)  # each one: a range would hide a Python the release skips
     return [
         Fix(
             f"{_name(package)} {release} publishes wheels for Python {supported}"

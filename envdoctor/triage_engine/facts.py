@@ -541,12 +541,13 @@ def _derive_gpu(
         lines = [str(x) for x in text.get("lines", []) or []]
         named = gpu_for_instance(ms, lines) if ms is not None else None
         names = [named] if named else names
+    named_ccs: dict[str, str] = {}  # each named GPU's capability, where the tables know it
     if not ccs:
         ccs = [str(c) for c in text.get("compute_capabilities", []) or []]
         for name in names:
             row = gpu_by_name(ms, name)
             if row and row.get("compute_capability"):
-                ccs.append(str(row["compute_capability"]))
+                named_ccs[name] = str(row["compute_capability"])
             elif row is None:  # a family ("NVIDIA A100"): the models it starts, if they agree
                 shared = (
                     capability_by_name(ms, f"{name} ...")
@@ -555,13 +556,17 @@ def _derive_gpu(
                     or _arch_capability(ms, name)
                 )
                 if shared:
-                    ccs.append(shared)
+                    named_ccs[name] = shared
+        ccs += named_ccs.values()
     vendor = "nvidia" if ctx.gpus else ("amd" if ctx.amd_gpus else None)
     if vendor is None and names:
         vendor = _vendor_of(names[0])
     sms = [s for s in (sm_of(c) for c in ccs) if s is not None]
     values["gpu.names"] = names or None
     values["gpu.name"] = names[0] if names else None
+    if sms:  # the name beside gpu.cc is the GPU that has it ("Tesla K80 ... a V100": the V100)
+        top_name = [n for n, c in named_ccs.items() if sm_of(c) == max(sms)]
+        values["gpu.name"] = top_name[0] if top_name else values["gpu.name"]
     values["gpu.count"] = len(ctx.gpus + ctx.amd_gpus) or None
     values["gpu.vendor"] = vendor or ("nvidia" if sms else None)
     if sms:

@@ -277,10 +277,12 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"v?(?P<version>[12]\.\d{1,2}(?:\.\d+)?(?:(?:a|b|rc|\.dev)\d+)?"
             r"(?:\+(?:cpu|cu\d{2,3}|rocm[\d.]+))?)(?!\.?\d)",
         ),
-        # "Python 3.12.1", "python版本：3.7", "python=3.8" (not a path's python3.10/)
+        # "Python 3.12.1", "python版本：3.7", "python=3.8" (not a path's python3.10/, nor the
+        # Python a message asks for: "Please install Python 3.10.0 or higher", "requires Python 3.9")
         (
             "python.version",
-            r"(?<![a-z0-9_/\\.-])python\s*(?:版本|version)?\s*(?:是|为|:|：|==?)?\s*"
+            r"(?<![a-z0-9_/\\.-])(?<!please\sinstall\s)(?<!requires\s)(?<!needs\s)"
+            r"python\s*(?:版本|version)?\s*(?:是|为|:|：|==?)?\s*"
             r"v?(?P<version>3\.\d{1,2}(?:\.\d+)?)(?!\.?\d|/)",
         ),
     )

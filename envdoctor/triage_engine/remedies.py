@@ -49,10 +49,11 @@ def with_prose_groups(snap: Snapshot, facts: Facts) -> Snapshot:
         },
     )
     if facts.get("gpu.vendor") == "nvidia" and facts.get("gpu.name"):
-        add(
-            "nvidia.gpus",
-            {"gpus": [{"name": facts.get("gpu.name"), "compute_capability": facts.get("gpu.cc")}]},
-        )
+        gpus = [{"name": facts.get("gpu.name"), "compute_capability": facts.get("gpu.cc")}]
+        oldest, cc_min = facts.get("gpu.oldest"), facts.get("gpu.cc_min")
+        if oldest and cc_min and cc_min != facts.get("gpu.cc"):  # a build must run on both
+            gpus.append({"name": oldest, "compute_capability": cc_min})
+        add("nvidia.gpus", {"gpus": gpus})
     system = facts.get("os.system")
     add(
         "os",
