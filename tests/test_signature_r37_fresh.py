@@ -1,5 +1,5 @@
 """Round 37's changes: an application launcher that refuses the Python it runs under (kohya_ss's
-setup, InvokeAI's installer), a paste naming two GPUs whose name and compute capability were taken
+setup, InvokeAI's installer), a Paddle setup on a CUDA older than its GPU, a paste naming two GPUs whose name and compute capability were taken
 from different cards, the Python a message asks for read as the one in use, and a release's Python
 versions written as a range that could hide one it skips."""
 
@@ -50,6 +50,12 @@ CASES = [
         "python.no-matching-wheel",
         "python 3.10",
         "https://github.com/bmaltais/kohya_ss/issues/2617",
+    ),
+    (
+        "zh-31102-paddle-2080ti-cuda9-cudnn-exec-failed.txt",
+        "paddle.gpu-too-new-for-build",
+        "CUDA 10.0 or newer",
+        "https://github.com/PaddlePaddle/Paddle/issues/22874",
     ),
     (
         "en-31402-kohya-python-3113-incompatible.txt",
@@ -106,3 +112,34 @@ def test_one_named_gpu_keeps_the_same_reading() -> None:
     )
     old = next(f for f in triage_text(text).findings if f.id == "torch.gpu-too-old-for-build")
     assert "Tesla K80 (sm_37)" in old.title, old.title
+
+
+PADDLE_ON_OLD_CUDA = (  # Paddle#22874's lines, verbatim
+    "显卡是RTX2080Ti\n"
+    "我是在anaconda的虚拟环境下跑的训练，网络为ResNet50_vd\n"
+    "paddle1.7.0.post97 + cuda9.0 + cudnn7.3.1"
+)
+
+
+def test_paddle_on_a_cuda_older_than_its_gpu_is_read_first() -> None:
+    """CUDA 9.0 builds up to sm_72; an RTX 2080 Ti is sm_75 (nvcc from CUDA 10.0): the
+    fact-proven reading comes before the unproven 'a build for another CUDA'."""
+    assert finding_ids(PADDLE_ON_OLD_CUDA)[0] == "paddle.gpu-too-new-for-build"
+    fixes = fix_texts(PADDLE_ON_OLD_CUDA, "paddle.gpu-too-new-for-build")
+    assert any("CUDA 10.0 or newer" in fix for fix in fixes), fixes
+
+
+def test_paddle_on_a_cuda_that_knows_the_gpu_is_not_called_too_old() -> None:
+    text = "显卡是RTX3090\npaddle2.4.2.post112 + cuda11.2 + cudnn8.2"
+    assert "signature:paddle.cuda-older-than-gpu.prose" not in finding_origins(text)
+
+
+def test_a_torch_paste_on_an_old_cuda_gets_no_paddle_reading() -> None:
+    text = "显卡是RTX2080Ti\ntorch 1.0.0 + cuda9.0 + cudnn7.3.1\nRuntimeError: CUDNN_STATUS_EXECUTION_FAILED"
+    assert "paddle.gpu-too-new-for-build" not in finding_ids(text)
+
+
+def test_a_paddle_cudnn_error_on_a_gpu_newer_than_its_cuda_names_the_cuda_it_needs() -> None:
+    text = PADDLE_ON_OLD_CUDA + "\nError: cudnn error, CUDNN_STATUS_EXECUTION_FAILED"
+    origins = finding_origins(text)
+    assert origins[0] == "signature:paddle.cuda-error.cuda-older-than-gpu", origins
