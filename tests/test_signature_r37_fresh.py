@@ -1,7 +1,8 @@
 """Round 37's changes: an application launcher that refuses the Python it runs under (kohya_ss's
-setup, InvokeAI's installer), a Paddle setup on a CUDA older than its GPU, a paste naming two GPUs whose name and compute capability were taken
-from different cards, the Python a message asks for read as the one in use, and a release's Python
-versions written as a range that could hide one it skips."""
+setup, InvokeAI's installer), a Paddle setup on a CUDA older than its GPU, a paste naming two
+GPUs whose name and compute capability were taken from different cards, the Python a message asks
+for read as the one in use, an insufficient driver with no versions offering no driver update,
+and a release's Python versions written as a range that could hide one it skips."""
 
 from __future__ import annotations
 
@@ -143,3 +144,26 @@ def test_a_paddle_cudnn_error_on_a_gpu_newer_than_its_cuda_names_the_cuda_it_nee
     text = PADDLE_ON_OLD_CUDA + "\nError: cudnn error, CUDNN_STATUS_EXECUTION_FAILED"
     origins = finding_origins(text)
     assert origins[0] == "signature:paddle.cuda-error.cuda-older-than-gpu", origins
+
+
+CTRANSFORMERS_DRIVER = (  # marella/ctransformers#90's line, verbatim
+    "CUDA error 35 at /home/runner/work/ctransformers/ctransformers/models/ggml/ggml-cuda.cu:4236: "
+    "CUDA driver version is insufficient for CUDA runtime version"
+)
+
+
+def test_an_insufficient_driver_without_versions_still_leads_with_a_driver_update() -> None:
+    """No driver or CUDA version in the paste: the reading's first fix updates the driver (its
+    title's advice), instead of starting with 'Or keep the driver'."""
+    fixes = fix_texts(CTRANSFORMERS_DRIVER, "cuda.toolkit-newer-than-driver")
+    assert fixes[0].startswith("Update the NVIDIA driver to one whose CUDA Version"), fixes
+
+
+def test_the_generic_driver_update_steps_aside_when_the_versions_are_known() -> None:
+    text = (
+        CTRANSFORMERS_DRIVER
+        + "\ntorch 2.5.1+cu124\nDriver Version: 470.82.01    CUDA Version: 11.4"
+    )
+    fixes = fix_texts(text, "cuda.toolkit-newer-than-driver")
+    assert not any("the paste names neither" in fix for fix in fixes), fixes
+    assert any("Update the NVIDIA driver to 525 or newer" in fix for fix in fixes), fixes
