@@ -131,13 +131,19 @@ def test_paddle_on_a_cuda_older_than_its_gpu_is_read_first() -> None:
 
 
 def test_paddle_on_a_cuda_that_knows_the_gpu_is_not_called_too_old() -> None:
-    text = "显卡是RTX3090\npaddle2.4.2.post112 + cuda11.2 + cudnn8.2"
-    assert "signature:paddle.cuda-older-than-gpu.prose" not in finding_origins(text)
+    """An RTX 3090 (sm_86): CUDA 11.2 builds for it, CUDA 10.2 does not (the boundary, both sides)."""
+    key = "signature:paddle.cuda-older-than-gpu.prose"
+    assert key not in finding_origins("显卡是RTX3090\npaddle2.4.2.post112 + cuda11.2 + cudnn8.2")
+    assert key in finding_origins("显卡是RTX3090\npaddle2.4.2.post102 + cuda10.2 + cudnn7.6")
 
 
 def test_a_torch_paste_on_an_old_cuda_gets_no_paddle_reading() -> None:
-    text = "显卡是RTX2080Ti\ntorch 1.0.0 + cuda9.0 + cudnn7.3.1\nRuntimeError: CUDNN_STATUS_EXECUTION_FAILED"
-    assert "paddle.gpu-too-new-for-build" not in finding_ids(text)
+    """The same lines with Paddle's build instead of torch's get the Paddle reading."""
+    error = "\nRuntimeError: CUDNN_STATUS_EXECUTION_FAILED"
+    torch_text = "显卡是RTX2080Ti\ntorch 1.0.0 + cuda9.0 + cudnn7.3.1" + error
+    paddle_text = "显卡是RTX2080Ti\npaddle1.7.0.post97 + cuda9.0 + cudnn7.3.1" + error
+    assert "paddle.gpu-too-new-for-build" not in finding_ids(torch_text)
+    assert "paddle.gpu-too-new-for-build" in finding_ids(paddle_text)
 
 
 def test_a_paddle_cudnn_error_on_a_gpu_newer_than_its_cuda_names_the_cuda_it_needs() -> None:
