@@ -27,7 +27,7 @@ KNOB = [
     ),
     (
         "fatal error: cuda_runtime.h: No such file or directory",
-        "cuda.env-not-inherited",
+        "torch.extension-cuda-toolkit-missing",
         "cuda-toolkit=<torch.version.cuda>",  # conda install -c nvidia (quoted in the fix)
         "https://github.com/NVIDIA/nccl/issues/131",  # conda install -c nvidia cuda-toolkit
     ),

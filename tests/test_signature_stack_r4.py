@@ -70,7 +70,7 @@ FIELD_LINES = [
     (
         "deepspeed.ops.op_builder.builder.MissingCUDAException: CUDA_HOME does not exist, "
         "unable to compile CUDA op(s)",
-        "cuda.env-not-inherited",
+        "torch.extension-cuda-toolkit-missing",
         "CUDA_HOME",
     ),
     (
