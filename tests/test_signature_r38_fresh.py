@@ -220,6 +220,11 @@ def test_a_driver_update_that_fixed_things_is_not_a_regression() -> None:
         "After updating the NVIDIA driver to the latest version 560.94 the error is gone."
     )
     assert "nvidia.driver-release-regression" not in [f.id for f in triage_text(fixed).findings]
+    works = (
+        "ComfyUI crashed with CUDA error: an illegal memory access was encountered.\n"
+        "After updating the NVIDIA driver to 552.44 it works again."
+    )
+    assert "nvidia.driver-release-regression" not in [f.id for f in triage_text(works).findings]
     assert triage_text(DRIVER_6341).findings[0].id == "nvidia.driver-release-regression"
 
 
