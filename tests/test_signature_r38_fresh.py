@@ -258,3 +258,10 @@ def test_a_hang_after_hours_at_full_utilisation_is_read_as_a_stuck_collective() 
     assert any("NCCL_PROTO" in t for t in fix_texts(HANG_306, "nccl.release-bug-needs-upgrade"))
     at_start = "Training hangs at the first allreduce. The usages of all gpus are 100%."
     assert "nccl.release-bug-needs-upgrade" not in [f.id for f in triage_text(at_start).findings]
+
+
+def test_the_wheel_rename_command_runs_in_any_shell() -> None:
+    """The rename is a Python call (cmd.exe has no mv), on the file the paste names."""
+    [rename, *_] = fix_texts(ROWS[3][1], "python.wheel-filename-mangled")
+    assert "os.rename('torch-2.0.0-cp310-cp310-linux_x86_64-S80_S3000.whl'" in rename
+    assert " mv " not in f" {rename} "
