@@ -85,6 +85,8 @@ FACT_NAMES = (
     "os.wsl",
     "os.arch",
     "os.distro",
+    "os.release",
+    "os.pre_manylinux_2_28",
     "os.windows_build",
     "os.container",
     "ctx.docker_desktop",

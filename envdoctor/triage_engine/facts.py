@@ -14,6 +14,7 @@ from typing import Any
 
 from envdoctor.model.snapshot import Snapshot
 from envdoctor.model.versions import parse as parse_version
+from envdoctor.triage_engine.distro_release import distro_facts
 from envdoctor.triage_engine.gpu_toolkit import derive_gpu_toolkit
 from envdoctor.triage_engine.libraries import library_facts
 from envdoctor.triage_engine.ngc import ngc_facts
@@ -146,6 +147,7 @@ def derive(
     values["torch.build"] = build
     values["torch.cuda_available"] = ctx.torch.get("cuda_available")
     _derive_os(snap, text, prose, values)
+    values.update(distro_facts([*lines, *answers], ms))  # os.release: the manylinux wheels it takes
     if ctx.os is None:
         ctx.os = "windows" if values.get("os.system") == "Windows" else "linux"
     arch_list = list(text.get("torch_arch_list", []) or [])
