@@ -1,4 +1,6 @@
-"""Round 39's changes: the legacy nvidia-docker 1.x wrapper's three failures, a pip-installed
+"""Round 39's changes: the legacy nvidia-docker 1.x wrapper's four failures and nvidia-docker2's
+docker-ce pin, an image that ships its own nvidia-smi, OpenCV too old for an ONNX model, a
+program's own libraries and TensorRT's not found by the loader or the linker, a pip-installed
 launcher the shell cannot find, C++ builds against another protobuf, CUDA 11.7's CUB headers on
 Windows, Vulkan headers missing at build time, numba's CUDA target on R580 drivers, CTranslate2
 4.7.0's ROCm folder on Windows, pywhispercpp built with whisper.cpp's old CUDA variable, and a
@@ -8,7 +10,7 @@ from __future__ import annotations
 
 from envdoctor.triage_engine import triage_text
 from envdoctor.triage_engine.distro_release import named_release
-from tests.triage_lines import fix_texts, source_knob_test, training_case_test
+from tests.triage_lines import finding_origins, fix_texts, source_knob_test, training_case_test
 
 DEEPSPEED_54 = (
     "NCCL_DEBUG=info NCCL_IB_DISABLE=0 NCCL_NET_GDR_LEVEL=2 deepspeed --master_port 16666 "
@@ -112,6 +114,66 @@ ROWS = [
         "python.no-matching-wheel",
         "manylinux_2_28",
     ),
+    (
+        "https://github.com/NVIDIA/nvidia-docker/issues/460",
+        "docker: Error response from daemon: create nvidia_driver_375.26: Error looking up volume "
+        "plugin nvidia-docker: legacy plugin: plugin not found.",
+        "container.legacy-runtime-wrapper-broken",
+        "nvidia-docker-plugin",
+    ),
+    (
+        "https://github.com/NVIDIA/nvidia-docker/issues/38",
+        "nvidia-docker | 2016/01/21 20:42:37 Error: link /usr/bin/nvidia-cuda-mps-control "
+        "/home/docker/volumes/nvidia_driver_352.68/_data/bin/nvidia-cuda-mps-control: invalid "
+        "cross-device link",
+        "container.legacy-runtime-wrapper-broken",
+        "same partition",
+    ),
+    (
+        "https://github.com/NVIDIA/nvidia-docker/issues/795",
+        "The following packages have unmet dependencies:\n nvidia-docker2 : Depends: docker-ce (= "
+        "18.03.1~ce-0~ubuntu) but 18.06.0~ce~3-0~ubuntu is to be installed or",
+        "container.nvidia-docker2-docker-version-pin",
+        "18.03.1",
+    ),
+    (
+        "https://github.com/NVIDIA/nvidia-docker/issues/825",
+        "nvidia-container-cli: mount error: file creation failed: /var/lib/docker/overlay2/"
+        "bd4f3570d4eb99d9df1117bd3751a00c8c0eb63429e65eba2a196c6c543cc52f/merged/usr/bin/nvidia-smi: "
+        "file exists",
+        "container.image-bundles-driver-libs",
+        "nvidia-smi",
+    ),
+    (
+        "https://github.com/hpc203/bytetrack-opencv-onnxruntime/issues/8",
+        "您好！ 使用您的代码和提供的onnx文件会提示读取错误: 主要是slice问题，该怎么解决呢？\n"
+        "Node [Slice]:(467) parse error: OpenCV(4.5.1)",
+        "opencv.dnn-version-incompatible-onnx-model",
+        "opencv-python",
+    ),
+    (
+        "https://github.com/hpc203/10kinds-light-face-detector-align-recognition/issues/2",
+        "    self.model = cv2.dnn.readNetFromONNX(model_path)`\n`cv2.error: OpenCV(4.1.2) "
+        "C:\\projects\\opencv-python\\opencv\\modules\\dnn\\src\\layers\\eltwise_layer.cpp:116: "
+        "error: (-215:Assertion failed) inputs[0] == inputs[i] in function "
+        "'cv::dnn::EltwiseLayerImpl::getMemoryShapes'`",
+        "opencv.dnn-version-incompatible-onnx-model",
+        "pip install --upgrade opencv-python",
+    ),
+    (
+        "https://github.com/xlite-dev/lite.ai.toolkit/issues/428",
+        "编译通过，但是运行时一直提示error while loading shared libraries: libopencv_imgproc.so.409: "
+        "cannot open shared object file: No such file or directory",
+        "system.bundled-libs-not-on-loader-path",
+        "LD_LIBRARY_PATH",
+    ),
+    (
+        "https://github.com/laugh12321/TensorRT-YOLO/issues/75",
+        "cmake --build . -j8 --config Release编译一直报/usr/bin/ld: 找不到 -lnvinfer\n"
+        "/usr/bin/ld: 找不到 -lnvinfer_plugin\n/usr/bin/ld: 找不到 -lnvonnxparser",
+        "cuda.link-library-not-found",
+        "LIBRARY_PATH",
+    ),
 ]
 
 test_canonical_lines_reach_their_cause = source_knob_test(ROWS)
@@ -153,6 +215,36 @@ CASES = [
         "python.no-matching-wheel",
         "glibc",
         "https://github.com/mlc-ai/mlc-llm/issues/870",
+    ),
+    (
+        "en-36106-nvidia-docker-volume-setup-cross-device.txt",
+        "container.legacy-runtime-wrapper-broken",
+        "same partition",
+        "https://github.com/NVIDIA/nvidia-docker/issues/38",
+    ),
+    (
+        "en-36105-nvidia-docker2-unmet-docker-ce-dependency.txt",
+        "container.nvidia-docker2-docker-version-pin",
+        "18.03.1",
+        "https://github.com/NVIDIA/nvidia-docker/issues/795",
+    ),
+    (
+        "zh-36208-hpc203-face-opencv-412-eltwise.txt",
+        "opencv.dnn-version-incompatible-onnx-model",
+        "opencv-python",
+        "https://github.com/hpc203/10kinds-light-face-detector-align-recognition/issues/2",
+    ),
+    (
+        "zh-36204-liteai-run-opencv-so-missing.txt",
+        "system.bundled-libs-not-on-loader-path",
+        "LD_LIBRARY_PATH",
+        "https://github.com/xlite-dev/lite.ai.toolkit/issues/428",
+    ),
+    (
+        "zh-36210-tensorrt-yolo-ld-cannot-find-lnvinfer.txt",
+        "cuda.link-library-not-found",
+        "LIBRARY_PATH",
+        "https://github.com/laugh12321/TensorRT-YOLO/issues/75",
     ),
 ]
 
@@ -229,3 +321,46 @@ def test_the_glibc_fix_is_offered_only_below_manylinux_2_28() -> None:
     assert any("manylinux_2_28" in t for t in fix_texts(MLC_870, "python.no-matching-wheel"))
     for text in (newer, bare):
         assert not any("manylinux_2_28" in t for t in fix_texts(text, "python.no-matching-wheel"))
+
+
+def test_a_cuda_library_missing_at_start_is_not_the_generic_loader_reading() -> None:
+    """libcudart / libcuda have readings of their own (the CUDA runtime of another major, the
+    container's driver libraries); the generic reading is for a program's own libraries."""
+    text = (
+        "./sd-cli: error while loading shared libraries: libcudart.so.12: cannot open shared "
+        "object file: No such file or directory"
+    )
+    assert "system.bundled-libs-not-on-loader-path" not in [
+        f.id for f in triage_text(text).findings
+    ]
+    own = (
+        "./demo: error while loading shared libraries: libncnn.so.1: cannot open shared object file"
+    )
+    found = triage_text(own).findings
+    assert found[0].id == "system.bundled-libs-not-on-loader-path"
+    assert "libncnn.so.1" in found[0].title
+
+
+def test_an_opencv_error_outside_the_dnn_module_is_not_the_onnx_reading() -> None:
+    """An assertion in imgproc is no ONNX import: the DNN reading's lines do not match it (the
+    similar-case suggestions may still show the thread of one, as a similar case)."""
+    text = (
+        "cv2.error: OpenCV(4.5.5) D:\\a\\opencv-python\\opencv\\modules\\imgproc\\src\\resize.cpp:4052: "
+        "error: (-215:Assertion failed) !ssize.empty() in function 'cv::resize'"
+    )
+    assert "signature:opencv.dnn-version-incompatible-onnx-model" not in finding_origins(text)
+    assert "signature:opencv.dnn-version-incompatible-onnx-model" in finding_origins(ROWS[15][1])
+
+
+def test_the_cuda_linker_reading_keeps_cuda_libraries_and_tensorrt_gets_its_own() -> None:
+    cuda = triage_text("/usr/bin/ld: cannot find -lcudart: No such file or directory").findings[0]
+    trt = triage_text("/usr/bin/ld: cannot find -lnvinfer").findings[0]
+    assert cuda.id == trt.id == "cuda.link-library-not-found"
+    assert "TensorRT" in trt.title and "TensorRT" not in cuda.title
+
+
+def test_a_hard_link_across_filesystems_outside_nvidia_docker_is_not_its_volume() -> None:
+    text = "cp: cannot create hard link 'b/x' to 'a/x': Invalid cross-device link"
+    assert "container.legacy-runtime-wrapper-broken" not in [
+        f.id for f in triage_text(text).findings
+    ]
