@@ -174,6 +174,13 @@ ROWS = [
         "cuda.link-library-not-found",
         "LIBRARY_PATH",
     ),
+    (
+        "https://github.com/jianchang512/stt/issues/51",
+        "安装后程序问题：parallel_for failed: cudaErrorNoKernelImageForDevice: no kernel image is "
+        "available for execution on the device\n尝试好几个版本都出现这个问题，显卡型号是geforce 940m。",
+        "cuda.gpu-too-old-for-binary",
+        "ctranslate2==3.24.0",
+    ),
 ]
 
 test_canonical_lines_reach_their_cause = source_knob_test(ROWS)
@@ -245,6 +252,12 @@ CASES = [
         "cuda.link-library-not-found",
         "LIBRARY_PATH",
         "https://github.com/laugh12321/TensorRT-YOLO/issues/75",
+    ),
+    (
+        "zh-22636-stt-940m-ctranslate2-no-kernel-image.txt",
+        "cuda.gpu-too-old-for-binary",
+        "ctranslate2==3.24.0",
+        "https://github.com/jianchang512/stt/issues/51",
     ),
 ]
 
@@ -364,3 +377,39 @@ def test_a_hard_link_across_filesystems_outside_nvidia_docker_is_not_its_volume(
     assert "container.legacy-runtime-wrapper-broken" not in [
         f.id for f in triage_text(text).findings
     ]
+
+
+THRUST_51 = (
+    "安装:conda install pytorch==2.1.2 torchvision==0.16.2 torchaudio==2.1.2 pytorch-cuda=11.8 "
+    "-c pytorch -c nvidia\n安装后程序问题：parallel_for failed: cudaErrorNoKernelImageForDevice: no "
+    "kernel image is available for execution on the device\n尝试好几个版本都出现这个问题，显卡型号是"
+    "geforce 940m。"
+)
+
+
+def test_thrusts_message_on_an_old_gpu_is_not_read_as_torchs_build() -> None:
+    """stt#51: thrust's parallel_for line from a compiled library on a GeForce 940M; PyTorch's
+    own 'CUDA error: no kernel image' on the same GPU stays the torch reading, and thrust's line
+    on a new GPU is not the old-GPU reading."""
+    ids = [f.id for f in triage_text(THRUST_51).findings]
+    assert ids[0] == "cuda.gpu-too-old-for-binary", ids
+    assert "torch.gpu-too-old-for-build" not in ids
+    torch_own = (
+        "GPU: GeForce 940M\ntorch 2.1.2+cu121\nRuntimeError: CUDA error: no kernel image is "
+        "available for execution on the device"
+    )
+    assert "signature:cuda.no-kernel-image.thrust-library-old-gpu" not in finding_origins(torch_own)
+    new_gpu = THRUST_51.replace("geforce 940m", "RTX 4090")
+    assert "signature:cuda.no-kernel-image.thrust-library-old-gpu" not in finding_origins(new_gpu)
+
+
+def test_the_cuda_jl_driver_fix_needs_the_cuda_jl_message() -> None:
+    """The CUDA.jl entry's driver fix fills in the toolkit floor its message names; a paste
+    without that message (suggested the same cause from a similar case) does not get it."""
+    jl = (
+        "Error: CUDA driver 8.0.0 is not compatible with any supported CUDA toolkit "
+        "(11.4.4, 11.5.2, 11.6.2)"
+    )
+    assert any("CUDA 11.4 or newer" in t for t in fix_texts(jl, "cuda.gpu-too-old-for-binary"))
+    other = THRUST_51
+    assert not any("CUDA.jl" in t for t in fix_texts(other, "cuda.gpu-too-old-for-binary"))
