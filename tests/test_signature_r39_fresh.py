@@ -338,7 +338,8 @@ def test_the_glibc_fix_is_offered_only_below_manylinux_2_28() -> None:
 
 def test_a_cuda_library_missing_at_start_is_not_the_generic_loader_reading() -> None:
     """libcudart / libcuda have readings of their own (the CUDA runtime of another major, the
-    container's driver libraries); the generic reading is for a program's own libraries."""
+    container's driver libraries), and libvulkan is the Vulkan loader's (a driver without
+    Vulkan: en-12215's Fermi card); the generic reading is for a program's own libraries."""
     text = (
         "./sd-cli: error while loading shared libraries: libcudart.so.12: cannot open shared "
         "object file: No such file or directory"
@@ -346,6 +347,11 @@ def test_a_cuda_library_missing_at_start_is_not_the_generic_loader_reading() -> 
     assert "system.bundled-libs-not-on-loader-path" not in [
         f.id for f in triage_text(text).findings
     ]
+    vulkan = (
+        "./vulkaninfo: error while loading shared libraries: libvulkan.so.1: cannot open shared "
+        "object file: No such file or directory"
+    )
+    assert "signature:system.bundled-libs-not-on-loader-path" not in finding_origins(vulkan)
     own = (
         "./demo: error while loading shared libraries: libncnn.so.1: cannot open shared object file"
     )
