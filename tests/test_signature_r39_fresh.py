@@ -8,6 +8,8 @@ report's Linux release too old for manylinux_2_28 wheels."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from envdoctor.triage_engine import triage_text
 from envdoctor.triage_engine.distro_release import named_release
 from tests.triage_lines import finding_origins, fix_texts, source_knob_test, training_case_test
@@ -311,6 +313,28 @@ def test_whisper_cuda_in_a_cmake_option_of_the_new_name_is_not_this_reading() ->
         "GGML_CUDA=1 pip install git+https://github.com/absadiki/pywhispercpp\nit works on the GPU"
     )
     assert "app.llamacpp.build-flag-renamed" not in [f.id for f in triage_text(text).findings]
+
+
+# (training case, the release its body names): real pastes, read line by line as triage reads them
+RELEASES = [
+    ("en-36100-nvidia-docker-plugin-not-running.txt", ("ubuntu", "14.04")),  # "OS: ubuntu 14.04"
+    ("en-36106-nvidia-docker-volume-setup-cross-device.txt", ("rhel", "7")),  # "a CentOS 7 box"
+    (
+        "zh-36209-fastdeploy-conda-cudnn-ld-path.txt",
+        ("ubuntu", "18.04"),
+    ),  # "Linux x64(Ubuntu 18.04)"
+    ("en-34904-mlc-llm-ubuntu1804-no-wheel-glibc.txt", ("ubuntu", "18.04")),
+    # only an image tag: nvidia/cuda:11.8.0-cudnn8-runtime-ubuntu22.04
+    ("en-35101-faster-whisper-cuda118-image-libcublas12.txt", None),
+]
+
+
+def test_the_release_reader_on_real_pastes() -> None:
+    corpus = Path(__file__).parent / "triage_corpus" / "train"
+    for name, want in RELEASES:
+        body = (corpus / name).read_text(encoding="utf-8").split("\n#! ---\n", 1)[1]
+        found = named_release(body.splitlines())
+        assert (found[:2] if found else None) == want, (name, found)
 
 
 def test_the_release_reader_takes_one_named_release_not_image_tags() -> None:

@@ -57,10 +57,8 @@ def distro_facts(lines: Iterable[str], ms: Any) -> dict[str, Any]:
     facts: dict[str, Any] = {"os.release": written}
     table = ms.get("manylinux") if ms is not None else None
     rows = table.where(tag="manylinux_2_28", distro=family) if table is not None else []
-    have, first = (
-        parse_version(version),
-        parse_version(str(rows[0]["first_release"])) if rows else None,
-    )
+    have = parse_version(version)
+    first = parse_version(str(rows[0]["first_release"])) if rows else None
     if have is not None and first is not None:
         facts["os.pre_manylinux_2_28"] = have < first
     return facts
