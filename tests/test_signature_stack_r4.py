@@ -396,15 +396,17 @@ KNOB_IN_MESSAGE = [
         " gcc versions later than 12 are not supported! The nvcc flag '-allow-unsupported-compiler'"
         " can be used to override this version check\n",
         "cuda.host-compiler-unsupported",
-        "Install gcc 12 ",
+        "Install an older gcc, gcc 12 or earlier ",
         "sudo apt-get install -y gcc-12 g++-12",
     ),
     (
         "host_config.h(153): fatal error C1189: #error:  -- unsupported Microsoft Visual Studio "
         "version! Only the versions between 2017 and 2022 (inclusive) are supported! The nvcc "
         "flag '-allow-unsupported-compiler' can be used to override this version check\n",
-        "cuda.host-compiler-unsupported",
-        "Install Visual Studio 2022 ",
+        # round 40: its own cause; the years it names do not say the installed one is outside
+        # them (a later Visual Studio 2022 update is refused too), so the range leads
+        "windows.msvc-cuda-version-mismatch",
+        "Build with Visual Studio 2017 to 2022 ",
         None,
     ),
     (

@@ -70,14 +70,58 @@ _AREA_LAYER = {
     "autogptq": "python",
     "hardware": "nvidia",
     "cluster": "platform",
+    "mpi": "platform",
+    "system": "platform",
+    "launch": "workload",
+    "perf": "workload",
+    "model": "workload",
+    "io": "workload",
+    # graphics and compute APIs below the frameworks
+    "vulkan": "platform",
+    "opencl": "platform",
+    "render": "platform",
+    "directml": "platform",
+    "flatpak": "os",
+    "nixos": "os",
+    "nvml": "nvidia",
+    "dcgm": "nvidia",
+    "tensorrt": "cuda",
+    "triton": "cuda",
+    "xla": "cuda",
+    # accelerators other than NVIDIA / AMD / Intel / Apple
+    "ascend": "platform",
+    "neuron": "platform",
+    "tpu": "platform",
+    "habana": "platform",
+    "musa": "platform",
+    "kunlun": "platform",
+    "sophgo": "platform",
+    "rknn": "platform",
+    # serving stacks and end-user applications
+    "vllm": "apps",
+    "sglang": "apps",
+    "tgi": "apps",
+    "tabby": "apps",
+    "xmrig": "apps",
+    "vosk": "apps",
+    "openfold": "apps",
+    "colmap": "apps",
+    "nunchaku": "apps",
+    "chatglm": "apps",
+    "paddleocr": "apps",
 }
+
+# every other finding area is a Python / ML package (conda, transformers, deepspeed, opencv, ...)
+_PACKAGE_LAYER = "python"
 
 
 def layer_of(name: str) -> str:
     """The layer a fact-group name or finding id belongs to ("nvidia.gpus" -> "nvidia")."""
     area = name.split(".", 1)[0]
     area = _AREA_LAYER.get(area, area)
-    return area if area in LAYER_KEYS else "envdoctor"
+    if area in LAYER_KEYS:
+        return area
+    return "envdoctor" if "." not in name else _PACKAGE_LAYER
 
 
 # Which group speaks for its layer in one-line summaries (earlier = preferred).

@@ -286,7 +286,7 @@ def cudnn_release(version: str) -> str:
     parts = re.fullmatch(r"(\d+), ?(\d+), ?(\d+)", version)
     if parts:
         return ".".join(parts.groups())
-    if re.fullmatch(r"[5-8]\d{3}", version):
+    if re.fullmatch(r"[3-8]\d{3}", version):  # 4007 = 4.0.7 (TensorFlow 0.x)
         return f"{version[0]}.{version[1]}.{int(version[2:])}"
     if re.fullmatch(r"9\d{4}", version):
         return f"9.{int(version[1:3])}.{int(version[3:])}"
