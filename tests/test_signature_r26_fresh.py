@@ -4,6 +4,8 @@ confirmed fix turned; look-alikes stay clear."""
 
 from __future__ import annotations
 
+import re
+
 from envdoctor.triage_engine import triage_text
 from tests.triage_lines import source_knob_test, source_lookalike_test, training_case_test
 
@@ -406,7 +408,9 @@ def test_mmcv_2_ranges_are_not_told_to_install_mmcv_full() -> None:
         "<=2.1.0.",
         "mmcv.version-incompatible",
     )
-    assert two and not any("mmcv-full" in s for s in two)
+    # round 40: a 1.x mmcv under a 2.x range is told to uninstall mmcv-full, never to install it
+    assert two and not any(re.search(r"(?<!un)install\W+(?:mmcv-full|\"mmcv-full)", s) for s in two)
+    assert any("uninstall mmcv-full" in s for s in two), two
     one = _fix_summaries(
         "AssertionError: MMCV==2.1.0 is used but incompatible. Please install mmcv>=1.3.17, "
         "<=1.8.0.",

@@ -3,7 +3,10 @@ without an OpenGL context, Vulkan ray tracing on a GPU without it, ONNX Runtime'
 name getters and its null API pointer (an older onnxruntime.dll first), AMD's AMF runtime
 missing for FFmpeg, XLA's ptxas in an nvidia/cuda base image, a conda CUDA's lib64 under torch
 2.0, the gcc an old nvcc accepts, TensorFlow 0.x's cuDNN codes, and the Unsloth fix kept to
-Unsloth pastes."""
+Unsloth pastes; from the second intake, TensorRT 10's removed C++ binding API, mmcv ops without
+CUDA code and a 1.x mmcv where 2.x is asked, spconv's CPU-only package, mpirun missing for a
+launcher, a gcc too old for -std=c++14, and "no kernel image" when torch's own build covers the
+GPU (a CUDA extension's kernels)."""
 
 from __future__ import annotations
 
@@ -138,6 +141,59 @@ ROWS += [
     ),
 ]
 
+# the second intake's training threads
+ROWS += [
+    (
+        "https://github.com/linClubs/YOLOv8-ROS-TensorRT/issues/12",
+        "如题，报错 error: ‘class nvinfer1::ICudaEngine’ has no member named ‘getNbBindings’\n"
+        "在对应的头文件里确实没找到这个成员函数\nCUDA 12.2\nTensorRT 10.0",
+        "tensorrt.cpp-api-removed",
+        "TensorRT 8.x",
+    ),
+    (
+        "https://github.com/open-mmlab/mmdetection/issues/5278",
+        "i got this error\n`RuntimeError: nms is not compiled with GPU support`\n when running this "
+        "command\n`python3 test.py  retinanet.py /path/epoch_3.pth  --show-dir results.pkl`",
+        "mmcv.ops-not-built",
+        "mmcv-full",
+    ),
+    (
+        "https://github.com/open-mmlab/mmdetection3d/issues/2061",
+        "RuntimeError: /io/build/temp.linux-x86_64-cpython-37/spconv/build/core_cc/src/csrc/sparse/"
+        "all/SpconvOps/SpconvOps_get_indice_pairs.cc(65)\nnot implemented for CPU ONLY build.",
+        "spconv.cpu-package-installed",
+        "spconv-cu",
+    ),
+    (
+        "https://github.com/mit-han-lab/bevfusion/issues/21",
+        "**/bin/sh: 1: mpirun: not found**",
+        "mpi.mpirun-not-installed",
+        "openmpi",
+    ),
+    (
+        "https://github.com/open-mmlab/mmdetection3d/issues/2538",
+        "the bug is AssertionError: MMCV==1.7.1 is used but incompatible. Please install "
+        "mmcv>=2.0.0rc4, <2.1.0.",
+        "mmcv.version-incompatible",
+        "uninstall mmcv-full",
+    ),
+    (
+        "https://github.com/amazon-science/video-contrastive-learning/issues/6",
+        "when I run pip install mmcv-full==1.2.7 and I found that I got the error gcc: error: "
+        "unrecognized command line option ‘-std=c++14’",
+        "torch.extension-compiler-too-old",
+        "prebuilt wheel",
+    ),
+    (
+        "https://github.com/mit-han-lab/bevfusion/issues/12",
+        "I'm working with python3.8+torch1.10.0+cuda111+ cuda driver version460.32.03+TeslaV100\n"
+        "It works well when creating data, but it will give  CUDA_ERROR: no kernel image is "
+        "available for execution.",
+        "torch.extension-arch-not-built",
+        "compute_70",
+    ),
+]
+
 test_canonical_lines_reach_their_cause = source_knob_test(ROWS)
 
 # (training case, finding id, knob, its thread): scored as the corpus scores them
@@ -216,6 +272,57 @@ CASES += [
         "vulkan.loader-library-missing",
         "graphics driver",
         "https://github.com/AbhishekBarali/SpeakoFlow/issues/39",
+    ),
+]
+
+CASES += [
+    (
+        "zh-37705-yolov8-ros-trt10-getnbbindings.txt",
+        "tensorrt.cpp-api-removed",
+        "enqueueV3",
+        "https://github.com/linClubs/YOLOv8-ROS-TensorRT/issues/12",
+    ),
+    (
+        "zh-37600-mmcv-docker-build-no-gpu-nms.txt",
+        "mmcv.ops-not-built",
+        "FORCE_CUDA",
+        "https://github.com/open-mmlab/mmcv/issues/1142",
+    ),
+    (
+        "en-38307-mmdet-nms-not-compiled-gpu-mmcv-lite.txt",
+        "mmcv.ops-not-built",
+        "mmcv-full",
+        "https://github.com/open-mmlab/mmdetection/issues/5278",
+    ),
+    (
+        "en-37602-mmdet3d-spconv-cpu-only-build.txt",
+        "spconv.cpu-package-installed",
+        "spconv-cu",
+        "https://github.com/open-mmlab/mmdetection3d/issues/2061",
+    ),
+    (
+        "en-38311-bevfusion-torchpack-mpirun-not-found.txt",
+        "mpi.mpirun-not-installed",
+        "openmpi",
+        "https://github.com/mit-han-lab/bevfusion/issues/21",
+    ),
+    (
+        "en-37607-mmdet3d-mmcv-full-and-mmcv-conflict.txt",
+        "mmcv.version-incompatible",
+        "uninstall mmcv-full",
+        "https://github.com/open-mmlab/mmdetection3d/issues/2538",
+    ),
+    (
+        "en-38302-mmcv-full-gcc485-std-cxx14-prebuilt-wheel.txt",
+        "torch.extension-compiler-too-old",
+        "download.openmmlab.com",
+        "https://github.com/amazon-science/video-contrastive-learning/issues/6",
+    ),
+    (
+        "en-38304-bevfusion-v100-bev-pool-no-kernel-image-sm70.txt",
+        "torch.extension-arch-not-built",
+        "TORCH_CUDA_ARCH_LIST",
+        "https://github.com/mit-han-lab/bevfusion/issues/12",
     ),
 ]
 
@@ -322,4 +429,44 @@ def test_a_driver_version_is_what_makes_kernel_prose_a_driver_reading() -> None:
     text = "torch 2.1.0 doesn't build on Linux kernel 6.19"
     assert not any(
         (f.origin or "").startswith("signature:nvidia.") for f in triage_text(text).findings
+    )
+
+
+def test_a_kernel_image_error_on_a_gpu_the_build_dropped_stays_torch_s() -> None:
+    text = "torch 2.8.0+cu128, GTX 1080\nRuntimeError: CUDA error: no kernel image is available for execution on the device"
+    ids = finding_ids(text)
+    assert ids[0] == "torch.gpu-too-old-for-build", ids
+    assert "torch.extension-arch-not-built" not in ids
+
+
+def test_torch_written_with_a_cuda_local_tag_reads_as_the_wheel_build() -> None:
+    from envdoctor.ingest import clean_block, ingest_blocks
+    from envdoctor.triage_engine.facts import Facts
+
+    facts = Facts(ingest_blocks([clean_block("python3.8+torch1.10.0+cuda111+ TeslaV100\n")]))
+    assert facts.get("torch.version") == "1.10.0+cu111"
+    assert facts.get("torch.variant") == "cu111"
+
+
+def test_the_removed_binding_api_needs_its_message_not_the_member_name_alone() -> None:
+    text = (
+        "I read the docs for getNbBindings and getBindingDimensions before porting to TensorRT 10."
+    )
+    assert "tensorrt.cpp-api-removed" not in finding_ids(text)
+
+
+def test_a_gpu_support_message_outside_mmcv_is_not_the_mmcv_reading() -> None:
+    text = "RuntimeError: Not compiled with GPU support"
+    assert not any(
+        (f.origin or "").endswith("mmcv.op-not-compiled-with-gpu")
+        for f in triage_text(text).findings
+    )
+
+
+def test_a_1x_mmcv_in_a_1x_range_gets_no_uninstall_of_mmcv_full() -> None:
+    text = (
+        "AssertionError: MMCV==1.2.0 is used but incompatible. Please install mmcv>=1.3.8, <=1.4.0."
+    )
+    assert not any(
+        "uninstall mmcv-full" in fix for fix in fix_texts(text, "mmcv.version-incompatible")
     )

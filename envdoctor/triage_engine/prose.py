@@ -275,7 +275,7 @@ VERSION_PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
             r"(?:py)?torch(?![a-z_-])\s*(?:[:：]\s*)?(?:版本|version)?\s*"
             r"(?:是|为|:|：|==?|is\b)?\s*[`'\"]?"
             r"v?(?P<version>[12]\.\d{1,2}(?:\.\d+)?(?:(?:a|b|rc|\.dev)\d+)?"
-            r"(?:\+(?:cpu|cu\d{2,3}|rocm[\d.]+))?)(?!\.?\d)",
+            r"(?:\+(?:cpu|cu\d{2,3}|cuda\d{3}|rocm[\d.]+))?)(?!\.?\d)",
         ),
         # "Python 3.12.1", "python版本：3.7", "python=3.8" (not a path's python3.10/, nor the
         # Python a message asks for: "Please install Python 3.10.0 or higher", "requires Python 3.9")
@@ -622,6 +622,10 @@ def prose_facts(lines: Iterable[str]) -> dict[str, object]:
     for fact in ("cudnn.version", "cudnn.compiled"):
         if fact in facts:
             facts[fact] = cudnn_release(str(facts[fact]))
+    if "torch.prose_version" in facts:  # "torch1.10.0+cuda111": the wheel's local tag is cu111
+        facts["torch.prose_version"] = re.sub(
+            r"\+cuda(\d{3})$", r"+cu\1", str(facts["torch.prose_version"])
+        )
     if env:
         facts["env"] = env
     return facts
