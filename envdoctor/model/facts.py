@@ -116,7 +116,8 @@ _PACKAGE_LAYER = "python"
 
 
 def layer_of(name: str) -> str:
-    """The layer a fact-group name or finding id belongs to ("nvidia.gpus" -> "nvidia")."""
+    """The layer a fact-group name or finding id belongs to ("nvidia.gpus" -> "nvidia"); a finding
+    id of an area no layer names is a package's ("opencv.x" -> "python"), a bare word envdoctor's."""
     area = name.split(".", 1)[0]
     area = _AREA_LAYER.get(area, area)
     if area in LAYER_KEYS:
