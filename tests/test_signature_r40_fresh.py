@@ -470,3 +470,18 @@ def test_a_1x_mmcv_in_a_1x_range_gets_no_uninstall_of_mmcv_full() -> None:
     assert not any(
         "uninstall mmcv-full" in fix for fix in fix_texts(text, "mmcv.version-incompatible")
     )
+
+
+def test_a_suggested_wheel_cause_does_not_offer_detectron2_or_pyg_fixes_to_other_packages() -> None:
+    text = (
+        "!pip install causal-conv1d && pip install mamba-ssm\n"
+        "Building wheels for collected packages: causal-conv1d\n"
+        "  error: subprocess-exited-with-error\n"
+        "ERROR: Failed building wheel for causal-conv1d"
+    )
+    for finding in triage_text(text).findings:
+        for fix in finding.fixes:
+            assert "detectron2" not in fix.summary and "PyG" not in fix.summary, (
+                finding.id,
+                fix.summary,
+            )
